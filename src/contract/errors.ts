@@ -1,0 +1,66 @@
+// Errors every layer may throw or recognise. Kept here so no layer imports another's.
+
+/** A declared event (or a feature path) that has no implementation yet. */
+export class NotImplementedError extends Error {
+  constructor(readonly what: string) {
+    super(`not implemented: ${what}`);
+    this.name = "NotImplementedError";
+  }
+}
+
+/** A misuse of the chain (calling next twice, changing an event's type, an unknown event). */
+export class ChainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ChainError";
+  }
+}
+
+/** A hook overran its own time limit. */
+export class HookTimeoutError extends Error {
+  constructor(readonly owner: string, readonly event: string, readonly limitMs: number) {
+    super(`hook of ${owner} on ${event} overran its ${limitMs} ms limit`);
+    this.name = "HookTimeoutError";
+  }
+}
+
+/** Bad configuration a person must fix: names the file, and the line and column if known. */
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly file?: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(file ? `${file}${line ? `:${line}${column ? `:${column}` : ""}` : ""}: ${message}` : message);
+    this.name = "ConfigError";
+  }
+}
+
+export type ProviderErrorKind =
+  | "bad_request"
+  | "auth"
+  | "balance"
+  | "invalid_params"
+  | "rate_limit"
+  | "server"
+  | "overloaded"
+  | "network"
+  | "timeout"
+  | "idle_timeout"
+  | "aborted"
+  | "protocol"
+  | "config";
+
+/** A model request that failed. Never carries the API key. */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly status?: number,
+    readonly attempts = 1,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}

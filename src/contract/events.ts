@@ -1,0 +1,224 @@
+// The closed event catalogue. Every call site in deepcode dispatches one of these through the
+// chain; each is declared once here with its payload, its result and whether it is a gate.
+// Adding an event: add it to `EventMap` and to `CATALOGUE` (the compiler checks both agree),
+// then give it a core answer in the engine; until then dispatching it throws
+// NotImplementedError naming it.
+
+import type {
+  ChatMessage,
+  ChatRequest,
+  JsonValue,
+  ModelDelta,
+  ModelResponse,
+  ToolDefinition,
+  Usage,
+} from "./wire.js";
+import type {
+  FsReadRequest,
+  FsReadResult,
+  FsWriteRequest,
+  FsWriteResult,
+  HttpFetchRequest,
+  HttpFetchResult,
+  ProcessRunRequest,
+  ProcessRunResult,
+  ToolOutput,
+} from "./tool.js";
+import type { StopReason, StreamEvent } from "./stream.js";
+
+/** The answer of the `tool.check` gate. */
+export interface GateDecision {
+  decision: "allow" | "ask" | "deny";
+  reason?: string;
+  /** Who decided: a rule with its layer, a hook's owner, or "default". */
+  by?: string;
+}
+
+/** The answer of the `permission.ask` gate (a person, or no one: deny). */
+export interface AskAnswer {
+  decision: "allow" | "deny";
+  /** `a`: allow this kind for the rest of the session (the `remember` text says what). */
+  remember?: boolean;
+  reason?: string;
+  by?: string;
+}
+
+export interface ContextZones {
+  system: number;
+  tools: number;
+  log: number;
+  tail: number;
+}
+
+export interface BuiltContext {
+  /** The full request body to send (the provider adds `stream` and transport fields). */
+  request: ChatRequest;
+  /** Messages of the request that are new since the previous request (the new tail). */
+  newMessages: number;
+  /** Estimated tokens per zone; the log's part already sent is exact from usage. */
+  zones: ContextZones;
+  fingerprint: string;
+}
+
+export interface CompactionResult {
+  ok: boolean;
+  tokensBefore: number;
+  tokensAfter: number;
+  error?: string;
+}
+
+export interface CostEstimate {
+  tier: string;
+  model: string;
+  lowUsd: number;
+  highUsd: number;
+  taskClass: string;
+}
+
+export type RenderItem =
+  | { kind: "stream"; event: StreamEvent }
+  | { kind: "text"; text: string; level?: "info" | "warn" | "error" };
+
+export interface EventMap {
+  "session.start": { payload: { sessionId: string; root: string; resumed: boolean; model: string }; result: void };
+  "session.end": { payload: { sessionId: string; reason: string }; result: void };
+
+  /** A prompt the user submitted; hooks expand @-mentions, add context or block it. */
+  "prompt.submit": {
+    payload: { sessionId: string; text: string };
+    result: { text: string; blocked?: string; context?: string[] };
+  };
+
+  /** Build the next request from the cache-first context (prefix, log, tail). */
+  "context.build": { payload: { sessionId: string; model: string; step: number }; result: BuiltContext };
+  /** The immutable prefix is about to change (reload, a new session's tools): never silent. */
+  "context.prefix.changed": {
+    payload: { reason: string; before: string; after: string; tokens: number };
+    result: void;
+  };
+  "context.compact": {
+    payload: { sessionId: string; auto: boolean; instructions?: string };
+    result: CompactionResult;
+  };
+
+  /** One model round trip. The core answer is the provider. */
+  "model.request": {
+    payload: { request: ChatRequest; signal?: AbortSignal; onDelta?: (delta: ModelDelta) => void };
+    result: ModelResponse;
+  };
+  /** A streamed piece of a reply, as it arrives. */
+  "model.stream": { payload: { step: number; delta: ModelDelta }; result: void };
+  /** A whole reply before it enters the log; repair hooks rewrite it here. */
+  "model.response": { payload: { step: number; response: ModelResponse; toolNames: string[] }; result: ModelResponse };
+
+  /** The tools offered to the model; hooks add, remove or reshape definitions. */
+  "tool.list": { payload: { sessionId: string }; result: ToolDefinition[] };
+  /** The permission gate. The core tail answers deny. */
+  "tool.check": {
+    payload: { sessionId: string; tool: string; input: Record<string, JsonValue>; callId: string; readOnly: boolean | null };
+    result: GateDecision;
+  };
+  "tool.call": {
+    payload: { sessionId: string; tool: string; input: Record<string, JsonValue>; callId: string; signal?: AbortSignal };
+    result: ToolOutput;
+  };
+  /** A tool's output before it is bounded and enters the log. */
+  "tool.result": {
+    payload: { sessionId: string; tool: string; input: Record<string, JsonValue>; callId: string; output: ToolOutput };
+    result: ToolOutput;
+  };
+  /** Ask a person. The core tail answers deny: no one to answer means no. */
+  "permission.ask": {
+    payload: {
+      sessionId: string;
+      tool: string;
+      input: Record<string, JsonValue>;
+      reason: string;
+      /** What the person sees: the command, or the diff of the edit. */
+      preview: string;
+      /** What `a` would remember for this session (e.g. `Bash(npm test:*)`). */
+      remember: string;
+    };
+    result: AskAnswer;
+  };
+
+  "turn.start": { payload: { sessionId: string; turn: number; prompt: string }; result: void };
+  "turn.step": { payload: { sessionId: string; turn: number; step: number }; result: void };
+  /** A turn ended. Hooks may ask to go on (Claude Code's Stop hook `decision: block`). */
+  "turn.complete": {
+    payload: { sessionId: string; turn: number; stopReason: StopReason; usage: Usage; text: string };
+    result: { continueWith?: string } | void;
+  };
+
+  "cost.estimate": {
+    payload: { sessionId: string; prompt: string; messages: ChatMessage[] };
+    result: CostEstimate[];
+  };
+
+  "fs.read": { payload: FsReadRequest; result: FsReadResult };
+  "fs.write": { payload: FsWriteRequest; result: FsWriteResult };
+  "process.run": { payload: ProcessRunRequest; result: ProcessRunResult };
+  "http.fetch": { payload: HttpFetchRequest; result: HttpFetchResult };
+
+  /** Something to show a person; the core answer writes it to the terminal. */
+  "ui.render": { payload: { item: RenderItem }; result: void };
+}
+
+export type EventName = keyof EventMap;
+export type Payload<N extends EventName> = EventMap[N]["payload"];
+export type Result<N extends EventName> = EventMap[N]["result"];
+/** An event as dispatched: its payload with its name in `type`. */
+export type EventOf<N extends EventName> = { readonly type: N } & Readonly<Payload<N>>;
+export type AnyEvent = { [N in EventName]: EventOf<N> }[EventName];
+
+export interface EventInfo {
+  gate: boolean;
+  summary: string;
+}
+
+const gate = (summary: string): EventInfo => ({ gate: true, summary });
+const plain = (summary: string): EventInfo => ({ gate: false, summary });
+
+export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
+  "session.start": plain("a session began (new or resumed)"),
+  "session.end": plain("a session ended"),
+  "prompt.submit": plain("a user prompt, before it enters the log"),
+  "context.build": plain("build the next request from the cache-first context"),
+  "context.prefix.changed": plain("the immutable prefix is about to change, with reason and cost"),
+  "context.compact": plain("compact the log into one digest + the recent tail"),
+  "model.request": plain("one model round trip (the provider)"),
+  "model.stream": plain("a streamed piece of a reply"),
+  "model.response": plain("a whole reply, before it enters the log (repairs happen here)"),
+  "tool.list": plain("the tool definitions offered to the model"),
+  "tool.check": gate("may this tool call run? allow / ask / deny"),
+  "tool.call": plain("run a tool"),
+  "tool.result": plain("a tool's output, before it enters the log"),
+  "permission.ask": gate("ask a person; no one to answer means deny"),
+  "turn.start": plain("a turn began"),
+  "turn.step": plain("a model round within a turn began"),
+  "turn.complete": plain("a turn ended, with its stop reason"),
+  "cost.estimate": plain("estimate a turn's cost per tier before it runs"),
+  "fs.read": plain("read a file (every tool's reads go through here)"),
+  "fs.write": plain("write a file atomically (the path fence sits here)"),
+  "process.run": plain("run a process (the Bash sandbox sits here)"),
+  "http.fetch": plain("an HTTP request made by a tool"),
+  "ui.render": plain("show something to the person at the terminal"),
+};
+
+export const EVENT_NAMES = Object.keys(CATALOGUE) as EventName[];
+
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(CATALOGUE, name);
+}
+
+/** Gate results must have this shape; anything else from a hook means deny. */
+export function isGateResult(name: EventName, r: unknown): boolean {
+  if (typeof r !== "object" || r === null) return false;
+  const d = (r as { decision?: unknown }).decision;
+  if (name === "permission.ask") return d === "allow" || d === "deny";
+  return d === "allow" || d === "ask" || d === "deny";
+}
+
+export function denyResult(reason: string, by: string): GateDecision & AskAnswer {
+  return { decision: "deny", reason, by };
+}

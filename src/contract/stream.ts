@@ -1,0 +1,48 @@
+// What `engine.submit(prompt)` yields: a typed stream the CLI renders and `--output-format
+// stream-json` prints one per line. Every turn ends with exactly one `turn.complete`.
+
+import type { JsonValue } from "./wire.js";
+import type { ModelDelta, Usage, FinishReason } from "./wire.js";
+import type { ToolOutput } from "./tool.js";
+
+export const STOP_REASONS = [
+  "completed",
+  "max_turns",
+  "output_truncated",
+  "content_filter",
+  "interrupted",
+  "error",
+  "budget_exhausted",
+] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+export type NoticeLevel = "info" | "warn" | "error";
+
+export type StreamEvent =
+  | { type: "turn.start"; sessionId: string; turn: number; prompt: string }
+  | { type: "model.delta"; step: number; delta: ModelDelta }
+  | {
+      type: "model.response";
+      step: number;
+      finishReason: FinishReason | null;
+      usage?: Usage;
+      incomplete?: string;
+      costUsd?: number;
+    }
+  | { type: "tool.start"; step: number; callId: string; tool: string; input: JsonValue }
+  | { type: "tool.end"; step: number; callId: string; tool: string; output: ToolOutput; durationMs: number }
+  | { type: "repair"; kind: string; detail: string }
+  | { type: "notice"; level: NoticeLevel; code: string; message: string }
+  | {
+      type: "turn.complete";
+      sessionId: string;
+      turn: number;
+      stopReason: StopReason;
+      /** The assistant's final text for this turn (all steps' text, in order). */
+      text: string;
+      steps: number;
+      usage: Usage;
+      costUsd: number;
+      durationMs: number;
+      error?: string;
+    };

@@ -1,0 +1,119 @@
+// The tool contract: what a built-in, plugin or MCP tool implements, and the context it runs
+// in. A tool never touches the disk, the shell or the network directly: every side effect goes
+// through `ctx` and so through the chain (`fs.read`, `fs.write`, `process.run`, `http.fetch`),
+// where the path fence and the sandbox sit downstream of every tool.
+
+import type { JsonSchema, JsonValue } from "./wire.js";
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+  mode: number;
+  isFile: boolean;
+  isDirectory: boolean;
+}
+
+export interface FsReadRequest {
+  /** Absolute path (tools resolve relative paths against the project root first). */
+  path: string;
+  /** Read at most this many bytes (the result says whether it stopped short). */
+  maxBytes?: number;
+}
+export interface FsReadResult { data: Buffer; stat: FileStat; truncated: boolean }
+
+export interface FsWriteRequest {
+  path: string;
+  data: string | Buffer;
+  /** File mode for a new file; an existing file keeps its own. */
+  mode?: number;
+  /** Create missing parent folders. */
+  createDirs?: boolean;
+}
+export interface FsWriteResult { stat: FileStat; created: boolean }
+
+export interface ProcessRunRequest {
+  /** Program and arguments, run without a shell (`["bash", "-c", cmd]` for a shell). */
+  argv: string[];
+  cwd: string;
+  /** What a person would call this command (the Bash tool's `command`), for hooks and display. */
+  command?: string;
+  env?: Record<string, string>;
+  timeoutMs: number;
+  /** Output kept per stream: head and tail, the middle cut with a marker. */
+  maxOutputBytes?: number;
+  stdin?: string;
+  signal?: AbortSignal;
+  /** Allow network access from inside the sandbox (when one is active). */
+  network?: boolean;
+}
+export interface ProcessRunResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  interrupted: boolean;
+  durationMs: number;
+  /** Bytes cut from stdout + stderr by the output bound. */
+  truncatedBytes: number;
+  /** Set when a sandbox hook wrapped the command (e.g. "bwrap"). */
+  sandbox?: string;
+}
+
+export interface HttpFetchRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+export interface HttpFetchResult { status: number; headers: Record<string, string>; body: string }
+
+/** What Read recorded, so Write and Edit can refuse to clobber a file changed since. */
+export interface ReadRecord { mtimeMs: number; size: number; hash: string }
+
+export interface ToolContext {
+  /** The workspace root; relative paths resolve against it. */
+  readonly root: string;
+  readonly sessionId: string;
+  readonly callId: string;
+  readonly signal: AbortSignal;
+  readonly fs: {
+    read(req: FsReadRequest): Promise<FsReadResult>;
+    write(req: FsWriteRequest): Promise<FsWriteResult>;
+  };
+  run(req: ProcessRunRequest): Promise<ProcessRunResult>;
+  fetch(req: HttpFetchRequest): Promise<HttpFetchResult>;
+  /** Per-session memory of what was read (absolute path → record). */
+  readonly reads: Map<string, ReadRecord>;
+  /** Per-session shell state: the Bash tool's working directory persists across calls. */
+  readonly shell: { cwd: string };
+}
+
+/** What a tool returns. `content` is what the model reads; the rest is for people. */
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+  /** One line for the UI, e.g. `Read src/a.ts (120 lines)` or `Bash npm test → exit 0 (4.2 s)`. */
+  summary?: string;
+  /** Structured facts for renderers and hooks (a diff, an exit code, line counts). */
+  meta?: Record<string, JsonValue>;
+}
+
+export interface ToolSpec<I = Record<string, unknown>> {
+  /** `[a-zA-Z0-9_-]{1,64}`, the API's rule for function names. */
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** Read-only tools run concurrently and are allowed by default; mutating ones are barriers. */
+  readOnly: boolean;
+  run(input: I, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** A tool as the engine knows it: the spec plus where it came from. */
+export interface RegisteredTool {
+  spec: ToolSpec;
+  /** "builtin", a plugin id, or "mcp:<server>". */
+  source: string;
+}

@@ -1,0 +1,120 @@
+// The DeepSeek Chat Completions wire format (OpenAI protocol), as the API documents it
+// (api-docs.deepseek.com, checked 2026-11-30). These are the shapes the context log stores
+// and the provider sends: what the model sees is what the transcript records.
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A JSON Schema subset: what tool parameters use and what our validator understands. */
+export interface JsonSchema {
+  type?: "object" | "array" | "string" | "number" | "integer" | "boolean" | "null" | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: JsonValue[];
+  const?: JsonValue;
+  additionalProperties?: boolean | JsonSchema;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  default?: JsonValue;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+}
+
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export interface SystemMessage { role: "system"; content: string }
+export interface UserMessage { role: "user"; content: string }
+/** DeepSeek's per-turn reminder role, placed right before the user message it belongs to. */
+export interface ReminderMessage { role: "latest_reminder"; content: string }
+export interface AssistantMessage {
+  role: "assistant";
+  content: string | null;
+  /** Kept only where the model requires it back (see the provider's capability table). */
+  reasoning_content?: string;
+  tool_calls?: ToolCall[];
+}
+export interface ToolMessage { role: "tool"; tool_call_id: string; content: string }
+
+export type ChatMessage = SystemMessage | UserMessage | ReminderMessage | AssistantMessage | ToolMessage;
+export type Role = ChatMessage["role"];
+
+export interface ToolDefinition {
+  type: "function";
+  function: { name: string; description: string; parameters: JsonSchema; strict?: boolean };
+}
+
+export type ToolChoice = "none" | "auto" | "required" | { type: "function"; function: { name: string } };
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  tool_choice?: ToolChoice;
+  thinking?: { type: "enabled" | "disabled" };
+  reasoning_effort?: "low" | "high" | "max";
+  max_tokens?: number;
+  response_format?: { type: "text" | "json_object" };
+  stop?: string | string[];
+  stream?: boolean;
+  stream_options?: { include_usage: boolean };
+  temperature?: number;
+  top_p?: number;
+  user_id?: string;
+}
+
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "insufficient_system_resource";
+
+/** Usage, normalised from the wire (`completion_tokens_details.reasoning_tokens` is lifted). */
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_cache_hit_tokens: number;
+  prompt_cache_miss_tokens: number;
+  reasoning_tokens: number;
+}
+
+export const ZERO_USAGE: Readonly<Usage> = Object.freeze({
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  prompt_cache_hit_tokens: 0,
+  prompt_cache_miss_tokens: 0,
+  reasoning_tokens: 0,
+});
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    prompt_cache_hit_tokens: a.prompt_cache_hit_tokens + b.prompt_cache_hit_tokens,
+    prompt_cache_miss_tokens: a.prompt_cache_miss_tokens + b.prompt_cache_miss_tokens,
+    reasoning_tokens: a.reasoning_tokens + b.reasoning_tokens,
+  };
+}
+
+/** One streamed piece of a reply, as the provider hands it on while the reply arrives. */
+export type ModelDelta =
+  | { kind: "content"; text: string }
+  | { kind: "reasoning"; text: string }
+  | { kind: "tool_call"; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { kind: "retry"; attempt: number; delayMs: number; reason: string };
+
+/** A whole reply. `incomplete` is set when the stream ended early: what arrived is kept. */
+export interface ModelResponse {
+  id?: string;
+  model?: string;
+  message: AssistantMessage;
+  finishReason: FinishReason | null;
+  usage?: Usage;
+  incomplete?: { reason: string };
+}

@@ -1,0 +1,323 @@
+// The chain: one Koa-style middleware stack per event, in five tiers
+// (prepend → user → append → builtin → core). The first hook registered in the first tier is
+// outermost: it sees the event first and the result last. The core tier is the single tail.
+//
+// Contracts (DESIGN.md §1):
+// - `next(e)` continues; calling it twice throws. A rewrite is a new frozen object.
+// - With no hooks on an event, the core answer runs directly on the caller's object.
+// - A hook's time limit counts its own time only, not time spent inside `next`.
+// - Gate events (tool.check, permission.ask): a throw, a timeout or a malformed result is a
+//   deny, and the tail answers deny. Other events: a failing hook is reported and skipped.
+
+import {
+  CATALOGUE,
+  ChainError,
+  HookTimeoutError,
+  NotImplementedError,
+  TIERS,
+  denyResult,
+  isEventName,
+  isGateResult,
+} from "../contract/index.js";
+import type {
+  AnyHook,
+  EventName,
+  EventOf,
+  EventPattern,
+  Hook,
+  HookOptions,
+  Matcher,
+  OnFunction,
+  Result,
+  Tier,
+  Unsubscribe,
+} from "../contract/index.js";
+import { compileMatcher, type CompiledMatcher } from "./matcher.js";
+import { Watchdog, type Frame } from "./watchdog.js";
+
+export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+
+export interface ChainReport {
+  level: "warn" | "error";
+  owner: string;
+  event: string;
+  message: string;
+}
+
+interface Entry {
+  tier: number;
+  seq: number;
+  owner: string;
+  pattern: string;
+  matcher: CompiledMatcher | null;
+  hook: AnyHook;
+  timeoutMs: number;
+}
+
+type Core = (event: never) => unknown;
+type Ev = { readonly type: string } & Record<string, unknown>;
+
+export class Chain {
+  private readonly entries: Entry[] = [];
+  private readonly compiled = new Map<string, Entry[]>();
+  private readonly cores = new Map<string, Core>();
+  private readonly reporters: Array<(r: ChainReport) => void> = [];
+  private readonly watchdog = new Watchdog();
+  private seq = 0;
+
+  constructor(readonly defaultTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS) {}
+
+  /** Register a hook in a tier on behalf of `owner` (a plugin id, a mod id, "settings"…). */
+  on<N extends EventName>(tier: Tier, owner: string, name: N, matcher: Matcher | null, hook: Hook<N>, options?: HookOptions): Unsubscribe;
+  on(tier: Tier, owner: string, pattern: EventPattern, matcher: Matcher | null, hook: AnyHook, options?: HookOptions): Unsubscribe;
+  on(tier: Tier, owner: string, pattern: string, matcher: Matcher | null, hook: AnyHook, options?: HookOptions): Unsubscribe;
+  on(
+    tier: Tier,
+    owner: string,
+    pattern: string,
+    matcher: Matcher | null,
+    hook: unknown,
+    options: HookOptions = {},
+  ): Unsubscribe {
+    const tierIndex = TIERS.indexOf(tier);
+    if (tierIndex < 0) throw new ChainError(`unknown tier '${tier}' (tiers: ${TIERS.join(", ")})`);
+    checkPattern(pattern);
+    if (typeof hook !== "function") throw new ChainError(`${owner}: hook for '${pattern}' is not a function`);
+    const entry: Entry = {
+      tier: tierIndex,
+      seq: this.seq++,
+      owner,
+      pattern,
+      matcher: matcher ? compileMatcher(matcher) : null,
+      hook: hook as AnyHook,
+      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
+    };
+    this.entries.push(entry);
+    this.compiled.clear();
+    return () => {
+      const i = this.entries.indexOf(entry);
+      if (i >= 0) {
+        this.entries.splice(i, 1);
+        this.compiled.clear();
+      }
+    };
+  }
+
+  /** The `on` function handed to a plugin: its tier and owner are fixed by the caller. */
+  registrar(tier: Tier, owner: string): OnFunction {
+    const on = (name: string, a: unknown, b?: unknown, c?: unknown): Unsubscribe => {
+      if (typeof a === "function") return this.on(tier, owner, name, null, a as AnyHook, (b ?? {}) as HookOptions);
+      return this.on(tier, owner, name, a as Matcher, b as AnyHook, (c ?? {}) as HookOptions);
+    };
+    return on as OnFunction;
+  }
+
+  /** The engine's own answer to an event. Gate events cannot have one: their tail is deny. */
+  setCore<N extends EventName>(name: N, handler: (event: EventOf<N>) => Result<N> | Promise<Result<N>>): void {
+    if (!isEventName(name)) throw new ChainError(`unknown event '${name}'`);
+    if (CATALOGUE[name].gate) throw new ChainError(`'${name}' is a gate: its core answer is always deny`);
+    this.cores.set(name, handler as Core);
+  }
+
+  hasCore(name: EventName): boolean {
+    return CATALOGUE[name].gate || this.cores.has(name);
+  }
+
+  onReport(fn: (r: ChainReport) => void): void {
+    this.reporters.push(fn);
+  }
+
+  /** Who hooks an event, outermost first (for `deepcode --events`, `/tools` and tests). */
+  hooksFor(name: EventName): Array<{ tier: Tier; owner: string; pattern: string }> {
+    return this.hooks(name).map((e) => ({ tier: TIERS[e.tier], owner: e.owner, pattern: e.pattern }));
+  }
+
+  dispatch<N extends EventName>(event: EventOf<N>): Promise<Result<N>> {
+    const name = event.type;
+    let hooks: Entry[];
+    try {
+      hooks = this.hooks(name);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (hooks.length === 0) return this.core(name, event as unknown as Ev) as Promise<Result<N>>;
+    return this.step(name, CATALOGUE[name].gate, hooks, 0, freezeEvent(event as unknown as Ev)) as Promise<Result<N>>;
+  }
+
+  private hooks(name: string): Entry[] {
+    const cached = this.compiled.get(name);
+    if (cached) return cached;
+    if (!isEventName(name)) throw new ChainError(`unknown event '${name}' (deepcode --events lists them)`);
+    const list = this.entries
+      .filter((e) => patternMatches(e.pattern, name))
+      .sort((a, b) => a.tier - b.tier || a.seq - b.seq);
+    this.compiled.set(name, list);
+    return list;
+  }
+
+  private core(name: string, event: Ev): Promise<unknown> {
+    const handler = this.cores.get(name);
+    if (handler === undefined) {
+      if (CATALOGUE[name as EventName].gate) return Promise.resolve(denyResult("no rule or hook allowed it", "core"));
+      return Promise.reject(new NotImplementedError(`event '${name}' has no core implementation`));
+    }
+    try {
+      const r = (handler as (e: Ev) => unknown)(event);
+      return r instanceof Promise ? r : Promise.resolve(r);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  private step(name: string, gate: boolean, hooks: Entry[], from: number, event: Ev): Promise<unknown> {
+    let i = from;
+    while (i < hooks.length && hooks[i].matcher !== null && !hooks[i].matcher!(event)) i++;
+    if (i === hooks.length) return this.core(name, event);
+    return this.invoke(name, gate, hooks, i, event);
+  }
+
+  private invoke(name: string, gate: boolean, hooks: Entry[], i: number, event: Ev): Promise<unknown> {
+    const h = hooks[i];
+    return new Promise((resolve, reject) => {
+      let nextCalled = false;
+      let downstream: Promise<unknown> | undefined;
+      let downstreamSettled = false;
+      let downstreamError: unknown = NO_ERROR;
+      let done = false;
+      const frame: Frame = { deadline: 0, remaining: h.timeoutMs, expire: () => fail(new HookTimeoutError(h.owner, name, h.timeoutMs)) };
+
+      const next = (e?: Ev): Promise<unknown> => {
+        if (nextCalled) throw new ChainError(`${h.owner} called next() twice on '${name}'`);
+        let forward = event;
+        if (e !== undefined && e !== event) {
+          if (e === null || typeof e !== "object" || e.type !== name) {
+            throw new ChainError(`${h.owner} rewrote '${name}' into something that is not a '${name}' event`);
+          }
+          forward = freezeEvent(e);
+        }
+        nextCalled = true;
+        this.watchdog.pause(frame);
+        downstream = this.step(name, gate, hooks, i + 1, forward).then(
+          (r) => {
+            downstreamSettled = true;
+            if (!done) this.watchdog.start(frame);
+            return r;
+          },
+          (err: unknown) => {
+            downstreamSettled = true;
+            downstreamError = err;
+            if (!done) this.watchdog.start(frame);
+            throw err;
+          },
+        );
+        return downstream;
+      };
+
+      const finish = (r: unknown): void => {
+        if (done) return;
+        done = true;
+        this.watchdog.stop(frame);
+        if (nextCalled && !downstreamSettled) {
+          this.report({ level: "warn", owner: h.owner, event: name, message: "hook returned before its downstream finished (missing await on next()?)" });
+        }
+        if (gate && !isGateResult(name as EventName, r)) {
+          this.report({ level: "error", owner: h.owner, event: name, message: `malformed gate result ${preview(r)}: denied` });
+          resolve(denyResult(`hook of ${h.owner} returned a malformed result`, h.owner));
+          return;
+        }
+        resolve(r);
+      };
+
+      const fail = (err: unknown): void => {
+        if (done) return;
+        done = true;
+        this.watchdog.stop(frame);
+        if (err === downstreamError) {
+          reject(err); // downstream's own failure passing back through this hook
+          return;
+        }
+        const why = err instanceof Error ? err.message : String(err);
+        if (gate) {
+          this.report({ level: "error", owner: h.owner, event: name, message: `hook failed (${why}): denied` });
+          resolve(denyResult(`hook of ${h.owner} failed: ${why}`, h.owner));
+          return;
+        }
+        this.report({ level: "error", owner: h.owner, event: name, message: `hook failed and was skipped: ${why}` });
+        resolve(downstream ?? this.step(name, gate, hooks, i + 1, event));
+      };
+
+      this.watchdog.start(frame);
+      let r: unknown;
+      try {
+        r = h.hook(event as never, next as never);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      if (r !== null && typeof r === "object" && typeof (r as PromiseLike<unknown>).then === "function") {
+        (r as PromiseLike<unknown>).then(finish, fail);
+      } else {
+        finish(r);
+      }
+    });
+  }
+
+  private report(r: ChainReport): void {
+    if (this.reporters.length === 0) {
+      process.stderr.write(`deepcode: [${r.level}] ${r.owner} on ${r.event}: ${r.message}\n`);
+      return;
+    }
+    for (const fn of this.reporters) fn(r);
+  }
+}
+
+const NO_ERROR = Symbol("no error");
+
+function checkPattern(pattern: string): void {
+  if (pattern === "*") return;
+  if (pattern.endsWith(".*")) {
+    const ns = pattern.slice(0, -1);
+    if (!Object.keys(CATALOGUE).some((n) => n.startsWith(ns))) {
+      throw new ChainError(`pattern '${pattern}' matches no event (deepcode --events lists them)`);
+    }
+    return;
+  }
+  if (!isEventName(pattern)) throw new ChainError(`unknown event '${pattern}' (deepcode --events lists them)`);
+}
+
+function patternMatches(pattern: string, name: string): boolean {
+  if (pattern === name || pattern === "*") return true;
+  return pattern.endsWith(".*") && name.startsWith(pattern.slice(0, -1));
+}
+
+/** A frozen shallow copy whose nested plain objects and arrays are frozen in place.
+ *  (Object.assign, not spread: V8 caches the frozen shape of assigned objects, which makes
+ *  this ~8× cheaper; see bench/chain.mjs.) */
+function freezeEvent(e: Ev): Ev {
+  return deepFreeze(Object.assign({}, e)) as Ev;
+}
+
+function deepFreeze(value: object): object {
+  if (Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== null && typeof v === "object" && isPlain(v)) deepFreeze(v);
+  }
+  return value;
+}
+
+function isPlain(v: object): boolean {
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+function preview(v: unknown): string {
+  try {
+    const s = JSON.stringify(v);
+    return s === undefined ? String(v) : s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  } catch {
+    return String(v); // a value JSON cannot serialise (cyclic, BigInt): show its string form
+  }
+}

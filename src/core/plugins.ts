@@ -1,0 +1,93 @@
+// Loading plugins and mods. Both are `{ id, register(api) }`; the loader, not the plugin,
+// decides the tier its hooks land in. A plugin that fails to load or register is named, every
+// hook it managed to register is removed again, and the rest keeps working.
+
+import { pathToFileURL } from "node:url";
+import { isAbsolute, resolve } from "node:path";
+import type { Chain } from "./chain.js";
+import type { JsonValue, Logger, Plugin, PluginApi, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
+
+export interface PluginHost {
+  chain: Chain;
+  root: string;
+  home: string;
+  /** Receives tools contributed by plugins. */
+  addTool(spec: ToolSpec, source: string): void;
+  log(level: "info" | "warn" | "error", source: string, message: string): void;
+  config(id: string): Readonly<Record<string, JsonValue>>;
+}
+
+export interface PluginLoad {
+  /** Where it came from: a path, a package name, or `mods/<name>`. */
+  source: string;
+  tier: Tier;
+  id?: string;
+  ok: boolean;
+  error?: string;
+}
+
+export function isPlugin(v: unknown): v is Plugin {
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as Plugin).id === "string" &&
+    /^[a-z0-9][a-z0-9._:-]*$/i.test((v as Plugin).id) &&
+    typeof (v as Plugin).register === "function"
+  );
+}
+
+/** Register an already imported plugin object in `tier`. */
+export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Tier, source: string): Promise<PluginLoad> {
+  if (!isPlugin(plugin)) {
+    return { source, tier, ok: false, error: "not a plugin: expected an export { id: string, register(api) }" };
+  }
+  const undo: Unsubscribe[] = [];
+  const tools: ToolSpec[] = [];
+  const on = host.chain.registrar(tier, plugin.id);
+  const log: Logger = {
+    info: (m) => host.log("info", plugin.id, m),
+    warn: (m) => host.log("warn", plugin.id, m),
+    error: (m) => host.log("error", plugin.id, m),
+  };
+  const api: PluginApi = {
+    id: plugin.id,
+    on: ((...args: Parameters<typeof on>) => {
+      const u = on(...args);
+      undo.push(u);
+      return u;
+    }) as typeof on,
+    tool: (spec) => {
+      tools.push(spec);
+    },
+    log,
+    config: Object.freeze({ ...host.config(plugin.id) }),
+    root: host.root,
+    home: host.home,
+    dispatch: (event) => host.chain.dispatch(event),
+  };
+  try {
+    await plugin.register(Object.freeze(api));
+  } catch (err) {
+    for (const u of undo) u();
+    return { source, tier, id: plugin.id, ok: false, error: `register() failed: ${errorText(err)}` };
+  }
+  for (const spec of tools) host.addTool(spec, plugin.id);
+  return { source, tier, id: plugin.id, ok: true };
+}
+
+/** Import a plugin module from a path (relative to `base`) or a package name, then register it. */
+export async function loadPlugin(host: PluginHost, specifier: string, tier: Tier, base: string): Promise<PluginLoad> {
+  let mod: Record<string, unknown>;
+  const target = specifier.startsWith(".") || isAbsolute(specifier) ? pathToFileURL(resolve(base, specifier)).href : specifier;
+  try {
+    mod = (await import(target)) as Record<string, unknown>;
+  } catch (err) {
+    return { source: specifier, tier, ok: false, error: `cannot load: ${errorText(err)}` };
+  }
+  const plugin = mod.default ?? mod.plugin;
+  return registerPlugin(host, plugin, tier, specifier);
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message.split("\n")[0] : String(err);
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { Chain } from "../../src/core/chain.js";
+import { loadPlugin, registerPlugin, type PluginHost } from "../../src/core/plugins.js";
+import type { Plugin, ToolSpec } from "../../src/contract/index.js";
+
+const fixtures = fileURLToPath(new URL("../fixtures/plugins/", import.meta.url));
+
+function host(): PluginHost & { tools: Array<{ name: string; source: string }>; logs: string[] } {
+  const chain = new Chain();
+  chain.setCore("prompt.submit", (e) => ({ text: e.text }));
+  const tools: Array<{ name: string; source: string }> = [];
+  const logs: string[] = [];
+  return {
+    chain, root: "/proj", home: "/home/u/.deepcode", tools, logs,
+    addTool: (spec: ToolSpec, source: string) => tools.push({ name: spec.name, source }),
+    log: (level, source, message) => logs.push(`${level} ${source}: ${message}`),
+    config: (id): Record<string, string> => (id === "recorder" ? { greeting: "hi" } : {}),
+  };
+}
+
+describe("plugins and mods register through one interface, in the tier the loader assigns", () => {
+  it("puts a mod in the builtin tier and a third-party plugin in the user tier", async () => {
+    const h = host();
+    const mod: Plugin = { id: "instructions", register: (api) => void api.on("prompt.submit", (_e, next) => next()) };
+    const loads = [
+      await registerPlugin(h, mod, "builtin", "mods/instructions"),
+      await loadPlugin(h, "./recorder.mjs", "user", fixtures),
+    ];
+    expect(loads.map((l) => [l.id, l.tier, l.ok])).toEqual([["instructions", "builtin", true], ["recorder", "user", true]]);
+    expect(h.chain.hooksFor("prompt.submit")).toEqual([
+      { tier: "user", owner: "recorder", pattern: "prompt.submit" },
+      { tier: "builtin", owner: "instructions", pattern: "prompt.submit" },
+    ]);
+    expect(await h.chain.dispatch({ type: "prompt.submit", sessionId: "s", text: "hello" })).toEqual({ text: "hello [seen by recorder]" });
+    expect(h.tools).toEqual([{ name: "Echo", source: "recorder" }]);
+  });
+
+  it("lets a managed-policy plugin land in prepend, outside every user plugin", async () => {
+    const h = host();
+    await loadPlugin(h, "./recorder.mjs", "user", fixtures);
+    const policy: Plugin = { id: "org-policy", register: (api) => void api.on("prompt.submit", (e, next) => next()) };
+    await registerPlugin(h, policy, "prepend", "managed");
+    expect(h.chain.hooksFor("prompt.submit").map((x) => `${x.tier}:${x.owner}`)).toEqual(["prepend:org-policy", "user:recorder"]);
+  });
+
+  it("gives a plugin only the registration callback: frozen api, its own config, no tier choice", async () => {
+    const h = host();
+    let api: Record<string, unknown> = {};
+    await registerPlugin(h, { id: "recorder", register: (a: unknown) => void (api = a as never) }, "user", "x");
+    expect(Object.isFrozen(api)).toBe(true);
+    expect(Object.keys(api).sort()).toEqual(["config", "dispatch", "home", "id", "log", "on", "root", "tool"]);
+    expect(api.config).toEqual({ greeting: "hi" });
+  });
+
+  it("names a plugin that fails to load, and the others keep working", async () => {
+    const h = host();
+    const loads = await Promise.all([
+      loadPlugin(h, "./syntax-error.mjs", "user", fixtures),
+      loadPlugin(h, "./not-a-plugin.mjs", "user", fixtures),
+      loadPlugin(h, "./does-not-exist.mjs", "user", fixtures),
+      loadPlugin(h, "./recorder.mjs", "user", fixtures),
+    ]);
+    expect(loads.map((l) => l.ok)).toEqual([false, false, false, true]);
+    expect(loads[0].error).toMatch(/^cannot load/);
+    expect(loads[1].error).toMatch(/not a plugin/);
+    expect(loads[2].source).toBe("./does-not-exist.mjs");
+    expect(await h.chain.dispatch({ type: "prompt.submit", sessionId: "s", text: "x" })).toEqual({ text: "x [seen by recorder]" });
+  });
+
+  it("removes the hooks of a plugin whose register() throws half way", async () => {
+    const h = host();
+    const load = await loadPlugin(h, "./half-registers-then-throws.mjs", "user", fixtures);
+    expect(load).toMatchObject({ ok: false, id: "half", error: "register() failed: config missing" });
+    expect(h.chain.hooksFor("prompt.submit")).toEqual([]);
+    expect(await h.chain.dispatch({ type: "prompt.submit", sessionId: "s", text: "x" })).toEqual({ text: "x" });
+  });
+});
