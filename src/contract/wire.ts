@@ -118,3 +118,22 @@ export interface ModelResponse {
   usage?: Usage;
   incomplete?: { reason: string };
 }
+
+/** What deepcode must know of a model to talk to it correctly: one row per model name, kept
+ *  in the provider's capability table (src/providers/capabilities.ts) and handed to the
+ *  engine by the CLI, so the context never hard-codes a model's quirks. */
+export interface ModelCaps {
+  /** The name as sent on the wire. */
+  model: string;
+  /** The model it is billed and served as (aliases route here), e.g. `deepseek-flash`. */
+  family: string;
+  protocol: "openai" | "anthropic";
+  /** Thinks unless the request says `thinking: {type: "disabled"}`. */
+  thinkingByDefault: boolean;
+  /** With tools and thinking on, every earlier assistant message's `reasoning_content` must go back. */
+  reasoningBackWithTools: boolean;
+  /** Accepts the `latest_reminder` role for per-turn facts. */
+  reminderRole: boolean;
+  contextWindow: number;
+  maxOutput: number;
+}
