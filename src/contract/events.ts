@@ -60,6 +60,17 @@ export interface BuiltContext {
   fingerprint: string;
 }
 
+export interface SystemSection {
+  /** Stable id (`base`, `environment`, `instructions:AGENTS.md` …), kept in a fixed order. */
+  id: string;
+  text: string;
+}
+
+export interface TailNote {
+  id: string;
+  text: string;
+}
+
 export interface CompactionResult {
   ok: boolean;
   tokensBefore: number;
@@ -89,6 +100,18 @@ export interface EventMap {
     result: { text: string; blocked?: string; context?: string[] };
   };
 
+  /** The system prompt's sections, gathered once per session (they form the cached prefix).
+   *  The core answers the base prompt and the environment facts; mods add instruction files. */
+  "context.system": {
+    payload: { sessionId: string; root: string; model: string };
+    result: { sections: SystemSection[] };
+  };
+  /** Per-turn facts for the volatile tail (date, files changed on disk, a changed AGENTS.md,
+   *  late tools, budget warnings). They enter the log as new messages, never the prefix. */
+  "context.tail": {
+    payload: { sessionId: string; root: string; turn: number; resumed: boolean };
+    result: { notes: TailNote[] };
+  };
   /** Build the next request from the cache-first context (prefix, log, tail). */
   "context.build": { payload: { sessionId: string; model: string; step: number }; result: BuiltContext };
   /** The immutable prefix is about to change (reload, a new session's tools): never silent. */
@@ -108,11 +131,21 @@ export interface EventMap {
   };
   /** A streamed piece of a reply, as it arrives. */
   "model.stream": { payload: { step: number; delta: ModelDelta }; result: void };
+  /** A repair was made to what the model sent (scavenged call, fixed JSON, suppressed repeat…).
+   *  Dispatched by repair hooks so every repair is visible; the core forwards it to the stream. */
+  "model.repair": { payload: { step: number; kind: string; detail: string }; result: void };
   /** A whole reply before it enters the log; repair hooks rewrite it here. */
   "model.response": { payload: { step: number; response: ModelResponse; toolNames: string[] }; result: ModelResponse };
 
   /** The tools offered to the model; hooks add, remove or reshape definitions. */
   "tool.list": { payload: { sessionId: string }; result: ToolDefinition[] };
+  /** Turn a call's raw `arguments` string into its input, before validation. The core answer
+   *  is JSON.parse; repair hooks fix truncated JSON and re-nest flattened schemas here, so the
+   *  log keeps exactly what the model sent. */
+  "tool.input": {
+    payload: { sessionId: string; tool: string; arguments: string; callId: string };
+    result: { input: Record<string, JsonValue> } | { error: string };
+  };
   /** The permission gate. The core tail answers deny. */
   "tool.check": {
     payload: { sessionId: string; tool: string; input: Record<string, JsonValue>; callId: string; readOnly: boolean | null };
@@ -183,13 +216,17 @@ export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
   "session.start": plain("a session began (new or resumed)"),
   "session.end": plain("a session ended"),
   "prompt.submit": plain("a user prompt, before it enters the log"),
+  "context.system": plain("the system prompt's sections, gathered once per session"),
+  "context.tail": plain("per-turn facts that enter the log at the tail"),
   "context.build": plain("build the next request from the cache-first context"),
   "context.prefix.changed": plain("the immutable prefix is about to change, with reason and cost"),
   "context.compact": plain("compact the log into one digest + the recent tail"),
   "model.request": plain("one model round trip (the provider)"),
   "model.stream": plain("a streamed piece of a reply"),
+  "model.repair": plain("a repair of what the model sent, made visible"),
   "model.response": plain("a whole reply, before it enters the log (repairs happen here)"),
   "tool.list": plain("the tool definitions offered to the model"),
+  "tool.input": plain("turn a call's raw arguments into its input (JSON repair happens here)"),
   "tool.check": gate("may this tool call run? allow / ask / deny"),
   "tool.call": plain("run a tool"),
   "tool.result": plain("a tool's output, before it enters the log"),
