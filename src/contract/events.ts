@@ -32,6 +32,8 @@ export interface GateDecision {
   reason?: string;
   /** Who decided: a rule with its layer, a hook's owner, or "default". */
   by?: string;
+  /** For an ask: the rule an `a` answer would add for the session (e.g. `Bash(npm test:*)`). */
+  remember?: string;
 }
 
 /** The answer of the `permission.ask` gate (a person, or no one: deny). */
@@ -58,6 +60,15 @@ export interface BuiltContext {
   /** Estimated tokens per zone; the log's part already sent is exact from usage. */
   zones: ContextZones;
   fingerprint: string;
+}
+
+/** How a turn talks to the model: a tier's settings (settings can map tiers to profiles). */
+export interface TurnProfile {
+  tier?: string;
+  model: string;
+  thinking?: "enabled" | "disabled";
+  effort?: "low" | "high" | "max";
+  maxTokens?: number;
 }
 
 export interface SystemSection {
@@ -143,12 +154,20 @@ export interface EventMap {
    *  is JSON.parse; repair hooks fix truncated JSON and re-nest flattened schemas here, so the
    *  log keeps exactly what the model sent. */
   "tool.input": {
-    payload: { sessionId: string; tool: string; arguments: string; callId: string };
+    payload: {
+      sessionId: string;
+      tool: string;
+      arguments: string;
+      callId: string;
+      step: number;
+      /** The reply hit the output limit: arguments may be cut, so never complete them by guessing. */
+      cutOff: boolean;
+    };
     result: { input: Record<string, JsonValue> } | { error: string };
   };
   /** The permission gate. The core tail answers deny. */
   "tool.check": {
-    payload: { sessionId: string; tool: string; input: Record<string, JsonValue>; callId: string; readOnly: boolean | null };
+    payload: { sessionId: string; tool: string; input: Record<string, JsonValue>; callId: string; readOnly: boolean | null; step: number };
     result: GateDecision;
   };
   "tool.call": {
@@ -175,7 +194,12 @@ export interface EventMap {
     result: AskAnswer;
   };
 
-  "turn.start": { payload: { sessionId: string; turn: number; prompt: string }; result: void };
+  /** A turn is about to run with `profile`. Hooks may change the profile (a budget at 80%
+   *  downgrades to a cheaper tier) or refuse the turn (a budget at 100%). */
+  "turn.start": {
+    payload: { sessionId: string; turn: number; prompt: string; profile: TurnProfile };
+    result: { profile?: TurnProfile; refuse?: { stopReason: StopReason; message: string } } | void;
+  };
   "turn.step": { payload: { sessionId: string; turn: number; step: number }; result: void };
   /** A turn ended. Hooks may ask to go on (Claude Code's Stop hook `decision: block`). */
   "turn.complete": {

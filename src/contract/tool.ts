@@ -109,6 +109,9 @@ export interface ToolSpec<I = Record<string, unknown>> {
   /** Read-only tools run concurrently and are allowed by default; mutating ones are barriers. */
   readOnly: boolean;
   run(input: I, ctx: ToolContext): Promise<ToolOutput>;
+  /** What a person sees before approving this call: a diff for an edit, the command for a
+   *  shell. Without it the prompt shows the arguments. Must not change anything. */
+  preview?(input: I, ctx: ToolContext): Promise<string>;
 }
 
 /** A tool as the engine knows it: the spec plus where it came from. */

@@ -137,3 +137,18 @@ export interface ModelCaps {
   contextWindow: number;
   maxOutput: number;
 }
+
+/** Whether a request to this model thinks: on by default where the model thinks by default,
+ *  unless the request says disabled; on when the request says enabled. */
+export function thinkingOn(caps: ModelCaps, req: Pick<ChatRequest, "thinking">): boolean {
+  if (req.thinking?.type === "disabled") return false;
+  if (req.thinking?.type === "enabled") return true;
+  return caps.thinkingByDefault;
+}
+
+/** The one rule for `reasoning_content` in earlier assistant messages (DeepSeek, checked
+ *  2026-11-30): with tools and thinking on, every one must be sent back, or the API answers
+ *  400; otherwise it is ignored, so it is not sent. The context and the provider both use this. */
+export function reasoningRequired(caps: ModelCaps, req: Pick<ChatRequest, "thinking" | "tools">): boolean {
+  return caps.reasoningBackWithTools && thinkingOn(caps, req) && (req.tools?.length ?? 0) > 0;
+}
