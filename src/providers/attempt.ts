@@ -1,0 +1,213 @@
+// One HTTP exchange with the API: connect, send, read the reply (streamed or whole), with the
+// first-byte and idle timers. It resolves with the reply, or with what arrived marked
+// incomplete once a piece of the reply has been handed on; before that it rejects with an
+// AttemptFailure that says whether another attempt may help. The total time limit and the
+// caller's abort arrive through `signal`, whose reason is the AttemptFailure to report.
+
+import { request as httpRequest } from "node:http";
+import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
+import type { ModelResponse } from "../contract/index.js";
+import type { Assembler } from "./assemble.js";
+import { openSocket } from "./connect.js";
+import type { ConnectOptions, Target } from "./connect.js";
+import { AttemptFailure, apiMessageOf, networkFailure, parseRetryAfter, redact, statusFailure } from "./errors.js";
+import type { WireProtocol } from "./protocol.js";
+import { SseParser } from "./sse.js";
+
+const MAX_ERROR_BODY = 64 * 1024;
+
+export interface AttemptInput {
+  target: Target;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  stream: boolean;
+  protocol: WireProtocol;
+  acc: Assembler;
+  connect: ConnectOptions;
+  apiKey: string;
+  keySource: string;
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** Why a reply that already started ended early: `code: words` (codes: aborted, timeout,
+ *  idle_timeout, disconnected, malformed_chunk, api_error). */
+function incompleteReason(f: AttemptFailure): string {
+  switch (f.kind) {
+    case "aborted":
+      return "aborted: the request was cancelled";
+    case "timeout":
+      return `timeout: ${f.message}`;
+    case "idle_timeout":
+      return `idle_timeout: ${f.message}`;
+    case "protocol":
+      return `malformed_chunk: ${f.message}`;
+    case "server":
+      return `api_error: ${f.message}`;
+    default:
+      return `disconnected: ${f.message}`;
+  }
+}
+
+export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
+  const { acc, signal } = x;
+  return new Promise<ModelResponse>((resolve, reject) => {
+    let settled = false;
+    let socket: Socket | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let sawResponse = false;
+
+    const cleanup = () => {
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      socket?.destroy();
+    };
+    const succeed = () => {
+      if (settled) return;
+      cleanup();
+      resolve(acc.result());
+    };
+    const fail = (f: AttemptFailure) => {
+      if (settled) return;
+      cleanup();
+      if (acc.started) resolve(acc.result(redact(incompleteReason(f), x.apiKey)));
+      else reject(f);
+    };
+    const onAbort = () => {
+      fail(signal.reason instanceof AttemptFailure ? signal.reason : new AttemptFailure("aborted", "the request was cancelled", false));
+    };
+    /** (Re)start the silence timer: any byte resets it, keep-alive comments included. */
+    const arm = () => {
+      clearTimeout(timer);
+      if (settled) return;
+      if (acc.started) {
+        const s = Math.round(x.idleTimeoutMs / 1000);
+        timer = setTimeout(() => fail(new AttemptFailure("idle_timeout", `the stream went silent for ${s} s`, false)), x.idleTimeoutMs);
+      } else {
+        const s = Math.round(x.firstByteTimeoutMs / 1000);
+        const what = sawResponse ? "the reply did not start" : "no response";
+        timer = setTimeout(() => fail(new AttemptFailure("timeout", `${what} from ${x.target.host} within ${s} s`, false)), x.firstByteTimeoutMs);
+      }
+    };
+
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    arm();
+
+    openSocket(x.target, x.connect, signal).then(
+      (s) => {
+        if (settled) return void s.destroy();
+        socket = s;
+        const req = httpRequest({
+          method: "POST",
+          host: x.target.host,
+          port: x.target.port,
+          path: x.path,
+          headers: {
+            host: x.target.url.host,
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(x.body)),
+            "user-agent": "deepcode",
+            ...x.headers,
+          },
+          createConnection: () => s,
+        });
+        req.on("error", (err) => fail(networkFailure(err, x.target.host)));
+        req.on("response", (res) => {
+          sawResponse = true;
+          arm();
+          onResponse(res);
+        });
+        req.end(x.body);
+      },
+      (err: unknown) => fail(err instanceof AttemptFailure ? err : networkFailure(err, x.target.host)),
+    );
+
+    const dropped = () =>
+      new AttemptFailure("network", `the connection to ${x.target.host} closed before the reply was complete`, true);
+
+    function onResponse(res: IncomingMessage): void {
+      const status = res.statusCode ?? 0;
+      res.on("error", () => fail(dropped()));
+      res.on("close", () => fail(dropped()));
+      if (status < 200 || status >= 300) return readError(res, status);
+      const type = String(res.headers["content-type"] ?? "");
+      if (x.stream && type.includes("text/event-stream")) return readStream(res);
+      return readWhole(res);
+    }
+
+    function readError(res: IncomingMessage, status: number): void {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        arm();
+        if (size < MAX_ERROR_BODY) chunks.push(c);
+        size += c.length;
+      });
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const msg = apiMessageOf(text);
+        fail(
+          statusFailure({
+            status,
+            apiMessage: msg === undefined ? undefined : redact(msg, x.apiKey),
+            keySource: x.keySource,
+            retryAfterMs: parseRetryAfter(res.headers["retry-after"]),
+            url: `${x.target.url.origin}${x.path}`,
+          }),
+        );
+      });
+    }
+
+    function readStream(res: IncomingMessage): void {
+      const next = x.protocol.openStream(acc);
+      const parser = new SseParser({
+        onEvent: (ev) => {
+          if (!settled && next(ev) === "done") succeed();
+        },
+      });
+      const guarded = (step: () => void) => {
+        try {
+          step();
+        } catch (err) {
+          fail(err instanceof AttemptFailure ? err : new AttemptFailure("protocol", String(err), false));
+        }
+      };
+      res.on("data", (c: Buffer) => {
+        if (settled) return;
+        guarded(() => parser.push(c));
+        arm();
+      });
+      res.on("end", () => {
+        if (settled) return;
+        guarded(() => parser.end());
+        // A server that closes after the finish reason without [DONE] still finished.
+        if (acc.finished) succeed();
+        else fail(dropped());
+      });
+    }
+
+    function readWhole(res: IncomingMessage): void {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => {
+        chunks.push(c);
+        arm();
+      });
+      res.on("end", () => {
+        if (settled) return;
+        // DeepSeek keeps a queued non-streamed request alive with blank lines before the JSON.
+        const text = Buffer.concat(chunks).toString("utf8").trim();
+        try {
+          x.protocol.onWhole(JSON.parse(text) as unknown, acc);
+          succeed();
+        } catch (err) {
+          fail(err instanceof AttemptFailure ? err : new AttemptFailure("protocol", `the API sent a reply that is not JSON`, false));
+        }
+      });
+    }
+  });
+}

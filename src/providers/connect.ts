@@ -1,0 +1,96 @@
+// The connection for one exchange: direct or through a CONNECT tunnel, TLS for https targets.
+// Each request gets its own connection (a model request lasts seconds to minutes; pooling would
+// save nothing and would keep sockets alive after an abort).
+
+import { connect as netConnect, isIP } from "node:net";
+import type { Socket } from "node:net";
+import { connect as tlsConnect, rootCertificates } from "node:tls";
+import type { TLSSocket } from "node:tls";
+import { AttemptFailure, networkFailure } from "./errors.js";
+import { bareHost, proxyFor, tunnel } from "./proxy.js";
+import type { Env } from "./proxy.js";
+
+export interface Target {
+  url: URL;
+  host: string;
+  port: number;
+  secure: boolean;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1)$/i;
+
+/** Parse and check a base URL: https anywhere, http only for loopback hosts. */
+export function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new AttemptFailure("config", `base URL ${JSON.stringify(baseUrl)} is not a URL`, false);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new AttemptFailure("config", `base URL ${url.origin} must use https://`, false);
+  }
+  if (url.protocol === "http:" && !LOOPBACK.test(bareHost(url.hostname))) {
+    throw new AttemptFailure(
+      "config",
+      `base URL ${url.origin} uses plain http:// for a host that is not this machine: ` +
+        `the API key would cross the network unencrypted; use https://`,
+      false,
+    );
+  }
+  return url;
+}
+
+export function targetOf(url: URL): Target {
+  const secure = url.protocol === "https:";
+  return { url, host: bareHost(url.hostname), port: url.port ? Number(url.port) : secure ? 443 : 80, secure };
+}
+
+export interface ConnectOptions {
+  env: Env;
+  ca?: string | Buffer;
+}
+
+/** Open a connected socket to the target (TLS handshake done for https). Rejects with an
+ *  AttemptFailure; on abort it destroys whatever it opened. */
+export async function openSocket(t: Target, o: ConnectOptions, signal: AbortSignal): Promise<Socket> {
+  const proxy = proxyFor(t.url, o.env);
+  let raw: Socket | undefined;
+  if (proxy) raw = await tunnel(proxy, t.host, t.port, signal);
+  if (!t.secure) {
+    if (raw) return raw;
+    return settle(netConnect({ host: t.host, port: t.port }), "connect", t.host, signal);
+  }
+  const tlsOptions = {
+    host: t.host,
+    port: t.port,
+    ...(isIP(t.host) ? {} : { servername: t.host }),
+    // An extra CA is added to the system roots, not put in their place.
+    ...(o.ca ? { ca: [...rootCertificates, o.ca.toString()] } : {}),
+    ...(raw ? { socket: raw } : {}),
+  };
+  const secure = tlsConnect(tlsOptions);
+  // Destroying the TLS socket must also close the tunnel beneath it.
+  if (raw) secure.once("close", () => raw.destroy());
+  return settle(secure, "secureConnect", t.host, signal);
+}
+
+function settle<S extends Socket | TLSSocket>(socket: S, ready: string, host: string, signal: AbortSignal): Promise<S> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      socket.destroy();
+      reject(new AttemptFailure("aborted", "aborted", false));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    socket.once(ready, () => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(socket);
+    });
+    socket.once("error", (err) => {
+      signal.removeEventListener("abort", onAbort);
+      socket.destroy();
+      reject(networkFailure(err, host));
+    });
+  });
+}

@@ -1,0 +1,106 @@
+// Which proxy (if any) a target goes through, and the CONNECT tunnel to it. Node 20's fetch
+// cannot use a proxy, so deepcode opens the tunnel itself: an HTTP CONNECT request to the
+// proxy (node:http), then TLS (or plain HTTP) over the tunnelled socket.
+//
+// Variables: HTTPS_PROXY/https_proxy for https targets, HTTP_PROXY/http_proxy for http ones
+// (lower case first, as curl does); NO_PROXY/no_proxy is a comma list of `*`, host names
+// (matching the host and its subdomains, with or without a leading dot or `*.`), IP
+// addresses and `host:port`. Loopback is not special-cased: list it in NO_PROXY to bypass.
+// CIDR ranges are not supported. Only http:// proxies are supported.
+
+import { request as httpRequest } from "node:http";
+import type { Socket } from "node:net";
+import { AttemptFailure } from "./errors.js";
+
+export type Env = Record<string, string | undefined>;
+
+/** The proxy URL for a target, or undefined for a direct connection. Throws on a proxy URL
+ *  deepcode cannot use. */
+export function proxyFor(target: URL, env: Env): URL | undefined {
+  const secure = target.protocol === "https:";
+  const raw = secure ? env.https_proxy || env.HTTPS_PROXY : env.http_proxy || env.HTTP_PROXY;
+  if (!raw || !raw.trim()) return undefined;
+  if (bypassed(target, env.no_proxy ?? env.NO_PROXY ?? "")) return undefined;
+  const text = raw.includes("://") ? raw.trim() : `http://${raw.trim()}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new AttemptFailure("config", `the proxy setting ${secure ? "HTTPS_PROXY" : "HTTP_PROXY"} is not a URL`, false);
+  }
+  if (url.protocol !== "http:") {
+    throw new AttemptFailure("config", `proxy scheme ${url.protocol} is not supported: use an http:// proxy`, false);
+  }
+  return url;
+}
+
+export function bareHost(hostname: string): string {
+  return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+}
+
+function defaultPort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+}
+
+/** Does NO_PROXY exempt this target? */
+export function bypassed(target: URL, noProxy: string): boolean {
+  const host = bareHost(target.hostname).toLowerCase();
+  const port = defaultPort(target);
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    let entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry === "*") return true;
+    let entryPort: number | undefined;
+    const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
+    if (m) {
+      entry = m[1];
+      entryPort = Number(m[2]);
+    }
+    entry = bareHost(entry);
+    if (entryPort !== undefined && entryPort !== port) continue;
+    if (entry.startsWith("*.")) entry = entry.slice(1);
+    const suffix = entry.startsWith(".") ? entry : `.${entry}`;
+    if (host === entry || host === suffix.slice(1) || host.endsWith(suffix)) return true;
+  }
+  return false;
+}
+
+/** Open a CONNECT tunnel to host:port through the proxy; resolves with the raw socket. */
+export function tunnel(proxy: URL, host: string, port: number, signal: AbortSignal): Promise<Socket> {
+  const authority = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+  const headers: Record<string, string> = { host: authority };
+  if (proxy.username) {
+    const user = decodeURIComponent(proxy.username);
+    const pass = decodeURIComponent(proxy.password);
+    headers["proxy-authorization"] = `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
+  }
+  const where = `proxy ${proxy.host}`;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: bareHost(proxy.hostname),
+      port: defaultPort(proxy),
+      method: "CONNECT",
+      path: authority,
+      headers,
+      signal,
+    });
+    req.on("connect", (res, socket, head) => {
+      const status = res.statusCode ?? 0;
+      if (status === 200) {
+        if (head.length > 0) socket.unshift(head);
+        resolve(socket);
+        return;
+      }
+      socket.destroy();
+      if (status === 407) {
+        reject(new AttemptFailure("config", `the ${where} requires authentication (407): put user:password in the proxy URL`, false));
+      } else {
+        reject(new AttemptFailure("network", `the ${where} refused to tunnel to ${authority} (${status})`, status >= 500));
+      }
+    });
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      reject(new AttemptFailure("network", `cannot reach the ${where} (${err.code ?? err.message})`, true));
+    });
+    req.end();
+  });
+}

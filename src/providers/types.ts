@@ -1,0 +1,60 @@
+// The provider's public shapes (re-exported by index.ts).
+
+import type { ChatRequest, ModelDelta, ModelResponse } from "../contract/index.js";
+
+export interface ProviderOptions {
+  /** DEEPSEEK_BASE_URL or a config row's; http:// is accepted only for loopback hosts. */
+  baseUrl: string;
+  apiKey: string;
+  /** Where the key came from, for messages: "DEEPSEEK_API_KEY", "~/.deepcode/credentials" … */
+  keySource: string;
+  protocol?: "openai" | "anthropic";
+  /** HTTPS_PROXY / https_proxy / HTTP_PROXY / http_proxy / NO_PROXY / no_proxy (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** An extra trusted CA, added to the system roots. */
+  ca?: string | Buffer;
+  /** Attempts in all, first included (default 4). */
+  maxAttempts?: number;
+  /** Silence allowed before the reply starts (default 600 000: the server itself gives up after
+   *  10 min of queueing). Any byte resets it, keep-alive comments included. */
+  firstByteTimeoutMs?: number;
+  /** Silence allowed once the reply has started (default 120 000); keep-alives reset it. */
+  idleTimeoutMs?: number;
+  /** The whole request, retries and their waits included (default 1 800 000). */
+  totalTimeoutMs?: number;
+  /** Waits between attempts; injectable so tests observe backoff without waiting. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The jitter source, in [0, 1). */
+  random?: () => number;
+}
+
+export interface RequestOptions {
+  /** Aborting ends the request at once (its socket destroyed): before any content the request
+   *  rejects with ProviderError("aborted"); after, it resolves with what arrived. */
+  signal?: AbortSignal;
+  /** Each piece of the reply as it arrives, and each retry before its wait: a retry's
+   *  `attempt` is the number of the attempt about to be made (2 for the first retry). A
+   *  listener that throws is ignored. */
+  onDelta?: (d: ModelDelta) => void;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  status?: number;
+  message: string;
+}
+
+export interface Provider {
+  readonly protocol: "openai" | "anthropic";
+  /**
+   * One model round trip (streamed unless `req.stream === false`), after `prepareRequest`.
+   * Resolves with the reply; once a piece of it has arrived, any early ending still resolves,
+   * with what arrived, finishReason null and `incomplete.reason` = "<code>: <words>", the code
+   * one of aborted, timeout, idle_timeout, disconnected, malformed_chunk, api_error.
+   * Rejects with ProviderError before that (`attempts` says how many were made).
+   */
+  request(req: ChatRequest, opts?: RequestOptions): Promise<ModelResponse>;
+  /** A cheap authenticated request for `deepcode doctor` (GET /user/balance; /models for other
+   *  vendors). Never throws. */
+  check(signal?: AbortSignal): Promise<CheckResult>;
+}
