@@ -97,6 +97,7 @@ export async function startSimulator(options = {}) {
   async function route(req, res, record) {
     const path = record.path.replace(/\/+$/, "");
     const anthropic = path === "/anthropic/v1/messages";
+    /** @type {Protocol} */
     const protocol = anthropic ? "anthropic" : "openai";
     const open = anthropic ? path : path.replace(/^\/v1(?=\/)/, "");
     /** @param {number} status @param {string} [message] @param {Record<string, string>} [headers] */
