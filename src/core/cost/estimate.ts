@@ -1,0 +1,177 @@
+// The pre-turn estimate: for each tier, a low–high cost range for the turn about to run, the
+// token figures behind it, and the tier deepcode recommends.
+//
+// The model of a turn's cost. Known exactly before the turn:
+//   P  the previous request's prompt_tokens (usage), R its reply as it stays in the log,
+//   D  the new input (the prompt with its @-mention contents), estimated from characters;
+//   C₁ = P + R + D is the first request's context, and K₁ = floor64(P + R) of it is cached
+//   (request N+1 = request N + reply N + new tail; the cache persists 64-token units).
+// Predicted per task class and tier (tiers.ts), as a low and a high case:
+//   n  model rounds (1 without tools; with tools, work units × 2–3),
+//   O  output tokens per round (reasoning included), T tool-result tokens per round.
+// Round k bills Kₖ hit + (Cₖ − Kₖ) miss + O output; the next round re-sends everything:
+//   Cₖ₊₁ = Cₖ + O + T, of which Kₖ₊₁ = floor64(Cₖ + O) is cached.
+// So a long turn costs mostly its outputs and the new tool results; the context it re-sends
+// each round is billed at the hit price. Prices are those in force at `now` (peak or not).
+
+import type { CostEstimate } from "../../contract/events.js";
+import type { Usage } from "../../contract/wire.js";
+import { classifyTask, type TaskClass } from "./classify.js";
+import { priceFor } from "./prices.js";
+import { estimateTokens, floorToCacheUnit } from "../tokens.js";
+import {
+  AGENTIC_ROUNDS_PER_UNIT,
+  OUTPUT_PER_ROUND,
+  TIER_FOR_CLASS,
+  TIER_NAMES,
+  TOOL_RESULT_PER_ROUND,
+  WORK_UNITS,
+  type TierName,
+  type TierProfiles,
+} from "./tiers.js";
+import type { PriceTable, Rates } from "./types.js";
+
+export interface EstimateInputs {
+  /** The prompt as typed. */
+  prompt: string;
+  /** Contents the prompt's @-mentions expand to; new input like the prompt itself. */
+  attachments?: string[];
+  /** The previous request's usage; absent on a session's first turn. */
+  lastUsage?: Usage;
+  /** Tokens of the previous reply as it stays in the log. Default: all of completion_tokens
+   *  when tools are on (DeepSeek wants reasoning back then), else completion − reasoning. */
+  lastReplyTokens?: number;
+  /** First turn only: the immutable prefix (system prompt, tools) and whether an earlier
+   *  session left it in the cache. */
+  prefixTokens?: number;
+  prefixCached?: boolean;
+  /** Skip the classifier (e.g. the user said what kind of task it is). */
+  taskClass?: TaskClass;
+  /** Actual ÷ estimated tokens, learned from earlier usage; default 1. */
+  tokenRatio?: number;
+  /** Tools are on, so the turn loops (default true: deepcode is an agent). */
+  agentic?: boolean;
+  /** A budget at ≥ 80% (or spent) makes the recommendation chat-fast. */
+  budget?: "ok" | "downgrade" | "exhausted";
+}
+
+/** What one case (low or high) of a tier's range adds up to. */
+export interface TurnTokens {
+  rounds: number;
+  hit: number;
+  miss: number;
+  output: number;
+}
+
+export type TierEstimate =
+  | {
+      tier: TierName;
+      model: string;
+      family: string;
+      peak: boolean;
+      lowUsd: number;
+      highUsd: number;
+      lowCny: number;
+      highCny: number;
+      low: TurnTokens;
+      high: TurnTokens;
+      error?: undefined;
+    }
+  | { tier: TierName; model: string; error: string };
+
+export interface TurnEstimate {
+  taskClass: TaskClass;
+  agentic: boolean;
+  /** The exact part: first request's context, the cached part of it, the new input. */
+  known: { contextTokens: number; cachedTokens: number; newTokens: number };
+  tiers: TierEstimate[];
+  recommended: TierName;
+  /** Why that tier, in words for the chooser line. */
+  reason: string;
+}
+
+/** The exact inputs of the first request of the turn. */
+export function knownInputs(inputs: EstimateInputs): TurnEstimate["known"] {
+  const ratio = inputs.tokenRatio ?? 1;
+  const newTokens = [inputs.prompt, ...(inputs.attachments ?? [])].reduce((n, t) => n + estimateTokens(t, ratio), 0);
+  const agentic = inputs.agentic ?? true;
+  if (inputs.lastUsage) {
+    const u = inputs.lastUsage;
+    const reply = inputs.lastReplyTokens ?? (agentic ? u.completion_tokens : u.completion_tokens - u.reasoning_tokens);
+    const before = u.prompt_tokens + Math.max(0, reply);
+    return { contextTokens: before + newTokens, cachedTokens: floorToCacheUnit(before), newTokens };
+  }
+  const prefix = Math.max(0, inputs.prefixTokens ?? 0);
+  return {
+    contextTokens: prefix + newTokens,
+    cachedTokens: inputs.prefixCached ? floorToCacheUnit(prefix) : 0,
+    newTokens,
+  };
+}
+
+function simulate(known: TurnEstimate["known"], rounds: number, out: number, tool: number): TurnTokens {
+  let context = known.contextTokens;
+  let cached = Math.min(known.cachedTokens, context);
+  const t: TurnTokens = { rounds, hit: 0, miss: 0, output: 0 };
+  for (let k = 0; k < rounds; k++) {
+    t.hit += cached;
+    t.miss += context - cached;
+    t.output += out;
+    cached = floorToCacheUnit(context + out);
+    context += out + tool;
+  }
+  return t;
+}
+
+function bill(t: TurnTokens, r: Rates): number {
+  return (t.hit * r.hit + t.miss * r.miss + t.output * r.output) / 1_000_000;
+}
+
+/** The tier for a task class, or chat-fast when a budget is tight. */
+export function recommendTier(taskClass: TaskClass, budget: EstimateInputs["budget"] = "ok"): { tier: TierName; reason: string } {
+  if (budget !== "ok") {
+    return { tier: "chat-fast", reason: budget === "exhausted" ? "budget spent" : "budget at 80%: downgraded" };
+  }
+  return { tier: TIER_FOR_CLASS[taskClass], reason: taskClass };
+}
+
+export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table: PriceTable, now: Date): TurnEstimate {
+  const taskClass = inputs.taskClass ?? classifyTask(inputs.prompt);
+  const agentic = inputs.agentic ?? true;
+  const known = knownInputs(inputs);
+  const units = WORK_UNITS[taskClass];
+  const rounds = agentic ? [units[0] * AGENTIC_ROUNDS_PER_UNIT[0], units[1] * AGENTIC_ROUNDS_PER_UNIT[1]] : [1, 1];
+  const tool = agentic ? TOOL_RESULT_PER_ROUND[taskClass] : ([0, 0] as const);
+
+  const estimates = TIER_NAMES.map((tier): TierEstimate => {
+    const profile = tiers[tier];
+    const price = priceFor(profile.model, now, table);
+    if (!price.ok) return { tier, model: profile.model, error: price.message };
+    const [outLow, outHigh] = OUTPUT_PER_ROUND[taskClass][tier].map((o) => Math.min(o, profile.maxTokens));
+    const low = simulate(known, rounds[0], outLow, tool[0]);
+    const high = simulate(known, rounds[1], outHigh, tool[1]);
+    return {
+      tier,
+      model: profile.model,
+      family: price.family,
+      peak: price.peak,
+      lowUsd: bill(low, price.usd),
+      highUsd: bill(high, price.usd),
+      lowCny: bill(low, price.cny),
+      highCny: bill(high, price.cny),
+      low,
+      high,
+    };
+  });
+  const { tier, reason } = recommendTier(taskClass, inputs.budget);
+  return { taskClass, agentic, known, tiers: estimates, recommended: tier, reason };
+}
+
+/** The estimate as the `cost.estimate` event's result (priced tiers only). */
+export function toCostEstimates(e: TurnEstimate): CostEstimate[] {
+  return e.tiers.flatMap((t) =>
+    t.error === undefined
+      ? [{ tier: t.tier, model: t.model, lowUsd: t.lowUsd, highUsd: t.highUsd, taskClass: e.taskClass }]
+      : [],
+  );
+}

@@ -1,0 +1,31 @@
+// The cost engine's public surface: prices, exact cost, the pre-turn estimate, budgets and the
+// usage ledger. Pure except ledger.ts (file I/O on the ledger) and the one read of
+// data/pricing.json in prices.ts.
+
+export type { Cost, Currency, PeakSchedule, PriceFamily, PriceLookup, PriceRow, PriceTable, RatePair, Rates } from "./types.js";
+export { familyOf, isPeak, loadPriceTable, priceFor } from "./prices.js";
+export { addCosts, costOf, inCurrency, splitPrompt } from "./calc.js";
+export { formatMoney, formatPercent, formatRange, formatTokens, parseCurrency } from "./format.js";
+export { classifyTask, taskSignals, TASK_CLASSES, type TaskClass, type TaskSignals } from "./classify.js";
+export { estimateTokens, floorToCacheUnit } from "../tokens.js";
+export {
+  DEFAULT_TIERS, isTierName, resolveTiers, tierRequest, TIER_FOR_CLASS, TIER_NAMES,
+  type TierName, type TierProfile, type TierProfiles,
+} from "./tiers.js";
+export {
+  estimateTurn, knownInputs, recommendTier, toCostEstimates,
+  type EstimateInputs, type TierEstimate, type TurnEstimate, type TurnTokens,
+} from "./estimate.js";
+export {
+  budgetState, DOWNGRADE_AT,
+  type BudgetKind, type BudgetSettings, type BudgetState, type SessionRaise, type SettingsLayer, type Spent,
+} from "./budget.js";
+export {
+  appendLedger, LEDGER_FILE, ledgerPath, ledgerRecord, parseLedger, readLedger,
+  type LedgerEstimate, type LedgerRead, type LedgerRecord, type SkippedLine,
+} from "./ledger.js";
+export {
+  calibration, periodOf, spending, summarise,
+  type Calibration, type CalibrationRow, type PeriodKind, type Summary, type SummaryRow, type TimeZoneMode,
+} from "./stats.js";
+export { columns, formatCalibration, formatEstimateLine, formatStats, statsJson } from "./report.js";

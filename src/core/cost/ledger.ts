@@ -1,0 +1,185 @@
+// The usage ledger: `<home>/usage.jsonl`, one JSON line per model request, appended as each
+// response arrives (mode 0600 in a 0700 home). It is what `deepcode stats`, `/cost` and the
+// budgets read. Lines are never rewritten.
+//
+// A process killed mid-write can leave a torn last line. Reading skips any line that is not a
+// whole record and reports it; appending first ends a torn line with a newline, so the next
+// record is never glued onto it.
+
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Usage } from "../../contract/wire.js";
+import { splitPrompt } from "./calc.js";
+import type { TaskClass } from "./classify.js";
+import type { Cost } from "./types.js";
+
+export const LEDGER_FILE = "usage.jsonl";
+
+export interface LedgerEstimate {
+  tier: string;
+  lowUsd: number;
+  highUsd: number;
+  taskClass: TaskClass | string;
+}
+
+/** One request. Costs are as billed at `time` (the price then in force); savings likewise. */
+export interface LedgerRecord {
+  /** ISO 8601 instant the response arrived. */
+  time: string;
+  project: string;
+  session: string;
+  model: string;
+  family: string;
+  tier?: string;
+  turn: number;
+  /** Model round within the turn (1-based), when known. */
+  step?: number;
+  prompt: number;
+  hit: number;
+  miss: number;
+  completion: number;
+  reasoning: number;
+  usd: number;
+  cny: number;
+  savingUsd: number;
+  savingCny: number;
+  peak: boolean;
+  /** The estimate shown before the turn, on every request of that turn, when there was one. */
+  estimate?: LedgerEstimate;
+}
+
+export interface SkippedLine {
+  line: number;
+  reason: string;
+  /** True for the last line of the file without a newline: a write cut short. */
+  torn: boolean;
+}
+
+export interface LedgerRead {
+  records: LedgerRecord[];
+  skipped: SkippedLine[];
+}
+
+/** The ledger line for one request, from its usage and its cost (costOf). */
+export function ledgerRecord(r: {
+  at: Date;
+  project: string;
+  session: string;
+  turn: number;
+  step?: number;
+  tier?: string;
+  usage: Usage;
+  cost: Cost;
+  estimate?: LedgerEstimate;
+}): LedgerRecord {
+  const { hit, miss } = splitPrompt(r.usage);
+  const rec: LedgerRecord = {
+    time: r.at.toISOString(),
+    project: r.project,
+    session: r.session,
+    model: r.cost.model,
+    family: r.cost.family,
+    turn: r.turn,
+    prompt: r.usage.prompt_tokens,
+    hit,
+    miss,
+    completion: r.usage.completion_tokens,
+    reasoning: r.usage.reasoning_tokens,
+    usd: r.cost.usd,
+    cny: r.cost.cny,
+    savingUsd: r.cost.savingUsd,
+    savingCny: r.cost.savingCny,
+    peak: r.cost.peak,
+  };
+  if (r.tier !== undefined) rec.tier = r.tier;
+  if (r.step !== undefined) rec.step = r.step;
+  if (r.estimate) rec.estimate = { ...r.estimate };
+  return rec;
+}
+
+export function ledgerPath(home: string): string {
+  return join(home, LEDGER_FILE);
+}
+
+/** Whether the file exists and its last byte is not a newline (a torn last line). */
+function endsTorn(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return false; // no ledger yet (ENOENT): nothing to repair
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return false;
+    const b = Buffer.alloc(1);
+    readSync(fd, b, 0, 1, size - 1);
+    return b[0] !== 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function appendLedger(home: string, record: LedgerRecord): Promise<void> {
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  const path = ledgerPath(home);
+  const line = `${endsTorn(path) ? "\n" : ""}${JSON.stringify(record)}\n`;
+  // One write with O_APPEND: concurrent sessions interleave whole lines, not bytes.
+  await appendFile(path, line, { mode: 0o600 });
+}
+
+const NUMBERS = ["turn", "prompt", "hit", "miss", "completion", "reasoning", "usd", "cny", "savingUsd", "savingCny"] as const;
+const STRINGS = ["time", "project", "session", "model", "family"] as const;
+
+/** Why `v` is not a ledger record, or undefined when it is one. */
+function invalid(v: unknown): string | undefined {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return "not a JSON object";
+  const r = v as Record<string, unknown>;
+  for (const k of STRINGS) if (typeof r[k] !== "string") return `"${k}" is not a string`;
+  if (Number.isNaN(Date.parse(r.time as string))) return `"time" is not an ISO instant`;
+  for (const k of NUMBERS) if (typeof r[k] !== "number" || !Number.isFinite(r[k])) return `"${k}" is not a number`;
+  if (typeof r.peak !== "boolean") return `"peak" is not true or false`;
+  if (r.estimate !== undefined) {
+    const e = r.estimate as Record<string, unknown> | null;
+    if (typeof e !== "object" || e === null || typeof e.lowUsd !== "number" || typeof e.highUsd !== "number" || typeof e.tier !== "string") {
+      return `"estimate" is not { tier, lowUsd, highUsd, taskClass }`;
+    }
+  }
+  return undefined;
+}
+
+/** Parses ledger text; exposed for tests and for callers that hold the text already. */
+export function parseLedger(text: string): LedgerRead {
+  const records: LedgerRecord[] = [];
+  const skipped: SkippedLine[] = [];
+  const lines = text.split("\n");
+  const lastIsPartial = !text.endsWith("\n");
+  lines.forEach((raw, i) => {
+    if (raw.trim() === "") return;
+    const torn = lastIsPartial && i === lines.length - 1;
+    let v: unknown;
+    try {
+      v = JSON.parse(raw);
+    } catch {
+      skipped.push({ line: i + 1, reason: torn ? "torn last line (a write cut short)" : "not valid JSON", torn });
+      return;
+    }
+    const why = invalid(v);
+    if (why) skipped.push({ line: i + 1, reason: why, torn });
+    else records.push(v as LedgerRecord);
+  });
+  return { records, skipped };
+}
+
+/** Every record of `<home>/usage.jsonl`; a missing file is an empty ledger. */
+export async function readLedger(home: string): Promise<LedgerRead> {
+  let text: string;
+  try {
+    text = await readFile(ledgerPath(home), "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { records: [], skipped: [] };
+    throw err;
+  }
+  return parseLedger(text);
+}

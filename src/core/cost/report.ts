@@ -1,0 +1,98 @@
+// The text deepcode prints about money: `deepcode stats` (days or months), `deepcode stats
+// --estimates` (calibration), their `--json` shapes, and the one-line pre-turn estimate the
+// REPL's chooser shows. Plain text, aligned columns, no colour (the renderer adds it).
+
+import type { TurnEstimate } from "./estimate.js";
+import { formatMoney, formatPercent, formatRange, formatTokens } from "./format.js";
+import type { Calibration, CalibrationRow, Summary, SummaryRow } from "./stats.js";
+import type { Currency } from "./types.js";
+
+/** Lays out rows as columns: the first left-aligned, the rest right-aligned, two spaces apart. */
+export function columns(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
+  return rows
+    .map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ").trimEnd())
+    .join("\n");
+}
+
+function statsCells(row: SummaryRow, currency: Currency): string[] {
+  const cost = currency === "USD" ? row.usd : row.cny;
+  const saved = currency === "USD" ? row.savingUsd : row.savingCny;
+  return [
+    row.period,
+    String(row.requests),
+    String(row.turns),
+    formatTokens(row.prompt),
+    formatTokens(row.completion),
+    formatPercent(row.hit, row.hit + row.miss),
+    formatMoney(cost, currency),
+    formatMoney(saved, currency),
+  ];
+}
+
+/**
+ * `deepcode stats`:
+ *   day         requests  turns  input  output  hit rate    cost   saved
+ *   2026-11-29         4      2  60.0K   2.40K     93.3%  $0.012  $0.017
+ *   total             ...
+ * `input` is prompt tokens (hit + miss), `output` completion tokens (reasoning included),
+ * `saved` what cache hits spared against paying for them as misses.
+ */
+export function formatStats(summary: Summary, currency: Currency): string {
+  if (summary.rows.length === 0) return "no usage recorded yet";
+  const header = [summary.by, "requests", "turns", "input", "output", "hit rate", "cost", "saved"];
+  return columns([header, ...summary.rows.map((r) => statsCells(r, currency)), statsCells(summary.total, currency)]);
+}
+
+function calCells(r: CalibrationRow): string[] {
+  return [r.key, String(r.turns), String(r.inside), String(r.below), String(r.above), formatPercent(r.inside, r.turns)];
+}
+
+/**
+ * `deepcode stats --estimates`: how often a turn's actual cost fell inside the range shown
+ * before it, per tier and per task class. `below`/`above`: cheaper or dearer than the range.
+ */
+export function formatCalibration(cal: Calibration): string {
+  if (cal.turns === 0) return "no estimates recorded yet";
+  const head = `${cal.turns} estimated turn${cal.turns === 1 ? "" : "s"}, ${cal.inside} inside the range (${formatPercent(cal.inside, cal.turns)})`;
+  const cols = ["turns", "inside", "below", "above", "inside %"];
+  const table = columns([["tier", ...cols], ...cal.byTier.map(calCells), [""], ["task class", ...cols], ...cal.byClass.map(calCells)]);
+  return `${head}\n\n${table}`;
+}
+
+/** The `--json` output: both currencies, plain numbers, stable keys. */
+export function statsJson(summary: Summary, cal?: Calibration): {
+  by: Summary["by"];
+  rows: SummaryRow[];
+  total: SummaryRow;
+  estimates?: Calibration;
+} {
+  const out: { by: Summary["by"]; rows: SummaryRow[]; total: SummaryRow; estimates?: Calibration } = {
+    by: summary.by,
+    rows: summary.rows.map((r) => ({ ...r })),
+    total: { ...summary.total },
+  };
+  if (cal) out.estimates = cal;
+  return out;
+}
+
+/**
+ * The chooser's line: the recommended tier and its range first, then every tier with the key
+ * that picks it, e.g.
+ *   routine → chat-full $0.004–0.031 · 1 chat-fast $0.001–0.012 · 2 chat-full … · peak hours
+ */
+export function formatEstimateLine(e: TurnEstimate, currency: Currency): string {
+  const range = (t: TurnEstimate["tiers"][number]): string =>
+    t.error !== undefined
+      ? "no price"
+      : currency === "USD"
+        ? formatRange(t.lowUsd, t.highUsd, currency)
+        : formatRange(t.lowCny, t.highCny, currency);
+  const rec = e.tiers.find((t) => t.tier === e.recommended);
+  const head = `${e.taskClass} → ${e.recommended} ${rec ? range(rec) : ""}`.trimEnd();
+  const note = e.reason !== e.taskClass ? ` (${e.reason})` : "";
+  const all = e.tiers.map((t, i) => `${i + 1} ${t.tier} ${range(t)}`).join(" · ");
+  const peak = e.tiers.some((t) => t.error === undefined && t.peak) ? " · peak hours" : "";
+  return `${head}${note} · ${all}${peak}`;
+}
