@@ -1,0 +1,280 @@
+// The cache-first context (DESIGN.md §3): immutable prefix + append-only log + volatile tail.
+//
+// Invariant: request N+1 = request N + reply N + new tail, byte for byte, except where a named
+// reason (compaction, reload, a thinking-mode switch) says otherwise. Because deepcode knows
+// the bytes of its previous request, it can tell exactly where a request stopped extending the
+// previous one and why — the miss explainer. A divergence without a named reason is a bug.
+
+import type { ChatMessage, ChatRequest, ModelCaps, ToolDefinition, Usage } from "../../contract/index.js";
+import { reasoningRequired } from "../../contract/index.js";
+import { AppendOnlyLog, type Prefix } from "./prefix.js";
+import { boundResult, DEFAULT_RESULT_MAX_BYTES } from "./bound.js";
+import { Calibration } from "./tokens.js";
+import { estimateTokens } from "../tokens.js";
+
+export interface BuildParams {
+  model: string;
+  thinking?: "enabled" | "disabled";
+  effort?: "low" | "high" | "max";
+  maxTokens?: number;
+}
+
+export type Zone = "system" | "tools" | "log";
+
+export interface Divergence {
+  /** Index into [system, tools, ...messages] of the first piece that differs. */
+  piece: number;
+  zone: Zone;
+  /** Message index in the log, for zone "log". */
+  message?: number;
+  reason: string;
+  /** False when nothing named explains it: an unexpected miss, which is a bug. */
+  expected: boolean;
+}
+
+export interface RequestRecord {
+  promptTokens: number;
+  hitTokens: number;
+  missTokens: number;
+  completionTokens: number;
+  /** Hits the previous request guarantees (its prompt, floored to the 64-token unit). */
+  expectedHitTokens: number;
+  divergence?: Divergence;
+  /** Set when the API hit less than the prefix this request shares with the previous one. */
+  unexpectedMiss?: string;
+}
+
+export interface Ledger {
+  window: number;
+  /** Tokens of the next request: exact for what was sent, estimated for the new delta. */
+  nextPromptTokens: number;
+  zones: { system: number; tools: number; log: number; tail: number };
+  /** The last request's prompt, exactly as `usage` reported it (0 before the first). */
+  lastPromptTokens: number;
+  requests: readonly RequestRecord[];
+  hitRate: number;
+  fingerprint: string;
+}
+
+const UNIT = 64;
+
+/** A piece of the rendered request: its bytes and its estimated tokens, computed once. */
+interface Piece {
+  json: string;
+  tokens: number;
+}
+
+interface Sent {
+  pieces: Piece[];
+  thinking: boolean;
+  estimate: number;
+  divergence?: Divergence;
+}
+
+export class CacheFirstContext {
+  private log: AppendOnlyLog;
+  private readonly pieceOf = new WeakMap<object, Piece>();
+  private systemPiece?: Piece;
+  /** The last request built, and the one whose usage was last observed. */
+  private sent?: Sent;
+  private observed?: { pieces: number; promptTokens: number };
+  /** The named reason for the divergence the next request will show; consumed by it. */
+  private reason?: string;
+  private readonly records: RequestRecord[] = [];
+  private lastPrompt = 0;
+  readonly calibration = new Calibration();
+
+  constructor(
+    private prefix: Prefix,
+    private caps: ModelCaps,
+    private readonly opts: { resultMaxBytes?: number; onAppend?: (m: ChatMessage) => void } = {},
+    log?: AppendOnlyLog,
+  ) {
+    this.log = log ?? new AppendOnlyLog(0);
+  }
+
+  get messages(): readonly ChatMessage[] {
+    return this.log.messages;
+  }
+  get epoch(): number {
+    return this.log.epoch;
+  }
+  get currentPrefix(): Prefix {
+    return this.prefix;
+  }
+  get model(): ModelCaps {
+    return this.caps;
+  }
+
+  /** The only way a message enters the log. */
+  append(message: ChatMessage): ChatMessage {
+    const stored = this.log.append(message);
+    this.opts.onAppend?.(stored);
+    return stored;
+  }
+
+  /** A tool result, bounded once here and never again. */
+  appendToolResult(callId: string, content: string): ChatMessage {
+    const bounded = boundResult(content, this.opts.resultMaxBytes ?? DEFAULT_RESULT_MAX_BYTES);
+    return this.append({ role: "tool", tool_call_id: callId, content: bounded });
+  }
+
+  /** Assistant messages keep `reasoning_content` wherever a thinking request with tools would
+   *  need it back, so a later switch of tier never has to rewrite the log. */
+  keepsReasoning(): boolean {
+    return this.caps.reasoningBackWithTools;
+  }
+
+  /** Name the reason for the divergence the next request will show (compaction, reload…). */
+  expectDivergence(reason: string): void {
+    this.reason = reason;
+  }
+
+  /** Start a new log (compaction): same prefix, new messages. The old log is not edited. */
+  startEpoch(messages: readonly ChatMessage[], reason: string): void {
+    this.log = new AppendOnlyLog(this.log.epoch + 1, messages);
+    this.observed = undefined; // the last exact count no longer describes these pieces
+    this.expectDivergence(reason);
+  }
+
+  /** Replace the prefix on purpose (`/reload`). Everything after it will miss once. */
+  replacePrefix(prefix: Prefix, reason: string): void {
+    this.prefix = prefix;
+    this.observed = undefined;
+    this.expectDivergence(reason);
+  }
+
+  setModel(caps: ModelCaps): void {
+    this.caps = caps;
+  }
+
+  build(p: BuildParams): { request: ChatRequest; newMessages: number; divergence?: Divergence; zones: Ledger["zones"] } {
+    const request: ChatRequest = { model: p.model, messages: [], tools: this.prefix.tools as ToolDefinition[] };
+    if (p.thinking) request.thinking = { type: p.thinking };
+    if (p.effort) request.reasoning_effort = p.effort;
+    if (p.maxTokens) request.max_tokens = p.maxTokens;
+    const thinking = reasoningRequired(this.caps, request);
+    const system: ChatMessage = { role: "system", content: this.prefix.system };
+    request.messages = [system, ...this.log.messages.map((m) => (thinking ? m : withoutReasoning(m)))];
+
+    const pieces = this.piecesOf(request.messages.slice(1));
+    const divergence = this.compare(pieces, thinking);
+    const zones = this.zones(pieces);
+    const newMessages = this.sent && !divergence ? pieces.length - this.sent.pieces.length : request.messages.length - 1;
+    this.sent = { pieces, thinking, estimate: zones.system + zones.tools + zones.log + zones.tail, divergence };
+    return { request, newMessages, divergence, zones };
+  }
+
+  /** Reconcile with the API's usage after a response; returns what it means for the cache. */
+  observe(usage: Usage): RequestRecord {
+    const sent = this.sent;
+    const divergence = sent?.divergence;
+    // The previous request's prompt was persisted by the server in 64-token units, so a
+    // request that extends it must hit at least that much.
+    const expectedHit = divergence || !this.observed ? 0 : Math.floor(this.observed.promptTokens / UNIT) * UNIT;
+    const previous = this.observed?.promptTokens;
+    const record: RequestRecord = {
+      promptTokens: usage.prompt_tokens,
+      hitTokens: usage.prompt_cache_hit_tokens,
+      missTokens: usage.prompt_cache_miss_tokens,
+      completionTokens: usage.completion_tokens,
+      expectedHitTokens: expectedHit,
+    };
+    if (divergence) record.divergence = divergence;
+    if (usage.prompt_cache_hit_tokens < expectedHit) {
+      record.unexpectedMiss =
+        `the request extended the previous one (${previous} tokens) but hit only ` +
+        `${usage.prompt_cache_hit_tokens}: the server's cache lost that prefix`;
+    }
+    if (sent) {
+      this.calibration.observe(sent.estimate, usage.prompt_tokens);
+      this.observed = { pieces: sent.pieces.length, promptTokens: usage.prompt_tokens };
+    }
+    this.lastPrompt = usage.prompt_tokens;
+    this.records.push(record);
+    return record;
+  }
+
+  ledger(): Ledger {
+    const zones = this.zones(this.piecesOf(this.log.messages));
+    const prompt = this.records.reduce((a, r) => a + r.promptTokens, 0);
+    const hit = this.records.reduce((a, r) => a + r.hitTokens, 0);
+    return {
+      window: this.caps.contextWindow,
+      nextPromptTokens: zones.system + zones.tools + zones.log + zones.tail,
+      zones,
+      lastPromptTokens: this.lastPrompt,
+      requests: this.records,
+      hitRate: prompt ? hit / prompt : 0,
+      fingerprint: this.prefix.fingerprint,
+    };
+  }
+
+  private piecesOf(messages: readonly ChatMessage[]): Piece[] {
+    if (this.systemPiece?.json !== this.prefix.system) this.systemPiece = { json: this.prefix.system, tokens: estimateTokens(this.prefix.system) };
+    return [this.systemPiece, this.piece(this.prefix.tools), ...messages.map((m) => this.piece(m))];
+  }
+
+  /** Tokens per zone. The pieces the last observed request sent add up to its exact
+   *  `prompt_tokens`; pieces added since are estimated and calibrated. */
+  private zones(pieces: Piece[]): Ledger["zones"] {
+    const est = pieces.map((p) => p.tokens + 3);
+    const ratio = this.calibration.ratio;
+    const obs = this.observed && this.observed.pieces <= pieces.length ? this.observed : undefined;
+    const tail = Math.round(est.slice(obs ? obs.pieces : 2).reduce((a, b) => a + b, 0) * ratio);
+    if (!obs) return { system: Math.round(est[0] * ratio), tools: Math.round(est[1] * ratio), log: 0, tail };
+    const sentEst = est.slice(0, obs.pieces).reduce((a, b) => a + b, 0);
+    const scale = obs.promptTokens / sentEst;
+    const system = Math.round(est[0] * scale);
+    const tools = Math.round(est[1] * scale);
+    return { system, tools, log: obs.promptTokens - system - tools, tail };
+  }
+
+  private compare(pieces: Piece[], thinking: boolean): Divergence | undefined {
+    const last = this.sent;
+    const named = this.reason;
+    this.reason = undefined;
+    if (!last) return undefined;
+    let i = 0;
+    const n = Math.min(last.pieces.length, pieces.length);
+    while (i < n && (last.pieces[i] === pieces[i] || last.pieces[i].json === pieces[i].json)) i++;
+    if (i === last.pieces.length) return undefined; // a pure extension
+    const zone: Zone = i === 0 ? "system" : i === 1 ? "tools" : "log";
+    const reason = named ?? (thinking !== last.thinking ? "thinking mode switched (reasoning goes back only when thinking with tools)" : undefined);
+    const d: Divergence = { piece: i, zone, reason: reason ?? "unexpected", expected: reason !== undefined };
+    if (zone === "log") d.message = i - 2;
+    return d;
+  }
+
+  private piece(v: object): Piece {
+    let p = this.pieceOf.get(v);
+    if (p === undefined) {
+      const json = JSON.stringify(v);
+      // The model sees a message's text, not its JSON (escapes would over-count); tool
+      // definitions are rendered as JSON, so those are estimated as such.
+      p = { json, tokens: estimateTokens(Array.isArray(v) ? json : textOf(v as ChatMessage)) };
+      this.pieceOf.set(v, p);
+    }
+    return p;
+  }
+}
+
+function textOf(m: ChatMessage): string {
+  if (m.role !== "assistant") return m.content;
+  const calls = (m.tool_calls ?? []).map((c) => `${c.function.name} ${c.function.arguments}`).join("\n");
+  return `${m.reasoning_content ?? ""}${m.content ?? ""}${calls}`;
+}
+
+const stripped = new WeakMap<ChatMessage, ChatMessage>();
+
+/** The same assistant message without reasoning; memoised so its piece is computed once. */
+function withoutReasoning(m: ChatMessage): ChatMessage {
+  if (m.role !== "assistant" || m.reasoning_content === undefined) return m;
+  let s = stripped.get(m);
+  if (!s) {
+    const { reasoning_content: _dropped, ...rest } = m;
+    s = Object.freeze(rest) as ChatMessage;
+    stripped.set(m, s);
+  }
+  return s;
+}

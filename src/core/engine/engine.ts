@@ -1,0 +1,397 @@
+// The engine: one session. It owns the cache-first context, gives the chain its core answers
+// for the events it implements, and runs turns (`submit`) as a stream of typed events.
+// The turn loop itself is in loop.ts; tools in tools.ts; the prefix, log and tail in context/.
+
+import type {
+  ChatMessage,
+  CompactionResult,
+  JsonValue,
+  ModelCaps,
+  ReadRecord,
+  StopReason,
+  StreamEvent,
+  SystemSection,
+  TailNote,
+  TurnProfile,
+  Usage,
+} from "../../contract/index.js";
+import { ZERO_USAGE, addUsage } from "../../contract/index.js";
+import type { Chain } from "../chain.js";
+import { CacheFirstContext, type Ledger } from "../context/context.js";
+import { AppendOnlyLog, buildPrefix, restorePrefix, type Prefix } from "../context/prefix.js";
+import { compactContext } from "../context/compact.js";
+import { canonicalize } from "../context/canonical.js";
+import { createToolContext } from "../tool-context.js";
+import { newSessionId, type SessionRecord, type SessionStore, type SessionWriter } from "../session/store.js";
+import { replay, unansweredCalls } from "../session/replay.js";
+import { Channel } from "./channel.js";
+import { runTurn, type TurnEnd } from "./loop.js";
+import { callTool, definitionOf, PROXY_DEFINITION, PROXY_TOOL, type ToolRegistry } from "./tools.js";
+import { baseSections, reminderContent } from "./system-prompt.js";
+import { changedFiles, lateTools, sectionChanges } from "./tail.js";
+
+export interface EngineOptions {
+  chain: Chain;
+  root: string;
+  model: string;
+  caps: (model: string) => ModelCaps;
+  registry: ToolRegistry;
+  /** Where sessions live; without one nothing is written (tests, benchmarks). */
+  store?: SessionStore;
+  version: string;
+  profile?: Partial<TurnProfile>;
+  /** Model rounds per turn before stopping with `max_turns` (`--max-turns`). */
+  maxSteps?: number;
+  /** Read-only calls run at once (default 3, at most 16). */
+  concurrency?: number;
+  resultMaxBytes?: number;
+  /** Automatic compaction at `threshold` × `window` tokens (defaults 0.8 × the model's window). */
+  compaction?: { threshold?: number; window?: number; keepTurns?: number };
+  appendSystemPrompt?: string;
+  /** USD cost of one request (the cost engine); without it costs are 0. */
+  costOf?: (usage: Usage, model: string, at: Date) => number;
+  now?: () => Date;
+  language?: string;
+}
+
+export class Engine {
+  readonly chain: Chain;
+  profile: TurnProfile;
+  private context!: CacheFirstContext;
+  private sections: SystemSection[] = [];
+  private writer?: SessionWriter;
+  private emit?: (e: StreamEvent) => void;
+  private turn = 0;
+  private running = false;
+  private resumed = false;
+  private readonly reads = new Map<string, ReadRecord>();
+  private readonly shell: { cwd: string };
+  private readonly announced = new Set<string>();
+  private readonly notified = new Map<string, number>();
+  private lastCompaction?: { turn: number; freed: number };
+  /** What a resumed session noticed on load (a torn line, calls answered as interrupted). */
+  readonly startNotes: string[] = [];
+
+  private constructor(private readonly opts: EngineOptions, readonly sessionId: string) {
+    this.chain = opts.chain;
+    this.shell = { cwd: opts.root };
+    this.profile = { model: opts.model, ...opts.profile };
+    this.installCores();
+  }
+
+  static async start(opts: EngineOptions): Promise<Engine> {
+    const e = new Engine(opts, newSessionId(opts.now?.()));
+    const prefix = await e.freshPrefix();
+    e.context = e.newContext(prefix, new AppendOnlyLog(0));
+    e.writer = opts.store?.writer(e.sessionId);
+    e.record({ t: "session", id: e.sessionId, root: opts.root, model: opts.model, created: (opts.now?.() ?? new Date()).toISOString(), version: opts.version });
+    e.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: e.sections, fingerprint: prefix.fingerprint, reason: "session start" });
+    await e.chain.dispatch({ type: "session.start", sessionId: e.sessionId, root: opts.root, resumed: false, model: opts.model });
+    return e;
+  }
+
+  /** Resume a stored session: the same prefix and log, so the next request extends the last. */
+  static async resume(opts: EngineOptions, id: string): Promise<Engine> {
+    if (!opts.store) throw new Error("resuming needs a session store");
+    const state = replay(opts.store.load(id));
+    if (!state.prefix) throw new Error(`session ${id} has no prefix record; it cannot be resumed`);
+    const e = new Engine({ ...opts, model: state.model || opts.model }, id);
+    e.resumed = true;
+    e.turn = state.turns;
+    e.sections = state.prefix.sections;
+    state.announced.forEach((t) => e.announced.add(t));
+    e.context = e.newContext(restorePrefix(state.prefix.system, state.prefix.tools), new AppendOnlyLog(state.epoch, state.messages));
+    e.writer = opts.store.writer(id);
+    if (state.torn) e.startNotes.push(state.torn);
+    const orphans = unansweredCalls(state.messages);
+    for (const callId of orphans) e.context.appendToolResult(callId, "Interrupted: deepcode stopped before this call finished. Check the state before retrying.");
+    if (orphans.length) e.startNotes.push(`${orphans.length} tool call(s) cut off by the last exit were answered as interrupted`);
+    await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
+    return e;
+  }
+
+  get busy(): boolean {
+    return this.running;
+  }
+  get turns(): number {
+    return this.turn;
+  }
+  get messages(): readonly ChatMessage[] {
+    return this.context.messages;
+  }
+  get prefix(): Prefix {
+    return this.context.currentPrefix;
+  }
+  ledger(): Ledger {
+    return this.context.ledger();
+  }
+
+  setModel(model: string): void {
+    this.profile = { ...this.profile, model };
+    this.context.setModel(this.opts.caps(model));
+    this.record({ t: "model", model });
+  }
+
+  /** Run one user turn. The stream always ends with exactly one `turn.complete`. */
+  submit(prompt: string, opts: { signal?: AbortSignal } = {}): AsyncIterable<StreamEvent> {
+    if (this.running) throw new Error("a turn is already running");
+    this.running = true;
+    const channel = new Channel<StreamEvent>();
+    this.emit = (e) => channel.push(e);
+    this.runOneTurn(prompt, opts.signal ?? new AbortController().signal)
+      .catch((err: unknown) => channel.push(this.completeEvent(this.turn, "error", emptyEnd(err))))
+      .finally(() => {
+        this.running = false;
+        this.emit = undefined;
+        channel.close();
+      });
+    return channel;
+  }
+
+  private async runOneTurn(prompt: string, signal: AbortSignal): Promise<void> {
+    const turn = ++this.turn;
+    const started = performance.now();
+    const begin = await this.chain.dispatch({ type: "turn.start", sessionId: this.sessionId, turn, prompt, profile: this.profile });
+    const profile = begin?.profile ?? this.profile;
+    this.emit?.({ type: "turn.start", sessionId: this.sessionId, turn, prompt });
+    if (begin?.refuse) return this.finish(turn, prompt, begin.refuse.stopReason, emptyEnd(begin.refuse.message), started);
+    const submitted = await this.chain.dispatch({ type: "prompt.submit", sessionId: this.sessionId, text: prompt });
+    if (submitted.blocked) return this.finish(turn, prompt, "error", emptyEnd(`prompt blocked: ${submitted.blocked}`), started);
+    const tail = await this.chain.dispatch({ type: "context.tail", sessionId: this.sessionId, root: this.opts.root, turn, resumed: this.resumed });
+    this.appendTurnStart(submitted.text, [...tail.notes, ...(submitted.context ?? []).map((text, i) => ({ id: `hook-${i}`, text }))]);
+
+    let end = await this.runSteps(turn, profile, signal);
+    for (let again = 0; again < 3 && end.stopReason === "completed"; again++) {
+      const after = await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason: end.stopReason, usage: end.usage, text: end.text });
+      if (!after?.continueWith) return this.finish(turn, prompt, end.stopReason, end, started, true);
+      this.context.append({ role: "user", content: `[deepcode] A Stop hook asks you to continue: ${after.continueWith}` });
+      const more = await this.runSteps(turn, profile, signal);
+      end = { ...more, usage: addUsage(end.usage, more.usage), costUsd: end.costUsd + more.costUsd, text: [end.text, more.text].filter(Boolean).join("\n\n") };
+    }
+    return this.finish(turn, prompt, end.stopReason, end, started);
+  }
+
+  private runSteps(turn: number, profile: TurnProfile, signal: AbortSignal): Promise<TurnEnd> {
+    this.current = profile;
+    return runTurn({
+      chain: this.chain,
+      context: this.context,
+      sessionId: this.sessionId,
+      turn,
+      profile,
+      maxSteps: this.opts.maxSteps ?? 100,
+      concurrency: this.opts.concurrency ?? 3,
+      signal,
+      callEnv: { chain: this.chain, registry: this.opts.registry, sessionId: this.sessionId, root: this.opts.root, signal, reads: this.reads, shell: this.shell, askLock: { tail: Promise.resolve() } },
+      emit: (e) => this.emit?.(e),
+      costOf: (u, model) => this.opts.costOf?.(u, model, this.now()) ?? 0,
+      onUsage: (step, usage, costUsd) => this.onUsage(turn, step, usage, costUsd),
+      beforeStep: () => this.maybeCompact(turn),
+    });
+  }
+
+  private current: TurnProfile = { model: "" };
+
+  private async finish(turn: number, prompt: string, stopReason: StopReason, end: TurnEnd, started: number, dispatched = false): Promise<void> {
+    const durationMs = Math.round(performance.now() - started);
+    this.record({ t: "turn", turn, prompt, stopReason, usage: end.usage, costUsd: end.costUsd, at: this.now().toISOString(), durationMs });
+    if (!dispatched) await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason, usage: end.usage, text: end.text });
+    this.emit?.({ ...this.completeEvent(turn, stopReason, end), durationMs });
+  }
+
+  private completeEvent(turn: number, stopReason: StopReason, end: TurnEnd): Extract<StreamEvent, { type: "turn.complete" }> {
+    const e: Extract<StreamEvent, { type: "turn.complete" }> = { type: "turn.complete", sessionId: this.sessionId, turn, stopReason, text: end.text, steps: end.steps, usage: end.usage, costUsd: end.costUsd, durationMs: 0 };
+    if (end.error) e.error = end.error;
+    return e;
+  }
+
+  private onUsage(turn: number, step: number, usage: Usage, costUsd: number): void {
+    this.record({ t: "usage", turn, step, model: this.current.model, usage, costUsd, at: this.now().toISOString() });
+    const r = this.context.observe(usage);
+    if (r.divergence && !r.divergence.expected) {
+      this.emit?.({ type: "notice", level: "warn", code: "cache-divergence", message: `unexpected cache miss: the request stopped extending the previous one at ${r.divergence.zone}${r.divergence.message !== undefined ? ` message ${r.divergence.message}` : ""}` });
+    } else if (r.divergence) {
+      this.emit?.({ type: "notice", level: "info", code: "cache-divergence", message: `cache: ${r.divergence.reason}; this request re-read ${r.missTokens} tokens` });
+    }
+    if (r.unexpectedMiss) this.emit?.({ type: "notice", level: "warn", code: "cache-miss", message: r.unexpectedMiss });
+  }
+
+  /** The tail of a turn: DeepSeek's reminder when the date changed, deepcode's notes, the prompt. */
+  private appendTurnStart(text: string, notes: TailNote[]): void {
+    const caps = this.context.model;
+    const now = this.now();
+    const today = now.toISOString().slice(0, 10);
+    if (caps.reminderRole && lastReminderDate(this.context.messages) !== today) {
+      this.context.append({ role: "latest_reminder", content: reminderContent(now, this.opts.language) });
+    } else if (!caps.reminderRole && lastNoteDate(this.context.messages) !== today) {
+      notes = [{ id: "date", text: `Today is ${reminderContent(now).split(",").slice(0, 2).join(", ")}.` }, ...notes];
+    }
+    if (notes.length) this.context.append({ role: "user", content: `[deepcode] Context for this turn (not written by the user):\n\n${notes.map((n) => n.text).join("\n\n")}` });
+    this.context.append({ role: "user", content: text });
+  }
+
+  /** The core answer of `context.tail`: what changed since the last turn. */
+  private async tailNotes(): Promise<{ notes: TailNote[] }> {
+    const notes: TailNote[] = [];
+    const fresh = await this.gatherSections();
+    notes.push(...sectionChanges(this.sections, fresh));
+    this.sections = fresh;
+    const late = lateTools(this.opts.registry.list(), this.context.currentPrefix.tools, this.announced);
+    if (late.note) {
+      notes.push(late.note);
+      late.names.forEach((n) => this.announced.add(n));
+      this.record({ t: "announce", tools: late.names });
+    }
+    const changed = changedFiles(this.reads, this.notified, this.opts.root);
+    if (changed) notes.push(changed);
+    return { notes };
+  }
+
+  private async maybeCompact(turn: number): Promise<void> {
+    const c = this.opts.compaction ?? {};
+    const window = c.window ?? this.context.model.contextWindow;
+    const used = this.context.ledger().nextPromptTokens;
+    if (used < (c.threshold ?? 0.8) * window) return;
+    // Breakers: never within 3 turns of the last compaction, never after one that freed < 20%.
+    if (this.lastCompaction && (turn - this.lastCompaction.turn < 3 || this.lastCompaction.freed < 0.2)) return;
+    const r = await this.compact(undefined, true);
+    // A real compaction arms both breakers; a failed one only the 3-turn one (it is tried again
+    // later, not on every step); "too few turns" arms nothing.
+    if (r.ok) this.lastCompaction = { turn, freed: 1 - r.tokensAfter / r.tokensBefore };
+    else if (!r.error?.startsWith("nothing to compact")) this.lastCompaction = { turn, freed: 1 };
+  }
+
+  /** Compact now (`/compact [instructions]`, or automatically). Never loses the turn. */
+  async compact(instructions?: string, auto = false): Promise<CompactionResult> {
+    const r = await this.chain.dispatch({ type: "context.compact", sessionId: this.sessionId, auto, instructions });
+    if (auto && !r.ok && r.error?.startsWith("nothing to compact")) return r; // not worth a notice: it will try again
+    this.emit?.(
+      r.ok
+        ? { type: "notice", level: "info", code: "compacted", message: `context compacted${auto ? " automatically" : ""}: ${r.tokensBefore} → ${r.tokensAfter} tokens` }
+        : { type: "notice", level: "warn", code: "compaction-failed", message: `compaction failed, continuing uncompacted: ${r.error}` },
+    );
+    return r;
+  }
+
+  /** What `/reload` would do: the prefix this deepcode would build now, and what it costs. */
+  async reloadPreview(): Promise<{ changed: boolean; prefix: Prefix; tokens: number }> {
+    const prefix = await this.freshPrefix(false);
+    const changed = prefix.fingerprint !== this.context.currentPrefix.fingerprint;
+    return { changed, prefix, tokens: changed ? this.context.ledger().nextPromptTokens : 0 };
+  }
+
+  /** Rebuild the prefix on purpose (`/reload`, after the person saw the cost). */
+  async reload(): Promise<boolean> {
+    const { changed, prefix, tokens } = await this.reloadPreview();
+    if (!changed) return false;
+    const before = this.context.currentPrefix.fingerprint;
+    await this.chain.dispatch({ type: "context.prefix.changed", reason: "reload", before, after: prefix.fingerprint, tokens });
+    this.context.replacePrefix(prefix, "reload");
+    this.announced.clear();
+    this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.sections, fingerprint: prefix.fingerprint, reason: "reload" });
+    return true;
+  }
+
+  async close(reason = "exit"): Promise<void> {
+    await this.chain.dispatch({ type: "session.end", sessionId: this.sessionId, reason });
+  }
+
+  private async gatherSections(): Promise<SystemSection[]> {
+    const r = await this.chain.dispatch({ type: "context.system", sessionId: this.sessionId, root: this.opts.root, model: this.profile.model });
+    const sections = [...r.sections];
+    if (this.opts.appendSystemPrompt) sections.push({ id: "append-system-prompt", text: this.opts.appendSystemPrompt });
+    return sections;
+  }
+
+  private async freshPrefix(adopt = true): Promise<Prefix> {
+    const sections = await this.gatherSections();
+    const tools = await this.chain.dispatch({ type: "tool.list", sessionId: this.sessionId });
+    if (adopt) this.sections = sections;
+    return buildPrefix(sections, tools);
+  }
+
+  private newContext(prefix: Prefix, log: AppendOnlyLog): CacheFirstContext {
+    return new CacheFirstContext(prefix, this.opts.caps(this.profile.model), { resultMaxBytes: this.opts.resultMaxBytes, onAppend: (m) => this.record({ t: "msg", m }) }, log);
+  }
+
+  private installCores(): void {
+    const c = this.chain;
+    const ctxOf = (callId: string, signal?: AbortSignal) =>
+      createToolContext(c, { root: this.opts.root, sessionId: this.sessionId, callId, signal: signal ?? new AbortController().signal, reads: this.reads, shell: this.shell });
+    c.setCore("session.start", () => undefined);
+    c.setCore("session.end", () => undefined);
+    c.setCore("prompt.submit", (e) => ({ text: e.text }));
+    c.setCore("context.system", (e) => ({ sections: baseSections(e.root) }));
+    c.setCore("context.tail", () => this.tailNotes());
+    c.setCore("context.build", () => {
+      const b = this.context.build({ model: this.current.model, thinking: this.current.thinking, effort: this.current.effort, maxTokens: this.current.maxTokens });
+      return { request: b.request, newMessages: b.newMessages, zones: b.zones, fingerprint: this.context.currentPrefix.fingerprint };
+    });
+    c.setCore("context.prefix.changed", (e) => {
+      this.emit?.({ type: "notice", level: "warn", code: "prefix-changed", message: `the cached prefix changes (${e.reason}): the next request re-reads about ${e.tokens} tokens` });
+    });
+    c.setCore("context.compact", async (e) => {
+      const r = await compactContext({
+        context: this.context,
+        params: { model: this.profile.model, thinking: this.profile.thinking, effort: this.profile.effort },
+        request: (request) => c.dispatch({ type: "model.request", request }),
+        keepTurns: this.opts.compaction?.keepTurns ?? 2,
+        instructions: e.instructions,
+      });
+      if (r.ok && r.messages) this.record({ t: "epoch", reason: "compaction", messages: r.messages });
+      const { messages: _m, ...result } = r;
+      return result;
+    });
+    c.setCore("model.stream", (e) => void this.emit?.({ type: "model.delta", step: e.step, delta: e.delta }));
+    c.setCore("model.response", (e) => e.response);
+    c.setCore("model.repair", (e) => void this.emit?.({ type: "repair", kind: e.kind, detail: e.detail }));
+    c.setCore("tool.list", () => [...this.opts.registry.list().map((t) => canonicalize(definitionOf(t.spec))), PROXY_DEFINITION]);
+    c.setCore("tool.input", (e) => parseArguments(e.tool, e.arguments));
+    c.setCore("tool.call", (e) => callTool(this.opts.registry, ctxOf, e));
+    c.setCore("tool.result", (e) => e.output);
+    c.setCore("turn.start", () => undefined);
+    c.setCore("turn.step", () => undefined);
+    c.setCore("turn.complete", () => undefined);
+  }
+
+  private record(r: SessionRecord): void {
+    this.writer?.append(r);
+  }
+
+  private now(): Date {
+    return this.opts.now?.() ?? new Date();
+  }
+}
+
+export { PROXY_TOOL };
+
+function parseArguments(tool: string, raw: string): { input: Record<string, JsonValue> } | { error: string } {
+  try {
+    const v = JSON.parse(raw.trim() === "" ? "{}" : raw) as JsonValue;
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return { input: v };
+    return { error: `The arguments for ${tool} must be a JSON object, got ${JSON.stringify(v).slice(0, 80)}. Call ${tool} again with an object.` };
+  } catch (err) {
+    return { error: `The arguments for ${tool} are not valid JSON (${(err as Error).message}). You sent: ${raw.slice(0, 200)}. Call ${tool} again with complete JSON.` };
+  }
+}
+
+function lastReminderDate(log: readonly ChatMessage[]): string | undefined {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const m = log[i];
+    if (m.role === "latest_reminder") return m.content.slice(0, 10);
+  }
+  return undefined;
+}
+
+function lastNoteDate(log: readonly ChatMessage[]): string | undefined {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const m = log[i];
+    const match = m.role === "user" && /^\[deepcode\] Context[\s\S]*?Today is (\d{4}-\d{2}-\d{2})/.exec(m.content);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+function emptyEnd(err: unknown): TurnEnd {
+  return { stopReason: "error", text: "", steps: 0, usage: { ...ZERO_USAGE }, costUsd: 0, error: err instanceof Error ? err.message : String(err) };
+}

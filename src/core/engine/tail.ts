@@ -1,0 +1,58 @@
+// Volatile-tail facts, computed at the start of each turn. They enter the log as a note at the
+// tail; the prefix never changes for them.
+
+import { statSync } from "node:fs";
+import { relative } from "node:path";
+import type { ReadRecord, RegisteredTool, SystemSection, TailNote, ToolDefinition } from "../../contract/index.js";
+import { canonicalize } from "../context/canonical.js";
+import { PROXY_TOOL } from "./tools.js";
+
+/** A section of the system prompt that changed since the prefix was built (AGENTS.md edited
+ *  mid-session, say) takes effect as a note with its new text; the prefix stays. */
+export function sectionChanges(before: readonly SystemSection[], now: readonly SystemSection[]): TailNote[] {
+  const notes: TailNote[] = [];
+  const old = new Map(before.map((s) => [s.id, s.text]));
+  for (const s of now) {
+    const was = old.get(s.id);
+    if (was === undefined) notes.push({ id: `section:${s.id}`, text: `New instructions ("${s.id}") apply from now on:\n\n${s.text}` });
+    else if (was !== s.text) notes.push({ id: `section:${s.id}`, text: `The instructions "${s.id}" changed since this session began. They now read (this replaces the earlier version):\n\n${s.text}` });
+  }
+  for (const s of before) {
+    if (!now.some((n) => n.id === s.id)) notes.push({ id: `section:${s.id}`, text: `The instructions "${s.id}" were removed; disregard them from now on.` });
+  }
+  return notes;
+}
+
+/** Tools registered after the prefix was built are announced once, reachable through the proxy. */
+export function lateTools(registered: readonly RegisteredTool[], inPrefix: readonly ToolDefinition[], announced: ReadonlySet<string>): { note?: TailNote; names: string[] } {
+  const prefixNames = new Set(inPrefix.map((t) => t.function.name));
+  const fresh = registered.filter((t) => !prefixNames.has(t.spec.name) && !announced.has(t.spec.name));
+  if (fresh.length === 0) return { names: [] };
+  const lines = fresh.map((t) => `- ${t.spec.name} (from ${t.source}): ${t.spec.description}\n  parameters: ${JSON.stringify(canonicalize(t.spec.inputSchema))}`);
+  return {
+    names: fresh.map((t) => t.spec.name),
+    note: { id: "late-tools", text: `New tools are available. Call them through ${PROXY_TOOL} with {"name": "<tool>", "input": {…}}:\n${lines.join("\n")}` },
+  };
+}
+
+/** Files the model read that changed on disk since (edited outside deepcode), once per change. */
+export function changedFiles(reads: ReadonlyMap<string, ReadRecord>, notified: Map<string, number>, root: string): TailNote | undefined {
+  const changed: string[] = [];
+  for (const [path, rec] of reads) {
+    let mtimeMs: number;
+    let size: number;
+    try {
+      ({ mtimeMs, size } = statSync(path));
+    } catch {
+      mtimeMs = -1; // deleted since it was read
+      size = -1;
+    }
+    if ((mtimeMs !== rec.mtimeMs || size !== rec.size) && notified.get(path) !== mtimeMs) {
+      notified.set(path, mtimeMs);
+      const shown = relative(root, path).startsWith("..") ? path : relative(root, path);
+      changed.push(mtimeMs < 0 ? `${shown} (deleted)` : shown);
+    }
+  }
+  if (changed.length === 0) return undefined;
+  return { id: "changed-files", text: `Files you read earlier changed on disk since (read them again before editing): ${changed.join(", ")}` };
+}

@@ -1,0 +1,233 @@
+// Tools as the engine runs them. Each call goes through the chain in a fixed order:
+//   tool.input (raw arguments → input; JSON repair) → schema validation → tool.check (the
+//   gate) → permission.ask when the gate says ask → tool.call → tool.result.
+// Errors are data: an unknown tool, invalid arguments, a deny or a throwing tool all become
+// an error result the model can read; nothing here unwinds the loop.
+//
+// Scheduling: consecutive read-only calls run concurrently (bounded); a mutating call is a
+// barrier. Results come back in the order the model declared the calls.
+
+import type { Chain } from "../chain.js";
+import type {
+  JsonObject,
+  JsonValue,
+  ReadRecord,
+  RegisteredTool,
+  ToolCall,
+  ToolContext,
+  ToolDefinition,
+  ToolOutput,
+  ToolSpec,
+} from "../../contract/index.js";
+import { createToolContext } from "../tool-context.js";
+import { describeErrors, validate } from "../schema.js";
+
+/** The stable proxy: its definition never changes, so tools that arrive after the session
+ *  started (late MCP servers, `/reload`ed plugins) are reachable without touching the prefix. */
+export const PROXY_TOOL = "UseTool";
+export const PROXY_DEFINITION: ToolDefinition = {
+  type: "function",
+  function: {
+    name: PROXY_TOOL,
+    description:
+      "Call a tool that became available after this session started. Such tools are announced in context notes, with their parameters. Pass the tool's name and its input object.",
+    parameters: {
+      type: "object",
+      properties: {
+        name: { type: "string", description: "The announced tool's name." },
+        input: { type: "object", description: "The tool's arguments, as its parameters describe." },
+      },
+      required: ["name", "input"],
+    },
+  },
+};
+
+export function definitionOf(spec: ToolSpec): ToolDefinition {
+  return { type: "function", function: { name: spec.name, description: spec.description, parameters: spec.inputSchema } };
+}
+
+export class ToolRegistry {
+  private readonly byName = new Map<string, RegisteredTool>();
+
+  add(spec: ToolSpec, source: string): void {
+    if (!/^[a-zA-Z0-9_-]{1,64}$/.test(spec.name)) throw new Error(`tool name '${spec.name}' from ${source} is not [a-zA-Z0-9_-]{1,64}`);
+    const existing = this.byName.get(spec.name);
+    if (existing) throw new Error(`tool '${spec.name}' from ${source} clashes with the one from ${existing.source}`);
+    this.byName.set(spec.name, { spec, source });
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Built-ins in their declared order, then the rest by name: the same order every time. */
+  list(): RegisteredTool[] {
+    const all = [...this.byName.values()];
+    const builtin = all.filter((t) => t.source === "builtin");
+    const rest = all.filter((t) => t.source !== "builtin").sort((a, b) => a.spec.name.localeCompare(b.spec.name));
+    return [...builtin, ...rest];
+  }
+}
+
+export interface CallEnv {
+  chain: Chain;
+  registry: ToolRegistry;
+  sessionId: string;
+  root: string;
+  signal: AbortSignal;
+  reads: Map<string, ReadRecord>;
+  shell: { cwd: string };
+  /** The model round these calls belong to, and whether its reply hit the output limit. */
+  step: number;
+  cutOff: boolean;
+  /** Serialises permission prompts: a person answers one question at a time. */
+  askLock: { tail: Promise<unknown> };
+}
+
+export interface CallOutcome {
+  call: ToolCall;
+  tool: string;
+  input: JsonObject;
+  output: ToolOutput;
+  durationMs: number;
+}
+
+const error = (content: string, summary?: string): ToolOutput => ({ content, isError: true, summary });
+
+export async function runCall(call: ToolCall, env: CallEnv, onStart?: (tool: string, input: JsonObject) => void): Promise<CallOutcome> {
+  const started = performance.now();
+  const base = { sessionId: env.sessionId, callId: call.id };
+  let tool = call.function.name;
+  let input: JsonObject = {};
+  const done = (output: ToolOutput): CallOutcome => ({ call, tool, input, output, durationMs: performance.now() - started });
+
+  const parsed = await env.chain.dispatch({ type: "tool.input", ...base, tool, arguments: call.function.arguments, step: env.step, cutOff: env.cutOff });
+  if ("error" in parsed) return done(error(parsed.error, `${tool}: invalid arguments`));
+  input = parsed.input as JsonObject;
+  if (tool === PROXY_TOOL) {
+    const inner = input.input;
+    if (typeof input.name !== "string" || inner === null || typeof inner !== "object" || Array.isArray(inner)) {
+      return done(error(`${PROXY_TOOL} needs {"name": "<announced tool>", "input": {…}}.`));
+    }
+    tool = input.name;
+    input = inner as JsonObject;
+  }
+  const registered = env.registry.get(tool);
+  onStart?.(tool, input);
+  if (!registered) {
+    const known = env.registry.list().map((t) => t.spec.name).join(", ");
+    // The gate still sees it: an unknown tool is denied there too (fail-closed).
+    await env.chain.dispatch({ type: "tool.check", ...base, tool, input, readOnly: null, step: env.step });
+    return done(error(`Unknown tool '${tool}'. Available tools: ${known}.`));
+  }
+  const spec = registered.spec;
+  const checked = validate(spec.inputSchema, input);
+  if (!checked.ok) return done(error(describeErrors(tool, checked.errors, spec.inputSchema), `${tool}: invalid arguments`));
+  input = checked.value as JsonObject;
+
+  const ctx = createToolContext(env.chain, { root: env.root, sessionId: env.sessionId, callId: call.id, signal: env.signal, reads: env.reads, shell: env.shell });
+  const gate = await env.chain.dispatch({ type: "tool.check", ...base, tool, input, readOnly: spec.readOnly, step: env.step });
+  if (gate.decision === "deny") return done(error(`Permission denied for ${tool}: ${gate.reason ?? "denied"}`, `${tool}: denied`));
+  if (gate.decision === "ask") {
+    const answer = await serialised(env.askLock, async () => {
+      const preview = await previewOf(spec, input, ctx);
+      return env.chain.dispatch({
+        type: "permission.ask",
+        ...base,
+        tool,
+        input,
+        reason: gate.reason ?? "this tool changes things",
+        preview,
+        remember: gate.remember ?? tool,
+      });
+    });
+    if (answer.decision !== "allow") {
+      const why = answer.reason ?? "the user said no";
+      return done(error(`Permission denied for ${tool}: ${why}. Do not retry the same call; ask the user or take another approach.`, `${tool}: denied`));
+    }
+  }
+  if (env.signal.aborted) return done(error("Interrupted before it ran.", `${tool}: interrupted`));
+  let output: ToolOutput;
+  try {
+    output = await env.chain.dispatch({ type: "tool.call", ...base, tool, input, signal: env.signal });
+  } catch (err) {
+    output = error(`${tool} failed: ${err instanceof Error ? err.message : String(err)}`, `${tool}: failed`);
+  }
+  output = await env.chain.dispatch({ type: "tool.result", ...base, tool, input, output });
+  return done(output);
+}
+
+/** The core answer of `tool.call`: run the registered tool; a throw is an error result. */
+export async function callTool(registry: ToolRegistry, ctxOf: (callId: string, signal?: AbortSignal) => ToolContext, e: { tool: string; input: Record<string, JsonValue>; callId: string; signal?: AbortSignal }): Promise<ToolOutput> {
+  const t = registry.get(e.tool);
+  if (!t) return error(`Unknown tool '${e.tool}'.`);
+  try {
+    return await t.spec.run(e.input, ctxOf(e.callId, e.signal));
+  } catch (err) {
+    return error(`${e.tool} failed: ${err instanceof Error ? err.message : String(err)}`, `${e.tool}: failed`);
+  }
+}
+
+/** Run a step's calls: read-only neighbours concurrently, mutating ones alone, in order. */
+export async function runCalls(
+  calls: readonly ToolCall[],
+  env: CallEnv,
+  concurrency: number,
+  onStart: (call: ToolCall, tool: string, input: JsonObject) => void,
+  onEnd: (o: CallOutcome) => void,
+): Promise<CallOutcome[]> {
+  const out: CallOutcome[] = [];
+  let i = 0;
+  while (i < calls.length) {
+    let j = i;
+    while (j < calls.length && isReadOnly(calls[j], env.registry)) j++;
+    const batch = j > i ? calls.slice(i, j) : [calls[i]];
+    const results = await pool(batch, Math.max(1, Math.min(16, concurrency)), async (c) => {
+      const o = env.signal.aborted ? interrupted(c) : await runCall(c, env, (tool, input) => onStart(c, tool, input));
+      onEnd(o);
+      return o;
+    });
+    out.push(...results);
+    i += batch.length;
+  }
+  return out;
+}
+
+export function interrupted(call: ToolCall): CallOutcome {
+  return { call, tool: call.function.name, input: {}, output: error("Interrupted: this call did not run.", `${call.function.name}: interrupted`), durationMs: 0 };
+}
+
+function isReadOnly(call: ToolCall, registry: ToolRegistry): boolean {
+  return registry.get(call.function.name)?.spec.readOnly === true;
+}
+
+async function pool<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const k = next++;
+      results[k] = await fn(items[k]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function serialised<T>(lock: { tail: Promise<unknown> }, fn: () => Promise<T>): Promise<T> {
+  const run = lock.tail.then(fn, fn);
+  lock.tail = run.catch(() => undefined); // a failed prompt must not block the next one
+  return run;
+}
+
+async function previewOf(spec: ToolSpec, input: JsonObject, ctx: ToolContext): Promise<string> {
+  if (spec.preview) {
+    try {
+      return await spec.preview(input, ctx);
+    } catch (err) {
+      return `(no preview: ${err instanceof Error ? err.message : String(err)})\n${JSON.stringify(input, null, 2)}`;
+    }
+  }
+  if (typeof input.command === "string") return input.command;
+  return JSON.stringify(input, null, 2);
+}

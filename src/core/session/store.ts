@@ -1,0 +1,160 @@
+// Sessions on disk: `<home>/sessions/<project>/<id>.jsonl`, one record per line, appended as
+// things happen (folder 0700, file 0600). The log's messages are stored exactly as sent, and
+// the prefix exactly as first built, so a resumed session rebuilds byte-identical requests.
+// A torn last line (a crash, kill -9) is skipped on load and reported; nothing before it is
+// lost. No record ever holds the API key: nothing that carries it is written here.
+
+import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import type { ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
+
+export type SessionRecord =
+  | { t: "session"; id: string; root: string; model: string; created: string; version: string }
+  | { t: "prefix"; system: string; tools: ToolDefinition[]; sections: SystemSection[]; fingerprint: string; reason: string }
+  /** Tools announced at the tail (reachable through the proxy tool). */
+  | { t: "announce"; tools: string[] }
+  | { t: "msg"; m: ChatMessage }
+  /** Compaction: the log starts again with these messages (the old lines stay for the record). */
+  | { t: "epoch"; reason: string; messages: ChatMessage[] }
+  | { t: "turn"; turn: number; prompt: string; stopReason: StopReason; usage: Usage; costUsd: number; at: string; durationMs: number }
+  | { t: "usage"; turn: number; step: number; model: string; usage: Usage; costUsd: number; at: string }
+  /** Things shown to the person but not sent back to the model (e.g. reasoning it does not need). */
+  | { t: "display"; kind: string; text: string }
+  | { t: "model"; model: string };
+
+export interface LoadedSession {
+  id: string;
+  file: string;
+  records: SessionRecord[];
+  /** Set when the last line was torn and skipped. */
+  torn?: string;
+}
+
+export interface SessionSummary {
+  id: string;
+  file: string;
+  created: string;
+  modified: number;
+  firstPrompt: string;
+  turns: number;
+  costUsd: number;
+  model: string;
+}
+
+/** `/home/me/src/app` → `-home-me-src-app`: one folder per project. */
+export function projectKey(root: string): string {
+  return root.replace(/[^A-Za-z0-9]/g, "-");
+}
+
+export function newSessionId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+export class SessionStore {
+  readonly dir: string;
+
+  constructor(home: string, root: string) {
+    this.dir = join(home, "sessions", projectKey(root));
+  }
+
+  private ensureDir(): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
+  }
+
+  fileOf(id: string): string {
+    if (!/^[A-Za-z0-9_.-]+$/.test(id)) throw new Error(`not a session id: '${id}'`);
+    return join(this.dir, `${id}.jsonl`);
+  }
+
+  /** Open a session file for appending (created 0600 if new). */
+  writer(id: string): SessionWriter {
+    this.ensureDir();
+    const file = this.fileOf(id);
+    closeSync(openSync(file, "a", 0o600));
+    chmodSync(file, 0o600);
+    return new SessionWriter(file);
+  }
+
+  load(id: string): LoadedSession {
+    const file = this.fileOf(id);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      throw new Error(`no session '${id}' in ${this.dir}`);
+    }
+    const lines = text.split("\n");
+    const records: SessionRecord[] = [];
+    let torn: string | undefined;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (line.trim() === "") continue;
+      try {
+        records.push(JSON.parse(line) as SessionRecord);
+      } catch {
+        const last = lines.slice(i + 1).every((l) => l.trim() === "");
+        torn = `${last ? "the last line" : `line ${i + 1}`} of ${file} was torn (${line.length} bytes) and was skipped`;
+        if (!last) continue;
+      }
+    }
+    return { id, file, records, torn };
+  }
+
+  /** Sessions of this project, newest first. */
+  list(): SessionSummary[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((n) => n.endsWith(".jsonl"));
+    } catch {
+      return []; // no sessions folder yet: no sessions
+    }
+    const out: SessionSummary[] = [];
+    for (const name of names) {
+      const id = name.slice(0, -6);
+      try {
+        out.push(summarise(this.load(id), statSync(join(this.dir, name)).mtimeMs));
+      } catch {
+        continue; // unreadable file: leave it out of the list rather than fail the listing
+      }
+    }
+    return out.sort((a, b) => b.modified - a.modified);
+  }
+
+  latest(): SessionSummary | undefined {
+    return this.list()[0];
+  }
+
+  delete(id: string): void {
+    unlinkSync(this.fileOf(id));
+  }
+}
+
+export class SessionWriter {
+  constructor(readonly file: string) {}
+
+  append(record: SessionRecord): void {
+    appendFileSync(this.file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  }
+}
+
+function summarise(s: LoadedSession, modified: number): SessionSummary {
+  let created = "";
+  let model = "";
+  let firstPrompt = "";
+  let turns = 0;
+  let costUsd = 0;
+  for (const r of s.records) {
+    if (r.t === "session") {
+      created = r.created;
+      model = r.model;
+    } else if (r.t === "turn") {
+      turns++;
+      costUsd += r.costUsd;
+      if (!firstPrompt) firstPrompt = r.prompt;
+    } else if (r.t === "model") model = r.model;
+  }
+  return { id: s.id, file: s.file, created, modified, firstPrompt, turns, costUsd, model };
+}

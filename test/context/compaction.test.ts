@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startHarness, complete, type Harness } from "../helpers/harness.js";
+import { testTools } from "../helpers/tools.js";
+import { chatBodies } from "../helpers/extension.js";
+import type { ScriptEntry } from "../sim/server.mjs";
+import type { StreamEvent } from "../../src/contract/index.js";
+
+const DIGEST = "[deepcode] The conversation is about to be compacted";
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Long answers so the context grows fast; digests are short (or fail when asked to). */
+function model(opts: { failDigest?: boolean; answerWords?: number; firstAnswerWords?: number } = {}) {
+  let n = 0;
+  return (json: { messages: Array<{ role: string; content?: string }> }): ScriptEntry => {
+    const last = json.messages[json.messages.length - 1];
+    if (String(last.content).startsWith(DIGEST)) {
+      return opts.failDigest ? { fault: { status: 400, message: "digest refused by the test" } } : { content: "DIGEST: the user asked about caching; decided to keep the prefix stable." };
+    }
+    n++;
+    const words = n === 1 && opts.firstAnswerWords !== undefined ? opts.firstAnswerWords : (opts.answerWords ?? 60);
+    return { content: `answer ${n}: ${"lorem ipsum dolor sit amet ".repeat(words)}` };
+  };
+}
+
+const notices = (events: StreamEvent[]) => events.filter((e): e is Extract<StreamEvent, { type: "notice" }> => e.type === "notice");
+
+describe("compaction", () => {
+  it("happens automatically at the threshold and leaves prefix + one digest + the recent tail", async () => {
+    h = await startHarness({ script: { respond: model() }, tools: testTools(), allowAll: true, engine: { compaction: { window: 4000, threshold: 0.5, keepTurns: 1 } } });
+    const all: StreamEvent[] = [];
+    for (let t = 1; t <= 6; t++) all.push(...(await h.turn(`question ${t}: please read src/file${t}.ts`)));
+    expect(notices(all).some((n) => n.code === "compacted" && /automatically/.test(n.message))).toBe(true);
+    const bodies = chatBodies(h.sim.requests);
+    const digestIndex = bodies.findIndex((b) => String(b.messages[b.messages.length - 1].content).startsWith(DIGEST));
+    const after = bodies[digestIndex + 1];
+    expect(after.messages[0].role).toBe("system");
+    expect(after.messages[0].content).toBe(bodies[0].messages[0].content); // the same prefix
+    expect(after.messages[1]).toMatchObject({ role: "user", content: expect.stringMatching(/^\[deepcode\] Digest of the earlier conversation/) });
+    expect(String(after.messages[1].content)).toContain("DIGEST: the user asked about caching");
+    expect(String(after.messages[1].content)).toMatch(/The user's own words, in order:\n- question 1: please read src\/file1.ts/);
+    expect(after.messages.filter((m) => m.role === "user" && String(m.content).startsWith("question"))).toHaveLength(1);
+  });
+
+  it("keeps the turn going uncompacted when the digest request fails, and reports it", async () => {
+    h = await startHarness({ script: { respond: model({ failDigest: true }) }, tools: testTools(), allowAll: true, engine: { compaction: { window: 4000, threshold: 0.5, keepTurns: 1 } } });
+    const all: StreamEvent[] = [];
+    for (let t = 1; t <= 6; t++) {
+      const events = await h.turn(`question ${t}`);
+      expect(complete(events).stopReason).toBe("completed");
+      all.push(...events);
+    }
+    expect(notices(all).some((n) => n.code === "compaction-failed" && /continuing uncompacted/.test(n.message) && /digest refused/.test(n.message))).toBe(true);
+    const last = chatBodies(h.sim.requests).pop()!;
+    expect(last.messages.filter((m) => m.role === "user" && String(m.content).startsWith("question"))).toHaveLength(6);
+  });
+
+  it("returns a clear failure from a manual /compact when there is nothing to compact", async () => {
+    h = await startHarness({ script: { respond: model() }, tools: testTools(), allowAll: true });
+    await h.turn("only turn");
+    const r = await h.engine.compact();
+    expect(r).toMatchObject({ ok: false, error: "nothing to compact yet (too few turns)" });
+  });
+
+  it("does not compact again within 3 turns of the last compaction", async () => {
+    h = await startHarness({ script: { respond: model({ answerWords: 120 }) }, tools: testTools(), allowAll: true, engine: { compaction: { window: 3000, threshold: 0.3, keepTurns: 1 } } });
+    const compactedAt: number[] = [];
+    for (let t = 1; t <= 8; t++) {
+      const events = await h.turn(`q${t}`);
+      if (notices(events).some((n) => n.code === "compacted")) compactedAt.push(t);
+    }
+    expect(compactedAt.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < compactedAt.length; i++) expect(compactedAt[i] - compactedAt[i - 1]).toBeGreaterThanOrEqual(3);
+  });
+
+  it("stops compacting automatically after a compaction that freed less than 20%", async () => {
+    // The turn compacted away is tiny and 4 turns stay verbatim: the compaction frees almost
+    // nothing, so it is the last automatic one however full the context gets.
+    h = await startHarness({ script: { respond: model({ answerWords: 120, firstAnswerWords: 1 }) }, tools: testTools(), allowAll: true, engine: { compaction: { window: 3000, threshold: 0.3, keepTurns: 4 } } });
+    const compactedAt: number[] = [];
+    for (let t = 1; t <= 10; t++) {
+      const events = await h.turn(`q${t}`);
+      if (notices(events).some((n) => n.code === "compacted")) compactedAt.push(t);
+    }
+    expect(compactedAt).toHaveLength(1);
+  });
+});

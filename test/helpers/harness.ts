@@ -1,0 +1,100 @@
+// An in-process deepcode for tests: a real chain, the real engine, the real provider talking
+// to the DeepSeek simulator on 127.0.0.1, with the tools a test chooses.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
+import { Chain } from "../../src/core/chain.js";
+import { registerEffects } from "../../src/core/effects.js";
+import { registerRepairs } from "../../src/core/repair/index.js";
+import { Engine, type EngineOptions } from "../../src/core/engine/engine.js";
+import { ToolRegistry } from "../../src/core/engine/tools.js";
+import { SessionStore } from "../../src/core/session/store.js";
+import { createProvider, capsFor } from "../../src/providers/index.js";
+import type { Plugin, StreamEvent, ToolSpec } from "../../src/contract/index.js";
+import { registerPlugin } from "../../src/core/plugins.js";
+
+export interface Harness {
+  sim: Simulator;
+  chain: Chain;
+  engine: Engine;
+  root: string;
+  home: string;
+  store: SessionStore;
+  options: EngineOptions;
+  /** Run one turn and collect its events. */
+  turn(prompt: string, signal?: AbortSignal): Promise<StreamEvent[]>;
+  /** A fresh engine resuming this session, as a new process would (new chain, same files). */
+  resume(): Promise<Engine>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  script: Script;
+  tools?: ToolSpec[];
+  /** Answer `allow` on tool.check for every known tool (tests before the permission gate). */
+  allowAll?: boolean;
+  model?: string;
+  engine?: Partial<EngineOptions>;
+  root?: string;
+  /** Mods to register in the builtin tier, as the CLI does. */
+  mods?: Plugin[];
+}
+
+export function complete(events: StreamEvent[]): Extract<StreamEvent, { type: "turn.complete" }> {
+  const c = events.filter((e) => e.type === "turn.complete");
+  if (c.length !== 1) throw new Error(`expected exactly one turn.complete, got ${c.length}`);
+  return c[0] as Extract<StreamEvent, { type: "turn.complete" }>;
+}
+
+export async function startHarness(o: HarnessOptions): Promise<Harness> {
+  const sim = await startSimulator({ script: o.script, apiKey: "sk-test-harness" });
+  const root = o.root ?? mkdtempSync(join(tmpdir(), "deepcode-root-"));
+  const home = mkdtempSync(join(tmpdir(), "deepcode-home-"));
+  const store = new SessionStore(home, root);
+  const build = async (): Promise<{ chain: Chain; options: EngineOptions }> => {
+    const chain = new Chain();
+    registerEffects(chain);
+    const registry = new ToolRegistry();
+    for (const t of o.tools ?? []) registry.add(t, "builtin");
+    registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
+    if (o.allowAll) chain.on("builtin", "test-allow", "tool.check", null, (e) => (e.readOnly === null ? { decision: "deny", reason: "unknown tool" } : { decision: "allow", by: "test" }));
+    for (const mod of o.mods ?? []) {
+      const load = await registerPlugin({ chain, root, home, addTool: (t, src) => registry.add(t, src), log: () => undefined, config: () => ({}) }, mod, "builtin", `mods/${mod.id}`);
+      if (!load.ok) throw new Error(`mod ${mod.id}: ${load.error}`);
+    }
+    const provider = createProvider({ baseUrl: sim.url, apiKey: "sk-test-harness", keySource: "test", maxAttempts: 2, sleep: async () => undefined });
+    chain.setCore("model.request", (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta }));
+    const options: EngineOptions = { chain, root, model: o.model ?? "deepseek-flash", caps: capsFor, registry, store, version: "test", ...o.engine };
+    return { chain, options };
+  };
+  const first = await build();
+  const engine = await Engine.start(first.options);
+  const h: Harness = {
+    sim,
+    chain: first.chain,
+    engine,
+    root,
+    home,
+    store,
+    options: first.options,
+    async turn(prompt, signal) {
+      const events: StreamEvent[] = [];
+      for await (const e of h.engine.submit(prompt, { signal })) events.push(e);
+      return events;
+    },
+    async resume() {
+      const next = await build();
+      h.chain = next.chain;
+      h.options = next.options;
+      h.engine = await Engine.resume(next.options, h.engine.sessionId);
+      return h.engine;
+    },
+    async close() {
+      await sim.close();
+      rmSync(home, { recursive: true, force: true });
+      if (!o.root) rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
