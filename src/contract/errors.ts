@@ -16,6 +16,16 @@ export class ChainError extends Error {
   }
 }
 
+/** A hook's refusal of a non-gate event (the path fence refusing an `fs.write`, say). Unlike
+ *  any other throw, which the chain reports and skips, this reaches the caller: a deny is one
+ *  of the five things a hook may do, on every event. */
+export class DeniedError extends Error {
+  constructor(message: string, readonly by: string) {
+    super(message);
+    this.name = "DeniedError";
+  }
+}
+
 /** A hook overran its own time limit. */
 export class HookTimeoutError extends Error {
   constructor(readonly owner: string, readonly event: string, readonly limitMs: number) {

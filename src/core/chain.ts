@@ -12,6 +12,7 @@
 import {
   CATALOGUE,
   ChainError,
+  DeniedError,
   HookTimeoutError,
   NotImplementedError,
   TIERS,
@@ -234,6 +235,10 @@ export class Chain {
         this.watchdog.stop(frame);
         if (err === downstreamError) {
           reject(err); // downstream's own failure passing back through this hook
+          return;
+        }
+        if (err instanceof DeniedError && !gate) {
+          reject(err); // a deliberate refusal, not a failure: the caller must see it
           return;
         }
         const why = err instanceof Error ? err.message : String(err);

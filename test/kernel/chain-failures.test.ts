@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Chain } from "../../src/core/chain.js";
 import type { ChainReport } from "../../src/core/chain.js";
-import type { AnyHook } from "../../src/contract/index.js";
+import { DeniedError, type AnyHook } from "../../src/contract/index.js";
 
 const check = { type: "tool.check" as const, sessionId: "s", tool: "Write", input: { file_path: "a" }, callId: "c", readOnly: false };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -124,6 +124,23 @@ describe("a non-gate event skips a failing hook and reports it loudly", () => {
     expect(await chain.dispatch(ev)).toEqual({ text: "core:hi" });
     expect(coreRuns).toBe(1);
     expect(reports[0]).toMatchObject({ owner: "hang-after", message: expect.stringContaining("overran its 30 ms limit") });
+  });
+
+  it("passes a deliberate refusal (DeniedError) to the caller instead of skipping the hook", async () => {
+    const chain = new Chain();
+    const reports: ChainReport[] = [];
+    chain.onReport((r) => reports.push(r));
+    let wrote = false;
+    chain.setCore("fs.write", () => {
+      wrote = true;
+      return { stat: { size: 0, mtimeMs: 0, mode: 0, isFile: true, isDirectory: false }, created: true };
+    });
+    chain.on("prepend", "path-fence", "fs.write", null, () => {
+      throw new DeniedError("write outside the workspace: /etc/passwd", "path-fence");
+    });
+    await expect(chain.dispatch({ type: "fs.write", path: "/etc/passwd", data: "x" })).rejects.toMatchObject({ name: "DeniedError", by: "path-fence" });
+    expect(wrote).toBe(false);
+    expect(reports).toEqual([]);
   });
 
   it("passes a core failure through to the caller instead of blaming the hook", async () => {

@@ -1,0 +1,136 @@
+// Bash {command, timeout?, description?}: `bash -c` through ctx.run (so the sandbox hook sees
+// it), in the session's working directory, which persists across calls: a trailer appended to
+// the script prints a nonce-marked `$PWD` as the last line of stdout, and the tool takes it off
+// again, so the command's own output looks as it would in a terminal. A command that `exit`s
+// keeps the previous directory. Timeout (default 2 min, at most 10) or abort kills the whole
+// process group; output is bounded head + tail.
+
+import { randomBytes } from "node:crypto";
+import { statSync } from "node:fs";
+import type { ProcessRunResult, ToolOutput, ToolSpec } from "../contract/index.js";
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+const BASH_MIN_TIMEOUT_MS = 1_000;
+/** What the model sees of stdout + stderr together, head + tail. */
+export const BASH_MAX_OUTPUT_CHARS = 30_000;
+
+type BashInput = {
+  command: string;
+  timeout?: number;
+  description?: string;
+};
+
+export const bashTool: ToolSpec<BashInput> = {
+  name: "Bash",
+  description: [
+    "Runs a command with bash -c and returns its stdout, stderr and exit code.",
+    "- The working directory persists between calls (a `cd` stays in effect); it starts at the project root.",
+    `- timeout is in milliseconds: default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}. On timeout the command and every process it started are killed.`,
+    `- Output longer than ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end.`,
+    "- stdin is empty: interactive commands get no input. Prefer Read, Grep and Glob over cat, grep and find.",
+  ].join("\n"),
+  inputSchema: {
+    type: "object",
+    properties: {
+      command: { type: "string", description: "The command to run" },
+      timeout: { type: "integer", minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: "Timeout in milliseconds (max 600000)" },
+      description: { type: "string", description: "What the command does, in 5–10 words" },
+    },
+    required: ["command"],
+    additionalProperties: false,
+  },
+  readOnly: false,
+  async run(input, ctx): Promise<ToolOutput> {
+    if (input.command.trim() === "") return { content: "command is empty.", isError: true };
+    let note = "";
+    if (!isDirectory(ctx.shell.cwd)) {
+      note = `[the working directory ${ctx.shell.cwd} no longer exists; ran in ${ctx.root}]\n`;
+      ctx.shell.cwd = ctx.root;
+    }
+    const timeoutMs = Math.min(BASH_MAX_TIMEOUT_MS, Math.max(BASH_MIN_TIMEOUT_MS, Math.floor(input.timeout ?? BASH_DEFAULT_TIMEOUT_MS)));
+    const marker = `__deepcode_cwd_${randomBytes(8).toString("hex")}__`;
+    const script = `${input.command}\n__deepcode_status=$?\nprintf '\\n${marker}%s\\n' "$PWD"\nexit $__deepcode_status\n`;
+    const r = await ctx.run({
+      argv: ["bash", "-c", script],
+      cwd: ctx.shell.cwd,
+      command: input.command,
+      env: { PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" },
+      timeoutMs,
+      maxOutputBytes: BASH_MAX_OUTPUT_CHARS,
+    });
+    const { stdout, cwd } = takeCwd(r.stdout, marker);
+    if (cwd && isDirectory(cwd)) ctx.shell.cwd = cwd;
+    return {
+      content: note + format(r, stdout, timeoutMs),
+      isError: r.exitCode !== 0 || r.timedOut || r.interrupted,
+      summary: `Bash ${oneLine(input.command)} → ${outcome(r, timeoutMs)} (${(r.durationMs / 1000).toFixed(1)} s)`,
+      meta: {
+        exitCode: r.exitCode,
+        signal: r.signal,
+        timedOut: r.timedOut,
+        interrupted: r.interrupted,
+        durationMs: Math.round(r.durationMs),
+        cwd: ctx.shell.cwd,
+        truncatedBytes: r.truncatedBytes,
+        ...(input.description ? { description: input.description } : {}),
+        ...(r.sandbox ? { sandbox: r.sandbox } : {}),
+      },
+    };
+  },
+};
+
+/** stdout without the trailer's line, and the directory it named (if the trailer ran). */
+function takeCwd(stdout: string, marker: string): { stdout: string; cwd: string | null } {
+  const at = stdout.lastIndexOf(`\n${marker}`);
+  if (at < 0) return { stdout, cwd: null };
+  const from = at + 1 + marker.length;
+  const eol = stdout.indexOf("\n", from);
+  const cwd = stdout.slice(from, eol < 0 ? undefined : eol);
+  return { stdout: stdout.slice(0, at) + (eol < 0 ? "" : stdout.slice(eol + 1)), cwd };
+}
+
+function format(r: ProcessRunResult, stdout: string, timeoutMs: number): string {
+  const parts: string[] = [];
+  const out = stdout.replace(/\n$/, "");
+  const err = r.stderr.replace(/\n$/, "");
+  if (out) parts.push(out);
+  if (err) parts.push(out ? `[stderr]\n${err}` : err);
+  let body = parts.join("\n");
+  if (body.length > BASH_MAX_OUTPUT_CHARS) {
+    const half = BASH_MAX_OUTPUT_CHARS / 2;
+    body = `${body.slice(0, half)}\n… [${body.length - 2 * half} characters of output cut] …\n${body.slice(-half)}`;
+  }
+  const status: string[] = [];
+  if (r.timedOut) status.push(`[timed out after ${fmtSeconds(timeoutMs)}; the command and every process it started were killed]`);
+  else if (r.interrupted) status.push("[interrupted; the command and every process it started were killed]");
+  else if (r.exitCode !== 0 && r.exitCode !== null) status.push(`[exit code ${r.exitCode}]`);
+  else if (r.signal) status.push(`[killed by ${r.signal}]`);
+  if (!body && status.length === 0) return "(no output)";
+  return [body, ...status].filter(Boolean).join("\n");
+}
+
+function outcome(r: ProcessRunResult, timeoutMs: number): string {
+  if (r.timedOut) return `timed out after ${fmtSeconds(timeoutMs)}`;
+  if (r.interrupted) return "interrupted";
+  if (r.exitCode === null) return `killed by ${r.signal ?? "a signal"}`;
+  return `exit ${r.exitCode}`;
+}
+
+function fmtSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+function oneLine(command: string): string {
+  const first = command.trim().split("\n")[0];
+  const s = first.length > 60 ? `${first.slice(0, 57)}...` : first;
+  return command.trim().includes("\n") && s === first ? `${s} …` : s;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false; // ENOENT and the like: not a directory we can run in
+  }
+}

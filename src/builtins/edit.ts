@@ -1,0 +1,197 @@
+// Edit {file_path, old_string, new_string, replace_all?}: replace text in a file the model has
+// read. Matching (exact, then normalising passes that must find exactly one place) lives in
+// edit-match.ts. The file keeps its line endings (new_string's \n become \r\n in a CRLF file),
+// its BOM and its encoding; the write is atomic; a file changed since it was read is refused;
+// a successful edit refreshes the read record so the next edit works without a new Read.
+
+import type { ToolContext, ToolOutput, ToolSpec } from "../contract/index.js";
+import { PASS_LABELS, findMatch, lineOf, type MatchResult } from "./edit-match.js";
+import { unifiedDiff } from "./line-diff.js";
+import { displayPath, errCode, resolvePath } from "./paths.js";
+import { canEncode, decodeText, detectEol, encodeText, readRecord, splitLines, staleReason } from "./text.js";
+
+type EditInput = {
+  file_path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+};
+
+export const editTool: ToolSpec<EditInput> = {
+  name: "Edit",
+  description: [
+    "Replaces text in a file: old_string becomes new_string.",
+    "- Read the file first; an edit of a file that changed since it was read is refused.",
+    "- old_string must match the file exactly (without Read's line-number prefix) and be unique; include surrounding lines to make it unique, or set replace_all to change every occurrence.",
+    "- If no exact match exists, small differences (trailing whitespace, indentation, line endings, typographic quotes, literal \\n escapes, whitespace runs) are tolerated only when they leave exactly one candidate.",
+    "- To create a new file, use Write (or Edit with an empty old_string on a path that does not exist).",
+  ].join("\n"),
+  inputSchema: {
+    type: "object",
+    properties: {
+      file_path: { type: "string", description: "The file to change (absolute, or relative to the project root)" },
+      old_string: { type: "string", description: "The text to replace" },
+      new_string: { type: "string", description: "The text to replace it with (must differ from old_string)" },
+      replace_all: { type: "boolean", default: false, description: "Replace every occurrence of old_string" },
+    },
+    required: ["file_path", "old_string", "new_string"],
+    additionalProperties: false,
+  },
+  readOnly: false,
+  run: editFile,
+};
+
+async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput> {
+  const abs = resolvePath(ctx.root, input.file_path);
+  const shown = displayPath(ctx.root, abs);
+  const { old_string: oldString, new_string: newString } = input;
+  if (oldString === newString) return fail(`old_string and new_string are the same; nothing would change in ${shown}.`);
+
+  let r;
+  try {
+    r = await ctx.fs.read({ path: abs });
+  } catch (err) {
+    const code = errCode(err);
+    if (code === "ENOENT" && oldString === "") return createFile(abs, shown, newString, ctx);
+    if (code === "ENOENT") return fail(`File does not exist: ${shown}. To create a file, use Write.`);
+    if (code === "EISDIR") return fail(`${shown} is a directory, not a file.`);
+    throw err;
+  }
+  const decoded = decodeText(r.data);
+  if ("binary" in decoded) return fail(`Cannot edit ${shown}: it looks like a binary file (${decoded.binary}).`);
+  const stale = staleReason(ctx.reads.get(abs), r.stat, r.data, shown);
+  if (stale) return fail(stale);
+
+  const text = decoded.text;
+  if (oldString === "" && text !== "") {
+    return fail(`old_string is empty but ${shown} is not. Give the exact text to replace, or use Write to replace the whole file.`);
+  }
+  const match: MatchResult =
+    oldString === ""
+      ? { kind: "found", pass: "exact", ranges: [[0, 0]], replacement: newString }
+      : findMatch(text, oldString, newString, input.replace_all === true);
+  if (match.kind === "ambiguous") return fail(ambiguous(shown, text, match.pass, match.lines));
+  if (match.kind === "none") return fail(notFound(shown, text, oldString));
+
+  const eol = detectEol(text);
+  const replacement = eol === "\r\n" ? match.replacement.replace(/\r?\n/g, "\r\n") : match.replacement;
+  if (!canEncode(replacement, decoded.encoding)) {
+    return fail(`${shown} is not UTF-8 (it was read as Latin-1), and new_string has characters Latin-1 cannot hold.`);
+  }
+  let next = "";
+  let last = 0;
+  for (const [from, to] of match.ranges) {
+    next += text.slice(last, from) + replacement;
+    last = to;
+  }
+  next += text.slice(last);
+
+  const data = encodeText(next, decoded.encoding, decoded.bom);
+  const w = await ctx.fs.write({ path: abs, data });
+  ctx.reads.set(abs, readRecord(w.stat, data));
+
+  const d = unifiedDiff(text, next, shown);
+  const count = match.ranges.length;
+  const how = match.pass === "exact" ? "" : ` (matched ${PASS_LABELS[match.pass]})`;
+  const firstLine = lineOf(next, match.ranges[0][0]);
+  return {
+    content: `Edited ${shown}: replaced ${count === 1 ? "1 occurrence" : `${count} occurrences`}${how}.\n${snippet(next, firstLine, replacement)}`,
+    summary: `Edit ${shown} +${d.added} −${d.removed}`,
+    meta: { path: shown, diff: d.diff, added: d.added, removed: d.removed, replacements: count, match: match.pass },
+  };
+}
+
+async function createFile(abs: string, shown: string, content: string, ctx: ToolContext): Promise<ToolOutput> {
+  const data = Buffer.from(content, "utf8");
+  const w = await ctx.fs.write({ path: abs, data, createDirs: true });
+  ctx.reads.set(abs, readRecord(w.stat, data));
+  const d = unifiedDiff("", content, shown);
+  return {
+    content: `Created ${shown} (${d.added} lines).`,
+    summary: `Edit ${shown} +${d.added} −0`,
+    meta: { path: shown, diff: d.diff, added: d.added, removed: 0, replacements: 1, match: "exact", created: true },
+  };
+}
+
+/** The edited region with a few lines around it, numbered like Read. */
+function snippet(text: string, firstLine: number, replacement: string): string {
+  const lines = splitLines(text);
+  const span = Math.max(1, replacement.split("\n").length);
+  const from = Math.max(1, firstLine - 3);
+  const to = Math.min(lines.length, firstLine + span - 1 + 3, from + 30);
+  const out: string[] = [];
+  for (let n = from; n <= to; n++) out.push(`${String(n).padStart(6)}\t${lines[n - 1].slice(0, 500)}`);
+  return out.length ? `The file around the change now reads:\n${out.join("\n")}` : "";
+}
+
+function ambiguous(shown: string, text: string, pass: keyof typeof PASS_LABELS, lines: number[]): string {
+  const all = splitLines(text);
+  const list = lines.slice(0, 10).map((n) => `  line ${n}: ${(all[n - 1] ?? "").trim().slice(0, 160)}`);
+  if (lines.length > 10) list.push(`  … and ${lines.length - 10} more`);
+  const head =
+    pass === "exact"
+      ? `old_string occurs ${lines.length} times in ${shown}, so nothing was changed:`
+      : `old_string was not found exactly in ${shown}; ${PASS_LABELS[pass]} it matches ${lines.length} places, so nothing was changed:`;
+  const tail =
+    pass === "exact"
+      ? "Include more surrounding lines to make old_string unique, or set replace_all to change every occurrence."
+      : "Copy the exact text of the one you mean (with more surrounding lines) and retry.";
+  return [head, ...list, tail].join("\n");
+}
+
+function notFound(shown: string, text: string, oldString: string): string {
+  const closest = closestLines(text, oldString);
+  const head = `old_string was not found in ${shown} — not exactly, and not when ignoring trailing whitespace, indentation, line endings, quote style, literal escapes or whitespace runs. Nothing was changed.`;
+  if (closest === "") return `${head}\nRead the file again to see its current text, then retry.`;
+  return `${head}\nThe closest lines in the file are:\n${closest}\nCopy the exact text from the file (Read it again if unsure) and retry.`;
+}
+
+/** The file lines most like old_string's first non-blank line, with as many lines as old_string has (at most 6). */
+export function closestLines(text: string, oldString: string): string {
+  const needleLines = oldString.split(/\r?\n/);
+  const key = needleLines.find((l) => l.trim() !== "")?.trim();
+  if (!key) return "";
+  const lines = splitLines(text);
+  const keyGrams = bigrams(key);
+  const scored: Array<{ i: number; score: number }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const t = lines[i].trim();
+    if (t === "") continue;
+    const score = dice(keyGrams, bigrams(t));
+    if (score >= 0.4) scored.push({ i, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.i - b.i);
+  const span = Math.min(6, needleLines.length);
+  const blocks: string[] = [];
+  for (const { i } of scored.slice(0, 3)) {
+    const block: string[] = [];
+    for (let n = i; n < Math.min(lines.length, i + span); n++) block.push(`${String(n + 1).padStart(6)}\t${lines[n].slice(0, 300)}`);
+    blocks.push(block.join("\n"));
+  }
+  return blocks.join("\n  …\n");
+}
+
+function bigrams(s: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let i = 0; i < s.length - 1; i++) {
+    const g = s.slice(i, i + 2);
+    m.set(g, (m.get(g) ?? 0) + 1);
+  }
+  return m;
+}
+
+function dice(a: Map<string, number>, b: Map<string, number>): number {
+  let total = 0;
+  let common = 0;
+  for (const n of a.values()) total += n;
+  for (const [g, n] of b) {
+    total += n;
+    const c = a.get(g);
+    if (c) common += Math.min(c, n);
+  }
+  return total === 0 ? 0 : (2 * common) / total;
+}
+
+function fail(content: string): ToolOutput {
+  return { content, isError: true };
+}

@@ -1,0 +1,207 @@
+// Grep's built-in search: what `rg` prints for the flags grep-rg.ts passes it, line for line,
+// for machines without ripgrep. Same files (walk.ts: hidden included, .git skipped, .gitignore
+// applied, --glob overrides before .gitignore, types after), same order (rg --sort path), same
+// line format (`path:N:text`, `path-N-text` for context, `--` between groups and files), same
+// binary handling (a file with a NUL byte is skipped; one named explicitly reports
+// "binary file matches"), same counting (lines, a multi-line match counting once).
+
+import { isAscii } from "node:buffer";
+import type { ToolContext } from "../contract/index.js";
+import { globMatch } from "./glob-match.js";
+import { requiredLiteral } from "./grep-literal.js";
+import { translateRegex } from "./grep-regex.js";
+import { gitignoreVerdict, parseGitignore } from "./ignore.js";
+import { displayPath } from "./paths.js";
+import { walkFiles } from "./walk.js";
+
+export type GrepMode = "files_with_matches" | "content" | "count";
+
+export interface GrepQuery {
+  pattern: string;
+  mode: GrepMode;
+  ignoreCase: boolean;
+  lineNumbers: boolean;
+  before: number;
+  after: number;
+  multiline: boolean;
+  /** rg --glob patterns, in order (`!` excludes). */
+  globs: string[];
+  /** Globs of the `type` filter (file names), or null for every type. */
+  typeGlobs: readonly string[] | null;
+  /** The project root: rg's working directory and the base of anchored globs. */
+  root: string;
+  /** What to search (absolute). */
+  target: string;
+  targetIsFile: boolean;
+}
+
+const READ_AHEAD = 16;
+
+export class GrepAbortedError extends Error {
+  constructor() {
+    super("interrupted");
+    this.name = "GrepAbortedError";
+  }
+}
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+/** The output lines rg would print (files and count modes unsorted is fine: the caller sorts both). */
+export async function searchBuiltin(q: GrepQuery, ctx: ToolContext): Promise<string[]> {
+  const t = translateRegex(q.pattern, { multiline: q.multiline, ignoreCase: q.ignoreCase });
+  const lineRe = new RegExp(t.source, t.flags);
+  // Per line, a whole-text scan with ^/$ as line anchors finds a superset of the matching lines.
+  const scanRe = new RegExp(t.source, `${t.flags}m`);
+  const literal = q.ignoreCase ? null : requiredLiteral(q.pattern);
+  const needle = literal === null ? null : Buffer.from(literal, "utf8");
+  const files = q.targetIsFile ? [q.target] : walkFiles(q.target, walkRules(q));
+  const out: string[] = [];
+  const pending: Array<Promise<Buffer | null>> = [];
+  const load = (p: string): Promise<Buffer | null> =>
+    ctx.fs.read({ path: p, maxBytes: MAX_FILE_BYTES }).then(
+      (r) => r.data,
+      () => null, // unreadable (EACCES, vanished since the walk): rg reports it on stderr and goes on
+    );
+  for (let i = 0; i < Math.min(READ_AHEAD, files.length); i++) pending.push(load(files[i]));
+  let printedAny = false;
+  for (let i = 0; i < files.length; i++) {
+    if (ctx.signal.aborted) throw new GrepAbortedError();
+    const data = await pending[i];
+    if (i + READ_AHEAD < files.length) pending.push(load(files[i + READ_AHEAD]));
+    if (data === null) continue;
+    const shown = displayPath(q.root, files[i]);
+    const utf16 = isUtf16(data);
+    if (needle !== null && !utf16 && data.indexOf(needle) < 0) continue; // cannot match: skip decoding
+    const nul = utf16 ? -1 : data.indexOf(0);
+    if (nul >= 0 && !q.targetIsFile) continue;
+    const text = decode(data);
+    // Listing files needs one matching line per file, not all of them.
+    const firstOnly = q.mode === "files_with_matches";
+    const hits = q.multiline ? multilineHits(text, lineRe) : lineHits(text, lineRe, scanRe, firstOnly);
+    if (hits.count === 0) continue;
+    if (q.mode === "files_with_matches") out.push(shown);
+    else if (q.mode === "count") out.push(`${shown}:${hits.count}`);
+    else if (nul >= 0) out.push(`${shown}: binary file matches (found "\\0" byte around offset ${nul})`);
+    else printedAny = contentLines(shown, text, hits.lines, q, printedAny, out);
+  }
+  return out;
+}
+
+function walkRules(q: GrepQuery) {
+  const overrides = q.globs.length ? parseGitignore(q.root, q.globs.join("\n")) : null;
+  const whitelists = q.globs.some((g) => !g.startsWith("!"));
+  return {
+    override: overrides
+      ? (abs: string, isDir: boolean): "include" | "exclude" | null => {
+          const v = gitignoreVerdict([overrides], abs, isDir);
+          if (v === "ignore") return "include"; // a plain glob names what to search
+          if (v === "keep") return "exclude"; // a `!glob` names what to skip
+          return whitelists && !isDir ? "exclude" : null;
+        }
+      : undefined,
+    accept: q.typeGlobs ? (name: string) => q.typeGlobs!.some((g) => globMatch(g, name)) : undefined,
+  };
+}
+
+function isUtf16(b: Buffer): boolean {
+  return b.length >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff));
+}
+
+const utf8 = new TextDecoder("utf-8");
+/** As rg decodes: UTF-16 with a BOM is transcoded, a UTF-8 BOM is dropped, bad bytes become U+FFFD. */
+function decode(b: Buffer): string {
+  if (b[0] === 0xff && b[1] === 0xfe) return b.subarray(2).toString("utf16le");
+  if (b[0] === 0xfe && b[1] === 0xff) return Buffer.from(b.subarray(2)).swap16().toString("utf16le");
+  return isAscii(b) ? b.toString("latin1") : utf8.decode(b);
+}
+
+interface Hits {
+  /** 1-based matching line numbers, ascending. */
+  lines: number[];
+  /** rg --count: matching lines; in multiline mode, a match spanning lines counts once. */
+  count: number;
+}
+
+function lineHits(text: string, lineRe: RegExp, scanRe: RegExp, firstOnly: boolean): Hits {
+  const lines: number[] = [];
+  const end = text.endsWith("\n") ? text.length - 1 : text.length;
+  let lineNo = 1;
+  let counted = 0;
+  scanRe.lastIndex = 0;
+  for (let pos = 0; pos <= end; ) {
+    scanRe.lastIndex = pos;
+    const m = scanRe.exec(text);
+    if (!m) break;
+    const lineStart = m.index === 0 ? 0 : text.lastIndexOf("\n", m.index - 1) + 1;
+    if (lineStart > end || text.length === 0) break;
+    let lineEnd = text.indexOf("\n", m.index);
+    if (lineEnd < 0) lineEnd = text.length;
+    for (let j = text.indexOf("\n", counted); j >= 0 && j < lineStart; j = text.indexOf("\n", counted)) {
+      lineNo++;
+      counted = j + 1;
+    }
+    lineRe.lastIndex = 0;
+    if (lineRe.test(text.slice(lineStart, lineEnd))) {
+      lines.push(lineNo);
+      if (firstOnly) break;
+    }
+    pos = lineEnd + 1;
+  }
+  return { lines, count: lines.length };
+}
+
+function multilineHits(text: string, re: RegExp): Hits {
+  const lines: number[] = [];
+  let count = 0;
+  let lastLine = 0;
+  let lineNo = 1;
+  let counted = 0;
+  const lineAt = (i: number): number => {
+    for (let j = text.indexOf("\n", counted); j >= 0 && j < i; j = text.indexOf("\n", counted)) {
+      lineNo++;
+      counted = j + 1;
+    }
+    return lineNo;
+  };
+  const end = text.endsWith("\n") ? text.length - 1 : text.length;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > end || text.length === 0) break;
+    const first = lineAt(m.index);
+    const stop = m[0].length ? m.index + m[0].length - 1 : m.index;
+    if (first > lastLine) count++;
+    const last = stop > m.index ? Math.max(first, countTo(text, m.index, stop, first)) : first;
+    for (let n = Math.max(first, lastLine + 1); n <= last; n++) lines.push(n);
+    lastLine = Math.max(lastLine, last);
+    if (m[0].length === 0) re.lastIndex = m.index + (text.codePointAt(m.index)! > 0xffff ? 2 : 1);
+  }
+  return { lines, count };
+}
+
+/** Line of offset `to`, given that offset `from` is on line `line`. */
+function countTo(text: string, from: number, to: number, line: number): number {
+  for (let j = text.indexOf("\n", from); j >= 0 && j < to; j = text.indexOf("\n", j + 1)) line++;
+  return line;
+}
+
+/** Append rg's content lines for one file; returns whether anything has been printed so far. */
+function contentLines(shown: string, text: string, hits: number[], q: GrepQuery, printedAny: boolean, out: string[]): boolean {
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  const isMatch = new Set(hits);
+  const context = q.before > 0 || q.after > 0;
+  let lastPrinted = 0;
+  let printed = printedAny;
+  for (const h of hits) {
+    const from = Math.max(1, h - q.before, lastPrinted + 1);
+    const to = Math.min(lines.length, h + q.after);
+    for (let n = from; n <= to; n++) {
+      // rg separates context groups, also a file's first group from the file before.
+      if (context && printed && (lastPrinted === 0 || n !== lastPrinted + 1)) out.push("--");
+      const sep = isMatch.has(n) ? ":" : "-";
+      out.push(q.lineNumbers ? `${shown}${sep}${n}${sep}${lines[n - 1]}` : `${shown}${sep}${lines[n - 1]}`);
+      lastPrinted = n;
+      printed = true;
+    }
+  }
+  return printed;
+}

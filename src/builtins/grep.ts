@@ -1,0 +1,177 @@
+// Grep {pattern, path?, glob?, type?, output_mode?, -i?, -n?, -A?, -B?, -C?, head_limit?,
+// multiline?}: ripgrep semantics. Runs `rg` when there is one, otherwise the built-in search,
+// and both print the same lines for the same tree (grep-rg.ts pins rg's behaviour down,
+// grep-search.ts reproduces it). Output, per mode:
+//   files_with_matches  "Found N files" then one path per line
+//   content             rg's lines: `path:N:text`, context `path-N-text`, `--` between groups
+//   count               `path:N` per file, then the total
+// Paths are project-relative below the root (absolute outside it), in rg's sorted path order.
+
+import { statSync } from "node:fs";
+import type { ToolContext, ToolOutput, ToolSpec } from "../contract/index.js";
+import { GrepPatternError } from "./grep-regex.js";
+import { RgError, searchRg } from "./grep-rg.js";
+import { GrepAbortedError, searchBuiltin, type GrepMode, type GrepQuery } from "./grep-search.js";
+import { FILE_TYPES, typeGlobs } from "./grep-types.js";
+import { displayPath, resolvePath } from "./paths.js";
+
+/** Lines (or files) shown when head_limit is not given; head_limit 0 shows everything. */
+export const GREP_DEFAULT_LIMIT = 1000;
+/** Longer output lines (minified code) are cut, keeping their start. */
+export const GREP_MAX_LINE_CHARS = 1000;
+
+export type GrepInput = {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  type?: string;
+  output_mode?: GrepMode;
+  "-i"?: boolean;
+  "-n"?: boolean;
+  "-A"?: number;
+  "-B"?: number;
+  "-C"?: number;
+  head_limit?: number;
+  multiline?: boolean;
+};
+
+const MODES: GrepMode[] = ["files_with_matches", "content", "count"];
+
+/** The Grep tool; `rg()` names the ripgrep binary to use, or null for the built-in search. */
+export function createGrepTool(rg: () => string | null): ToolSpec<GrepInput> {
+  return {
+    name: "Grep",
+    description: [
+      "Searches file contents with a regular expression (ripgrep syntax), respecting .gitignore.",
+      '- output_mode: "files_with_matches" (default) lists files; "content" shows matching lines (path:line:text); "count" counts matching lines per file.',
+      '- Filter files with glob (e.g. "*.ts", "src/**/*.{ts,tsx}", "!*.test.ts") or type (js, ts, py, rust, go, java, c, cpp, md, json, yaml, sh, …).',
+      "- -i ignores case; -n shows line numbers (content mode, default true); -A/-B/-C add lines of context (content mode).",
+      "- Patterns match within one line unless multiline is true (then `.` also matches newlines). Escape literal braces: interface\\{\\}.",
+      `- head_limit keeps the first N lines or files (default ${GREP_DEFAULT_LIMIT}; 0 for all).`,
+    ].join("\n"),
+    inputSchema: {
+      type: "object",
+      properties: {
+        pattern: { type: "string", description: "The regular expression to search for" },
+        path: { type: "string", description: "File or folder to search (default: the project root)" },
+        glob: { type: "string", description: 'Glob filter for files, e.g. "*.js" or "*.{ts,tsx}" (rg --glob)' },
+        type: { type: "string", description: "File type to search, e.g. js, py, rust (rg --type)" },
+        output_mode: { type: "string", enum: MODES, description: 'Output mode (default "files_with_matches")' },
+        "-i": { type: "boolean", description: "Case-insensitive search" },
+        "-n": { type: "boolean", description: "Show line numbers (content mode; default true)" },
+        "-A": { type: "integer", minimum: 0, description: "Lines of context after each match (content mode)" },
+        "-B": { type: "integer", minimum: 0, description: "Lines of context before each match (content mode)" },
+        "-C": { type: "integer", minimum: 0, description: "Lines of context before and after each match (content mode)" },
+        head_limit: { type: "integer", minimum: 0, description: "Show only the first N lines or files (0: all)" },
+        multiline: { type: "boolean", description: "Let the pattern span lines; `.` matches newlines" },
+      },
+      required: ["pattern"],
+      additionalProperties: false,
+    },
+    readOnly: true,
+    run: (input, ctx) => grep(input, ctx, rg),
+  };
+}
+
+async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null): Promise<ToolOutput> {
+  const mode = input.output_mode ?? "files_with_matches";
+  if (!MODES.includes(mode)) return fail(`output_mode must be one of ${MODES.join(", ")}.`);
+  const target = input.path ? resolvePath(ctx.root, input.path) : ctx.root;
+  let targetIsFile: boolean;
+  try {
+    targetIsFile = !statSync(target).isDirectory();
+  } catch {
+    return fail(`Path does not exist: ${displayPath(ctx.root, target)}`);
+  }
+  let types: readonly string[] | null = null;
+  if (input.type) {
+    types = typeGlobs(input.type);
+    if (!types) return fail(`Unknown type "${input.type}". Known types: ${Object.keys(FILE_TYPES).join(", ")}. Or filter with glob instead.`);
+  }
+  const q: GrepQuery = {
+    pattern: input.pattern,
+    mode,
+    ignoreCase: input["-i"] === true,
+    lineNumbers: input["-n"] !== false,
+    before: count(input["-B"] ?? input["-C"]),
+    after: count(input["-A"] ?? input["-C"]),
+    multiline: input.multiline === true,
+    globs: splitGlobs(input.glob ?? ""),
+    typeGlobs: types,
+    root: ctx.root,
+    target,
+    targetIsFile,
+  };
+  const rgPath = rg();
+  let lines: string[];
+  let cut = false;
+  try {
+    if (rgPath) ({ lines, cut } = await searchRg(rgPath, q, ctx));
+    else lines = await searchBuiltin(q, ctx);
+  } catch (err) {
+    if (err instanceof GrepPatternError) return fail(`Invalid pattern ${JSON.stringify(input.pattern)}: ${err.message}`);
+    if (err instanceof GrepAbortedError) return fail("Grep was interrupted.");
+    if (err instanceof RgError) return fail(`Grep failed: ${err.message}`);
+    throw err;
+  }
+  return format(input, q, lines, cut, rgPath ? "rg" : "builtin");
+}
+
+function format(input: GrepInput, q: GrepQuery, all: string[], cut: boolean, engine: string): ToolOutput {
+  const limit = input.head_limit === 0 ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(input.head_limit ?? GREP_DEFAULT_LIMIT));
+  const lines = all.slice(0, limit).map((l) => (l.length > GREP_MAX_LINE_CHARS ? `${l.slice(0, GREP_MAX_LINE_CHARS)} … [line cut: ${l.length} characters]` : l));
+  const pat = input.pattern.length > 40 ? `${input.pattern.slice(0, 37)}...` : input.pattern;
+  const meta = { engine, mode: q.mode, results: all.length, truncated: all.length > limit || cut };
+  const unit = q.mode === "content" ? "lines" : "files";
+  const more: string[] = [];
+  if (all.length > limit) more.push(`(Showing the first ${limit} of ${all.length} ${unit}. Narrow the search, or raise head_limit.)`);
+  if (cut) more.push("(The search printed too much; the middle of its output was dropped. Narrow the search.)");
+  if (all.length === 0) {
+    const none = q.mode === "files_with_matches" ? "No files found" : "No matches found";
+    return { content: none, summary: `Grep ${pat} → ${q.mode === "files_with_matches" ? "0 files" : "no matches"}`, meta };
+  }
+  if (q.mode === "files_with_matches") {
+    const n = all.length;
+    return {
+      content: [`Found ${n} file${n === 1 ? "" : "s"}`, ...lines, ...more].join("\n"),
+      summary: `Grep ${pat} → ${n} file${n === 1 ? "" : "s"}`,
+      meta,
+    };
+  }
+  if (q.mode === "count") {
+    const total = all.reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(":") + 1)), 0);
+    const files = all.length;
+    const tally = `${total} matching line${total === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`;
+    return { content: [...lines, ...more, "", `Found ${tally}.`].join("\n"), summary: `Grep ${pat} → ${tally}`, meta };
+  }
+  const matches = all.filter((l) => l !== "--").length;
+  return { content: [...lines, ...more].join("\n"), summary: `Grep ${pat} → ${matches} line${matches === 1 ? "" : "s"}`, meta };
+}
+
+/** rg --glob patterns from the glob parameter: split at whitespace and at commas outside braces. */
+export function splitGlobs(glob: string): string[] {
+  const out: string[] = [];
+  for (const word of glob.trim().split(/\s+/)) {
+    let depth = 0;
+    let start = 0;
+    for (let i = 0; i < word.length; i++) {
+      if (word[i] === "\\") i++;
+      else if (word[i] === "{") depth++;
+      else if (word[i] === "}") depth--;
+      else if (word[i] === "," && depth === 0) {
+        out.push(word.slice(start, i));
+        start = i + 1;
+      }
+    }
+    out.push(word.slice(start));
+  }
+  return out.filter((g) => g !== "");
+}
+
+function count(n: number | undefined): number {
+  return n === undefined || !Number.isFinite(n) || n < 0 ? 0 : Math.floor(n);
+}
+
+function fail(content: string): ToolOutput {
+  return { content, isError: true };
+}

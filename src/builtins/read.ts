@@ -1,0 +1,95 @@
+// Read {file_path, offset?, limit?}: a text file as numbered lines (`cat -n` style: the line
+// number right-aligned in six columns, a tab, the text). Records what was read in ctx.reads so
+// Write and Edit can refuse to clobber a file that changed since.
+
+import type { ToolOutput, ToolSpec } from "../contract/index.js";
+import { displayPath, errCode, resolvePath } from "./paths.js";
+import { decodeText, readRecord, splitLines } from "./text.js";
+
+export const READ_DEFAULT_LINES = 2000;
+export const READ_MAX_LINE_CHARS = 2000;
+/** Files larger than this are refused: the model should search them (Grep) or slice them (Bash). */
+export const READ_MAX_BYTES = 32 * 1024 * 1024;
+
+type ReadInput = {
+  file_path: string;
+  offset?: number;
+  limit?: number;
+};
+
+export const readTool: ToolSpec<ReadInput> = {
+  name: "Read",
+  description: [
+    "Reads a text file and returns its lines numbered like `cat -n` (number, tab, text).",
+    "- file_path may be absolute or relative to the project root.",
+    `- By default up to ${READ_DEFAULT_LINES} lines from the start; for long files pass offset (1-based line) and limit.`,
+    `- Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.`,
+    "- Binary files are refused; directories are listed with Glob, not Read.",
+    "- Read a file before you Write over it or Edit it.",
+  ].join("\n"),
+  inputSchema: {
+    type: "object",
+    properties: {
+      file_path: { type: "string", description: "The file to read (absolute, or relative to the project root)" },
+      offset: { type: "integer", minimum: 1, description: "The line number to start at (1-based)" },
+      limit: { type: "integer", minimum: 1, description: "How many lines to read" },
+    },
+    required: ["file_path"],
+    additionalProperties: false,
+  },
+  readOnly: true,
+  async run(input, ctx): Promise<ToolOutput> {
+    const abs = resolvePath(ctx.root, input.file_path);
+    const shown = displayPath(ctx.root, abs);
+    let r;
+    try {
+      r = await ctx.fs.read({ path: abs, maxBytes: READ_MAX_BYTES });
+    } catch (err) {
+      const code = errCode(err);
+      if (code === "ENOENT") return fail(`File does not exist: ${shown}`);
+      if (code === "EISDIR") return fail(`${shown} is a directory, not a file. List it with Glob (e.g. pattern "${shown === "." ? "" : `${shown}/`}*").`);
+      throw err;
+    }
+    if (r.truncated) {
+      return fail(`${shown} is too large to read (${r.stat.size} bytes). Search it with Grep, or print a slice with Bash (e.g. sed -n '100,200p').`);
+    }
+    // Recorded even when refused as binary: the model has seen what the file is, and may replace it.
+    ctx.reads.set(abs, readRecord(r.stat, r.data));
+    const decoded = decodeText(r.data);
+    if ("binary" in decoded) return fail(`Cannot read ${shown}: it looks like a binary file (${decoded.binary}). Read shows text files only.`);
+    if (decoded.text === "") {
+      return { content: `${shown} is empty (0 lines${r.data.length ? `, ${r.data.length} bytes of byte-order mark` : ""}).`, summary: `Read ${shown} (empty)`, meta: { path: shown, lines: 0, totalLines: 0 } };
+    }
+    const lines = splitLines(decoded.text);
+    const start = Math.max(1, Math.floor(input.offset ?? 1)) - 1;
+    const limit = Math.max(1, Math.floor(input.limit ?? READ_DEFAULT_LINES));
+    if (start >= lines.length) {
+      return {
+        content: `${shown} has ${lines.length} line${lines.length === 1 ? "" : "s"}; offset ${start + 1} is past its end.`,
+        summary: `Read ${shown} (0 lines)`,
+        meta: { path: shown, lines: 0, totalLines: lines.length },
+      };
+    }
+    const end = Math.min(lines.length, start + limit);
+    const out: string[] = [];
+    for (let i = start; i < end; i++) out.push(`${String(i + 1).padStart(6)}\t${cutLine(lines[i])}`);
+    if (end < lines.length) {
+      out.push(`\n(Showing lines ${start + 1}–${end} of ${lines.length}. Pass offset=${end + 1} to read on.)`);
+    }
+    const shownLines = end - start;
+    return {
+      content: out.join("\n"),
+      summary: `Read ${shown} (${shownLines} line${shownLines === 1 ? "" : "s"})`,
+      meta: { path: shown, lines: shownLines, totalLines: lines.length, startLine: start + 1, encoding: decoded.encoding },
+    };
+  },
+};
+
+function cutLine(line: string): string {
+  if (line.length <= READ_MAX_LINE_CHARS) return line;
+  return `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut: ${line.length} characters in all]`;
+}
+
+function fail(content: string) {
+  return { content, isError: true };
+}

@@ -1,0 +1,70 @@
+// The file walk shared by Glob and Grep's built-in search, in ripgrep's sorted order: depth
+// first, each folder's entries sorted by name, byte-wise (what `rg --sort path` prints; it is
+// also a segment-by-segment comparison of paths, see comparePaths). Hidden files are included,
+// `.git` is always skipped, symbolic links are not followed (rg's defaults without -L), and
+// .gitignore rules apply (ignore.ts). Listing folders uses node:fs directly; file contents are
+// read by the tools through ctx.fs.
+
+import { readdirSync, type Dirent } from "node:fs";
+import { join } from "node:path";
+import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "./ignore.js";
+
+export interface WalkRules {
+  /**
+   * Consulted before .gitignore, like rg's --glob overrides: "include" keeps the entry whatever
+   * .gitignore says, "exclude" drops it (a folder is not entered), null leaves it to .gitignore.
+   */
+  override?(abs: string, isDir: boolean): "include" | "exclude" | null;
+  /** Files only, after .gitignore (rg's --type). */
+  accept?(name: string): boolean;
+  /** Whether a folder is worth entering (Glob's literal prefix); `rel` is relative to the start. */
+  enter?(rel: string): boolean;
+}
+
+/** Absolute paths of the files under `start`, in walk order. */
+export function walkFiles(start: string, rules: WalkRules = {}): string[] {
+  const out: string[] = [];
+  const stack = parentGitignores(start);
+  visit(start, "", stack, rules, out);
+  return out;
+}
+
+function visit(dir: string, rel: string, stack: IgnoreFile[], rules: WalkRules, out: string[]): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return; // EACCES, or the folder vanished mid-walk: nothing to list (rg reports and goes on)
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let here = stack;
+  if (entries.some((e) => e.name === ".gitignore")) {
+    const f = loadGitignore(dir);
+    if (f) here = [...stack, f];
+  }
+  for (const e of entries) {
+    if (e.name === ".git") continue;
+    const isDir = e.isDirectory();
+    if (!isDir && !e.isFile()) continue; // symlinks, sockets, fifos
+    const abs = dir === "/" ? `/${e.name}` : join(dir, e.name);
+    const childRel = rel ? `${rel}/${e.name}` : e.name;
+    const o = rules.override?.(abs, isDir) ?? null;
+    if (o === "exclude") continue;
+    if (o === null && gitignoreVerdict(here, abs, isDir) === "ignore") continue;
+    if (isDir) {
+      if (!rules.enter || rules.enter(childRel)) visit(abs, childRel, here, rules, out);
+    } else if (o === "include" || !rules.accept || rules.accept(e.name)) {
+      out.push(abs);
+    }
+  }
+}
+
+/** rg's sorted order for two paths: segment by segment, each compared by code unit. */
+export function comparePaths(a: string, b: string): number {
+  const as = a.split("/");
+  const bs = b.split("/");
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    if (as[i] !== bs[i]) return as[i] < bs[i] ? -1 : 1;
+  }
+  return as.length - bs.length;
+}

@@ -1,0 +1,74 @@
+// Write {file_path, content}: create or replace a whole file, atomically (the fs.write core
+// writes a temp file and renames it; an existing file keeps its mode). Replacing a file needs a
+// Read of it in this session and no change since, so the model never clobbers work it has not
+// seen. A new file needs no Read. The new state is recorded, so an Edit can follow at once.
+
+import type { ToolOutput, ToolSpec } from "../contract/index.js";
+import { unifiedDiff } from "./line-diff.js";
+import { displayPath, errCode, resolvePath } from "./paths.js";
+import { canEncode, countLines, decodeText, encodeText, readRecord, staleReason, type Encoding } from "./text.js";
+
+type WriteInput = {
+  file_path: string;
+  content: string;
+};
+
+export const writeTool: ToolSpec<WriteInput> = {
+  name: "Write",
+  description: [
+    "Writes a whole file: creates it (and missing folders), or replaces it.",
+    "- file_path may be absolute or relative to the project root.",
+    "- Replacing an existing file requires that you Read it in this session first, and that it has not changed since.",
+    "- Prefer Edit for changes to part of an existing file.",
+  ].join("\n"),
+  inputSchema: {
+    type: "object",
+    properties: {
+      file_path: { type: "string", description: "The file to write (absolute, or relative to the project root)" },
+      content: { type: "string", description: "The complete new content of the file" },
+    },
+    required: ["file_path", "content"],
+    additionalProperties: false,
+  },
+  readOnly: false,
+  async run(input, ctx): Promise<ToolOutput> {
+    const abs = resolvePath(ctx.root, input.file_path);
+    const shown = displayPath(ctx.root, abs);
+    let before: string | null = null;
+    let encoding: Encoding = "utf8";
+    let bom = false;
+    try {
+      const r = await ctx.fs.read({ path: abs });
+      const stale = staleReason(ctx.reads.get(abs), r.stat, r.data, shown);
+      if (stale) return fail(stale);
+      const decoded = decodeText(r.data);
+      // A text file keeps its encoding and BOM; a binary one is replaced by UTF-8 text.
+      if (!("binary" in decoded)) {
+        before = decoded.text;
+        if (canEncode(input.content, decoded.encoding)) ({ encoding, bom } = decoded);
+      }
+    } catch (err) {
+      const code = errCode(err);
+      if (code === "EISDIR") return fail(`${shown} is a directory, not a file.`);
+      if (code !== "ENOENT") throw err;
+    }
+    const data = encodeText(input.content, encoding, bom);
+    const w = await ctx.fs.write({ path: abs, data, createDirs: true });
+    ctx.reads.set(abs, readRecord(w.stat, data));
+    const lines = countLines(input.content);
+    const meta: ToolOutput["meta"] = { path: shown, lines, bytes: data.length, created: w.created };
+    if (before !== null) {
+      const d = unifiedDiff(before, input.content, shown);
+      Object.assign(meta, { diff: d.diff, added: d.added, removed: d.removed });
+    }
+    return {
+      content: `${w.created ? "Created" : "Replaced"} ${shown} (${lines} line${lines === 1 ? "" : "s"}, ${data.length} bytes).`,
+      summary: `Write ${shown} (${lines} line${lines === 1 ? "" : "s"})`,
+      meta,
+    };
+  },
+};
+
+function fail(content: string): ToolOutput {
+  return { content, isError: true };
+}

@@ -1,0 +1,37 @@
+// The context a tool runs in. Its side effects are events on the chain — `fs.read`,
+// `fs.write`, `process.run`, `http.fetch` — so every hook (the path fence, the sandbox, an audit
+// log) sees what any tool, built-in or plugin, does. `reads` and `shell` belong to the session:
+// the loop passes the same objects to every call of a session.
+
+import type { ReadRecord, ToolContext } from "../contract/index.js";
+import type { Chain } from "./chain.js";
+
+export interface ToolContextOptions {
+  root: string;
+  sessionId: string;
+  callId: string;
+  /** Aborts the call (Ctrl-C); passed on to process.run and http.fetch unless they bring their own. */
+  signal?: AbortSignal;
+  /** Per-session memory of what was read (absolute path → record). A fresh map when omitted. */
+  reads?: Map<string, ReadRecord>;
+  /** Per-session shell state; the Bash tool's working directory starts at `root` when omitted. */
+  shell?: { cwd: string };
+}
+
+export function createToolContext(chain: Chain, opts: ToolContextOptions): ToolContext {
+  const signal = opts.signal ?? new AbortController().signal;
+  return {
+    root: opts.root,
+    sessionId: opts.sessionId,
+    callId: opts.callId,
+    signal,
+    fs: {
+      read: (req) => chain.dispatch({ type: "fs.read", ...req }),
+      write: (req) => chain.dispatch({ type: "fs.write", ...req }),
+    },
+    run: (req) => chain.dispatch({ type: "process.run", ...req, signal: req.signal ?? signal }),
+    fetch: (req) => chain.dispatch({ type: "http.fetch", ...req, signal: req.signal ?? signal }),
+    reads: opts.reads ?? new Map(),
+    shell: opts.shell ?? { cwd: opts.root },
+  };
+}
