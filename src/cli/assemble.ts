@@ -1,28 +1,189 @@
-// Assembly: build the chain, give events their core answers, load mods (builtin tier) and
-// plugins (tiers chosen here, never by the plugin). Everything the CLI runs starts here.
+// Assembly: the one place deepcode is put together. Settings are read (five layers), the chain
+// gets its core answers (side effects, the provider), the permission gate and the repairs are
+// hooked on, built-in mods load in the builtin tier and plugins in the tier this file chooses —
+// never the plugin. Everything the CLI runs (REPL, -p, subcommands) starts here.
+
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { JsonValue, Tier } from "../contract/index.js";
+import { ProviderError } from "../contract/index.js";
 import { Chain } from "../core/chain.js";
-import type { PluginLoad } from "../core/plugins.js";
+import { registerEffects } from "../core/effects.js";
+import { registerRepairs } from "../core/repair/index.js";
+import { ToolRegistry } from "../core/engine/tools.js";
+import type { Engine, EngineOptions } from "../core/engine/engine.js";
+import { SessionStore } from "../core/session/store.js";
+import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
+import { builtinTools } from "../builtins/index.js";
+import { capsFor, createProvider, type Provider } from "../providers/index.js";
+import { loadSettings, defaultManagedPath } from "./settings/load.js";
+import type { LoadedSettings } from "./settings/types.js";
+import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
+import { NO_KEY_HELP, resolveApiKey, type ApiKey } from "./credentials.js";
+import { packageVersion } from "./version.js";
+import { costFunction } from "./cost-wiring.js";
+
+export const DEFAULT_MODEL = "deepseek-flash";
+export const DEFAULT_BASE_URL = "https://api.deepseek.com";
 
 export interface AssembleOptions {
   root: string;
   home?: string;
-  quiet?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** `--settings FILE`. */
+  flagSettings?: string;
+  /** The managed policy file. Only tests pass this; users cannot move it. */
+  managedPath?: string;
+  model?: string;
+  maxTurns?: number;
+  appendSystemPrompt?: string;
+  /** Where start-up warnings go (plugins that failed, ignored rules…). Default stderr. */
+  warn?: (message: string) => void;
 }
 
 export interface App {
   chain: Chain;
   root: string;
   home: string;
+  env: NodeJS.ProcessEnv;
+  settings: LoadedSettings;
+  permissions: PermissionSetup;
+  sessionRules: SessionRules;
+  registry: ToolRegistry;
+  store: SessionStore;
   plugins: PluginLoad[];
+  apiKey?: ApiKey;
+  model: string;
+  /** The engine of the current session, once there is one (the gate reads Bash's cwd from it). */
+  engine?: Engine;
+  engineOptions(): EngineOptions;
 }
 
 export function deepcodeHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.DEEPCODE_HOME || join(homedir(), ".deepcode");
 }
 
-export async function assemble(opts: AssembleOptions): Promise<App> {
+export async function assemble(o: AssembleOptions): Promise<App> {
+  const env = o.env ?? process.env;
+  const home = o.home ?? deepcodeHome(env);
+  const warn = o.warn ?? ((m: string) => process.stderr.write(`deepcode: ${m}\n`));
+  const settings = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath: o.managedPath ?? defaultManagedPath() });
+  settings.warnings.forEach(warn);
+  const permissions = permissionSetup(settings);
+  permissions.warnings.forEach(warn);
+
   const chain = new Chain();
-  return { chain, root: opts.root, home: opts.home ?? deepcodeHome(), plugins: [] };
+  chain.onReport((r) => warn(`${r.owner} on ${r.event}: ${r.message}`));
+  registerEffects(chain);
+  const registry = new ToolRegistry();
+  for (const t of builtinTools()) registry.add(t, "builtin");
+
+  const sessionRules = new SessionRules();
+  const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
+  const app: App = {
+    chain,
+    root: o.root,
+    home,
+    env,
+    settings,
+    permissions,
+    sessionRules,
+    registry,
+    store: new SessionStore(home, o.root),
+    plugins: [],
+    apiKey: resolveApiKey(env, home),
+    model,
+    engineOptions: () => ({
+      chain,
+      root: o.root,
+      model: app.model,
+      caps: capsFor,
+      registry,
+      store: app.store,
+      version: packageVersion(),
+      maxSteps: o.maxTurns,
+      appendSystemPrompt: o.appendSystemPrompt,
+      resultMaxBytes: numberSetting(settings.merged.toolResultMaxBytes),
+      compaction: compactionSetting(settings.merged.compaction),
+      costOf: costFunction(settings, warn),
+    }),
+  };
+
+  // Repairs first among builtin-tier hooks: the call-storm breaker must see a call before the
+  // gate's own builtin-tier hook answers it.
+  registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
+  registerPermissionGate(chain, {
+    rules: () => [...permissions.rules, ...sessionRules.rules()],
+    env: () => ({ root: o.root, home: homedir(), cwd: app.engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories }),
+    managedBroken: permissions.managedBroken,
+  });
+
+  const provider = makeProvider(app, env);
+  chain.setCore("model.request", (e) => {
+    if (!provider) throw new ProviderError("auth", NO_KEY_HELP);
+    return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
+  });
+
+  const host: PluginHost = {
+    chain,
+    root: o.root,
+    home,
+    addTool: (spec, source) => registry.add(spec, source),
+    log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
+    config: (id) => pluginConfig(settings, id),
+  };
+  for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url)), "builtin", "/"));
+  for (const p of pluginList(settings)) app.plugins.push(await loadPlugin(host, p.specifier, p.tier, p.base));
+  for (const p of app.plugins) if (!p.ok) warn(`plugin ${p.id ?? p.source} did not load (${p.error}); the rest keeps working`);
+  return app;
+}
+
+/** Built-in mods, loaded through the same interface as third-party plugins. */
+export const BUILTIN_MODS = ["instructions"];
+
+function makeProvider(app: App, env: NodeJS.ProcessEnv): Provider | undefined {
+  if (!app.apiKey) return undefined;
+  return createProvider({ baseUrl: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL, apiKey: app.apiKey.key, keySource: app.apiKey.source, env });
+}
+
+/** Plugins listed in settings: user, project, local and flag layers → user tier; the managed
+ *  policy's → prepend (or append when it says so). Paths are relative to their settings file. */
+function pluginList(settings: LoadedSettings): Array<{ specifier: string; tier: Tier; base: string }> {
+  const out: Array<{ specifier: string; tier: Tier; base: string }> = [];
+  for (const layer of settings.layers) {
+    const list = layer.settings.plugins;
+    if (!Array.isArray(list)) continue;
+    for (const item of list) {
+      const managed = layer.name === "managed";
+      if (typeof item === "string") out.push({ specifier: item, tier: managed ? "prepend" : "user", base: dirname(layer.file) });
+      else if (managed && isObject(item) && typeof item.path === "string") {
+        out.push({ specifier: item.path, tier: item.tier === "append" ? "append" : "prepend", base: dirname(layer.file) });
+      }
+    }
+  }
+  return out;
+}
+
+function pluginConfig(settings: LoadedSettings, id: string): Record<string, JsonValue> {
+  const all = settings.merged.pluginConfig;
+  const mine = isObject(all) ? all[id] : undefined;
+  return isObject(mine) ? mine : {};
+}
+
+function compactionSetting(v: JsonValue | undefined): EngineOptions["compaction"] {
+  if (!isObject(v)) return undefined;
+  return { threshold: typeof v.threshold === "number" ? v.threshold : undefined, keepTurns: typeof v.keepTurns === "number" ? v.keepTurns : undefined };
+}
+
+function stringSetting(v: JsonValue | undefined): string | undefined {
+  return typeof v === "string" && v ? v : undefined;
+}
+
+function numberSetting(v: JsonValue | undefined): number | undefined {
+  return typeof v === "number" ? v : undefined;
+}
+
+function isObject(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

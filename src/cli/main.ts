@@ -2,7 +2,7 @@
 // Exit codes: 0 completed, 1 error, 2 usage error, 130 interrupted.
 
 import { parseArgs } from "node:util";
-import { ConfigError, NotImplementedError } from "../contract/index.js";
+import { ConfigError, NotImplementedError, ProviderError } from "../contract/index.js";
 import { packageVersion } from "./version.js";
 
 export const HELP = `deepcode — a terminal coding agent for the DeepSeek API
@@ -52,10 +52,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: normaliseResume(argv), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    process.stderr.write(`deepcode: ${(err as Error).message}\nRun 'deepcode --help' for usage.\n`);
-    return 2;
+    return usage((err as Error).message);
   }
-  const { values } = parsed;
+  const { values, positionals } = parsed;
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
@@ -64,22 +63,75 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
+  const format = values["output-format"] ?? "text";
+  if (format !== "text" && format !== "json" && format !== "stream-json") return usage(`--output-format must be text, json or stream-json, not '${format}'`);
+  const maxTurns = values["max-turns"] === undefined ? undefined : Number(values["max-turns"]);
+  if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) return usage(`--max-turns needs a whole number ≥ 1, not '${values["max-turns"]}'`);
+  exitOnSignals();
   try {
+    const { assemble } = await import("./assemble.js");
+    const root = process.cwd();
+    const options = { root, flagSettings: values.settings, model: values.model, maxTurns, appendSystemPrompt: values["append-system-prompt"] };
     if (values.events) {
       const { describeEvents } = await import("./events-list.js");
-      const { assemble } = await import("./assemble.js");
-      const app = await assemble({ root: process.cwd(), quiet: true });
+      const app = await assemble(options);
       process.stdout.write(`${describeEvents(app.chain)}\n`);
       return 0;
     }
-    throw new NotImplementedError("the REPL and -p (see the open issues)");
+    const [command, ...rest] = positionals;
+    if (!values.print && command && SUBCOMMANDS.has(command)) {
+      const { runSubcommand } = await import("./subcommands.js");
+      return runSubcommand(command, rest, options);
+    }
+    if (values.print) {
+      const prompt = await printPrompt(positionals.join(" "));
+      if (!prompt) return usage("-p needs a prompt: deepcode -p \"…\" (or the prompt on stdin)");
+      const { runPrint } = await import("./print.js");
+      const app = await assemble(options);
+      if (!app.apiKey) {
+        const { NO_KEY_HELP } = await import("./credentials.js");
+        process.stderr.write(`deepcode: ${NO_KEY_HELP}\n`);
+        return 1;
+      }
+      return await runPrint(app, { prompt, format, continue: values.continue, resume: values.resume || undefined });
+    }
+    const { runRepl } = await import("./repl/repl.js");
+    return await runRepl(options, { continue: values.continue, resume: values.resume, initialPrompt: positionals.join(" ") || undefined });
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof NotImplementedError) {
+    if (err instanceof ConfigError || err instanceof NotImplementedError || err instanceof ProviderError) {
       process.stderr.write(`deepcode: ${err.message}\n`);
-      return err instanceof ConfigError ? 2 : 1;
+      return 1;
     }
     throw err;
   }
+}
+
+const SUBCOMMANDS = new Set(["setup", "doctor", "permissions", "stats", "sessions"]);
+
+function usage(message: string): number {
+  process.stderr.write(`deepcode: ${message}\nRun 'deepcode --help' for usage.\n`);
+  return 2;
+}
+
+/** The prompt for -p: the argument; stdin (when piped) is the prompt, or context for it. */
+async function printPrompt(arg: string): Promise<string> {
+  if (process.stdin.isTTY) return arg.trim();
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  const stdin = Buffer.concat(chunks).toString("utf8").trim();
+  if (!arg.trim()) return stdin;
+  return stdin ? `${arg.trim()}\n\n<stdin>\n${stdin}\n</stdin>` : arg.trim();
+}
+
+/** SIGTERM and SIGHUP end deepcode through process.exit, so its exit handler kills every child
+ *  process group (no child outlives deepcode). SIGINT is handled where a turn can be cut short. */
+function exitOnSignals(): void {
+  for (const sig of ["SIGTERM", "SIGHUP"] as const) process.once(sig, () => process.exit(sig === "SIGTERM" ? 143 : 129));
+  // A reader that went away (`deepcode -p … | head`) is not an error worth a stack trace.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
 }
 
 /** `-r` without an id means "pick one": parseArgs wants a value, so give it an empty one. */

@@ -113,6 +113,13 @@ export class Engine {
   get busy(): boolean {
     return this.running;
   }
+  /** The Bash tool's working directory (it persists across calls). */
+  get cwd(): string {
+    return this.shell.cwd;
+  }
+  get root(): string {
+    return this.opts.root;
+  }
   get turns(): number {
     return this.turn;
   }

@@ -1,0 +1,23 @@
+// One line per event worth telling a person while `-p` runs (on stderr): tools with their
+// summary, retries, repairs and notices. Model text is not echoed here: it is the result.
+import type { StreamEvent } from "../../contract/index.js";
+
+export function progressLine(ev: StreamEvent, _root: string): string | undefined {
+  switch (ev.type) {
+    case "tool.end":
+      return `${ev.output.isError ? "✗" : "●"} ${ev.output.summary ?? ev.tool}${ev.output.isError && !ev.output.summary ? `: ${firstLine(ev.output.content)}` : ""}`;
+    case "notice":
+      return `deepcode: ${ev.message}`;
+    case "repair":
+      return `deepcode: repaired (${ev.kind}) ${ev.detail}`;
+    case "model.delta":
+      return ev.delta.kind === "retry" ? `deepcode: ${ev.delta.reason}; retrying in ${(ev.delta.delayMs / 1000).toFixed(1)} s (attempt ${ev.delta.attempt})` : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function firstLine(s: string): string {
+  const l = s.split("\n")[0];
+  return l.length > 160 ? `${l.slice(0, 157)}...` : l;
+}

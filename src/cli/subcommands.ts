@@ -1,0 +1,88 @@
+// `deepcode <command>`: the things a person runs from the shell rather than inside a session.
+import { parseArgs } from "node:util";
+import { NotImplementedError } from "../contract/index.js";
+import { calibration, formatCalibration, formatStats, parseCurrency, readLedger, statsJson, summarise } from "../core/cost/index.js";
+import { describeRules } from "./settings/describe.js";
+import { assemble, deepcodeHome, type AssembleOptions } from "./assemble.js";
+import { SessionStore } from "../core/session/store.js";
+
+export async function runSubcommand(command: string, args: string[], options: AssembleOptions): Promise<number> {
+  switch (command) {
+    case "permissions":
+      return permissions(options);
+    case "sessions":
+      return sessions(options);
+    case "stats":
+      return stats(args, options);
+    case "setup": {
+      const { runSetup } = await import("./setup.js");
+      return runSetup(deepcodeHome(options.env ?? process.env));
+    }
+    case "doctor": {
+      const { runDoctor } = await import("./doctor.js");
+      return runDoctor(options);
+    }
+    default:
+      throw new NotImplementedError(`deepcode ${command}`);
+  }
+}
+
+export function formatRules(rows: ReturnType<typeof describeRules>): string {
+  if (rows.length === 0) return "No permission rules. Defaults: read-only tools allow; Write, Edit and Bash ask; unknown tools deny.";
+  const width = Math.max(...rows.map((r) => r.text.length));
+  return rows
+    .map((r) => {
+      const where = r.file ? `${r.file}${r.line ? `:${r.line}` : ""}` : r.layer === "session" ? "this session (a)" : "";
+      return `${r.kind.padEnd(5)}  ${r.text.padEnd(width)}  ${r.layer.padEnd(7)}  ${where}${r.ignored ? `  (ignored: ${r.ignored})` : ""}`;
+    })
+    .join("\n");
+}
+
+async function permissions(options: AssembleOptions): Promise<number> {
+  const app = await assemble(options);
+  process.stdout.write(`${formatRules(describeRules(app.settings))}\n`);
+  if (app.settings.managed.state === "broken") process.stdout.write(`\nThe managed policy is malformed, so every tool call is denied: ${app.settings.managed.problem}\n`);
+  return 0;
+}
+
+function sessions(options: AssembleOptions): number {
+  const store = new SessionStore(options.home ?? deepcodeHome(options.env ?? process.env), options.root);
+  const list = store.list();
+  if (list.length === 0) {
+    process.stdout.write("No sessions in this project yet.\n");
+    return 0;
+  }
+  for (const s of list) {
+    const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
+    process.stdout.write(`${s.id}  ${when}  ${String(s.turns).padStart(3)} turns  $${s.costUsd.toFixed(4)}  ${oneLine(s.firstPrompt, 60)}\n`);
+  }
+  process.stdout.write(`\nResume one with: deepcode -r <id>   (or -c for the latest)\n`);
+  return 0;
+}
+
+async function stats(args: string[], options: AssembleOptions): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: "boolean" }, estimates: { type: "boolean" }, by: { type: "string" }, currency: { type: "string" } }, strict: true });
+  const home = options.home ?? deepcodeHome(options.env ?? process.env);
+  const ledger = await readLedger(home);
+  for (const s of ledger.skipped) process.stderr.write(`deepcode: skipped ${s.torn ? "a torn" : "an invalid"} line ${s.line} of the usage ledger (${s.reason})\n`);
+  const currency = parseCurrency(values.currency);
+  const cal = calibration(ledger.records);
+  if (values.json) {
+    const byDay = summarise(ledger.records, { by: "day" });
+    const byMonth = summarise(ledger.records, { by: "month" });
+    process.stdout.write(`${JSON.stringify({ days: statsJson(byDay), months: statsJson(byMonth, cal) }, null, 2)}\n`);
+    return 0;
+  }
+  if (values.estimates) {
+    process.stdout.write(`${formatCalibration(cal)}\n`);
+    return 0;
+  }
+  const by = values.by === "month" ? ["month"] : values.by === "day" ? ["day"] : ["day", "month"];
+  for (const b of by) process.stdout.write(`${formatStats(summarise(ledger.records, { by: b as "day" | "month" }), currency)}\n\n`);
+  return 0;
+}
+
+function oneLine(s: string, n: number): string {
+  const l = s.replace(/\s+/g, " ").trim();
+  return l.length > n ? `${l.slice(0, n - 1)}…` : l;
+}
