@@ -22,7 +22,7 @@ import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
 import { NO_KEY_HELP, resolveApiKey, type ApiKey } from "./credentials.js";
 import { packageVersion } from "./version.js";
-import { costFunction } from "./cost-wiring.js";
+import { loadPriceTable } from "../core/cost/index.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -80,6 +80,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   for (const t of builtinTools()) registry.add(t, "builtin");
 
   const sessionRules = new SessionRules();
+  const prices = loadPriceTable(settings.merged.pricing, { file: layerOf(settings, "pricing") });
   const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
   const app: App = {
     chain,
@@ -106,7 +107,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       appendSystemPrompt: o.appendSystemPrompt,
       resultMaxBytes: numberSetting(settings.merged.toolResultMaxBytes),
       compaction: compactionSetting(settings.merged.compaction),
-      costOf: costFunction(settings, warn),
+      prices,
     }),
   };
 
@@ -163,6 +164,12 @@ function pluginList(settings: LoadedSettings): Array<{ specifier: string; tier: 
     }
   }
   return out;
+}
+
+/** The file of the highest layer that sets `key`, for error messages. */
+function layerOf(settings: LoadedSettings, key: string): string | undefined {
+  for (let i = settings.layers.length - 1; i >= 0; i--) if (settings.layers[i].settings[key] !== undefined) return settings.layers[i].file;
+  return undefined;
 }
 
 function pluginConfig(settings: LoadedSettings, id: string): Record<string, JsonValue> {

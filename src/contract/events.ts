@@ -145,6 +145,12 @@ export interface EventMap {
   /** A repair was made to what the model sent (scavenged call, fixed JSON, suppressed repeat…).
    *  Dispatched by repair hooks so every repair is visible; the core forwards it to the stream. */
   "model.repair": { payload: { step: number; kind: string; detail: string }; result: void };
+  /** The usage of one request, as the API reported it. The core answer prices it exactly (the
+   *  price in force at `at`); hooks observe it (the usage ledger, budgets, telemetry). */
+  "model.usage": {
+    payload: { sessionId: string; turn: number; step: number; model: string; tier?: string; usage: Usage; at: string };
+    result: { costUsd: number; costCny: number };
+  };
   /** A whole reply before it enters the log; repair hooks rewrite it here. */
   "model.response": { payload: { step: number; response: ModelResponse; toolNames: string[] }; result: ModelResponse };
 
@@ -248,6 +254,7 @@ export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
   "model.request": plain("one model round trip (the provider)"),
   "model.stream": plain("a streamed piece of a reply"),
   "model.repair": plain("a repair of what the model sent, made visible"),
+  "model.usage": plain("one request's usage, priced exactly (the usage ledger observes it)"),
   "model.response": plain("a whole reply, before it enters the log (repairs happen here)"),
   "tool.list": plain("the tool definitions offered to the model"),
   "tool.input": plain("turn a call's raw arguments into its input (JSON repair happens here)"),

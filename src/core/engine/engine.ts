@@ -29,6 +29,7 @@ import { runTurn, type TurnEnd } from "./loop.js";
 import { callTool, definitionOf, PROXY_DEFINITION, PROXY_TOOL, type ToolRegistry } from "./tools.js";
 import { baseSections, reminderContent } from "./system-prompt.js";
 import { changedFiles, lateTools, sectionChanges } from "./tail.js";
+import { costOf, type PriceTable } from "../cost/index.js";
 
 export interface EngineOptions {
   chain: Chain;
@@ -48,10 +49,10 @@ export interface EngineOptions {
   /** Automatic compaction at `threshold` × `window` tokens (defaults 0.8 × the model's window). */
   compaction?: { threshold?: number; window?: number; keepTurns?: number };
   appendSystemPrompt?: string;
-  /** USD cost of one request (the cost engine); without it costs are 0. */
-  costOf?: (usage: Usage, model: string, at: Date) => number;
   now?: () => Date;
   language?: string;
+  /** Prices (the packaged table plus settings `pricing`); default: the packaged table. */
+  prices?: PriceTable;
 }
 
 export class Engine {
@@ -69,6 +70,7 @@ export class Engine {
   private readonly announced = new Set<string>();
   private readonly notified = new Map<string, number>();
   private lastCompaction?: { turn: number; freed: number };
+  private readonly unpriced = new Set<string>();
   /** What a resumed session noticed on load (a torn line, calls answered as interrupted). */
   readonly startNotes: string[] = [];
 
@@ -191,8 +193,7 @@ export class Engine {
       signal,
       callEnv: { chain: this.chain, registry: this.opts.registry, sessionId: this.sessionId, root: this.opts.root, signal, reads: this.reads, shell: this.shell, askLock: { tail: Promise.resolve() } },
       emit: (e) => this.emit?.(e),
-      costOf: (u, model) => this.opts.costOf?.(u, model, this.now()) ?? 0,
-      onUsage: (step, usage, costUsd) => this.onUsage(turn, step, usage, costUsd),
+      onUsage: (step, usage) => this.onUsage(turn, step, usage),
       beforeStep: () => this.maybeCompact(turn),
     });
   }
@@ -212,8 +213,11 @@ export class Engine {
     return e;
   }
 
-  private onUsage(turn: number, step: number, usage: Usage, costUsd: number): void {
-    this.record({ t: "usage", turn, step, model: this.current.model, usage, costUsd, at: this.now().toISOString() });
+  private async onUsage(turn: number, step: number, usage: Usage): Promise<number> {
+    const at = this.now().toISOString();
+    const priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: this.current.model, tier: this.current.tier, usage, at });
+    const costUsd = priced.costUsd;
+    this.record({ t: "usage", turn, step, model: this.current.model, usage, costUsd, at });
     const r = this.context.observe(usage);
     if (r.divergence && !r.divergence.expected) {
       this.emit?.({ type: "notice", level: "warn", code: "cache-divergence", message: `unexpected cache miss: the request stopped extending the previous one at ${r.divergence.zone}${r.divergence.message !== undefined ? ` message ${r.divergence.message}` : ""}` });
@@ -221,6 +225,7 @@ export class Engine {
       this.emit?.({ type: "notice", level: "info", code: "cache-divergence", message: `cache: ${r.divergence.reason}; this request re-read ${r.missTokens} tokens` });
     }
     if (r.unexpectedMiss) this.emit?.({ type: "notice", level: "warn", code: "cache-miss", message: r.unexpectedMiss });
+    return costUsd;
   }
 
   /** The tail of a turn: DeepSeek's reminder when the date changed, deepcode's notes, the prompt. */
@@ -351,6 +356,18 @@ export class Engine {
     });
     c.setCore("model.stream", (e) => void this.emit?.({ type: "model.delta", step: e.step, delta: e.delta }));
     c.setCore("model.response", (e) => e.response);
+    c.setCore("model.usage", (e) => {
+      try {
+        const cost = costOf(e.usage, e.model, new Date(e.at), this.opts.prices);
+        return { costUsd: cost.usd, costCny: cost.cny };
+      } catch (err) {
+        if (!this.unpriced.has(e.model)) {
+          this.unpriced.add(e.model);
+          this.emit?.({ type: "notice", level: "warn", code: "no-price", message: `${(err as Error).message}; its cost shows as 0` });
+        }
+        return { costUsd: 0, costCny: 0 };
+      }
+    });
     c.setCore("model.repair", (e) => void this.emit?.({ type: "repair", kind: e.kind, detail: e.detail }));
     c.setCore("tool.list", () => [...this.opts.registry.list().map((t) => canonicalize(definitionOf(t.spec))), PROXY_DEFINITION]);
     c.setCore("tool.input", (e) => parseArguments(e.tool, e.arguments));

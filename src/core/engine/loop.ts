@@ -24,8 +24,8 @@ export interface TurnDeps {
   signal: AbortSignal;
   callEnv: Omit<CallEnv, "step" | "cutOff">;
   emit(e: StreamEvent): void;
-  costOf(usage: Usage, model: string): number;
-  onUsage(step: number, usage: Usage, costUsd: number): void;
+  /** Record a request's usage; resolves to its exact cost in USD. */
+  onUsage(step: number, usage: Usage): Promise<number>;
   beforeStep(step: number): Promise<void>;
 }
 
@@ -67,11 +67,10 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
       return end(d.signal.aborted ? "interrupted" : "error", err instanceof Error ? err.message : String(err));
     }
     response = await d.chain.dispatch({ type: "model.response", step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
-    const stepCost = response.usage ? d.costOf(response.usage, d.profile.model) : 0;
+    const stepCost = response.usage ? await d.onUsage(step, response.usage) : 0;
     if (response.usage) {
       usage = addUsage(usage, response.usage);
       costUsd += stepCost;
-      d.onUsage(step, response.usage, stepCost);
     }
     const message = logged(response.message, d.context.keepsReasoning());
     const calls = message.tool_calls ?? [];
