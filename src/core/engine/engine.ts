@@ -26,7 +26,7 @@ import { newSessionId, type SessionRecord, type SessionStore, type SessionWriter
 import { replay, unansweredCalls } from "../session/replay.js";
 import { Channel } from "./channel.js";
 import { runTurn, type TurnEnd } from "./loop.js";
-import { callTool, definitionOf, PROXY_DEFINITION, PROXY_TOOL, type ToolRegistry } from "./tools.js";
+import { callTool, definitionOf, PROXY_DEFINITION, PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
 import { baseSections, reminderContent } from "./system-prompt.js";
 import { changedFiles, lateTools, sectionChanges } from "./tail.js";
 import { costOf, type PriceTable } from "../cost/index.js";
@@ -303,6 +303,15 @@ export class Engine {
     this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.sections, fingerprint: prefix.fingerprint, reason: "reload" });
     return true;
   }
+
+  /** Run a tool on the person's behalf (a custom command's !`cmd`), through the same pipeline
+   *  as a model's call: tool.input → validation → tool.check → permission.ask → tool.call. */
+  async runTool(tool: string, input: Record<string, JsonValue>, signal: AbortSignal = new AbortController().signal): Promise<CallOutcome> {
+    const call = { id: `user_${++this.userCalls}`, type: "function" as const, function: { name: tool, arguments: JSON.stringify(input) } };
+    return runCall(call, { chain: this.chain, registry: this.opts.registry, sessionId: this.sessionId, root: this.opts.root, signal, reads: this.reads, shell: this.shell, askLock: { tail: Promise.resolve() }, step: 0, cutOff: false });
+  }
+
+  private userCalls = 0;
 
   async close(reason = "exit"): Promise<void> {
     await this.chain.dispatch({ type: "session.end", sessionId: this.sessionId, reason });
