@@ -34,7 +34,7 @@ export function resolveApiKey(env: NodeJS.ProcessEnv, home: string, keyEnv = "DE
 export function saveApiKey(home: string, key: string, keyEnv = "DEEPSEEK_API_KEY"): string {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const file = credentialsFile(home);
-  let lines: string[] = [];
+  let lines: string[];
   try {
     lines = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() && !l.startsWith(`${keyEnv}=`));
   } catch {

@@ -1,0 +1,94 @@
+// Verdicts about one file path, shared by the Write/Edit/Read tools and by Bash's redirections
+// and file commands. Each returns a verdict, or null when no rule or fence has an opinion (the
+// caller's default applies).
+
+import { canonical, insideFence, pathRuleMatches, protectedReason, secretReason, viewPath, type PathEnv, type PathView } from "./paths.js";
+import { describeRule, type Rule, type RuleKind, type RuleMatch } from "./rules.js";
+
+export type DecisionKind = "allow" | "ask" | "deny";
+
+export interface Verdict {
+  decision: DecisionKind;
+  reason: string;
+  rule?: Rule;
+  /** Who decided: a rule and its layer, "path fence", "secrets", "default"… */
+  by: string;
+}
+
+export function ruleVerdict(decision: DecisionKind, rule: Rule, reason: string): Verdict {
+  return { decision, reason: `${reason} (${rule.text}, ${rule.layer}${rule.file ? ` ${rule.file}` : ""})`, rule, by: describeRule(rule) };
+}
+
+type PathRule = Rule & { match: Extract<RuleMatch, { type: "path" }> };
+
+function pathRules(rules: readonly Rule[], family: "edit" | "read", kind: RuleKind): PathRule[] {
+  return rules.filter((r): r is PathRule => r.family === family && r.kind === kind && r.match.type === "path");
+}
+
+interface Matcher {
+  view: PathView;
+  /** Lexical or real path matches (deny and ask rules: either way of naming the file counts). */
+  loose(r: PathRule): boolean;
+  /** The real path matches (allow rules: only where the write really lands counts). */
+  strict(r: PathRule): boolean;
+}
+
+function matcher(abs: string, env: PathEnv, followLast = true): Matcher {
+  const view = viewPath(abs, followLast);
+  const lexical = { root: env.root, home: env.home };
+  const real = { root: canonical(env.root) ?? env.root, home: canonical(env.home) ?? env.home };
+  const strict = (r: PathRule): boolean => view.real !== null && pathRuleMatches(r.match, view.real, real);
+  return { view, strict, loose: (r) => pathRuleMatches(r.match, view.lexical, lexical) || strict(r) };
+}
+
+/** A write to `path` (absolute): Edit/Write path rules, the fence, protected settings files.
+ *  `followLast: false` when the operation acts on the name itself (rm of a symlink). */
+export function writeVerdict(path: string, rules: readonly Rule[], env: PathEnv, followLast = true): Verdict | null {
+  const m = matcher(path, env, followLast);
+  const abs = m.view.lexical;
+  const deny = pathRules(rules, "edit", "deny").find(m.loose);
+  if (deny) return ruleVerdict("deny", deny, `writing ${abs} is denied`);
+  const allow = pathRules(rules, "edit", "allow").find(m.strict);
+  if (!insideFence(m.view, env) && !allow) {
+    const real = m.view.real === null ? " (a symlink loop)" : m.view.real !== m.view.lexical ? ` (it leads to ${m.view.real})` : "";
+    return {
+      decision: "deny",
+      reason: `${abs} is outside the workspace${real} and no allow rule names it`,
+      by: "path fence",
+    };
+  }
+  const ask = pathRules(rules, "edit", "ask").find(m.loose);
+  if (ask) return ruleVerdict("ask", ask, `writing ${abs} asks`);
+  const prot = protectedReason(m.view, env);
+  if (prot && !allow) return { decision: "ask", reason: `${prot}: a change there always asks`, by: "protected file" };
+  if (allow) return ruleVerdict("allow", allow, `writing ${abs} is allowed`);
+  return null;
+}
+
+/** A read of `abs`: Read path rules and well-known secrets (no fence: reads are allowed). */
+export function readVerdict(path: string, rules: readonly Rule[], env: PathEnv): Verdict | null {
+  const m = matcher(path, env);
+  const abs = m.view.lexical;
+  const deny = pathRules(rules, "read", "deny").find(m.loose);
+  if (deny) return ruleVerdict("deny", deny, `reading ${abs} is denied`);
+  const ask = pathRules(rules, "read", "ask").find(m.loose);
+  if (ask) return ruleVerdict("ask", ask, `reading ${abs} asks`);
+  const allow = pathRules(rules, "read", "allow").find(m.strict);
+  const secret = secretReason(m.view, env);
+  if (secret && !allow) return { decision: "ask", reason: `${abs}: ${secret}, so reading it asks (an allow rule naming the path lifts this)`, by: "secrets" };
+  if (allow) return ruleVerdict("allow", allow, `reading ${abs} is allowed`);
+  return null;
+}
+
+/** Deny beats ask beats allow; the first of the strongest kind is kept (its reason is shown).
+ *  Among asks, an explicit one (a rule, a secret, the parser) is kept over the default ask, so a
+ *  hook that may lift a default ask cannot lift an explicit one hiding behind it. */
+export function strongest(verdicts: readonly Verdict[]): Verdict | null {
+  return (
+    verdicts.find((v) => v.decision === "deny") ??
+    verdicts.find((v) => v.decision === "ask" && v.by !== "default") ??
+    verdicts.find((v) => v.decision === "ask") ??
+    verdicts[0] ??
+    null
+  );
+}

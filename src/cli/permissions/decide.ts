@@ -1,0 +1,138 @@
+// The permission decision: pure (apart from looking at the file system to follow symlinks), so
+// it can be tested as a table and shown by `/permissions`.
+//
+// Order is fixed: deny > ask > allow, whatever the layer or position of a rule; an allow can at
+// most turn an ask into an allow. Defaults: read-only tools allow; Write, Edit and Bash ask; a
+// tool no one registered (readOnly null) is denied. A broken managed policy denies everything.
+
+import { join, resolve } from "node:path";
+import { ruleVerdict, readVerdict, strongest, writeVerdict, type DecisionKind, type Verdict } from "./checks.js";
+import { decideBash } from "./decide-bash.js";
+import { expandHome, type PathEnv } from "./paths.js";
+import { EDIT_TOOLS, READ_TOOLS, ruleAppliesTo, type Rule } from "./rules.js";
+
+export interface ToolCall {
+  tool: string;
+  input: Readonly<Record<string, unknown>>;
+  /** From the tool's spec; null when no tool of that name is registered. */
+  readOnly: boolean | null;
+}
+
+export interface DecisionEnv extends PathEnv {
+  /** Bash's current folder. */
+  cwd: string;
+  /** The managed policy file is malformed: deny everything, loudly. */
+  managedBroken?: boolean;
+}
+
+export interface Decision {
+  decision: DecisionKind;
+  reason: string;
+  /** The rule that decided, if one did (with its layer and file). */
+  rule?: Rule;
+  /** Who decided, for `GateDecision.by`: "<rule> (<layer>)", "path fence", "secrets", "default"… */
+  by: string;
+}
+
+export function decide(call: ToolCall, rules: readonly Rule[], env: DecisionEnv): Decision {
+  if (env.managedBroken) {
+    return { decision: "deny", reason: "the managed policy file is malformed, so every tool call is denied until an administrator fixes it", by: "managed policy" };
+  }
+  if (call.readOnly === null) return { decision: "deny", reason: `'${call.tool}' is not a known tool`, by: "default" };
+  const applying = rules.filter((r) => ruleAppliesTo(r, call.tool));
+  if (call.tool === "Bash") return decideBash(stringInput(call.input.command), rules, env);
+  if (EDIT_TOOLS.has(call.tool)) return decideEdit(call, applying, rules, env);
+  if (READ_TOOLS.has(call.tool)) return decideRead(call, applying, rules, env);
+  return decideOther(call, applying);
+}
+
+function bareRule(applying: readonly Rule[], kind: string): Rule | undefined {
+  return applying.find((r) => r.kind === kind && r.match.type === "tool");
+}
+
+function decideEdit(call: ToolCall, applying: readonly Rule[], rules: readonly Rule[], env: DecisionEnv): Verdict {
+  const denied = bareRule(applying, "deny");
+  if (denied) return ruleVerdict("deny", denied, `${call.tool} is denied`);
+  const path = stringInput(call.input.file_path ?? call.input.notebook_path ?? call.input.path);
+  if (path === "") return { decision: "ask", reason: `${call.tool} names no file`, by: "default" };
+  const abs = resolve(env.root, expandHome(path, env.home));
+  const v = writeVerdict(abs, rules, env);
+  if (v?.decision === "deny") return v;
+  const asked = bareRule(applying, "ask");
+  if (asked) return ruleVerdict("ask", asked, `${call.tool} asks`);
+  if (v) return v;
+  const allowed = bareRule(applying, "allow");
+  if (allowed) return ruleVerdict("allow", allowed, `${call.tool} is allowed`);
+  return { decision: "ask", reason: `${call.tool} changes ${abs}: needs approval`, by: "default" };
+}
+
+function decideRead(call: ToolCall, applying: readonly Rule[], rules: readonly Rule[], env: DecisionEnv): Verdict {
+  const denied = bareRule(applying, "deny");
+  if (denied) return ruleVerdict("deny", denied, `${call.tool} is denied`);
+  // A search reads everything below its folder: a rule covering the folder's contents
+  // (`Read(private/**)`) applies to a search started there, so a probe child is checked too.
+  const probe = call.tool === "Read" ? [] : readTargets(call, env).map((p) => join(p, "\u0000"));
+  const verdicts = [...readTargets(call, env), ...probe].map((p) => {
+    const v = readVerdict(p, rules, env);
+    return v && { ...v, reason: v.reason.replace(/\u0000/g, "…") };
+  });
+  const worst = strongest(verdicts.filter((v): v is Verdict => v !== null));
+  if (worst?.decision === "deny") return worst;
+  const asked = bareRule(applying, "ask");
+  if (asked) return ruleVerdict("ask", asked, `${call.tool} asks`);
+  if (worst?.decision === "ask") return worst;
+  const allowed = bareRule(applying, "allow");
+  if (allowed) return ruleVerdict("allow", allowed, `${call.tool} is allowed`);
+  if (worst) return worst;
+  if (call.readOnly === false) return { decision: "ask", reason: `${call.tool} is not read-only: needs approval`, by: "default" };
+  return { decision: "allow", reason: `${call.tool} only reads`, by: "default" };
+}
+
+/** The paths a read-family call touches: Read's file, or the folder a search starts from. */
+function readTargets(call: ToolCall, env: DecisionEnv): string[] {
+  const abs = (p: string): string => resolve(env.root, expandHome(p, env.home));
+  if (call.tool === "Read") {
+    const p = stringInput(call.input.file_path);
+    return p === "" ? [] : [abs(p)];
+  }
+  const out: string[] = [];
+  const dir = stringInput(call.input.path);
+  out.push(dir === "" ? resolve(env.root) : abs(dir));
+  // Glob's pattern may itself be absolute (`/etc/**`, `~/.ssh/*`): its literal folder is searched.
+  const pattern = stringInput(call.input.pattern);
+  if (call.tool === "Glob" && (pattern.startsWith("/") || pattern.startsWith("~"))) {
+    const literal = pattern.slice(0, pattern.search(/[*?[{]|$/));
+    out.push(abs(literal.slice(0, literal.lastIndexOf("/") + 1) || literal));
+  }
+  return out;
+}
+
+function decideOther(call: ToolCall, applying: readonly Rule[]): Verdict {
+  const url = stringInput(call.input.url);
+  let host: string | null = null;
+  try {
+    host = url === "" ? null : new URL(url).hostname.toLowerCase();
+  } catch {
+    host = null; // not a URL: domain rules cannot match it (see below)
+  }
+  const matches = (r: Rule): "yes" | "no" | "maybe" => {
+    if (r.match.type !== "domain") return "yes";
+    if (host === null) return "maybe";
+    return host === r.match.domain || host.endsWith(`.${r.match.domain}`) ? "yes" : "no";
+  };
+  for (const kind of ["deny", "ask"] as const) {
+    for (const r of applying.filter((x) => x.kind === kind)) {
+      const m = matches(r);
+      if (m === "yes") return ruleVerdict(kind, r, `${call.tool} ${kind === "deny" ? "is denied" : "asks"}`);
+      if (m === "maybe") return ruleVerdict("ask", r, `${call.tool}'s address cannot be read, and a ${kind} rule might match it`);
+    }
+  }
+  const allowed = applying.find((r) => r.kind === "allow" && matches(r) === "yes");
+  if (allowed) return ruleVerdict("allow", allowed, `${call.tool} is allowed`);
+  if (call.readOnly) return { decision: "allow", reason: `${call.tool} only reads`, by: "default" };
+  return { decision: "ask", reason: `${call.tool} may change things: needs approval`, by: "default" };
+}
+
+function stringInput(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}

@@ -1,0 +1,111 @@
+// The permission gate on the chain.
+//
+// tool.check, prepend tier (outermost): computes decide(). A deny answers at once — nothing
+// downstream runs, so no hook can allow what a rule denies. Otherwise it calls next(), where
+// user-tier hooks (Claude Code PreToolUse hooks, plugins) may answer, and combines:
+//   - a downstream deny (or a failing hook, which the chain turns into a deny) → deny;
+//   - a downstream ask → ask (hooks may tighten);
+//   - a downstream allow → allow only if our decision was allow, or was the *default* ask
+//     ("no rule allows it"). An explicit ask — a rule's, a secret's, a protected file's, or a
+//     command the shell parser cannot read — stays ask: a hook vouches for what it checked,
+//     not for what deepcode could not check.
+//   - nothing downstream answered → our own decision, default included.
+//
+// Where the default lives: in the gate's own decision (decide() knows read-only → allow,
+// mutating → ask, unknown → deny), answered by the prepend hook. To tell "nothing downstream
+// answered" from a real deny, a builtin-tier hook replaces the chain tail's deny (by "core") with
+// the gate's decision in an object it marks in a private WeakSet: the prepend hook recognises it
+// by identity, and no hook can forge it. Hooks in between (e.g. the call-storm breaker) see that
+// default decision, as they would without the gate. The builtin hook calls next() first, so
+// builtin mods registered after it still get to answer.
+//
+// fs.write, prepend tier: refuses (throws) a write outside the fence or matching an Edit/Write
+// deny rule — a backstop for plugin tools that write without a Write/Edit tool.check.
+
+import { resolve } from "node:path";
+import type { Chain } from "../../core/chain.js";
+import { DeniedError, type EventOf, type GateDecision, type Result } from "../../contract/index.js";
+import { writeVerdict } from "./checks.js";
+import { decide, type Decision } from "./decide.js";
+import { rememberRule } from "./remember.js";
+import type { PathEnv } from "./paths.js";
+import type { Rule } from "./rules.js";
+
+export interface GateEnv extends PathEnv {
+  /** Bash's current folder (the Bash tool's persistent cwd). */
+  cwd: string;
+}
+
+export interface PermissionGateOptions {
+  /** Every rule in force: settings layers plus the session's `a` answers. Read at each check. */
+  rules: () => readonly Rule[];
+  env: () => GateEnv;
+  /** The managed policy is malformed: deny every tool call and refuse every write. */
+  managedBroken: boolean;
+  /** The owner name hooks are registered under. */
+  owner?: string;
+}
+
+/** A write the fence refuses. A DeniedError, so the chain hands it to the caller rather than
+ *  skipping the hook: the write does not happen. */
+export class WriteRefusedError extends DeniedError {
+  constructor(readonly path: string, reason: string) {
+    super(`write refused: ${reason}`, "permissions");
+    this.name = "WriteRefusedError";
+  }
+}
+
+export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions): () => void {
+  const owner = opts.owner ?? "permissions";
+  const decided = new WeakMap<object, Decision>(); // event → the gate's decision, for the builtin hook
+  const undecided = new WeakSet<object>(); // answers that mean "no hook answered"
+  const decideFor = (e: EventOf<"tool.check">): Decision =>
+    decided.get(e) ?? decide({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.rules(), { ...opts.env(), managedBroken: opts.managedBroken });
+
+  const offs = [
+    chain.on("prepend", owner, "tool.check", null, async (e, next) => {
+      const d = decideFor(e);
+      if (d.decision === "deny") return answer(d);
+      decided.set(e, d);
+      const down = await next();
+      const r = undecided.has(down) ? answer(d) : combine(d, down);
+      // For an ask: what an `a` answer would add for the session, shown before it is pressed.
+      return r.decision === "ask" && !r.remember ? { ...r, remember: rememberRule({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.env()) } : r;
+    }),
+    chain.on("builtin", owner, "tool.check", null, async (e, next) => {
+      const r = await next();
+      if (r.by !== "core" || r.decision !== "deny") return r;
+      const u = answer(decideFor(e));
+      undecided.add(u);
+      return u;
+    }),
+    chain.on("prepend", owner, "fs.write", null, fenceWriteHook(opts)),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
+/** The gate's decision (allow or ask) combined with what a downstream hook answered. */
+function combine(d: Decision, down: GateDecision): GateDecision {
+  if (down.decision === "deny") return { ...down, by: down.by ?? "hook" };
+  if (down.decision === "ask") return d.decision === "ask" && d.by !== "default" ? answer(d) : { ...down, by: down.by ?? "hook" };
+  // The hook allows.
+  if (d.decision === "allow") return d.by === "default" ? { ...down, by: down.by ?? "hook" } : answer(d);
+  if (d.by === "default") return { decision: "allow", reason: down.reason ?? "a hook allowed it", by: down.by ?? "hook" };
+  return answer(d);
+}
+
+function answer(d: Decision): GateDecision {
+  return { decision: d.decision, reason: d.reason, by: d.by };
+}
+
+/** The fs.write backstop, exported for tests: throws WriteRefusedError instead of calling next. */
+export function fenceWriteHook(opts: PermissionGateOptions) {
+  return (e: EventOf<"fs.write">, next: () => Promise<Result<"fs.write">>): Promise<Result<"fs.write">> => {
+    const env = opts.env();
+    const path = resolve(env.root, e.path);
+    if (opts.managedBroken) throw new WriteRefusedError(path, "the managed policy file is malformed");
+    const v = writeVerdict(path, opts.rules(), env);
+    if (v?.decision === "deny") throw new WriteRefusedError(path, v.reason);
+    return next();
+  };
+}

@@ -1,0 +1,192 @@
+// Paths for permission checks: where a path really leads (symlinks followed at check time, so a
+// link made earlier in the session is caught), whether it is inside the workspace fence, whether
+// it is a well-known secret, and whether a path rule matches it.
+
+import { lstatSync, readlinkSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+import { globToRegExp } from "../../builtins/glob-match.js";
+import type { RuleMatch } from "./rules.js";
+
+export interface PathEnv {
+  root: string;
+  home: string;
+  /** deepcode's home (credentials live there); defaults to `<home>/.deepcode`. */
+  deepcodeHome?: string;
+  additionalDirectories?: readonly string[];
+}
+
+/** `~` and `~/x` → the home folder; anything else unchanged. */
+export function expandHome(p: string, home: string): string {
+  if (p === "~") return home;
+  if (p.startsWith("~/") || p.startsWith(`~${sep}`)) return join(home, p.slice(2));
+  return p;
+}
+
+/**
+ * Where a path leads once every symlink in it is followed, as the kernel would at open():
+ * components are taken left to right, so `link/..` is the parent of the link's *target*. A part
+ * that does not exist yet is taken as written (the deepest existing ancestor decides), and a
+ * dangling final symlink is followed to where a write would create its target.
+ * Returns null for a symlink loop.
+ */
+export function canonical(p: string): string | null {
+  const abs = isAbsolute(p) ? p : resolve(p);
+  const root = parse(abs).root;
+  const queue = abs.slice(root.length).split(/[\\/]+/);
+  let cur = root;
+  let hops = 0;
+  while (queue.length > 0) {
+    const c = queue.shift() as string;
+    if (c === "" || c === ".") continue;
+    if (c === "..") {
+      cur = dirname(cur);
+      continue;
+    }
+    const next = join(cur, c);
+    let link: string | null = null;
+    try {
+      const st = lstatSync(next);
+      if (st.isSymbolicLink()) link = readlinkSync(next);
+    } catch {
+      // Missing (or unreadable): this component and the rest are taken as written.
+      cur = next;
+      for (const r of queue) {
+        if (r === "" || r === ".") continue;
+        cur = r === ".." ? dirname(cur) : join(cur, r);
+      }
+      return cur;
+    }
+    if (link === null) {
+      cur = next;
+      continue;
+    }
+    if (++hops > 40) return null;
+    if (isAbsolute(link)) cur = parse(link).root;
+    queue.unshift(...link.slice(isAbsolute(link) ? parse(link).root.length : 0).split(/[\\/]+/));
+  }
+  return cur;
+}
+
+export function isWithin(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** The fence: the canonical workspace root and additional directories. */
+export function fenceDirs(env: PathEnv): string[] {
+  const dirs = [env.root, ...(env.additionalDirectories ?? []).map((d) => resolve(env.root, expandHome(d, env.home)))];
+  return dirs.map((d) => canonical(d) ?? d);
+}
+
+export interface PathView {
+  /** As written, made absolute (`..` resolved lexically). */
+  lexical: string;
+  /** With symlinks followed; null for a symlink loop. */
+  real: string | null;
+}
+
+/** `followLast: false` for operations on a name itself (rm, unlink): a final symlink is not followed. */
+export function viewPath(abs: string, followLast = true): PathView {
+  const name = basename(abs);
+  if (followLast || abs.endsWith("/") || name === "" || name === "." || name === "..") return { lexical: resolve(abs), real: canonical(abs) };
+  const parent = canonical(dirname(abs));
+  return { lexical: resolve(abs), real: parent === null ? null : join(parent, name) };
+}
+
+/** Inside the fence? A symlink loop is never inside. */
+export function insideFence(view: PathView, env: PathEnv): boolean {
+  if (view.real === null) return false;
+  const real = view.real;
+  return fenceDirs(env).some((d) => isWithin(real, d));
+}
+
+const DEV_SPECIAL = /^\/dev\/(?:null|zero|stdout|stderr|stdin|tty|fd\/[0-9]+|full|random|urandom)$/;
+
+/** Redirect targets that are not files (`/dev/null`, `/dev/stderr`…). */
+export function isDeviceSink(lexical: string): boolean {
+  return DEV_SPECIAL.test(lexical);
+}
+
+const HOME_SECRETS = [".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".git-credentials", ".pypirc"];
+
+/** A well-known secret (why it is one), or null. Reading one asks even though reads are allowed. */
+export function secretReason(view: PathView, env: PathEnv): string | null {
+  const dh = env.deepcodeHome ?? join(env.home, ".deepcode");
+  const realHome = canonical(env.home) ?? env.home;
+  for (const p of [view.lexical, view.real]) {
+    if (p === null) continue;
+    for (const h of [env.home, realHome]) {
+      for (const s of HOME_SECRETS) if (isWithin(p, join(h, s))) return `~/${s} holds credentials`;
+    }
+    if (p === join(dh, "credentials") || p === join(canonical(dh) ?? dh, "credentials")) return "deepcode's credentials file";
+    const name = p.slice(p.lastIndexOf(sep) + 1);
+    if (/^\.env(?:\..+)?$/.test(name) && !/^\.env\.(?:example|sample|template)$/.test(name)) return `${name} files usually hold secrets`;
+    if (/^id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?!.*\.pub$)/.test(name)) return "a private key file";
+    if (/\.(?:pem|key|p12|pfx|keystore|jks)$/i.test(name)) return "a key or certificate file";
+  }
+  return null;
+}
+
+/** Files whose change would loosen the rules or run code later: a write there always asks
+ *  (unless an allow rule names the path). */
+const PROTECTED: Array<[string, string, boolean]> = [
+  [".deepcode/settings.json", "holds the project's permission rules", false],
+  [".deepcode/settings.local.json", "holds the project's permission rules", false],
+  [".mcp.json", "starts MCP servers (programs) in later sessions", false],
+  [".git/config", "can make git run programs", false],
+  [".git/hooks", "holds programs git runs", true],
+];
+
+export function protectedReason(view: PathView, env: PathEnv): string | null {
+  const roots = [env.root, canonical(env.root) ?? env.root];
+  for (const p of [view.lexical, view.real]) {
+    if (p === null) continue;
+    for (const r of roots) {
+      for (const [rel, why, tree] of PROTECTED) {
+        const f = join(r, rel);
+        if (p === f || (tree && isWithin(p, f))) return `${rel} ${why}`;
+      }
+    }
+  }
+  return null;
+}
+
+const NOCASE = process.platform === "darwin" || process.platform === "win32";
+
+/**
+ * Does a path rule match this absolute path? Anchors resolve against `root`/`home` as given
+ * (pass the canonical ones for a canonical path). gitignore-style: a pattern that matches a
+ * folder also covers everything inside it.
+ */
+export function pathRuleMatches(match: Extract<RuleMatch, { type: "path" }>, path: string, anchors: { root: string; home: string }): boolean {
+  const base = match.anchor === "abs" ? "/" : match.anchor === "home" ? anchors.home : anchors.root;
+  const glob = match.anchor === "anywhere" ? `**/${match.glob}` : match.glob;
+  const pattern = normaliseDots(`${escapeGlob(posix(base)).replace(/\/+$/, "")}/${glob === "" ? "**" : glob}`);
+  const re = globToRegExp(pattern, { nocase: NOCASE });
+  let p = posix(path);
+  for (;;) {
+    if (re.test(p)) return true;
+    const parent = p.slice(0, p.lastIndexOf("/")) || "/";
+    if (parent === p) return false;
+    p = parent;
+  }
+}
+
+function posix(p: string): string {
+  return sep === "\\" ? p.replace(/\\/g, "/") : p;
+}
+
+function escapeGlob(s: string): string {
+  return s.replace(/[*?[\]{}\\]/g, "\\$&");
+}
+
+/** Resolve literal `.` and `..` segments of a pattern (`Edit(../shared/**)` from the root). */
+function normaliseDots(pattern: string): string {
+  const out: string[] = [];
+  for (const seg of pattern.split("/")) {
+    if (seg === ".") continue;
+    if (seg === ".." && out.length > 1) out.pop();
+    else out.push(seg);
+  }
+  return out.join("/") || "/";
+}

@@ -1,0 +1,240 @@
+// Wrappers that run another command: `nohup`, `time`, `timeout N`, `nice`, `env VAR=…`,
+// `command`, `builtin`, `exec`, `setsid`, `stdbuf`, `sudo`/`doas`, `xargs`, and shells given a
+// script (`bash -c '…'`, `sh -c`, `zsh -c`) or `eval`. A permission rule is about the command
+// that finally runs, so the wrapper is peeled off and the inner command is what gets matched.
+// An option we do not know makes the result unsure: we cannot tell whether it takes a value,
+// so we cannot tell which word is the command.
+
+import { plainWord, type Word } from "./lexer.js";
+
+export interface Unwrapped {
+  /** The command that runs, first word is its name; empty when the wrapper runs nothing. */
+  words: Word[];
+  /** Variables assigned for the command (`env A=1 cmd`). */
+  assigns: string[];
+  /** The command gets more arguments at run time (xargs, find -exec). */
+  argsUnknown: boolean;
+  /** Runs with raised privileges (sudo, doas). */
+  escalated: boolean;
+  /** Files the wrappers themselves write (`time -o FILE`). */
+  writes: Word[];
+  unsure: string[];
+  /** The wrappers peeled off, outermost first, for messages. */
+  via: string[];
+  /** A script to analyse as shell code: `bash -c '…'` (new shell) or `eval …` (this shell). */
+  script?: { source: string; sameShell: boolean };
+  /** `command -v x`: a lookup, not a run. */
+  lookup?: boolean;
+}
+
+export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "busybox-sh"]);
+
+interface OptSpec {
+  /** Short options that take a value (`-n 5` or `-n5`). */
+  arg?: string;
+  /** Short options without a value. */
+  flag?: string;
+  longArg?: string[];
+  longFlag?: string[];
+  /** `-NUM` is a flag (nice -10). */
+  numeric?: boolean;
+}
+
+const SPECS: Record<string, OptSpec> = {
+  nohup: {},
+  builtin: {},
+  time: { arg: "fo", flag: "pavq", longArg: ["format", "output"], longFlag: ["append", "verbose", "quiet", "portability"] },
+  command: { flag: "pvV" },
+  exec: { arg: "a", flag: "cl" },
+  nice: { arg: "n", longArg: ["adjustment"], numeric: true },
+  timeout: { arg: "sk", flag: "v", longArg: ["signal", "kill-after"], longFlag: ["preserve-status", "foreground", "verbose"] },
+  env: { arg: "uCS", flag: "i0v", longArg: ["unset", "chdir", "split-string"], longFlag: ["ignore-environment", "null", "debug"] },
+  setsid: { flag: "cfw", longFlag: ["ctty", "fork", "wait"] },
+  stdbuf: { arg: "ioe", longArg: ["input", "output", "error"] },
+  sudo: {
+    arg: "ugChprtUTDR",
+    flag: "AbEHknPSBNsie",
+    longArg: ["user", "group", "close-from", "host", "prompt", "role", "type", "other-user", "command-timeout", "chdir", "chroot"],
+    longFlag: ["askpass", "background", "preserve-env", "set-home", "reset-timestamp", "non-interactive", "preserve-groups", "stdin", "bell", "no-update", "shell", "login", "edit"],
+  },
+  doas: { arg: "uC", flag: "ns" },
+  xargs: {
+    arg: "adEILnPs",
+    flag: "0rtpxo",
+    longArg: ["arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"],
+    longFlag: ["null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty", "show-limits", "eof", "replace"],
+  },
+};
+
+interface Scanned {
+  rest: Word[];
+  /** Options seen, with their values (an empty word for flags). */
+  opts: Array<[string, Word]>;
+  unknown: string[];
+}
+
+function scanOptions(ws: Word[], spec: OptSpec, optionalGlued = ""): Scanned {
+  const opts: Array<[string, Word]> = [];
+  const empty = plainWord("");
+  const part = (w: Word, value: string): Word => ({ ...w, value, raw: value });
+  const unknown: string[] = [];
+  let i = 0;
+  while (i < ws.length) {
+    const v = ws[i].value;
+    if (ws[i].expanded && v.startsWith("$")) {
+      unknown.push(v);
+      i++;
+      continue;
+    }
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (!v.startsWith("-") || v === "-") break;
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const name = eq < 0 ? v.slice(2) : v.slice(2, eq);
+      if (spec.longArg?.includes(name)) {
+        if (eq >= 0) opts.push([name, part(ws[i], v.slice(eq + 1))]);
+        else opts.push([name, ws[++i] ?? empty]);
+      } else if (spec.longFlag?.includes(name)) opts.push([name, eq < 0 ? empty : part(ws[i], v.slice(eq + 1))]);
+      else unknown.push(v);
+      i++;
+      continue;
+    }
+    if (spec.numeric && /^-[0-9]+$/.test(v)) {
+      opts.push(["n", part(ws[i], v.slice(1))]);
+      i++;
+      continue;
+    }
+    for (let j = 1; j < v.length; j++) {
+      const c = v[j];
+      if (spec.arg?.includes(c)) {
+        const glued = v.slice(j + 1);
+        opts.push([c, glued !== "" ? part(ws[i], glued) : (ws[++i] ?? empty)]);
+        break;
+      }
+      if (optionalGlued.includes(c)) {
+        opts.push([c, part(ws[i], v.slice(j + 1))]);
+        break;
+      }
+      if (spec.flag?.includes(c)) opts.push([c, empty]);
+      else unknown.push(`-${c}`);
+    }
+    i++;
+  }
+  return { rest: ws.slice(i), opts, unknown };
+}
+
+const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+export function basename(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i < 0 ? p : p.slice(i + 1);
+}
+
+/** Peel wrappers off a command (its words after any leading `VAR=x` assignments). */
+export function unwrap(words: Word[]): Unwrapped {
+  const out: Unwrapped = { words, assigns: [], argsUnknown: false, escalated: false, writes: [], unsure: [], via: [] };
+  for (let guard = 0; guard < 16 && out.words.length > 0; guard++) {
+    const cw = out.words[0];
+    if (cw.expanded || cw.glob || cw.brace) return out; // the parser reports the computed name
+    const name = basename(cw.value);
+    const args = out.words.slice(1);
+
+    if (SHELLS.has(name)) return shellScript(out, name, args);
+    if (name === "eval") {
+      out.via.push("eval");
+      if (args.some((a) => a.expanded)) out.unsure.push("eval of text expanded at run time");
+      out.words = [];
+      out.script = { source: args.map((a) => a.value).join(" "), sameShell: true };
+      return out;
+    }
+    const spec = SPECS[name];
+    if (spec === undefined) return out;
+
+    const s = scanOptions(args, spec, name === "xargs" ? "eil" : "");
+    if (s.unknown.length > 0) {
+      out.unsure.push(`unknown option ${s.unknown.join(" ")} of '${name}'`);
+      return out;
+    }
+    const has = (o: string): boolean => s.opts.some(([k]) => k === o);
+    out.via.push(name);
+    let rest = s.rest;
+    switch (name) {
+      case "command":
+        if (has("v") || has("V")) {
+          out.lookup = true;
+          out.via.pop();
+          return out;
+        }
+        break;
+      case "time":
+        for (const [k, v] of s.opts) if (k === "o" || k === "output") out.writes.push(v);
+        break;
+      case "timeout":
+        rest = rest.slice(1); // the duration
+        break;
+      case "env":
+        if (has("S") || has("split-string")) out.unsure.push("env -S splits a string into a command");
+        if (has("C") || has("chdir")) out.unsure.push("env -C runs the command in another folder");
+        while (rest.length > 0 && ASSIGN.test(rest[0].value)) {
+          out.assigns.push(rest[0].value.slice(0, rest[0].value.indexOf("=")));
+          rest = rest.slice(1);
+        }
+        if (rest.length === 0) return out; // `env` alone prints the environment
+        break;
+      case "sudo":
+      case "doas":
+        out.escalated = true;
+        if (has("s") || has("i") || has("shell") || has("login")) out.unsure.push(`${name} runs the command through a shell`);
+        if (has("e") || has("edit")) out.unsure.push("sudo -e edits files as another user");
+        if (has("D") || has("chdir") || has("R") || has("chroot")) out.unsure.push(`${name} runs the command in another folder`);
+        if (rest.length === 0) return out;
+        break;
+      case "xargs":
+        out.argsUnknown = true;
+        if (rest.length === 0) rest = [plainWord("echo")];
+        break;
+    }
+    if (rest.length === 0) {
+      out.words = [];
+      return out;
+    }
+    out.words = rest;
+  }
+  return out;
+}
+
+function shellScript(out: Unwrapped, name: string, args: Word[]): Unwrapped {
+  let hasC = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i].value;
+    if (v === "--" || v === "-") {
+      i++;
+      break;
+    }
+    if (/^[-+]o$|^[-+]O$|^--(?:rcfile|init-file)$/.test(v)) {
+      i++;
+      continue;
+    }
+    if (v.startsWith("--")) continue;
+    if (/^[-+][A-Za-z]+$/.test(v)) {
+      if (v.startsWith("-") && v.includes("c")) hasC = true;
+      continue;
+    }
+    break;
+  }
+  if (!hasC) return out; // a script file or stdin: the shell itself is the command
+  out.via.push(`${name} -c`);
+  const script = args[i];
+  out.words = [];
+  if (script === undefined) {
+    out.unsure.push(`${name} -c without a script`);
+    return out;
+  }
+  if (script.expanded) out.unsure.push(`the ${name} -c script is expanded at run time`);
+  out.script = { source: script.value, sameShell: false };
+  return out;
+}

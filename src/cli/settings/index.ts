@@ -1,0 +1,6 @@
+// Settings: five layers (user → project → local → flag → managed), merged per key.
+export { defaultManagedPath, loadSettings, type LoadSettingsOptions } from "./load.js";
+export { describeRules, formatRules, type RuleDescription } from "./describe.js";
+export { SETTINGS_SCHEMA, describeType, type KeyType } from "./schema.js";
+export { parseJson, JsonSyntaxError, type JsonPosition, type ParsedJson } from "./json.js";
+export * from "./types.js";

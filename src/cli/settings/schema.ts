@@ -1,0 +1,196 @@
+// The settings keys deepcode knows, with their expected types — the one place to add a key.
+// A key of the wrong type is a ConfigError naming the key (a person must fix it); an unknown
+// key is a warning (a typo, or a newer version's key). Keys Claude Code uses that deepcode does
+// not are known too, so a Claude Code settings file loads unchanged with a note, not an error.
+
+import type { JsonValue } from "../../contract/index.js";
+
+export type KeyType =
+  | { t: "string" }
+  | { t: "number" }
+  | { t: "boolean" }
+  | { t: "enum"; values: readonly string[] }
+  | { t: "array"; of?: KeyType }
+  | { t: "record"; of?: KeyType }
+  | { t: "object"; keys: Record<string, KeyType> }
+  | { t: "either"; options: KeyType[] }
+  /** A Claude Code key deepcode accepts and ignores. */
+  | { t: "ignored" };
+
+const str: KeyType = { t: "string" };
+const num: KeyType = { t: "number" };
+const bool: KeyType = { t: "boolean" };
+const strings: KeyType = { t: "array", of: str };
+const anyObject: KeyType = { t: "record" };
+const ignored: KeyType = { t: "ignored" };
+
+/** Every top-level key deepcode reads (and Claude Code keys it tolerates). */
+export const SETTINGS_SCHEMA: Record<string, KeyType> = {
+  $schema: str,
+  permissions: {
+    t: "object",
+    keys: {
+      allow: strings,
+      ask: strings,
+      deny: strings,
+      additionalDirectories: strings,
+      defaultMode: ignored,
+      disableBypassPermissionsMode: ignored,
+    },
+  },
+  /** Claude Code's shape: `{ "PreToolUse": [{ "matcher": "Edit|Write", "hooks": [...] }] }`. */
+  hooks: { t: "record", of: { t: "array", of: anyObject } },
+  /** Only honoured in the managed layer: ignore every other layer's hooks. */
+  allowManagedHooksOnly: bool,
+  model: str,
+  env: { t: "record", of: str },
+  /** Plugin modules to load: a path or package name, or `{ "path": …, … }`. */
+  plugins: { t: "array", of: { t: "either", options: [str, anyObject] } },
+  pluginConfig: { t: "record", of: anyObject },
+  sandbox: {
+    t: "object",
+    keys: {
+      enabled: bool,
+      /** deepcode: a boolean. Claude Code's object form is accepted and read as "not allowed". */
+      network: { t: "either", options: [bool, anyObject] },
+      autoAllowBashIfSandboxed: ignored,
+      excludedCommands: ignored,
+      allowUnsandboxedCommands: ignored,
+      enableWeakerNestedSandbox: ignored,
+    },
+  },
+  budget: { t: "object", keys: { daily: num, monthly: num, allowRaise: bool } },
+  currency: { t: "enum", values: ["CNY", "USD"] },
+  pricing: anyObject,
+  estimate: { t: "enum", values: ["ask", "show", "off"] },
+  tiers: { t: "record", of: anyObject },
+  compaction: { t: "object", keys: { threshold: num } },
+  toolResultMaxBytes: num,
+  mcpServers: { t: "record", of: anyObject },
+  providers: anyObject,
+  statusLine: { t: "either", options: [anyObject, str] },
+  telemetry: { t: "either", options: [bool, anyObject] },
+  theme: str,
+
+  // Claude Code settings deepcode does not use: accepted, noted once, ignored.
+  apiKeyHelper: ignored,
+  awsAuthRefresh: ignored,
+  awsCredentialExport: ignored,
+  cleanupPeriodDays: ignored,
+  includeCoAuthoredBy: ignored,
+  enableAllProjectMcpServers: ignored,
+  enabledMcpjsonServers: ignored,
+  disabledMcpjsonServers: ignored,
+  disableAllHooks: ignored,
+  enabledPlugins: ignored,
+  extraKnownMarketplaces: ignored,
+  forceLoginMethod: ignored,
+  forceLoginOrgUUID: ignored,
+  otelHeadersHelper: ignored,
+  outputStyle: ignored,
+  spinnerTipsEnabled: ignored,
+  alwaysThinkingEnabled: ignored,
+};
+
+export interface CheckIssue {
+  /** Dotted path of the offending key, e.g. `permissions.allow[1]`. */
+  path: string;
+  kind: "type" | "unknown" | "ignored";
+  message: string;
+}
+
+/** Check a settings object against the schema. Type errors and unknown keys come back as issues. */
+export function checkSettings(value: { [key: string]: JsonValue }): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  checkObject(value, SETTINGS_SCHEMA, "", issues);
+  return issues;
+}
+
+function checkObject(value: { [key: string]: JsonValue }, keys: Record<string, KeyType>, path: string, out: CheckIssue[]): void {
+  for (const [k, v] of Object.entries(value)) {
+    const p = path === "" ? k : `${path}.${k}`;
+    const type = Object.prototype.hasOwnProperty.call(keys, k) ? keys[k] : undefined;
+    if (type === undefined) {
+      out.push({ path: p, kind: "unknown", message: `unknown setting '${p}' (ignored)` });
+      continue;
+    }
+    check(v, type, p, out);
+  }
+}
+
+function check(v: JsonValue, type: KeyType, path: string, out: CheckIssue[]): void {
+  switch (type.t) {
+    case "ignored":
+      out.push({ path, kind: "ignored", message: `'${path}' is a Claude Code setting deepcode does not use (ignored)` });
+      return;
+    case "string":
+    case "number":
+    case "boolean":
+      if (typeof v !== type.t) typeError(path, type, v, out);
+      return;
+    case "enum":
+      if (typeof v !== "string" || !type.values.includes(v)) typeError(path, type, v, out);
+      return;
+    case "array":
+      if (!Array.isArray(v)) return typeError(path, type, v, out);
+      if (type.of) v.forEach((item, i) => check(item, type.of as KeyType, `${path}[${i}]`, out));
+      return;
+    case "record":
+    case "object":
+      if (!isObject(v)) return typeError(path, type, v, out);
+      if (type.t === "object") checkObject(v, type.keys, path, out);
+      else if (type.of) for (const [k, item] of Object.entries(v)) check(item, type.of, `${path}.${k}`, out);
+      return;
+    case "either": {
+      const fits = type.options.some((o) => {
+        const trial: CheckIssue[] = [];
+        check(v, o, path, trial);
+        return !trial.some((i) => i.kind === "type");
+      });
+      if (!fits) typeError(path, type, v, out);
+      return;
+    }
+  }
+}
+
+function typeError(path: string, type: KeyType, v: JsonValue, out: CheckIssue[]): void {
+  out.push({ path, kind: "type", message: `'${path}' must be ${describeType(type)}, not ${describeValue(v)}` });
+}
+
+export function describeType(type: KeyType): string {
+  switch (type.t) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "true or false";
+    case "enum":
+      return `one of ${type.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "array":
+      return type.of ? `an array of ${plural(describeType(type.of))}` : "an array";
+    case "record":
+    case "object":
+      return "an object";
+    case "either":
+      return type.options.map(describeType).join(" or ");
+    case "ignored":
+      return "anything";
+  }
+}
+
+function plural(s: string): string {
+  return s.replace(/^an? /, "").replace(/^(string|number|object)$/, "$1s");
+}
+
+function describeValue(v: JsonValue): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return "an object";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
+  return `${typeof v} ${String(v)}`;
+}
+
+export function isObject(v: unknown): v is { [key: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
