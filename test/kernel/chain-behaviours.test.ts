@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Chain } from "../../src/core/chain.js";
 import type { GateDecision } from "../../src/contract/index.js";
 
-const checkEvent = { type: "tool.check" as const, sessionId: "s", tool: "Bash", input: { command: "ls" }, callId: "c1", readOnly: false };
+const checkEvent = { type: "tool.check" as const, sessionId: "s", tool: "Bash", input: { command: "ls" }, callId: "c1", readOnly: false, step: 1 };
 
 function promptChain(): { chain: Chain; coreSaw: string[] } {
   const chain = new Chain();

@@ -3,7 +3,7 @@ import { Chain } from "../../src/core/chain.js";
 import type { ChainReport } from "../../src/core/chain.js";
 import { DeniedError, type AnyHook } from "../../src/contract/index.js";
 
-const check = { type: "tool.check" as const, sessionId: "s", tool: "Write", input: { file_path: "a" }, callId: "c", readOnly: false };
+const check = { type: "tool.check" as const, sessionId: "s", tool: "Write", input: { file_path: "a" }, callId: "c", readOnly: false, step: 1 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function gateChain(hook: AnyHook, timeoutMs?: number): { chain: Chain; reports: ChainReport[] } {
