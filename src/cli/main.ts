@@ -47,7 +47,14 @@ export const OPTIONS = {
   version: { type: "boolean", short: "v" },
 } as const;
 
-export async function main(argv: string[]): Promise<number> {
+/** Things only code can set, never a user: the `deepcode` bin passes none. Tests start a real
+ *  process through a wrapper that passes a managed-policy path here, as an administrator's
+ *  file would be found at the OS path. */
+export interface Internal {
+  managedPath?: string;
+}
+
+export async function main(argv: string[], internal: Internal = {}): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: normaliseResume(argv), options: OPTIONS, allowPositionals: true, strict: true });
@@ -71,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const { assemble } = await import("./assemble.js");
     const root = process.cwd();
-    const options = { root, flagSettings: values.settings, model: values.model, maxTurns, appendSystemPrompt: values["append-system-prompt"] };
+    const options = { root, flagSettings: values.settings, model: values.model, maxTurns, appendSystemPrompt: values["append-system-prompt"], managedPath: internal.managedPath };
     if (values.events) {
       const { describeEvents } = await import("./events-list.js");
       const app = await assemble(options);
