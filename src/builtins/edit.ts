@@ -39,44 +39,53 @@ export const editTool: ToolSpec<EditInput> = {
   },
   readOnly: false,
   run: editFile,
+  preview: previewEdit,
 };
 
-async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput> {
+/** What an edit would do, computed without writing: shared by `run` and by the permission
+ *  prompt's `preview`, so the diff a person approves is the diff that is written. */
+type Plan =
+  | { kind: "fail"; output: ToolOutput }
+  | { kind: "create"; abs: string; shown: string; content: string }
+  | { kind: "edit"; abs: string; shown: string; text: string; next: string; data: Buffer; match: Extract<MatchResult, { kind: "found" }>; replacement: string };
+
+async function plan(input: EditInput, ctx: ToolContext): Promise<Plan> {
   const abs = resolvePath(ctx.root, input.file_path);
   const shown = displayPath(ctx.root, abs);
   const { old_string: oldString, new_string: newString } = input;
-  if (oldString === newString) return fail(`old_string and new_string are the same; nothing would change in ${shown}.`);
+  const no = (msg: string): Plan => ({ kind: "fail", output: fail(msg) });
+  if (oldString === newString) return no(`old_string and new_string are the same; nothing would change in ${shown}.`);
 
   let r;
   try {
     r = await ctx.fs.read({ path: abs });
   } catch (err) {
     const code = errCode(err);
-    if (code === "ENOENT" && oldString === "") return createFile(abs, shown, newString, ctx);
-    if (code === "ENOENT") return fail(`File does not exist: ${shown}. To create a file, use Write.`);
-    if (code === "EISDIR") return fail(`${shown} is a directory, not a file.`);
+    if (code === "ENOENT" && oldString === "") return { kind: "create", abs, shown, content: newString };
+    if (code === "ENOENT") return no(`File does not exist: ${shown}. To create a file, use Write.`);
+    if (code === "EISDIR") return no(`${shown} is a directory, not a file.`);
     throw err;
   }
   const decoded = decodeText(r.data);
-  if ("binary" in decoded) return fail(`Cannot edit ${shown}: it looks like a binary file (${decoded.binary}).`);
+  if ("binary" in decoded) return no(`Cannot edit ${shown}: it looks like a binary file (${decoded.binary}).`);
   const stale = staleReason(ctx.reads.get(abs), r.stat, r.data, shown);
-  if (stale) return fail(stale);
+  if (stale) return no(stale);
 
   const text = decoded.text;
   if (oldString === "" && text !== "") {
-    return fail(`old_string is empty but ${shown} is not. Give the exact text to replace, or use Write to replace the whole file.`);
+    return no(`old_string is empty but ${shown} is not. Give the exact text to replace, or use Write to replace the whole file.`);
   }
   const match: MatchResult =
     oldString === ""
       ? { kind: "found", pass: "exact", ranges: [[0, 0]], replacement: newString }
       : findMatch(text, oldString, newString, input.replace_all === true);
-  if (match.kind === "ambiguous") return fail(ambiguous(shown, text, match.pass, match.lines));
-  if (match.kind === "none") return fail(notFound(shown, text, oldString));
+  if (match.kind === "ambiguous") return no(ambiguous(shown, text, match.pass, match.lines));
+  if (match.kind === "none") return no(notFound(shown, text, oldString));
 
   const eol = detectEol(text);
   const replacement = eol === "\r\n" ? match.replacement.replace(/\r?\n/g, "\r\n") : match.replacement;
   if (!canEncode(replacement, decoded.encoding)) {
-    return fail(`${shown} is not UTF-8 (it was read as Latin-1), and new_string has characters Latin-1 cannot hold.`);
+    return no(`${shown} is not UTF-8 (it was read as Latin-1), and new_string has characters Latin-1 cannot hold.`);
   }
   let next = "";
   let last = 0;
@@ -85,8 +94,14 @@ async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput>
     last = to;
   }
   next += text.slice(last);
+  return { kind: "edit", abs, shown, text, next, data: encodeText(next, decoded.encoding, decoded.bom), match, replacement };
+}
 
-  const data = encodeText(next, decoded.encoding, decoded.bom);
+async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput> {
+  const p = await plan(input, ctx);
+  if (p.kind === "fail") return p.output;
+  if (p.kind === "create") return createFile(p.abs, p.shown, p.content, ctx);
+  const { abs, shown, text, next, data, match, replacement } = p;
   const w = await ctx.fs.write({ path: abs, data });
   ctx.reads.set(abs, readRecord(w.stat, data));
 
@@ -99,6 +114,14 @@ async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput>
     summary: `Edit ${shown} +${d.added} −${d.removed}`,
     meta: { path: shown, diff: d.diff, added: d.added, removed: d.removed, replacements: count, match: match.pass },
   };
+}
+
+/** The permission prompt's view of an edit: its unified diff (or why it would fail). */
+async function previewEdit(input: EditInput, ctx: ToolContext): Promise<string> {
+  const p = await plan(input, ctx);
+  if (p.kind === "fail") return `(this edit would fail: ${p.output.content.split("\n")[0]})`;
+  if (p.kind === "create") return unifiedDiff("", p.content, p.shown).diff;
+  return unifiedDiff(p.text, p.next, p.shown).diff;
 }
 
 async function createFile(abs: string, shown: string, content: string, ctx: ToolContext): Promise<ToolOutput> {

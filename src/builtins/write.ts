@@ -31,6 +31,19 @@ export const writeTool: ToolSpec<WriteInput> = {
     additionalProperties: false,
   },
   readOnly: false,
+  /** The permission prompt's view: the diff against the file as it is (all lines new for a new file). */
+  async preview(input, ctx): Promise<string> {
+    const abs = resolvePath(ctx.root, input.file_path);
+    const shown = displayPath(ctx.root, abs);
+    let before = "";
+    try {
+      const decoded = decodeText((await ctx.fs.read({ path: abs })).data);
+      before = "binary" in decoded ? `(binary file: ${decoded.binary})\n` : decoded.text;
+    } catch (err) {
+      if (errCode(err) !== "ENOENT") throw err;
+    }
+    return unifiedDiff(before, input.content, shown).diff;
+  },
   async run(input, ctx): Promise<ToolOutput> {
     const abs = resolvePath(ctx.root, input.file_path);
     const shown = displayPath(ctx.root, abs);

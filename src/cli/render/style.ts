@@ -15,7 +15,9 @@ export interface Style {
 }
 
 export function makeStyle(enabled: boolean): Style {
-  const f = ((format: Format, text: string) => (enabled && text ? styleText(format, text) : text)) as Style;
+  // deepcode decides itself (colourEnabled) whether to colour; styleText's own check would
+  // look at process.stdout even when the text goes to stderr.
+  const f = ((format: Format, text: string) => (enabled && text ? styleText(format, text, { validateStream: false }) : text)) as Style;
   f.enabled = enabled;
   return f;
 }

@@ -1,0 +1,185 @@
+// How a turn looks in the REPL. Line-oriented: model text streams as it arrives (Markdown
+// subset), reasoning is dimmed and folded into one line unless `/think on`, each tool call is
+// one line with its result summarised, and the turn ends with one status line. On a terminal a
+// transient line (reasoning, a running tool) is redrawn in place with `\r`; everything that
+// stays is plain lines, so the scrollback reads like a log.
+
+import type { StreamEvent, Usage } from "../../contract/index.js";
+import { MarkdownStream } from "./markdown.js";
+import type { Style } from "./style.js";
+
+export interface TurnView {
+  out: NodeJS.WritableStream;
+  style: Style;
+  /** Show reasoning in full (`/think on`) instead of one folded line. */
+  showThinking: boolean;
+  /** Redraw transient lines in place (a TTY); otherwise nothing transient is printed. */
+  live: boolean;
+}
+
+export interface TurnTotals {
+  costUsd: number;
+  usage: Usage;
+}
+
+export class TurnRenderer {
+  private md: MarkdownStream;
+  private transient = false;
+  private reasoningChars = 0;
+  private reasoningStarted = 0;
+  private inText = false;
+  private atLineStart = true;
+  private readonly running = new Map<string, string>();
+
+  constructor(private readonly v: TurnView) {
+    this.md = new MarkdownStream(v.style);
+  }
+
+  handle(ev: StreamEvent): void {
+    switch (ev.type) {
+      case "model.delta":
+        return this.delta(ev.delta);
+      case "model.response":
+        return this.endText();
+      case "tool.start":
+        this.endText();
+        this.running.set(ev.callId, `${ev.tool} ${briefInput(ev.input)}`);
+        return this.showRunning();
+      case "tool.end": {
+        this.running.delete(ev.callId);
+        const o = ev.output;
+        const line = o.summary ?? ev.tool;
+        const detail = o.isError && !/denied|interrupted/.test(line) ? `: ${firstLine(o.content)}` : "";
+        this.line(o.isError ? this.v.style("red", `✗ ${line}${detail}`) : `${this.v.style("green", "●")} ${line}`);
+        return this.showRunning();
+      }
+      case "repair":
+        return this.line(this.v.style("dim", `↻ repaired (${ev.kind}): ${ev.detail}`));
+      case "notice":
+        return this.line(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${ev.message}`));
+      case "turn.complete":
+        this.endText();
+        this.clearTransient();
+        if (ev.stopReason !== "completed") {
+          const why = ev.stopReason === "interrupted" ? "interrupted" : `${ev.stopReason}${ev.error ? `: ${ev.error}` : ""}`;
+          this.line(this.v.style(ev.stopReason === "interrupted" ? "yellow" : "red", `■ ${why}`));
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private delta(d: Extract<StreamEvent, { type: "model.delta" }>["delta"]): void {
+    if (d.kind === "reasoning") {
+      if (this.v.showThinking) {
+        this.clearTransient();
+        this.write(this.v.style(["dim", "italic"], d.text));
+        return;
+      }
+      if (this.reasoningChars === 0) this.reasoningStarted = Date.now();
+      this.reasoningChars += d.text.length;
+      this.transientLine(this.v.style("dim", `✻ thinking… (${this.reasoningChars} characters)`));
+      return;
+    }
+    if (d.kind === "content") {
+      if (!this.inText) {
+        this.foldReasoning();
+        this.inText = true;
+      }
+      this.write(this.md.write(d.text));
+      return;
+    }
+    if (d.kind === "retry") this.line(this.v.style("yellow", `! ${d.reason}; retrying in ${(d.delayMs / 1000).toFixed(1)} s (attempt ${d.attempt})`));
+  }
+
+  /** The reasoning of this round becomes one dim line once the answer (or a tool) begins. */
+  private foldReasoning(): void {
+    this.clearTransient();
+    if (this.reasoningChars > 0 && !this.v.showThinking) {
+      const secs = ((Date.now() - this.reasoningStarted) / 1000).toFixed(1);
+      this.line(this.v.style("dim", `✻ thought for ${secs} s (${this.reasoningChars} characters; /think on to show)`));
+    } else if (this.v.showThinking && !this.atLineStart) this.write("\n");
+    this.reasoningChars = 0;
+  }
+
+  private endText(): void {
+    if (this.inText) {
+      this.write(this.md.end());
+      if (!this.atLineStart) this.write("\n");
+      this.inText = false;
+      this.md = new MarkdownStream(this.v.style);
+    } else this.foldReasoning();
+  }
+
+  private showRunning(): void {
+    if (this.running.size === 0) return this.clearTransient();
+    const names = [...this.running.values()];
+    this.transientLine(this.v.style("dim", `⋯ ${names.length === 1 ? names[0] : `${names.length} tools: ${names.map((n) => n.split(" ")[0]).join(", ")}`}`));
+  }
+
+  private transientLine(text: string): void {
+    if (!this.v.live) return;
+    this.v.out.write(`\r\x1b[2K${text}`);
+    this.transient = true;
+  }
+
+  private clearTransient(): void {
+    if (!this.transient) return;
+    this.v.out.write("\r\x1b[2K");
+    this.transient = false;
+  }
+
+  private line(text: string): void {
+    this.clearTransient();
+    if (!this.atLineStart) this.write("\n");
+    this.write(`${text}\n`);
+    if (this.running.size > 0) this.showRunning();
+  }
+
+  private write(s: string): void {
+    if (!s) return;
+    this.clearTransient();
+    this.v.out.write(s);
+    this.atLineStart = s.endsWith("\n");
+  }
+}
+
+/** The line after each turn: tokens, cache hit %, this turn's cost and the session's. */
+export function statusLine(turn: TurnTotals, session: TurnTotals, style: Style): string {
+  const u = turn.usage;
+  const hit = u.prompt_tokens ? Math.round((u.prompt_cache_hit_tokens / u.prompt_tokens) * 100) : 0;
+  const parts = [
+    `${tokens(u.prompt_tokens)} in (${hit}% cached)`,
+    `${tokens(u.completion_tokens)} out`,
+    `${money(turn.costUsd)} this turn`,
+    `${money(session.costUsd)} session`,
+  ];
+  return style("dim", parts.join(" · "));
+}
+
+export function tokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(2)}M`;
+  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+
+export function money(usd: number): string {
+  if (usd === 0) return "$0";
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(usd < 1 ? 3 : 2)}`;
+}
+
+function briefInput(input: unknown): string {
+  if (input === null || typeof input !== "object") return "";
+  const i = input as Record<string, unknown>;
+  const v = i.file_path ?? i.command ?? i.pattern ?? i.path ?? i.name;
+  const s = typeof v === "string" ? v : "";
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
+function firstLine(s: string): string {
+  const l = s.split("\n")[0];
+  return l.length > 160 ? `${l.slice(0, 157)}…` : l;
+}
