@@ -1,0 +1,210 @@
+// The REPL's slash commands. Each is a name, one line of help and a function over the REPL.
+// `/status` and `/context` only read; nothing here calls the model except `/compact`.
+
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Engine } from "../../core/engine/engine.js";
+import type { App } from "../assemble.js";
+import { describeRules } from "../settings/describe.js";
+import { formatRules } from "../subcommands.js";
+import type { Style } from "../render/style.js";
+import { money, tokens } from "../render/turn.js";
+import { KNOWN_MODELS } from "../../providers/index.js";
+import { sessionLines } from "./open.js";
+
+export interface ReplApi {
+  app: App;
+  engine: Engine;
+  style: Style;
+  print(text: string): void;
+  /** Ask a yes/no question at the prompt. */
+  confirm(question: string): Promise<boolean>;
+  runTurn(prompt: string): Promise<void>;
+  newSession(): Promise<void>;
+  resume(id?: string): Promise<void>;
+  showThinking: boolean;
+  /** Files this session's Write/Edit calls changed (project-relative or absolute). */
+  changedFiles: ReadonlySet<string>;
+  session: { costUsd: number };
+  exit(): void;
+}
+
+export interface SlashCommand {
+  name: string;
+  args?: string;
+  description: string;
+  run(r: ReplApi, args: string): Promise<void> | void;
+  complete?(partial: string, r: ReplApi): string[];
+}
+
+const sub = (n: number, d: number) => (d ? `${Math.round((n / d) * 100)}%` : "–");
+
+export const BUILTIN_COMMANDS: SlashCommand[] = [
+  { name: "help", description: "list commands", run: (r) => r.print(helpText(r)) },
+  {
+    name: "status",
+    description: "model, session, context and cost (never calls the model)",
+    run: (r) => {
+      const l = r.engine.ledger();
+      const p = r.engine.profile;
+      r.print(
+        [
+          `model      ${p.model}${p.tier ? ` (tier ${p.tier})` : ""}${p.thinking ? `, thinking ${p.thinking}` : ""}`,
+          `project    ${r.app.root}`,
+          `session    ${r.engine.sessionId} · ${r.engine.turns} turns`,
+          `context    ${tokens(l.nextPromptTokens)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)})`,
+          `cache      ${sub(l.hitRate * 1000, 1000)} of prompt tokens served from the cache (${l.requests.length} requests)`,
+          `cost       ${money(r.session.costUsd)} this session`,
+          `prefix     ${l.fingerprint.slice(0, 12)}`,
+        ].join("\n"),
+      );
+    },
+  },
+  {
+    name: "context",
+    description: "what the next request holds, zone by zone",
+    run: (r) => {
+      const l = r.engine.ledger();
+      const rows: Array<[string, number]> = [
+        ["system prompt", l.zones.system],
+        ["tool definitions", l.zones.tools],
+        ["log (sent before)", l.zones.log],
+        ["tail (new)", l.zones.tail],
+      ];
+      const lines = rows.map(([k, v]) => `${k.padEnd(18)} ${tokens(v).padStart(7)}`);
+      lines.push(`${"next request".padEnd(18)} ${tokens(l.nextPromptTokens).padStart(7)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)})`);
+      if (l.lastPromptTokens) lines.push(r.style("dim", `the last request was ${l.lastPromptTokens} tokens exactly (from usage); only the tail is estimated`));
+      const last = l.requests[l.requests.length - 1];
+      if (last?.divergence) lines.push(r.style("yellow", `last request stopped extending the one before at ${last.divergence.zone}: ${last.divergence.reason}`));
+      r.print(lines.join("\n"));
+    },
+  },
+  {
+    name: "model",
+    args: "[name]",
+    description: "show or switch the model",
+    run: (r, args) => {
+      const name = args.trim();
+      if (!name) return r.print(`model: ${r.engine.profile.model}\nknown: ${KNOWN_MODELS.join(", ")}`);
+      r.engine.setModel(name);
+      r.print(`model: ${name} ${r.style("dim", "(the server caches per model: the next request re-reads the whole context once)")}`);
+    },
+    complete: (partial) => KNOWN_MODELS.filter((m) => m.startsWith(partial)),
+  },
+  {
+    name: "compact",
+    args: "[instructions]",
+    description: "compact the context now: one digest + the recent turns",
+    run: async (r, args) => {
+      const c = await r.engine.compact(args.trim() || undefined);
+      r.print(c.ok ? `compacted: ${tokens(c.tokensBefore)} → ${tokens(c.tokensAfter)} tokens` : r.style("yellow", `not compacted: ${c.error}`));
+    },
+  },
+  {
+    name: "diff",
+    description: "git diff of the files this session changed",
+    run: (r) => {
+      const files = [...r.changedFiles];
+      if (files.length === 0) return r.print("This session has not changed any file.");
+      if (!existsSync(join(r.app.root, ".git"))) return r.print(`Changed by this session (not a git repository, no diff):\n${files.join("\n")}`);
+      const d = spawnSync("git", ["diff", "--no-color", "--", ...files], { cwd: r.app.root, encoding: "utf8" });
+      const untracked = spawnSync("git", ["ls-files", "--others", "--exclude-standard", "--", ...files], { cwd: r.app.root, encoding: "utf8" }).stdout.trim();
+      r.print([d.stdout.trim() || "(no changes against the index)", untracked ? `new files:\n${untracked}` : ""].filter(Boolean).join("\n"));
+    },
+  },
+  {
+    name: "permissions",
+    args: "[forget]",
+    description: "every permission rule and its layer; `forget` clears this session's `a` answers",
+    run: (r, args) => {
+      if (args.trim() === "forget") return r.print(`forgot ${r.app.sessionRules.forget()} rule(s) remembered with \`a\``);
+      r.print(formatRules(describeRules(r.app.settings, r.app.sessionRules.rules())));
+    },
+    complete: (p) => ["forget"].filter((x) => x.startsWith(p)),
+  },
+  {
+    name: "tools",
+    description: "every tool, where it comes from, and what was left out",
+    run: (r) => {
+      const inPrefix = new Set(r.engine.prefix.tools.map((t) => t.function.name));
+      const lines = r.app.registry.list().map((t) => `${t.spec.name.padEnd(14)} ${t.source.padEnd(12)} ${t.spec.readOnly ? "read-only" : "changes things"}${inPrefix.has(t.spec.name) ? "" : r.style("dim", "  (arrived later: reached through UseTool)")}`);
+      for (const p of r.app.plugins.filter((x) => !x.ok)) lines.push(r.style("yellow", `left out: plugin ${p.id ?? p.source} (${p.error})`));
+      r.print(lines.join("\n"));
+    },
+  },
+  {
+    name: "sessions",
+    description: "this project's sessions",
+    run: (r) => {
+      const list = r.app.store.list();
+      r.print(list.length ? `${sessionLines(list, r.style).join("\n")}\n${r.style("dim", "/resume <number or id> to switch")}` : "No sessions yet.");
+    },
+  },
+  { name: "resume", args: "[number|id]", description: "switch to an earlier session", run: (r, args) => r.resume(args.trim() || undefined) },
+  { name: "new", description: "start a fresh session", run: (r) => r.newSession() },
+  { name: "clear", description: "start a fresh session (same as /new)", run: (r) => r.newSession() },
+  {
+    name: "forget",
+    description: "delete this session's file (after a confirmation) and start fresh",
+    run: async (r) => {
+      if (!(await r.confirm(`Delete session ${r.engine.sessionId} from disk?`))) return r.print("kept");
+      const id = r.engine.sessionId;
+      r.app.store.delete(id);
+      await r.newSession();
+      r.print(`deleted session ${id}`);
+    },
+  },
+  {
+    name: "think",
+    args: "[on|off]",
+    description: "show the model's reasoning in full, or folded to one line",
+    run: (r, args) => {
+      const a = args.trim();
+      r.showThinking = a === "on" ? true : a === "off" ? false : !r.showThinking;
+      r.print(`reasoning: ${r.showThinking ? "shown in full" : "folded to one line"}`);
+    },
+    complete: (p) => ["on", "off"].filter((x) => x.startsWith(p)),
+  },
+  {
+    name: "reload",
+    description: "rebuild the cached prefix (instructions, tools) after showing what it costs",
+    run: async (r) => {
+      const p = await r.engine.reloadPreview();
+      if (!p.changed) return r.print("The prefix is up to date; nothing to reload.");
+      if (!(await r.confirm(`Rebuild the prefix? The next request re-reads about ${tokens(p.tokens)} tokens uncached.`))) return r.print("kept the current prefix");
+      await r.engine.reload();
+      r.print("prefix rebuilt");
+    },
+  },
+  {
+    name: "init",
+    description: "write an AGENTS.md draft from what the repository shows",
+    run: async (r) => {
+      const { draftAgentsMd, writeInitFile } = await import("../init.js");
+      const res = await writeInitFile(r.app.root, await draftAgentsMd(r.app.root));
+      r.print(res.existed ? `AGENTS.md exists; the draft is in ${res.path}` : `wrote ${res.path}`);
+    },
+  },
+  {
+    name: "doctor",
+    description: "check the set-up (key, network, settings, sandbox…)",
+    run: async (r) => {
+      const { doctorChecks, formatDoctor } = await import("../doctor.js");
+      r.print(formatDoctor(await doctorChecks({ root: r.app.root, home: r.app.home, env: r.app.env }), r.style));
+    },
+  },
+  { name: "exit", description: "leave (the session is saved)", run: (r) => r.exit() },
+  { name: "quit", description: "leave (same as /exit)", run: (r) => r.exit() },
+];
+
+export function helpText(r: ReplApi, extra: readonly SlashCommand[] = []): string {
+  const all = [...BUILTIN_COMMANDS, ...extra];
+  const head = (c: SlashCommand) => `/${c.name}${c.args ? ` ${c.args}` : ""}`;
+  const width = Math.max(...all.map((c) => head(c).length));
+  return [
+    ...all.map((c) => `${r.style("bold", head(c))}${" ".repeat(width - head(c).length)}  ${c.description}`),
+    "",
+    r.style("dim", "@path inserts a file, @dir/ a listing · a trailing \\ continues a line · Ctrl-C interrupts a turn, twice at the prompt exits · Ctrl-D exits"),
+  ].join("\n");
+}

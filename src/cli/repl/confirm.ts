@@ -1,0 +1,61 @@
+// The person's answer to `permission.ask`, in the REPL: the preview (the command, or the diff
+// of an edit), then `y` this once, `a` this kind for the session (what it remembers is said
+// when pressed), anything else no. `a` adds a session allow rule, which goes through the same
+// decision as every rule: it can turn a later ask into an allow, never beat a deny.
+// Registered in the builtin tier, so policy and plugin hooks in outer tiers answer first.
+
+import type { AskAnswer, EventOf } from "../../contract/index.js";
+import type { Chain } from "../../core/chain.js";
+import type { SessionRules } from "../permissions/index.js";
+import type { Style } from "../render/style.js";
+import type { TurnKeys } from "./keys.js";
+
+export interface ConfirmDeps {
+  chain: Chain;
+  keys: TurnKeys;
+  rules: SessionRules;
+  out: NodeJS.WritableStream;
+  style: Style;
+}
+
+const MAX_PREVIEW_LINES = 40;
+
+export function registerConfirm(d: ConfirmDeps): () => void {
+  return d.chain.on("builtin", "repl", "permission.ask", null, (e) => ask(d, e), { timeoutMs: Infinity });
+}
+
+async function ask(d: ConfirmDeps, e: EventOf<"permission.ask">): Promise<AskAnswer> {
+  const s = d.style;
+  d.out.write(`\r\x1b[2K\n${s(["bold", "yellow"], `? ${e.tool} wants to run`)} ${s("dim", `(${e.reason})`)}\n`);
+  d.out.write(`${preview(e.preview, s)}\n`);
+  d.out.write(`${s("bold", "[y]")} yes, once   ${s("bold", "[a]")} always this session: ${s("cyan", e.remember)}   ${s("bold", "[n]")} no  › `);
+  const k = await d.keys.ask();
+  if (k.kind === "key" && k.key.toLowerCase() === "y") {
+    d.out.write(`${s("green", "yes")}\n`);
+    return { decision: "allow", by: "user" };
+  }
+  if (k.kind === "key" && k.key.toLowerCase() === "a") {
+    try {
+      d.rules.add(e.remember);
+    } catch (err) {
+      // A rule text the parser refuses cannot be remembered; this one call is still allowed.
+      d.out.write(`${s("yellow", `(could not remember ${e.remember}: ${(err as Error).message})`)} `);
+    }
+    d.out.write(`${s("green", "yes")} — remembered for this session: ${s("cyan", e.remember)} ${s("dim", "(/permissions forget clears it)")}\n`);
+    return { decision: "allow", remember: true, by: "user" };
+  }
+  d.out.write(`${s("red", k.kind === "interrupt" ? "no (interrupted)" : "no")}\n`);
+  return { decision: "deny", reason: k.kind === "interrupt" ? "the user interrupted" : "the user said no", by: "user" };
+}
+
+function preview(text: string, s: Style): string {
+  const lines = text.split("\n");
+  const shown = lines.slice(0, MAX_PREVIEW_LINES).map((l) => {
+    if (l.startsWith("+") && !l.startsWith("+++")) return s("green", l);
+    if (l.startsWith("-") && !l.startsWith("---")) return s("red", l);
+    if (l.startsWith("@@")) return s("cyan", l);
+    return l;
+  });
+  if (lines.length > MAX_PREVIEW_LINES) shown.push(s("dim", `… ${lines.length - MAX_PREVIEW_LINES} more lines`));
+  return shown.map((l) => `  ${l}`).join("\n");
+}

@@ -1,0 +1,72 @@
+// Opening a session in the REPL: new, the latest (`-c`), by id (`-r <id>`), or picked from a
+// list (`-r` alone, `/resume`). A resumed session shows its earlier turns, compactly, so the
+// person sees where they were.
+
+import type { ChatMessage } from "../../contract/index.js";
+import { Engine } from "../../core/engine/engine.js";
+import type { SessionSummary } from "../../core/session/store.js";
+import type { App } from "../assemble.js";
+import { MarkdownStream } from "../render/markdown.js";
+import type { Style } from "../render/style.js";
+import { money } from "../render/turn.js";
+
+export interface OpenRequest {
+  continue?: boolean;
+  /** An id, or "" to pick from a list. */
+  resume?: string;
+}
+
+export type Picker = (sessions: SessionSummary[]) => Promise<string | undefined>;
+
+export async function openSession(app: App, req: OpenRequest, pick: Picker, say: (m: string) => void): Promise<Engine> {
+  let id: string | undefined;
+  if (req.resume !== undefined && req.resume !== "") id = req.resume;
+  else if (req.resume === "") {
+    const list = app.store.list();
+    if (list.length === 0) say("No earlier sessions in this project; starting a new one.");
+    else id = await pick(list);
+  } else if (req.continue) {
+    id = app.store.latest()?.id;
+    if (!id) say("No earlier session in this project; starting a new one.");
+  }
+  const engine = id ? await Engine.resume(app.engineOptions(), id) : await Engine.start(app.engineOptions());
+  for (const note of engine.startNotes) say(note);
+  return engine;
+}
+
+/** One line per session for a picker or `/sessions`: number, date, turns, cost, first prompt. */
+export function sessionLines(list: readonly SessionSummary[], style: Style): string[] {
+  return list.map((s, i) => {
+    const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
+    const first = s.firstPrompt.replace(/\s+/g, " ").trim();
+    return `${style("bold", String(i + 1).padStart(2))}  ${when}  ${String(s.turns).padStart(3)} turns  ${money(s.costUsd).padStart(8)}  ${first.length > 60 ? `${first.slice(0, 59)}…` : first}  ${style("dim", s.id)}`;
+  });
+}
+
+/** The earlier turns of a resumed session, as they would have looked (without tool output). */
+export function replayText(messages: readonly ChatMessage[], style: Style): string {
+  const out: string[] = [];
+  for (const m of messages) {
+    if (m.role === "user" && !m.content.startsWith("[deepcode]")) out.push(`${style("bold", "›")} ${m.content}`);
+    else if (m.role === "user" && m.content.startsWith("[deepcode] Digest")) out.push(style("dim", "· (earlier turns were compacted into a digest)"));
+    else if (m.role === "assistant") {
+      for (const c of m.tool_calls ?? []) out.push(`${style("green", "●")} ${c.function.name} ${style("dim", briefArgs(c.function.arguments))}`);
+      if (m.content) {
+        const md = new MarkdownStream(style);
+        out.push((md.write(m.content) + md.end()).trimEnd());
+      }
+    }
+  }
+  return out.join("\n");
+}
+
+function briefArgs(raw: string): string {
+  try {
+    const a = JSON.parse(raw) as Record<string, unknown>;
+    const v = a.file_path ?? a.command ?? a.pattern ?? a.path;
+    if (typeof v === "string") return v.length > 70 ? `${v.slice(0, 69)}…` : v;
+  } catch {
+    // arguments that are not JSON are shown raw
+  }
+  return raw.length > 70 ? `${raw.slice(0, 69)}…` : raw;
+}

@@ -1,0 +1,52 @@
+// Driving the real CLI in a real pseudo-terminal: tmux on a private socket per instance,
+// send-keys to type, capture-pane to read. The command is kept on screen after it exits
+// (remain-on-exit), so what it printed last can be read too.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+
+export class Tmux {
+  private readonly socket = `deepcode-test-${randomBytes(4).toString("hex")}`;
+  private readonly name = "t";
+
+  constructor(command: string, opts: { cwd: string; env: Record<string, string>; width?: number; height?: number }) {
+    const env = Object.entries(opts.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
+    this.tmux(["new-session", "-d", "-s", this.name, "-x", String(opts.width ?? 140), "-y", String(opts.height ?? 50), "-c", opts.cwd, `env ${env} ${command}; echo "[exit $?]"; sleep 600`]);
+  }
+
+  /** Type literal text (no Enter). */
+  type(text: string): void {
+    this.tmux(["send-keys", "-t", this.name, "-l", text]);
+  }
+
+  /** Press keys by tmux name: Enter, Tab, C-c, C-d, Up… */
+  press(...keys: string[]): void {
+    this.tmux(["send-keys", "-t", this.name, ...keys]);
+  }
+
+  screen(): string {
+    return this.tmux(["capture-pane", "-t", this.name, "-p", "-S", "-2000"]).stdout;
+  }
+
+  /** Wait until the screen matches; the screen is in the error if it never does. */
+  async waitFor(pattern: RegExp | string, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = this.screen();
+      if (typeof pattern === "string" ? s.includes(pattern) : pattern.test(s)) return s;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen was:\n${s}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  kill(): void {
+    this.tmux(["kill-server"]);
+  }
+
+  private tmux(args: string[]) {
+    return spawnSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
+import { Tmux } from "../helpers/tmux.js";
+import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import { chatBodies } from "../helpers/extension.js";
+
+let sim: Simulator | undefined;
+let term: Tmux | undefined;
+let env: CliEnv | undefined;
+afterEach(async () => {
+  term?.kill();
+  await sim?.close();
+  env?.cleanup();
+  term = undefined;
+  sim = undefined;
+  env = undefined;
+});
+
+async function open(script: Script, files: Record<string, string> = {}, args = ""): Promise<Tmux> {
+  sim = await startSimulator({ script, apiKey: "sk-test-cli" });
+  env = cliEnv(sim.url, files);
+  term = new Tmux(`node ${BIN} ${args}`, { cwd: env.root, env: env.env });
+  await term.waitFor(/^›\s*$/m);
+  return term;
+}
+
+const edit = (old_string: string, new_string: string) => ({ tool_calls: [{ name: "Edit", arguments: { file_path: "a.txt", old_string, new_string } }] });
+const read = { tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }] };
+
+describe("the REPL in a real terminal", () => {
+  it("starts to a prompt with a one-screen banner", async () => {
+    const t = await open({ default: { content: "hi" } });
+    const s = t.screen();
+    expect(s).toMatch(/^deepcode \d+\.\d+\.\d+ · deepseek-flash · /m);
+    expect(s).toMatch(/session \d{8}-\d{6}-[0-9a-f]{6}/);
+  });
+
+  it("runs a turn whose edit is confirmed with y, and the file changes on disk", async () => {
+    const t = await open({ replies: [read, edit("one", "uno"), { content: "changed it" }] }, { "a.txt": "one\ntwo\n" });
+    t.type("change one to uno");
+    t.press("Enter");
+    await t.waitFor("[a] always this session: Edit");
+    expect(t.screen()).toContain("+uno");
+    t.type("y");
+    await t.waitFor("changed it");
+    expect(readFileSync(join(env!.root, "a.txt"), "utf8")).toBe("uno\ntwo\n");
+    expect(t.screen()).toMatch(/● Edit a\.txt \+1 −1/);
+  });
+
+  it("allows a second edit without asking after `a`, and says what it remembered", async () => {
+    const t = await open({ replies: [read, edit("one", "uno"), edit("two", "dos"), { content: "both done" }] }, { "a.txt": "one\ntwo\n" });
+    t.type("translate");
+    t.press("Enter");
+    await t.waitFor("[a] always this session: Edit");
+    t.type("a");
+    await t.waitFor("both done");
+    expect(t.screen()).toContain("remembered for this session: Edit");
+    expect(t.screen().match(/\[a\] always this session/g)).toHaveLength(1);
+    expect(readFileSync(join(env!.root, "a.txt"), "utf8")).toBe("uno\ndos\n");
+  });
+
+  it("denies a command the person refuses, and the model is told", async () => {
+    const t = await open({ replies: [{ tool_calls: [{ name: "Bash", arguments: { command: "touch made-by-bash" } }] }, { content: "ok, I will not" }] });
+    t.type("make a file");
+    t.press("Enter");
+    await t.waitFor("[a] always this session: Bash(touch:*)");
+    t.type("n");
+    await t.waitFor("ok, I will not");
+    expect(t.screen()).toMatch(/✗ Bash: denied/);
+    const last = chatBodies(sim!.requests).pop()!;
+    expect(last.messages.at(-1)).toMatchObject({ role: "tool", content: expect.stringMatching(/^Permission denied for Bash: the user said no/) });
+  });
+
+  it("interrupts a streaming turn with Ctrl-C, keeps the transcript, and -c shows it again", async () => {
+    const slow = { reasoning: "ok", content: "counting slowly: one two three four five six seven eight nine ten ".repeat(4), chunkSize: 4, chunkDelayMs: 40 };
+    const t = await open({ replies: [slow, { content: "resumed fine" }] });
+    t.type("count");
+    t.press("Enter");
+    await t.waitFor("counting slowly: one two");
+    t.press("C-c");
+    await t.waitFor("■ interrupted");
+    t.press("C-d");
+    await t.waitFor(/Resume with: deepcode -r (\S+)/);
+    const id = /Resume with: deepcode -r (\S+)/.exec(t.screen())![1];
+    term!.kill();
+    term = new Tmux(`node ${BIN} -c`, { cwd: env!.root, env: env!.env });
+    const s = await term.waitFor(/^›\s*$/m);
+    expect(s).toContain("── earlier in this session ──");
+    expect(s).toContain("› count");
+    expect(s).toMatch(/counting slowly: one two/);
+    expect(s).toContain(id);
+  });
+
+  it("exits on a second Ctrl-C at an empty prompt and says how to resume", async () => {
+    const t = await open({ default: { content: "hi" } });
+    t.press("C-c");
+    await t.waitFor("press Ctrl-C again to exit");
+    t.press("C-c");
+    const s = await t.waitFor("[exit 0]");
+    expect(s).toMatch(/Session \S+ saved \(\$0\)\. Resume with: deepcode -r \S+ {3}\(or deepcode -c\)/);
+  });
+
+  it("runs a custom command with its arguments expanded", async () => {
+    const t = await open({ default: { content: "reviewed" } }, { ".deepcode/commands/review.md": "---\ndescription: Review a file\nargument-hint: <file> <focus>\n---\nReview $1 with a focus on $2. All arguments: $ARGUMENTS\n" });
+    t.type('/review src/a.ts "error handling"');
+    t.press("Enter");
+    await t.waitFor("reviewed");
+    const last = chatBodies(sim!.requests).pop()!;
+    expect(last.messages.at(-1)).toEqual({ role: "user", content: 'Review src/a.ts with a focus on error handling. All arguments: src/a.ts "error handling"' });
+  });
+
+  it("completes a slash command with Tab", async () => {
+    const t = await open({ default: { content: "hi" } });
+    t.type("/perm");
+    t.press("Tab");
+    await t.waitFor(/› \/permissions/);
+  });
+});
