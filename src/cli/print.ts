@@ -7,6 +7,7 @@ import type { StopReason, StreamEvent, Usage } from "../contract/index.js";
 import { Engine } from "../core/engine/engine.js";
 import type { App } from "./assemble.js";
 import { progressLine } from "./render/progress.js";
+import { registerMentions } from "./mentions.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -37,7 +38,9 @@ export async function runPrint(app: App, o: PrintOptions, out: NodeJS.WritableSt
     reason: `deepcode runs non-interactively (-p), so nobody can approve ${e.tool}; an allow rule in settings (or --settings FILE) can permit it`,
     by: "non-interactive",
   }));
+  registerMentions(app.chain, app.root);
   const engine = await openSession(app, o, err);
+  app.engine = engine;
   const controller = new AbortController();
   const onSigint = (): void => controller.abort();
   process.on("SIGINT", onSigint);

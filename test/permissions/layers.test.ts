@@ -76,3 +76,14 @@ describe("the session layer holds only allow rules", () => {
     expect(() => new SessionRules().add("Glob(git:*)")).toThrow(/cannot remember/);
   });
 });
+
+describe("temporary session rules (a custom command's allowed-tools)", () => {
+  it("allow while they are held, and are gone when released, leaving `a` answers in place", () => {
+    const s = new SessionRules();
+    s.add("Edit");
+    const release = s.temporary(["Bash(git status:*)", "Edit"]);
+    expect(s.rules().map((r) => r.text)).toEqual(["Edit", "Bash(git status:*)", "Edit"]);
+    release();
+    expect(s.rules().map((r) => r.text)).toEqual(["Edit"]);
+  });
+});

@@ -188,7 +188,17 @@ class Repl implements ReplApi {
       description: `${c.description} ${this.style("dim", `(${c.scope})`)}`,
       run: async (r: ReplApi, args: string) => {
         const x = await expandCommand(c, args, engineRunner(this.engine));
-        await r.runTurn(x.prompt);
+        // Claude Code's meaning: `allowed-tools` are allowed without asking while the command
+        // runs (never against a deny); `model` runs this command's turn on that model.
+        const release = this.app.sessionRules.temporary(x.allowedTools ?? []);
+        const model = this.engine.profile.model;
+        if (x.model && x.model !== model) this.engine.setModel(x.model);
+        try {
+          await r.runTurn(x.prompt);
+        } finally {
+          release();
+          if (x.model && x.model !== model) this.engine.setModel(model);
+        }
       },
     }));
     const help: SlashCommand = { name: "help", description: "list commands", run: () => this.print(helpText(this, custom)) };

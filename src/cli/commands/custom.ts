@@ -1,0 +1,181 @@
+// Custom slash commands: Markdown files whose body is a prompt template, in Claude Code's
+// format so its `.claude/commands/` files work unchanged.
+//
+// Where they come from, highest precedence first (the first file to claim a name wins):
+//   1. <root>/.deepcode/commands/**/*.md   (project)
+//   2. <root>/.claude/commands/**/*.md     (project, Claude Code's)
+//   3. <home>/commands/**/*.md             (user; home is ~/.deepcode or DEEPCODE_HOME)
+//   4. <userHome>/.claude/commands/**/*.md (user, Claude Code's)
+// So a project command always wins over a user one. A file in a sub-folder is namespaced:
+// `git/commit.md` → `/git:commit`. Hidden files and folders are skipped.
+//
+// Frontmatter keys: description, argument-hint, allowed-tools, model. A problem in a header is
+// a warning naming file and line; the command still loads with defaults for what was bad.
+// Decisions where Claude Code's format and deepcode differ:
+// - `model` naming a Claude model (claude-*, haiku, sonnet, opus) is dropped with a warning:
+//   those names mean nothing to the DeepSeek API, and the session's model is the better guess.
+// - Unknown keys are warned about in deepcode's own folders only; Claude Code files may carry
+//   keys of newer Claude Code versions, and their owners should not see noise for them.
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, relative } from "node:path";
+import { parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
+
+export { expandCommand, splitArgs, engineRunner, type CommandRunner, type ExpandedCommand } from "./expand.js";
+
+export interface CustomCommand {
+  /** Without the leading slash; `git:commit` for `git/commit.md`. */
+  name: string;
+  description: string;
+  argumentHint?: string;
+  /** Permission rules (Claude Code's `allowed-tools`), e.g. `Bash(git status:*)`. */
+  allowedTools?: string[];
+  model?: string;
+  /** The prompt template, without the frontmatter. */
+  body: string;
+  file: string;
+  scope: "project" | "user";
+  /** Which tool's folder it came from. */
+  origin: "deepcode" | "claude";
+}
+
+export interface LoadCommandsOptions {
+  root: string;
+  /** deepcode's home (~/.deepcode or DEEPCODE_HOME). */
+  home: string;
+  /** The person's home folder, where `~/.claude/commands/` lives (default os.homedir()). */
+  userHome?: string;
+  /** Built-in command names (without the slash): a file claiming one is skipped with a warning. */
+  reserved?: readonly string[];
+}
+
+const KNOWN_KEYS = new Set(["description", "argument-hint", "allowed-tools", "model"]);
+const CLAUDE_MODEL = /^(claude[-\w.]*|haiku|sonnet|opus|opusplan|inherit)$/i;
+/** How deep sub-folders are followed (a guard against symlink loops too). */
+const MAX_DEPTH = 8;
+
+export function loadCustomCommands(o: LoadCommandsOptions): { commands: CustomCommand[]; warnings: string[] } {
+  const userHome = o.userHome ?? homedir();
+  const places: Array<{ dir: string; scope: CustomCommand["scope"]; origin: CustomCommand["origin"] }> = [
+    { dir: join(o.root, ".deepcode", "commands"), scope: "project", origin: "deepcode" },
+    { dir: join(o.root, ".claude", "commands"), scope: "project", origin: "claude" },
+    { dir: join(o.home, "commands"), scope: "user", origin: "deepcode" },
+    { dir: join(userHome, ".claude", "commands"), scope: "user", origin: "claude" },
+  ];
+  const reserved = new Set(o.reserved ?? []);
+  const byName = new Map<string, CustomCommand>();
+  const warnings: string[] = [];
+  const seenDirs = new Set<string>();
+  for (const place of places) {
+    if (seenDirs.has(place.dir)) continue; // home === userHome/.deepcode and the like
+    seenDirs.add(place.dir);
+    for (const file of markdownFiles(place.dir)) {
+      const name = relative(place.dir, file).replace(/\.md$/i, "").split(/[\\/]/).join(":");
+      if (/\s/.test(name)) {
+        warnings.push(`${file}: a command name cannot contain spaces; skipped`);
+        continue;
+      }
+      if (reserved.has(name)) {
+        warnings.push(`${file}: /${name} is a built-in command; this file is skipped`);
+        continue;
+      }
+      if (byName.has(name)) continue; // a higher-precedence file already claimed the name
+      const cmd = readCommand(file, name, place.scope, place.origin, warnings);
+      if (cmd) byName.set(name, cmd);
+    }
+  }
+  const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { commands, warnings };
+}
+
+function readCommand(file: string, name: string, scope: CustomCommand["scope"], origin: CustomCommand["origin"], warnings: string[]): CustomCommand | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    warnings.push(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)}); skipped`);
+    return undefined;
+  }
+  const fm = parseFrontmatter(text);
+  for (const p of fm.problems) warnings.push(`${file}:${p.line}: ${p.message}`);
+  const cmd: CustomCommand = { name, description: "", body: fm.body.replace(/^\s*\n/, ""), file, scope, origin };
+  for (const [key, v] of fm.fields) {
+    const where = `${file}:${v.line}`;
+    switch (key) {
+      case "description":
+        cmd.description = text1(v);
+        break;
+      case "argument-hint":
+        // `argument-hint: [message]` is a hint shown as written, not a list.
+        cmd.argumentHint = Array.isArray(v.value) ? v.raw : v.value;
+        break;
+      case "allowed-tools":
+        cmd.allowedTools = (Array.isArray(v.value) ? v.value : splitTopLevel(v.value)).map((s) => s.trim()).filter(Boolean);
+        break;
+      case "model": {
+        const model = text1(v);
+        if (CLAUDE_MODEL.test(model)) warnings.push(`${where}: model '${model}' is a Claude model; ignored (the session's model is used)`);
+        else if (model) cmd.model = model;
+        break;
+      }
+      default:
+        if (origin === "deepcode" && !KNOWN_KEYS.has(key)) warnings.push(`${where}: unknown key '${key}' (known: ${[...KNOWN_KEYS].join(", ")}); ignored`);
+    }
+  }
+  if (!cmd.description) cmd.description = firstLine(cmd.body);
+  return cmd;
+}
+
+function text1(v: FrontmatterValue): string {
+  return (Array.isArray(v.value) ? v.value.join(", ") : v.value).trim();
+}
+
+/** Split `Bash(git add:*), Read` at commas outside parentheses. */
+function splitTopLevel(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === "(") depth++;
+    else if (s[i] === ")") depth = Math.max(0, depth - 1);
+    else if (s[i] === "," && depth === 0) {
+      out.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(s.slice(start));
+  return out;
+}
+
+/** The body's first non-empty line, without heading marks, cut to one screen line. */
+function firstLine(body: string): string {
+  const line = body.split("\n").map((l) => l.replace(/^\s*#+\s*/, "").trim()).find(Boolean) ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/** `*.md` files below `dir` in name order (files of a folder before its sub-folders). */
+function markdownFiles(dir: string, depth = 0): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return []; // no such folder (the common case) or unreadable: no commands from here
+  }
+  const files: string[] = [];
+  const dirs: string[] = [];
+  for (const n of names) {
+    if (n.startsWith(".")) continue;
+    const p = join(dir, n);
+    let isDir: boolean;
+    try {
+      isDir = statSync(p).isDirectory(); // follows symlinks: linked command folders work
+    } catch {
+      continue; // a dangling symlink: nothing to load
+    }
+    if (isDir) dirs.push(p);
+    else if (/\.md$/i.test(n)) files.push(p);
+  }
+  if (depth < MAX_DEPTH) for (const d of dirs) files.push(...markdownFiles(d, depth + 1));
+  return files;
+}

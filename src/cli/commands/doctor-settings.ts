@@ -1,0 +1,76 @@
+// Doctor's settings findings: each settings layer found, valid or not (a malformed file is a
+// finding with its file:line:column, never a crash), the warnings deepcode would print at start
+// (unknown keys, rules it ignores), and the managed policy: absent, present or broken.
+
+import { join } from "node:path";
+import { ConfigError } from "../../contract/index.js";
+import type { AssembleOptions } from "../assemble.js";
+import type { DoctorCheck } from "../doctor.js";
+import { permissionSetup } from "../permissions/index.js";
+import { defaultManagedPath, loadSettings, readSettingsFile } from "../settings/load.js";
+
+export function settingsChecks(o: AssembleOptions, home: string): DoctorCheck[] {
+  const out: DoctorCheck[] = [];
+  const layers: Array<{ name: string; file: string; required: boolean }> = [
+    { name: "user", file: join(home, "settings.json"), required: false },
+    { name: "project", file: join(o.root, ".deepcode", "settings.json"), required: false },
+    { name: "local", file: join(o.root, ".deepcode", "settings.local.json"), required: false },
+  ];
+  if (o.flagSettings !== undefined) layers.push({ name: "flag", file: o.flagSettings, required: true });
+  const absent: string[] = [];
+  let broken = false;
+  for (const l of layers) {
+    try {
+      const r = readSettingsFile(l.file, l.required, [], new Set());
+      if (r.present) out.push({ id: "settings", status: "ok", label: `settings (${l.name})`, detail: `${l.file} valid` });
+      else absent.push(l.name);
+    } catch (err) {
+      broken = true;
+      const message = err instanceof ConfigError ? err.message : `${l.file}: ${String(err)}`;
+      out.push({
+        id: "settings",
+        status: "fail",
+        label: `settings (${l.name})`,
+        detail: message,
+        fix: "correct the file at that line (deepcode will not start until it is valid)",
+      });
+    }
+  }
+  if (absent.length) out.push({ id: "settings", status: "ok", label: "settings", detail: `no ${absent.join(", ")} settings file (defaults apply there)` });
+
+  const managedPath = o.managedPath ?? defaultManagedPath();
+  if (!broken) {
+    // The warnings deepcode prints at start (unknown keys, ignored rules), as findings.
+    try {
+      const loaded = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath });
+      const said = [...loaded.warnings.filter((w) => !w.startsWith("MANAGED POLICY")), ...permissionSetup(loaded).warnings];
+      for (const w of said) out.push({ id: "settings", status: "warn", label: "settings", detail: w, fix: "edit or remove that entry" });
+    } catch (err) {
+      // Each file parsed alone above; a failure here is a cross-file problem worth showing.
+      out.push({ id: "settings", status: "fail", label: "settings", detail: err instanceof Error ? err.message : String(err), fix: "correct the file named" });
+    }
+  }
+  out.push(managedCheck(managedPath));
+  return out;
+}
+
+/** The managed policy alone: the other layers are pointed below the policy file, where nothing
+ *  can exist (ENOTDIR or ENOENT both read as absent), so a broken user file cannot hide it. */
+function managedCheck(managedPath: string): DoctorCheck {
+  const nowhere = join(managedPath, ".doctor-none");
+  let state;
+  try {
+    state = loadSettings({ root: nowhere, home: nowhere, managedPath }).managed;
+  } catch (err) {
+    return { id: "managed", status: "fail", label: "managed policy", detail: err instanceof Error ? err.message : String(err), fix: `an administrator must fix ${managedPath}` };
+  }
+  if (state.state === "absent") return { id: "managed", status: "ok", label: "managed policy", detail: `none (${state.path})` };
+  if (state.state === "ok") return { id: "managed", status: "ok", label: "managed policy", detail: `present: ${state.files.join(", ")}` };
+  return {
+    id: "managed",
+    status: "fail",
+    label: "managed policy",
+    detail: `broken, so every tool call is denied: ${state.problem ?? state.path}`,
+    fix: `an administrator must fix ${state.path}`,
+  };
+}

@@ -1,0 +1,178 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { startSimulator, type Simulator } from "../sim/server.mjs";
+import { doctorChecks, formatDoctor, runDoctor, type DoctorCheck, type DoctorOptions } from "../../src/cli/doctor.js";
+import { saveApiKey } from "../../src/cli/credentials.js";
+import { tempDirs, writeTree, type Dirs } from "./helpers.js";
+
+const GOOD = "sk-doctor-good-0123456789abcdef";
+const BAD = "sk-doctor-bad-fedcba9876543210";
+
+let sim: Simulator;
+let d: Dirs;
+beforeAll(async () => {
+  sim = await startSimulator({ apiKey: GOOD });
+});
+afterAll(() => sim.close());
+beforeEach(() => {
+  d = tempDirs();
+});
+afterEach(() => d.cleanup());
+
+function options(env: Record<string, string>, more: Partial<DoctorOptions> = {}): DoctorOptions {
+  return { root: d.root, home: d.home, managedPath: join(d.userHome, "managed", "managed-settings.json"), env: { PATH: process.env.PATH ?? "", DEEPSEEK_BASE_URL: sim.url, ...env }, ...more };
+}
+
+async function doctor(o: DoctorOptions): Promise<{ code: number; text: string }> {
+  let text = "";
+  const out = new Writable({
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  const code = await runDoctor(o, out);
+  return { code, text };
+}
+
+const find = (checks: DoctorCheck[], id: string) => checks.filter((c) => c.id === id);
+
+describe("the API key and the base URL, against the simulator", () => {
+  it("says where the key comes from and that it was accepted, exits 0, and never prints the key", async () => {
+    const { code, text } = await doctor(options({ DEEPSEEK_API_KEY: GOOD }));
+    expect(code).toBe(0);
+    expect(text).toContain("✓ API key: found (from DEEPSEEK_API_KEY)");
+    expect(text).toContain(`✓ base URL: ${sim.url} (DEEPSEEK_BASE_URL) reachable`);
+    expect(text).toMatch(/✓ key check: key from DEEPSEEK_API_KEY accepted; balance 100\.00 USD/);
+    expect(text).not.toContain(GOOD);
+  });
+
+  it("reports a key from the credentials file by the file's path", async () => {
+    const file = saveApiKey(d.home, GOOD);
+    const checks = await doctorChecks(options({}));
+    expect(find(checks, "key")[0].detail).toBe(`found (from ${file})`);
+    expect(find(checks, "auth")[0].status).toBe("ok");
+    expect(find(checks, "credentials")[0]).toMatchObject({ status: "ok", detail: `${file} (mode 600)` });
+  });
+
+  it("reports a rejected key (401) as a problem with its fix, exits 1, and never prints the key", async () => {
+    const { code, text } = await doctor(options({ DEEPSEEK_API_KEY: BAD }));
+    expect(code).toBe(1);
+    expect(text).toMatch(/✗ key check: .*401.* — fix: create a key at https:\/\/platform\.deepseek\.com\/api_keys and export a valid DEEPSEEK_API_KEY/);
+    expect(text).not.toContain(BAD);
+    expect(text).toMatch(/^1 problem, \d+ warnings?\.$/m);
+  });
+
+  it("reports an unreachable base URL, leaves the key unchecked, and exits 1", async () => {
+    const closed = await freePort();
+    const { code, text } = await doctor(options({ DEEPSEEK_API_KEY: GOOD, DEEPSEEK_BASE_URL: `http://127.0.0.1:${closed}` }));
+    expect(code).toBe(1);
+    expect(text).toMatch(new RegExp(`✗ base URL: http://127\\.0\\.0\\.1:${closed} \\(DEEPSEEK_BASE_URL\\) unreachable: .*ECONNREFUSED.* — fix: check the network`));
+    expect(text).toContain("! key check: not checked (the API could not be reached)");
+  });
+
+  it("gives up on a server that never answers, within its own time limit", async () => {
+    const sockets: Socket[] = [];
+    const silent: Server = createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD, DEEPSEEK_BASE_URL: `http://127.0.0.1:${port}` }, { timeoutMs: 300 }));
+      expect(find(checks, "api")[0]).toMatchObject({ status: "fail", detail: `http://127.0.0.1:${port} (DEEPSEEK_BASE_URL) unreachable: no answer within 0.3 s` });
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it("says how to set a key when there is none, still checks the base URL, and exits 1", async () => {
+    const { code, text } = await doctor(options({}));
+    expect(code).toBe(1);
+    expect(text).toContain(`✗ API key: not found (neither DEEPSEEK_API_KEY nor ${join(d.home, "credentials")}) — fix: run \`deepcode setup\`, or export DEEPSEEK_API_KEY=sk-…`);
+    expect(text).toContain("✓ base URL:");
+  });
+});
+
+describe("settings and the managed policy", () => {
+  it("lists each settings file found as valid, and the layers that have none", async () => {
+    writeTree(d.root, { ".deepcode/settings.json": '{ "model": "deepseek-pro" }\n' });
+    const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }));
+    expect(find(checks, "settings").map((c) => `${c.status} ${c.label}: ${c.detail}`)).toEqual([
+      `ok settings (project): ${join(d.root, ".deepcode/settings.json")} valid`,
+      "ok settings: no user, local settings file (defaults apply there)",
+    ]);
+  });
+
+  it("reports a malformed settings file with its file and line as a problem, not a crash, and exits 1", async () => {
+    const file = join(d.root, ".deepcode/settings.local.json");
+    writeTree(d.root, { ".deepcode/settings.local.json": '{\n  "model": "x",,\n}\n' });
+    const { code, text } = await doctor(options({ DEEPSEEK_API_KEY: GOOD }));
+    expect(code).toBe(1);
+    expect(text).toMatch(new RegExp(`✗ settings \\(local\\): ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:2:\\d+: .* — fix: correct the file at that line`));
+  });
+
+  it("shows start-up warnings of valid files as warnings, which do not fail the run", async () => {
+    writeTree(d.home, { "settings.json": '{ "permissions": { "allow": ["Glob(x:*)"] }, "colour": true }\n' });
+    const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }));
+    const warned = find(checks, "settings").filter((c) => c.status === "warn").map((c) => c.detail);
+    expect(warned.some((w) => w.includes("colour"))).toBe(true);
+    expect(warned.some((w) => w.includes("Glob(x:*)"))).toBe(true);
+  });
+
+  it("reports the managed policy as absent, present, or broken (a problem: every tool call is denied)", async () => {
+    const o = options({ DEEPSEEK_API_KEY: GOOD });
+    expect(find(await doctorChecks(o), "managed")[0]).toMatchObject({ status: "ok", detail: `none (${o.managedPath})` });
+    writeTree(join(d.userHome, "managed"), { "managed-settings.json": '{ "permissions": { "deny": ["Bash(curl:*)"] } }' });
+    expect(find(await doctorChecks(o), "managed")[0]).toMatchObject({ status: "ok", detail: `present: ${o.managedPath}` });
+    writeTree(join(d.userHome, "managed"), { "managed-settings.json": "{ nope" });
+    const broken = find(await doctorChecks(o), "managed")[0];
+    expect(broken.status).toBe("fail");
+    expect(broken.detail).toMatch(/^broken, so every tool call is denied: .*managed-settings\.json:1:/);
+  });
+});
+
+describe("the machine and deepcode's files", () => {
+  it("fails an old Node.js with how to fix it", async () => {
+    const [node] = find(await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }, { nodeVersion: "20.9.0" })), "node");
+    expect(formatDoctor([node])).toMatch(/^✗ Node\.js: 20\.9\.0 is too old \(needs ≥ 20\.10\) — fix: install Node\.js 20\.10 or later/);
+  });
+
+  it("says the sandbox is not available off Linux, and that rg is missing when it is not on PATH, as warnings", async () => {
+    const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD, PATH: d.userHome }, { platform: "darwin" }));
+    expect(find(checks, "sandbox")[0]).toMatchObject({ status: "warn", detail: "not available on darwin: Bash commands run under the permission gate only" });
+    expect(find(checks, "rg")[0]).toMatchObject({ status: "warn" });
+    expect(find(checks, "rg")[0].fix).toMatch(/install ripgrep/);
+  });
+
+  it("says bwrap is missing on Linux when it is not on PATH", async () => {
+    const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD, PATH: d.userHome }, { platform: "linux" }));
+    expect(find(checks, "sandbox")[0]).toMatchObject({ status: "warn", fix: "install bubblewrap (apt install bubblewrap, dnf install bubblewrap)" });
+  });
+
+  it("fails session folders and a credentials file others can read, with the chmod that fixes them", async () => {
+    const sessions = join(d.home, "sessions", "-project");
+    mkdirSync(sessions, { recursive: true, mode: 0o755 });
+    chmodSync(join(d.home, "sessions"), 0o755);
+    chmodSync(sessions, 0o755);
+    writeFileSync(join(sessions, "s.jsonl"), "{}\n", { mode: 0o644 });
+    const cred = join(d.home, "credentials");
+    writeFileSync(cred, `DEEPSEEK_API_KEY=${GOOD}\n`, { mode: 0o644 });
+    chmodSync(cred, 0o644);
+    const checks = await doctorChecks(options({}));
+    expect(find(checks, "sessions")[0]).toMatchObject({ status: "fail", fix: `chmod -R go-rwx ${join(d.home, "sessions")}` });
+    expect(find(checks, "sessions")[0].detail).toMatch(/^3 of 3 entries readable by others/);
+    expect(find(checks, "credentials")[0]).toMatchObject({ status: "fail", detail: `${cred} has mode 644: others can read the key`, fix: `chmod 600 ${cred}` });
+    expect(JSON.stringify(checks)).not.toContain(GOOD);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}

@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { Chain } from "../../src/core/chain.js";
+import { expandMentions, findMentions, registerMentions } from "../../src/cli/mentions.js";
+import { tempDirs, writeTree, type Dirs } from "./helpers.js";
+
+let d: Dirs;
+beforeEach(() => {
+  d = tempDirs();
+  writeTree(d.root, {
+    "src/a.ts": "export const a = 1;\nexport const b = 2;\n",
+    "src/lib/util.ts": "export {};\n",
+    "src/gen/out.js": "generated\n",
+    "src/.gitignore": "gen/\n",
+    "README.md": "# Demo\n",
+  });
+});
+afterEach(() => d.cleanup());
+
+const expand = (text: string, o: { maxBytes?: number; maxEntries?: number } = {}) => expandMentions(text, { root: d.root, ...o });
+
+describe("@path attaches a file", () => {
+  it("keeps the prompt as typed and attaches the file after it, with its path and line count", async () => {
+    const r = await expand("Explain @src/a.ts please");
+    expect(r.notes).toEqual([]);
+    expect(r.text).toBe('Explain @src/a.ts please\n\n<file path="src/a.ts" lines="2">\nexport const a = 1;\nexport const b = 2;\n</file>');
+  });
+
+  it("drops trailing punctuation that is not part of the path, and attaches a file mentioned twice once", async () => {
+    const r = await expand("See @README.md. Then @README.md, again (@src/a.ts)");
+    expect(r.text.match(/<file path="README.md"/g)).toHaveLength(1);
+    expect(r.text).toContain('<file path="src/a.ts"');
+  });
+
+  it("reads a quoted path with spaces", async () => {
+    writeTree(d.root, { "my notes.txt": "hello\n" });
+    const r = await expand('Summarise @"my notes.txt"');
+    expect(r.text).toContain('<file path="my notes.txt" lines="1">\nhello\n</file>');
+  });
+
+  it("cuts a file larger than the bound at a line, with a marker saying what was left out", async () => {
+    writeTree(d.root, { "big.txt": Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n") + "\n" });
+    const r = await expand("@big.txt", { maxBytes: 50 });
+    expect(r.text).toContain('<file path="big.txt" lines="1-7 (cut)">\nline 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\n');
+    expect(r.text).toContain("[… cut by deepcode: showed lines 1–7, 49 of 792 bytes; read the rest with the Read tool from line 8]\n</file>");
+  });
+
+  it("does not attach a binary file, and says so", async () => {
+    writeTree(d.root, { "logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]) });
+    const r = await expand("look at @logo.png");
+    expect(r.text).toBe("look at @logo.png");
+    expect(r.notes).toEqual(["@logo.png: a binary file; not attached"]);
+  });
+});
+
+describe("@dir/ attaches a listing", () => {
+  it("lists the folder's entries depth first, folders with a slash, .gitignore respected", async () => {
+    const r = await expand("What is in @src/");
+    expect(r.text).toContain('<directory path="src/" entries="4">\n.gitignore\na.ts\nlib/\nlib/util.ts\n</directory>');
+    expect(r.text).not.toContain("gen/");
+  });
+
+  it("stops a long listing at the bound and says so", async () => {
+    writeTree(d.root, Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`many/f${i}.txt`, ""])));
+    const r = await expand("@many/", { maxEntries: 3 });
+    expect(r.text).toContain('<directory path="many/" entries="3+">\nf0.txt\nf1.txt\nf2.txt\n[… listing stopped at 3 entries; use Glob for the rest]\n</directory>');
+  });
+});
+
+describe("the total bound on attachments", () => {
+  it("stops attaching once a prompt carries the total budget, with a note for each file left out", async () => {
+    writeTree(d.root, { "one.txt": "1".repeat(100) + "\n", "two.txt": "2".repeat(100) + "\n" });
+    const r = await expandMentions("@one.txt @two.txt", { root: d.root, maxTotalBytes: 100 });
+    expect(r.text).toContain('<file path="one.txt"');
+    expect(r.text).not.toContain('<file path="two.txt"');
+    expect(r.notes).toEqual(["@two.txt: not attached; this prompt's attachments reached their limit (100 bytes)"]);
+  });
+});
+
+describe("what is left as text", () => {
+  it("leaves a path that does not exist as text, with a note", async () => {
+    const r = await expand("Fix @src/missing.ts. And @Override");
+    expect(r.text).toBe("Fix @src/missing.ts. And @Override");
+    expect(r.notes).toEqual(["@src/missing.ts: no such file or folder in the project; left as text"]);
+  });
+
+  it("does not attach a path outside the project root, through .. or an absolute path", async () => {
+    writeTree(d.userHome, { "secret.txt": "s3cret\n" });
+    const r = await expand(`@../person/secret.txt and @${join(d.userHome, "secret.txt")}`);
+    expect(r.text).not.toContain("s3cret");
+    expect(r.notes).toEqual([
+      `@../person/secret.txt: outside the project root (it resolves to ${join(d.userHome, "secret.txt")}); not attached`,
+      `@${join(d.userHome, "secret.txt")}: outside the project root (it resolves to ${join(d.userHome, "secret.txt")}); not attached`,
+    ]);
+  });
+
+  it("does not attach a file or folder outside the root reached through a symlink inside it", async () => {
+    writeTree(d.userHome, { "secret.txt": "s3cret\n" });
+    symlinkSync(join(d.userHome, "secret.txt"), join(d.root, "link.txt"));
+    symlinkSync(d.userHome, join(d.root, "linkdir"));
+    const r = await expand("@link.txt @linkdir/ @linkdir/secret.txt");
+    expect(r.text).not.toContain("s3cret");
+    expect(r.text).not.toContain("<directory");
+    expect(r.notes).toEqual([
+      `@link.txt: outside the project root (it resolves to ${join(d.userHome, "secret.txt")}); not attached`,
+      `@linkdir/: outside the project root (it resolves to ${d.userHome}); not attached`,
+      `@linkdir/secret.txt: outside the project root (it resolves to ${join(d.userHome, "secret.txt")}); not attached`,
+    ]);
+  });
+
+  it("attaches a file reached through a symlink that stays inside the root", async () => {
+    symlinkSync(join(d.root, "src", "a.ts"), join(d.root, "alias.ts"));
+    const r = await expand("@alias.ts");
+    expect(r.text).toContain('<file path="src/a.ts" lines="2">');
+  });
+
+  it("leaves emails, @ inside words and mentions in code alone", async () => {
+    mkdirSync(join(d.root, "b.c"));
+    const text = "mail a@b.c or me@src/a.ts; `@src/a.ts` and\n```\n@src/a.ts\n```";
+    expect(findMentions(text)).toEqual([]);
+    expect(await expand(text)).toEqual({ text, notes: [] });
+  });
+});
+
+describe("the prompt.submit hook", () => {
+  it("rewrites the submitted text with the attachments and returns the notes as context", async () => {
+    const chain = new Chain();
+    chain.setCore("prompt.submit", (e) => ({ text: e.text }));
+    registerMentions(chain, d.root);
+    const r = await chain.dispatch({ type: "prompt.submit", sessionId: "s1", text: "Read @src/a.ts and @nope.ts" });
+    expect(r.text).toContain('<file path="src/a.ts" lines="2">');
+    expect(r.context).toEqual(["@nope.ts: no such file or folder in the project; left as text"]);
+    expect(chain.hooksFor("prompt.submit")).toEqual([{ tier: "builtin", owner: "mentions", pattern: "prompt.submit" }]);
+  });
+
+  it("passes a prompt without mentions through unchanged, with no context added", async () => {
+    const chain = new Chain();
+    chain.setCore("prompt.submit", (e) => ({ text: e.text, context: ["from the core"] }));
+    registerMentions(chain, d.root);
+    expect(await chain.dispatch({ type: "prompt.submit", sessionId: "s1", text: "hello" })).toEqual({ text: "hello", context: ["from the core"] });
+  });
+});

@@ -1,0 +1,139 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { PassThrough, Writable } from "node:stream";
+import { startSimulator, type Simulator } from "../sim/server.mjs";
+import { keyProblem, setup } from "../../src/cli/setup.js";
+import { resolveApiKey } from "../../src/cli/credentials.js";
+import { tempDirs, type Dirs } from "./helpers.js";
+
+const GOOD = "sk-setup-good-0123456789abcdef";
+const WRONG = "sk-setup-wrong-0123456789abcdef";
+
+let sim: Simulator;
+let d: Dirs;
+beforeAll(async () => {
+  sim = await startSimulator({ apiKey: GOOD });
+});
+afterAll(() => sim.close());
+beforeEach(() => {
+  d = tempDirs();
+});
+afterEach(() => d.cleanup());
+
+function sink(): { stream: Writable; text: () => string } {
+  let text = "";
+  return {
+    stream: new Writable({
+      write(chunk, _enc, done) {
+        text += String(chunk);
+        done();
+      },
+    }),
+    text: () => text,
+  };
+}
+
+/** `echo … | deepcode setup`: stdin is a pipe that ends. */
+async function piped(stdin: string, env: Record<string, string> = {}) {
+  const input = new PassThrough();
+  input.end(stdin);
+  const out = sink();
+  const code = await setup(d.home, { input, output: out.stream, env: { DEEPSEEK_BASE_URL: sim.url, ...env } });
+  return { code, text: out.text() };
+}
+
+const cred = () => join(d.home, "credentials");
+
+describe("deepcode setup with the key on stdin (not a terminal)", () => {
+  it("writes the credentials file with mode 0600, says the key was accepted, and never echoes it", async () => {
+    const { code, text } = await piped(`${GOOD}\n`);
+    expect(code).toBe(0);
+    expect(statSync(cred()).mode & 0o777).toBe(0o600);
+    expect(resolveApiKey({}, d.home)).toEqual({ key: GOOD, source: cred() });
+    expect(text).toContain(`Stored the key in ${cred()} (mode 0600).`);
+    expect(text).toMatch(/accepted; balance 100\.00 USD/);
+    expect(text).not.toContain(GOOD);
+    expect(text).not.toContain(GOOD.slice(-8));
+  });
+
+  it("stores a key the API rejects, says so without printing it, and exits 1", async () => {
+    const { code, text } = await piped(`${WRONG}\n`);
+    expect(code).toBe(1);
+    expect(existsSync(cred())).toBe(true);
+    expect(text).toMatch(/The API did not accept the key: .*401/);
+    expect(text).not.toContain(WRONG);
+  });
+
+  it("takes a pasted DEEPSEEK_API_KEY=… line, and skips blank lines before it", async () => {
+    const { code } = await piped(`\n\nexport DEEPSEEK_API_KEY="${GOOD}"\n`);
+    expect(code).toBe(0);
+    expect(resolveApiKey({}, d.home)?.key).toBe(GOOD);
+  });
+
+  it("refuses empty input and a malformed key, storing nothing", async () => {
+    const empty = await piped("");
+    expect(empty.code).toBe(1);
+    expect(empty.text).toContain("No key on stdin; nothing was stored.");
+    const spaced = await piped("sk-abc def ghi jkl mno\n");
+    expect(spaced.code).toBe(1);
+    expect(spaced.text).toContain("That does not look like an API key: it contains spaces or line breaks. Nothing was stored.");
+    expect(existsSync(cred())).toBe(false);
+  });
+
+  it("stores the key when the API cannot be reached, and says how to check later", async () => {
+    const port = await freePort();
+    const { code, text } = await piped(`${GOOD}\n`, { DEEPSEEK_BASE_URL: `http://127.0.0.1:${port}` });
+    expect(code).toBe(0);
+    expect(existsSync(cred())).toBe(true);
+    expect(text).toContain(`Could not reach http://127.0.0.1:${port} to check the key`);
+    expect(text).toContain("run `deepcode doctor` to check again");
+  });
+
+  it("warns that DEEPSEEK_API_KEY in the environment takes precedence", async () => {
+    const { text } = await piped(`${GOOD}\n`, { DEEPSEEK_API_KEY: "sk-other-0123456789abcdef" });
+    expect(text).toContain("DEEPSEEK_API_KEY is set in this environment and takes precedence over the stored key.");
+  });
+});
+
+describe("deepcode setup on a terminal", () => {
+  it("asks without echoing what is typed, asks again after a malformed key, and stores the good one", async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
+    const out = sink();
+    const done = setup(d.home, { input, output: out.stream, env: { DEEPSEEK_BASE_URL: sim.url } });
+    input.write("short\r");
+    await until(() => out.text().includes("Try again."));
+    input.write(`${GOOD}\r`);
+    expect(await done).toBe(0);
+    expect(out.text()).toContain("DeepSeek API key (input hidden): ");
+    expect(out.text()).toContain("That does not look like an API key: it is too short. Try again.");
+    console.log(JSON.stringify(out.text()));
+    expect(out.text()).not.toContain("short\n");
+    expect(out.text()).not.toContain(GOOD);
+    expect(readFileSync(cred(), "utf8")).toBe(`DEEPSEEK_API_KEY=${GOOD}\n`);
+  });
+});
+
+describe("what counts as an obviously malformed key", () => {
+  it("refuses empty, spaced, non-ASCII and too-short keys, and accepts a DeepSeek-shaped one", () => {
+    expect(keyProblem("")).toBe("it is empty");
+    expect(keyProblem("sk-abc\tdef0123456789")).toBe("it contains spaces or line breaks");
+    expect(keyProblem("sk-ключ0123456789abcd")).toBe("it contains characters an API key never has");
+    expect(keyProblem("sk-123")).toBe("it is too short");
+    expect(keyProblem("sk-0123456789abcdef0123456789abcdef")).toBeUndefined();
+  });
+});
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!cond()) throw new Error("condition never held");
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
