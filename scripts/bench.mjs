@@ -15,5 +15,5 @@ const sections = readdirSync(dir)
 console.log(`deepcode benchmarks — node ${process.version}, ${new Date().toISOString()}`);
 for (const s of sections) {
   const mod = await import(new URL(`../bench/${s}.mjs`, import.meta.url));
-  await mod.run();
+  if (typeof mod.run === "function") await mod.run(); // sessions.mjs, naive-agent.mjs: shared by sections
 }

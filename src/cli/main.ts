@@ -55,13 +55,17 @@ export interface Internal {
 }
 
 export async function main(argv: string[], internal: Internal = {}): Promise<number> {
+  // `deepcode [options] <command> [its own options]`: global options are parsed up to the
+  // subcommand; what follows belongs to it.
+  const at = subcommandIndex(argv);
   let parsed;
   try {
-    parsed = parseArgs({ args: normaliseResume(argv), options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: normaliseResume(at < 0 ? argv : argv.slice(0, at)), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
     return usage((err as Error).message);
   }
-  const { values, positionals } = parsed;
+  const { values } = parsed;
+  const positionals = at < 0 ? parsed.positionals : argv.slice(at);
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
@@ -88,7 +92,7 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
     const [command, ...rest] = positionals;
     if (!values.print && command && SUBCOMMANDS.has(command)) {
       const { runSubcommand } = await import("./subcommands.js");
-      return runSubcommand(command, rest, options);
+      return await runSubcommand(command, rest, options);
     }
     if (values.print) {
       const prompt = await printPrompt(positionals.join(" "));
@@ -105,6 +109,7 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
     const { runRepl } = await import("./repl/repl.js");
     return await runRepl(options, { continue: values.continue, resume: values.resume, initialPrompt: positionals.join(" ") || undefined });
   } catch (err) {
+    if (String((err as NodeJS.ErrnoException).code).startsWith("ERR_PARSE_ARGS")) return usage((err as Error).message);
     if (err instanceof ConfigError || err instanceof NotImplementedError || err instanceof ProviderError) {
       process.stderr.write(`deepcode: ${err.message}\n`);
       return 1;
@@ -114,6 +119,23 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
 }
 
 const SUBCOMMANDS = new Set(["setup", "doctor", "permissions", "stats", "sessions"]);
+
+/** Where a subcommand stands in argv: the first word that is not an option or an option's
+ *  value. Only when -p is not given: `deepcode -p stats` asks the model about "stats". */
+function subcommandIndex(argv: string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "-p" || a === "--print" || a === "--") return -1;
+    if (a.startsWith("-")) {
+      const name = a.replace(/^-+/, "").split("=")[0];
+      const opt = Object.entries(OPTIONS).find(([long, o]) => long === name || ("short" in o && o.short === name));
+      if (opt && opt[1].type === "string" && !a.includes("=") && !(opt[0] === "resume" && (argv[i + 1] ?? "-").startsWith("-"))) i++;
+      continue;
+    }
+    return SUBCOMMANDS.has(a) ? i : -1;
+  }
+  return -1;
+}
 
 function usage(message: string): number {
   process.stderr.write(`deepcode: ${message}\nRun 'deepcode --help' for usage.\n`);

@@ -201,10 +201,11 @@ export interface EventMap {
   };
 
   /** A turn is about to run with `profile`. Hooks may change the profile (a budget at 80%
-   *  downgrades to a cheaper tier) or refuse the turn (a budget at 100%). */
+   *  downgrades to a cheaper tier), refuse the turn (a budget at 100%), and say why in
+   *  `notices` (they reach the person as notice events of the turn's stream). */
   "turn.start": {
     payload: { sessionId: string; turn: number; prompt: string; profile: TurnProfile };
-    result: { profile?: TurnProfile; refuse?: { stopReason: StopReason; message: string } } | void;
+    result: { profile?: TurnProfile; refuse?: { stopReason: StopReason; message: string }; notices?: string[] } | void;
   };
   "turn.step": { payload: { sessionId: string; turn: number; step: number }; result: void };
   /** A turn ended. Hooks may ask to go on (Claude Code's Stop hook `decision: block`). */

@@ -64,7 +64,9 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   pricing: anyObject,
   estimate: { t: "enum", values: ["ask", "show", "off"] },
   tiers: { t: "record", of: anyObject },
-  compaction: { t: "object", keys: { threshold: num } },
+  /** The session's starting tier: one of the four, or `auto` (deepcode picks per turn). */
+  tier: { t: "enum", values: ["auto", "chat-fast", "chat-full", "reasoner-budget", "reasoner"] },
+  compaction: { t: "object", keys: { threshold: num, keepTurns: num } },
   toolResultMaxBytes: num,
   mcpServers: { t: "record", of: anyObject },
   providers: anyObject,

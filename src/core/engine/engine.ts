@@ -163,6 +163,7 @@ export class Engine {
     const begin = await this.chain.dispatch({ type: "turn.start", sessionId: this.sessionId, turn, prompt, profile: this.profile });
     const profile = begin?.profile ?? this.profile;
     this.emit?.({ type: "turn.start", sessionId: this.sessionId, turn, prompt });
+    for (const message of begin?.notices ?? []) this.emit?.({ type: "notice", level: "warn", code: "turn-start", message });
     if (begin?.refuse) return this.finish(turn, prompt, begin.refuse.stopReason, emptyEnd(begin.refuse.message), started);
     const submitted = await this.chain.dispatch({ type: "prompt.submit", sessionId: this.sessionId, text: prompt });
     if (submitted.blocked) return this.finish(turn, prompt, "error", emptyEnd(`prompt blocked: ${submitted.blocked}`), started);
@@ -315,6 +316,7 @@ export class Engine {
 
   async close(reason = "exit"): Promise<void> {
     await this.chain.dispatch({ type: "session.end", sessionId: this.sessionId, reason });
+    this.writer?.close();
   }
 
   private async gatherSections(): Promise<SystemSection[]> {

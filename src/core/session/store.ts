@@ -4,7 +4,7 @@
 // A torn last line (a crash, kill -9) is skipped on load and reported; nothing before it is
 // lost. No record ever holds the API key: nothing that carries it is written here.
 
-import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
@@ -132,11 +132,21 @@ export class SessionStore {
   }
 }
 
+/** Appends records through one open descriptor: each record is one write(2) of a whole line,
+ *  so a kill -9 loses at most the line being written (a torn last line, skipped on load). */
 export class SessionWriter {
+  private fd: number | undefined;
+
   constructor(readonly file: string) {}
 
   append(record: SessionRecord): void {
-    appendFileSync(this.file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    this.fd ??= openSync(this.file, "a", 0o600);
+    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 }
 

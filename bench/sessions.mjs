@@ -1,0 +1,333 @@
+// The scripted sessions of the cache benchmark (and of any benchmark that wants the same
+// workloads): what the user types and what the simulated model answers, over a generated
+// repository (test/fixtures/bench/project.mjs) or a long document (…/document.mjs). Everything
+// is deterministic — the project, the prompts, the replies — so two agents given the same
+// session see the same model and the same tool results, and a run's hit rates do not depend
+// on the clock.
+//
+// The scripted model is stateless: it finds the turn from the last user message that is one of
+// the session's prompts and the step from the assistant messages after it. So it answers an
+// agent that truncates its history, a compacted log, and a new process alike.
+//
+// Sessions (`sessions({ fast })`): coding (50 turns, ≥ 200 requests), document Q&A, compaction,
+// resumed twice in new processes (the real CLI), and AGENTS.md changed at turn 10. Fast mode:
+// the same shapes, fewer turns. Runners: `runDeepcode(spec)` and `runNaive(spec)` return every
+// billed request with its usage and the rendered size of the reply (for the optimum).
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Chain } from "../dist/src/core/chain.js";
+import { registerEffects } from "../dist/src/core/effects.js";
+import { registerRepairs } from "../dist/src/core/repair/index.js";
+import { Engine } from "../dist/src/core/engine/engine.js";
+import { ToolRegistry } from "../dist/src/core/engine/tools.js";
+import { registerPlugin } from "../dist/src/core/plugins.js";
+import { builtinTools } from "../dist/src/builtins/index.js";
+import { capsFor, createProvider } from "../dist/src/providers/index.js";
+import instructionsMod from "../dist/mods/instructions/index.js";
+import { countTokens, renderRequest, startSimulator } from "../test/sim/server.mjs";
+import { renderMessage } from "../test/sim/render.mjs";
+import { normalizeReply, replyAsMessage } from "../test/sim/script.mjs";
+import { thinkingOn } from "../test/sim/validate.mjs";
+import { NaiveAgent } from "./naive-agent.mjs";
+import { AGENTS_MD_CHANGED, MODULE_MARKER, MODULES, TESTS_MARKER, helperSource, helperTest, makeProject } from "../test/fixtures/bench/project.mjs";
+import { handbook } from "../test/fixtures/bench/document.mjs";
+
+const MODEL = "deepseek-flash";
+const API_KEY = "sk-bench-0000";
+const CLI = fileURLToPath(new URL("../bin/deepcode.js", import.meta.url));
+const AGENTS_CHANGE = "must also say what was received";
+if (!AGENTS_MD_CHANGED.includes(AGENTS_CHANGE)) throw new Error("bench: the changed AGENTS.md lost its marker line");
+/** deepcode's clock in the benchmark: fixed, so a run never straddles midnight. */
+const NOW = new Date("2026-12-02T12:00:00Z");
+
+/**
+ * The five sessions. A spec: `id`, `label`, `turns` ({prompt, steps, final}), and optionally
+ * `compaction` (the engine's window and threshold), `cli` (run by the real CLI, one process
+ * per turn, `-c` each time), `agentsChangeAt` (AGENTS.md is rewritten before this turn, 0-based).
+ */
+export function sessions({ fast = false } = {}) {
+  const coding = codingTurns(fast ? 10 : 50);
+  const readOnly = codingTurns(50).filter((t) => t.readOnly).slice(0, 3);
+  return [
+    { id: "coding", label: `coding, ${coding.length} turns, tools`, turns: coding },
+    { id: "document", label: "long-document Q&A", turns: documentTurns(fast ? 8 : 30, fast ? 16 : 80) },
+    // Sized so that exactly one automatic compaction happens, about three quarters of the way
+    // through, with ≥ 10% to spare either way (the test checks that it happens once).
+    { id: "compaction", label: "compacts once", turns: codingTurns(fast ? 8 : 16), compaction: { window: fast ? 21_000 : 40_000, threshold: 0.8 } },
+    { id: "resumed", label: "resumed twice (3 processes)", turns: readOnly, cli: true },
+    { id: "agents", label: `AGENTS.md changed at turn ${fast ? 5 : 10}`, turns: codingTurns(fast ? 8 : 20), agentsChangeAt: fast ? 4 : 9 },
+  ];
+}
+
+const call = (name, args) => ({ name, arguments: args });
+const RUN_TESTS = call("Bash", { command: "node test/run.js", description: "Run the test suite" });
+const VERBS = ["compact", "dedupe", "clean", "prune", "tidy", "filter", "strip", "sift", "trim", "squeeze"];
+const NOUNS = ["Entries", "Rows", "Items", "Records", "Lines"];
+
+/**
+ * `n` turns of work on the fixture project, in five kinds that cycle: explore (Glob, Grep,
+ * parallel Reads), fix an error message (Grep, Read, Edit, Bash), add a helper with its test
+ * (parallel Reads, two Edits, Bash), answer a question (a Read that fails, Grep with context,
+ * Read of a slice), change two modules (Grep, parallel Reads, two Edits, two Bash). About 5
+ * requests per turn. Each (kind, module) pair occurs once in 50 turns, so every prompt differs.
+ */
+export function codingTurns(n) {
+  const turns = [];
+  for (let t = 0; t < n; t++) {
+    const kind = t % 5;
+    const mod = MODULES[(Math.floor(t / 5) + 3 * kind) % MODULES.length];
+    const src = `src/${mod.name}.js`;
+    const helper = VERBS[t % 10] + NOUNS[Math.floor(t / 10) % NOUNS.length];
+    turns.push([explore, fixMessage, addHelper, question, twoModules][kind]({ t, mod, src, helper }));
+  }
+  return turns;
+}
+
+function explore({ mod, src }) {
+  const others = MODULES.filter((m) => m !== mod).slice(0, 3).map((m) => m.name);
+  return {
+    readOnly: true,
+    prompt: `I'm new to this codebase. Give me an overview of the ${mod.name} module: what it exports, how it fits with the rest, and how it is tested.`,
+    steps: [
+      { reasoning: `The user wants an overview of ${src}. I'll list the source and test files first.`, content: "Let me look at the layout first.", tool_calls: [call("Glob", { pattern: "src/**/*.js" }), call("Glob", { pattern: "test/*.js" })] },
+      { reasoning: "Ten modules with one test file each. Counting exported functions per module shows how big each one is.", tool_calls: [call("Grep", { pattern: "^export function", path: "src", output_mode: "count" })] },
+      { reasoning: `I'll read the README for the overall picture and ${src} itself.`, tool_calls: [call("Read", { file_path: "README.md" }), call("Read", { file_path: src })] },
+    ],
+    final: {
+      reasoning: "I have what I need for the overview: the exports, the conventions and the test layout.",
+      content: `\`${src}\` holds ledgerlite's ${mod.noun} helpers: ${mod.fns.map((f) => `\`${f.name}\``).join(", ")}. ` +
+        `Each checks its input and throws a \`TypeError\` that starts with its own name, and none touches the disk or the clock, so they compose freely with ${others.join(", ")} and the rest.\n\n` +
+        `Tests live in \`test/${mod.name}.test.js\` (one "accepts a typical value" and one "rejects a bad argument" test per function); \`node test/run.js\` runs every test file and prints one line per test.`,
+    },
+  };
+}
+
+function fixMessage({ mod, src }) {
+  const fn = mod.fns[1];
+  const fixed = fn.guard.replace(/"\);$/, ` (got " + typeof ${fn.param} + ")");`);
+  return {
+    prompt: `${fn.name} in ${src} throws a TypeError that doesn't say what it received. Make the message include the type of the bad argument, then run the tests.`,
+    steps: [
+      { reasoning: `First find where ${fn.name} is defined.`, tool_calls: [call("Grep", { pattern: `function ${fn.name}\\b`, path: "src", output_mode: "content", "-n": true })] },
+      { reasoning: "Found it. I'll read the module before editing.", tool_calls: [call("Read", { file_path: src })] },
+      { reasoning: `The guard on line ${fn.line + 6} throws without saying what it got; I'll add the type of ${fn.param}.`, content: "I'll update the guard's message.", tool_calls: [call("Edit", { file_path: src, old_string: fn.guard, new_string: fixed })] },
+      { reasoning: "Now run the tests to make sure nothing depended on the exact message.", tool_calls: [RUN_TESTS] },
+    ],
+    final: { reasoning: "The tests pass.", content: `Updated the guard in \`${fn.name}\` (${src}, line ${fn.line + 6}): the \`TypeError\` now ends with "(got <type>)", e.g. "(got symbol)". The tests still pass (\`node test/run.js\`).` },
+  };
+}
+
+function addHelper({ mod, src, helper }) {
+  const test = `test/${mod.name}.test.js`;
+  return {
+    prompt: `Add a helper ${helper}(items) to ${src} that drops null and undefined entries from a list, with a test in ${test}.`,
+    steps: [
+      { reasoning: "I'll read the module and its tests to follow their style.", content: "Reading the module and its tests first.", tool_calls: [call("Read", { file_path: src }), call("Read", { file_path: test })] },
+      { reasoning: "New helpers go above the end-of-module marker.", tool_calls: [call("Edit", { file_path: src, old_string: MODULE_MARKER, new_string: `${helperSource(helper, mod.noun)}\n\n${MODULE_MARKER}` })] },
+      { reasoning: "And a test above the end-of-tests marker.", tool_calls: [call("Edit", { file_path: test, old_string: TESTS_MARKER, new_string: `${helperTest(helper)}\n${TESTS_MARKER}` })] },
+      { reasoning: "Run the tests.", tool_calls: [RUN_TESTS] },
+    ],
+    final: { reasoning: "All tests pass, including the new one.", content: `Added \`${helper}(items)\` to ${src} (it validates its argument like the other helpers and keeps the order), and a test in ${test}. All tests pass.` },
+  };
+}
+
+function question({ mod, src }) {
+  const fn = mod.fns[3];
+  return {
+    readOnly: true,
+    prompt: `Where is ${fn.name} defined, and what does it do with invalid input?`,
+    steps: [
+      { reasoning: `It is probably under lib/, let me check lib/${mod.name}.js.`, tool_calls: [call("Read", { file_path: `lib/${mod.name}.js` })] },
+      { reasoning: "There is no lib/ folder; search for it instead.", tool_calls: [call("Grep", { pattern: fn.name, path: ".", output_mode: "content", "-n": true, "-C": 2 })] },
+      { reasoning: "Read the function itself.", tool_calls: [call("Read", { file_path: src, offset: fn.line, limit: 12 })] },
+    ],
+    final: { reasoning: "The guard clause answers the second part.", content: `\`${fn.name}\` is defined in ${src} at line ${fn.line + 5} and tested in test/${mod.name}.test.js. Given invalid input it throws a \`TypeError\` whose message starts with "${fn.name}:"; it never returns a fallback value.` },
+  };
+}
+
+function twoModules({ mod, src, helper }) {
+  const other = MODULES[(MODULES.indexOf(mod) + 5) % MODULES.length];
+  const src2 = `src/${other.name}.js`;
+  const edit = (file, m) => call("Edit", { file_path: file, old_string: MODULE_MARKER, new_string: `${helperSource(helper, m.noun)}\n\n${MODULE_MARKER}` });
+  return {
+    prompt: `Both ${mod.name} and ${other.name} need a ${helper} helper like the other list helpers. Add it to both modules, run the tests, and show me the diff summary.`,
+    steps: [
+      { reasoning: "Which modules already have list helpers taking items?", tool_calls: [call("Grep", { pattern: "^export function \\w+\\(items\\)", path: "src", output_mode: "files_with_matches" })] },
+      { reasoning: "Read both modules before changing them.", tool_calls: [call("Read", { file_path: src }), call("Read", { file_path: src2 })] },
+      { reasoning: `Add ${helper} to ${src}.`, tool_calls: [edit(src, mod)] },
+      { reasoning: `And to ${src2}.`, tool_calls: [edit(src2, other)] },
+      { reasoning: "Run the tests.", tool_calls: [RUN_TESTS] },
+      { reasoning: "The user wants the diff summary.", tool_calls: [call("Bash", { command: "git diff --stat", description: "Summarise the changes" })] },
+    ],
+    final: { reasoning: "Done; summarise.", content: `Added \`${helper}(items)\` to ${src} and ${src2}, in the same style as the existing helpers. The tests pass, and \`git diff --stat\` shows the changes are confined to src/ and test/.` },
+  };
+}
+
+/** `questions` turns about a handbook of `sections` sections pasted in the first prompt. */
+export function documentTurns(questions, sections) {
+  const { text, facts } = handbook(sections);
+  const turns = [];
+  for (let i = 0; i < questions; i++) {
+    const f = facts[(i * 7) % sections];
+    const q = `According to section ${f.section} ("${f.title}"), what is the rule about the ${f.topic}? Quote the sentence and tell me what it means for the on-call engineer.`;
+    turns.push({
+      prompt: i === 0 ? `Here is our operations handbook. Read it carefully; I'll ask you several questions about it.\n\n<document>\n${text}\n</document>\n\nFirst question: ${q}` : q,
+      steps: [],
+      final: {
+        reasoning: `Section ${f.section} covers the ${f.topic}; the rule is in its second paragraph.`,
+        content: `Section ${f.section} says: "${f.sentence}"\n\nFor the on-call engineer this means the ${f.topic} is covered by that rule even at night: check it before acting, and note in the incident channel which part of section ${f.section} applied.`,
+      },
+    });
+  }
+  return turns;
+}
+
+/** The simulated model of a session, recording for each request what its reply renders to. */
+export function scriptedModel(spec) {
+  const byPrompt = new Map(spec.turns.map((t, i) => [t.prompt, i]));
+  if (byPrompt.size !== spec.turns.length) throw new Error(`session ${spec.id}: prompts must be unique`);
+  const replies = [];
+  const entryFor = (json) => {
+    const messages = json.messages;
+    if (json.tool_choice === "none") return { entry: digestReply(messages), digest: true };
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i];
+      if (m.role !== "user" || !byPrompt.has(m.content)) continue;
+      const turn = spec.turns[byPrompt.get(m.content)];
+      const step = messages.slice(i + 1).filter((x) => x.role === "assistant").length;
+      return { entry: step < turn.steps.length ? turn.steps[step] : turn.final, digest: false };
+    }
+    throw new Error(`session ${spec.id}: the scripted model found no prompt of its session in the request`);
+  };
+  return {
+    replies,
+    respond(json) {
+      const { entry, digest } = entryFor(json);
+      const reply = { chunkSize: 512, ...entry };
+      // What the simulator persists after this request: the input + this reply rendered as the
+      // next request would send it back (with its reasoning, which deepcode keeps).
+      const rendered = renderMessage(replyAsMessage(normalizeReply(reply, { thinking: thinkingOn(json) }), true));
+      replies.push({ tokens: countTokens(rendered), digest });
+      return reply;
+    },
+  };
+}
+
+function digestReply(messages) {
+  const prompts = messages.filter((m) => m.role === "user" && !m.content.startsWith("[deepcode]")).length;
+  return {
+    reasoning: "I need to summarise the conversation so far so that the work can continue from the digest alone.",
+    content: `Digest: the user has asked ${prompts} questions and change requests about the ledgerlite project (src/*.js, tests in test/*.test.js, run with node test/run.js). ` +
+      "Helpers were added to several modules with tests; error messages of guard clauses now name the type they got; all tests pass. " +
+      "Open: nothing pending beyond the latest request. Next step: answer the next request the same way (read, edit, run the tests).",
+  };
+}
+
+/** One billed request as the optimum and the cost need it. */
+function record(r, reply) {
+  const u = r.usage;
+  return { prompt: u.prompt_tokens, hit: u.prompt_cache_hit_tokens, miss: u.prompt_cache_miss_tokens, completion: u.completion_tokens, usage: u, replyTokens: reply.tokens, digest: reply.digest, prefixTokens: reply.digest ? prefixTokens(r.json) : undefined };
+}
+
+/** Tokens of a request's immutable prefix: its leading system message(s) and its tools. */
+function prefixTokens(json) {
+  const leading = json.messages.findIndex((m) => m.role !== "system");
+  const pieces = renderRequest(json).slice(0, (leading < 0 ? json.messages.length : leading) + (json.tools?.length ? 1 : 0));
+  return pieces.reduce((n, p) => n + countTokens(p), 0);
+}
+
+async function withSimulator(spec, body) {
+  const model = scriptedModel(spec);
+  const sim = await startSimulator({ script: { respond: (json) => model.respond(json) }, apiKey: API_KEY });
+  const root = makeProject(mkdtempSync(join(tmpdir(), `deepcode-bench-${spec.id}-`)));
+  const home = mkdtempSync(join(tmpdir(), "deepcode-bench-home-"));
+  try {
+    const extra = await body({ sim, root, home });
+    const billed = sim.requests.filter((r) => r.usage);
+    if (billed.length !== model.replies.length) throw new Error(`session ${spec.id}: ${sim.requests.length - billed.length} request(s) were refused by the simulator`);
+    // Evidence that the session had its shape: how many requests carried the changed AGENTS.md.
+    const sawNewInstructions = billed.filter((r) => r.body.includes(AGENTS_CHANGE)).length;
+    return { requests: billed.map((r, i) => record(r, model.replies[i])), sawNewInstructions, ...extra };
+  } finally {
+    await sim.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+function beforeTurn(spec, i, root) {
+  if (spec.agentsChangeAt === i) writeFileSync(join(root, "AGENTS.md"), AGENTS_MD_CHANGED);
+}
+
+/** deepcode on a session: in process (as test/helpers/harness.ts assembles it) or the real CLI.
+ *  Besides the requests: deepcode's notices, and the tool calls that ended in an error. */
+export function runDeepcode(spec) {
+  return withSimulator(spec, async ({ sim, root, home }) => {
+    const seen = { notices: [], toolErrors: [] };
+    const observe = (e, i) => {
+      if (e.type === "notice") seen.notices.push({ level: e.level, code: e.code, message: e.message });
+      if (e.type === "tool.end" && e.output.isError) seen.toolErrors.push(`${e.tool}: ${e.output.content.split("\n")[0]}`);
+      if (e.type === "turn.complete" && e.stopReason !== "completed") throw new Error(`session ${spec.id}, turn ${i + 1}: ${e.stopReason} ${e.error ?? ""}`);
+    };
+    const engine = spec.cli ? undefined : await inProcessEngine(spec, { sim, root, home });
+    for (const [i, turn] of spec.turns.entries()) {
+      beforeTurn(spec, i, root);
+      const events = engine ? engine.submit(turn.prompt) : await cliTurn(turn.prompt, { root, home, url: sim.url });
+      for await (const e of events) observe(e, i);
+    }
+    return seen;
+  });
+}
+
+async function inProcessEngine(spec, { sim, root, home }) {
+  const chain = new Chain();
+  registerEffects(chain);
+  const registry = new ToolRegistry();
+  for (const t of builtinTools()) registry.add(t, "builtin");
+  registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
+  // No person to ask in a benchmark: every known tool is allowed (the CLI's gate would ask).
+  chain.on("builtin", "bench-allow", "tool.check", null, (e) => (e.readOnly === null ? { decision: "deny", reason: "unknown tool" } : { decision: "allow", by: "bench" }));
+  const load = await registerPlugin({ chain, root, home, addTool: (t, src) => registry.add(t, src), log: () => undefined, config: () => ({}) }, instructionsMod, "builtin", "mods/instructions");
+  if (!load.ok) throw new Error(`mod instructions: ${load.error}`);
+  const provider = createProvider({ baseUrl: sim.url, apiKey: API_KEY, keySource: "bench" });
+  chain.setCore("model.request", (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta }));
+  return Engine.start({ chain, root, model: MODEL, caps: capsFor, registry, version: "bench", now: () => NOW, compaction: spec.compaction });
+}
+
+/** One `deepcode -p PROMPT -c` in a new process; the events it printed. */
+function cliTurn(prompt, { root, home, url }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, "-p", prompt, "-c", "--output-format", "stream-json"], {
+      cwd: root,
+      env: { ...process.env, DEEPSEEK_BASE_URL: url, DEEPSEEK_API_KEY: API_KEY, DEEPCODE_HOME: home, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const events = out.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      const result = events.at(-1);
+      if (code !== 0 || result?.type !== "result" || result.stop_reason !== "completed") return reject(new Error(`deepcode -p exited ${code}: ${err.trim() || out.slice(-500)}`));
+      resolve(events.slice(0, -1));
+    });
+  });
+}
+
+/** The naive agent on the same session, in this process, against its own simulator. */
+export function runNaive(spec) {
+  return withSimulator(spec, async ({ sim, root }) => {
+    const agent = new NaiveAgent({ baseUrl: sim.url, apiKey: API_KEY, model: MODEL, root, tools: builtinTools() });
+    for (const [i, turn] of spec.turns.entries()) {
+      beforeTurn(spec, i, root);
+      await agent.turn(turn.prompt);
+    }
+    return { truncations: agent.truncations, toolErrors: agent.toolErrors };
+  });
+}
