@@ -18,9 +18,11 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function open(script: Script, files: Record<string, string> = {}, args = ""): Promise<Tmux> {
+/** The REPL on a simulator. The tier chooser only shows its line here (`estimate: show`), so
+ *  keys go where each test means them; the chooser has its own tests below. */
+async function open(script: Script, files: Record<string, string> = {}, args = "", settings: object = { estimate: "show" }): Promise<Tmux> {
   sim = await startSimulator({ script, apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, files);
+  env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify(settings), ...files });
   term = new Tmux(`node ${BIN} ${args}`, { cwd: env.root, env: env.env });
   await term.waitFor(/^›\s*$/m);
   return term;
@@ -116,5 +118,25 @@ describe("the REPL in a real terminal", () => {
     t.type("/perm");
     t.press("Tab");
     await t.waitFor(/› \/permissions/);
+  });
+
+  it("shows the estimate after Enter and runs the tier picked with a number key", async () => {
+    const t = await open({ default: { content: "answered" } }, {}, "", { estimate: "ask" });
+    t.type("what does this project do?");
+    t.press("Enter");
+    await t.waitFor(/≈ question → \S+ \$[\d.]+[\s\S]*1 chat-fast [\s\S]*2 chat-full [\s\S]*3 reasoner-budget [\s\S]*4 reasoner [\s\S]*Enter accepts, 1–4 picks/);
+    t.press("4");
+    await t.waitFor("answered");
+    const req = sim!.requests.filter((r) => r.status === 200).map((r) => JSON.parse(r.body) as Record<string, unknown>).pop()!;
+    expect(req).toMatchObject({ model: "deepseek-v4-pro", reasoning_effort: "max" });
+  });
+
+  it("accepts the recommended tier by itself after 3 seconds", async () => {
+    const t = await open({ default: { content: "answered" } }, {}, "", { estimate: "ask" });
+    t.type("hi");
+    t.press("Enter");
+    await t.waitFor("Enter accepts, 1–4 picks");
+    const s = await t.waitFor("answered", 10_000);
+    expect(s).toContain("(accepted)");
   });
 });

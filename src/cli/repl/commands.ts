@@ -88,6 +88,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       const name = args.trim();
       if (!name) return r.print(`model: ${r.engine.profile.model}\nknown: ${KNOWN_MODELS.join(", ")}`);
       r.engine.setModel(name);
+      r.app.cost?.setTier("default"); // a chosen model: tiers follow it again
       r.print(`model: ${name} ${r.style("dim", "(the server caches per model: the next request re-reads the whole context once)")}`);
     },
     complete: (partial) => KNOWN_MODELS.filter((m) => m.startsWith(partial)),
@@ -100,6 +101,25 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       const c = await r.engine.compact(args.trim() || undefined);
       r.print(c.ok ? `compacted: ${tokens(c.tokensBefore)} → ${tokens(c.tokensAfter)} tokens` : r.style("yellow", `not compacted: ${c.error}`));
     },
+  },
+  {
+    name: "cost",
+    description: "cost and cache savings: this session, today, this month",
+    run: (r) => r.print(r.app.cost ? r.app.cost.costReport(r.engine) : `${money(r.session.costUsd)} this session`),
+  },
+  {
+    name: "tier",
+    args: "[auto|chat-fast|chat-full|reasoner-budget|reasoner|default]",
+    description: "show or pin the tier (model, thinking, effort), or let deepcode choose each turn",
+    run: (r, args) => {
+      const cost = r.app.cost;
+      if (!cost) return r.print("tiers are not available");
+      const a = args.trim();
+      if (!a) return r.print(cost.tierReport(r.engine));
+      const res = cost.setTier(a);
+      r.print(res.ok ? res.message : r.style("red", res.message));
+    },
+    complete: (p) => ["auto", "default", "chat-fast", "chat-full", "reasoner-budget", "reasoner"].filter((x) => x.startsWith(p)),
   },
   {
     name: "diff",

@@ -21,6 +21,9 @@ import { TurnKeys } from "./keys.js";
 import { openSession, replayText, sessionLines, type OpenRequest } from "./open.js";
 import { readPrompt } from "./prompt.js";
 
+/** How long the tier chooser waits before it accepts the recommended tier. */
+const CHOOSER_MS = 3000;
+
 export interface ReplStart extends OpenRequest {
   initialPrompt?: string;
 }
@@ -32,7 +35,7 @@ export async function runRepl(options: AssembleOptions, start: ReplStart): Promi
   }
   const style = makeStyle(colourEnabled(process.stdout));
   const warnings: string[] = [];
-  const app = await assemble({ ...options, warn: (m) => warnings.push(m) });
+  const app = await assemble({ ...options, interactive: true, warn: (m) => warnings.push(m) });
   if (!app.apiKey) {
     process.stdout.write(`${NO_KEY_HELP}\n`);
     return 1;
@@ -105,6 +108,7 @@ class Repl implements ReplApi {
     });
     let complete: Extract<StreamEvent, { type: "turn.complete" }> | undefined;
     try {
+      if (!(await this.beforeTurn(prompt))) return;
       for await (const ev of this.engine.submit(prompt, { signal: ctl.signal })) {
         renderer.handle(ev);
         if (ev.type === "tool.end" && !ev.output.isError && (ev.tool === "Write" || ev.tool === "Edit")) {
@@ -121,6 +125,47 @@ class Repl implements ReplApi {
     this.session.usage = addUsage(this.session.usage, complete.usage);
     if (complete.usage.prompt_tokens > 0) this.print(statusLine({ costUsd: complete.costUsd, usage: complete.usage }, this.session, this.style));
     if (complete.stopReason === "interrupted") this.print(this.style("dim", "Interrupted. The transcript keeps what happened; say how to go on."));
+    for (const n of this.app.cost?.takeNotices() ?? []) this.print(this.style("yellow", `! ${n.message}`));
+  }
+
+  /** The cost before a turn: the estimate line, and with `estimate: ask` the chooser —
+   *  Enter accepts, 1–4 picks a tier for this turn, anything else or 3 s accepts; Ctrl-C
+   *  cancels the turn. A spent budget may be raised for this session after a confirmation. */
+  private async beforeTurn(prompt: string): Promise<boolean> {
+    const cost = this.app.cost;
+    if (!cost) return true;
+    const budget = cost.budget();
+    if (budget.state === "exhausted") {
+      this.print(this.style("yellow", `! ${budget.message}`));
+      if (!budget.canRaise) return false;
+      this.out.write(`Raise it for this session? ${this.style("bold", "[y]")} yes  ${this.style("bold", "[n]")} no  › `);
+      const k = await this.keys.ask();
+      const yes = k.kind === "key" && k.key.toLowerCase() === "y";
+      this.out.write(`${yes ? "yes" : "no"}\n`);
+      if (!yes) return false;
+      const raised = cost.raiseBudget();
+      this.print(raised.ok ? raised.message : this.style("red", raised.message));
+      if (!raised.ok) return false;
+    }
+    if (cost.estimateMode === "off") return true;
+    const e = await cost.estimate(prompt, this.engine);
+    const line = this.style("dim", `≈ ${cost.estimateLine(e)}`);
+    if (cost.estimateMode === "show") {
+      this.print(line);
+      return true;
+    }
+    this.out.write(`${line} ${this.style("dim", "· Enter accepts, 1–4 picks")} `);
+    const k = await this.keys.ask(CHOOSER_MS);
+    if (k.kind === "interrupt") {
+      this.out.write("cancelled\n");
+      return false;
+    }
+    const n = k.kind === "key" ? Number(k.key) : NaN;
+    if (Number.isInteger(n) && n >= 1 && n <= 4) {
+      const r = cost.pick(n);
+      this.out.write(`${r.ok ? r.message : this.style("red", r.message)}\n`);
+    } else this.out.write(`${this.style("dim", k.kind === "timeout" ? "(accepted)" : "✓")}\n`);
+    return true;
   }
 
   async newSession(): Promise<void> {
