@@ -4,7 +4,7 @@
 // never the plugin. Everything the CLI runs (REPL, -p, subcommands) starts here.
 
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { JsonValue, Tier } from "../contract/index.js";
 import { ProviderError } from "../contract/index.js";
@@ -22,7 +22,11 @@ import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
 import { NO_KEY_HELP, resolveApiKey, type ApiKey } from "./credentials.js";
 import { packageVersion } from "./version.js";
+import { deepcodeHome } from "./home.js";
+
+export { deepcodeHome };
 import { loadPriceTable } from "../core/cost/index.js";
+import { installCost, type CostControl } from "./cost/index.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -40,6 +44,8 @@ export interface AssembleOptions {
   appendSystemPrompt?: string;
   /** Where start-up warnings go (plugins that failed, ignored rules…). Default stderr. */
   warn?: (message: string) => void;
+  /** A person can confirm (the REPL): budgets may be raised. False for -p and subcommands. */
+  interactive?: boolean;
 }
 
 export interface App {
@@ -57,11 +63,9 @@ export interface App {
   model: string;
   /** The engine of the current session, once there is one (the gate reads Bash's cwd from it). */
   engine?: Engine;
+  /** The cost engine (ledger, tiers, budgets, estimates); installed before any plugin. */
+  cost?: CostControl;
   engineOptions(): EngineOptions;
-}
-
-export function deepcodeHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DEEPCODE_HOME || join(homedir(), ".deepcode");
 }
 
 export async function assemble(o: AssembleOptions): Promise<App> {
@@ -120,6 +124,18 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     managedBroken: permissions.managedBroken,
   });
 
+  // Before any plugin or mod loads, so its prepend hooks (budget gate, usage ledger) are outermost.
+  app.cost = installCost(app, { interactive: o.interactive ?? false });
+  if (!o.interactive) {
+    // Nobody can answer a permission prompt (-p, subcommands): an ask is a deny, and the model
+    // is told why. Outermost, so no hook is asked to speak for a person who is not there.
+    chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({
+      decision: "deny",
+      reason: `deepcode runs non-interactively (-p), so nobody can approve ${e.tool}; an allow rule in settings (or --settings FILE) can permit it`,
+      by: "non-interactive",
+    }));
+  }
+
   const provider = makeProvider(app, env);
   chain.setCore("model.request", (e) => {
     if (!provider) throw new ProviderError("auth", NO_KEY_HELP);
@@ -134,14 +150,37 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
   };
-  for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url)), "builtin", "/"));
+  for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, modPath(mod), "builtin", "/"));
+  // Claude Code hooks from settings, through the hooks mod: the managed policy's in prepend,
+  // every other layer's in user (none when the managed policy sets allowManagedHooksOnly).
+  const hookLayers = settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true }));
+  for (const [scope, tier] of [["managed", "prepend"], ["settings", "user"]] as const) {
+    app.plugins.push(await loadPlugin({ ...host, config: () => ({ scope, layers: hookLayers, sessionsDir: app.store.dir }) }, modPath("hooks"), tier, "/"));
+  }
   for (const p of pluginList(settings)) app.plugins.push(await loadPlugin(host, p.specifier, p.tier, p.base));
+  // The Bash sandbox last of all (builtin tier): the innermost process.run hook, so whatever a
+  // plugin rewrites upstream is wrapped, and nothing runs after it to unwrap it.
+  app.plugins.push(await loadPlugin({ ...host, config: () => sandboxConfig(settings, permissions) }, modPath("sandbox"), "builtin", "/"));
   for (const p of app.plugins) if (!p.ok) warn(`plugin ${p.id ?? p.source} did not load (${p.error}); the rest keeps working`);
   return app;
 }
 
-/** Built-in mods, loaded through the same interface as third-party plugins. */
+/** Built-in mods, loaded through the same interface as third-party plugins. (hooks and sandbox
+ *  load separately: they need their tier and their part of settings.) */
 export const BUILTIN_MODS = ["instructions"];
+
+function modPath(mod: string): string {
+  return fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url));
+}
+
+/** The sandbox mod's configuration: settings `sandbox` and the extra writable folders. */
+function sandboxConfig(settings: LoadedSettings, permissions: PermissionSetup): Record<string, JsonValue> {
+  const s = isObject(settings.merged.sandbox) ? settings.merged.sandbox : {};
+  const out: Record<string, JsonValue> = { additionalDirectories: permissions.additionalDirectories };
+  if (typeof s.enabled === "boolean") out.enabled = s.enabled;
+  if (s.network === true) out.network = true;
+  return out;
+}
 
 function makeProvider(app: App, env: NodeJS.ProcessEnv): Provider | undefined {
   if (!app.apiKey) return undefined;

@@ -33,11 +33,6 @@ export interface ResultObject {
 }
 
 export async function runPrint(app: App, o: PrintOptions, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  app.chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({
-    decision: "deny",
-    reason: `deepcode runs non-interactively (-p), so nobody can approve ${e.tool}; an allow rule in settings (or --settings FILE) can permit it`,
-    by: "non-interactive",
-  }));
   registerMentions(app.chain, app.root);
   const engine = await openSession(app, o, err);
   app.engine = engine;

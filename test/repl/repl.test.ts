@@ -24,6 +24,7 @@ async function open(script: Script, files: Record<string, string> = {}, args = "
   sim = await startSimulator({ script, apiKey: "sk-test-cli" });
   env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify(settings), ...files });
   term = new Tmux(`node ${BIN} ${args}`, { cwd: env.root, env: env.env });
+  await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6} ·/); // the rest of the banner: everything has loaded
   await term.waitFor(/^›\s*$/m);
   return term;
 }
@@ -32,11 +33,22 @@ const edit = (old_string: string, new_string: string) => ({ tool_calls: [{ name:
 const read = { tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }] };
 
 describe("the REPL in a real terminal", () => {
-  it("starts to a prompt with a one-screen banner", async () => {
+  it("starts to a prompt with a one-screen banner: version, project, model, session", async () => {
     const t = await open({ default: { content: "hi" } });
     const s = t.screen();
-    expect(s).toMatch(/^deepcode \d+\.\d+\.\d+ · deepseek-flash · /m);
-    expect(s).toMatch(/session \d{8}-\d{6}-[0-9a-f]{6}/);
+    expect(s).toMatch(new RegExp(`^deepcode \\d+\\.\\d+\\.\\d+ · ${env!.root}$`, "m"));
+    expect(s).toMatch(/^deepseek-flash · session \d{8}-\d{6}-[0-9a-f]{6} · prefix [\d.]+k? tokens/m);
+  });
+
+  it("takes a prompt typed before everything has loaded", async () => {
+    sim = await startSimulator({ script: { default: { content: "got it early" } }, apiKey: "sk-test-cli" });
+    env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify({ estimate: "show" }) });
+    term = new Tmux(`node ${BIN}`, { cwd: env.root, env: env.env });
+    await term.waitFor(/^›/m);
+    term.type("early question");
+    term.press("Enter");
+    await term.waitFor("got it early");
+    expect(chatBodies(sim.requests).pop()!.messages.at(-1)).toEqual({ role: "user", content: "early question" });
   });
 
   it("runs a turn whose edit is confirmed with y, and the file changes on disk", async () => {

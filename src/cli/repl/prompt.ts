@@ -6,7 +6,7 @@
 
 import { createInterface, type Completer } from "node:readline";
 
-export type PromptResult = { kind: "line"; text: string } | { kind: "exit"; why: "ctrl-c" | "ctrl-d" };
+export type PromptResult = { kind: "line"; text: string } | { kind: "exit"; why: "ctrl-c" | "ctrl-d" } | { kind: "failed"; error: unknown };
 
 export interface PromptOptions {
   prompt: string;
@@ -17,6 +17,9 @@ export interface PromptOptions {
   output?: NodeJS.WriteStream;
   /** Said after the first Ctrl-C at an empty prompt. */
   exitHint: string;
+  /** Text that arrives while the person types (the rest of the banner, once loaded) is printed
+   *  above the prompt, which is redrawn with what was typed. If it fails, the prompt ends. */
+  interject?: Promise<string | undefined>;
 }
 
 /** Lines arriving closer together than this came from one paste, not from typed Enters. */
@@ -72,6 +75,14 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
       rl.prompt();
     });
     rl.on("close", () => finish({ kind: "exit", why: "ctrl-d" }));
+    o.interject?.then(
+      (text) => {
+        if (done || !text) return;
+        output.write(`\r\x1b[2K${text}\n`);
+        rl.prompt(true);
+      },
+      (error: unknown) => finish({ kind: "failed", error }),
+    );
     rl.setPrompt(o.prompt);
     rl.prompt();
   });

@@ -1,0 +1,166 @@
+// Reading Claude Code's `hooks` settings into what the hooks mod runs.
+//
+// The mod gets, through `api.config` (assembly passes it; see index.ts):
+//   { scope: "managed" | "settings", layers: [{ name, file, hooks, allowManagedHooksOnly }], sessionsDir }
+// or, for a plain configuration (tests, embedding), `{ hooks: { … } }`. The "managed" instance
+// takes the managed policy's hooks; the "settings" instance every other layer's — none when a
+// managed layer sets `allowManagedHooksOnly`. Hooks accumulate across layers, in layer order.
+//
+// Shape per event, as Claude Code writes it:
+//   "PreToolUse": [{ "matcher": "Edit|Write", "hooks": [{ "type": "command", "command": "…", "timeout": 60 }] }]
+// Matchers (Claude Code's rules): absent, "" or "*" match everything; a string of letters,
+// digits, `_` and `|` is a list of exact names; anything else is a JavaScript regular
+// expression, tested unanchored. Fail closed on the gate: a PreToolUse entry deepcode cannot
+// read (a bad matcher, a hook type it does not run, no command) denies the calls it would have
+// seen — a policy hook that silently stopped running would loosen the policy.
+
+import type { JsonValue } from "../../src/contract/index.js";
+
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** Claude Code's default command timeout, in seconds. */
+export const DEFAULT_TIMEOUT_S = 60;
+
+export interface HookCommand {
+  command: string;
+  timeoutMs: number;
+}
+
+export interface HookGroup {
+  /** Tests the event's matched value (a tool name, a session source, a compaction trigger…). */
+  matches: (value: string) => boolean;
+  commands: HookCommand[];
+  /** Set when the entry cannot be run as written: for PreToolUse, the calls it matches are denied. */
+  problem?: string;
+}
+
+export interface HookSet {
+  events: Map<HookEvent, HookGroup[]>;
+  /** Said once at start (through api.log.warn). */
+  warnings: string[];
+  /** Where session transcripts live (`<home>/sessions/<project>`), for `transcript_path`. */
+  sessionsDir?: string;
+  /** "managed" for the managed policy's hooks (their messages say so). */
+  scope: "managed" | "settings";
+}
+
+type Obj = { [key: string]: JsonValue };
+
+function isObj(v: JsonValue | undefined): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The hooks objects this instance runs, each with the file it came from. */
+function selectSources(config: Readonly<Obj>, warnings: string[]): Array<{ file: string; hooks: Obj }> {
+  if (isObj(config.hooks)) return [{ file: "settings", hooks: config.hooks }];
+  const layers = Array.isArray(config.layers) ? config.layers.filter(isObj) : [];
+  const managedScope = config.scope === "managed";
+  const managedOnly = layers.some((l) => l.name === "managed" && l.allowManagedHooksOnly === true);
+  const out: Array<{ file: string; hooks: Obj }> = [];
+  for (const l of layers) {
+    if (!isObj(l.hooks) || Object.keys(l.hooks).length === 0) continue;
+    const file = typeof l.file === "string" ? l.file : String(l.name);
+    if ((l.name === "managed") !== managedScope) continue;
+    if (!managedScope && managedOnly) {
+      warnings.push(`${file}: hooks ignored — the managed policy allows only its own hooks (allowManagedHooksOnly)`);
+      continue;
+    }
+    out.push({ file, hooks: l.hooks });
+  }
+  return out;
+}
+
+export function readHookSet(config: Readonly<Obj>): HookSet {
+  const warnings: string[] = [];
+  const events = new Map<HookEvent, HookGroup[]>();
+  for (const { file, hooks } of selectSources(config, warnings)) {
+    for (const [event, list] of Object.entries(hooks)) {
+      if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+        warnings.push(`${file}: '${event}' hooks are not run by deepcode (it runs ${HOOK_EVENTS.join(", ")}); ignored`);
+        continue;
+      }
+      if (!Array.isArray(list)) {
+        warnings.push(`${file}: hooks.${event} must be an array; ignored`);
+        continue;
+      }
+      list.forEach((entry, i) => {
+        const group = readGroup(entry, `${file}: hooks.${event}[${i}]`, event as HookEvent, warnings);
+        if (group) (events.get(event as HookEvent) ?? events.set(event as HookEvent, []).get(event as HookEvent)!).push(group);
+      });
+    }
+  }
+  return {
+    events,
+    warnings,
+    sessionsDir: typeof config.sessionsDir === "string" ? config.sessionsDir : undefined,
+    scope: config.scope === "managed" ? "managed" : "settings",
+  };
+}
+
+function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: string[]): HookGroup | null {
+  const gate = event === "PreToolUse";
+  /** An entry that cannot run: on the gate it still matches (everything, when even its matcher
+   *  is unreadable), so the calls it would have seen are denied. */
+  const fail = (problem: string, matches: (v: string) => boolean = () => true): HookGroup | null => {
+    warnings.push(`${where}: ${problem}${gate ? " — the tool calls it matches are denied until it is fixed" : "; ignored"}`);
+    return gate ? { matches, commands: [], problem: `${where}: ${problem}` } : null;
+  };
+  if (!isObj(entry)) return fail("must be an object { matcher, hooks }");
+  const m = compileMatcher(entry.matcher);
+  if (typeof m === "string") return fail(m);
+  if (!Array.isArray(entry.hooks)) return fail("'hooks' must be an array of { type: \"command\", command }", m);
+  const commands: HookCommand[] = [];
+  for (const [j, h] of entry.hooks.entries()) {
+    if (!isObj(h)) return fail(`hooks[${j}] must be an object`, m);
+    if (h.type !== "command") return fail(`hooks[${j}] has type ${JSON.stringify(h.type ?? null)}: deepcode runs only "command" hooks`, m);
+    if (typeof h.command !== "string" || h.command.trim() === "") return fail(`hooks[${j}] has no command`, m);
+    let seconds = DEFAULT_TIMEOUT_S;
+    if (h.timeout !== undefined) {
+      if (typeof h.timeout === "number" && h.timeout > 0 && Number.isFinite(h.timeout)) seconds = h.timeout;
+      else warnings.push(`${where}.hooks[${j}]: timeout must be a number of seconds > 0; using ${DEFAULT_TIMEOUT_S}`);
+    }
+    commands.push({ command: h.command, timeoutMs: Math.round(seconds * 1000) });
+  }
+  return { matches: m, commands };
+}
+
+/** Claude Code's matcher rules; a string is the reason it cannot be compiled. */
+export function compileMatcher(m: JsonValue | undefined): ((value: string) => boolean) | string {
+  if (m === undefined || m === null || m === "" || m === "*") return () => true;
+  if (typeof m !== "string") return "'matcher' must be a string";
+  if (/^[A-Za-z0-9_|]+$/.test(m)) {
+    const names = new Set(m.split("|").filter(Boolean));
+    return (v) => names.has(v);
+  }
+  try {
+    const re = new RegExp(m);
+    return (v) => re.test(v);
+  } catch (err) {
+    return `matcher ${JSON.stringify(m)} is not a valid regular expression (${err instanceof Error ? err.message : String(err)})`;
+  }
+}
+
+/** The groups of `event` that match `value` (null: the event has no matcher, every group
+ *  applies), and their commands without duplicates (Claude Code runs an identical command once
+ *  per event even when several entries list it). */
+export function matching(set: HookSet, event: HookEvent, value: string | null): { commands: HookCommand[]; problems: string[] } {
+  const seen = new Map<string, HookCommand>();
+  const problems: string[] = [];
+  for (const g of set.events.get(event) ?? []) {
+    if (value !== null && !g.matches(value)) continue;
+    if (g.problem) problems.push(g.problem);
+    for (const c of g.commands) {
+      const prev = seen.get(c.command);
+      if (!prev || prev.timeoutMs < c.timeoutMs) seen.set(c.command, c);
+    }
+  }
+  return { commands: [...seen.values()], problems };
+}
+
+/** The longest command timeout of an event: the chain hook's own limit is derived from it. */
+export function longestTimeoutMs(set: HookSet, event: HookEvent): number {
+  let max = 0;
+  for (const g of set.events.get(event) ?? []) for (const c of g.commands) max = Math.max(max, c.timeoutMs);
+  return max;
+}

@@ -1,0 +1,128 @@
+// Running one hook command: `bash -c COMMAND` in the project root, the event's JSON on stdin.
+//
+// Hooks are the user's (or the administrator's) own configured commands, not tool side
+// effects, so they run here with node:child_process directly — not through `process.run`, where
+// the sandbox and other plugins would see them. Contracts:
+// - The command runs in its own process group; on timeout the whole group gets SIGTERM, then
+//   SIGKILL after a short grace, and the result says `timedOut`. No group outlives deepcode.
+// - stdout and stderr are kept up to MAX_OUTPUT bytes each (the rest is dropped, said in the text).
+// - The environment is deepcode's, plus CLAUDE_PROJECT_DIR / DEEPCODE_PROJECT_DIR (the project
+//   root, as Claude Code's hooks expect), minus the DeepSeek API key: secrets never leave.
+
+import { spawn } from "node:child_process";
+
+const MAX_OUTPUT = 1_000_000;
+const KILL_GRACE_MS = 2_000;
+/** After the shell exits, how long background children may hold its pipes before we stop reading. */
+const STREAM_GRACE_MS = 200;
+
+export interface HookRun {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** The command could not be started at all (no bash, bad cwd). */
+  spawnError?: string;
+}
+
+const live = new Set<number>();
+let exitHook = false;
+
+function track(pid: number): void {
+  if (!exitHook) {
+    exitHook = true;
+    process.on("exit", () => {
+      for (const p of live) killGroup(p, "SIGKILL");
+    });
+  }
+  live.add(pid);
+}
+
+function killGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    // ESRCH: every process of the group has already exited
+  }
+}
+
+export function runHookCommand(command: string, input: object, o: { cwd: string; timeoutMs: number }): Promise<HookRun> {
+  return new Promise((resolve) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_PROJECT_DIR: o.cwd, DEEPCODE_PROJECT_DIR: o.cwd };
+    delete env.DEEPSEEK_API_KEY;
+    let child;
+    try {
+      child = spawn("bash", ["-c", command], { cwd: o.cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    } catch (err) {
+      resolve({ exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, spawnError: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const sizes = { out: 0, err: 0 };
+    const collect = (into: Buffer[], key: "out" | "err") => (c: Buffer) => {
+      if (sizes[key] < MAX_OUTPUT) into.push(c.subarray(0, MAX_OUTPUT - sizes[key]));
+      sizes[key] += c.length;
+    };
+    child.stdout.on("data", collect(out, "out"));
+    child.stderr.on("data", collect(err, "err"));
+    child.stdin.on("error", () => undefined); // EPIPE: the hook exited without reading its input
+    child.stdin.end(`${JSON.stringify(input)}\n`);
+    const pid = child.pid;
+    if (pid !== undefined) track(pid);
+
+    let timedOut = false;
+    let settled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      if (pid === undefined) return;
+      timedOut = true;
+      killGroup(pid, "SIGTERM");
+      killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
+      killTimer.unref(); // deepcode's exit handler kills the group if it exits first
+    }, o.timeoutMs);
+
+    const text = (chunks: Buffer[], size: number): string => {
+      const s = Buffer.concat(chunks).toString("utf8");
+      return size > MAX_OUTPUT ? `${s}\n[… ${size - MAX_OUTPUT} more bytes dropped]` : s;
+    };
+    const finish = (exitCode: number | null, signal: string | null, spawnError?: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (killTimer && !timedOut) clearTimeout(killTimer);
+      // A hook that exits may leave children it started on purpose (a sound, a notifier) running;
+      // they keep running, but our ends of the pipes close so deepcode never waits for them.
+      if (pid !== undefined && !timedOut) live.delete(pid);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({ exitCode, signal, stdout: text(out, sizes.out), stderr: text(err, sizes.err), timedOut, ...(spawnError ? { spawnError } : {}) });
+    };
+    child.on("error", (e) => finish(null, null, e.message));
+    child.on("exit", (code, signal) => {
+      // Wait for the pipes to drain, but not for background children that keep them open.
+      const grace = setTimeout(() => finish(code, signal), STREAM_GRACE_MS);
+      child.on("close", () => {
+        clearTimeout(grace);
+        finish(code, signal);
+      });
+    });
+  });
+}
+
+/** One line saying how a run failed (for warnings and deny reasons), or null when it exited 0/2. */
+export function failureOf(command: string, r: HookRun, timeoutMs: number): string | null {
+  const name = `\`${short(command)}\``;
+  if (r.spawnError) return `${name} could not start (${r.spawnError})`;
+  if (r.timedOut) return `${name} timed out after ${timeoutMs / 1000} s`;
+  if (r.exitCode === 0 || r.exitCode === 2) return null;
+  const why = r.exitCode === null ? `was killed by ${r.signal ?? "a signal"}` : `exited with status ${r.exitCode}`;
+  const detail = r.stderr.trim().split("\n")[0];
+  return `${name} ${why}${detail ? `: ${detail}` : ""}`;
+}
+
+export function short(command: string): string {
+  const one = command.replace(/\s+/g, " ").trim();
+  return one.length > 60 ? `${one.slice(0, 57)}...` : one;
+}

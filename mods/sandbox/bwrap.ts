@@ -1,0 +1,148 @@
+// bubblewrap: finding it, checking once that it can build a sandbox here, and the argv that
+// wraps a command. Linux only; everything here is synchronous and cached per process.
+//
+// The sandbox a command gets:
+//   - the whole file system read-only (`--ro-bind / /`), with the workspace root and
+//     `permissions.additionalDirectories` bound writable on top;
+//   - a private, empty /tmp (and the same for $TMPDIR when it lies elsewhere): temp files work,
+//     nothing of the host's temp is seen or changed;
+//   - a minimal /dev (null, zero, random, tty, shm …) and a /proc of its own PID namespace;
+//   - every namespace unshared, the network included (only loopback of its own, so not even
+//     127.0.0.1 of the host is reachable) unless network is allowed; then /run is the host's
+//     (DNS needs it), otherwise /run is an empty tmpfs too, which hides host sockets there;
+//   - well-known secrets in the home folder (~/.ssh, ~/.aws, … and deepcode's credentials)
+//     hidden: an empty folder or an empty file stands in their place;
+//   - files in the workspace whose change would loosen the rules or run code later
+//     (.deepcode/, .mcp.json, .git/config, .git/hooks) read-only, where they exist;
+//   - no capabilities (`--cap-drop ALL`: running as root, bwrap would otherwise keep them);
+//   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
+
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { homedir, tmpdir } from "node:os";
+
+/** What the probe runs: the same namespaces and mounts a real command gets. */
+export const PROBE_ARGS = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "true"];
+const PROBE_TIMEOUT_MS = 10_000;
+
+export interface Probe {
+  /** Absolute path of a bwrap that works here, or null. */
+  bwrap: string | null;
+  /** Why there is no sandbox (null when there is one). */
+  problem: string | null;
+}
+
+const probes = new Map<string, Probe>();
+
+/** Find bwrap on PATH and run it once with the real options (cached per PATH). */
+export function probeBwrap(platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? ""): Probe {
+  if (platform !== "linux") return { bwrap: null, problem: `bubblewrap is Linux-only (this is ${platform})` };
+  const cached = probes.get(path);
+  if (cached) return cached;
+  const found = onPath("bwrap", path);
+  let probe: Probe;
+  if (!found) probe = { bwrap: null, problem: "bwrap (bubblewrap) is not installed or not on PATH" };
+  else {
+    const r = spawnSync(found, PROBE_ARGS, { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    if (r.status === 0) probe = { bwrap: found, problem: null };
+    else {
+      const why = r.error ? r.error.message : (r.stderr || "").trim().split("\n")[0] || `exit status ${r.status ?? r.signal}`;
+      probe = { bwrap: null, problem: `${found} cannot create a sandbox here (${why}); user namespaces may be disabled` };
+    }
+  }
+  probes.set(path, probe);
+  return probe;
+}
+
+function onPath(name: string, path: string): string | null {
+  for (const dir of path.split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue; // a relative PATH entry would depend on the cwd
+    const p = join(dir, name);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here: next PATH entry
+    }
+  }
+  return null;
+}
+
+export interface WrapOptions {
+  bwrap: string;
+  root: string;
+  /** deepcode's home folder (its credentials file is hidden). */
+  deepcodeHome?: string;
+  /** Extra writable folders: absolute, `~/…`, or relative to the root. Missing ones are skipped. */
+  writable: readonly string[];
+  network: boolean;
+  cwd: string;
+  home?: string;
+  tmp?: string;
+}
+
+/** The folders a sandboxed command may write, real paths, the root first. */
+export function writableDirs(root: string, extra: readonly string[], home: string = homedir()): string[] {
+  const out: string[] = [];
+  for (const d of [root, ...extra]) {
+    const abs = d === "~" || d.startsWith("~/") ? join(home, d.slice(1)) : resolve(root, d);
+    if (!existsSync(abs)) continue;
+    const real = realpathSync(abs);
+    if (!out.includes(real)) out.push(real);
+  }
+  return out;
+}
+
+function inside(child: string, parent: string): boolean {
+  const r = relative(parent, child);
+  return r === "" || (!r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r));
+}
+
+/** Home-folder secrets, as the permission gate lists them (src/cli/permissions/paths.ts —
+ *  duplicated: a mod cannot import src/cli). Reads of these ask at the gate; in the sandbox a
+ *  command the gate allowed cannot read them at all. */
+const HOME_SECRETS = [".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".git-credentials", ".pypirc"];
+/** Workspace files whose change loosens the rules or runs code later (the gate's protected list). */
+const PROTECTED = [".deepcode", ".mcp.json", ".git/config", ".git/hooks"];
+
+/** Mounts that hide `path` where it exists: an empty tmpfs for a folder, /dev/null for a file. */
+function hide(path: string): string[] {
+  try {
+    return statSync(path).isDirectory() ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path];
+  } catch {
+    return []; // absent: nothing to hide (creating a mount point would leave a trace on the host)
+  }
+}
+
+/** bwrap's arguments (everything before `--`) for one command. */
+export function sandboxArgs(o: WrapOptions): string[] {
+  const writable = writableDirs(o.root, o.writable, o.home);
+  const home = o.home ?? homedir();
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  const tmp = o.tmp ?? tmpdir();
+  // A $TMPDIR outside /tmp gets its own private tmpfs — unless it lies inside a writable folder
+  // (a tmpfs there would hide part of the workspace). A workspace inside it is bound below.
+  if (tmp !== "/tmp" && isAbsolute(tmp) && existsSync(tmp) && !inside(tmp, "/tmp") && !writable.some((w) => inside(tmp, w))) args.push("--tmpfs", realpathSync(tmp));
+  if (!o.network) args.push("--tmpfs", "/run");
+  // Binds come after the tmpfs mounts: a workspace under /tmp is bound on top of the empty one.
+  for (const w of writable) args.push("--bind", w, w);
+  // Masks go on top of the binds: a workspace that contains the home folder must not bring the
+  // secrets back (a later mount over a parent folder would cover an earlier one inside it).
+  for (const s of HOME_SECRETS) args.push(...hide(join(home, s)));
+  if (o.deepcodeHome) args.push(...hide(join(o.deepcodeHome, "credentials")));
+  for (const w of writable) {
+    for (const p of PROTECTED) {
+      const path = join(w, p);
+      if (existsSync(path)) args.push("--ro-bind", path, path);
+    }
+  }
+  args.push("--unshare-all");
+  if (o.network) args.push("--share-net");
+  args.push("--die-with-parent", "--cap-drop", "ALL", "--chdir", o.cwd);
+  return args;
+}
+
+export function wrapArgv(argv: readonly string[], o: WrapOptions): string[] {
+  return [o.bwrap, ...sandboxArgs(o), "--", ...argv];
+}

@@ -1,0 +1,84 @@
+// Built-in mod: the Bash sandbox. A hook on `process.run` that, where bubblewrap works (Linux),
+// runs every process a tool starts inside it: the file system read-only except the workspace,
+// `permissions.additionalDirectories` and a private /tmp; home-folder secrets hidden; the
+// workspace's settings and git hooks read-only; no network unless settings allow it; dying with
+// deepcode (bwrap.ts has the details). The result says `sandbox: "bwrap"`.
+//
+// Tier: the loader registers this mod last of all, in the builtin tier, so its hook is the
+// innermost on `process.run`: whatever a plugin hook upstream rewrites, the argv that reaches
+// the core is wrapped — no hook can unwrap it, because none runs after it.
+//
+// Configuration (`api.config`, passed by assembly from settings):
+//   { enabled?: boolean, network?: boolean, additionalDirectories?: string[] }
+// `enabled: false` turns it off; `network: true` lets commands reach the network. A request's
+// own `network: false` tightens that; its `network: true` cannot loosen settings (a tool does
+// not get to lift the policy). Where bubblewrap is not available, this says so once at start,
+// and the permission gate and path fence still apply.
+
+import type { JsonValue, Plugin, ProcessRunResult } from "../../src/contract/index.js";
+import { probeBwrap, wrapArgv } from "./bwrap.js";
+
+export interface SandboxSettings {
+  enabled?: boolean;
+  network?: boolean;
+}
+
+export interface SandboxStatus {
+  /** Commands run inside the sandbox. */
+  active: boolean;
+  /** "bwrap" when active. */
+  mechanism: "bwrap" | null;
+  /** Commands may reach the network (only meaningful when active). */
+  network: boolean;
+  /** One line for people: why it is on or off. */
+  detail: string;
+  /** The bwrap binary in use, when there is one that works. */
+  bwrap: string | null;
+}
+
+/** What the sandbox does on this machine with these settings. For `deepcode doctor` and for the
+ *  mod itself; checks bwrap once per process (PATH) by starting a real sandbox. */
+export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? ""): SandboxStatus {
+  const network = settings.network === true;
+  if (settings.enabled === false) return { active: false, mechanism: null, network: true, detail: "turned off in settings (sandbox.enabled: false)", bwrap: null };
+  const probe = probeBwrap(platform, path);
+  if (!probe.bwrap) return { active: false, mechanism: null, network: true, detail: probe.problem ?? "not available", bwrap: null };
+  return {
+    active: true,
+    mechanism: "bwrap",
+    network,
+    detail: `bubblewrap (${probe.bwrap}): files read-only outside the workspace, private /tmp, ${network ? "network allowed" : "no network"}`,
+    bwrap: probe.bwrap,
+  };
+}
+
+function readConfig(config: Readonly<Record<string, JsonValue>>): { settings: SandboxSettings; writable: string[] } {
+  const settings: SandboxSettings = {};
+  if (typeof config.enabled === "boolean") settings.enabled = config.enabled;
+  // Claude Code's object form of `network` (host lists) is read as "not allowed".
+  if (config.network === true) settings.network = true;
+  const dirs = Array.isArray(config.additionalDirectories) ? config.additionalDirectories.filter((d): d is string => typeof d === "string") : [];
+  return { settings, writable: dirs };
+}
+
+const plugin: Plugin = {
+  id: "sandbox",
+  description: "runs tool processes inside bubblewrap: read-only outside the workspace, no network",
+  register(api) {
+    const { settings, writable } = readConfig(api.config as Readonly<Record<string, JsonValue>>);
+    const status = sandboxStatus(settings);
+    if (!status.active) {
+      if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.`);
+      return;
+    }
+    const bwrap = status.bwrap as string;
+    api.on("process.run", async (e, next): Promise<ProcessRunResult> => {
+      const network = status.network && e.network !== false;
+      const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd });
+      const r = await next({ ...e, argv });
+      return { ...r, sandbox: "bwrap" };
+    });
+  },
+};
+
+export default plugin;

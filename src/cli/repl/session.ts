@@ -1,0 +1,269 @@
+// The REPL's session half (loaded in the background by repl.ts while the first prompt is
+// already on screen): the assembled app, the engine, and loop 2 — turns until the person
+// leaves (Ctrl-D, /exit, or Ctrl-C twice at an empty prompt). Each turn streams through the
+// turn renderer; Ctrl-C during a turn interrupts it and the transcript keeps what happened.
+
+import type { StreamEvent, Usage } from "../../contract/index.js";
+import { ZERO_USAGE, addUsage } from "../../contract/index.js";
+import type { Engine } from "../../core/engine/engine.js";
+import { assemble, type App, type AssembleOptions } from "../assemble.js";
+import type { Style } from "../render/style.js";
+import { statusLine, TurnRenderer, money, tokens } from "../render/turn.js";
+import { completeLine } from "../complete.js";
+import { registerMentions } from "../mentions.js";
+import { engineRunner, expandCommand, loadCustomCommands, type CustomCommand } from "../commands/custom.js";
+import { BUILTIN_COMMANDS, helpText, type ReplApi, type SlashCommand } from "./commands.js";
+import { registerConfirm } from "./confirm.js";
+import { History } from "./history.js";
+import { TurnKeys } from "./keys.js";
+import { openSession, replayText, sessionLines, type OpenRequest } from "./open.js";
+import { readPrompt, type PromptResult } from "./prompt.js";
+
+/** How long the tier chooser waits before it accepts the recommended tier. */
+const CHOOSER_MS = 3000;
+
+export interface ReplStart extends OpenRequest {
+  initialPrompt?: string;
+}
+
+/** Assemble deepcode and open the session the person asked for. */
+export async function bootRepl(options: AssembleOptions, start: ReplStart, style: Style): Promise<Repl> {
+  const warnings: string[] = [];
+  const app = await assemble({ ...options, interactive: true, warn: (m) => warnings.push(m) });
+  const repl = new Repl(app, style, warnings);
+  await repl.prepare(start);
+  return repl;
+}
+
+export class Repl implements ReplApi {
+  engine!: Engine;
+  showThinking = false;
+  readonly changedFiles = new Set<string>();
+  session = { costUsd: 0, usage: { ...ZERO_USAGE } as Usage };
+  private readonly keys = new TurnKeys();
+  private readonly history: History;
+  private custom: CustomCommand[] = [];
+  private leaving = false;
+  private readonly out = process.stdout;
+
+  constructor(readonly app: App, readonly style: Style, private readonly warnings: string[]) {
+    this.history = new History(app.home, app.root);
+  }
+
+  print(text: string): void {
+    this.out.write(`${text}\n`);
+  }
+
+  /** Everything before the first prompt can be answered: commands, hooks, the session. */
+  async prepare(start: ReplStart): Promise<void> {
+    const loaded = loadCustomCommands({ root: this.app.root, home: this.app.home, reserved: BUILTIN_COMMANDS.map((c) => c.name) });
+    this.custom = loaded.commands;
+    this.warnings.push(...loaded.warnings);
+    registerConfirm({ chain: this.app.chain, keys: this.keys, rules: this.app.sessionRules, out: this.out, style: this.style });
+    registerMentions(this.app.chain, this.app.root);
+    await this.open(start);
+  }
+
+  /** The rest of the banner (the first line is printed before anything loads). */
+  banner(): string {
+    const s = this.style;
+    const l = this.engine.ledger();
+    const lines = [s("dim", `${this.engine.profile.model} · session ${this.engine.sessionId} · prefix ${tokens(l.zones.system + l.zones.tools)} tokens, cached after the first request · /help for commands`)];
+    for (const w of this.warnings.splice(0)) lines.push(s("yellow", `! ${w}`));
+    return lines.join("\n");
+  }
+
+  /** Loop 2: turns until the person leaves. `first` is a prompt already read while loading. */
+  async run(start: ReplStart, first?: PromptResult): Promise<number> {
+    if (start.resume !== undefined || start.continue) this.showEarlierTurns();
+    if (start.initialPrompt) await this.runTurn(start.initialPrompt);
+    let pending = first;
+    while (!this.leaving) {
+      const r = pending ?? await readPrompt({
+        prompt: this.style("bold", "› "),
+        continuation: this.style("dim", "… "),
+        history: this.history.forReadline(),
+        completer: (line: string) => this.complete(line),
+        exitHint: this.style("dim", "(press Ctrl-C again to exit, or Ctrl-D)"),
+      });
+      pending = undefined;
+      if (r.kind !== "line") break;
+      const text = r.text.trim();
+      if (!text) continue;
+      this.history.add(r.text);
+      if (text.startsWith("/")) await this.command(text);
+      else await this.runTurn(r.text);
+    }
+    await this.engine.close("exit");
+    this.print(`\nSession ${this.engine.sessionId} saved (${money(this.session.costUsd)}). Resume with: deepcode -r ${this.engine.sessionId}   (or deepcode -c)`);
+    return 0;
+  }
+
+  exit(): void {
+    this.leaving = true;
+  }
+
+  /** Run one turn, with the person able to interrupt it. */
+  async runTurn(prompt: string): Promise<void> {
+    const ctl = new AbortController();
+    const renderer = new TurnRenderer({ out: this.out, style: this.style, showThinking: this.showThinking, live: true });
+    let interrupts = 0;
+    this.keys.start(() => {
+      interrupts++;
+      if (interrupts === 1) ctl.abort();
+    });
+    let complete: Extract<StreamEvent, { type: "turn.complete" }> | undefined;
+    try {
+      if (!(await this.beforeTurn(prompt))) return;
+      for await (const ev of this.engine.submit(prompt, { signal: ctl.signal })) {
+        renderer.handle(ev);
+        if (ev.type === "tool.end" && !ev.output.isError && (ev.tool === "Write" || ev.tool === "Edit")) {
+          const path = ev.output.meta?.path;
+          if (typeof path === "string") this.changedFiles.add(path);
+        }
+        if (ev.type === "turn.complete") complete = ev;
+      }
+    } finally {
+      this.keys.stop();
+    }
+    if (!complete) return;
+    this.session.costUsd += complete.costUsd;
+    this.session.usage = addUsage(this.session.usage, complete.usage);
+    if (complete.usage.prompt_tokens > 0) this.print(statusLine({ costUsd: complete.costUsd, usage: complete.usage }, this.session, this.style));
+    if (complete.stopReason === "interrupted") this.print(this.style("dim", "Interrupted. The transcript keeps what happened; say how to go on."));
+    for (const n of this.app.cost?.takeNotices() ?? []) this.print(this.style("yellow", `! ${n.message}`));
+  }
+
+  /** The cost before a turn: the estimate line, and with `estimate: ask` the chooser —
+   *  Enter accepts, 1–4 picks a tier for this turn, anything else or 3 s accepts; Ctrl-C
+   *  cancels the turn. A spent budget may be raised for this session after a confirmation. */
+  private async beforeTurn(prompt: string): Promise<boolean> {
+    const cost = this.app.cost;
+    if (!cost) return true;
+    const budget = cost.budget();
+    if (budget.state === "exhausted") {
+      this.print(this.style("yellow", `! ${budget.message}`));
+      if (!budget.canRaise) return false;
+      this.out.write(`Raise it for this session? ${this.style("bold", "[y]")} yes  ${this.style("bold", "[n]")} no  › `);
+      const k = await this.keys.ask();
+      const yes = k.kind === "key" && k.key.toLowerCase() === "y";
+      this.out.write(`${yes ? "yes" : "no"}\n`);
+      if (!yes) return false;
+      const raised = cost.raiseBudget();
+      this.print(raised.ok ? raised.message : this.style("red", raised.message));
+      if (!raised.ok) return false;
+    }
+    if (cost.estimateMode === "off") return true;
+    const e = await cost.estimate(prompt, this.engine);
+    const line = this.style("dim", `≈ ${cost.estimateLine(e)}`);
+    if (cost.estimateMode === "show") {
+      this.print(line);
+      return true;
+    }
+    this.out.write(`${line} ${this.style("dim", "· Enter accepts, 1–4 picks")} `);
+    const k = await this.keys.ask(CHOOSER_MS);
+    if (k.kind === "interrupt") {
+      this.out.write("cancelled\n");
+      return false;
+    }
+    const n = k.kind === "key" ? Number(k.key) : NaN;
+    if (Number.isInteger(n) && n >= 1 && n <= 4) {
+      const r = cost.pick(n);
+      this.out.write(`${r.ok ? r.message : this.style("red", r.message)}\n`);
+    } else this.out.write(`${this.style("dim", k.kind === "timeout" ? "(accepted)" : "✓")}\n`);
+    return true;
+  }
+
+  async newSession(): Promise<void> {
+    await this.engine.close("new");
+    await this.open({});
+    this.session = { costUsd: 0, usage: { ...ZERO_USAGE } };
+    this.changedFiles.clear();
+    this.print(`new session ${this.engine.sessionId}`);
+  }
+
+  async resume(which?: string): Promise<void> {
+    const list = this.app.store.list();
+    let id = which;
+    if (which && /^\d+$/.test(which) && Number(which) <= list.length) id = list[Number(which) - 1].id;
+    if (!id) {
+      id = await this.pick(list);
+      if (!id) return;
+    }
+    if (id === this.engine.sessionId) return this.print("that is the current session");
+    await this.engine.close("switch");
+    await this.open({ resume: id });
+    this.session = { costUsd: 0, usage: { ...ZERO_USAGE } };
+    this.print(`resumed session ${id}`);
+    this.showEarlierTurns();
+  }
+
+  async confirm(question: string): Promise<boolean> {
+    const r = await readPrompt({ prompt: `${question} [y/N] `, continuation: "", history: [], exitHint: "" });
+    return r.kind === "line" && /^y(es)?$/i.test(r.text.trim());
+  }
+
+  private async open(req: OpenRequest): Promise<void> {
+    this.engine = await openSession(this.app, req, (list) => this.pick(list), (m) => this.print(this.style("yellow", m)));
+    this.app.engine = this.engine;
+  }
+
+  private async pick(list: Parameters<typeof sessionLines>[0]): Promise<string | undefined> {
+    if (list.length === 0) {
+      this.print("No sessions in this project yet.");
+      return undefined;
+    }
+    this.print(sessionLines(list.slice(0, 20), this.style).join("\n"));
+    const r = await readPrompt({ prompt: "session number (Enter for none): ", continuation: "", history: [], exitHint: "" });
+    const n = r.kind === "line" ? Number(r.text.trim()) : NaN;
+    return Number.isInteger(n) && n >= 1 && n <= list.length ? list[n - 1].id : undefined;
+  }
+
+  private showEarlierTurns(): void {
+    const text = replayText(this.engine.messages, this.style);
+    if (text) this.print(`${this.style("dim", "── earlier in this session ──")}\n${text}\n${this.style("dim", "──")}`);
+  }
+
+  private commands(): SlashCommand[] {
+    const custom: SlashCommand[] = this.custom.map((c) => ({
+      name: c.name,
+      args: c.argumentHint,
+      description: `${c.description} ${this.style("dim", `(${c.scope})`)}`,
+      run: async (r: ReplApi, args: string) => {
+        const x = await expandCommand(c, args, engineRunner(this.engine));
+        // Claude Code's meaning: `allowed-tools` are allowed without asking while the command
+        // runs (never against a deny); `model` runs this command's turn on that model.
+        const release = this.app.sessionRules.temporary(x.allowedTools ?? []);
+        const model = this.engine.profile.model;
+        if (x.model && x.model !== model) this.engine.setModel(x.model);
+        try {
+          await r.runTurn(x.prompt);
+        } finally {
+          release();
+          if (x.model && x.model !== model) this.engine.setModel(model);
+        }
+      },
+    }));
+    const help: SlashCommand = { name: "help", description: "list commands", run: () => this.print(helpText(this, custom)) };
+    return [help, ...BUILTIN_COMMANDS.filter((c) => c.name !== "help"), ...custom];
+  }
+
+  private async command(text: string): Promise<void> {
+    const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
+    const name = m?.[1] ?? "";
+    const cmd = this.commands().find((c) => c.name === name);
+    if (!cmd) return this.print(this.style("yellow", `unknown command /${name} — /help lists them`));
+    try {
+      await cmd.run(this, m?.[2] ?? "");
+    } catch (err) {
+      this.print(this.style("red", `/${name} failed: ${err instanceof Error ? err.message : String(err)}`));
+    }
+  }
+
+  complete(line: string): [string[], string] {
+    const cmds = this.commands();
+    const argCompleters: Record<string, (partial: string) => readonly string[]> = {};
+    for (const c of cmds) if (c.complete) argCompleters[`/${c.name}`] = (p) => c.complete!(p, this);
+    return completeLine(line, { commands: cmds.map((c) => `/${c.name}`), root: this.app.root, argCompleters });
+  }
+}

@@ -1,0 +1,101 @@
+// An in-process deepcode put together by assemble() — settings layers, the permission gate, the
+// hooks and sandbox mods, exactly as the CLI wires them — talking to the DeepSeek simulator.
+// Hook commands are real bash commands; what they receive is written to files in the box.
+import { join } from "node:path";
+import { assemble, type App } from "../../src/cli/assemble.js";
+import { Engine } from "../../src/core/engine/engine.js";
+import { capsFor } from "../../src/providers/index.js";
+import type { StreamEvent } from "../../src/contract/index.js";
+import type { Script, Simulator } from "../sim/server.mjs";
+import { API_KEY, makeBox, projectSettings, startSim, writeJson, type Box } from "../permissions-e2e/helpers.js";
+
+export interface Session {
+  box: Box;
+  sim: Simulator;
+  app: App;
+  engine: Engine;
+  /** Start-up and hook warnings, as the CLI would print them on stderr. */
+  warnings: string[];
+  /** Permission prompts that reached the person (the answer comes from `answer`). */
+  asked: string[];
+  turn(prompt: string): Promise<StreamEvent[]>;
+  close(): Promise<void>;
+}
+
+export interface SessionOptions {
+  script: Script;
+  /** Project settings (`.deepcode/settings.json`). */
+  project?: object;
+  /** User settings (`$DEEPCODE_HOME/settings.json`). */
+  user?: object;
+  /** The managed policy. */
+  managed?: object;
+  /** How the person answers a permission prompt (default: no). */
+  answer?: "allow" | "deny";
+  /** Set up files before assembling (hook scripts, fixtures). */
+  prepare?: (box: Box) => void;
+}
+
+export async function openSession(o: SessionOptions): Promise<Session> {
+  const box = makeBox();
+  o.prepare?.(box);
+  if (o.project) projectSettings(box, o.project);
+  if (o.user) writeJson(join(box.deepcodeHome, "settings.json"), o.user);
+  const managedPath = join(box.base, "policy", "managed-settings.json");
+  if (o.managed) writeJson(managedPath, o.managed);
+  const sim = await startSim(o.script);
+  const warnings: string[] = [];
+  const asked: string[] = [];
+  const app = await assemble({
+    root: box.root,
+    home: box.deepcodeHome,
+    env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: API_KEY, DEEPSEEK_BASE_URL: sim.url },
+    managedPath,
+    interactive: true, // a person answers (the test-person hook below), as in the REPL
+    warn: (m) => warnings.push(m),
+  });
+  // The person at the terminal: answers every prompt the same way (in the builtin tier, where
+  // the REPL's prompt sits, so observers upstream see the question first).
+  app.chain.on("builtin", "test-person", "permission.ask", null, (e) => {
+    asked.push(e.tool);
+    return o.answer === "allow" ? { decision: "allow", by: "test-person" } : { decision: "deny", reason: "the person said no", by: "test-person" };
+  });
+  // app.engineOptions() without the package version (read next to dist/, not src/).
+  const engine = await Engine.start({ chain: app.chain, root: box.root, model: app.model, caps: capsFor, registry: app.registry, store: app.store, version: "test" });
+  app.engine = engine;
+  return {
+    box,
+    sim,
+    app,
+    engine,
+    warnings,
+    asked,
+    async turn(prompt) {
+      const events: StreamEvent[] = [];
+      for await (const e of engine.submit(prompt)) events.push(e);
+      return events;
+    },
+    async close() {
+      await engine.close();
+      await sim.close();
+      box.cleanup();
+    },
+  };
+}
+
+export function completion(events: StreamEvent[]): Extract<StreamEvent, { type: "turn.complete" }> {
+  const c = events.filter((e) => e.type === "turn.complete");
+  if (c.length !== 1) throw new Error(`expected one turn.complete, got ${c.length}`);
+  return c[0] as Extract<StreamEvent, { type: "turn.complete" }>;
+}
+
+/** The text of every message of the last request the model received. */
+export function lastRequestText(sim: Simulator): string {
+  const last = sim.requests[sim.requests.length - 1];
+  return ((last?.json?.messages ?? []) as Array<{ content?: unknown }>).map((m) => (typeof m.content === "string" ? m.content : "")).join("\n---\n");
+}
+
+/** A hook settings object for one event. */
+export function hooksFor(event: string, command: string, matcher?: string, timeout?: number): object {
+  return { [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, ...(timeout === undefined ? {} : { timeout }) }] }] };
+}

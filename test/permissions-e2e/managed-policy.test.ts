@@ -1,0 +1,67 @@
+// The managed policy in real processes (its path injected the way only code can: through
+// test/helpers/cli-with-managed.mjs). Its deny beats every other layer's allow; a drop-in file in
+// managed-settings.d/ counts as policy too; and a malformed managed file denies every tool call,
+// loudly, instead of silently lifting the policy.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Simulator } from "../sim/server.mjs";
+import { CLI_HOOK_TIMEOUT_MS, bashCall, makeBox, projectSettings, runCli, startSim, toolResults, writeJson, type Box } from "./helpers.js";
+
+let box: Box;
+let sim: Simulator | undefined;
+beforeEach(() => {
+  box = makeBox();
+  // Every layer a user controls allows touch and echo.
+  writeJson(join(box.deepcodeHome, "settings.json"), { permissions: { allow: ["Bash(touch:*)", "Bash(echo:*)"] } });
+  projectSettings(box, { permissions: { allow: ["Bash(touch:*)"] } });
+  writeJson(join(box.root, ".deepcode", "settings.local.json"), { permissions: { allow: ["Bash(touch:*)"] } });
+});
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+  box.cleanup();
+});
+
+const managedFile = (): string => join(box.base, "policy", "managed-settings.json");
+
+describe("a managed policy in a real process", () => {
+  it("denies what it denies, though the user, project and local settings all allow it; other allows still work", async () => {
+    writeJson(managedFile(), { permissions: { deny: ["Bash(touch:*)"] } });
+    sim = await startSim({ replies: [{ tool_calls: [bashCall("call_touch", "touch managed-denied.txt"), bashCall("call_echo", "echo written > echoed.txt")] }, { content: "done" }] });
+    const run = await runCli({ box, sim, prompt: "make files", managed: managedFile() });
+    expect(run.result?.stop_reason, run.stderr).toBe("completed");
+    expect(existsSync(join(box.root, "managed-denied.txt"))).toBe(false);
+    expect(toolResults(sim).get("call_touch")).toMatch(/^Permission denied for Bash: .*managed/);
+    expect(readFileSync(join(box.root, "echoed.txt"), "utf8")).toBe("written\n");
+  }, CLI_HOOK_TIMEOUT_MS);
+
+  it("counts a drop-in file in managed-settings.d/ as policy, next to the main file", async () => {
+    writeJson(managedFile(), {});
+    writeJson(join(box.base, "policy", "managed-settings.d", "10-no-echo.json"), { permissions: { deny: ["Bash(echo:*)"] } });
+    sim = await startSim({ replies: [{ tool_calls: [bashCall("call_echo", "echo written > echoed.txt")] }, { content: "done" }] });
+    const run = await runCli({ box, sim, prompt: "write", managed: managedFile() });
+    expect(run.result?.stop_reason, run.stderr).toBe("completed");
+    expect(existsSync(join(box.root, "echoed.txt"))).toBe(false);
+    expect(toolResults(sim).get("call_echo")).toMatch(/^Permission denied for Bash: .*managed/);
+  }, CLI_HOOK_TIMEOUT_MS);
+
+  it("denies every tool call when the managed file is malformed, and says so on stderr with the file, line and column", async () => {
+    mkdirSync(join(box.base, "policy"), { recursive: true });
+    writeFileSync(managedFile(), '{\n  "permissions": { "deny": [ }\n}\n');
+    writeFileSync(join(box.root, "notes.txt"), "readable\n");
+    sim = await startSim({
+      replies: [
+        { tool_calls: [{ id: "call_read", name: "Read", arguments: { file_path: "notes.txt" } }, bashCall("call_echo", "echo written > echoed.txt"), { id: "call_write", name: "Write", arguments: { file_path: "new.txt", content: "x" } }] },
+        { content: "done" },
+      ],
+    });
+    const run = await runCli({ box, sim, prompt: "work", managed: managedFile() });
+    expect(run.stderr).toContain(`MANAGED POLICY IS BROKEN: ${managedFile()}:2:`);
+    expect(run.result?.stop_reason, run.stderr).toBe("completed");
+    const results = toolResults(sim);
+    for (const id of ["call_read", "call_echo", "call_write"]) expect(results.get(id), id).toMatch(/^Permission denied for \w+: the managed policy file is malformed/);
+    expect(existsSync(join(box.root, "echoed.txt"))).toBe(false);
+    expect(existsSync(join(box.root, "new.txt"))).toBe(false);
+  }, CLI_HOOK_TIMEOUT_MS);
+});
