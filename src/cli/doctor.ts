@@ -15,7 +15,7 @@ import { createProvider, type CheckResult } from "../providers/index.js";
 import { DEFAULT_BASE_URL, deepcodeHome, type AssembleOptions } from "./assemble.js";
 import { credentialsFile, resolveApiKey, type ApiKey } from "./credentials.js";
 import { colourEnabled, makeStyle, type Style } from "./render/style.js";
-import { systemChecks } from "./commands/doctor-system.js";
+import { sandboxCheck, systemChecks } from "./commands/doctor-system.js";
 import { settingsChecks } from "./commands/doctor-settings.js";
 
 export type DoctorStatus = "ok" | "warn" | "fail";
@@ -62,7 +62,7 @@ export async function doctorChecks(o: DoctorOptions): Promise<DoctorCheck[]> {
   );
   checks.push(...(await apiChecks(env, key, o.timeoutMs ?? DOCTOR_API_TIMEOUT_MS)));
   checks.push(...settingsChecks(o, home));
-  checks.push(...systemChecks(env, platform));
+  checks.push(await sandboxCheck({ ...o, home }, platform), ...systemChecks(env));
   checks.push(...fileModeChecks(home, platform, key));
   // Belt and braces: nothing above prints the key, and no line may carry it.
   return key && key.key.length >= 4 ? checks.map((c) => scrub(c, key.key)) : checks;

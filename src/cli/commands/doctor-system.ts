@@ -3,12 +3,11 @@
 // under the permission gate only, without rg Grep uses its built-in search. So a missing one is
 // `!`, not `✗`.
 
-import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import { assemble, type AssembleOptions } from "../assemble.js";
 import type { DoctorCheck } from "../doctor.js";
 
-const BWRAP_TIMEOUT_MS = 5_000;
 
 /** The absolute path of an executable on PATH, or undefined. */
 export function onPath(name: string, path = ""): string | undefined {
@@ -25,28 +24,37 @@ export function onPath(name: string, path = ""): string | undefined {
   return undefined;
 }
 
-export function systemChecks(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): DoctorCheck[] {
-  return [sandboxCheck(env, platform), rgCheck(env)];
+export function systemChecks(env: NodeJS.ProcessEnv): DoctorCheck[] {
+  return [rgCheck(env)];
 }
 
-function sandboxCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): DoctorCheck {
+/** Whether Bash really runs sandboxed: a harmless `true` goes through the assembled chain's
+ *  `process.run` — the same hooks a tool's command meets — and the result says whether the
+ *  sandbox wrapped it. So the answer follows settings (`sandbox.enabled`) and whatever the
+ *  sandbox mod found at start, not a second guess at bwrap. */
+export async function sandboxCheck(o: AssembleOptions, platform: NodeJS.Platform): Promise<DoctorCheck> {
   const label = "sandbox";
-  if (platform !== "linux") {
-    return { id: "sandbox", status: "warn", label, detail: `not available on ${platform}: Bash commands run under the permission gate only`, fix: "none needed; review Bash prompts with care" };
+  const warnings: string[] = [];
+  let app;
+  try {
+    app = await assemble({ ...o, warn: (m) => warnings.push(m) });
+  } catch (err) {
+    return { id: "sandbox", status: "warn", label, detail: `not checked: deepcode cannot start here (${(err as Error).message})`, fix: "fix the settings problem reported above" };
   }
-  const bwrap = onPath("bwrap", env.PATH);
-  if (!bwrap) {
-    return { id: "sandbox", status: "warn", label, detail: "bwrap (bubblewrap) not found on PATH: Bash commands run unsandboxed", fix: "install bubblewrap (apt install bubblewrap, dnf install bubblewrap)" };
+  let r;
+  try {
+    r = await app.chain.dispatch({ type: "process.run", argv: ["true"], cwd: o.root, timeoutMs: 10_000, command: "true" });
+  } catch (err) {
+    return { id: "sandbox", status: "warn", label, detail: `a test command could not run (${(err as Error).message})` };
   }
-  const r = spawnSync(bwrap, ["--ro-bind", "/", "/", "true"], { timeout: BWRAP_TIMEOUT_MS, encoding: "utf8", env });
-  if (r.status === 0) return { id: "sandbox", status: "ok", label, detail: `${bwrap} works` };
-  const why = r.error ? r.error.message : (r.stderr || "").trim().split("\n")[0] || `exit ${r.status ?? r.signal}`;
+  if (r.sandbox) return { id: "sandbox", status: "ok", label, detail: `active: Bash commands run inside ${r.sandbox}` };
+  const why = warnings.find((w) => /sandbox/i.test(w))?.replace(/^sandbox: /, "") ?? (platform === "linux" ? "turned off in settings (sandbox.enabled: false)" : `not available on ${platform}`);
   return {
     id: "sandbox",
     status: "warn",
     label,
-    detail: `${bwrap} is installed but cannot create a sandbox here (${why})`,
-    fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0), or run outside a container that forbids them",
+    detail: `not active: ${why}; Bash commands run under the permission gate and path fence only`,
+    fix: platform === "linux" ? "install bubblewrap (apt install bubblewrap) and allow unprivileged user namespaces, or set sandbox.enabled to true" : "none available on this platform; review Bash prompts with care",
   };
 }
 
