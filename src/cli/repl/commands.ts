@@ -109,8 +109,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   },
   {
     name: "tier",
-    args: "[auto|chat-fast|chat-full|reasoner-budget|reasoner|default]",
-    description: "show or pin the tier (model, thinking, effort), or let deepcode choose each turn",
+    args: "[auto|NAME|default]",
+    description: "show or pin the tier (chat-fast, chat-full, reasoner-budget, reasoner), or auto: deepcode picks each turn",
     run: (r, args) => {
       const cost = r.app.cost;
       if (!cost) return r.print("tiers are not available");
