@@ -16,7 +16,7 @@ import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import { SessionStore } from "../core/session/store.js";
 import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
 import { builtinTools } from "../builtins/index.js";
-import { capsFor, createProvider, type Provider } from "../providers/index.js";
+import { capsFor, createProvider, ENDPOINTS, type Provider } from "../providers/index.js";
 import { loadSettings, defaultManagedPath } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
@@ -79,7 +79,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 
   const chain = new Chain();
   chain.onReport((r) => warn(`${r.owner} on ${r.event}: ${r.message}`));
-  registerEffects(chain);
+  // Every variable that can hold a key deepcode uses stays out of child processes.
+  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)] });
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.add(t, "builtin");
 
@@ -120,7 +121,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
   registerPermissionGate(chain, {
     rules: () => [...permissions.rules, ...sessionRules.rules()],
-    env: () => ({ root: o.root, home: homedir(), cwd: app.engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories }),
+    env: () => ({ root: o.root, home: homedir(), deepcodeHome: home, cwd: app.engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories }),
     managedBroken: permissions.managedBroken,
   });
 

@@ -189,6 +189,9 @@ export class Chain {
 
       const next = (e?: Ev): Promise<unknown> => {
         if (nextCalled) throw new ChainError(`${h.owner} called next() twice on '${name}'`);
+        // Past its time limit (or failed) the hook was already answered for — skipped, or
+        // denied on a gate: continuing now would run the rest of the chain a second time.
+        if (done) throw new ChainError(`${h.owner} called next() on '${name}' after its time ran out`);
         let forward = event;
         if (e !== undefined && e !== event) {
           if (e === null || typeof e !== "object" || e.type !== name) {

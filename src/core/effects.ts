@@ -40,10 +40,17 @@ export const KILL_GRACE_MS = 2_000;
 const STREAM_GRACE_MS = 200;
 const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
-export function registerEffects(chain: Chain): void {
+export interface EffectsOptions {
+  /** Environment variables no child process may see (the API key's): a command the model
+   *  runs could otherwise print it into the transcript. */
+  scrubEnv?: readonly string[];
+}
+
+export function registerEffects(chain: Chain, opts: EffectsOptions = {}): void {
+  const scrub = opts.scrubEnv ?? [];
   chain.setCore("fs.read", (e) => readFileBounded(e));
   chain.setCore("fs.write", (e) => writeFileAtomic(e));
-  chain.setCore("process.run", (e) => runProcess(e));
+  chain.setCore("process.run", (e) => runProcess(e, scrub));
   chain.setCore("http.fetch", (e) => httpFetch(e));
 }
 
@@ -224,15 +231,17 @@ function utf8Start(b: Buffer): number {
   return i;
 }
 
-export function runProcess(req: ProcessRunRequest): Promise<ProcessRunResult> {
+export function runProcess(req: ProcessRunRequest, scrubEnv: readonly string[] = []): Promise<ProcessRunResult> {
   const started = performance.now();
   const base = { exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, interrupted: false, durationMs: 0, truncatedBytes: 0 };
   if (req.signal?.aborted) return Promise.resolve({ ...base, interrupted: true });
   if (req.argv.length === 0) return Promise.reject(new Error("process.run: empty argv"));
   return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...req.env };
+    for (const name of scrubEnv) delete env[name];
     const child = spawn(req.argv[0], req.argv.slice(1), {
       cwd: req.cwd,
-      env: { ...process.env, ...req.env },
+      env,
       detached: true,
       stdio: [req.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });

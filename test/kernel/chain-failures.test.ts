@@ -143,6 +143,26 @@ describe("a non-gate event skips a failing hook and reports it loudly", () => {
     expect(reports).toEqual([]);
   });
 
+  it("does not run the rest of the chain again when a hook that timed out calls next late", async () => {
+    const chain = new Chain();
+    chain.onReport(() => undefined);
+    let coreRuns = 0;
+    chain.setCore("session.end", () => void coreRuns++);
+    let lateError: unknown;
+    chain.on("user", "slow", "session.end", null, async (_e, next) => {
+      await sleep(120);
+      try {
+        return await next();
+      } catch (err) {
+        lateError = err;
+      }
+    }, { timeoutMs: 30 });
+    await chain.dispatch({ type: "session.end", sessionId: "s", reason: "" });
+    await sleep(150);
+    expect(coreRuns).toBe(1);
+    expect(String(lateError)).toMatch(/called next\(\) on 'session.end' after its time ran out/);
+  });
+
   it("passes a core failure through to the caller instead of blaming the hook", async () => {
     const chain = new Chain();
     const reports: ChainReport[] = [];
