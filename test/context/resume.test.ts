@@ -59,5 +59,27 @@ describe("a resumed session sends what the earlier process would have sent", () 
     expect(complete(await h.turn("continue")).stopReason).toBe("completed");
     const last = chatBodies(h.sim.requests).pop()!;
     expect(last.messages.find((m) => m.role === "tool")).toMatchObject({ content: expect.stringMatching(/^Interrupted: deepcode stopped/) });
+    // Resumed again: the record after the torn line was not glued to it, nothing is lost, and
+    // the repaired log is sent the same way as before (a pure extension).
+    h.sim.setScript({ replies: [{ content: "third time" }] });
+    const again = await h.resume();
+    // The old torn line is still reported (it stays in the file), now as a line in the middle.
+    expect(again.startNotes.join("\n")).toMatch(/^line \d+ of .* was torn/);
+    expect(complete(await h.turn("and again")).stopReason).toBe("completed");
+    const third = chatBodies(h.sim.requests).pop()!;
+    expect(third.messages.slice(0, last.messages.length).map((m) => JSON.stringify(m))).toEqual(last.messages.map((m) => JSON.stringify(m)));
+  });
+
+  it("answers a call left unanswered in the middle of the log, right after the message that made it", async () => {
+    const { answerOrphans } = await import("../../src/core/session/replay.js");
+    const call = (id: string) => ({ id, type: "function" as const, function: { name: "Echo", arguments: "{}" } });
+    const r = answerOrphans([
+      { role: "user", content: "go" },
+      { role: "assistant", content: null, tool_calls: [call("a"), call("b")] },
+      { role: "tool", tool_call_id: "a", content: "done a" },
+      { role: "user", content: "next" },
+    ]);
+    expect(r.answered).toBe(1);
+    expect(r.messages.map((m) => (m.role === "tool" ? `tool:${m.tool_call_id}` : m.role))).toEqual(["user", "assistant", "tool:a", "tool:b", "user"]);
   });
 });

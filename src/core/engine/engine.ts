@@ -23,7 +23,7 @@ import { compactContext } from "../context/compact.js";
 import { canonicalize } from "../context/canonical.js";
 import { createToolContext } from "../tool-context.js";
 import { newSessionId, type SessionRecord, type SessionStore, type SessionWriter } from "../session/store.js";
-import { replay, unansweredCalls } from "../session/replay.js";
+import { answerOrphans, replay } from "../session/replay.js";
 import { Channel } from "./channel.js";
 import { runTurn, type TurnEnd } from "./loop.js";
 import { callTool, definitionOf, PROXY_DEFINITION, PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
@@ -102,12 +102,11 @@ export class Engine {
     e.turn = state.turns;
     e.sections = state.prefix.sections;
     state.announced.forEach((t) => e.announced.add(t));
-    e.context = e.newContext(restorePrefix(state.prefix.system, state.prefix.tools), new AppendOnlyLog(state.epoch, state.messages));
+    const repaired = answerOrphans(state.messages);
+    e.context = e.newContext(restorePrefix(state.prefix.system, state.prefix.tools), new AppendOnlyLog(state.epoch, repaired.messages));
     e.writer = opts.store.writer(id);
     if (state.torn) e.startNotes.push(state.torn);
-    const orphans = unansweredCalls(state.messages);
-    for (const callId of orphans) e.context.appendToolResult(callId, "Interrupted: deepcode stopped before this call finished. Check the state before retrying.");
-    if (orphans.length) e.startNotes.push(`${orphans.length} tool call(s) cut off by the last exit were answered as interrupted`);
+    if (repaired.answered) e.startNotes.push(`${repaired.answered} tool call(s) cut off by the last exit were answered as interrupted`);
     await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
     return e;
   }

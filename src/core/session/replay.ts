@@ -52,15 +52,33 @@ export function replay(s: LoadedSession): Replayed {
   return out;
 }
 
-/** Tool calls of the last assistant message that have no result yet (the process died
- *  while they ran). Earlier calls are always answered: results are written in order. */
-export function unansweredCalls(messages: readonly ChatMessage[]): string[] {
-  for (let i = messages.length - 1; i >= 0; i--) {
+export const INTERRUPTED_RESULT = "Interrupted: deepcode stopped before this call finished. Check the state before retrying.";
+
+/** The log with every unanswered tool call answered as interrupted, right after the message
+ *  that made it (where the API needs the answer). Calls go unanswered when the process died
+ *  while they ran, or when a torn line lost a result. The answers are inserted on every load,
+ *  the same way, so a resumed session keeps sending the same bytes. */
+export function answerOrphans(messages: readonly ChatMessage[]): { messages: ChatMessage[]; answered: number } {
+  const out: ChatMessage[] = [];
+  let answered = 0;
+  for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    if (m.role === "tool") continue;
-    if (m.role !== "assistant" || !m.tool_calls?.length) return [];
-    const answered = new Set(messages.slice(i + 1).map((x) => (x.role === "tool" ? x.tool_call_id : "")));
-    return m.tool_calls.map((c) => c.id).filter((id) => !answered.has(id));
+    out.push(m);
+    if (m.role !== "assistant" || !m.tool_calls?.length) continue;
+    const got = new Set<string>();
+    let j = i + 1;
+    for (; j < messages.length; j++) {
+      const r = messages[j];
+      if (r.role !== "tool") break;
+      got.add(r.tool_call_id);
+      out.push(r);
+    }
+    for (const c of m.tool_calls) {
+      if (got.has(c.id)) continue;
+      out.push({ role: "tool", tool_call_id: c.id, content: INTERRUPTED_RESULT });
+      answered++;
+    }
+    i = j - 1;
   }
-  return [];
+  return { messages: out, answered };
 }

@@ -4,7 +4,7 @@
 // A torn last line (a crash, kill -9) is skipped on load and reported; nothing before it is
 // lost. No record ever holds the API key: nothing that carries it is written here.
 
-import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
@@ -69,11 +69,20 @@ export class SessionStore {
     return join(this.dir, `${id}.jsonl`);
   }
 
-  /** Open a session file for appending (created 0600 if new). */
+  /** Open a session file for appending (created 0600 if new). A file whose last line was torn
+   *  (a crash mid-write) gets a newline first, so the next record starts a line of its own
+   *  instead of being glued to the torn one and lost with it. */
   writer(id: string): SessionWriter {
     this.ensureDir();
     const file = this.fileOf(id);
-    closeSync(openSync(file, "a", 0o600));
+    const fd = openSync(file, "a+", 0o600);
+    try {
+      const size = fstatSync(fd).size;
+      const last = Buffer.alloc(1);
+      if (size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) writeSync(fd, "\n");
+    } finally {
+      closeSync(fd);
+    }
     chmodSync(file, 0o600);
     return new SessionWriter(file);
   }
@@ -97,7 +106,6 @@ export class SessionStore {
       } catch {
         const last = lines.slice(i + 1).every((l) => l.trim() === "");
         torn = `${last ? "the last line" : `line ${i + 1}`} of ${file} was torn (${line.length} bytes) and was skipped`;
-        if (!last) continue;
       }
     }
     return { id, file, records, torn };
