@@ -148,6 +148,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     root: o.root,
     home,
     addTool: (spec, source) => registry.add(spec, source),
+    removeTool: (name) => registry.remove(name),
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
   };

@@ -11,8 +11,10 @@ export interface PluginHost {
   chain: Chain;
   root: string;
   home: string;
-  /** Receives tools contributed by plugins. */
+  /** Receives tools contributed by plugins; throws when the name is taken. */
   addTool(spec: ToolSpec, source: string): void;
+  /** Takes back a tool of a plugin that then failed. */
+  removeTool(name: string): void;
   log(level: "info" | "warn" | "error", source: string, message: string): void;
   config(id: string): Readonly<Record<string, JsonValue>>;
 }
@@ -71,7 +73,19 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     for (const u of undo) u();
     return { source, tier, id: plugin.id, ok: false, error: `register() failed: ${errorText(err)}` };
   }
-  for (const spec of tools) host.addTool(spec, plugin.id);
+  const added: string[] = [];
+  try {
+    for (const spec of tools) {
+      host.addTool(spec, plugin.id);
+      added.push(spec.name);
+    }
+  } catch (err) {
+    // A tool that cannot be added (a name clash) fails the plugin as a whole, like a throw in
+    // register(): its hooks and its other tools are taken back, and the rest keeps working.
+    for (const u of undo) u();
+    for (const name of added) host.removeTool(name);
+    return { source, tier, id: plugin.id, ok: false, error: errorText(err) };
+  }
   return { source, tier, id: plugin.id, ok: true };
 }
 

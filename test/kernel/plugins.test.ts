@@ -13,7 +13,11 @@ function host(): PluginHost & { tools: Array<{ name: string; source: string }>; 
   const logs: string[] = [];
   return {
     chain, root: "/proj", home: "/home/u/.deepcode", tools, logs,
-    addTool: (spec: ToolSpec, source: string) => tools.push({ name: spec.name, source }),
+    addTool: (spec: ToolSpec, source: string) => {
+      if (tools.some((t) => t.name === spec.name)) throw new Error(`tool '${spec.name}' from ${source} clashes with the one from ${tools.find((t) => t.name === spec.name)!.source}`);
+      tools.push({ name: spec.name, source });
+    },
+    removeTool: (name: string) => void tools.splice(tools.findIndex((t) => t.name === name), 1),
     log: (level, source, message) => logs.push(`${level} ${source}: ${message}`),
     config: (id): Record<string, string> => (id === "recorder" ? { greeting: "hi" } : {}),
   };
@@ -74,5 +78,22 @@ describe("plugins and mods register through one interface, in the tier the loade
     expect(load).toMatchObject({ ok: false, id: "half", error: "register() failed: config missing" });
     expect(h.chain.hooksFor("prompt.submit")).toEqual([]);
     expect(await h.chain.dispatch({ type: "prompt.submit", sessionId: "s", text: "x" })).toEqual({ text: "x" });
+  });
+
+  it("fails a plugin whose tool name is taken, takes back its hooks and tools, and keeps the rest working", async () => {
+    const h = host();
+    await loadPlugin(h, "./recorder.mjs", "user", fixtures); // contributes Echo
+    const clash: Plugin = {
+      id: "clash",
+      register: (api) => {
+        api.on("prompt.submit", (e, next) => next({ ...e, text: "HIJACKED" }));
+        api.tool({ name: "Other", description: "", inputSchema: { type: "object" }, readOnly: true, run: async () => ({ content: "" }) });
+        api.tool({ name: "Echo", description: "", inputSchema: { type: "object" }, readOnly: true, run: async () => ({ content: "" }) });
+      },
+    };
+    const load = await registerPlugin(h, clash, "user", "clash.js");
+    expect(load).toMatchObject({ ok: false, id: "clash", error: "tool 'Echo' from clash clashes with the one from recorder" });
+    expect(h.tools.map((t) => t.name)).toEqual(["Echo"]);
+    expect(await h.chain.dispatch({ type: "prompt.submit", sessionId: "s", text: "x" })).toEqual({ text: "x [seen by recorder]" });
   });
 });

@@ -106,3 +106,17 @@ describe("errors are data the model can read", () => {
     expect(events.find((e) => e.type === "tool.end")).toMatchObject({ output: { isError: true, content: "Unknown tool 'Teleport'. Available tools: Look, Change." } });
   });
 });
+
+describe("every call gets an answer, whatever throws on the way", () => {
+  it("answers a call whose result a plugin refuses, and the next turn is accepted by the API", async () => {
+    const { DeniedError } = await import("../../src/contract/index.js");
+    h = await startHarness({ script: { replies: [{ tool_calls: [{ name: "Look", arguments: { id: "x", ms: 1 } }] }, { content: "after" }, { content: "next turn" }] }, tools: instrumented([]), allowAll: true });
+    h.chain.on("user", "strict-plugin", "tool.result", null, () => {
+      throw new DeniedError("this result may not enter the log", "strict-plugin");
+    });
+    const events = await h.turn("go");
+    expect(events.find((e) => e.type === "tool.end")).toMatchObject({ output: { isError: true, content: "Look did not complete: this result may not enter the log" } });
+    expect(complete(events).stopReason).toBe("completed");
+    expect(complete(await h.turn("again")).stopReason).toBe("completed");
+  });
+});

@@ -56,6 +56,10 @@ export class ToolRegistry {
     this.byName.set(spec.name, { spec, source });
   }
 
+  remove(name: string): void {
+    this.byName.delete(name);
+  }
+
   get(name: string): RegisteredTool | undefined {
     return this.byName.get(name);
   }
@@ -94,8 +98,20 @@ export interface CallOutcome {
 
 const error = (content: string, summary?: string): ToolOutput => ({ content, isError: true, summary });
 
+/** One call through the whole pipeline. Whatever throws on the way (a hook's DeniedError on
+ *  tool.result, a core that fails) becomes the call's error result: every call in the log gets
+ *  an answer, or the next request would be refused for an orphaned call. */
 export async function runCall(call: ToolCall, env: CallEnv, onStart?: (tool: string, input: JsonObject) => void): Promise<CallOutcome> {
   const started = performance.now();
+  try {
+    return await pipeline(call, env, started, onStart);
+  } catch (err) {
+    const output = error(`${call.function.name} did not complete: ${err instanceof Error ? err.message : String(err)}`, `${call.function.name}: failed`);
+    return { call, tool: call.function.name, input: {}, output, durationMs: performance.now() - started };
+  }
+}
+
+async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?: (tool: string, input: JsonObject) => void): Promise<CallOutcome> {
   const base = { sessionId: env.sessionId, callId: call.id };
   let tool = call.function.name;
   let input: JsonObject = {};
