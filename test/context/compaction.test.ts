@@ -88,3 +88,21 @@ describe("compaction", () => {
     expect(compactedAt).toHaveLength(1);
   });
 });
+
+describe("the digest request is a request like any other", () => {
+  it("is priced and recorded (model.usage, hence the ledger and budgets) and billed to the turn", async () => {
+    h = await startHarness({ script: { respond: model() }, tools: testTools(), allowAll: true, engine: { compaction: { window: 4000, threshold: 0.5, keepTurns: 1 } } });
+    const priced: Array<{ step: number; cost: number }> = [];
+    h.chain.on("user", "ledger-spy", "model.usage", null, async (e, next) => {
+      const r = await next();
+      priced.push({ step: e.step, cost: r.costUsd });
+      return r;
+    });
+    let turnCost = 0;
+    for (let t = 1; t <= 6; t++) turnCost += complete(await h.turn(`question ${t}`)).costUsd;
+    const billed = h.sim.requests.filter((r) => r.status === 200);
+    expect(priced).toHaveLength(billed.length);
+    expect(priced.map((p) => p.step)).toContain(0); // step 0: the digest, not a model round
+    expect(turnCost).toBeCloseTo(priced.reduce((a, p) => a + p.cost, 0), 12);
+  });
+});

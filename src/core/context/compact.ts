@@ -31,7 +31,7 @@ export async function compactContext(d: CompactDeps): Promise<CompactionResult &
   const keepFrom = starts.length > d.keepTurns ? starts[starts.length - d.keepTurns] : 0;
   if (keepFrom <= 0) return { ok: false, tokensBefore: before, tokensAfter: before, error: "nothing to compact yet (too few turns)" };
 
-  const { request } = d.context.build(d.params);
+  const request = d.context.peek(d.params);
   const instruction = d.instructions ? `${DIGEST_PROMPT}\nAlso: ${d.instructions}` : DIGEST_PROMPT;
   const digestRequest: ChatRequest = { ...request, messages: [...request.messages, { role: "user", content: instruction }], tool_choice: "none" };
   let digest: string;

@@ -148,7 +148,13 @@ export class CacheFirstContext {
     this.caps = caps;
   }
 
-  build(p: BuildParams): { request: ChatRequest; newMessages: number; divergence?: Divergence; zones: Ledger["zones"] } {
+  /** The next request as it would be sent, without recording it as sent (the digest request
+   *  of a compaction is built on it: it must not disturb the miss explainer). */
+  peek(p: BuildParams): ChatRequest {
+    return this.requestFor(p).request;
+  }
+
+  private requestFor(p: BuildParams): { request: ChatRequest; thinking: boolean } {
     const request: ChatRequest = { model: p.model, messages: [], tools: this.prefix.tools as ToolDefinition[] };
     if (p.thinking) request.thinking = { type: p.thinking };
     if (p.effort) request.reasoning_effort = p.effort;
@@ -156,7 +162,11 @@ export class CacheFirstContext {
     const thinking = reasoningRequired(this.caps, request);
     const system: ChatMessage = { role: "system", content: this.prefix.system };
     request.messages = [system, ...this.log.messages.map((m) => (thinking ? m : withoutReasoning(m)))];
+    return { request, thinking };
+  }
 
+  build(p: BuildParams): { request: ChatRequest; newMessages: number; divergence?: Divergence; zones: Ledger["zones"] } {
+    const { request, thinking } = this.requestFor(p);
     const pieces = this.piecesOf(request.messages.slice(1));
     const divergence = this.compare(pieces, thinking);
     const zones = this.zones(pieces);

@@ -70,6 +70,9 @@ export class Engine {
   private readonly announced = new Set<string>();
   private readonly notified = new Map<string, number>();
   private lastCompaction?: { turn: number; freed: number };
+  /** The running turn's interrupt, and what its compactions cost (billed to the turn). */
+  private turnSignal?: AbortSignal;
+  private extra = { usage: { ...ZERO_USAGE } as Usage, costUsd: 0 };
   private readonly unpriced = new Set<string>();
   /** What a resumed session noticed on load (a torn line, calls answered as interrupted). */
   readonly startNotes: string[] = [];
@@ -158,6 +161,8 @@ export class Engine {
 
   private async runOneTurn(prompt: string, signal: AbortSignal): Promise<void> {
     const turn = ++this.turn;
+    this.turnSignal = signal;
+    this.extra = { usage: { ...ZERO_USAGE }, costUsd: 0 };
     const started = performance.now();
     const begin = await this.chain.dispatch({ type: "turn.start", sessionId: this.sessionId, turn, prompt, profile: this.profile });
     const profile = begin?.profile ?? this.profile;
@@ -200,8 +205,10 @@ export class Engine {
 
   private current: TurnProfile = { model: "" };
 
-  private async finish(turn: number, prompt: string, stopReason: StopReason, end: TurnEnd, started: number, dispatched = false): Promise<void> {
+  private async finish(turn: number, prompt: string, stopReason: StopReason, turnEnd: TurnEnd, started: number, dispatched = false): Promise<void> {
     const durationMs = Math.round(performance.now() - started);
+    // A compaction's digest request within the turn is part of what the turn cost.
+    const end = { ...turnEnd, usage: addUsage(turnEnd.usage, this.extra.usage), costUsd: turnEnd.costUsd + this.extra.costUsd };
     this.record({ t: "turn", turn, prompt, stopReason, usage: end.usage, costUsd: end.costUsd, at: this.now().toISOString(), durationMs });
     if (!dispatched) await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason, usage: end.usage, text: end.text });
     this.emit?.({ ...this.completeEvent(turn, stopReason, end), durationMs });
@@ -213,11 +220,17 @@ export class Engine {
     return e;
   }
 
-  private async onUsage(turn: number, step: number, usage: Usage): Promise<number> {
+  /** Price a request's usage (model.usage: the cost engine, the ledger) and record it. */
+  private async price(turn: number, step: number, usage: Usage, profile: TurnProfile): Promise<number> {
     const at = this.now().toISOString();
-    const priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: this.current.model, tier: this.current.tier, usage, at });
-    const costUsd = priced.costUsd;
-    this.record({ t: "usage", turn, step, model: this.current.model, usage, costUsd, at });
+    const priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: profile.model, tier: profile.tier, usage, at });
+    this.record({ t: "usage", turn, step, model: profile.model, usage, costUsd: priced.costUsd, at });
+    return priced.costUsd;
+  }
+
+  /** A model round's usage: priced, then reconciled with the context (the miss explainer). */
+  private async onUsage(turn: number, step: number, usage: Usage): Promise<number> {
+    const costUsd = await this.price(turn, step, usage, this.current);
     const r = this.context.observe(usage);
     if (r.divergence && !r.divergence.expected) {
       this.emit?.({ type: "notice", level: "warn", code: "cache-divergence", message: `unexpected cache miss: the request stopped extending the previous one at ${r.divergence.zone}${r.divergence.message !== undefined ? ` message ${r.divergence.message}` : ""}` });
@@ -353,10 +366,20 @@ export class Engine {
       this.emit?.({ type: "notice", level: "warn", code: "prefix-changed", message: `the cached prefix changes (${e.reason}): the next request re-reads about ${e.tokens} tokens` });
     });
     c.setCore("context.compact", async (e) => {
+      // During a turn the digest goes to the turn's model (the cache it would hit is that
+      // model's), can be interrupted with the turn, and is billed to the turn.
+      const profile = this.running ? this.current : this.profile;
       const r = await compactContext({
         context: this.context,
-        params: { model: this.profile.model, thinking: this.profile.thinking, effort: this.profile.effort },
-        request: (request) => c.dispatch({ type: "model.request", request }),
+        params: { model: profile.model, thinking: profile.thinking, effort: profile.effort },
+        request: async (request) => {
+          const response = await c.dispatch({ type: "model.request", request, signal: this.running ? this.turnSignal : undefined });
+          if (response.usage) {
+            const cost = await this.price(this.turn, 0, response.usage, profile);
+            if (this.running) this.extra = { usage: addUsage(this.extra.usage, response.usage), costUsd: this.extra.costUsd + cost };
+          }
+          return response;
+        },
         keepTurns: this.opts.compaction?.keepTurns ?? 2,
         instructions: e.instructions,
       });
