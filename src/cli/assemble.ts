@@ -104,6 +104,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       chain,
       root: o.root,
       model: app.model,
+      modelChosen: o.model !== undefined,
       caps: capsFor,
       registry,
       store: app.store,

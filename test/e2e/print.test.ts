@@ -146,3 +146,15 @@ describe("deepcode -p does the job end to end in a real repository", () => {
     expect(r.stderr).toContain("--output-format must be text, json or stream-json");
   });
 });
+
+describe("resuming with a model chosen for this run", () => {
+  it("switches a resumed session to the model given with -m, and says so", async () => {
+    await setup({ default: { content: "ok" } }, {});
+    await deepcode(["-p", "one"]);
+    const r = await deepcode(["-p", "two", "-c", "-m", "deepseek-v4-pro"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("switched from deepseek-flash to deepseek-v4-pro (-m)");
+    const models = sim!.requests.filter((q) => q.status === 200).map((q) => (JSON.parse(q.body) as { model: string }).model);
+    expect(models).toEqual(["deepseek-flash", "deepseek-v4-pro"]);
+  });
+});

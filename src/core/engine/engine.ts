@@ -35,6 +35,9 @@ export interface EngineOptions {
   chain: Chain;
   root: string;
   model: string;
+  /** The person chose `model` for this run (`-m`): a resumed session switches to it, rather
+   *  than going on with the model it was saved with. */
+  modelChosen?: boolean;
   caps: (model: string) => ModelCaps;
   registry: ToolRegistry;
   /** Where sessions live; without one nothing is written (tests, benchmarks). */
@@ -109,6 +112,10 @@ export class Engine {
     e.context = e.newContext(restorePrefix(state.prefix.system, state.prefix.tools), new AppendOnlyLog(state.epoch, repaired.messages));
     e.writer = opts.store.writer(id);
     if (state.torn) e.startNotes.push(state.torn);
+    if (opts.modelChosen && state.model && opts.model !== state.model) {
+      e.setModel(opts.model);
+      e.startNotes.push(`switched from ${state.model} to ${opts.model} (-m); the server caches per model, so the next request re-reads the context once`);
+    }
     if (repaired.answered) e.startNotes.push(`${repaired.answered} tool call(s) cut off by the last exit were answered as interrupted`);
     await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
     return e;
