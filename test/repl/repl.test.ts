@@ -151,4 +151,22 @@ describe("the REPL in a real terminal", () => {
     const s = await t.waitFor("answered", 10_000);
     expect(s).toContain("(accepted)");
   });
+
+  it("asks before a custom command's !`cmd` line runs, and goes on with its output after y", async () => {
+    const t = await open({ default: { content: "status noted" } }, { ".deepcode/commands/st.md": "---\ndescription: status\n---\nFiles: !`ls -1`\n", "marker.txt": "x" });
+    t.type("/st");
+    t.press("Enter");
+    await t.waitFor("[a] always this session: Bash(ls:*)");
+    t.type("y");
+    await t.waitFor("status noted");
+    expect(chatBodies(sim!.requests).pop()!.messages.at(-1)?.content).toMatch(/^Files: [\s\S]*marker\.txt/);
+  });
+
+  it("runs a custom command's !`cmd` lines without asking when its allowed-tools cover them", async () => {
+    const t = await open({ default: { content: "listed" } }, { ".deepcode/commands/ls.md": "---\nallowed-tools: Bash(ls:*)\n---\nFiles: !`ls -1`\n", "marker.txt": "x" });
+    t.type("/ls");
+    t.press("Enter");
+    await t.waitFor("listed");
+    expect(t.screen()).not.toContain("[a] always this session");
+  });
 });

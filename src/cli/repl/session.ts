@@ -134,6 +134,19 @@ export class Repl implements ReplApi {
     for (const n of this.app.cost?.takeNotices() ?? []) this.print(this.style("yellow", `! ${n.message}`));
   }
 
+  /** Run `fn` with the terminal's keys read as during a turn: answers to permission prompts
+   *  reach them, and Ctrl-C aborts the signal (the result is then undefined). */
+  private async withKeys<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+    const ctl = new AbortController();
+    this.keys.start(() => ctl.abort());
+    try {
+      const v = await fn(ctl.signal);
+      return ctl.signal.aborted ? undefined : v;
+    } finally {
+      this.keys.stop();
+    }
+  }
+
   /** The cost before a turn: the estimate line, and with `estimate: ask` the chooser —
    *  Enter accepts, 1–4 picks a tier for this turn, anything else or 3 s accepts; Ctrl-C
    *  cancels the turn. A spent budget may be raised for this session after a confirmation. */
@@ -230,17 +243,20 @@ export class Repl implements ReplApi {
       args: c.argumentHint,
       description: `${c.description} ${this.style("dim", `(${c.scope})`)}`,
       run: async (r: ReplApi, args: string) => {
-        const x = await expandCommand(c, args, engineRunner(this.engine));
         // Claude Code's meaning: `allowed-tools` are allowed without asking while the command
-        // runs (never against a deny); `model` runs this command's turn on that model.
-        const release = this.app.sessionRules.temporary(x.allowedTools ?? []);
+        // runs — its own !`cmd` lines included (never against a deny); `model` runs this
+        // command's turn on that model.
+        const release = this.app.sessionRules.temporary(c.allowedTools ?? []);
         const model = this.engine.profile.model;
-        if (x.model && x.model !== model) this.engine.setModel(x.model);
         try {
+          // A !`cmd` line may need a person's y/a/n: read keys (and Ctrl-C) as in a turn.
+          const x = await this.withKeys((signal) => expandCommand(c, args, engineRunner(this.engine, signal)));
+          if (!x) return;
+          if (x.model && x.model !== model) this.engine.setModel(x.model);
           await r.runTurn(x.prompt);
         } finally {
           release();
-          if (x.model && x.model !== model) this.engine.setModel(model);
+          if (this.engine.profile.model !== model) this.engine.setModel(model);
         }
       },
     }));
