@@ -34,7 +34,9 @@ describe("a third-party plugin listed in settings", () => {
     expect((await run(["-p", "tidy up"])).code).toBe(0);
     const lines = readFileSync(join(env.root, "audit.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((l) => "decision" in l).map((l) => [l.tool, l.decision])).toEqual([["Read", "allow"], ["Bash", "ask"]]);
-    // Only calls that ran have a result: the Bash call was denied (nobody to ask in -p).
+    // In -p nobody can be asked: that answer is outermost, so no plugin sees (or answers) the
+    // question; only the Read ran and has a result.
+    expect(lines.filter((l) => "answer" in l)).toEqual([]);
     expect(lines.filter((l) => "error" in l).map((l) => [l.tool, l.error])).toEqual([["Read", false]]);
     expect(readFileSync(join(env.root, "a.txt"), "utf8")).toBe("keep me\n");
   });
