@@ -31,6 +31,8 @@ import { baseSections, reminderContent } from "./system-prompt.js";
 import { changedFiles, lateTools, sectionChanges } from "./tail.js";
 import { costOf, type PriceTable } from "../cost/index.js";
 
+const MAX_STOP_CONTINUATIONS = 3;
+
 export interface EngineOptions {
   chain: Chain;
   root: string;
@@ -181,13 +183,19 @@ export class Engine {
     const tail = await this.chain.dispatch({ type: "context.tail", sessionId: this.sessionId, root: this.opts.root, turn, resumed: this.resumed });
     this.appendTurnStart(submitted.text, [...tail.notes, ...(submitted.context ?? []).map((text, i) => ({ id: `hook-${i}`, text }))]);
 
+    // A completed turn is announced on turn.complete once per completion; a Stop hook may ask
+    // to go on (Claude Code's `decision: "block"`), at most MAX_STOP_CONTINUATIONS times.
     let end = await this.runSteps(turn, profile, signal);
-    for (let again = 0; again < 3 && end.stopReason === "completed"; again++) {
+    for (let again = 0; end.stopReason === "completed"; again++) {
       const after = await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason: end.stopReason, usage: end.usage, text: end.text });
       if (!after?.continueWith) return this.finish(turn, prompt, end.stopReason, end, started, true);
+      if (again === MAX_STOP_CONTINUATIONS) {
+        this.emit?.({ type: "notice", level: "warn", code: "stop-hook", message: `a Stop hook asked to continue again; stopping after ${MAX_STOP_CONTINUATIONS} continuations` });
+        return this.finish(turn, prompt, end.stopReason, end, started, true);
+      }
       this.context.append({ role: "user", content: `[deepcode] A Stop hook asks you to continue: ${after.continueWith}` });
       const more = await this.runSteps(turn, profile, signal);
-      end = { ...more, usage: addUsage(end.usage, more.usage), costUsd: end.costUsd + more.costUsd, text: [end.text, more.text].filter(Boolean).join("\n\n") };
+      end = { ...more, steps: end.steps + more.steps, usage: addUsage(end.usage, more.usage), costUsd: end.costUsd + more.costUsd, text: [end.text, more.text].filter(Boolean).join("\n\n") };
     }
     return this.finish(turn, prompt, end.stopReason, end, started);
   }

@@ -47,7 +47,8 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   let continuations = 0;
   let nudged = false;
   let step = 0;
-  const end = (stopReason: StopReason, error?: string): TurnEnd => ({ stopReason, text, steps: step, usage, costUsd, error });
+  let rounds = 0; // model requests made: what `num_turns` reports
+  const end = (stopReason: StopReason, error?: string): TurnEnd => ({ stopReason, text, steps: rounds, usage, costUsd, error });
 
   for (step = 1; ; step++) {
     if (d.signal.aborted) return end("interrupted");
@@ -56,11 +57,13 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     await d.chain.dispatch({ type: "turn.step", sessionId: d.sessionId, turn: d.turn, step });
     const built = await d.chain.dispatch({ type: "context.build", sessionId: d.sessionId, model: d.profile.model, step });
     let response;
+    rounds++;
     try {
       response = await d.chain.dispatch({
         type: "model.request",
         request: built.request,
         signal: d.signal,
+        // A failing model.stream hook is reported by the chain; a delta it loses is only display.
         onDelta: (delta) => void d.chain.dispatch({ type: "model.stream", step, delta }).catch(() => undefined),
       });
     } catch (err) {
