@@ -25,7 +25,7 @@ import { packageVersion } from "./version.js";
 import { deepcodeHome } from "./home.js";
 
 export { deepcodeHome };
-import { loadPriceTable } from "../core/cost/index.js";
+import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "./cost/index.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
@@ -65,6 +65,8 @@ export interface App {
   engine?: Engine;
   /** The cost engine (ledger, tiers, budgets, estimates); installed before any plugin. */
   cost?: CostControl;
+  /** Prices: the packaged table plus settings `pricing`, loaded once for the engine and the cost engine. */
+  prices: PriceTable;
   engineOptions(): EngineOptions;
 }
 
@@ -100,6 +102,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     plugins: [],
     apiKey: resolveApiKey(env, home),
     model,
+    prices,
     engineOptions: () => ({
       chain,
       root: o.root,
@@ -111,7 +114,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       version: packageVersion(),
       maxSteps: o.maxTurns,
       appendSystemPrompt: o.appendSystemPrompt,
-      resultMaxBytes: numberSetting(settings.merged.toolResultMaxBytes),
+      resultMaxBytes: resultBound(numberSetting(settings.merged.toolResultMaxBytes), warn),
       compaction: compactionSetting(settings.merged.compaction),
       prices,
     }),
@@ -223,6 +226,14 @@ function pluginConfig(settings: LoadedSettings, id: string): Record<string, Json
 function compactionSetting(v: JsonValue | undefined): EngineOptions["compaction"] {
   if (!isObject(v)) return undefined;
   return { threshold: typeof v.threshold === "number" ? v.threshold : undefined, keepTurns: typeof v.keepTurns === "number" ? v.keepTurns : undefined };
+}
+
+/** `toolResultMaxBytes`, kept sane: below 4 KiB a bounded result would be mostly marker. */
+function resultBound(v: number | undefined, warn: (m: string) => void): number | undefined {
+  if (v === undefined) return undefined;
+  if (v >= 4096) return Math.floor(v);
+  warn(`toolResultMaxBytes ${v} is too small; using 4096`);
+  return 4096;
 }
 
 function stringSetting(v: JsonValue | undefined): string | undefined {

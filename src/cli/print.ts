@@ -53,6 +53,7 @@ export async function runPrint(app: App, o: PrintOptions, out: NodeJS.WritableSt
   } finally {
     process.off("SIGINT", onSigint);
     await engine.close(controller.signal.aborted ? "interrupted" : "exit");
+    await app.cost?.flush(); // every usage line on disk before the process ends
   }
   if (!final) throw new Error("the turn ended without turn.complete (a bug)");
   const result = resultObject(final, engine.sessionId, Date.now() - started);

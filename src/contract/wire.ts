@@ -152,3 +152,11 @@ export function thinkingOn(caps: ModelCaps, req: Pick<ChatRequest, "thinking">):
 export function reasoningRequired(caps: ModelCaps, req: Pick<ChatRequest, "thinking" | "tools">): boolean {
   return caps.reasoningBackWithTools && thinkingOn(caps, req) && (req.tools?.length ?? 0) > 0;
 }
+
+/** An assistant message without its reasoning (what goes back when reasoningRequired says no);
+ *  every other message unchanged. A new object: stored messages are frozen. */
+export function withoutReasoning(m: ChatMessage): ChatMessage {
+  if (m.role !== "assistant" || m.reasoning_content === undefined) return m;
+  const { reasoning_content: _dropped, ...rest } = m;
+  return rest;
+}

@@ -6,8 +6,8 @@
 // must be passed back (400 "The `reasoning_content` in the thinking mode must be passed back to
 // the API."); without tools it is ignored. Function names match [a-zA-Z0-9_-]{1,64}, ≤ 128 tools.
 
-import { ProviderError, reasoningRequired, thinkingOn } from "../contract/index.js";
-import type { AssistantMessage, ChatMessage, ChatRequest, ModelCaps } from "../contract/index.js";
+import { ProviderError, reasoningRequired, thinkingOn, withoutReasoning } from "../contract/index.js";
+import type { ChatRequest, ModelCaps } from "../contract/index.js";
 
 const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_TOOLS = 128;
@@ -43,15 +43,9 @@ export function prepareRequest(req: ChatRequest, caps: ModelCaps): ChatRequest {
     });
     return { ...req, messages: req.messages.slice() };
   }
-  return { ...req, messages: req.messages.map(stripReasoning) };
+  return { ...req, messages: req.messages.map(withoutReasoning) };
 }
 
-function stripReasoning(m: ChatMessage): ChatMessage {
-  if (m.role !== "assistant" || m.reasoning_content === undefined) return m;
-  const copy: AssistantMessage = { ...m };
-  delete copy.reasoning_content;
-  return copy;
-}
 
 function validateTools(req: ChatRequest): void {
   const tools = req.tools ?? [];

@@ -169,4 +169,22 @@ describe("the REPL in a real terminal", () => {
     await t.waitFor("listed");
     expect(t.screen()).not.toContain("[a] always this session");
   });
+
+  it("shows with /diff what this session changed, also when started in a subfolder of the repository", async () => {
+    sim = await startSimulator({ script: { replies: [{ tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }] }, { tool_calls: [{ name: "Edit", arguments: { file_path: "a.txt", old_string: "one", new_string: "uno" } }] }, { content: "edited" }] }, apiKey: "sk-test-cli" });
+    env = cliEnv(sim.url, { "pkg/a.txt": "one\n", "pkg/.deepcode/settings.json": JSON.stringify({ estimate: "show" }) });
+    const { spawnSync } = await import("node:child_process");
+    for (const args of [["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"]]) spawnSync("git", args, { cwd: env.root });
+    term = new Tmux(`node ${BIN}`, { cwd: join(env.root, "pkg"), env: env.env });
+    await term.waitFor(/· session \d{8}/);
+    term.type("edit it");
+    term.press("Enter");
+    await term.waitFor("[a] always this session: Edit");
+    term.type("y");
+    await term.waitFor("edited");
+    term.type("/diff");
+    term.press("Enter");
+    const s = await term.waitFor("+uno");
+    expect(s).toContain("-one");
+  });
 });

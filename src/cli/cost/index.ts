@@ -23,7 +23,7 @@
 
 import type { TurnProfile, Usage } from "../../contract/index.js";
 import {
-  budgetState, classifyTask, costOf, familyOf, formatEstimateLine, isPeak, isTierName, ledgerRecord, loadPriceTable,
+  budgetState, classifyTask, costOf, familyOf, formatEstimateLine, isPeak, isTierName, ledgerRecord,
   TIER_FOR_CLASS, TIER_NAMES, toCostEstimates,
   type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TierName, type TierProfiles, type TurnEstimate,
 } from "../../core/cost/index.js";
@@ -94,7 +94,7 @@ class RunningCost implements CostControl {
     this.estimateMode = s.estimate;
     this.tiers = s.tiers;
     this.mode = s.tierMode;
-    this.prices = loadPriceTable(app.settings.merged.pricing);
+    this.prices = app.prices;
     this.book = new Book(app.home, (n) => this.say(n));
     this.budgets = new Budgets(s.userBudget, s.managedBudget, s.currency, () => this.opts.interactive);
     this.register();

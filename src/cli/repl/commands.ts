@@ -2,8 +2,6 @@
 // `/status` and `/context` only read; nothing here calls the model except `/compact`.
 
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Engine } from "../../core/engine/engine.js";
 import type { App } from "../assemble.js";
 import { describeRules } from "../settings/describe.js";
@@ -127,7 +125,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     run: (r) => {
       const files = [...r.changedFiles];
       if (files.length === 0) return r.print("This session has not changed any file.");
-      if (!existsSync(join(r.app.root, ".git"))) return r.print(`Changed by this session (not a git repository, no diff):\n${files.join("\n")}`);
+      const inRepo = spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: r.app.root, encoding: "utf8" }).stdout.trim() === "true";
+      if (!inRepo) return r.print(`Changed by this session (not a git repository, no diff):\n${files.join("\n")}`);
       const d = spawnSync("git", ["diff", "--no-color", "--", ...files], { cwd: r.app.root, encoding: "utf8" });
       const untracked = spawnSync("git", ["ls-files", "--others", "--exclude-standard", "--", ...files], { cwd: r.app.root, encoding: "utf8" }).stdout.trim();
       r.print([d.stdout.trim() || "(no changes against the index)", untracked ? `new files:\n${untracked}` : ""].filter(Boolean).join("\n"));

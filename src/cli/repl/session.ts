@@ -95,6 +95,7 @@ export class Repl implements ReplApi {
       else await this.runTurn(r.text);
     }
     await this.engine.close("exit");
+    await this.app.cost?.flush(); // every usage line on disk before the process ends
     this.print(`\nSession ${this.engine.sessionId} saved (${money(this.session.costUsd)}). Resume with: deepcode -r ${this.engine.sessionId}   (or deepcode -c)`);
     return 0;
   }

@@ -6,7 +6,7 @@
 // previous one and why — the miss explainer. A divergence without a named reason is a bug.
 
 import type { ChatMessage, ChatRequest, ModelCaps, ToolDefinition, Usage } from "../../contract/index.js";
-import { reasoningRequired } from "../../contract/index.js";
+import { reasoningRequired, withoutReasoning } from "../../contract/index.js";
 import { AppendOnlyLog, type Prefix } from "./prefix.js";
 import { boundResult, DEFAULT_RESULT_MAX_BYTES } from "./bound.js";
 import { Calibration } from "./tokens.js";
@@ -161,7 +161,7 @@ export class CacheFirstContext {
     if (p.maxTokens) request.max_tokens = p.maxTokens;
     const thinking = reasoningRequired(this.caps, request);
     const system: ChatMessage = { role: "system", content: this.prefix.system };
-    request.messages = [system, ...this.log.messages.map((m) => (thinking ? m : withoutReasoning(m)))];
+    request.messages = [system, ...this.log.messages.map((m) => (thinking ? m : withoutReasoningOnce(m)))];
     return { request, thinking };
   }
 
@@ -277,13 +277,12 @@ function textOf(m: ChatMessage): string {
 
 const stripped = new WeakMap<ChatMessage, ChatMessage>();
 
-/** The same assistant message without reasoning; memoised so its piece is computed once. */
-function withoutReasoning(m: ChatMessage): ChatMessage {
+/** The contract's withoutReasoning, memoised per stored message so its piece is computed once. */
+function withoutReasoningOnce(m: ChatMessage): ChatMessage {
   if (m.role !== "assistant" || m.reasoning_content === undefined) return m;
   let s = stripped.get(m);
   if (!s) {
-    const { reasoning_content: _dropped, ...rest } = m;
-    s = Object.freeze(rest) as ChatMessage;
+    s = Object.freeze(withoutReasoning(m));
     stripped.set(m, s);
   }
   return s;
