@@ -19,17 +19,16 @@ import { ZERO_USAGE, addUsage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import { CacheFirstContext, type Ledger } from "../context/context.js";
 import { AppendOnlyLog, buildPrefix, restorePrefix, type Prefix } from "../context/prefix.js";
-import { compactContext } from "../context/compact.js";
-import { canonicalize } from "../context/canonical.js";
 import { createToolContext } from "../tool-context.js";
 import { newSessionId, type SessionRecord, type SessionStore, type SessionWriter } from "../session/store.js";
 import { answerOrphans, replay } from "../session/replay.js";
 import { Channel } from "./channel.js";
 import { runTurn, type TurnEnd } from "./loop.js";
-import { callTool, definitionOf, PROXY_DEFINITION, PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
-import { baseSections, reminderContent } from "./system-prompt.js";
-import { changedFiles, lateTools, sectionChanges } from "./tail.js";
-import { costOf, type PriceTable } from "../cost/index.js";
+import { PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
+import { appendTurnStart, changedFiles, lateTools, sectionChanges } from "./tail.js";
+import { CompactionBreakers } from "./compaction.js";
+import { installCores } from "./cores.js";
+import type { PriceTable } from "../cost/index.js";
 
 const MAX_STOP_CONTINUATIONS = 3;
 
@@ -74,11 +73,10 @@ export class Engine {
   private readonly shell: { cwd: string };
   private readonly announced = new Set<string>();
   private readonly notified = new Map<string, number>();
-  private lastCompaction?: { turn: number; freed: number };
+  private readonly breakers = new CompactionBreakers();
   /** The running turn's interrupt, and what its compactions cost (billed to the turn). */
   private turnSignal?: AbortSignal;
   private extra = { usage: { ...ZERO_USAGE } as Usage, costUsd: 0 };
-  private readonly unpriced = new Set<string>();
   /** What a resumed session noticed on load (a torn line, calls answered as interrupted). */
   readonly startNotes: string[] = [];
 
@@ -181,7 +179,7 @@ export class Engine {
     const submitted = await this.chain.dispatch({ type: "prompt.submit", sessionId: this.sessionId, text: prompt });
     if (submitted.blocked) return this.finish(turn, prompt, "error", emptyEnd(`prompt blocked: ${submitted.blocked}`), started);
     const tail = await this.chain.dispatch({ type: "context.tail", sessionId: this.sessionId, root: this.opts.root, turn, resumed: this.resumed });
-    this.appendTurnStart(submitted.text, [...tail.notes, ...(submitted.context ?? []).map((text, i) => ({ id: `hook-${i}`, text }))]);
+    appendTurnStart(this.context, this.now(), this.opts.language, submitted.text, [...tail.notes, ...(submitted.context ?? []).map((text, i) => ({ id: `hook-${i}`, text }))]);
 
     // A completed turn is announced on turn.complete once per completion; a Stop hook may ask
     // to go on (Claude Code's `decision: "block"`), at most MAX_STOP_CONTINUATIONS times.
@@ -256,20 +254,6 @@ export class Engine {
     return costUsd;
   }
 
-  /** The tail of a turn: DeepSeek's reminder when the date changed, deepcode's notes, the prompt. */
-  private appendTurnStart(text: string, notes: TailNote[]): void {
-    const caps = this.context.model;
-    const now = this.now();
-    const today = now.toISOString().slice(0, 10);
-    if (caps.reminderRole && lastReminderDate(this.context.messages) !== today) {
-      this.context.append({ role: "latest_reminder", content: reminderContent(now, this.opts.language) });
-    } else if (!caps.reminderRole && lastNoteDate(this.context.messages) !== today) {
-      notes = [{ id: "date", text: `Today is ${reminderContent(now).split(",").slice(0, 2).join(", ")}.` }, ...notes];
-    }
-    if (notes.length) this.context.append({ role: "user", content: `[deepcode] Context for this turn (not written by the user):\n\n${notes.map((n) => n.text).join("\n\n")}` });
-    this.context.append({ role: "user", content: text });
-  }
-
   /** The core answer of `context.tail`: what changed since the last turn. */
   private async tailNotes(): Promise<{ notes: TailNote[] }> {
     const notes: TailNote[] = [];
@@ -290,15 +274,8 @@ export class Engine {
   private async maybeCompact(turn: number): Promise<void> {
     const c = this.opts.compaction ?? {};
     const window = c.window ?? this.context.model.contextWindow;
-    const used = this.context.ledger().nextPromptTokens;
-    if (used < (c.threshold ?? 0.8) * window) return;
-    // Breakers: never within 3 turns of the last compaction, never after one that freed < 20%.
-    if (this.lastCompaction && (turn - this.lastCompaction.turn < 3 || this.lastCompaction.freed < 0.2)) return;
-    const r = await this.compact(undefined, true);
-    // A real compaction arms both breakers; a failed one only the 3-turn one (it is tried again
-    // later, not on every step); "too few turns" arms nothing.
-    if (r.ok) this.lastCompaction = { turn, freed: 1 - r.tokensAfter / r.tokensBefore };
-    else if (!r.error?.startsWith("nothing to compact")) this.lastCompaction = { turn, freed: 1 };
+    if (!this.breakers.due(turn, this.context.ledger().nextPromptTokens, (c.threshold ?? 0.8) * window)) return;
+    this.breakers.record(turn, await this.compact(undefined, true));
   }
 
   /** Compact now (`/compact [instructions]`, or automatically). Never loses the turn. */
@@ -365,65 +342,23 @@ export class Engine {
   }
 
   private installCores(): void {
-    const c = this.chain;
-    const ctxOf = (callId: string, signal?: AbortSignal) =>
-      createToolContext(c, { root: this.opts.root, sessionId: this.sessionId, callId, signal: signal ?? new AbortController().signal, reads: this.reads, shell: this.shell });
-    c.setCore("session.start", () => undefined);
-    c.setCore("session.end", () => undefined);
-    c.setCore("prompt.submit", (e) => ({ text: e.text }));
-    c.setCore("context.system", (e) => ({ sections: baseSections(e.root) }));
-    c.setCore("context.tail", () => this.tailNotes());
-    c.setCore("context.build", () => {
-      const b = this.context.build({ model: this.current.model, thinking: this.current.thinking, effort: this.current.effort, maxTokens: this.current.maxTokens });
-      return { request: b.request, newMessages: b.newMessages, zones: b.zones, fingerprint: this.context.currentPrefix.fingerprint };
+    installCores(this.chain, {
+      context: () => this.context,
+      turnProfile: () => (this.running ? this.current : this.profile),
+      running: () => this.running,
+      turnSignal: () => this.turnSignal,
+      turn: () => this.turn,
+      emit: (e) => this.emit?.(e),
+      price: (turn, step, usage, profile) => this.price(turn, step, usage, profile),
+      billToTurn: (usage, costUsd) => (this.extra = { usage: addUsage(this.extra.usage, usage), costUsd: this.extra.costUsd + costUsd }),
+      record: (r) => this.record(r),
+      tailNotes: () => this.tailNotes(),
+      toolContext: (callId, signal) =>
+        createToolContext(this.chain, { root: this.opts.root, sessionId: this.sessionId, callId, signal: signal ?? new AbortController().signal, reads: this.reads, shell: this.shell }),
+      registry: this.opts.registry,
+      prices: this.opts.prices,
+      keepTurns: this.opts.compaction?.keepTurns ?? 2,
     });
-    c.setCore("context.prefix.changed", (e) => {
-      this.emit?.({ type: "notice", level: "warn", code: "prefix-changed", message: `the cached prefix changes (${e.reason}): the next request re-reads about ${e.tokens} tokens` });
-    });
-    c.setCore("context.compact", async (e) => {
-      // During a turn the digest goes to the turn's model (the cache it would hit is that
-      // model's), can be interrupted with the turn, and is billed to the turn.
-      const profile = this.running ? this.current : this.profile;
-      const r = await compactContext({
-        context: this.context,
-        params: { model: profile.model, thinking: profile.thinking, effort: profile.effort },
-        request: async (request) => {
-          const response = await c.dispatch({ type: "model.request", request, signal: this.running ? this.turnSignal : undefined });
-          if (response.usage) {
-            const cost = await this.price(this.turn, 0, response.usage, profile);
-            if (this.running) this.extra = { usage: addUsage(this.extra.usage, response.usage), costUsd: this.extra.costUsd + cost };
-          }
-          return response;
-        },
-        keepTurns: this.opts.compaction?.keepTurns ?? 2,
-        instructions: e.instructions,
-      });
-      if (r.ok && r.messages) this.record({ t: "epoch", reason: "compaction", messages: r.messages });
-      const { messages: _m, ...result } = r;
-      return result;
-    });
-    c.setCore("model.stream", (e) => void this.emit?.({ type: "model.delta", step: e.step, delta: e.delta }));
-    c.setCore("model.response", (e) => e.response);
-    c.setCore("model.usage", (e) => {
-      try {
-        const cost = costOf(e.usage, e.model, new Date(e.at), this.opts.prices);
-        return { costUsd: cost.usd, costCny: cost.cny };
-      } catch (err) {
-        if (!this.unpriced.has(e.model)) {
-          this.unpriced.add(e.model);
-          this.emit?.({ type: "notice", level: "warn", code: "no-price", message: `${(err as Error).message}; its cost shows as 0` });
-        }
-        return { costUsd: 0, costCny: 0 };
-      }
-    });
-    c.setCore("model.repair", (e) => void this.emit?.({ type: "repair", kind: e.kind, detail: e.detail }));
-    c.setCore("tool.list", () => [...this.opts.registry.list().map((t) => canonicalize(definitionOf(t.spec))), PROXY_DEFINITION]);
-    c.setCore("tool.input", (e) => parseArguments(e.tool, e.arguments));
-    c.setCore("tool.call", (e) => callTool(this.opts.registry, ctxOf, e));
-    c.setCore("tool.result", (e) => e.output);
-    c.setCore("turn.start", () => undefined);
-    c.setCore("turn.step", () => undefined);
-    c.setCore("turn.complete", () => undefined);
   }
 
   private record(r: SessionRecord): void {
@@ -436,33 +371,6 @@ export class Engine {
 }
 
 export { PROXY_TOOL };
-
-function parseArguments(tool: string, raw: string): { input: Record<string, JsonValue> } | { error: string } {
-  try {
-    const v = JSON.parse(raw.trim() === "" ? "{}" : raw) as JsonValue;
-    if (v !== null && typeof v === "object" && !Array.isArray(v)) return { input: v };
-    return { error: `The arguments for ${tool} must be a JSON object, got ${JSON.stringify(v).slice(0, 80)}. Call ${tool} again with an object.` };
-  } catch (err) {
-    return { error: `The arguments for ${tool} are not valid JSON (${(err as Error).message}). You sent: ${raw.slice(0, 200)}. Call ${tool} again with complete JSON.` };
-  }
-}
-
-function lastReminderDate(log: readonly ChatMessage[]): string | undefined {
-  for (let i = log.length - 1; i >= 0; i--) {
-    const m = log[i];
-    if (m.role === "latest_reminder") return m.content.slice(0, 10);
-  }
-  return undefined;
-}
-
-function lastNoteDate(log: readonly ChatMessage[]): string | undefined {
-  for (let i = log.length - 1; i >= 0; i--) {
-    const m = log[i];
-    const match = m.role === "user" && /^\[deepcode\] Context[\s\S]*?Today is (\d{4}-\d{2}-\d{2})/.exec(m.content);
-    if (match) return match[1];
-  }
-  return undefined;
-}
 
 function emptyEnd(err: unknown): TurnEnd {
   return { stopReason: "error", text: "", steps: 0, usage: { ...ZERO_USAGE }, costUsd: 0, error: err instanceof Error ? err.message : String(err) };

@@ -3,7 +3,9 @@
 
 import { statSync } from "node:fs";
 import { relative } from "node:path";
-import type { ReadRecord, RegisteredTool, SystemSection, TailNote, ToolDefinition } from "../../contract/index.js";
+import type { ChatMessage, ReadRecord, RegisteredTool, SystemSection, TailNote, ToolDefinition } from "../../contract/index.js";
+import type { CacheFirstContext } from "../context/context.js";
+import { reminderContent } from "./system-prompt.js";
 import { canonicalize } from "../context/canonical.js";
 import { PROXY_TOOL } from "./tools.js";
 
@@ -55,4 +57,34 @@ export function changedFiles(reads: ReadonlyMap<string, ReadRecord>, notified: M
   }
   if (changed.length === 0) return undefined;
   return { id: "changed-files", text: `Files you read earlier changed on disk since (read them again before editing): ${changed.join(", ")}` };
+}
+
+/** The start of a turn in the log: DeepSeek's `latest_reminder` when the date changed (or, for
+ *  a model without that role, the date among the notes), deepcode's notes, then the prompt. */
+export function appendTurnStart(context: CacheFirstContext, now: Date, language: string | undefined, text: string, notes: TailNote[]): void {
+  const today = now.toISOString().slice(0, 10);
+  if (context.model.reminderRole && lastReminderDate(context.messages) !== today) {
+    context.append({ role: "latest_reminder", content: reminderContent(now, language) });
+  } else if (!context.model.reminderRole && lastNoteDate(context.messages) !== today) {
+    notes = [{ id: "date", text: `Today is ${reminderContent(now).split(",").slice(0, 2).join(", ")}.` }, ...notes];
+  }
+  if (notes.length) context.append({ role: "user", content: `[deepcode] Context for this turn (not written by the user):\n\n${notes.map((n) => n.text).join("\n\n")}` });
+  context.append({ role: "user", content: text });
+}
+
+function lastReminderDate(log: readonly ChatMessage[]): string | undefined {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const m = log[i];
+    if (m.role === "latest_reminder") return m.content.slice(0, 10);
+  }
+  return undefined;
+}
+
+function lastNoteDate(log: readonly ChatMessage[]): string | undefined {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const m = log[i];
+    const match = m.role === "user" && /^\[deepcode\] Context[\s\S]*?Today is (\d{4}-\d{2}-\d{2})/.exec(m.content);
+    if (match) return match[1];
+  }
+  return undefined;
 }

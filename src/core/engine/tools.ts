@@ -173,6 +173,18 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
   return done(output);
 }
 
+/** The core answer of `tool.input`: the raw arguments as a JSON object, or what is wrong with
+ *  them (repair hooks wrap this and fix what they can). */
+export function parseArguments(tool: string, raw: string): { input: Record<string, JsonValue> } | { error: string } {
+  try {
+    const v = JSON.parse(raw.trim() === "" ? "{}" : raw) as JsonValue;
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return { input: v };
+    return { error: `The arguments for ${tool} must be a JSON object, got ${JSON.stringify(v).slice(0, 80)}. Call ${tool} again with an object.` };
+  } catch (err) {
+    return { error: `The arguments for ${tool} are not valid JSON (${(err as Error).message}). You sent: ${raw.slice(0, 200)}. Call ${tool} again with complete JSON.` };
+  }
+}
+
 /** The core answer of `tool.call`: run the registered tool; a throw is an error result. */
 export async function callTool(registry: ToolRegistry, ctxOf: (callId: string, signal?: AbortSignal) => ToolContext, e: { tool: string; input: Record<string, JsonValue>; callId: string; signal?: AbortSignal }): Promise<ToolOutput> {
   const t = registry.get(e.tool);

@@ -1,0 +1,95 @@
+// The engine's own answers — the core tier — for the events it implements. Each is the one
+// place that event is answered; hooks in the tiers above can observe, rewrite or pre-empt it.
+// What the answers need of the engine is passed in explicitly (EngineAccess), so this file can
+// be read on its own.
+
+import type { StreamEvent, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
+import type { SessionRecord } from "../session/store.js";
+import type { Chain } from "../chain.js";
+import type { CacheFirstContext } from "../context/context.js";
+import { compactContext } from "../context/compact.js";
+import { canonicalize } from "../context/canonical.js";
+import { costOf, type PriceTable } from "../cost/index.js";
+import { baseSections } from "./system-prompt.js";
+import { callTool, definitionOf, parseArguments, PROXY_DEFINITION, type ToolRegistry } from "./tools.js";
+
+export interface EngineAccess {
+  context(): CacheFirstContext;
+  /** The running turn's profile, or the session's between turns. */
+  turnProfile(): TurnProfile;
+  running(): boolean;
+  turnSignal(): AbortSignal | undefined;
+  turn(): number;
+  emit(e: StreamEvent): void;
+  price(turn: number, step: number, usage: Usage, profile: TurnProfile): Promise<number>;
+  /** Add a request outside the model rounds (a compaction's digest) to the running turn. */
+  billToTurn(usage: Usage, costUsd: number): void;
+  record(r: SessionRecord): void;
+  tailNotes(): Promise<{ notes: TailNote[] }>;
+  toolContext(callId: string, signal?: AbortSignal): ToolContext;
+  registry: ToolRegistry;
+  prices?: PriceTable;
+  keepTurns: number;
+}
+
+export function installCores(c: Chain, e: EngineAccess): void {
+  const unpriced = new Set<string>();
+  c.setCore("session.start", () => undefined);
+  c.setCore("session.end", () => undefined);
+  c.setCore("prompt.submit", (ev) => ({ text: ev.text }));
+  c.setCore("context.system", (ev) => ({ sections: baseSections(ev.root) }));
+  c.setCore("context.tail", () => e.tailNotes());
+  c.setCore("context.build", () => {
+    const p = e.turnProfile();
+    const b = e.context().build({ model: p.model, thinking: p.thinking, effort: p.effort, maxTokens: p.maxTokens });
+    return { request: b.request, newMessages: b.newMessages, zones: b.zones, fingerprint: e.context().currentPrefix.fingerprint };
+  });
+  c.setCore("context.prefix.changed", (ev) => {
+    e.emit({ type: "notice", level: "warn", code: "prefix-changed", message: `the cached prefix changes (${ev.reason}): the next request re-reads about ${ev.tokens} tokens` });
+  });
+  c.setCore("context.compact", async (ev) => {
+    // During a turn the digest goes to the turn's model (the cache it would hit is that
+    // model's), can be interrupted with the turn, and is billed to the turn.
+    const profile = e.turnProfile();
+    const running = e.running();
+    const r = await compactContext({
+      context: e.context(),
+      params: { model: profile.model, thinking: profile.thinking, effort: profile.effort },
+      request: async (request) => {
+        const response = await c.dispatch({ type: "model.request", request, signal: running ? e.turnSignal() : undefined });
+        if (response.usage) {
+          const cost = await e.price(e.turn(), 0, response.usage, profile);
+          if (running) e.billToTurn(response.usage, cost);
+        }
+        return response;
+      },
+      keepTurns: e.keepTurns,
+      instructions: ev.instructions,
+    });
+    if (r.ok && r.messages) e.record({ t: "epoch", reason: "compaction", messages: r.messages });
+    const { messages: _m, ...result } = r;
+    return result;
+  });
+  c.setCore("model.stream", (ev) => e.emit({ type: "model.delta", step: ev.step, delta: ev.delta }));
+  c.setCore("model.response", (ev) => ev.response);
+  c.setCore("model.usage", (ev) => {
+    try {
+      const cost = costOf(ev.usage, ev.model, new Date(ev.at), e.prices);
+      return { costUsd: cost.usd, costCny: cost.cny };
+    } catch (err) {
+      if (!unpriced.has(ev.model)) {
+        unpriced.add(ev.model);
+        e.emit({ type: "notice", level: "warn", code: "no-price", message: `${(err as Error).message}; its cost shows as 0` });
+      }
+      return { costUsd: 0, costCny: 0 };
+    }
+  });
+  c.setCore("model.repair", (ev) => e.emit({ type: "repair", kind: ev.kind, detail: ev.detail }));
+  c.setCore("tool.list", () => [...e.registry.list().map((t) => canonicalize(definitionOf(t.spec))), PROXY_DEFINITION]);
+  c.setCore("tool.input", (ev) => parseArguments(ev.tool, ev.arguments));
+  c.setCore("tool.call", (ev) => callTool(e.registry, (id, signal) => e.toolContext(id, signal), ev));
+  c.setCore("tool.result", (ev) => ev.output);
+  c.setCore("turn.start", () => undefined);
+  c.setCore("turn.step", () => undefined);
+  c.setCore("turn.complete", () => undefined);
+}
