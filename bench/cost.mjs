@@ -12,8 +12,9 @@
 //    new `deepcode -c` process does), so its estimates know no previous usage, as there.
 // 2. Each session's total cost, deepcode against the naive agent, taken as they are from the
 //    cache benchmark (bench/cache.mjs `measure`: every billed request priced by the cost
-//    engine at today's off-peak rates). The estimate run above is a second deepcode run; its
-//    Σ turn costs is printed beside, as a check that both runs cost the same.
+//    engine at today's off-peak rates). The estimate run above is a second deepcode run; what
+//    the simulator billed it, the sum of its turns' costUsd and its usage ledger's lines are
+//    printed beside: the first should equal cache.mjs's figure, the others should add up to it.
 //
 // Everything is priced at today 12:00 UTC (off-peak on every day), the instant cache.mjs uses.
 
@@ -40,22 +41,20 @@ function offPeakToday() {
 }
 
 /** deepcode as the REPL assembles it, on the session's root and home; a fresh app each call. */
-async function openApp({ root, home, url, at, spec, resume }) {
-  const warnings = [];
+async function openApp({ root, home, url, at, spec, resume, warnings }) {
   const app = await assemble({
     root, home, interactive: true,
     managedPath: join(home, "no-managed-policy.json"), // the machine's own policy stays out
     env: { DEEPSEEK_API_KEY: API_KEY, DEEPSEEK_BASE_URL: url },
     warn: (m) => warnings.push(m),
   });
-  const notices = [];
-  const cost = installCost(app, { interactive: true, now: () => at, notify: (n) => notices.push(n) });
+  const cost = installCost(app, { interactive: true, now: () => at, notify: (n) => warnings.push(n.message) });
   // The person at the REPL: "a" on every permission prompt.
   app.chain.on("builtin", "bench-person", "permission.ask", null, () => ({ decision: "allow", remember: true, by: "bench" }));
   const opts = { ...app.engineOptions(), now: () => at, compaction: spec.compaction };
   const engine = resume ? await Engine.resume(opts, resume) : await Engine.start(opts);
   app.engine = engine;
-  return { app, cost, engine, warnings, notices };
+  return { app, cost, engine };
 }
 
 /** One session with the estimate taken before each turn; a row per turn. */
@@ -66,23 +65,23 @@ export async function estimateRun(spec, at = offPeakToday()) {
   const home = mkdtempSync(join(tmpdir(), "deepcode-bench-cost-home-"));
   try {
     const turns = [];
-    const notices = [];
+    const warnings = [];
     let open;
     for (const [i, turn] of spec.turns.entries()) {
       if (spec.agentsChangeAt === i) writeFileSync(join(root, "AGENTS.md"), AGENTS_MD_CHANGED);
-      if (!open) open = await openApp({ root, home, url: sim.url, at, spec, resume: spec.cli && i > 0 ? turns[0].sessionId : undefined });
+      if (!open) open = await openApp({ root, home, url: sim.url, at, spec, warnings, resume: spec.cli && i > 0 ? turns[0].sessionId : undefined });
       const est = await open.cost.estimate(turn.prompt, open.engine);
       const range = est.tiers.find((t) => t.tier === est.recommended);
       if (!range || range.error !== undefined) throw new Error(`session ${spec.id}, turn ${i + 1}: no priced range for ${est.recommended}`);
       let done;
-      for await (const e of open.engine.submit(turn.prompt)) {
-        if (e.type === "notice") notices.push(e);
-        if (e.type === "turn.complete") done = e;
-      }
+      for await (const e of open.engine.submit(turn.prompt)) if (e.type === "turn.complete") done = e;
       if (done?.stopReason !== "completed") throw new Error(`session ${spec.id}, turn ${i + 1}: ${done?.stopReason} ${done?.error ?? ""}`);
       turns.push({
         sessionId: open.engine.sessionId, turn: done.turn, taskClass: est.taskClass, tier: est.recommended,
-        low: range.lowUsd, high: range.highUsd, perRound: [range.low.output / range.low.rounds, range.high.output / range.high.rounds], usage: done.usage, rounds: [range.low.rounds, range.high.rounds], actual: done.costUsd, steps: done.steps,
+        low: range.lowUsd, high: range.highUsd, actual: done.costUsd,
+        // what the range assumed (low and high case) and what the turn did
+        rounds: [range.low.rounds, range.high.rounds], perRound: [range.low.output / range.low.rounds, range.high.output / range.high.rounds],
+        steps: done.steps, usage: done.usage,
       });
       if (spec.cli) {
         // a `deepcode -c` process ends after its turn
@@ -101,7 +100,7 @@ export async function estimateRun(spec, at = offPeakToday()) {
     // Every request the simulator billed, in order, with whether it was a compaction digest.
     const billed = sim.requests.filter((r) => r.usage).map((r, k) => ({ usd: costOf(r.usage, "deepseek-flash", at).usd, digest: model.replies[k].digest }));
     const billedUsd = billed.reduce((a, r) => a + r.usd, 0);
-    return { turns, notices, billed, billedUsd, ledgerUsd: ledger.reduce((a, r) => a + r.usd, 0), ledgerLines: ledger.length };
+    return { turns, warnings, billed, billedUsd, ledgerUsd: ledger.reduce((a, r) => a + r.usd, 0), ledgerLines: ledger.length };
   } finally {
     await sim.close();
     rmSync(root, { recursive: true, force: true });
@@ -127,15 +126,15 @@ export async function run() {
     rows.push({ spec, totals, est });
   }
 
-  const calib = [["session", "turns", "task classes", "tier (ran at)", "inside", "below", "above", "inside %", "≥ 80%"]];
+  const calib = [["session", "turns", "task classes (classifier)", "recommended tier", "ran at it", "inside", "below", "above", "inside %", "≥ 80%"]];
   const all = [];
   for (const { spec, est } of rows) {
     const s = tally(est.turns);
     all.push(...est.turns);
-    calib.push([spec.label, s.turns, count(est.turns.map((t) => t.taskClass)), count(est.turns.map((t) => `${t.tier} (${t.ranAt})`)), s.inside, s.below, s.above, fmt.pct(s.inside / s.turns), s.inside / s.turns >= GOAL ? "met" : "NOT MET"]);
+    calib.push([spec.label, s.turns, count(est.turns.map((t) => t.taskClass)), count(est.turns.map((t) => t.tier)), `${est.turns.filter((t) => t.ranAt === t.tier).length}/${s.turns}`, s.inside, s.below, s.above, fmt.pct(s.inside / s.turns), s.inside / s.turns >= GOAL ? "met" : "NOT MET"]);
   }
   const o = tally(all);
-  calib.push(["overall", o.turns, "", "", o.inside, o.below, o.above, fmt.pct(o.inside / o.turns), o.inside / o.turns >= GOAL ? "met" : "NOT MET"]);
+  calib.push(["overall", o.turns, "", "", `${all.filter((t) => t.ranAt === t.tier).length}/${o.turns}`, o.inside, o.below, o.above, fmt.pct(o.inside / o.turns), o.inside / o.turns >= GOAL ? "met" : "NOT MET"]);
   table(`cost: actual turn cost inside the pre-turn estimate's range${fast ? " (fast)" : ""}`, calib);
 
   // Where the ranges miss, by task class: the figures the estimate's tables (src/core/cost/tiers.ts)
@@ -180,7 +179,10 @@ export async function run() {
     "Totals: bench/cache.mjs's figures (every billed request priced by src/core/cost at today's off-peak flash rates).",
     "  The estimate run is a second deepcode run (REPL assembly, cost engine installed): what the simulator billed",
     "  it, the sum of its turns' costUsd, and its usage ledger's lines against its billed requests.",
+    "Token counts move by a few tokens from run to run (the temp project's path is in the system prompt), so a turn",
+    "  within about 1% of an end of its range can change sides.",
   ].join("\n"));
+  for (const { spec, est } of rows) for (const w of new Set(est.warnings)) console.log(`  ${spec.id}: deepcode warned: ${w}`);
   for (const { spec, est } of rows) {
     const missing = est.billed.length - est.ledgerLines;
     if (missing > 0) {

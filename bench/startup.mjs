@@ -91,7 +91,7 @@ function timeRepl({ env, cwd }) {
   });
 }
 
-export async function timings() {
+async function timings() {
   const { startSimulator } = await import("../test/sim/server.mjs");
   const sim = await startSimulator({ script: { default: { content: "ok" } }, apiKey: API_KEY });
   const root = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-bench-startup-")));
@@ -140,7 +140,7 @@ async function longSession(n) {
   });
 }
 
-export async function memory() {
+async function memory() {
   const turns = await longSession(fast ? 40 : 200);
   const { scriptedModel } = await import("./sessions.mjs");
   const { startSimulator } = await import("../test/sim/server.mjs");
@@ -172,7 +172,7 @@ export async function memory() {
 /** The child: deepcode only. Reports samples to the parent over IPC. */
 async function memoryChild({ url, root, home, prompts, checkpoints }) {
   const sample = (label, turn, extra = {}) => {
-    global.gc();
+    globalThis.gc();
     const m = process.memoryUsage();
     process.send({ sample: { label, turn, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, ...extra } });
   };
@@ -250,18 +250,23 @@ export async function run() {
 
   const mem = await memory();
   const base = mem.samples.find((s) => s.label.startsWith("baseline"));
-  const mrows = [["point", "context tokens", "RSS", "heap used", "RSS − baseline", "tool calls (errors)", "compactions"]];
+  const mrows = [["point", "context tokens", "RSS", "heap total", "heap used", "RSS − baseline", "tool calls (errors)", "compactions"]];
   for (const s of mem.samples) {
     mrows.push([
-      s.label, s.context === undefined ? "-" : String(s.context), mb(s.rss), mb(s.heapUsed),
+      s.label, s.context === undefined ? "-" : String(s.context), mb(s.rss), mb(s.heapTotal), mb(s.heapUsed),
       s === base || s.turn === 0 ? "-" : `${(s.rss - base.rss) >= 0 ? "+" : ""}${mb(s.rss - base.rss)}`,
       s.toolCalls === undefined ? "-" : `${s.toolCalls} (${s.toolErrors})`, s.compactions === undefined ? "-" : String(s.compactions),
     ]);
   }
   table(`startup: memory over a ${mem.turns}-turn scripted session (deepcode in a child process, the simulator in this one)`, mrows);
+  // The second half of the session says whether memory keeps growing with the turns.
+  const half = mem.samples.at(-2);
+  const end = mem.samples.at(-1);
+  const perTurn = (k) => `${((end[k] - half[k]) / (end.turn - half.turn) / 1024).toFixed(0)} KB`;
   console.log([
     "",
-    "RSS and heap used after a full GC (node --expose-gc), in the child that runs only deepcode: assembled as the",
+    `Turns ${half.turn}–${end.turn}: RSS ${perTurn("rss")} per turn, heap used ${perTurn("heapUsed")} per turn, context ${Math.round((end.context - half.context) / (end.turn - half.turn))} tokens per turn.`,
+    "RSS, heap total and heap used after a full GC (node --expose-gc), in the child that runs only deepcode: assembled as the",
     "  REPL does (settings, permission gate answered \"a\", cost engine and usage ledger, mods, transcript on disk),",
     "  then the coding session of bench/sessions.mjs, its 50 turns repeated (the project reset between passes).",
     `Context tokens: the next request's size as deepcode counts it. ${mem.requests} requests billed; transcript on disk: ${mb(mem.transcript)}.`,

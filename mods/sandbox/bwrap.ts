@@ -10,17 +10,21 @@
 //   - every namespace unshared, the network included (only loopback of its own, so not even
 //     127.0.0.1 of the host is reachable) unless network is allowed; then /run is the host's
 //     (DNS needs it), otherwise /run is an empty tmpfs too, which hides host sockets there;
-//   - well-known secrets in the home folder (~/.ssh, ~/.aws, … and deepcode's credentials)
-//     hidden: an empty folder or an empty file stands in their place;
-//   - files in the workspace whose change would loosen the rules or run code later
-//     (.deepcode/, .mcp.json, .git/config, .git/hooks) read-only, where they exist;
+//   - well-known secrets in the home folder (~/.ssh, ~/.aws, … and deepcode's credentials; the
+//     contract's list, src/contract/protected.ts) hidden: an empty folder or file stands in
+//     their place;
+//   - files in the workspace whose change would loosen the rules or run code later (the
+//     contract's protected project paths: .deepcode/, .claude/settings*.json,
+//     .claude/commands/, .mcp.json, .git/config, .git/hooks/) read-only where they exist —
+//     and .deepcode/ always: it is created (empty) in the workspace root first;
 //   - no capabilities (`--cap-drop ALL`: running as root, bwrap would otherwise keep them);
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
 
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homedir, tmpdir } from "node:os";
+import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/protected.js";
 
 /** What the probe runs: the same namespaces and mounts a real command gets. */
 export const PROBE_ARGS = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "true"];
@@ -99,12 +103,47 @@ function inside(child: string, parent: string): boolean {
   return r === "" || (!r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r));
 }
 
-/** Home-folder secrets, as the permission gate lists them (src/cli/permissions/paths.ts —
- *  duplicated: a mod cannot import src/cli). Reads of these ask at the gate; in the sandbox a
- *  command the gate allowed cannot read them at all. */
-const HOME_SECRETS = [".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".git-credentials", ".pypirc"];
-/** Workspace files whose change loosens the rules or runs code later (the gate's protected list). */
-const PROTECTED = [".deepcode", ".mcp.json", ".git/config", ".git/hooks"];
+/** What stays read-only in each writable folder: the contract's protected project paths
+ *  (src/contract/protected.ts, the gate's list), where they exist. */
+function protectedPaths(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of PROTECTED_PROJECT_PATHS) {
+    const path = join(dir, e.path);
+    if (!e.names) {
+      if (existsSync(path)) out.push(path);
+      continue;
+    }
+    let names: string[];
+    try {
+      names = readdirSync(path);
+    } catch {
+      continue; // no such folder (or unreadable): nothing of this entry to protect
+    }
+    for (const n of names.sort()) if (e.names.test(n)) out.push(join(path, n));
+  }
+  return out;
+}
+
+/**
+ * Create the protected folders the contract marks `create` (`.deepcode/`) in the workspace root
+ * when they are missing — empty — so they can be bound read-only: bwrap can only bind over a
+ * path that exists, and a missing `.deepcode/` would let a sandboxed command create
+ * `.deepcode/settings.json` (or a command file) that later sessions obey. Nothing else is
+ * created (not `.mcp.json`, not `.claude/`): an empty file or a folder of another tool would be
+ * a trace, and deepcode only reads its own folder's settings and commands.
+ */
+export function ensureProtectedFolders(root: string): void {
+  for (const e of PROTECTED_PROJECT_PATHS) {
+    if (!e.create) continue;
+    try {
+      mkdirSync(join(root, e.path));
+    } catch {
+      // EEXIST (already there, as a folder or anything else: bound as it is); EACCES or EROFS:
+      // the sandboxed command, running as the same user, cannot create it either; ENOENT: no
+      // workspace root to protect.
+    }
+  }
+}
 
 /** Mounts that hide `path` where it exists: an empty tmpfs for a folder, /dev/null for a file. */
 function hide(path: string): string[] {
@@ -117,6 +156,7 @@ function hide(path: string): string[] {
 
 /** bwrap's arguments (everything before `--`) for one command. */
 export function sandboxArgs(o: WrapOptions): string[] {
+  ensureProtectedFolders(o.root);
   const writable = writableDirs(o.root, o.writable, o.home);
   const home = o.home ?? homedir();
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
@@ -129,14 +169,8 @@ export function sandboxArgs(o: WrapOptions): string[] {
   for (const w of writable) args.push("--bind", w, w);
   // Masks go on top of the binds: a workspace that contains the home folder must not bring the
   // secrets back (a later mount over a parent folder would cover an earlier one inside it).
-  for (const s of HOME_SECRETS) args.push(...hide(join(home, s)));
-  if (o.deepcodeHome) args.push(...hide(join(o.deepcodeHome, "credentials")));
-  for (const w of writable) {
-    for (const p of PROTECTED) {
-      const path = join(w, p);
-      if (existsSync(path)) args.push("--ro-bind", path, path);
-    }
-  }
+  for (const l of secretLocations(home, o.deepcodeHome)) args.push(...hide(l.path));
+  for (const w of writable) for (const p of protectedPaths(w)) args.push("--ro-bind", p, p);
   args.push("--unshare-all");
   if (o.network) args.push("--share-net");
   args.push("--die-with-parent", "--cap-drop", "ALL", "--chdir", o.cwd);

@@ -1,8 +1,9 @@
 // Built-in mod: the Bash sandbox. A hook on `process.run` that, where bubblewrap works (Linux),
 // runs every process a tool starts inside it: the file system read-only except the workspace,
 // `permissions.additionalDirectories` and a private /tmp; home-folder secrets hidden; the
-// workspace's settings and git hooks read-only; no network unless settings allow it; dying with
-// deepcode (bwrap.ts has the details). The result says `sandbox: "bwrap"`.
+// workspace's protected paths (.deepcode/ — created empty if missing —, .claude settings and
+// commands, .mcp.json, git config and hooks) read-only; no network unless settings allow it;
+// dying with deepcode (bwrap.ts has the details). The result says `sandbox: "bwrap"`.
 //
 // Tier: the loader registers this mod last of all, in the builtin tier, so its hook is the
 // innermost on `process.run`: whatever a plugin hook upstream rewrites, the argv that reaches

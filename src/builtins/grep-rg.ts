@@ -2,11 +2,11 @@
 // behaviour the built-in search (grep-search.ts) reproduces: no config file, hidden files
 // searched, .git skipped, only .gitignore files as ignore rules (no .ignore/.rgignore, no
 // .git/info/exclude, no global excludes) and those also outside a git repository, types from
-// our own table, file paths always printed. Content mode runs `--sort path`; the files and
+// our own table, file paths always printed, secrets left out (`--glob '!…'`, grep-secrets.ts). Content mode runs `--sort path`; the files and
 // count modes run in parallel and are sorted here into the same order.
 
 import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import type { ToolContext } from "../contract/index.js";
 import type { GrepQuery } from "./grep-search.js";
 import { displayPath } from "./paths.js";
@@ -14,6 +14,8 @@ import { comparePaths } from "./walk.js";
 
 const RG_TIMEOUT_MS = 120_000;
 const RG_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+const NOTHING_SEARCHED = /^No files were searched/m;
 
 export class RgError extends Error {
   constructor(message: string) {
@@ -37,12 +39,31 @@ export function findRg(path = process.env.PATH ?? ""): string | null {
   return null;
 }
 
+const WALK_FLAGS = ["--no-config", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
+
+/** The user's file filters (globs, `.git`, type) and what to search: shared by the search and
+ *  by the listing that counts skipped secrets, so both walk the same files. */
+function filterArgs(q: GrepQuery, secrets: boolean): string[] {
+  const args: string[] = [];
+  for (const g of q.globs) args.push("--glob", g);
+  args.push("--glob", "!.git");
+  // Last, so they win over the user's globs (rg: a later glob takes precedence) and .gitignore.
+  if (secrets) for (const g of q.secrets?.globs ?? []) args.push("--glob", `!${g}`);
+  if (q.typeGlobs) {
+    for (const g of q.typeGlobs) args.push("--type-add", `deepcode:${g}`);
+    args.push("--type", "deepcode");
+  }
+  return args;
+}
+
+/** rg prints paths as it was given them: project-relative below the root, absolute outside. */
+function targetArgs(q: GrepQuery): string[] {
+  const shown = displayPath(q.root, q.target);
+  return shown === "." ? [] : ["--", shown];
+}
+
 export function rgArgs(q: GrepQuery): string[] {
-  const args = [
-    "--no-config", "--color=never", "--no-heading", "--with-filename", "--hidden", "--no-require-git",
-    "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global",
-    q.ignoreCase ? "--ignore-case" : "--case-sensitive",
-  ];
+  const args = [...WALK_FLAGS, "--color=never", "--no-heading", "--with-filename", q.ignoreCase ? "--ignore-case" : "--case-sensitive"];
   if (q.mode === "files_with_matches") args.push("--files-with-matches");
   else if (q.mode === "count") args.push("--count");
   else {
@@ -51,17 +72,29 @@ export function rgArgs(q: GrepQuery): string[] {
     if (q.after > 0) args.push("--after-context", String(q.after));
   }
   if (q.multiline) args.push("--multiline", "--multiline-dotall");
-  for (const g of q.globs) args.push("--glob", g);
-  args.push("--glob", "!.git");
-  if (q.typeGlobs) {
-    for (const g of q.typeGlobs) args.push("--type-add", `deepcode:${g}`);
-    args.push("--type", "deepcode");
-  }
-  args.push("--regexp", q.pattern);
-  // rg prints paths as it was given them: project-relative below the root, absolute outside.
-  const shown = displayPath(q.root, q.target);
-  if (shown !== ".") args.push("--", shown);
+  args.push(...filterArgs(q, true), "--regexp", q.pattern, ...targetArgs(q));
   return args;
+}
+
+/** `rg --files` with the search's filters but without the secret globs: what the search would
+ *  have read had it not left the secrets out. */
+export function rgListArgs(q: GrepQuery): string[] {
+  return [...WALK_FLAGS, "--files", ...filterArgs(q, false), ...targetArgs(q)];
+}
+
+/**
+ * The files the search left out as secrets, as rg prints paths, sorted; null when they could not
+ * be listed. Runs rg a second time (listing names, reading nothing), because rg does not report
+ * what its globs excluded.
+ */
+export async function secretsSkippedRg(rg: string, q: GrepQuery, ctx: ToolContext): Promise<string[] | null> {
+  const secrets = q.secrets;
+  if (!secrets) return [];
+  const r = await ctx.run({ argv: [rg, ...rgListArgs(q)], cwd: q.root, command: "rg --files", timeoutMs: RG_TIMEOUT_MS, maxOutputBytes: RG_MAX_OUTPUT_BYTES });
+  if (r.exitCode === 2 && r.stdout === "" && NOTHING_SEARCHED.test(r.stderr)) return [];
+  if (r.timedOut || r.interrupted || r.truncatedBytes > 0 || (r.exitCode !== 0 && r.exitCode !== 1 && !(r.exitCode === 2 && r.stdout !== ""))) return null;
+  const shown = r.stdout.split("\n").filter((l) => l !== "" && secrets.skips(resolve(q.root, l), q.target));
+  return shown.sort(comparePaths);
 }
 
 /** rg's output lines; `cut` when the output bound dropped some (its marker line is removed). */
@@ -76,6 +109,9 @@ export async function searchRg(rg: string, q: GrepQuery, ctx: ToolContext): Prom
   if (r.timedOut) throw new RgError(`rg timed out after ${RG_TIMEOUT_MS / 1000} s; narrow the path or the pattern`);
   if (r.interrupted) throw new RgError("interrupted");
   // Exit 1 is "no match"; 2 is an error, but rg still prints what it found in readable files.
+  // rg also exits 2 when its globs left nothing to search (`glob: ".env"`, every match a
+  // secret): that is no match, as the built-in search says.
+  if (r.exitCode === 2 && r.stdout === "" && NOTHING_SEARCHED.test(r.stderr)) return { lines: [], cut: false };
   if (r.exitCode === 2 && r.stdout === "") throw new RgError(r.stderr.trim() || "rg failed");
   if (r.exitCode !== 0 && r.exitCode !== 1 && r.exitCode !== 2) throw new RgError(r.stderr.trim() || `rg exited with ${r.exitCode ?? r.signal}`);
   let lines = r.stdout.split("\n");

@@ -1,15 +1,18 @@
 // Grep's built-in search: what `rg` prints for the flags grep-rg.ts passes it, line for line,
 // for machines without ripgrep. Same files (walk.ts: hidden included, .git skipped, .gitignore
 // applied, --glob overrides before .gitignore, types after), same order (rg --sort path), same
-// line format (`path:N:text`, `path-N-text` for context, `--` between groups and files), same
+// line format (`path:N:text`, `path-N-text` for context, `--` between groups and files), the
+// same secrets left out (grep-secrets.ts: after every other rule, as rg's last `!` globs), same
 // binary handling (a file with a NUL byte is skipped; one named explicitly reports
 // "binary file matches"), same counting (lines, a multi-line match counting once).
 
 import { isAscii } from "node:buffer";
+import { isAbsolute } from "node:path";
 import type { ToolContext } from "../contract/index.js";
 import { globMatch } from "./glob-match.js";
 import { requiredLiteral } from "./grep-literal.js";
 import { translateRegex } from "./grep-regex.js";
+import type { SecretFilter } from "./grep-secrets.js";
 import { gitignoreVerdict, parseGitignore } from "./ignore.js";
 import { displayPath } from "./paths.js";
 import { walkFiles } from "./walk.js";
@@ -33,6 +36,8 @@ export interface GrepQuery {
   /** What to search (absolute). */
   target: string;
   targetIsFile: boolean;
+  /** Secrets to leave out (grep-secrets.ts); none when absent. */
+  secrets?: SecretFilter;
 }
 
 const READ_AHEAD = 16;
@@ -45,15 +50,16 @@ export class GrepAbortedError extends Error {
 }
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
-/** The output lines rg would print (files and count modes unsorted is fine: the caller sorts both). */
-export async function searchBuiltin(q: GrepQuery, ctx: ToolContext): Promise<string[]> {
+/** The output lines rg would print (files and count modes unsorted is fine: the caller sorts
+ *  both). The files left out as secrets, never read, go to `skipped` (absolute paths). */
+export async function searchBuiltin(q: GrepQuery, ctx: ToolContext, skipped: string[] = []): Promise<string[]> {
   const t = translateRegex(q.pattern, { multiline: q.multiline, ignoreCase: q.ignoreCase });
   const lineRe = new RegExp(t.source, t.flags);
   // Per line, a whole-text scan with ^/$ as line anchors finds a superset of the matching lines.
   const scanRe = new RegExp(t.source, `${t.flags}m`);
   const literal = q.ignoreCase ? null : requiredLiteral(q.pattern);
   const needle = literal === null ? null : Buffer.from(literal, "utf8");
-  const files = q.targetIsFile ? [q.target] : walkFiles(q.target, walkRules(q));
+  const files = q.targetIsFile ? [q.target] : walkFiles(q.target, walkRules(q), skipped);
   const out: string[] = [];
   const pending: Array<Promise<Buffer | null>> = [];
   const load = (p: string): Promise<Buffer | null> =>
@@ -68,7 +74,7 @@ export async function searchBuiltin(q: GrepQuery, ctx: ToolContext): Promise<str
     const data = await pending[i];
     if (i + READ_AHEAD < files.length) pending.push(load(files[i + READ_AHEAD]));
     if (data === null) continue;
-    const shown = displayPath(q.root, files[i]);
+    const shown = shownPath(q, files[i]);
     const utf16 = isUtf16(data);
     if (needle !== null && !utf16 && data.indexOf(needle) < 0) continue; // cannot match: skip decoding
     const nul = utf16 ? -1 : data.indexOf(0);
@@ -86,6 +92,12 @@ export async function searchBuiltin(q: GrepQuery, ctx: ToolContext): Promise<str
   return out;
 }
 
+/** A path as rg prints it: rg keeps the form its path argument had, so below a search path given
+ *  absolute (outside the root) every path is absolute, even one inside the root. */
+export function shownPath(q: GrepQuery, abs: string): string {
+  return isAbsolute(displayPath(q.root, q.target)) ? abs : displayPath(q.root, abs);
+}
+
 function walkRules(q: GrepQuery) {
   const overrides = q.globs.length ? parseGitignore(q.root, q.globs.join("\n")) : null;
   const whitelists = q.globs.some((g) => !g.startsWith("!"));
@@ -99,6 +111,7 @@ function walkRules(q: GrepQuery) {
         }
       : undefined,
     accept: q.typeGlobs ? (name: string) => q.typeGlobs!.some((g) => globMatch(g, name)) : undefined,
+    secret: q.secrets ? (abs: string) => q.secrets!.reason(abs) !== null : undefined,
   };
 }
 

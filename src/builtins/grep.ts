@@ -6,14 +6,18 @@
 //   content             rg's lines: `path:N:text`, context `path-N-text`, `--` between groups
 //   count               `path:N` per file, then the total
 // Paths are project-relative below the root (absolute outside it), in rg's sorted path order.
+// Files that may hold secrets are never read (grep-secrets.ts); a last line says how many were
+// left out, so the model can Read one by name (which asks the person).
 
 import { statSync } from "node:fs";
 import type { ToolContext, ToolOutput, ToolSpec } from "../contract/index.js";
 import { GrepPatternError } from "./grep-regex.js";
-import { RgError, searchRg } from "./grep-rg.js";
-import { GrepAbortedError, searchBuiltin, type GrepMode, type GrepQuery } from "./grep-search.js";
+import { RgError, searchRg, secretsSkippedRg } from "./grep-rg.js";
+import { defaultSecretScope, secretFilter, secretTargetNote, skippedNote, type SecretScope } from "./grep-secrets.js";
+import { GrepAbortedError, searchBuiltin, shownPath, type GrepMode, type GrepQuery } from "./grep-search.js";
 import { FILE_TYPES, typeGlobs } from "./grep-types.js";
 import { displayPath, resolvePath } from "./paths.js";
+import { comparePaths } from "./walk.js";
 
 /** Lines (or files) shown when head_limit is not given; head_limit 0 shows everything. */
 export const GREP_DEFAULT_LIMIT = 1000;
@@ -37,12 +41,14 @@ export type GrepInput = {
 
 const MODES: GrepMode[] = ["files_with_matches", "content", "count"];
 
-/** The Grep tool; `rg()` names the ripgrep binary to use, or null for the built-in search. */
-export function createGrepTool(rg: () => string | null): ToolSpec<GrepInput> {
+/** The Grep tool; `rg()` names the ripgrep binary to use, or null for the built-in search.
+ *  `scope()` says where the home folder and deepcode's home are (their secrets are never read);
+ *  by default the process's home folder and DEEPCODE_HOME. */
+export function createGrepTool(rg: () => string | null, scope: () => SecretScope = defaultSecretScope): ToolSpec<GrepInput> {
   return {
     name: "Grep",
     description: [
-      "Searches file contents with a regular expression (ripgrep syntax), respecting .gitignore.",
+      "Searches file contents with a regular expression (ripgrep syntax), respecting .gitignore. Files that may hold secrets (.env, private keys, ~/.ssh …) are never searched.",
       '- output_mode: "files_with_matches" (default) lists files; "content" shows matching lines (path:line:text); "count" counts matching lines per file.',
       '- Filter files with glob (e.g. "*.ts", "src/**/*.{ts,tsx}", "!*.test.ts") or type (js, ts, py, rust, go, java, c, cpp, md, json, yaml, sh, …).',
       "- -i ignores case; -n shows line numbers (content mode, default true); -A/-B/-C add lines of context (content mode).",
@@ -69,11 +75,11 @@ export function createGrepTool(rg: () => string | null): ToolSpec<GrepInput> {
       additionalProperties: false,
     },
     readOnly: true,
-    run: (input, ctx) => grep(input, ctx, rg),
+    run: (input, ctx) => grep(input, ctx, rg, scope()),
   };
 }
 
-async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null): Promise<ToolOutput> {
+async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null, scope: SecretScope): Promise<ToolOutput> {
   const mode = input.output_mode ?? "files_with_matches";
   if (!MODES.includes(mode)) return fail(`output_mode must be one of ${MODES.join(", ")}.`);
   const target = input.path ? resolvePath(ctx.root, input.path) : ctx.root;
@@ -82,6 +88,12 @@ async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null)
     targetIsFile = !statSync(target).isDirectory();
   } catch {
     return fail(`Path does not exist: ${displayPath(ctx.root, target)}`);
+  }
+  const secrets = secretFilter(ctx.root, scope);
+  const secretTarget = targetIsFile ? secrets.reason(target) : null;
+  if (secretTarget !== null) {
+    const shown = displayPath(ctx.root, target);
+    return { content: secretTargetNote(shown, secretTarget), summary: `Grep ${shown} → not searched (may hold secrets)`, meta: { skippedSecrets: 1 } };
   }
   let types: readonly string[] | null = null;
   if (input.type) {
@@ -101,34 +113,46 @@ async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null)
     root: ctx.root,
     target,
     targetIsFile,
+    secrets,
   };
   const rgPath = rg();
   let lines: string[];
   let cut = false;
+  // The files left out as secrets, as shown; null when rg could not list them.
+  let skipped: string[] | null;
   try {
-    if (rgPath) ({ lines, cut } = await searchRg(rgPath, q, ctx));
-    else lines = await searchBuiltin(q, ctx);
+    if (rgPath) {
+      let found: { lines: string[]; cut: boolean };
+      [found, skipped] = await Promise.all([searchRg(rgPath, q, ctx), targetIsFile ? [] : secretsSkippedRg(rgPath, q, ctx)]);
+      ({ lines, cut } = found);
+    } else {
+      const abs: string[] = [];
+      lines = await searchBuiltin(q, ctx, abs);
+      skipped = abs.map((p) => shownPath(q, p)).sort(comparePaths);
+    }
   } catch (err) {
     if (err instanceof GrepPatternError) return fail(`Invalid pattern ${JSON.stringify(input.pattern)}: ${err.message}`);
     if (err instanceof GrepAbortedError) return fail("Grep was interrupted.");
     if (err instanceof RgError) return fail(`Grep failed: ${err.message}`);
     throw err;
   }
-  return format(input, q, lines, cut, rgPath ? "rg" : "builtin");
+  return format(input, q, lines, cut, rgPath ? "rg" : "builtin", skipped);
 }
 
-function format(input: GrepInput, q: GrepQuery, all: string[], cut: boolean, engine: string): ToolOutput {
+function format(input: GrepInput, q: GrepQuery, all: string[], cut: boolean, engine: string, skipped: string[] | null): ToolOutput {
   const limit = input.head_limit === 0 ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(input.head_limit ?? GREP_DEFAULT_LIMIT));
   const lines = all.slice(0, limit).map((l) => (l.length > GREP_MAX_LINE_CHARS ? `${l.slice(0, GREP_MAX_LINE_CHARS)} … [line cut: ${l.length} characters]` : l));
   const pat = input.pattern.length > 40 ? `${input.pattern.slice(0, 37)}...` : input.pattern;
-  const meta = { engine, mode: q.mode, results: all.length, truncated: all.length > limit || cut };
+  const meta = { engine, mode: q.mode, results: all.length, truncated: all.length > limit || cut, skippedSecrets: skipped === null ? -1 : skipped.length };
   const unit = q.mode === "content" ? "lines" : "files";
   const more: string[] = [];
   if (all.length > limit) more.push(`(Showing the first ${limit} of ${all.length} ${unit}. Narrow the search, or raise head_limit.)`);
   if (cut) more.push("(The search printed too much; the middle of its output was dropped. Narrow the search.)");
+  const note = skippedNote(skipped ?? [], skipped === null);
+  if (note) more.push(note);
   if (all.length === 0) {
     const none = q.mode === "files_with_matches" ? "No files found" : "No matches found";
-    return { content: none, summary: `Grep ${pat} → ${q.mode === "files_with_matches" ? "0 files" : "no matches"}`, meta };
+    return { content: [none, ...more].join("\n"), summary: `Grep ${pat} → ${q.mode === "files_with_matches" ? "0 files" : "no matches"}`, meta };
   }
   if (q.mode === "files_with_matches") {
     const n = all.length;

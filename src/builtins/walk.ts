@@ -2,8 +2,8 @@
 // first, each folder's entries sorted by name, byte-wise (what `rg --sort path` prints; it is
 // also a segment-by-segment comparison of paths, see comparePaths). Hidden files are included,
 // `.git` is always skipped, symbolic links are not followed (rg's defaults without -L), and
-// .gitignore rules apply (ignore.ts). Listing folders uses node:fs directly; file contents are
-// read by the tools through ctx.fs.
+// .gitignore rules apply (ignore.ts); Grep also leaves out secrets (`secret`, grep-secrets.ts).
+// Listing folders uses node:fs directly; file contents are read by the tools through ctx.fs.
 
 import { readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
@@ -19,17 +19,25 @@ export interface WalkRules {
   accept?(name: string): boolean;
   /** Whether a folder is worth entering (Glob's literal prefix); `rel` is relative to the start. */
   enter?(rel: string): boolean;
+  /**
+   * Consulted last, for an entry every other rule keeps: true leaves it out as a secret (Grep,
+   * grep-secrets.ts). A file is listed in `skipped` instead of the result; a folder is walked
+   * for the same listing only (nothing in it is read), so the count equals what rg would have
+   * searched there.
+   */
+  secret?(abs: string, isDir: boolean): boolean;
 }
 
-/** Absolute paths of the files under `start`, in walk order. */
-export function walkFiles(start: string, rules: WalkRules = {}): string[] {
+/** Absolute paths of the files under `start`, in walk order; files left out by `rules.secret`
+ *  go to `skipped` (when given; without it, a secret folder is not walked). */
+export function walkFiles(start: string, rules: WalkRules = {}, skipped?: string[]): string[] {
   const out: string[] = [];
   const stack = parentGitignores(start);
-  visit(start, "", stack, rules, out);
+  visit(start, "", stack, rules, out, skipped);
   return out;
 }
 
-function visit(dir: string, rel: string, stack: IgnoreFile[], rules: WalkRules, out: string[]): void {
+function visit(dir: string, rel: string, stack: IgnoreFile[], rules: WalkRules, out: string[], skipped: string[] | undefined): void {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -51,10 +59,14 @@ function visit(dir: string, rel: string, stack: IgnoreFile[], rules: WalkRules, 
     const o = rules.override?.(abs, isDir) ?? null;
     if (o === "exclude") continue;
     if (o === null && gitignoreVerdict(here, abs, isDir) === "ignore") continue;
+    // Inside a secret folder (out === skipped) everything is skipped already.
+    const secret = out !== skipped && rules.secret !== undefined && rules.secret(abs, isDir);
+    const sink = secret ? skipped : out;
+    if (!sink) continue; // a secret, and no one counts them: not even walked
     if (isDir) {
-      if (!rules.enter || rules.enter(childRel)) visit(abs, childRel, here, rules, out);
+      if (!rules.enter || rules.enter(childRel)) visit(abs, childRel, here, rules, sink, skipped);
     } else if (o === "include" || !rules.accept || rules.accept(e.name)) {
-      out.push(abs);
+      sink.push(abs);
     }
   }
 }

@@ -23,20 +23,31 @@
 // Left as text, with a note saying why (the notes reach the model as context and the person as
 // a line on screen): a path that does not exist (a word with no `/` or `.`, like `@Override`, is
 // left silently: it is a handle or a decorator, not a path), a path outside the project root
-// after resolving `..` and symlinks, a binary file, and anything past the total budget.
+// after resolving `..` and symlinks, a path the permission rules do not let the model Read
+// without asking (a deny rule, a secret like `.env`: see mentionAllow), a binary file, and
+// anything past the total budget.
 
 import { closeSync, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Chain } from "../core/chain.js";
-import type { Unsubscribe } from "../contract/index.js";
+import type { GateDecision, Unsubscribe } from "../contract/index.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../builtins/ignore.js";
 
 export const MENTION_MAX_BYTES = 64 * 1024;
 export const MENTION_TOTAL_BYTES = 256 * 1024;
 export const LISTING_MAX_ENTRIES = 200;
 
+/** Whether a mention may be attached: the permission rules' answer for a Read of it. */
+export type MentionAllow = (abs: string) => Promise<{ ok: boolean; reason?: string }>;
+
 export interface MentionOptions {
   root: string;
+  /**
+   * Asked before a file is attached or a folder listed, with its absolute path; only `ok` attaches.
+   * registerMentions passes the permission gate's answer (mentionAllow); without it everything
+   * inside the root is attached (tests of the expansion itself).
+   */
+  allow?: MentionAllow;
   /** Per file (default 64 KiB). */
   maxBytes?: number;
   /** All attachments of one prompt together (default 256 KiB). */
@@ -84,6 +95,13 @@ export async function expandMentions(text: string, o: MentionOptions): Promise<{
     const rel = relative(realRoot, real) || ".";
     if (done.has(real)) continue;
     done.add(real);
+    if (o.allow) {
+      const verdict = await o.allow(found.abs);
+      if (!verdict.ok) {
+        notes.push(`@${found.path}: not attached: ${verdict.reason ?? "the permission rules do not allow reading it"}`);
+        continue;
+      }
+    }
     if (budget <= 0) {
       const limit = o.maxTotalBytes ?? MENTION_TOTAL_BYTES;
       notes.push(`@${found.path}: not attached; this prompt's attachments reached their limit (${limit >= 1024 ? `${Math.round(limit / 1024)} KiB` : `${limit} bytes`})`);
@@ -243,15 +261,39 @@ export function listTree(dir: string, o: TreeOptions): { entries: string[]; comp
   return { entries, complete };
 }
 
+let mentionCalls = 0;
+
+/**
+ * The permission rules' answer for attaching `abs`: a `tool.check` for a Read of it, through the
+ * whole chain — the permission gate, the managed policy, PreToolUse hooks all see it, as they
+ * would see the model's own Read. Only an allow attaches. On an ask nobody is asked (the person
+ * is typing a prompt, not approving a call): the mention stays text, and the model can Read it,
+ * which asks. A failing check is a deny (gate events fail closed).
+ */
+export function mentionAllow(chain: Chain, sessionId: string): MentionAllow {
+  return async (abs) => {
+    let d: GateDecision;
+    try {
+      d = await chain.dispatch({ type: "tool.check", sessionId, tool: "Read", input: { file_path: abs }, callId: `mention-${++mentionCalls}`, readOnly: true, step: 0 });
+    } catch (err) {
+      return { ok: false, reason: `the permission check failed (${(err as Error).message})` };
+    }
+    if (d.decision === "allow") return { ok: true };
+    const why = d.reason ? ` (${d.reason})` : "";
+    if (d.decision === "deny") return { ok: false, reason: `reading it is denied${why}` };
+    return { ok: false, reason: `reading it needs approval${why}; the model can Read it, and you will be asked` };
+  };
+}
+
 /**
  * The prompt.submit hook: the prompt's mentions expanded, the notes returned as context (the
  * engine adds them to the turn). A built-in, so it sits in the builtin tier: user-tier hooks
  * (Claude Code's UserPromptSubmit) see the prompt as the person typed it. Registered by the
- * REPL and by `-p`.
+ * REPL and by `-p`. Each mention is checked as a Read through the chain first (mentionAllow).
  */
 export function registerMentions(chain: Chain, root: string, o: Omit<MentionOptions, "root"> = {}): Unsubscribe {
   return chain.on("builtin", "mentions", "prompt.submit", null, async (e, next) => {
-    const r = await expandMentions(e.text, { ...o, root });
+    const r = await expandMentions(e.text, { allow: mentionAllow(chain, e.sessionId), ...o, root });
     const result = await next(r.text === e.text ? e : { ...e, text: r.text });
     if (r.notes.length === 0) return result;
     return { ...result, context: [...(result.context ?? []), ...r.notes] };

@@ -41,8 +41,17 @@ export function formatRules(rows: ReturnType<typeof describeRules>): string {
 async function permissions(options: AssembleOptions): Promise<number> {
   const app = await assemble(options);
   process.stdout.write(`${formatRules(describeRules(app.settings))}\n`);
-  if (app.settings.managed.state === "broken") process.stdout.write(`\nThe managed policy is malformed, so every tool call is denied: ${app.settings.managed.problem}\n`);
+  const broken = managedProblem(app);
+  if (broken) process.stdout.write(`\n${broken}\n`);
   return 0;
+}
+
+/** Why the managed policy denies every call, if it does (a malformed file, or a deny/ask rule
+ *  that cannot be parsed). */
+export function managedProblem(app: { settings: { managed: { problem?: string } }; permissions: { managedBroken: boolean; warnings: string[] } }): string | undefined {
+  if (!app.permissions.managedBroken) return undefined;
+  const why = app.settings.managed.problem ?? app.permissions.warnings.filter((w) => w.startsWith("MANAGED POLICY IS BROKEN")).join("; ");
+  return `The managed policy is broken, so every tool call is denied: ${why}`;
 }
 
 function sessions(options: AssembleOptions): number {

@@ -3,6 +3,9 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Chain } from "../../src/core/chain.js";
 import { expandMentions, findMentions, registerMentions } from "../../src/cli/mentions.js";
+import { registerPermissionGate } from "../../src/cli/permissions/index.js";
+import type { GateDecision } from "../../src/contract/index.js";
+import { rulesOf } from "../permissions/helpers.js";
 import { tempDirs, writeTree, type Dirs } from "./helpers.js";
 
 let d: Dirs;
@@ -123,10 +126,18 @@ describe("what is left as text", () => {
   });
 });
 
+/** A chain with the permission gate (rules as a settings layer would give them) and the core
+ *  prompt answer, as assembly builds it. */
+function gatedChain(layers: Parameters<typeof rulesOf>[0] = {}): Chain {
+  const chain = new Chain();
+  chain.setCore("prompt.submit", (e) => ({ text: e.text }));
+  registerPermissionGate(chain, { rules: () => rulesOf(layers), env: () => ({ root: d.root, home: d.userHome, deepcodeHome: d.home, cwd: d.root }), managedBroken: false });
+  return chain;
+}
+
 describe("the prompt.submit hook", () => {
   it("rewrites the submitted text with the attachments and returns the notes as context", async () => {
-    const chain = new Chain();
-    chain.setCore("prompt.submit", (e) => ({ text: e.text }));
+    const chain = gatedChain();
     registerMentions(chain, d.root);
     const r = await chain.dispatch({ type: "prompt.submit", sessionId: "s1", text: "Read @src/a.ts and @nope.ts" });
     expect(r.text).toContain('<file path="src/a.ts" lines="2">');
@@ -139,5 +150,70 @@ describe("the prompt.submit hook", () => {
     chain.setCore("prompt.submit", (e) => ({ text: e.text, context: ["from the core"] }));
     registerMentions(chain, d.root);
     expect(await chain.dispatch({ type: "prompt.submit", sessionId: "s1", text: "hello" })).toEqual({ text: "hello", context: ["from the core"] });
+  });
+});
+
+describe("@-mentions obey the permission rules", () => {
+  const submit = (chain: Chain, text: string) => chain.dispatch({ type: "prompt.submit", sessionId: "s1", text });
+
+  it("does not attach a file a deny rule keeps from Read, and says why (the reproduction: a user deny of Read(.env))", async () => {
+    writeTree(d.root, { ".env": "API_TOKEN=sk-live-123\n" });
+    const chain = gatedChain({ user: { deny: ["Read(.env)"] } });
+    registerMentions(chain, d.root);
+    const r = await submit(chain, "what is in @.env");
+    expect(r.text).toBe("what is in @.env");
+    expect(JSON.stringify(r)).not.toContain("sk-live-123");
+    expect(r.context).toEqual([expect.stringMatching(/^@\.env: not attached: reading it is denied \(.*Read\(\.env\), user/)]);
+  });
+
+  it("does not attach a secret that a Read would ask for, and tells the model it can Read it (the person is asked then)", async () => {
+    writeTree(d.root, { "config/.env.local": "DB_PASSWORD=hunter2\n" });
+    const chain = gatedChain();
+    registerMentions(chain, d.root);
+    const r = await submit(chain, "check @config/.env.local");
+    expect(r.text).toBe("check @config/.env.local");
+    expect(JSON.stringify(r)).not.toContain("hunter2");
+    expect(r.context).toEqual([expect.stringMatching(/^@config\/\.env\.local: not attached: reading it needs approval \(.*\); the model can Read it, and you will be asked$/)]);
+  });
+
+  it("does not list a folder whose contents a deny rule covers", async () => {
+    writeTree(d.root, { "private/plan.md": "secret plan\n" });
+    const chain = gatedChain({ project: { deny: ["Read(private/**)"] } });
+    registerMentions(chain, d.root);
+    const r = await submit(chain, "what is in @private/");
+    expect(r.text).toBe("what is in @private/");
+    expect(r.context?.[0]).toMatch(/^@private\/: not attached: reading it is denied/);
+  });
+
+  it("still attaches what the rules allow, next to what they do not", async () => {
+    writeTree(d.root, { ".env": "TOKEN=x\n" });
+    const chain = gatedChain({ user: { deny: ["Read(.env)"] } });
+    registerMentions(chain, d.root);
+    const r = await submit(chain, "compare @src/a.ts with @.env");
+    expect(r.text).toContain('<file path="src/a.ts" lines="2">');
+    expect(r.text).not.toContain("TOKEN=x");
+  });
+
+  it("checks each mention as a Read through the whole chain, so hooks downstream of the gate see it and can refuse it", async () => {
+    const chain = gatedChain();
+    const seen: Array<{ tool: string; input: unknown; callId: string; readOnly: boolean | null }> = [];
+    chain.on("user", "pre-tool-use", "tool.check", null, async (e): Promise<GateDecision> => {
+      seen.push({ tool: e.tool, input: e.input, callId: e.callId, readOnly: e.readOnly });
+      return { decision: "deny", reason: "the hook says no", by: "hook:pre-tool-use" };
+    });
+    registerMentions(chain, d.root);
+    const r = await submit(chain, "explain @src/a.ts");
+    expect(seen).toEqual([{ tool: "Read", input: { file_path: join(d.root, "src/a.ts") }, callId: expect.stringMatching(/^mention-\d+$/), readOnly: true }]);
+    expect(r.text).toBe("explain @src/a.ts");
+    expect(r.context).toEqual(["@src/a.ts: not attached: reading it is denied (the hook says no)"]);
+  });
+
+  it("attaches nothing when the check itself fails: no gate, no hook answering, is a deny", async () => {
+    const chain = new Chain();
+    chain.setCore("prompt.submit", (e) => ({ text: e.text }));
+    registerMentions(chain, d.root);
+    const r = await submit(chain, "explain @src/a.ts");
+    expect(r.text).toBe("explain @src/a.ts");
+    expect(r.context?.[0]).toMatch(/^@src\/a\.ts: not attached: reading it is denied/);
   });
 });

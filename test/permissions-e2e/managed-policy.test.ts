@@ -64,4 +64,15 @@ describe("a managed policy in a real process", () => {
     expect(existsSync(join(box.root, "echoed.txt"))).toBe(false);
     expect(existsSync(join(box.root, "new.txt"))).toBe(false);
   }, CLI_HOOK_TIMEOUT_MS);
+
+  it("denies every tool call when a managed deny rule cannot be parsed, instead of silently dropping it", async () => {
+    writeJson(managedFile(), { permissions: { deny: ["Bash(touch:* --force)"] } });
+    sim = await startSim({ replies: [{ tool_calls: [bashCall("call_touch", "touch made.txt")] }, { content: "done" }] });
+    const run = await runCli({ box, sim, prompt: "make a file", managed: managedFile() });
+    expect(run.stderr).toContain(`MANAGED POLICY IS BROKEN: ${managedFile()}`);
+    expect(run.stderr).toContain('deny rule "Bash(touch:* --force)" cannot be applied');
+    expect(run.result?.stop_reason, run.stderr).toBe("completed");
+    expect(toolResults(sim).get("call_touch")).toMatch(/^Permission denied for Bash: the managed policy file is malformed \(or holds a deny or ask rule deepcode cannot apply\)/);
+    expect(existsSync(join(box.root, "made.txt"))).toBe(false);
+  }, CLI_HOOK_TIMEOUT_MS);
 });

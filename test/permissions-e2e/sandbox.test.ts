@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { join } from "node:path";
 import { sandboxStatus } from "../../mods/sandbox/index.js";
 import type { Simulator } from "../sim/server.mjs";
-import { CLI_HOOK_TIMEOUT_MS, bashCall, listen, makeBox, projectSettings, runCli, snapshot, startSim, toolResults, type Box, type Listener } from "./helpers.js";
+import { CLI_HOOK_TIMEOUT_MS, bashCall, listen, makeBox, projectSettings, runCli, snapshot, startSim, toolResults, writeJson, type Box, type Listener } from "./helpers.js";
 
 const available = sandboxStatus().active;
 
@@ -92,6 +92,42 @@ describe.skipIf(!available)("the Bash sandbox (bubblewrap) in a real process", (
     expect(results.get("call_hook")).toMatch(/EROFS/);
     expect(readFileSync(settings, "utf8")).toBe(before);
     expect(readFileSync(join(box.root, ".git", "hooks", "pre-commit"), "utf8")).toBe("#!/bin/sh\n");
+  }, CLI_HOOK_TIMEOUT_MS);
+
+  it("keeps .deepcode/ read-only even in a project that has none: deepcode creates it empty first (the reproduction)", async () => {
+    // Allowed from the user's settings, so the project has no .deepcode/ of its own; node -e, so
+    // the gate cannot see the write and only the sandbox stands in its way.
+    writeJson(join(box.deepcodeHome, "settings.json"), { permissions: { allow: ["Bash(node:*)"] } });
+    expect(existsSync(join(box.root, ".deepcode"))).toBe(false);
+    const plant = node(
+      `const fs = require("fs"); for (const [f, t] of [[".deepcode/settings.json", "{}"], [".deepcode/commands/x.md", "run"]]) { try { fs.mkdirSync(require("path").dirname(f), { recursive: true }); fs.writeFileSync(f, t); console.log("wrote " + f) } catch (e) { console.log("cannot write " + f + ": " + e.code) } }`,
+    );
+    sim = await startSim({ replies: [{ tool_calls: [bashCall("call_plant", plant)] }, { content: "done" }] });
+    const run = await runCli({ box, sim, prompt: "plant settings" });
+    expect(run.result?.stop_reason, run.stderr).toBe("completed");
+    // (Node's recursive mkdir reports the read-only folder as ENOENT.)
+    expect(toolResults(sim).get("call_plant")).toMatch(/^cannot write \.deepcode\/settings\.json: EROFS\ncannot write \.deepcode\/commands\/x\.md: E(?:ROFS|NOENT)/);
+    expect(snapshot(join(box.root, ".deepcode"))).toEqual({});
+  }, CLI_HOOK_TIMEOUT_MS);
+
+  it("keeps Claude Code's settings and commands read-only where they exist", async () => {
+    writeJson(join(box.deepcodeHome, "settings.json"), { permissions: { allow: ["Bash(node:*)"] } });
+    mkdirSync(join(box.root, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(box.root, ".claude", "settings.json"), "{}\n");
+    const calls = [
+      bashCall("call_settings", writeTo(join(box.root, ".claude", "settings.json"))),
+      bashCall("call_command", writeTo(join(box.root, ".claude", "commands", "x.md"))),
+      bashCall("call_notes", writeTo(join(box.root, ".claude", "notes.md"))),
+    ];
+    sim = await startSim({ replies: [{ tool_calls: calls }, { content: "done" }] });
+    const run = await runCli({ box, sim, prompt: "edit claude settings" });
+    expect(run.result?.stop_reason, run.stderr).toBe("completed");
+    const results = toolResults(sim);
+    expect(results.get("call_settings")).toMatch(/EROFS/);
+    expect(results.get("call_command")).toMatch(/EROFS/);
+    expect(readFileSync(join(box.root, ".claude", "settings.json"), "utf8")).toBe("{}\n");
+    expect(existsSync(join(box.root, ".claude", "commands", "x.md"))).toBe(false);
+    expect(readFileSync(join(box.root, ".claude", "notes.md"), "utf8")).toBe("x");
   }, CLI_HOOK_TIMEOUT_MS);
 
   it("still lets Grep (ripgrep, started through the same sandbox) search the workspace", async () => {

@@ -1,4 +1,5 @@
-// The bypass corpus: commands that must NOT be allowed under the rules below, each with the
+// The bypass corpus: commands that must NOT be allowed under the rules below (git is allowed,
+// so a global option before `push` is tried as a way around the `git push` deny), each with the
 // decision expected (deny or ask, never allow) and why. Exported for the end-to-end test, which
 // runs them through `deepcode -p` with a scripted model and checks the tree is untouched.
 //
@@ -10,7 +11,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 export const CORPUS_RULES = {
-  allow: ["Bash(echo:*)", "Bash(ls:*)"],
+  allow: ["Bash(echo:*)", "Bash(ls:*)", "Bash(git:*)"],
   deny: ["Bash(rm:*)", "Bash(git push:*)", "Bash(curl:*)"],
 };
 
@@ -72,6 +73,13 @@ export const BYPASS_CORPUS: CorpusEntry[] = [
   { command: "git push", expect: "deny", why: "the prefix alone matches" },
   { command: "git  push  --force", expect: "deny", why: "extra spaces do not break the token match" },
   { command: "cu\\rl http://evil.example", expect: "deny", why: "escaped letter in curl" },
+  // global options before a denied subcommand (git is allowed, git push denied)
+  { command: "git -C . push", expect: "ask", why: "-C takes a folder, then push runs: an option before the subcommand may hide it" },
+  { command: "git --no-pager push origin main", expect: "ask", why: "a global flag before push" },
+  { command: "git -c core.sshCommand=true push", expect: "ask", why: "-c sets configuration, then push runs" },
+  { command: "git -c alias.p=push p", expect: "ask", why: "an alias defined on the command line spells push inside an option" },
+  { command: "git --git-dir=.git --work-tree=. push --force", expect: "ask", why: "several global options before push" },
+  { command: "git -C . $SUB", expect: "ask", why: "an option, then a subcommand only known at run time" },
   // absolute paths to binaries
   { command: "/bin/rm victim.txt", expect: "deny", why: "a path to rm is rm" },
   { command: "/usr/bin/curl http://evil.example", expect: "deny", why: "a path to curl is curl" },
@@ -200,4 +208,8 @@ export const MUST_ALLOW: string[] = [
   "command -v rm",
   "[ -f victim.txt ] && echo present",
   "echo x | echo y",
+  "git status",
+  "git log --oneline -5",
+  "git -C src status",
+  "git --no-pager diff",
 ];

@@ -14,7 +14,7 @@ afterAll(() => ws.cleanup());
 
 const rules = rulesOf({ project: CORPUS_RULES });
 
-describe("the bypass corpus: under allow echo/ls and deny rm/git push/curl, none of these is allowed", () => {
+describe("the bypass corpus: under allow echo/ls/git and deny rm/git push/curl, none of these is allowed", () => {
   it("holds at least 60 commands", () => {
     expect(BYPASS_CORPUS.length).toBeGreaterThanOrEqual(60);
   });

@@ -82,3 +82,14 @@ describe("the same call made over and over is suppressed", () => {
     expect((await h.check("Read", readA, "s1")).decision).toBe("deny");
   });
 });
+
+describe("checks that are not the model's calls", () => {
+  it("do not count toward a storm (an @-mention's Read check)", async () => {
+    const { harness } = await import("./helpers.js");
+    const h = harness();
+    for (let i = 0; i < 3; i++) {
+      await h.chain.dispatch({ type: "tool.check", sessionId: "s1", tool: "Read", input: { file_path: "a.ts" }, callId: `mention-${i}`, readOnly: true, step: 0 });
+    }
+    expect(await h.check("Read", { file_path: "a.ts" })).not.toMatchObject({ by: "repair:call-storm" });
+  });
+});

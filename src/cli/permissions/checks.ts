@@ -2,7 +2,9 @@
 // and file commands. Each returns a verdict, or null when no rule or fence has an opinion (the
 // caller's default applies).
 
-import { canonical, insideFence, pathRuleMatches, protectedReason, secretReason, viewPath, type PathEnv, type PathView } from "./paths.js";
+import { lstatSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { canonical, insideFence, isWithin, pathRuleMatches, protectedReason, secretPlaces, secretReason, viewPath, type PathEnv, type PathView } from "./paths.js";
 import { describeRule, type Rule, type RuleKind, type RuleMatch } from "./rules.js";
 
 export type DecisionKind = "allow" | "ask" | "deny";
@@ -48,7 +50,8 @@ export function writeVerdict(path: string, rules: readonly Rule[], env: PathEnv,
   const abs = m.view.lexical;
   const deny = pathRules(rules, "edit", "deny").find(m.loose);
   if (deny) return ruleVerdict("deny", deny, `writing ${abs} is denied`);
-  const allow = pathRules(rules, "edit", "allow").find(m.strict);
+  const allows = pathRules(rules, "edit", "allow").filter(m.strict);
+  const allow = allows[0];
   if (!insideFence(m.view, env) && !allow) {
     const real = m.view.real === null ? " (a symlink loop)" : m.view.real !== m.view.lexical ? ` (it leads to ${m.view.real})` : "";
     return {
@@ -60,9 +63,41 @@ export function writeVerdict(path: string, rules: readonly Rule[], env: PathEnv,
   const ask = pathRules(rules, "edit", "ask").find(m.loose);
   if (ask) return ruleVerdict("ask", ask, `writing ${abs} asks`);
   const prot = protectedReason(m.view, env);
-  if (prot && !allow) return { decision: "ask", reason: `${prot}: a change there always asks`, by: "protected file" };
+  if (prot) {
+    // A rule that allows every file (`Edit(**)`, `Edit(*.json)`, `Edit(src/**)`…) is not a
+    // decision about these: only one that names the protected path lifts the ask.
+    const naming = allows.find((r) => namesProtected(r.match, prot.entries, env));
+    if (naming) return ruleVerdict("allow", naming, `writing ${abs} is allowed`);
+    return { decision: "ask", reason: `${prot.why}: a change there always asks (an allow rule naming the path lifts this)`, by: "protected file" };
+  }
   if (allow) return ruleVerdict("allow", allow, `writing ${abs} is allowed`);
   return null;
+}
+
+/**
+ * Does an allow rule name a protected entry (absolute paths, as written and with symlinks
+ * followed)? The literal part of its pattern — the folders before the first glob character —
+ * must reach below the project root and lie inside the entry or contain it: `Edit(.deepcode/**)`,
+ * `Edit(.git/hooks/pre-commit)`, `Edit(.claude/**)` name one; `Edit(**)`, `Edit(/**)`,
+ * `Edit(src/**)` do not. A name without `/` (any depth) names an entry only when it is fully
+ * literal and is the entry's first segment (`Edit(.mcp.json)`, `Edit(.deepcode)`).
+ */
+function namesProtected(match: Extract<RuleMatch, { type: "path" }>, entries: readonly string[], env: PathEnv): boolean {
+  const roots = [env.root, canonical(env.root) ?? env.root];
+  if (match.anchor === "anywhere") {
+    if (/[*?[\]{}\\]/.test(match.glob)) return false;
+    return entries.some((e) => roots.some((r) => isWithin(e, r) && relative(r, e).split(sep)[0] === match.glob));
+  }
+  const literal: string[] = [];
+  for (const seg of match.glob.split("/")) {
+    if (/[*?[\]{}\\]/.test(seg)) break;
+    literal.push(seg);
+  }
+  const bases = match.anchor === "abs" ? ["/"] : match.anchor === "home" ? [env.home, canonical(env.home) ?? env.home] : roots;
+  return bases.some((b) => {
+    const l = resolve(b, ...literal);
+    return roots.some((r) => isWithin(l, r) && l !== resolve(r) && entries.some((e) => isWithin(l, e) || isWithin(e, l)));
+  });
 }
 
 /** A read of `abs`: Read path rules and well-known secrets (no fence: reads are allowed). */
@@ -78,6 +113,33 @@ export function readVerdict(path: string, rules: readonly Rule[], env: PathEnv):
   if (secret && !allow) return { decision: "ask", reason: `${abs}: ${secret}, so reading it asks (an allow rule naming the path lifts this)`, by: "secrets" };
   if (allow) return ruleVerdict("allow", allow, `reading ${abs} is allowed`);
   return null;
+}
+
+/**
+ * A search (Grep, Glob, LS) started at folder `dir` reads everything below it: when a home
+ * credential folder or deepcode's credentials lie below (searching `~` or `/`), it asks — even
+ * though Grep itself skips them, a search that wide is worth a person's look, and Glob lists
+ * what is inside them. Only places that exist count. An allow rule naming the folder lifts this.
+ */
+export function searchVerdict(dir: string, rules: readonly Rule[], env: PathEnv): Verdict | null {
+  const m = matcher(dir, env);
+  const inside = secretPlaces(env).filter((l) => [m.view.lexical, m.view.real].some((d) => d !== null && isWithin(l.path, d) && l.path !== d) && exists(l.path));
+  if (inside.length === 0) return null;
+  // The folder or what is inside it (`Read(~/**)` covers the contents of ~, not ~ itself).
+  const inner = matcher(join(dir, "\u0000"), env);
+  const allow = pathRules(rules, "read", "allow").find((r) => m.strict(r) || inner.strict(r));
+  if (allow) return ruleVerdict("allow", allow, `searching ${m.view.lexical} is allowed`);
+  const shown = [...new Set(inside.map((l) => l.why))].slice(0, 3).join("; ");
+  return { decision: "ask", reason: `a search of ${m.view.lexical} reaches secrets (${shown}), so it asks (an allow rule naming the folder lifts this)`, by: "secrets" };
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false; // ENOENT (or unreadable): nothing there to reach
+  }
 }
 
 /** Deny beats ask beats allow; the first of the strongest kind is kept (its reason is shown).

@@ -75,7 +75,7 @@ function partVerdicts(part: ShellPart, ctx: PartContext): Verdict[] {
       const m = matchBash(r, view, false);
       if (m === "no") continue;
       if (r.kind === "deny" && m === "yes") out.push(ruleVerdict("deny", r, `'${label}' is denied`));
-      else if (r.kind === "deny") out.push(ruleVerdict("ask", r, `'${label}' might run a denied command (its words are only known at run time)`));
+      else if (r.kind === "deny") out.push(ruleVerdict("ask", r, `'${label}' might run a denied command (some of its words are only known at run time, or options stand where the rule's words go)`));
       else out.push(ruleVerdict("ask", r, `'${label}' asks`));
     }
     if (part.unsure.length > 0) {

@@ -5,8 +5,9 @@
 // most turn an ask into an allow. Defaults: read-only tools allow; Write, Edit and Bash ask; a
 // tool no one registered (readOnly null) is denied. A broken managed policy denies everything.
 
+import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ruleVerdict, readVerdict, strongest, writeVerdict, type DecisionKind, type Verdict } from "./checks.js";
+import { ruleVerdict, readVerdict, searchVerdict, strongest, writeVerdict, type DecisionKind, type Verdict } from "./checks.js";
 import { decideBash } from "./decide-bash.js";
 import { expandHome, type PathEnv } from "./paths.js";
 import { EDIT_TOOLS, READ_TOOLS, ruleAppliesTo, type Rule } from "./rules.js";
@@ -21,7 +22,8 @@ export interface ToolCall {
 export interface DecisionEnv extends PathEnv {
   /** Bash's current folder. */
   cwd: string;
-  /** The managed policy file is malformed: deny everything, loudly. */
+  /** The managed policy is broken (a malformed file, or a deny or ask rule that cannot be
+   *  parsed): deny everything, loudly. */
   managedBroken?: boolean;
 }
 
@@ -36,7 +38,7 @@ export interface Decision {
 
 export function decide(call: ToolCall, rules: readonly Rule[], env: DecisionEnv): Decision {
   if (env.managedBroken) {
-    return { decision: "deny", reason: "the managed policy file is malformed, so every tool call is denied until an administrator fixes it", by: "managed policy" };
+    return { decision: "deny", reason: "the managed policy file is malformed (or holds a deny or ask rule deepcode cannot apply), so every tool call is denied until an administrator fixes it", by: "managed policy" };
   }
   if (call.readOnly === null) return { decision: "deny", reason: `'${call.tool}' is not a known tool`, by: "default" };
   const applying = rules.filter((r) => ruleAppliesTo(r, call.tool));
@@ -71,11 +73,16 @@ function decideRead(call: ToolCall, applying: readonly Rule[], rules: readonly R
   if (denied) return ruleVerdict("deny", denied, `${call.tool} is denied`);
   // A search reads everything below its folder: a rule covering the folder's contents
   // (`Read(private/**)`) applies to a search started there, so a probe child is checked too.
-  const probe = call.tool === "Read" ? [] : readTargets(call, env).map((p) => join(p, "\u0000"));
+  // So does a Read of a folder (an @-mention of one lists what is inside).
+  const probe = readTargets(call, env)
+    .filter((p) => call.tool !== "Read" || isDirectory(p))
+    .map((p) => join(p, "\u0000"));
   const verdicts = [...readTargets(call, env), ...probe].map((p) => {
     const v = readVerdict(p, rules, env);
     return v && { ...v, reason: v.reason.replace(/\u0000/g, "…") };
   });
+  // A search that would reach the home folder's credentials (`~`, `/`) asks (checks.ts).
+  if (call.tool !== "Read") verdicts.push(...readTargets(call, env).map((p) => searchVerdict(p, rules, env)));
   const worst = strongest(verdicts.filter((v): v is Verdict => v !== null));
   if (worst?.decision === "deny") return worst;
   const asked = bareRule(applying, "ask");
@@ -131,6 +138,14 @@ function decideOther(call: ToolCall, applying: readonly Rule[]): Verdict {
   if (allowed) return ruleVerdict("allow", allowed, `${call.tool} is allowed`);
   if (call.readOnly) return { decision: "allow", reason: `${call.tool} only reads`, by: "default" };
   return { decision: "ask", reason: `${call.tool} may change things: needs approval`, by: "default" };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false; // missing or unreadable: a file as far as rules go
+  }
 }
 
 function stringInput(v: unknown): string {

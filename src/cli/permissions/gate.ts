@@ -40,7 +40,8 @@ export interface PermissionGateOptions {
   /** Every rule in force: settings layers plus the session's `a` answers. Read at each check. */
   rules: () => readonly Rule[];
   env: () => GateEnv;
-  /** The managed policy is malformed: deny every tool call and refuse every write. */
+  /** The managed policy is broken (permissionSetup().managedBroken): deny every tool call and
+   *  refuse every write. */
   managedBroken: boolean;
   /** The owner name hooks are registered under. */
   owner?: string;
@@ -103,7 +104,7 @@ export function fenceWriteHook(opts: PermissionGateOptions) {
   return (e: EventOf<"fs.write">, next: () => Promise<Result<"fs.write">>): Promise<Result<"fs.write">> => {
     const env = opts.env();
     const path = resolve(env.root, e.path);
-    if (opts.managedBroken) throw new WriteRefusedError(path, "the managed policy file is malformed");
+    if (opts.managedBroken) throw new WriteRefusedError(path, "the managed policy file is malformed (or holds a deny or ask rule deepcode cannot apply)");
     const v = writeVerdict(path, opts.rules(), env);
     if (v?.decision === "deny") throw new WriteRefusedError(path, v.reason);
     return next();

@@ -42,7 +42,11 @@ export function matchBash(rule: Rule, view: CommandView, strict: boolean): Tri {
       }
       if (m.regex.test(text)) return "yes";
       const possible = m.firstWord === null || nameMatches(m.firstWord, view, false);
-      return possible && (view.fuzzy.some(Boolean) || view.argsUnknown) ? "maybe" : "no";
+      if (possible && (view.fuzzy.some(Boolean) || view.argsUnknown)) return "maybe";
+      // `Bash(git push *)` against `git -C . push x`: an option where the rule's literal words go.
+      if (!possible || m.firstWord === null) return "no";
+      const at = m.words.findIndex((w, k) => k > 0 && view.tokens[k] !== w);
+      return at > 0 && at < view.tokens.length && optionBefore(m.words[at], view, at) ? "maybe" : "no";
     }
     default:
       return "no";
@@ -63,7 +67,7 @@ function matchTokens(rule: string[], view: CommandView, strict: boolean, prefix:
       maybe = true;
       continue;
     }
-    if (view.tokens[i] !== rule[i]) return "no";
+    if (view.tokens[i] !== rule[i]) return !strict && optionBefore(rule[i], view, i) ? "maybe" : "no";
   }
   if (!prefix && strict && (view.tokens.length !== rule.length || view.argsUnknown)) return "no";
   if (!prefix && !strict) {
@@ -75,6 +79,25 @@ function matchTokens(rule: string[], view: CommandView, strict: boolean, prefix:
     if (view.argsUnknown) maybe = true;
   }
   return maybe ? "maybe" : "yes";
+}
+
+/**
+ * Deny and ask rules: is `view.tokens[i]` an option that may come before the rule's word `word`
+ * (`git -C . push`, `git --no-pager push`, `npm --prefix x run build`)? Programs take global
+ * options before their subcommand, and deepcode does not know which options take a value, so
+ * the rule *may* match — as long as `word` could still come later: a later word that is it or
+ * contains it (`-c alias.p=push`), a word only known at run time, or arguments added at run
+ * time. Without any of those (`git -C sub status` against `git push`) it cannot match.
+ */
+function optionBefore(word: string, view: CommandView, i: number): boolean {
+  if (!isOption(view.tokens[i])) return false;
+  if (view.argsUnknown) return true;
+  for (let j = i + 1; j < view.tokens.length; j++) if (view.fuzzy[j] || view.tokens[j].includes(word)) return true;
+  return false;
+}
+
+function isOption(token: string): boolean {
+  return token.length > 1 && token.startsWith("-");
 }
 
 function nameMatches(ruleWord: string, view: CommandView, strict: boolean): boolean {

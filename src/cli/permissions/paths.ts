@@ -5,6 +5,7 @@
 import { lstatSync, readlinkSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { globToRegExp } from "../../builtins/glob-match.js";
+import { protectedProjectEntry, secretLocations, secretNameReason, type SecretLocation } from "../../contract/protected.js";
 import type { RuleMatch } from "./rules.js";
 
 export interface PathEnv {
@@ -107,48 +108,55 @@ export function isDeviceSink(lexical: string): boolean {
   return DEV_SPECIAL.test(lexical);
 }
 
-const HOME_SECRETS = [".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".git-credentials", ".pypirc"];
-
-/** A well-known secret (why it is one), or null. Reading one asks even though reads are allowed. */
+/** A well-known secret (why it is one), or null. Reading one asks even though reads are allowed.
+ *  The lists are the contract's (src/contract/protected.ts), shared with the sandbox and Grep. */
 export function secretReason(view: PathView, env: PathEnv): string | null {
-  const dh = env.deepcodeHome ?? join(env.home, ".deepcode");
-  const realHome = canonical(env.home) ?? env.home;
+  const locations = secretPlaces(env);
   for (const p of [view.lexical, view.real]) {
     if (p === null) continue;
-    for (const h of [env.home, realHome]) {
-      for (const s of HOME_SECRETS) if (isWithin(p, join(h, s))) return `~/${s} holds credentials`;
-    }
-    if (p === join(dh, "credentials") || p === join(canonical(dh) ?? dh, "credentials")) return "deepcode's credentials file";
-    const name = p.slice(p.lastIndexOf(sep) + 1);
-    if (/^\.env(?:\..+)?$/.test(name) && !/^\.env\.(?:example|sample|template)$/.test(name)) return `${name} files usually hold secrets`;
-    if (/^id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?!.*\.pub$)/.test(name)) return "a private key file";
-    if (/\.(?:pem|key|p12|pfx|keystore|jks)$/i.test(name)) return "a key or certificate file";
+    for (const l of locations) if (isWithin(p, l.path)) return l.why;
+    const why = secretNameReason(basename(p));
+    if (why) return `${why} (${basename(p)})`;
   }
   return null;
 }
 
-/** Files whose change would loosen the rules or run code later: a write there always asks
- *  (unless an allow rule names the path). */
-const PROTECTED: Array<[string, string, boolean]> = [
-  [".deepcode/settings.json", "holds the project's permission rules", false],
-  [".deepcode/settings.local.json", "holds the project's permission rules", false],
-  [".mcp.json", "starts MCP servers (programs) in later sessions", false],
-  [".git/config", "can make git run programs", false],
-  [".git/hooks", "holds programs git runs", true],
-];
+/** The fixed secret places for this env: home's credential folders and deepcode's credentials,
+ *  each as written and with symlinks followed. */
+export function secretPlaces(env: PathEnv): SecretLocation[] {
+  const dh = env.deepcodeHome ?? join(env.home, ".deepcode");
+  const out: SecretLocation[] = [];
+  for (const [home, dhome] of [
+    [env.home, dh],
+    [canonical(env.home) ?? env.home, canonical(dh) ?? dh],
+  ]) {
+    for (const l of secretLocations(posix(home), posix(dhome))) {
+      const path = fromPosix(l.path);
+      if (!out.some((o) => o.path === path)) out.push({ ...l, path });
+    }
+  }
+  return out;
+}
 
-export function protectedReason(view: PathView, env: PathEnv): string | null {
+/** Why a change to this path would loosen the rules or run code later (the contract's
+ *  protected project paths, below the root as written or with symlinks followed), or null.
+ *  `entry` is the protected entry's absolute path (`<root>/.deepcode`): an allow rule lifts the
+ *  protection only when it names that entry or a path inside it (see checks.ts). */
+export function protectedReason(view: PathView, env: PathEnv): { why: string; entries: string[] } | null {
   const roots = [env.root, canonical(env.root) ?? env.root];
+  let found: { why: string; entries: string[] } | null = null;
   for (const p of [view.lexical, view.real]) {
     if (p === null) continue;
     for (const r of roots) {
-      for (const [rel, why, tree] of PROTECTED) {
-        const f = join(r, rel);
-        if (p === f || (tree && isWithin(p, f))) return `${rel} ${why}`;
-      }
+      if (!isWithin(p, r)) continue;
+      const hit = protectedProjectEntry(posix(relative(r, p)), NOCASE);
+      if (!hit) continue;
+      found ??= { why: hit.why, entries: [] };
+      const entry = join(r, hit.entry);
+      if (!found.entries.includes(entry)) found.entries.push(entry);
     }
   }
-  return null;
+  return found;
 }
 
 const NOCASE = process.platform === "darwin" || process.platform === "win32";
@@ -174,6 +182,10 @@ export function pathRuleMatches(match: Extract<RuleMatch, { type: "path" }>, pat
 
 function posix(p: string): string {
   return sep === "\\" ? p.replace(/\\/g, "/") : p;
+}
+
+function fromPosix(p: string): string {
+  return sep === "\\" ? p.replace(/\//g, "\\") : p;
 }
 
 function escapeGlob(s: string): string {

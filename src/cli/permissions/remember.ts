@@ -12,8 +12,12 @@
 //   `find`), that set variables, use sudo, or cannot be read with confidence: the exact line.
 //   (A line deepcode cannot read with confidence still asks every time: its parts cannot be
 //   checked against deny rules, so no remembered allow applies to it.)
-// - Read of a secret, or an edit of the project's settings files: that path only
-//   (`Read(//home/me/.ssh/config)`), since those ask regardless of a bare `Read`/`Edit` allow.
+// - Read of a secret, or an edit of a protected project path (src/contract/protected.ts): that
+//   path only (`Read(//home/me/.ssh/config)`), since those ask regardless of a bare `Read`/`Edit`
+//   allow, and only a rule naming the path lifts them.
+// - A search whose folder reaches the home folder's credentials asks every time: the tool's name
+//   is what `a` remembers, and it does not lift that ask (a folder rule would lift the secrets
+//   inside it for Read as well, which is more than one answer should grant).
 // - Every other tool: the tool's name (`Edit`, `mcp__github__create_issue`).
 
 import { resolve } from "node:path";

@@ -27,7 +27,8 @@ export type RuleMatch =
   | { type: "bash-prefix"; tokens: string[] }
   /** `tokens` null: a compound command line, matched as a whole (`whole`, trimmed). */
   | { type: "bash-exact"; tokens: string[] | null; whole: string }
-  | { type: "bash-wildcard"; regex: RegExp; firstWord: string | null; literalWords: number }
+  /** `words`: the whole words before the first `*` (`firstWord` is words[0]). */
+  | { type: "bash-wildcard"; regex: RegExp; firstWord: string | null; literalWords: number; words: string[] }
   | { type: "path"; anchor: "root" | "home" | "abs" | "anywhere"; glob: string }
   | { type: "domain"; domain: string };
 
@@ -163,6 +164,7 @@ function wildcard(spec: string): RuleMatch {
     regex: new RegExp(`^${re}$`, "s"),
     firstWord: complete.length > 0 ? complete[0] : null,
     literalWords: complete.length,
+    words: complete,
   };
 }
 

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import type { Engine } from "../../core/engine/engine.js";
 import type { App } from "../assemble.js";
 import { describeRules } from "../settings/describe.js";
-import { formatRules } from "../subcommands.js";
+import { formatRules, managedProblem } from "../subcommands.js";
 import type { Style } from "../render/style.js";
 import { money, tokens } from "../render/turn.js";
 import { KNOWN_MODELS } from "../../providers/index.js";
@@ -138,7 +138,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "every permission rule and its layer; `forget` clears this session's `a` answers",
     run: (r, args) => {
       if (args.trim() === "forget") return r.print(`forgot ${r.app.sessionRules.forget()} rule(s) remembered with \`a\``);
-      r.print(formatRules(describeRules(r.app.settings, r.app.sessionRules.rules())));
+      const broken = managedProblem(r.app);
+      r.print(formatRules(describeRules(r.app.settings, r.app.sessionRules.rules())) + (broken ? `\n${r.style("red", broken)}` : ""));
     },
     complete: (p) => ["forget"].filter((x) => x.startsWith(p)),
   },

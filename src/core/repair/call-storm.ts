@@ -58,6 +58,8 @@ export function stormReason(tool: string, times: number): string {
 export function registerCallStorm(chain: Chain, log: RepairLog, owner: string): void {
   const breaker = new CallStormBreaker();
   chain.on("builtin", owner, "tool.check", null, async (e, next): Promise<GateDecision> => {
+    // @-mention checks (src/cli/mentions.ts) are not the model's calls: they never count.
+    if (e.callId.startsWith("mention-")) return next();
     const times = breaker.record(e.sessionId, e.tool, e.input);
     if (times >= STORM_LIMIT) {
       await log.announce("call-storm", `${describeCall(e.tool, e.input)} suppressed: call ${times} of the same in the last ${STORM_WINDOW}`, e.step);

@@ -1,0 +1,170 @@
+// What Grep never reads: the contract's secrets (src/contract/protected.ts) — files named like
+// secrets (`.env…`, private keys, key files) wherever they are, the home folder's credential
+// folders (~/.ssh …) and deepcode's credentials file. The permission gate makes a Read of one ask;
+// a search must not hand the same text over without asking, so Grep leaves them out, says how
+// many it left out, and the model can Read one by name (which asks).
+//
+// Two forms of one list, kept equal: `globs` for rg (each passed as `--glob '!…'`, after the
+// user's globs, so they win over them and over .gitignore alike), `reason()` for the built-in
+// walk. Name globs are generated from the contract's patterns (exceptions such as `.env.example`
+// become character classes: a `!` glob cannot be re-included without turning rg's globs into a
+// whitelist); place globs match the path as rg prints it — absolute outside the project root,
+// relative (anchored with `/`) inside it.
+
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, relative } from "node:path";
+import { SECRET_NAMES, secretLocations, secretNameReason, type SecretLocation, type SecretNamePattern } from "../contract/protected.js";
+import { isInside } from "./paths.js";
+
+export interface SecretScope {
+  /** The home folder (its credential folders). */
+  home: string;
+  /** deepcode's home (its credentials file); `<home>/.deepcode` when not given. */
+  deepcodeHome?: string;
+}
+
+/** The scope deepcode runs in: the home folder, and DEEPCODE_HOME (as src/cli/home.ts reads it). */
+export function defaultSecretScope(): SecretScope {
+  return { home: homedir(), deepcodeHome: process.env.DEEPCODE_HOME || undefined };
+}
+
+export interface SecretFilter {
+  /** rg globs (without the leading `!`) that leave out every secret below the root. */
+  globs: string[];
+  /** Why a walked file or folder (or a file named as the search path) is left out, or null. */
+  reason(abs: string): string | null;
+  /** Whether a file rg would search below `start` is left out: itself, or a folder between
+   *  `start` and it (rg prunes a folder its globs match, and never matches `start` itself). */
+  skips(abs: string, start: string): boolean;
+}
+
+export function secretFilter(root: string, scope: SecretScope): SecretFilter {
+  const places = placesFor(root, scope);
+  const globs = [...SECRET_NAME_GLOBS];
+  for (const l of places) {
+    globs.push(`**${escapeGlob(l.path)}`, `**${escapeGlob(l.path)}/**`);
+    if (isInside(root, l.path)) {
+      const rel = relative(root, l.path).split("\\").join("/");
+      globs.push(`/${escapeGlob(rel)}`, `/${escapeGlob(rel)}/**`);
+    }
+  }
+  const reason = (abs: string): string | null => {
+    for (const l of places) if (isInside(l.path, abs)) return l.why;
+    return secretNameReason(abs.slice(abs.lastIndexOf("/") + 1));
+  };
+  return {
+    globs,
+    reason,
+    skips(abs, start) {
+      if (reason(abs) !== null) return true;
+      const rel = relative(start, abs).split("\\").join("/");
+      return !rel.startsWith("..") && rel.split("/").some((seg) => secretNameReason(seg) !== null);
+    },
+  };
+}
+
+/** The fixed places, as given and with symlinks followed; a place that holds the project root
+ *  itself is left out (a project inside ~/.ssh is the person's own choice, and rg could not
+ *  express it). */
+function placesFor(root: string, scope: SecretScope): SecretLocation[] {
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p; // does not exist (yet): taken as written
+    }
+  };
+  const dh = scope.deepcodeHome ?? join(scope.home, ".deepcode");
+  const all = [...secretLocations(scope.home, dh), ...secretLocations(real(scope.home), real(dh))];
+  const out: SecretLocation[] = [];
+  for (const l of all) if (!out.some((o) => o.path === l.path) && !isInside(l.path, root)) out.push(l);
+  return out;
+}
+
+const NEVER =
+  "Grep never reads .env files, private keys, key files, deepcode's credentials or the home folder's credential folders (~/.ssh, ~/.aws …); " +
+  "Read one by name if you must: reading a secret asks the person.";
+
+/** A line for the result: how many files were left out, a few of them (as shown), and why;
+ *  null for none. `unknown`: the count could not be taken (rg's listing failed). */
+export function skippedNote(shown: readonly string[], unknown = false): string | null {
+  if (unknown) return `(Files that may hold secrets were not searched. ${NEVER})`;
+  const n = shown.length;
+  if (n === 0) return null;
+  const more = n > 5 ? ` and ${n - 5} more` : "";
+  return `(Not searched: ${n} file${n === 1 ? "" : "s"} that may hold secrets — ${shown.slice(0, 5).join(", ")}${more}. ${NEVER})`;
+}
+
+/** The answer for a search path that is itself a secret file. */
+export function secretTargetNote(shown: string, why: string): string {
+  return `Not searched: ${shown} may hold secrets (${why}). ${NEVER}`;
+}
+
+// ---- name globs, generated from the contract's patterns ----
+
+function nameGlobs(p: SecretNamePattern): string[] {
+  if (p.suffix !== undefined) return [`*${caseless(p.suffix)}`];
+  const prefix = p.prefix ?? "";
+  if (p.except && p.exceptEnding !== undefined) throw new Error(`secret name pattern ${prefix}: 'except' and 'exceptEnding' together cannot be turned into rg globs`);
+  if (p.except) return notOneOf(prefix, p.except.filter((e) => e.startsWith(prefix)).map((e) => e.slice(prefix.length)));
+  if (p.exceptEnding !== undefined) return notEnding(prefix, p.exceptEnding);
+  return [`${escapeGlob(prefix)}*`];
+}
+
+/** Globs for `prefix` + any text that is none of `tails`: one branch per character of the
+ *  exceptions (`.env` + not `.example` → `.env`, `.env[!.]*`, `.env.`, `.env.[!est]*`, …). */
+function notOneOf(prefix: string, tails: readonly string[]): string[] {
+  const out: string[] = [];
+  if (!tails.includes("")) out.push(exactName(prefix));
+  const rest = tails.filter((t) => t !== "");
+  const firsts = [...new Set(rest.map((t) => t[0]))].sort();
+  out.push(firsts.length > 0 ? `${escapeGlob(prefix)}[!${classChars(firsts)}]*` : `${escapeGlob(prefix)}?*`);
+  for (const c of firsts) {
+    out.push(
+      ...notOneOf(
+        prefix + c,
+        rest.filter((t) => t[0] === c).map((t) => t.slice(1)),
+      ),
+    );
+  }
+  return out;
+}
+
+/** Globs for `prefix` + any text that does not end with `ending` (`id_rsa` but not `id_rsa.pub`):
+ *  the text is empty, or ends in k characters of `ending` preceded by a character that is not
+ *  the one before them in `ending`, or is exactly those k characters. */
+function notEnding(prefix: string, ending: string): string[] {
+  const p = escapeGlob(prefix);
+  const out = [exactName(prefix)];
+  for (let k = 0; k < ending.length; k++) {
+    const tail = ending.slice(ending.length - k);
+    out.push(`${p}*[!${classChars([ending[ending.length - k - 1]])}]${escapeGlob(tail)}`);
+    if (k > 0) out.push(exactName(prefix + tail));
+  }
+  return out;
+}
+
+/** A glob for exactly this name. rg (globset) does not match a glob that ends in a literal `.`
+ *  (`.env.` matches no file named `.env.`), so a final `.` is written as the class `[.]`. */
+function exactName(name: string): string {
+  const g = escapeGlob(name);
+  return g.endsWith(".") ? `${g.slice(0, -1)}[.]` : g;
+}
+
+/** Characters inside a `[!…]` class: only letters, digits, `.` and `_`, which need no escape. */
+function classChars(chars: readonly string[]): string {
+  for (const c of chars) if (!/^[A-Za-z0-9._]$/.test(c)) throw new Error(`cannot put ${JSON.stringify(c)} in a glob class`);
+  return chars.join("");
+}
+
+function caseless(s: string): string {
+  return [...s].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeGlob(c))).join("");
+}
+
+function escapeGlob(s: string): string {
+  return s.replace(/[*?[\]{}\\!]/g, "\\$&");
+}
+
+/** Every secret file name, as basename globs for rg. */
+export const SECRET_NAME_GLOBS: readonly string[] = SECRET_NAMES.flatMap(nameGlobs);
