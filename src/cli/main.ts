@@ -80,10 +80,12 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
   if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) return usage(`--max-turns needs a whole number ≥ 1, not '${values["max-turns"]}'`);
   exitOnSignals();
   try {
-    const { assemble } = await import("./assemble.js");
+    // Nothing heavy is imported before a branch is chosen: the REPL shows its prompt first and
+    // loads the engine behind it.
     const root = process.cwd();
     const options = { root, flagSettings: values.settings, model: values.model, maxTurns, appendSystemPrompt: values["append-system-prompt"], managedPath: internal.managedPath };
     if (values.events) {
+      const { assemble } = await import("./assemble.js");
       const { describeEvents } = await import("./events-list.js");
       const app = await assemble(options);
       process.stdout.write(`${describeEvents(app.chain)}\n`);
@@ -98,6 +100,7 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
       const prompt = await printPrompt(positionals.join(" "));
       if (!prompt) return usage("-p needs a prompt: deepcode -p \"…\" (or the prompt on stdin)");
       const { runPrint } = await import("./print.js");
+      const { assemble } = await import("./assemble.js");
       const app = await assemble(options);
       if (!app.apiKey) {
         const { NO_KEY_HELP } = await import("./credentials.js");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
 import { Tmux } from "../helpers/tmux.js";
@@ -107,13 +107,14 @@ describe("the REPL in a real terminal", () => {
     expect(s).toContain(id);
   });
 
-  it("exits on a second Ctrl-C at an empty prompt and says how to resume", async () => {
+  it("exits on a second Ctrl-C at an empty prompt, keeping no empty session", async () => {
     const t = await open({ default: { content: "hi" } });
     t.press("C-c");
     await t.waitFor("press Ctrl-C again to exit");
     t.press("C-c");
     const s = await t.waitFor("[exit 0]");
-    expect(s).toMatch(/Session \S+ saved \(\$0\)\. Resume with: deepcode -r \S+ {3}\(or deepcode -c\)/);
+    expect(s).toContain("No turns, nothing saved.");
+    expect(readdirSync(join(env!.home, "sessions"), { recursive: true }).filter((f) => String(f).endsWith(".jsonl"))).toEqual([]);
   });
 
   it("runs a custom command with its arguments expanded", async () => {

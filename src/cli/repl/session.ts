@@ -96,6 +96,12 @@ export class Repl implements ReplApi {
     }
     await this.engine.close("exit");
     await this.app.cost?.flush(); // every usage line on disk before the process ends
+    if (this.engine.turns === 0 && !this.engine.wasResumed) {
+      // Nothing happened: keep no empty session for `-c` to pick up.
+      this.app.store.delete(this.engine.sessionId);
+      this.print("\nNo turns, nothing saved.");
+      return 0;
+    }
     this.print(`\nSession ${this.engine.sessionId} saved (${money(this.session.costUsd)}). Resume with: deepcode -r ${this.engine.sessionId}   (or deepcode -c)`);
     return 0;
   }

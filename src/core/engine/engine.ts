@@ -131,6 +131,10 @@ export class Engine {
   get root(): string {
     return this.opts.root;
   }
+  /** The session was resumed from disk (not started by this process). */
+  get wasResumed(): boolean {
+    return this.resumed;
+  }
   get turns(): number {
     return this.turn;
   }

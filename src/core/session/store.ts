@@ -131,8 +131,9 @@ export class SessionStore {
     return out.sort((a, b) => b.modified - a.modified);
   }
 
+  /** The latest session with a turn in it (`-c`): an empty one has nothing to continue. */
   latest(): SessionSummary | undefined {
-    return this.list()[0];
+    return this.list().find((s) => s.turns > 0);
   }
 
   delete(id: string): void {
