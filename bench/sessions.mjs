@@ -207,7 +207,10 @@ export function scriptedModel(spec) {
     replies,
     respond(json) {
       const { entry, digest } = entryFor(json);
-      const reply = { chunkSize: 512, ...entry };
+      // A thinking model reasons for hundreds of tokens a round, not one sentence: give each
+      // reply a realistic, deterministic amount of reasoning, so costs (and the cost estimate's
+      // calibration) are measured on output like a real session's.
+      const reply = { chunkSize: 512, ...entry, ...(thinkingOn(json) ? { reasoning: thinkLonger(entry.reasoning ?? "", json.messages.length) } : {}) };
       // What the simulator persists after this request: the input + this reply rendered as the
       // next request would send it back (with its reasoning, which deepcode keeps).
       const rendered = renderMessage(replyAsMessage(normalizeReply(reply, { thinking: thinkingOn(json) }), true));
@@ -215,6 +218,24 @@ export function scriptedModel(spec) {
       return reply;
     },
   };
+}
+
+const THOUGHT = (
+  "check the file first then the tests because the helper must keep the order and validate its argument " +
+  "the guard throws a TypeError so the message should name what it got and the callers rely on the prefix " +
+  "there may be another module with the same pattern so search before editing and run the tests afterwards " +
+  "the user asked for a small change so keep the diff minimal and follow the existing style of the module"
+).split(" ");
+
+/** `first` followed by 60–340 more words of plausible reasoning (about 80–450 tokens), the
+ *  same for the same request every run. */
+function thinkLonger(first, seed) {
+  let x = (seed * 2654435761) >>> 0;
+  const next = () => (x = (Math.imul(x ^ (x >>> 15), 2246822519) + 0x9e3779b9) >>> 0);
+  const words = 60 + (next() % 280);
+  const out = [];
+  for (let i = 0; i < words; i++) out.push(THOUGHT[next() % THOUGHT.length]);
+  return `${first} ${out.join(" ")}.`.trim();
 }
 
 function digestReply(messages) {

@@ -69,3 +69,16 @@ describe("the task classifier sorts prompts into question, routine, refactor and
     expect(classifyTask(`what does this comment refer to?\n${pasted}`)).toBe("question");
   });
 });
+
+describe("reading the instruction, not the material", () => {
+  it("classifies a long pasted document by the question asked about it", () => {
+    const doc = "The handbook says that deployments must be approved. We will design a new queue service, refactor every module and migrate the storage layer. ".repeat(40);
+    expect(classifyTask(`${doc}\n\nAccording to section 4 of the handbook above, who approves a deployment?`)).toBe("question");
+  });
+  it("takes a request for an overview as a question wherever it stands", () => {
+    expect(classifyTask("I'm new to this project. Give me an overview of how the modules fit together.")).toBe("question");
+  });
+  it("does not read a file name as a word: src/store.js is a file, not a store to build", () => {
+    expect(classifyTask("add a clamp helper to src/store.js with a test")).toBe("routine");
+  });
+});

@@ -64,33 +64,39 @@ describe("the estimate starts from what is known exactly", () => {
 describe("each tier gets a low–high range from the predicted rounds and output", () => {
   it("prices a one-round question without tools from the exact context and the predicted output", () => {
     // Context 9,984 + 16 = 10,000 tokens, 9,984 cached (156 × 64). Question on chat-fast predicts
-    // 150–800 output tokens in one round. Flash off-peak: hit 0.003, miss 0.15, output 0.60.
-    // low:  9,984×0.003 + 16×0.15 + 150×0.60 = 29.952 + 2.4 + 90  = 122.352 → $0.000122352
+    // 60–800 output tokens in one round. Flash off-peak: hit 0.003, miss 0.15, output 0.60.
+    // low:  9,984×0.003 + 16×0.15 +  60×0.60 = 29.952 + 2.4 + 36  =  68.352 → $0.000068352
     // high: 9,984×0.003 + 16×0.15 + 800×0.60 = 29.952 + 2.4 + 480 = 512.352 → $0.000512352
     const e = estimateTurn({ prompt: "", taskClass: "question", agentic: false, lastUsage: last(9_984, 16) }, tiers, table, OFF_PEAK);
     const fast = priced(e.tiers[0]!);
     expect(fast.tier).toBe("chat-fast");
-    expect(fast.low).toEqual({ rounds: 1, hit: 9_984, miss: 16, output: 150 });
-    expect(fast.lowUsd).toBeCloseTo(0.000122352, 12);
+    expect(fast.low).toEqual({ rounds: 1, hit: 9_984, miss: 16, output: 60 });
+    expect(fast.lowUsd).toBeCloseTo(0.000068352, 12);
     expect(fast.highUsd).toBeCloseTo(0.000512352, 12);
-    // CNY low: 9,984×0.02 + 16×1 + 150×4 = 199.68 + 16 + 600 = 815.68 → ¥0.00081568
-    expect(fast.lowCny).toBeCloseTo(0.00081568, 12);
+    // CNY low: 9,984×0.02 + 16×1 + 60×4 = 199.68 + 16 + 240 = 455.68 → ¥0.00045568
+    expect(fast.lowCny).toBeCloseTo(0.00045568, 12);
   });
 
   it("re-sends the context each extra round, mostly cached, plus the last output and tool results", () => {
-    // Routine with tools: low case 2 units × 2 = 4 rounds, 200 output and 400 tool tokens per
+    // Routine with tools: low case 2 units × 2 = 4 rounds, 80 output and 400 tool tokens per
     // round (chat-fast). Start: context 10,000, cached 9,984.
-    //   round 1: hit  9,984  miss  16  → next cached floor64(10,000 + 200) = 10,176, context 10,600
-    //   round 2: hit 10,176  miss 424  → next cached floor64(10,600 + 200) = 10,752, context 11,200
-    //   round 3: hit 10,752  miss 448  → next cached floor64(11,200 + 200) = 11,392, context 11,800
-    //   round 4: hit 11,392  miss 408
-    // hit 42,304, miss 1,296, output 800:
-    //   42,304×0.003 + 1,296×0.15 + 800×0.60 = 126.912 + 194.4 + 480 = 801.312 → $0.000801312
+    //   round 1: hit  9,984  miss  16  → next cached floor64(10,000 + 80) = 10,048, context 10,480
+    //   round 2: hit 10,048  miss 432  → next cached floor64(10,480 + 80) = 10,560, context 10,960
+    //   round 3: hit 10,560  miss 400  → next cached floor64(10,960 + 80) = 11,008, context 11,440
+    //   round 4: hit 11,008  miss 432
+    // hit 41,600, miss 1,280, output 320:
+    //   41,600×0.003 + 1,280×0.15 + 320×0.60 = 124.8 + 192 + 192 = 508.8 → $0.0005088
     const e = estimateTurn({ prompt: "", taskClass: "routine", lastUsage: last(9_984, 16) }, tiers, table, OFF_PEAK);
     const fast = priced(e.tiers[0]!);
-    expect(fast.low).toEqual({ rounds: 4, hit: 42_304, miss: 1_296, output: 800 });
-    expect(fast.lowUsd).toBeCloseTo(0.000801312, 12);
+    expect(fast.low).toEqual({ rounds: 4, hit: 41_600, miss: 1_280, output: 320 });
+    expect(fast.lowUsd).toBeCloseTo(0.0005088, 12);
     expect(fast.high.rounds).toBe(12); // 4 units × 3
+  });
+
+  it("lets a question with tools be answered in a single round at best", () => {
+    const e = estimateTurn({ prompt: "", taskClass: "question", lastUsage: last(9_984, 16) }, tiers, table, OFF_PEAK);
+    expect(priced(e.tiers[0]!).low.rounds).toBe(1);
+    expect(priced(e.tiers[0]!).high.rounds).toBe(6); // 2 units × 3
   });
 
   it("gives every tier a range whose high end is above its low end, dearer tiers costing more", () => {

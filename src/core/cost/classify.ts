@@ -82,6 +82,8 @@ const WH_START_EN =
 // Asking how something should be built is a design request, not a lookup.
 const DESIGN_ASK = /\bhow (?:should|would|could) (?:we|you|i)\b|\bwhat(?:'s| is) the best way\b|应该怎么|應該怎麼|你会怎么|你會怎麼|怎么设计|怎麼設計|如何设计|如何設計/i;
 const REQUEST_START_EN = /^\s*(?:can|could|would|will|should)\b/i;
+// Asking for an answer from something, wherever it stands in the prompt: a lookup.
+const ANSWER_ASK_EN = /\b(?:give me (?:an overview|a summary|a rundown)|according to|quote (?:the|it|them)|what does (?:it|the \w+) say)\b/i;
 const QUESTION_ZH = zhWords("什么|什麼|为什么|為什麼|为何|為何|怎么|怎麼|怎样|怎樣|如何|哪|吗|嗎|呢|是否|多少|多大|解释|解釋|说明|說明|介绍|介紹|总结|總結|讲讲|講講|讲一下|講一下|告诉我|告訴我|是不是|能不能|有没有|有沒有|区别|區別");
 
 const FILE_MENTION = /(?:@[\w./-]+|\b[\w-]+(?:\/[\w.-]+)*\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|cpp|cc|c|h|hpp|swift|md|json|ya?ml|toml|sql|sh|css|html|vue|svelte)\b)/g;
@@ -116,24 +118,41 @@ export interface TaskSignals {
   length: number;
 }
 
+/** Prompts longer than this are mostly pasted material (a document, a log): the instruction
+ *  is at their start or end, and only those parts are read for the task's shape. */
+const PASTED_OVER = 1500;
+const INSTRUCTION_CHARS = 400;
+
+/** The part of a long prompt that asks: its last paragraph when that is a question or a
+ *  request (material first, then the ask), else its beginning (the ask, then the material). */
+function instructionPart(prose: string): string {
+  if (prose.length <= PASTED_OVER) return prose;
+  const end = prose.slice(-INSTRUCTION_CHARS);
+  const lastParagraph = end.slice(end.lastIndexOf("\n\n") + 1).trim() || end;
+  const asks = /[?？]\s*$/.test(lastParagraph) || WH_START_EN.test(lastParagraph) || ANSWER_ASK_EN.test(lastParagraph) || count(CHANGE_EN, lastParagraph) > 0 || count(QUESTION_ZH, lastParagraph) > 0;
+  return asks ? lastParagraph : prose.slice(0, INSTRUCTION_CHARS);
+}
+
 export function taskSignals(prompt: string): TaskSignals {
   const codeBlocks = count(CODE_BLOCK, prompt);
   // Words inside pasted code or logs say nothing about the task's shape, and file names in
   // them do not widen its scope; that a failure was pasted does count as trouble.
-  const prose = prompt.replace(CODE_BLOCK, " ");
+  const prose = instructionPart(prompt.replace(CODE_BLOCK, " "));
   const files = new Set((prose.match(FILE_MENTION) ?? []).map((f) => f.replace(/^@/, "").toLowerCase()));
+  // File names are not words: src/store.js names a file, not a store to build.
+  const wordsOnly = prose.replace(FILE_MENTION, " ");
   const trimmed = prose.trim();
-  const interrogative = WH_START_EN.test(trimmed);
+  const interrogative = WH_START_EN.test(trimmed) || ANSWER_ASK_EN.test(trimmed);
   const question =
     interrogative || REQUEST_START_EN.test(trimmed) || /[?？]\s*$/.test(trimmed) || count(QUESTION_ZH, trimmed) > 0;
   return {
-    architecture: count(ARCH_EN, prose) + count(ARCH_ZH, prose),
-    parts: count(PARTS_EN, prose) + count(PARTS_ZH, prose),
-    refactor: count(REFACTOR_EN, prose) + count(REFACTOR_ZH, prose),
-    change: count(CHANGE_EN, prose) + count(CHANGE_ZH, prose),
+    architecture: count(ARCH_EN, wordsOnly) + count(ARCH_ZH, wordsOnly),
+    parts: count(PARTS_EN, wordsOnly) + count(PARTS_ZH, wordsOnly),
+    refactor: count(REFACTOR_EN, wordsOnly) + count(REFACTOR_ZH, wordsOnly),
+    change: count(CHANGE_EN, wordsOnly) + count(CHANGE_ZH, wordsOnly),
     trouble: TROUBLE.test(prompt),
     interrogative,
-    designAsk: DESIGN_ASK.test(prose),
+    designAsk: DESIGN_ASK.test(wordsOnly),
     question,
     files: files.size,
     codeBlocks,

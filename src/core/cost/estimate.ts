@@ -140,7 +140,9 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
   const agentic = inputs.agentic ?? true;
   const known = knownInputs(inputs);
   const units = WORK_UNITS[taskClass];
-  const rounds = agentic ? [units[0] * AGENTIC_ROUNDS_PER_UNIT[0], units[1] * AGENTIC_ROUNDS_PER_UNIT[1]] : [1, 1];
+  // A question can be answered from what is already in context: at best one round, no tools.
+  const lowRounds = taskClass === "question" ? 1 : units[0] * AGENTIC_ROUNDS_PER_UNIT[0];
+  const rounds = agentic ? [lowRounds, units[1] * AGENTIC_ROUNDS_PER_UNIT[1]] : [1, 1];
   const tool = agentic ? TOOL_RESULT_PER_ROUND[taskClass] : ([0, 0] as const);
 
   const estimates = TIER_NAMES.map((tier): TierEstimate => {

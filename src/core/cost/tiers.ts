@@ -88,14 +88,17 @@ export type Span = readonly [low: number, high: number];
  * --estimates` shows how often the ranges held, and they are retuned from that.
  */
 export const OUTPUT_PER_ROUND: Readonly<Record<TaskClass, Record<TierName, Span>>> = {
-  question: { "chat-fast": [150, 800], "chat-full": [300, 2000], "reasoner-budget": [400, 3000], reasoner: [600, 5000] },
-  routine: { "chat-fast": [200, 1500], "chat-full": [400, 3000], "reasoner-budget": [600, 4500], reasoner: [1000, 8000] },
-  refactor: { "chat-fast": [300, 2500], "chat-full": [600, 4500], "reasoner-budget": [800, 6000], reasoner: [1500, 12000] },
-  architecture: { "chat-fast": [400, 3000], "chat-full": [800, 5000], "reasoner-budget": [1000, 8000], reasoner: [2000, 16000] },
+  // The low ends are a round that only thinks briefly and calls a tool (~100 tokens); the high
+  // ends a round that reasons at length and writes code. Real turns mix both.
+  question: { "chat-fast": [60, 800], "chat-full": [120, 2000], "reasoner-budget": [200, 3000], reasoner: [300, 5000] },
+  routine: { "chat-fast": [80, 1500], "chat-full": [150, 3000], "reasoner-budget": [250, 4500], reasoner: [400, 8000] },
+  refactor: { "chat-fast": [100, 2500], "chat-full": [200, 4500], "reasoner-budget": [300, 6000], reasoner: [500, 12000] },
+  architecture: { "chat-fast": [120, 3000], "chat-full": [250, 5000], "reasoner-budget": [400, 8000], reasoner: [700, 16000] },
 };
 
 /** Units of work per class. A turn without tools is one round; with tools each unit takes two
- *  to three model rounds (call a tool, read its result, go on). */
+ *  to three model rounds (call a tool, read its result, go on). A question may need no tool at
+ *  all: its low case is a single round (estimate.ts). */
 export const WORK_UNITS: Readonly<Record<TaskClass, Span>> = {
   question: [1, 2],
   routine: [2, 4],
