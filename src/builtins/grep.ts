@@ -118,17 +118,18 @@ async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null,
   const rgPath = rg();
   let lines: string[];
   let cut = false;
-  // The files left out as secrets, as shown; null when rg could not list them.
-  let skipped: string[] | null;
+  // The files left out as secrets, as shown; null when rg could not list them. Reported only
+  // when nothing was found (the answer may be in one of them): listing them takes rg a second
+  // walk, not worth paying on every search, and both engines report the same.
+  let skipped: string[] | null = [];
   try {
     if (rgPath) {
-      let found: { lines: string[]; cut: boolean };
-      [found, skipped] = await Promise.all([searchRg(rgPath, q, ctx), targetIsFile ? [] : secretsSkippedRg(rgPath, q, ctx)]);
-      ({ lines, cut } = found);
+      ({ lines, cut } = await searchRg(rgPath, q, ctx));
+      if (lines.length === 0 && !targetIsFile) skipped = await secretsSkippedRg(rgPath, q, ctx);
     } else {
       const abs: string[] = [];
       lines = await searchBuiltin(q, ctx, abs);
-      skipped = abs.map((p) => shownPath(q, p)).sort(comparePaths);
+      if (lines.length === 0) skipped = abs.map((p) => shownPath(q, p)).sort(comparePaths);
     }
   } catch (err) {
     if (err instanceof GrepPatternError) return fail(`Invalid pattern ${JSON.stringify(input.pattern)}: ${err.message}`);

@@ -75,7 +75,6 @@ describe("Grep does not read what Read asks for", () => {
     expect(run.result?.stop_reason, run.stderr).toBe("completed");
     const result = toolResults(sim).get("call_home") ?? "";
     expect(result).toContain(`${join(box.home, "notes.txt")}:1:PRIVATE notes`);
-    expect(result).toContain(`Not searched: 1 file that may hold secrets — ${join(box.home, ".ssh", "id_ed25519")}`);
     expect(everythingSent(sim)).not.toContain("b3BlbnNzaC1rZXk");
   }, CLI_HOOK_TIMEOUT_MS);
 });
