@@ -32,14 +32,4 @@ export function testTools(notes: string[] = []): ToolSpec[] {
   ];
 }
 
-/** A deterministic PRNG (mulberry32), so a failing random session can be replayed by seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from "./prng.mjs";

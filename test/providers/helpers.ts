@@ -1,10 +1,11 @@
 // Small raw servers and fakes for the provider tests: byte-level control where the simulator
 // would hide what is being tested (SSE framing, resets, silences).
 
+import { expect } from "vitest";
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { ChatRequest, ModelDelta } from "../../src/contract/index.js";
+import { ProviderError, type ChatRequest, type ModelDelta } from "../../src/contract/index.js";
 import { createProvider } from "../../src/providers/index.js";
 import type { Provider, ProviderOptions } from "../../src/providers/index.js";
 
@@ -115,4 +116,14 @@ export function ask(text = "hi", extra: Partial<ChatRequest> = {}): ChatRequest 
 /** A JSON error body in the OpenAI shape. */
 export function errorBody(message: string, type = "invalid_request_error"): string {
   return JSON.stringify({ error: { message, type, param: null, code: null } });
+}
+
+/** The ProviderError a promise rejects with (and that it does reject with one). */
+export async function rejection(p: Promise<unknown>): Promise<ProviderError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ProviderError);
+  return err as ProviderError;
 }

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ProviderError } from "../../src/contract/index.js";
 import type { ModelDelta } from "../../src/contract/index.js";
-import { KEY, ask, chunk, collector, errorBody, fakeSleep, provider, rawServer, startStream } from "./helpers.js";
+import { KEY, ask, chunk, collector, errorBody, fakeSleep, provider, rawServer, startStream, rejection } from "./helpers.js";
 import type { RawServer } from "./helpers.js";
 
 let server: RawServer | undefined;
@@ -21,15 +20,6 @@ async function failing(status: number, times: number, headers: Record<string, st
     startStream(res);
     res.end(chunk({ content: "ok" }, "stop") + "data: [DONE]\n\n");
   });
-}
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
 }
 
 describe("errors the API answers with", () => {

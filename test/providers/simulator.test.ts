@@ -1,11 +1,10 @@
 // The provider against the DeepSeek API simulator (test/sim): the wire as the real API speaks it.
 import { afterEach, describe, expect, it } from "vitest";
-import { ProviderError } from "../../src/contract/index.js";
 import type { ChatMessage, ChatRequest, ModelDelta, ToolDefinition } from "../../src/contract/index.js";
 import { startSimulator } from "../sim/server.mjs";
 import type { Script, Simulator } from "../sim/server.mjs";
 import { call } from "../sim/client.js";
-import { KEY, collector, fakeSleep, provider } from "./helpers.js";
+import { KEY, collector, fakeSleep, provider, rejection } from "./helpers.js";
 
 const REASONING_BACK = "The `reasoning_content` in the thinking mode must be passed back to the API.";
 
@@ -18,15 +17,6 @@ afterEach(async () => {
 async function start(script: Script): Promise<Simulator> {
   sim = await startSimulator({ script, apiKey: KEY });
   return sim;
-}
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
 }
 
 const READ: ToolDefinition = {

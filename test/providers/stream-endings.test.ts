@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ProviderError } from "../../src/contract/index.js";
-import { ask, chunk, collector, fakeSleep, provider, rawServer, startStream, tick } from "./helpers.js";
+import { ask, chunk, collector, fakeSleep, provider, rawServer, startStream, tick, rejection } from "./helpers.js";
 import type { RawServer } from "./helpers.js";
 
 let server: RawServer | undefined;
@@ -8,15 +7,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 const DONE = chunk({ content: "ok" }, "stop") + "data: [DONE]\n\n";
 

@@ -1,16 +1,10 @@
 // Every permission rule with the layer it came from, for `/permissions` and `deepcode permissions`.
 
 import { compileRules, type Rule } from "../permissions/rules.js";
-import type { LoadedSettings, RuleKind, RuleLayer } from "./types.js";
+import type { LoadedSettings, RuleSource } from "./types.js";
 
-export interface RuleDescription {
-  kind: RuleKind;
-  text: string;
-  layer: RuleLayer;
-  file?: string;
-  line?: number;
-  column?: number;
-  /** Why the rule is ignored (it cannot be parsed or cannot apply), if it is. */
+/** A rule as written, with where it came from, and why it is ignored if it is. */
+export interface RuleDescription extends RuleSource {
   ignored?: string;
 }
 
