@@ -57,7 +57,7 @@ export function sessions({ fast = false } = {}) {
     { id: "document", label: "long-document Q&A", turns: documentTurns(fast ? 8 : 30, fast ? 16 : 80) },
     // Sized so that exactly one automatic compaction happens, about three quarters of the way
     // through, with ≥ 10% to spare either way (the test checks that it happens once).
-    { id: "compaction", label: "compacts once", turns: codingTurns(fast ? 8 : 16), compaction: { window: fast ? 21_000 : 40_000, threshold: 0.8 } },
+    { id: "compaction", label: "compacts once", turns: codingTurns(fast ? 8 : 16), compaction: { window: fast ? 27_000 : 52_000, threshold: 0.8 } },
     { id: "resumed", label: "resumed twice (3 processes)", turns: readOnly, cli: true },
     { id: "agents", label: `AGENTS.md changed at turn ${fast ? 5 : 10}`, turns: codingTurns(fast ? 8 : 20), agentsChangeAt: fast ? 4 : 9 },
   ];
@@ -312,7 +312,7 @@ async function inProcessEngine(spec, { sim, root, home }) {
   registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
   // No person to ask in a benchmark: every known tool is allowed (the CLI's gate would ask).
   chain.on("builtin", "bench-allow", "tool.check", null, (e) => (e.readOnly === null ? { decision: "deny", reason: "unknown tool" } : { decision: "allow", by: "bench" }));
-  const load = await registerPlugin({ chain, root, home, addTool: (t, src) => registry.add(t, src), log: () => undefined, config: () => ({}) }, instructionsMod, "builtin", "mods/instructions");
+  const load = await registerPlugin({ chain, root, home, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), log: () => undefined, config: () => ({}) }, instructionsMod, "builtin", "mods/instructions");
   if (!load.ok) throw new Error(`mod instructions: ${load.error}`);
   const provider = createProvider({ baseUrl: sim.url, apiKey: API_KEY, keySource: "bench" });
   chain.setCore("model.request", (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta }));

@@ -38,6 +38,8 @@ export interface SessionSummary {
   modified: number;
   firstPrompt: string;
   turns: number;
+  /** Messages in the log (a session killed before its first turn ended has some, no turns). */
+  messages: number;
   costUsd: number;
   model: string;
 }
@@ -131,9 +133,10 @@ export class SessionStore {
     return out.sort((a, b) => b.modified - a.modified);
   }
 
-  /** The latest session with a turn in it (`-c`): an empty one has nothing to continue. */
+  /** The latest session with something in it (`-c`): an empty one has nothing to continue.
+   *  A session killed during its first turn counts — its messages are there to resume. */
   latest(): SessionSummary | undefined {
-    return this.list().find((s) => s.turns > 0);
+    return this.list().find((s) => s.messages > 0);
   }
 
   delete(id: string): void {
@@ -165,7 +168,13 @@ function summarise(s: LoadedSession, modified: number): SessionSummary {
   let firstPrompt = "";
   let turns = 0;
   let costUsd = 0;
+  let messages = 0;
+  let firstUserText = "";
   for (const r of s.records) {
+    if (r.t === "msg") {
+      messages++;
+      if (!firstUserText && r.m.role === "user" && !r.m.content.startsWith("[deepcode]")) firstUserText = r.m.content;
+    }
     if (r.t === "session") {
       created = r.created;
       model = r.model;
@@ -175,5 +184,5 @@ function summarise(s: LoadedSession, modified: number): SessionSummary {
       if (!firstPrompt) firstPrompt = r.prompt;
     } else if (r.t === "model") model = r.model;
   }
-  return { id: s.id, file: s.file, created, modified, firstPrompt, turns, costUsd, model };
+  return { id: s.id, file: s.file, created, modified, firstPrompt: firstPrompt || firstUserText, turns, messages, costUsd, model };
 }
