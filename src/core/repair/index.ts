@@ -67,22 +67,20 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
     return next({ ...e, response: fixed.response });
   });
 
-  // The originals of the schemas sent flat, by tool name, for re-nesting.
-  const flattened = new Map<string, JsonSchema>();
   chain.on("builtin", owner, "tool.list", null, async (_e, next) => {
     const defs = await next();
     return defs.map((d): ToolDefinition => {
       const flat = flattenSchema(d.function.parameters);
-      if (flat === null) return d;
-      flattened.set(d.function.name, d.function.parameters);
-      return { ...d, function: { ...d.function, parameters: flat } };
+      return flat === null ? d : { ...d, function: { ...d.function, parameters: flat } };
     });
   });
 
   chain.on("builtin", owner, "tool.input", null, async (e, next) => {
     const r = await next();
     if (!("input" in r)) return r;
-    const schema = flattened.get(e.tool) ?? schemaOf(e.tool);
+    // Re-nest against the tool's registered schema: the same one tool.list flattened, and the
+    // only one there is after a resume (tool.list is not dispatched again then).
+    const schema = schemaOf(e.tool);
     return schema === undefined ? r : { input: renest(r.input, schema) };
   });
 
