@@ -4,7 +4,7 @@
 // never the plugin. Everything the CLI runs (REPL, -p, subcommands) starts here.
 
 import { homedir } from "node:os";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { JsonValue, Tier } from "../contract/index.js";
 import { ProviderError } from "../contract/index.js";
@@ -27,6 +27,7 @@ import { deepcodeHome } from "./home.js";
 export { deepcodeHome };
 import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "./cost/index.js";
+import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -46,6 +47,8 @@ export interface AssembleOptions {
   warn?: (message: string) => void;
   /** A person can confirm (the REPL): budgets may be raised. False for -p and subcommands. */
   interactive?: boolean;
+  /** `--trust-project`: trust this project's own settings and commands for this run. */
+  trustProject?: boolean;
 }
 
 export interface App {
@@ -53,7 +56,10 @@ export interface App {
   root: string;
   home: string;
   env: NodeJS.ProcessEnv;
+  /** The settings in force (an untrusted project's loosening parts left out). */
   settings: LoadedSettings;
+  /** Whether the person trusted this project, and what that covers. */
+  trust: TrustState;
   permissions: PermissionSetup;
   sessionRules: SessionRules;
   registry: ToolRegistry;
@@ -74,8 +80,13 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const env = o.env ?? process.env;
   const home = o.home ?? deepcodeHome(env);
   const warn = o.warn ?? ((m: string) => process.stderr.write(`deepcode: ${m}\n`));
-  const settings = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath: o.managedPath ?? defaultManagedPath() });
-  settings.warnings.forEach(warn);
+  const read = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath: o.managedPath ?? defaultManagedPath() });
+  read.warnings.forEach(warn);
+  const trust = resolveTrust({ root: o.root, home, settings: read, flag: o.trustProject });
+  if (trust.storeProblem) warn(`${join(home, "trust.json")}: ${trust.storeProblem}`);
+  const untrusted = untrustedWarning(trust);
+  if (untrusted) warn(untrusted);
+  const settings = applyTrust(read, trust);
   const permissions = permissionSetup(settings);
   permissions.warnings.forEach(warn);
 
@@ -95,6 +106,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     home,
     env,
     settings,
+    trust,
     permissions,
     sessionRules,
     registry,
@@ -151,6 +163,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     chain,
     root: o.root,
     home,
+    trusted: trust.trusted,
     addTool: (spec, source) => registry.add(spec, source),
     removeTool: (name) => registry.remove(name),
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),

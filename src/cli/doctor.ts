@@ -21,7 +21,7 @@ import { settingsChecks } from "./commands/doctor-settings.js";
 export type DoctorStatus = "ok" | "warn" | "fail";
 
 export interface DoctorCheck {
-  /** Stable, for tests and scripts: node, key, api, auth, settings, managed, sandbox, rg, sessions, credentials. */
+  /** Stable, for tests and scripts: node, key, api, auth, settings, trust, managed, sandbox, rg, sessions, credentials. */
   id: string;
   status: DoctorStatus;
   label: string;

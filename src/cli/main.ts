@@ -10,7 +10,7 @@ export const HELP = `deepcode — a terminal coding agent for the DeepSeek API
 Usage:
   deepcode                      open the interactive REPL in this project
   deepcode -p "prompt"          run one prompt non-interactively (stdin is added as context)
-  deepcode <command>            setup | doctor | permissions | stats | sessions
+  deepcode <command>            setup | doctor | permissions | stats | sessions | trust
 
 Options:
   -p, --print                   non-interactive: run the prompt, print the result, exit
@@ -21,6 +21,8 @@ Options:
       --max-turns N             stop after N model rounds in a turn (stop reason max_turns)
       --settings FILE           an extra settings layer (above local, below managed policy)
       --append-system-prompt T  append text to the system prompt (part of the cached prefix)
+      --trust-project           trust this project's own settings and commands for this run
+                                (an untrusted project's files may only tighten; see \`deepcode trust\`)
       --events                  list the event catalogue and what implements each event
   -h, --help                    show this help
   -v, --version                 print the version
@@ -42,6 +44,7 @@ export const OPTIONS = {
   "max-turns": { type: "string" },
   settings: { type: "string" },
   "append-system-prompt": { type: "string" },
+  "trust-project": { type: "boolean" },
   events: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -83,7 +86,7 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
     // Nothing heavy is imported before a branch is chosen: the REPL shows its prompt first and
     // loads the engine behind it.
     const root = process.cwd();
-    const options = { root, flagSettings: values.settings, model: values.model, maxTurns, appendSystemPrompt: values["append-system-prompt"], managedPath: internal.managedPath };
+    const options = { root, flagSettings: values.settings, model: values.model, maxTurns, appendSystemPrompt: values["append-system-prompt"], managedPath: internal.managedPath, trustProject: values["trust-project"] };
     if (values.events) {
       const { assemble } = await import("./assemble.js");
       const { describeEvents } = await import("./events-list.js");
@@ -121,7 +124,7 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
   }
 }
 
-const SUBCOMMANDS = new Set(["setup", "doctor", "permissions", "stats", "sessions"]);
+const SUBCOMMANDS = new Set(["setup", "doctor", "permissions", "stats", "sessions", "trust"]);
 
 /** Where a subcommand stands in argv: the first word that is not an option or an option's
  *  value. Only when -p is not given: `deepcode -p stats` asks the model about "stats". */

@@ -18,6 +18,10 @@ export async function runSubcommand(command: string, args: string[], options: As
       const { runSetup } = await import("./setup.js");
       return runSetup(deepcodeHome(options.env ?? process.env));
     }
+    case "trust": {
+      const { runTrust } = await import("./trust/command.js");
+      return runTrust(args, options);
+    }
     case "doctor": {
       const { runDoctor } = await import("./doctor.js");
       return runDoctor(options);

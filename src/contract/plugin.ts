@@ -57,6 +57,10 @@ export interface PluginApi {
   /** The workspace root and the deepcode home folder. */
   readonly root: string;
   readonly home: string;
+  /** Whether the person trusted this project (workspace trust). A plugin that acts on what the
+   *  project's own files say (its skills, servers, rules) may loosen a rule or run code from
+   *  them only when this is true; tightening needs no trust. */
+  readonly trusted: boolean;
   /** Dispatch an event through the whole chain (e.g. `fs.read` from a plugin's tool). */
   dispatch<N extends EventName>(event: EventOf<N>): Promise<Result<N>>;
 }

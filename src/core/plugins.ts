@@ -11,6 +11,8 @@ export interface PluginHost {
   chain: Chain;
   root: string;
   home: string;
+  /** The person trusted this project's own content (PluginApi.trusted). */
+  trusted: boolean;
   /** Receives tools contributed by plugins; throws when the name is taken. */
   addTool(spec: ToolSpec, source: string): void;
   /** Takes back a tool of a plugin that then failed. */
@@ -65,6 +67,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     config: Object.freeze({ ...host.config(plugin.id) }),
     root: host.root,
     home: host.home,
+    trusted: host.trusted,
     dispatch: (event) => host.chain.dispatch(event),
   };
   try {

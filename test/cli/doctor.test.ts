@@ -154,8 +154,16 @@ describe("the machine and deepcode's files", () => {
   it("reports the sandbox as not active when settings turn it off, as a warning", async () => {
     mkdirSync(join(d.root, ".deepcode"), { recursive: true });
     writeFileSync(join(d.root, ".deepcode", "settings.json"), JSON.stringify({ sandbox: { enabled: false } }));
-    const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }));
+    const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }, { trustProject: true }));
     expect(find(checks, "sandbox")[0]).toMatchObject({ status: "warn", detail: expect.stringMatching(/^not active: turned off in settings/) });
+  });
+
+  it("says an untrusted project's own switch-off of the sandbox is ignored, and how to trust it", async () => {
+    mkdirSync(join(d.root, ".deepcode"), { recursive: true });
+    writeFileSync(join(d.root, ".deepcode", "settings.json"), JSON.stringify({ sandbox: { enabled: false } }));
+    const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }));
+    expect(find(checks, "sandbox")[0].detail).not.toMatch(/turned off in settings/);
+    expect(find(checks, "trust")[0]).toMatchObject({ status: "warn", detail: expect.stringMatching(/^untrusted: .* ignored .*switch the Bash sandbox off/), fix: expect.stringContaining("deepcode trust") });
   });
 
   it("fails session folders and a credentials file others can read, with the chmod that fixes them", async () => {

@@ -31,7 +31,7 @@ describe("a third-party plugin listed in settings", () => {
       apiKey: "sk-test-cli",
     });
     env = cliEnv(sim.url, { "a.txt": "keep me\n", ".deepcode/settings.json": JSON.stringify({ plugins: [AUDIT], pluginConfig: { "audit-log": { file: "audit.jsonl" } } }) });
-    expect((await run(["-p", "tidy up"])).code).toBe(0);
+    expect((await run(["-p", "tidy up", "--trust-project"])).code).toBe(0);
     const lines = readFileSync(join(env.root, "audit.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((l) => "decision" in l).map((l) => [l.tool, l.decision])).toEqual([["Read", "allow"], ["Bash", "ask"]]);
     // In -p nobody can be asked: that answer is outermost, so no plugin sees (or answers) the
@@ -44,7 +44,7 @@ describe("a third-party plugin listed in settings", () => {
   it("is named at start-up when it cannot load, and deepcode still works", async () => {
     sim = await startSimulator({ script: { default: { content: "fine" } }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify({ plugins: ["./no-such-plugin.js"] }) });
-    const r = await run(["-p", "hi"]);
+    const r = await run(["-p", "hi", "--trust-project"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/plugin \.\/no-such-plugin\.js did not load \(cannot load: .*\); the rest keeps working/);
   });

@@ -58,7 +58,7 @@ describe("deepcode -p does the job end to end in a real repository", () => {
         ".deepcode/settings.json": JSON.stringify({ permissions: { allow: ["Edit(src/**)", "Bash(npm test:*)"] } }),
       },
     );
-    const r = await deepcode(["-p", "fix add() in src/math.js and run the tests", "--output-format", "json"]);
+    const r = await deepcode(["-p", "fix add() in src/math.js and run the tests", "--output-format", "json", "--trust-project"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(env!.root, "src/math.js"), "utf8")).toBe("// adds two numbers\nexports.add = (a, b) => {\n  return a + b;\n};\n");
     const result = JSON.parse(r.stdout) as Record<string, unknown>;

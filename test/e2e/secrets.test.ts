@@ -34,7 +34,7 @@ describe("the API key never reaches the model or the transcript", () => {
   it("is not in the environment of the commands the model runs", async () => {
     sim = await startSimulator({ script: { replies: [{ tool_calls: [{ name: "Bash", arguments: { command: "printenv DEEPSEEK_API_KEY; echo done" } }] }, { content: "ok" }] }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify({ permissions: { allow: ["Bash(printenv:*)", "Bash(echo:*)"] } }) });
-    expect(await run(["-p", "show the key"])).toBe(0);
+    expect(await run(["-p", "show the key", "--trust-project"])).toBe(0);
     const result = chatBodies(sim.requests).pop()!.messages.filter((m) => m.role === "tool").pop();
     expect(result?.content).toBe("done");
     expect(sim.requests.map((r) => r.body).join("\n")).not.toContain("sk-test-cli");

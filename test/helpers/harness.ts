@@ -39,6 +39,8 @@ export interface HarnessOptions {
   root?: string;
   /** Mods to register in the builtin tier, as the CLI does. */
   mods?: Plugin[];
+  /** PluginApi.trusted for the mods (default false: an untrusted project). */
+  trusted?: boolean;
 }
 
 export function complete(events: StreamEvent[]): Extract<StreamEvent, { type: "turn.complete" }> {
@@ -60,7 +62,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
     if (o.allowAll) chain.on("builtin", "test-allow", "tool.check", null, (e) => (e.readOnly === null ? { decision: "deny", reason: "unknown tool" } : { decision: "allow", by: "test" }));
     for (const mod of o.mods ?? []) {
-      const load = await registerPlugin({ chain, root, home, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), log: () => undefined, config: () => ({}) }, mod, "builtin", `mods/${mod.id}`);
+      const load = await registerPlugin({ chain, root, home, trusted: o.trusted ?? false, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), log: () => undefined, config: () => ({}) }, mod, "builtin", `mods/${mod.id}`);
       if (!load.ok) throw new Error(`mod ${mod.id}: ${load.error}`);
     }
     const provider = createProvider({ baseUrl: sim.url, apiKey: "sk-test-harness", keySource: "test", maxAttempts: 2, sleep: async () => undefined });

@@ -50,3 +50,7 @@ export class Tmux {
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
+
+/** tmux is a Debian peer (.ci/run installs it): tests that drive a terminal skip without it. */
+export const TMUX_AVAILABLE = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
+if (!TMUX_AVAILABLE) process.stderr.write("deepcode tests: tmux not found; the REPL tests that need a real terminal are skipped\n");

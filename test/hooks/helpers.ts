@@ -52,6 +52,7 @@ export async function openSession(o: SessionOptions): Promise<Session> {
     env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: API_KEY, DEEPSEEK_BASE_URL: sim.url },
     managedPath,
     interactive: true, // a person answers (the test-person hook below), as in the REPL
+    trustProject: true, // the project's hooks are the person's own here
     warn: (m) => warnings.push(m),
   });
   // The person at the terminal: answers every prompt the same way (in the builtin tier, where

@@ -12,7 +12,7 @@ function host(): PluginHost & { tools: Array<{ name: string; source: string }>; 
   const tools: Array<{ name: string; source: string }> = [];
   const logs: string[] = [];
   return {
-    chain, root: "/proj", home: "/home/u/.deepcode", tools, logs,
+    chain, root: "/proj", home: "/home/u/.deepcode", trusted: false, tools, logs,
     addTool: (spec: ToolSpec, source: string) => {
       if (tools.some((t) => t.name === spec.name)) throw new Error(`tool '${spec.name}' from ${source} clashes with the one from ${tools.find((t) => t.name === spec.name)!.source}`);
       tools.push({ name: spec.name, source });
@@ -53,7 +53,7 @@ describe("plugins and mods register through one interface, in the tier the loade
     let api: Record<string, unknown> = {};
     await registerPlugin(h, { id: "recorder", register: (a: unknown) => void (api = a as never) }, "user", "x");
     expect(Object.isFrozen(api)).toBe(true);
-    expect(Object.keys(api).sort()).toEqual(["config", "dispatch", "home", "id", "log", "on", "root", "tool"]);
+    expect(Object.keys(api).sort()).toEqual(["config", "dispatch", "home", "id", "log", "on", "root", "tool", "trusted"]);
     expect(api.config).toEqual({ greeting: "hi" });
   });
 

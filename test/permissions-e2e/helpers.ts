@@ -72,6 +72,9 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Default json. */
   format?: "json" | "stream-json";
+  /** Run without `--trust-project`. By default the project counts as trusted: these tests are
+   *  about what its rules do; test/permissions-e2e/trust.test.ts is about trust itself. */
+  untrusted?: boolean;
   /** The process is stopped (SIGTERM: it kills its own children) after this long. Default 60 s:
    *  a test that failed to protect something must fail, not hang on what it let run. */
   killAfterMs?: number;
@@ -93,7 +96,7 @@ export function runCli(o: CliOptions): Promise<CliRun> {
     ...o.env,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...entry, "-p", o.prompt, "--output-format", o.format ?? "json", ...(o.args ?? [])], { cwd: o.box.root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...entry, "-p", o.prompt, "--output-format", o.format ?? "json", ...(o.untrusted ? [] : ["--trust-project"]), ...(o.args ?? [])], { cwd: o.box.root, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));

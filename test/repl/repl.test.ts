@@ -23,7 +23,7 @@ afterEach(async () => {
 async function open(script: Script, files: Record<string, string> = {}, args = "", settings: object = { estimate: "show" }): Promise<Tmux> {
   sim = await startSimulator({ script, apiKey: "sk-test-cli" });
   env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify(settings), ...files });
-  term = new Tmux(`node ${BIN} ${args}`, { cwd: env.root, env: env.env });
+  term = new Tmux(`node ${BIN} --trust-project ${args}`, { cwd: env.root, env: env.env }); // trust: test/repl/trust.test.ts
   await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6} ·/); // the rest of the banner: everything has loaded
   await term.waitFor(/^›\s*$/m);
   return term;

@@ -22,7 +22,7 @@ import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
 
-export { expandCommand, splitArgs, engineRunner, type CommandRunner, type ExpandedCommand } from "./expand.js";
+export { bangCommands, expandCommand, splitArgs, engineRunner, type CommandRunner, type ExpandedCommand } from "./expand.js";
 
 export interface CustomCommand {
   /** Without the leading slash; `git:commit` for `git/commit.md`. */

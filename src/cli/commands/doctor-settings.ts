@@ -8,6 +8,7 @@ import type { AssembleOptions } from "../assemble.js";
 import type { DoctorCheck } from "../doctor.js";
 import { permissionSetup } from "../permissions/index.js";
 import { defaultManagedPath, loadSettings, readSettingsFile } from "../settings/load.js";
+import { describeItems, resolveTrust, trustLine, type TrustState } from "../trust/index.js";
 
 export function settingsChecks(o: AssembleOptions, home: string): DoctorCheck[] {
   const out: DoctorCheck[] = [];
@@ -45,6 +46,7 @@ export function settingsChecks(o: AssembleOptions, home: string): DoctorCheck[] 
       const loaded = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath });
       const said = [...loaded.warnings.filter((w) => !w.startsWith("MANAGED POLICY")), ...permissionSetup(loaded).warnings];
       for (const w of said) out.push({ id: "settings", status: "warn", label: "settings", detail: w, fix: "edit or remove that entry" });
+      out.push(trustCheck(resolveTrust({ root: o.root, home, settings: loaded, flag: o.trustProject })));
     } catch (err) {
       // Each file parsed alone above; a failure here is a cross-file problem worth showing.
       out.push({ id: "settings", status: "fail", label: "settings", detail: err instanceof Error ? err.message : String(err), fix: "correct the file named" });
@@ -52,6 +54,13 @@ export function settingsChecks(o: AssembleOptions, home: string): DoctorCheck[] 
   }
   out.push(managedCheck(managedPath));
   return out;
+}
+
+/** Workspace trust: whether this project's own loosening settings and commands apply. */
+function trustCheck(state: TrustState): DoctorCheck {
+  const detail = `${trustLine(state)}${state.items.length ? `: ${describeItems(state, state.root).join("; ")}` : ""}`;
+  const ignored = !state.trusted && state.items.length > 0;
+  return { id: "trust", status: ignored ? "warn" : "ok", label: "workspace trust", detail, ...(ignored ? { fix: "if you trust this project, run `deepcode trust`" } : {}) };
 }
 
 /** The managed policy alone: the other layers are pointed below the policy file, where nothing

@@ -26,6 +26,11 @@ export interface ExpandedCommand {
 const BANG = /(^|\s)!`([^`]+)`/g;
 const PLACEHOLDER = /\$(ARGUMENTS|[1-9]\d*)/g;
 
+/** The !`cmd` lines of a template, as written (workspace trust lists them before they can run). */
+export function bangCommands(body: string): string[] {
+  return [...body.matchAll(BANG)].map((m) => m[2].trim());
+}
+
 export async function expandCommand(cmd: Pick<CustomCommand, "body" | "allowedTools" | "model">, args: string, run: CommandRunner): Promise<ExpandedCommand> {
   const whole = args.trim();
   const positional = splitArgs(whole);

@@ -10,6 +10,7 @@ import type { Style } from "../render/style.js";
 import { money, tokens } from "../render/turn.js";
 import { KNOWN_MODELS } from "../../providers/index.js";
 import { sessionLines } from "./open.js";
+import { describeItems, rememberTrust, trustLine } from "../trust/index.js";
 
 export interface ReplApi {
   app: App;
@@ -50,6 +51,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
         [
           `model      ${p.model}${p.tier ? ` (tier ${p.tier})` : ""}${p.thinking ? `, thinking ${p.thinking}` : ""}`,
           `project    ${r.app.root}`,
+          `trust      ${trustLine(r.app.trust)}`,
           `session    ${r.engine.sessionId} · ${r.engine.turns} turns`,
           `context    ${tokens(l.nextPromptTokens)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)})`,
           `cache      ${sub(l.hitRate * 1000, 1000)} of prompt tokens served from the cache (${l.requests.length} requests)`,
@@ -57,6 +59,25 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
           `prefix     ${l.fingerprint.slice(0, 12)}`,
         ].join("\n"),
       );
+    },
+  },
+  {
+    name: "trust",
+    args: "[yes|no]",
+    description: "whether this project is trusted, and what trusting it lets take effect",
+    complete: (p) => ["yes", "no"].filter((x) => x.startsWith(p)),
+    run: (r, args) => {
+      const t = r.app.trust;
+      const a = args.trim().toLowerCase();
+      if (a === "yes" || a === "no") {
+        rememberTrust(r.app.home, t, a === "yes");
+        const now = a === "yes" ? "trusted" : "kept untrusted";
+        const changes = (a === "yes") !== t.trusted;
+        return r.print(`${t.root} ${now}${changes ? " — this takes effect when deepcode next starts (its hooks, plugins and rules load at start)" : ""}`);
+      }
+      if (a) return r.print(r.style("yellow", "/trust takes yes, no, or nothing (show)"));
+      const items = describeItems(t, r.app.root);
+      r.print([`${t.root}: ${trustLine(t)}`, ...items.map((l) => `  ${l}`), r.style("dim", "/trust yes trusts it as it is now; /trust no keeps it untrusted")].join("\n"));
     },
   },
   {

@@ -28,6 +28,8 @@ export async function runRepl(options: AssembleOptions, start: ReplStart): Promi
   }
   const style = makeStyle(colourEnabled(process.stdout));
   process.stdout.write(`${style("bold", "deepcode")} ${packageVersion()} · ${options.root}\n`);
+  // Workspace trust is settled before anything of the project loads (its hooks, plugins).
+  await (await import("../trust/ask.js")).askTrust(options, style);
   const booting: Promise<Repl> = import("./session.js").then((m) => m.bootRepl(options, start, style));
   if (start.resume !== undefined || start.continue || start.initialPrompt) {
     const repl = await booting;

@@ -11,7 +11,7 @@ import type { Style } from "../render/style.js";
 import { statusLine, TurnRenderer, money, tokens } from "../render/turn.js";
 import { completeLine } from "../complete.js";
 import { registerMentions } from "../mentions.js";
-import { engineRunner, expandCommand, loadCustomCommands, type CustomCommand } from "../commands/custom.js";
+import { bangCommands, engineRunner, expandCommand, loadCustomCommands, type CommandRunner, type CustomCommand } from "../commands/custom.js";
 import { BUILTIN_COMMANDS, helpText, type ReplApi, type SlashCommand } from "./commands.js";
 import { registerConfirm } from "./confirm.js";
 import { History } from "./history.js";
@@ -253,11 +253,17 @@ export class Repl implements ReplApi {
         // Claude Code's meaning: `allowed-tools` are allowed without asking while the command
         // runs — its own !`cmd` lines included (never against a deny); `model` runs this
         // command's turn on that model.
-        const release = this.app.sessionRules.temporary(c.allowedTools ?? []);
+        // A project's command loosens rules or runs its !`cmd` lines only in a trusted project.
+        const trusted = c.scope !== "project" || this.app.trust.trusted;
+        if (!trusted && (c.allowedTools?.length || bangCommands(c.body).length)) {
+          this.print(this.style("yellow", `! this project is not trusted: /${c.name}'s allowed-tools and !\`cmd\` lines are ignored (/trust)`));
+        }
+        const release = this.app.sessionRules.temporary(trusted ? (c.allowedTools ?? []) : []);
         const model = this.engine.profile.model;
         try {
           // A !`cmd` line may need a person's y/a/n: read keys (and Ctrl-C) as in a turn.
-          const x = await this.withKeys((signal) => expandCommand(c, args, engineRunner(this.engine, signal)));
+          const run = (signal: AbortSignal): CommandRunner => (trusted ? engineRunner(this.engine, signal) : async () => ({ ok: false, output: "not run: this project is not trusted" }));
+          const x = await this.withKeys((signal) => expandCommand(c, args, run(signal)));
           if (!x) return;
           if (x.model && x.model !== model) this.engine.setModel(x.model);
           await r.runTurn(x.prompt);

@@ -55,25 +55,27 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   if (opts.flagFile !== undefined) sources.push({ name: "flag", file: opts.flagFile, required: true });
 
   const layers: SettingsLayer[] = [];
-  const read: ReadFile[] = [];
   for (const s of sources) {
     const r = readSettingsFile(s.file, s.required, warnings, seen); // throws ConfigError
     if (r.settings.allowManagedHooksOnly !== undefined) {
       warnings.push(`${s.file}: 'allowManagedHooksOnly' is only honoured in the managed policy (ignored here)`);
       delete r.settings.allowManagedHooksOnly;
     }
-    layers.push({ name: s.name, file: s.file, settings: r.settings, present: r.present });
-    read.push(r);
+    layers.push({ name: s.name, file: s.file, settings: r.settings, present: r.present, positions: r.positions });
   }
 
   const managed = loadManaged(opts.managedPath, warnings, seen);
-  for (const m of managed.layers) {
-    layers.push(m.layer);
-    read.push(m.read);
-  }
+  for (const m of managed.layers) layers.push({ ...m.layer, positions: m.read.positions });
 
-  const { merged, rules } = merge(layers, read);
+  const { merged, rules } = mergeLayers(layers);
   return { layers, merged, rules, warnings, managed: managed.state };
+}
+
+/** The same settings with some layers' contents replaced (workspace trust keeps only what an
+ *  untrusted project's files may set), merged again. */
+export function withLayers(loaded: LoadedSettings, layers: SettingsLayer[]): LoadedSettings {
+  const { merged, rules } = mergeLayers(layers);
+  return { ...loaded, layers, merged, rules };
 }
 
 function loadManaged(
@@ -167,14 +169,14 @@ export function readSettingsFile(file: string, required: boolean, warnings: stri
   return { settings, present: true, positions: parsed.positions };
 }
 
-function merge(layers: SettingsLayer[], read: ReadFile[]): { merged: Settings; rules: RuleSource[] } {
+function mergeLayers(layers: SettingsLayer[]): { merged: Settings; rules: RuleSource[] } {
   const merged: Settings = {};
   const rules: RuleSource[] = [];
   const lists: Record<RuleKind | "additionalDirectories", string[]> = { allow: [], ask: [], deny: [], additionalDirectories: [] };
   const hooks: { [event: string]: JsonValue[] } = {};
   const managedHooksOnly = layers.some((l) => l.name === "managed" && l.settings.allowManagedHooksOnly === true);
 
-  layers.forEach((layer, index) => {
+  layers.forEach((layer) => {
     for (const [key, value] of Object.entries(layer.settings)) {
       if (key === "permissions" && isObject(value)) {
         const perms = isObject(merged.permissions) ? merged.permissions : {};
@@ -182,7 +184,7 @@ function merge(layers: SettingsLayer[], read: ReadFile[]): { merged: Settings; r
           if ((RULE_KINDS as string[]).includes(pk) && Array.isArray(pv)) {
             pv.forEach((text, i) => {
               if (typeof text !== "string") return;
-              const pos = read[index].positions.get(`permissions.${pk}[${i}]`);
+              const pos = layer.positions?.get(`permissions.${pk}[${i}]`);
               rules.push({ kind: pk as RuleKind, text, layer: layer.name, file: layer.file, line: pos?.line, column: pos?.column });
               lists[pk as RuleKind].push(text);
             });

@@ -73,6 +73,9 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   statusLine: { t: "either", options: [anyObject, str] },
   telemetry: { t: "either", options: [bool, anyObject] },
   theme: str,
+  /** Projects trusted without asking (CI): absolute paths, `path/**` for every project below.
+   *  Honoured in the user, flag and managed layers only. */
+  trustedProjects: strings,
 
   // Claude Code settings deepcode does not use: accepted, noted once, ignored.
   apiKeyHelper: ignored,

@@ -18,6 +18,8 @@ export interface SettingsLayer {
   /** The file's known keys (unknown and ignored keys dropped); `{}` when absent. */
   settings: Settings;
   present: boolean;
+  /** Where each key path stands in the file (for rule positions in messages). */
+  positions?: ReadonlyMap<string, { line: number; column: number }>;
 }
 
 /** A permission rule as written, with where it came from. */

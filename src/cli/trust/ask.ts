@@ -1,0 +1,41 @@
+// The REPL's trust question, asked once per project before anything of the project can run:
+// before the first prompt, before settings hooks (SessionStart) or plugins load. Only when the
+// project holds something that needs trust and the person has not answered for it as it is.
+
+import { ConfigError } from "../../contract/index.js";
+import type { AssembleOptions } from "../assemble.js";
+import { deepcodeHome } from "../home.js";
+import type { Style } from "../render/style.js";
+import { readPrompt } from "../repl/prompt.js";
+import { defaultManagedPath, loadSettings } from "../settings/load.js";
+import { describeItems, needsQuestion, rememberTrust, resolveTrust } from "./index.js";
+
+const MAX_SHOWN = 20;
+
+export async function askTrust(o: AssembleOptions, style: Style, out: NodeJS.WritableStream = process.stdout): Promise<void> {
+  if (o.trustProject) return;
+  const home = o.home ?? deepcodeHome(o.env ?? process.env);
+  let settings;
+  try {
+    settings = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath: o.managedPath ?? defaultManagedPath() });
+  } catch (err) {
+    if (err instanceof ConfigError) return; // the session's start reports the malformed file
+    throw err;
+  }
+  const state = resolveTrust({ root: o.root, home, settings });
+  if (!needsQuestion(state)) return;
+  const lines = describeItems(state, o.root);
+  out.write(`\n${style(["bold", "yellow"], state.how === "changed" ? "? This project changed since you last answered" : "? Do you trust this project?")} ${style("dim", state.root)}\n`);
+  out.write(`${style("dim", "Its own files may always tighten rules. Trusting it also lets these take effect:")}\n`);
+  for (const l of lines.slice(0, MAX_SHOWN)) out.write(`  ${l}\n`);
+  if (lines.length > MAX_SHOWN) out.write(`  … and ${lines.length - MAX_SHOWN} more (deepcode trust --show lists them)\n`);
+  const r = await readPrompt({ prompt: `Trust it? ${style("bold", "[y]")} yes  ${style("bold", "[N]")} no, keep it untrusted  › `, continuation: "", history: [], exitHint: "" });
+  if (r.kind !== "line") {
+    out.write(`${style("dim", "no answer: untrusted for this session (asked again next time)")}
+`);
+    return;
+  }
+  const yes = /^y(es)?$/i.test(r.text.trim());
+  rememberTrust(home, state, yes);
+  out.write(yes ? `${style("green", "trusted")} — remembered until its settings or commands change\n` : `${style("dim", "kept untrusted: those are ignored (/trust or deepcode trust to change that)")}\n`);
+}

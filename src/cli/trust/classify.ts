@@ -1,0 +1,140 @@
+// What a project's own settings files may do before the person trusts the project.
+//
+// A cloned repository is a stranger's: its `.deepcode/settings.json` and
+// `settings.local.json` may always tighten (deny and ask rules, a lower budget, the sandbox
+// switched on), but anything that loosens a rule or runs code takes effect only once the
+// person trusted the project. Each key has a rule here; a key this table does not name
+// loosens (fail closed: a new settings key needs trust until someone decides otherwise).
+
+import type { JsonValue } from "../../contract/index.js";
+import type { Settings } from "../settings/types.js";
+
+/** One thing an untrusted project would change if it were trusted. */
+export interface TrustItem {
+  /** The file it comes from (absolute). */
+  file: string;
+  /** Where in it: a settings key path, or the kind of content (`command /deploy`). */
+  key: string;
+  /** What it would do, in words for the person: `allow rule Bash(npm test:*)`. */
+  what: string;
+  /** The content that would take effect; digested, so a change is asked about again. */
+  value: JsonValue;
+}
+
+export interface Classified {
+  /** What may apply in an untrusted project. */
+  kept: Settings;
+  /** What needs trust (dropped while the project is untrusted). */
+  items: TrustItem[];
+}
+
+/** The trusted layers' view a project setting is compared with (a budget may only be lower). */
+export interface TrustedView {
+  budget?: { daily?: number; monthly?: number };
+}
+
+type Split = (value: JsonValue, file: string, key: string, ref: TrustedView) => { keep?: JsonValue; items: TrustItem[] };
+
+/** Keys that never loosen a rule, spend more or run anything. */
+const SAFE = new Set(["$schema", "model", "tier", "estimate", "currency", "theme", "compaction", "toolResultMaxBytes", "apiIdleTimeoutMs", "planner", "autoPlan"]);
+
+const RULES: Record<string, Split> = {
+  permissions: (v, file) => {
+    if (!isObject(v)) return { items: [] };
+    const keep: { [k: string]: JsonValue } = {};
+    const items: TrustItem[] = [];
+    for (const [k, x] of Object.entries(v)) {
+      if (k === "deny" || k === "ask") keep[k] = x;
+      else if (k === "allow" && Array.isArray(x)) for (const r of x) items.push(item(file, "permissions.allow", `allow rule ${String(r)}`, r));
+      else if (k === "additionalDirectories" && Array.isArray(x)) for (const d of x) items.push(item(file, "permissions.additionalDirectories", `extra writable folder ${String(d)}`, d));
+      else items.push(item(file, `permissions.${k}`, `permissions.${k} = ${short(x)}`, x));
+    }
+    return { keep, items };
+  },
+  sandbox: (v, file) => {
+    if (!isObject(v)) return { items: [] };
+    const keep: { [k: string]: JsonValue } = {};
+    const items: TrustItem[] = [];
+    if (v.enabled === true) keep.enabled = true;
+    else if (v.enabled !== undefined) items.push(item(file, "sandbox.enabled", "switch the Bash sandbox off", v.enabled));
+    if (v.network === true) items.push(item(file, "sandbox.network", "let sandboxed commands use the network", true));
+    else if (v.network !== undefined) keep.network = v.network;
+    return { keep, items };
+  },
+  budget: (v, file, _key, ref) => {
+    if (!isObject(v)) return { items: [] };
+    const keep: { [k: string]: JsonValue } = {};
+    const items: TrustItem[] = [];
+    for (const kind of ["daily", "monthly"] as const) {
+      const cap = v[kind];
+      if (typeof cap !== "number") continue;
+      const theirs = ref.budget?.[kind];
+      if (theirs === undefined || cap <= theirs) keep[kind] = cap;
+      else items.push(item(file, `budget.${kind}`, `raise the ${kind} budget from ${theirs} to ${cap}`, cap));
+    }
+    if (v.allowRaise === false) keep.allowRaise = false;
+    else if (v.allowRaise !== undefined) items.push(item(file, "budget.allowRaise", "let a spent budget be raised", v.allowRaise));
+    return { keep, items };
+  },
+  hooks: (v, file) => {
+    const items: TrustItem[] = [];
+    if (!isObject(v)) return { items };
+    for (const [event, groups] of Object.entries(v)) {
+      for (const g of Array.isArray(groups) ? groups : []) {
+        const matcher = isObject(g) && typeof g.matcher === "string" && g.matcher ? ` (${g.matcher})` : "";
+        const hooks = isObject(g) && Array.isArray(g.hooks) ? g.hooks : [];
+        for (const h of hooks) items.push(item(file, `hooks.${event}`, `run ${event}${matcher} hook: ${isObject(h) && typeof h.command === "string" ? h.command : short(h)}`, h));
+      }
+    }
+    return { items };
+  },
+  plugins: (v, file) => ({ items: (Array.isArray(v) ? v : [v]).map((p) => item(file, "plugins", `load plugin ${isObject(p) && typeof p.path === "string" ? p.path : short(p)}`, p)) }),
+  mcpServers: (v, file) => ({ items: isObject(v) ? Object.entries(v).map(([name, cfg]) => item(file, `mcpServers.${name}`, `start MCP server ${name}`, cfg)) : [] }),
+  disabledMcpjsonServers: (v) => ({ keep: v, items: [] }),
+  telemetry: (v, file) => (v === false || (isObject(v) && v.enabled === false) ? { keep: v, items: [] } : { items: [item(file, "telemetry", "turn telemetry on", v)] }),
+  trustedProjects: (v, file) => ({ items: [item(file, "trustedProjects", "trust projects (only your own settings can)", v)] }),
+};
+
+/** Split one project-owned settings file into what applies untrusted and what needs trust. */
+export function classifySettings(settings: Settings, file: string, ref: TrustedView): Classified {
+  const kept: Settings = {};
+  const items: TrustItem[] = [];
+  for (const [key, value] of Object.entries(settings)) {
+    if (SAFE.has(key)) {
+      kept[key] = value;
+      continue;
+    }
+    const rule = RULES[key];
+    const r = rule ? rule(value, file, key, ref) : { items: [item(file, key, describeKey(key, value), value)] };
+    if (r.keep !== undefined && !(isObject(r.keep) && Object.keys(r.keep).length === 0)) kept[key] = r.keep;
+    items.push(...r.items);
+  }
+  return { kept, items };
+}
+
+function describeKey(key: string, value: JsonValue): string {
+  const words: Record<string, string> = {
+    env: "set environment variables",
+    statusLine: "run a status-line command",
+    providers: "change where API requests go",
+    pricing: "change the price table budgets are counted with",
+    tiers: "remap what the tiers run",
+    pluginConfig: "configure plugins",
+    enableAllProjectMcpServers: "start every server in .mcp.json",
+    enabledMcpjsonServers: "start servers from .mcp.json",
+  };
+  return `${words[key] ?? `set ${key}`} (${short(value)})`;
+}
+
+function item(file: string, key: string, what: string, value: JsonValue): TrustItem {
+  return { file, key, what, value };
+}
+
+function short(v: JsonValue): string {
+  const s = typeof v === "string" ? v : JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+function isObject(v: unknown): v is { [k: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
