@@ -9,6 +9,7 @@
 
 import type { Chain } from "../chain.js";
 import type {
+  AssistantMessage,
   JsonObject,
   JsonValue,
   ReadRecord,
@@ -21,6 +22,7 @@ import type {
 } from "../../contract/index.js";
 import { createToolContext } from "../tool-context.js";
 import { describeErrors, validate } from "../schema.js";
+import { freshCallId } from "../session/ids.js";
 
 /** The stable proxy: its definition never changes, so tools that arrive after the session
  *  started (late MCP servers, `/reload`ed plugins) are reachable without touching the prefix. */
@@ -101,24 +103,24 @@ const error = (content: string, summary?: string): ToolOutput => ({ content, isE
 /** One call through the whole pipeline. Whatever throws on the way (a hook's DeniedError on
  *  tool.result, a core that fails) becomes the call's error result: every call in the log gets
  *  an answer, or the next request would be refused for an orphaned call. */
-export async function runCall(call: ToolCall, env: CallEnv, onStart?: (tool: string, input: JsonObject) => void): Promise<CallOutcome> {
+export async function runCall(call: ToolCall, env: CallEnv, onStart?: (tool: string, input: JsonObject) => void, parsed?: ParsedInput): Promise<CallOutcome> {
   const started = performance.now();
   try {
-    return await pipeline(call, env, started, onStart);
+    return await pipeline(call, env, started, onStart, parsed);
   } catch (err) {
     const output = error(`${call.function.name} did not complete: ${err instanceof Error ? err.message : String(err)}`, `${call.function.name}: failed`);
     return { call, tool: call.function.name, input: {}, output, durationMs: performance.now() - started };
   }
 }
 
-async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?: (tool: string, input: JsonObject) => void): Promise<CallOutcome> {
+async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?: (tool: string, input: JsonObject) => void, given?: ParsedInput): Promise<CallOutcome> {
   const base = { sessionId: env.sessionId, callId: call.id };
   let tool = call.function.name;
   let input: JsonObject = {};
   const done = (output: ToolOutput): CallOutcome => ({ call, tool, input, output, durationMs: performance.now() - started });
 
-  const parsed = await env.chain.dispatch({ type: "tool.input", ...base, tool, arguments: call.function.arguments, step: env.step, cutOff: env.cutOff });
-  if ("error" in parsed) return done(error(parsed.error, `${tool}: invalid arguments`));
+  const parsed = given ?? (await parseCall(call, env));
+  if ("error" in parsed) return done(error(parsed.error, `${tool || "(no tool name)"}: not run`));
   input = parsed.input as JsonObject;
   if (tool === PROXY_TOOL) {
     const inner = input.input;
@@ -143,7 +145,7 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
 
   const ctx = createToolContext(env.chain, { root: env.root, sessionId: env.sessionId, callId: call.id, signal: env.signal, reads: env.reads, shell: env.shell });
   const gate = await env.chain.dispatch({ type: "tool.check", ...base, tool, input, readOnly: spec.readOnly, step: env.step });
-  if (gate.decision === "deny") return done(error(`Permission denied for ${tool}: ${gate.reason ?? "denied"}`, `${tool}: denied`));
+  if (gate.decision === "deny") return done({ ...error(`Permission denied for ${tool}: ${gate.reason ?? "denied"}`, `${tool}: denied`), meta: { deniedBy: gate.by ?? "" } });
   if (gate.decision === "ask") {
     const answer = await serialised(env.askLock, async () => {
       const preview = await previewOf(spec, input, ctx);
@@ -173,6 +175,76 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
   return done(output);
 }
 
+export type ParsedInput = { input: JsonObject } | { error: string };
+
+/** A call as the log keeps it, with what its arguments were read as (decided before logging). */
+export interface ReadyCall {
+  call: ToolCall;
+  parsed: ParsedInput;
+}
+
+function parseCall(call: ToolCall, env: CallEnv): Promise<ParsedInput> {
+  const e = { type: "tool.input" as const, sessionId: env.sessionId, callId: call.id, tool: call.function.name, arguments: call.function.arguments, step: env.step, cutOff: env.cutOff };
+  return env.chain.dispatch(e) as Promise<ParsedInput>;
+}
+
+export interface PrepareOptions {
+  /** Keep reasoning_content (as a string) in the logged message: the model needs it back. */
+  keepReasoning: boolean;
+  /** Ids already in the log: a reply reusing one gets a fresh id. */
+  taken: Set<string>;
+  /** The reply ended early: its calls will be answered as interrupted, not parsed. */
+  incomplete: boolean;
+  /** Something the person should be told (a call without a name, a re-issued id). */
+  note(code: string, message: string): void;
+}
+
+/** The assistant message as it enters the append-only log, and each call ready to run. What is
+ *  logged is what the API accepts back, decided now because nothing logged is rewritten later:
+ *  - an empty id, or one already used in the log or this reply, is re-issued (DeepSeek refuses
+ *    a history with duplicate ids; the session file then holds the new id, so a resume agrees);
+ *  - arguments that parse are kept byte for byte (the cache); otherwise the log holds what runs
+ *    — the repaired JSON a `tool.input` hook produced — or `{}`, with the raw text quoted in the
+ *    call's error result (the transcript keeps it there);
+ *  - a call without a tool name is kept and answered with an error naming the problem, never
+ *    dropped: everything the model asked for gets an answer. */
+export async function prepareReply(m: AssistantMessage, env: CallEnv, o: PrepareOptions): Promise<{ message: AssistantMessage; ready: ReadyCall[] }> {
+  const ready: ReadyCall[] = [];
+  for (const c of m.tool_calls ?? []) {
+    let id = typeof c.id === "string" ? c.id : "";
+    if (id === "" || o.taken.has(id)) {
+      const fresh = freshCallId("call_dc");
+      o.note("call-id", `the model sent a tool call ${id === "" ? "without an id" : `reusing the id ${id}`}; it was given the id ${fresh}`);
+      id = fresh;
+    }
+    o.taken.add(id);
+    const name = typeof c.function?.name === "string" ? c.function.name.trim() : "";
+    const raw = typeof c.function?.arguments === "string" ? c.function.arguments : "";
+    const call: ToolCall = { id, type: "function", function: { name, arguments: raw } };
+    let parsed: ParsedInput;
+    if (o.incomplete) parsed = { error: "Interrupted: this call did not run." };
+    else if (name === "") {
+      parsed = { error: `This tool call has no tool name, so nothing ran. Its arguments were: ${raw.slice(0, 200) || "(none)"}. Call one of the available tools by its name.` };
+      o.note("call-without-name", "the model sent a tool call without a tool name; it was answered with an error and nothing ran");
+    } else parsed = await parseCall(call, env);
+    const logged = isJson(raw) ? raw : "input" in parsed ? JSON.stringify(parsed.input) : "{}";
+    ready.push({ call: { ...call, function: { name, arguments: logged } }, parsed });
+  }
+  const message: AssistantMessage = { role: "assistant", content: m.content ?? (ready.length ? null : "") };
+  if (o.keepReasoning) message.reasoning_content = m.reasoning_content ?? "";
+  if (ready.length) message.tool_calls = ready.map((r) => r.call);
+  return { message, ready };
+}
+
+function isJson(s: string): boolean {
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false; // not JSON: the caller logs what ran instead
+  }
+}
+
 /** The core answer of `tool.input`: the raw arguments as a JSON object, or what is wrong with
  *  them (repair hooks wrap this and fix what they can). */
 export function parseArguments(tool: string, raw: string): { input: Record<string, JsonValue> } | { error: string } {
@@ -198,7 +270,7 @@ export async function callTool(registry: ToolRegistry, ctxOf: (callId: string, s
 
 /** Run a step's calls: read-only neighbours concurrently, mutating ones alone, in order. */
 export async function runCalls(
-  calls: readonly ToolCall[],
+  ready: readonly ReadyCall[],
   env: CallEnv,
   concurrency: number,
   onStart: (call: ToolCall, tool: string, input: JsonObject) => void,
@@ -206,12 +278,12 @@ export async function runCalls(
 ): Promise<CallOutcome[]> {
   const out: CallOutcome[] = [];
   let i = 0;
-  while (i < calls.length) {
+  while (i < ready.length) {
     let j = i;
-    while (j < calls.length && isReadOnly(calls[j], env.registry)) j++;
-    const batch = j > i ? calls.slice(i, j) : [calls[i]];
-    const results = await pool(batch, Math.max(1, Math.min(16, concurrency)), async (c) => {
-      const o = env.signal.aborted ? interrupted(c) : await runCall(c, env, (tool, input) => onStart(c, tool, input));
+    while (j < ready.length && isReadOnly(ready[j].call, env.registry)) j++;
+    const batch = j > i ? ready.slice(i, j) : [ready[i]];
+    const results = await pool(batch, Math.max(1, Math.min(16, concurrency)), async ({ call: c, parsed }) => {
+      const o = env.signal.aborted ? interrupted(c) : await runCall(c, env, (tool, input) => onStart(c, tool, input), parsed);
       onEnd(o);
       return o;
     });
