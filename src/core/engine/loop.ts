@@ -16,7 +16,8 @@ import type { CacheFirstContext } from "../context/context.js";
 import { STORM_BY, STORM_STOP_BY } from "../repair/call-storm.js";
 import { EndingJudge } from "../repair/endings.js";
 import { callIdsOf } from "../session/ids.js";
-import { interrupted, prepareReply, runCalls, type CallEnv } from "./tools.js";
+import { prepareReply } from "./reply.js";
+import { interrupted, runCalls, type CallEnv } from "./tools.js";
 
 export interface TurnDeps {
   chain: Chain;

@@ -9,7 +9,6 @@
 
 import type { Chain } from "../chain.js";
 import type {
-  AssistantMessage,
   JsonObject,
   JsonValue,
   ReadRecord,
@@ -22,7 +21,6 @@ import type {
 } from "../../contract/index.js";
 import { createToolContext } from "../tool-context.js";
 import { describeErrors, validate } from "../schema.js";
-import { freshCallId } from "../session/ids.js";
 
 /** The stable proxy: its definition never changes, so tools that arrive after the session
  *  started (late MCP servers, `/reload`ed plugins) are reachable without touching the prefix. */
@@ -183,66 +181,9 @@ export interface ReadyCall {
   parsed: ParsedInput;
 }
 
-function parseCall(call: ToolCall, env: CallEnv): Promise<ParsedInput> {
+export function parseCall(call: ToolCall, env: CallEnv): Promise<ParsedInput> {
   const e = { type: "tool.input" as const, sessionId: env.sessionId, callId: call.id, tool: call.function.name, arguments: call.function.arguments, step: env.step, cutOff: env.cutOff };
   return env.chain.dispatch(e) as Promise<ParsedInput>;
-}
-
-export interface PrepareOptions {
-  /** Keep reasoning_content (as a string) in the logged message: the model needs it back. */
-  keepReasoning: boolean;
-  /** Ids already in the log: a reply reusing one gets a fresh id. */
-  taken: Set<string>;
-  /** The reply ended early: its calls will be answered as interrupted, not parsed. */
-  incomplete: boolean;
-  /** Something the person should be told (a call without a name, a re-issued id). */
-  note(code: string, message: string): void;
-}
-
-/** The assistant message as it enters the append-only log, and each call ready to run. What is
- *  logged is what the API accepts back, decided now because nothing logged is rewritten later:
- *  - an empty id, or one already used in the log or this reply, is re-issued (DeepSeek refuses
- *    a history with duplicate ids; the session file then holds the new id, so a resume agrees);
- *  - arguments that parse are kept byte for byte (the cache); otherwise the log holds what runs
- *    — the repaired JSON a `tool.input` hook produced — or `{}`, with the raw text quoted in the
- *    call's error result (the transcript keeps it there);
- *  - a call without a tool name is kept and answered with an error naming the problem, never
- *    dropped: everything the model asked for gets an answer. */
-export async function prepareReply(m: AssistantMessage, env: CallEnv, o: PrepareOptions): Promise<{ message: AssistantMessage; ready: ReadyCall[] }> {
-  const ready: ReadyCall[] = [];
-  for (const c of m.tool_calls ?? []) {
-    let id = typeof c.id === "string" ? c.id : "";
-    if (id === "" || o.taken.has(id)) {
-      const fresh = freshCallId("call_dc");
-      o.note("call-id", `the model sent a tool call ${id === "" ? "without an id" : `reusing the id ${id}`}; it was given the id ${fresh}`);
-      id = fresh;
-    }
-    o.taken.add(id);
-    const name = typeof c.function?.name === "string" ? c.function.name.trim() : "";
-    const raw = typeof c.function?.arguments === "string" ? c.function.arguments : "";
-    const call: ToolCall = { id, type: "function", function: { name, arguments: raw } };
-    let parsed: ParsedInput;
-    if (o.incomplete) parsed = { error: "Interrupted: this call did not run." };
-    else if (name === "") {
-      parsed = { error: `This tool call has no tool name, so nothing ran. Its arguments were: ${raw.slice(0, 200) || "(none)"}. Call one of the available tools by its name.` };
-      o.note("call-without-name", "the model sent a tool call without a tool name; it was answered with an error and nothing ran");
-    } else parsed = await parseCall(call, env);
-    const logged = isJson(raw) ? raw : "input" in parsed ? JSON.stringify(parsed.input) : "{}";
-    ready.push({ call: { ...call, function: { name, arguments: logged } }, parsed });
-  }
-  const message: AssistantMessage = { role: "assistant", content: m.content ?? (ready.length ? null : "") };
-  if (o.keepReasoning) message.reasoning_content = m.reasoning_content ?? "";
-  if (ready.length) message.tool_calls = ready.map((r) => r.call);
-  return { message, ready };
-}
-
-function isJson(s: string): boolean {
-  try {
-    JSON.parse(s);
-    return true;
-  } catch {
-    return false; // not JSON: the caller logs what ran instead
-  }
 }
 
 /** The core answer of `tool.input`: the raw arguments as a JSON object, or what is wrong with
