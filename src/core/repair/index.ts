@@ -3,6 +3,7 @@
 // for each quirk and what is done about it). The assembly calls `registerRepairs` before any
 // other builtin-tier hook on these events, so the repairs are the outermost builtin hooks:
 //
+//   model.stream    markup held back from the display                (until the reply is judged)
 //   model.response  scavenging of calls written as text            (rewrites the reply)
 //   tool.list       schema flattening of deep schemas              (wraps the definitions)
 //   tool.input      re-nesting of flat inputs (outer), then JSON repair (inner; wraps the parse)
@@ -19,6 +20,7 @@ import { flattenSchema, renest } from "./flatten.js";
 import { repairJson } from "./json-repair.js";
 import { scavengeResponse } from "./scavenge.js";
 import { freshCallId } from "../session/ids.js";
+import { contentDelta, StreamHold } from "./stream-hold.js";
 
 export { canonicalJson, describeCall } from "./canonical.js";
 export { CallStormBreaker, STORM_BY, STORM_LIMIT, STORM_WINDOW } from "./call-storm.js";
@@ -50,6 +52,28 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
   const log = new RepairLog(chain);
   const owner = REPAIR_OWNER;
   const schemaOf = (tool: string): JsonSchema | undefined => opts.tools().find((t) => t.name === tool)?.inputSchema;
+
+  const hold = new StreamHold();
+  let flushing = false;
+  chain.on("builtin", owner, "model.stream", null, (e, next) => {
+    if (flushing || e.delta.kind !== "content") return next();
+    const now = hold.content(e.step, e.delta.text);
+    return now ? next({ ...e, delta: contentDelta(now) }) : undefined;
+  });
+  // Outermost on model.response: it sees the final answer, after every repair below it.
+  chain.on("builtin", owner, "model.response", null, async (e, next) => {
+    const r = await next();
+    const rest = hold.finish(e.step, r.message.content ?? "");
+    if (rest) {
+      flushing = true;
+      try {
+        await chain.dispatch({ type: "model.stream", step: e.step, delta: contentDelta(rest) });
+      } finally {
+        flushing = false;
+      }
+    }
+    return r;
+  });
 
   chain.on("builtin", owner, "model.response", null, async (e, next) => {
     // The names offered this round; the registered tools stand in if the loop sent none.
