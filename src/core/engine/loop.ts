@@ -3,7 +3,8 @@
 // Loop 1 (here) — model rounds. Exit: a reply without tool calls that the ending judge accepts
 //   (completed; an empty or unfinished one is reminded once, then empty_reply/unfinished_reply),
 //   or a stop condition: max rounds, output cut 3 times (output_truncated), content filter,
-//   interrupt, an API error, a call repeated after the call-storm breaker (repeated_calls). Every exit returns exactly one stop reason; the caller emits turn.complete.
+//   interrupt, an API error, a call repeated after the call-storm breaker (repeated_calls).
+//   Every exit returns exactly one stop reason; the caller emits turn.complete.
 // Loop 2 (the REPL / -p driver) — turns, until the user stops.
 // Invariants: every tool call in the log gets a result (no orphaned call can reach the API), and
 // what is logged is what the API accepts back (prepareReply: unique ids, JSON arguments);

@@ -3,6 +3,7 @@
 
 import type { AssistantMessage, JsonObject, JsonValue, ToolCall } from "../../contract/index.js";
 import { canonicalJson } from "../repair/canonical.js";
+import { matchingEnd } from "../repair/json-calls.js";
 import { freshCallId } from "../session/ids.js";
 import { parseCall, type CallEnv, type ParsedInput, type ReadyCall } from "./tools.js";
 
@@ -59,7 +60,7 @@ export async function prepareReply(m: AssistantMessage, env: CallEnv, o: Prepare
  *  the cache then matches the reply as sent up to there. Otherwise the input, serialised. */
 function repairedText(raw: string, input: JsonObject): string {
   const start = raw.indexOf("{");
-  const end = start < 0 ? -1 : objectEnd(raw, start);
+  const end = start < 0 ? -1 : matchingEnd(raw, start);
   if (end > 0) {
     const head = raw.slice(start, end);
     try {
@@ -69,25 +70,6 @@ function repairedText(raw: string, input: JsonObject): string {
     }
   }
   return JSON.stringify(input);
-}
-
-/** Index just past the `}` that closes the object opened at `from`, or -1. */
-function objectEnd(s: string, from: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = from; i < s.length; i++) {
-    const c = s[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
 }
 
 function isJson(s: string): boolean {

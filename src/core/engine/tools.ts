@@ -118,7 +118,7 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
   const done = (output: ToolOutput): CallOutcome => ({ call, tool, input, output, durationMs: performance.now() - started });
 
   const parsed = given ?? (await parseCall(call, env));
-  if ("error" in parsed) return done(error(parsed.error, `${tool || "(no tool name)"}: not run`));
+  if ("error" in parsed) return done(error(parsed.error, tool ? `${tool}: invalid arguments` : "(no tool name): not run"));
   input = parsed.input as JsonObject;
   if (tool === PROXY_TOOL) {
     const inner = input.input;

@@ -108,7 +108,7 @@ function argumentsObject(v: JsonValue): JsonObject | null {
 }
 
 /** Index just past the bracket matching the one at `from`, or -1 if it never closes. */
-function matchingEnd(text: string, from: number): number {
+export function matchingEnd(text: string, from: number): number {
   let depth = 0;
   let inString = false;
   for (let i = from; i < text.length; i++) {
