@@ -22,6 +22,8 @@ interface Expect {
   stderrIncludes?: string[];
   toolResultIncludes?: string;
   maxRequests?: number;
+  /** The model's raw arguments, kept whole in the session file where the log holds other JSON. */
+  rawKept?: string;
 }
 interface Case {
   id: string;
@@ -91,6 +93,11 @@ async function phase(sim: Simulator, env: CliEnv, args: string[], replies: Scrip
     expect(tools.join("\n")).toContain(want.toolResultIncludes);
   }
   if (want.maxRequests !== undefined) expect(mine.length).toBeLessThanOrEqual(want.maxRequests);
+  if (want.rawKept !== undefined) {
+    const folder = join(env.home, "sessions", readdirSync(join(env.home, "sessions"))[0]);
+    const lines = readdirSync(folder).flatMap((f) => readFileSync(join(folder, f), "utf8").split("\n").filter(Boolean));
+    expect(lines.map((l) => JSON.parse(l) as { t: string; raw?: string }).filter((r) => r.t === "raw-arguments").map((r) => r.raw)).toContain(want.rawKept);
+  }
 }
 
 for (const fam of families) {

@@ -217,6 +217,7 @@ export class Engine {
       emit: (e) => this.emit?.(e),
       onUsage: (step, usage) => this.onUsage(turn, step, usage),
       beforeStep: () => this.maybeCompact(turn),
+      record: (r) => this.record(r),
     });
   }
 

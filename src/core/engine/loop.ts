@@ -17,6 +17,7 @@ import type { CacheFirstContext } from "../context/context.js";
 import { STORM_BY, STORM_STOP_BY } from "../repair/call-storm.js";
 import { EndingJudge } from "../repair/endings.js";
 import { callIdsOf } from "../session/ids.js";
+import type { SessionRecord } from "../session/store.js";
 import { prepareReply } from "./reply.js";
 import { interrupted, runCalls, type CallEnv } from "./tools.js";
 
@@ -34,6 +35,8 @@ export interface TurnDeps {
   /** Record a request's usage; resolves to its exact cost in USD. */
   onUsage(step: number, usage: Usage): Promise<number>;
   beforeStep(step: number): Promise<void>;
+  /** Keep a record in the session file that is not part of the log (raw arguments). */
+  record(r: SessionRecord): void;
 }
 
 export interface TurnEnd {
@@ -86,7 +89,8 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     }
     const env: CallEnv = { ...d.callEnv, step, cutOff: response.finishReason === "length" };
     const note = (code: string, message: string): void => d.emit({ type: "notice", level: "warn", code, message });
-    const { message, ready } = await prepareReply(response.message, env, { keepReasoning: d.context.keepsReasoning(), taken: callIdsOf(d.context.messages), incomplete: !!response.incomplete, note });
+    const keepRaw = (callId: string, raw: string): void => d.record({ t: "raw-arguments", callId, raw });
+    const { message, ready } = await prepareReply(response.message, env, { keepReasoning: d.context.keepsReasoning(), taken: callIdsOf(d.context.messages), incomplete: !!response.incomplete, note, keepRaw });
     if (message.content || ready.length || !response.incomplete) d.context.append(message);
     if (message.content?.trim()) text += (text ? "\n\n" : "") + message.content;
     d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: response.usage, incomplete: response.incomplete?.reason, costUsd: stepCost });

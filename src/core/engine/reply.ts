@@ -16,6 +16,8 @@ export interface PrepareOptions {
   incomplete: boolean;
   /** Something the person should be told (a call without a name, a re-issued id). */
   note(code: string, message: string): void;
+  /** The model's own arguments of a call whose log entry holds other JSON: for the transcript. */
+  keepRaw(callId: string, raw: string): void;
 }
 
 /** The assistant message as it enters the append-only log, and each call ready to run. What is
@@ -24,7 +26,7 @@ export interface PrepareOptions {
  *    a history with duplicate ids; the session file then holds the new id, so a resume agrees);
  *  - arguments that parse are kept byte for byte (the cache); otherwise the log holds what runs
  *    — the repaired JSON a `tool.input` hook produced — or `{}`, with the raw text quoted in the
- *    call's error result (the transcript keeps it there);
+ *    call's error result; the raw text is kept whole in the session file (`raw-arguments`);
  *  - a call without a tool name is kept and answered with an error naming the problem, never
  *    dropped: everything the model asked for gets an answer. */
 export async function prepareReply(m: AssistantMessage, env: CallEnv, o: PrepareOptions): Promise<{ message: AssistantMessage; ready: ReadyCall[] }> {
@@ -47,6 +49,7 @@ export async function prepareReply(m: AssistantMessage, env: CallEnv, o: Prepare
       o.note("call-without-name", "the model sent a tool call without a tool name; it was answered with an error and nothing ran");
     } else parsed = await parseCall(call, env);
     const logged = isJson(raw) ? raw : "input" in parsed ? repairedText(raw, parsed.input) : "{}";
+    if (logged !== raw && raw !== "") o.keepRaw(id, raw);
     ready.push({ call: { ...call, function: { name, arguments: logged } }, parsed });
   }
   const message: AssistantMessage = { role: "assistant", content: m.content ?? (ready.length ? null : "") };

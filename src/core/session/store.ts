@@ -22,7 +22,9 @@ export type SessionRecord =
   | { t: "usage"; turn: number; step: number; model: string; usage: Usage; costUsd: number; at: string }
   /** Things shown to the person but not sent back to the model (e.g. reasoning it does not need). */
   | { t: "display"; kind: string; text: string }
-  | { t: "model"; model: string };
+  | { t: "model"; model: string }
+  /** A call's arguments exactly as the model sent them, where the log holds other (valid) JSON. */
+  | { t: "raw-arguments"; callId: string; raw: string };
 
 export interface LoadedSession {
   id: string;
