@@ -13,6 +13,12 @@ export const STOP_REASONS = [
   "interrupted",
   "error",
   "budget_exhausted",
+  /** The model sent no answer (empty, whitespace, or reasoning only), again after a reminder. */
+  "empty_reply",
+  /** The answer stopped where a tool call should follow ("Now let me read the file:"), again after a reminder. */
+  "unfinished_reply",
+  /** The model kept repeating a call the call-storm breaker had already suppressed. */
+  "repeated_calls",
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 

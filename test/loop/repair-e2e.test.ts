@@ -72,3 +72,26 @@ describe("malformed tool calls from the model end in the right tool running once
     expect(complete(events).stopReason).toBe("completed");
   });
 });
+
+describe("what the person sees while a reply with markup streams", () => {
+  const shown = (events: StreamEvent[], step = 1) =>
+    events.filter((e) => e.type === "model.delta" && e.step === step && e.delta.kind === "content").map((e) => (e as { delta: { text: string } }).delta.text).join("");
+
+  it("never shows markup that became a call, and shows the prose around it", async () => {
+    const { events } = await runWith({ content: `Let me look.\n${dsml([{ name: "Read", params: { file_path: "a.ts" } }])}\nBack soon.`, chunkSize: 3 });
+    const text = shown(events);
+    expect(text).not.toMatch(/DSML|invoke|｜/);
+    expect(text).toContain("Let me look.");
+    expect(text).toContain("Back soon.");
+  });
+
+  it("shows markup that was not taken as a call once the reply is judged, so nothing is lost", async () => {
+    const runs: string[] = [];
+    const content = `An example:\n\`\`\`\n${dsml([{ name: "Read", params: { file_path: "x.ts" } }])}\n\`\`\`\nand unknown: ${dsml([{ name: "Nope", params: { a: "1" } }])}`;
+    h = await startHarness({ script: { replies: [{ content, chunkSize: 5 }] }, tools: [recordingRead(runs)], allowAll: true });
+    const events = await h.turn("show me");
+    expect(runs).toEqual([]);
+    expect(shown(events)).toBe(content);
+    expect(complete(events).text).toBe(content);
+  });
+});

@@ -15,13 +15,13 @@ describe("tool calls written as JSON in content become real tool calls", () => {
     expect(scavengeJsonCalls(json, isTool).calls).toEqual([{ name: "Read", input: { file_path: "a.ts" } }]);
   });
 
-  it("removes a fenced call and its fence, keeping the prose around it", async () => {
+  it("leaves a call written inside a code fence as text: the person was shown it, not asked to run it", async () => {
     const h = harness();
     const content = 'Let me check the tests.\n```json\n{"name": "Bash", "arguments": {"command": "npm test"}}\n```\nBack soon.';
     const out = await h.respond(reply(content));
-    expect(callsOf(out)).toEqual([{ name: "Bash", input: { command: "npm test" } }]);
-    expect(out.message.content).toBe("Let me check the tests.\n\nBack soon.");
-    expect(h.repairs).toEqual([{ step: 1, kind: "scavenged-json-content", detail: "Bash(command=npm test)" }]);
+    expect(callsOf(out)).toEqual([]);
+    expect(out.message.content).toBe(content);
+    expect(h.repairs).toEqual([]);
   });
 
   it("removes a <tool_call> wrapper together with the call", async () => {

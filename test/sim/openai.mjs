@@ -61,6 +61,40 @@ export function chunkEvents(r, meta) {
 }
 
 /**
+ * The SSE events of a reply given as raw chunks (a corpus case replayed exactly as the API sent
+ * it). An object chunk `{delta, finish_reason?, usage?}` becomes one `chat.completion.chunk`
+ * with this reply's id, model and created; the first chunk that has a finish_reason carries the
+ * billed usage unless it says `usage: false`. A string is sent verbatim (a keep-alive, a line
+ * that is not JSON). `data: [DONE]` ends the stream unless the last chunk is the string "".
+ * @param {import("./server.mjs").RawChunk[]} chunks
+ * @param {Meta} meta
+ * @returns {string[]}
+ */
+export function rawChunkEvents(chunks, meta) {
+  let usageSent = false;
+  const events = chunks.map((c) => {
+    if (typeof c === "string") return c;
+    const finish = c.finish_reason ?? null;
+    /** @type {Record<string, unknown>} */
+    const chunk = {
+      id: meta.id,
+      object: "chat.completion.chunk",
+      created: meta.created,
+      model: meta.model,
+      system_fingerprint: FINGERPRINT,
+      choices: [{ index: 0, delta: c.delta ?? {}, logprobs: null, finish_reason: finish }],
+    };
+    if (c.usage !== false && (typeof c.usage === "object" || (finish !== null && !usageSent))) {
+      chunk.usage = typeof c.usage === "object" ? c.usage : meta.usage;
+      usageSent = true;
+    }
+    return sse(chunk);
+  });
+  if (chunks[chunks.length - 1] !== "") events.push("data: [DONE]\n\n");
+  return events;
+}
+
+/**
  * A `data:` line that is not JSON (a chunk cut in the middle), for the malformed-chunk fault.
  * @param {Meta} meta
  */

@@ -84,6 +84,37 @@ describe("message order", () => {
   });
 });
 
+describe("the history rules DeepSeek enforces on tool calls", () => {
+  const withCall = (args: string, id = "call_00_a") => [
+    { role: "user", content: "Read a.ts" },
+    { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "Read", arguments: args } }] },
+    { role: "tool", tool_call_id: id, content: "x" },
+    { role: "user", content: "and?" },
+  ];
+
+  it("rejects a history whose tool call arguments are not valid JSON, naming the message", async () => {
+    for (const args of ['{"file_path": "a.ts"', "{", '{"a": 1}}', ""]) {
+      const r = await post({ model: "deepseek-chat", messages: withCall(args) });
+      expect(r.status, args).toBe(400);
+      expect(errorOf(r.raw).message).toMatch(/^Failed to parse the request body as JSON: messages\[1\]\.tool_calls\[0\]\.function\.arguments: /);
+    }
+    expect((await post({ model: "deepseek-chat", messages: withCall('{"file_path": "a.ts"}') })).status).toBe(200);
+  });
+
+  it("rejects two tool calls with one id anywhere in the history, as DeepSeek does", async () => {
+    const twice = [...withCall("{}", "call_dup"), ...withCall("{}", "call_dup").slice(1)];
+    const r = await post({ model: "deepseek-chat", messages: twice });
+    expect(r.status).toBe(400);
+    expect(errorOf(r.raw).message).toBe("Duplicate value for 'tool_call_id' of call_dup in message[4]");
+  });
+
+  it("rejects contents that are not strings (an array of parts included)", async () => {
+    const r = await post({ model: "deepseek-chat", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
+    expect(r.status).toBe(400);
+    expect(errorOf(r.raw).message).toBe("Failed to deserialize the JSON body into the target type: messages[0]: invalid type: sequence, expected a string");
+  });
+});
+
 describe("the request body", () => {
   it("rejects an unknown model with Model Not Exist", async () => {
     const r = await post({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });

@@ -134,6 +134,49 @@ export function normalizeReply(r, { thinking, idPrefix }) {
 }
 
 /**
+ * The reply that raw chunks add up to (what the simulator bills, and what a following request
+ * sends back): deltas assembled the way a client assembles them — tool calls by index, a piece
+ * without an index continuing the last call.
+ * @param {import("./server.mjs").RawChunk[]} chunks
+ * @param {boolean} thinking
+ * @returns {NormalReply}
+ */
+export function replyFromChunks(chunks, thinking) {
+  let reasoning = "";
+  let content = "";
+  let finishReason = "stop";
+  /** @type {Map<number, { id: string, name: string, arguments: string }>} */
+  const calls = new Map();
+  let last = 0;
+  for (const c of chunks) {
+    if (typeof c === "string") continue;
+    const d = /** @type {any} */ (c.delta ?? {});
+    if (typeof d.reasoning_content === "string") reasoning += d.reasoning_content;
+    if (typeof d.content === "string") content += d.content;
+    for (const tc of Array.isArray(d.tool_calls) ? d.tool_calls : []) {
+      const index = typeof tc.index === "number" ? tc.index : last;
+      last = index;
+      const call = calls.get(index) ?? { id: "", name: "", arguments: "" };
+      if (tc.id) call.id = tc.id;
+      if (tc.function?.name) call.name = tc.function.name;
+      if (typeof tc.function?.arguments === "string") call.arguments += tc.function.arguments;
+      calls.set(index, call);
+    }
+    if (c.finish_reason) finishReason = c.finish_reason;
+  }
+  return {
+    reasoning: thinking || reasoning ? reasoning : null,
+    content,
+    toolCalls: [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c),
+    finishReason,
+    chunkSize: 8,
+    chunkDelayMs: 0,
+    keepAliveMs: 0,
+    keepAliveEveryMs: 50,
+  };
+}
+
+/**
  * `text` cut into pieces of `size` characters (code points: a surrogate pair is never split).
  * @param {string} text
  * @param {number} size

@@ -166,3 +166,42 @@ describe("https", () => {
     }
   });
 });
+
+describe("replaying a reply as the exact chunks a report shows", () => {
+  it("sends each chunk with the reply's id and model, usage on the finishing chunk, verbatim strings as they are, then [DONE]", async () => {
+    sim.setScript({
+      replies: [
+        {
+          chunks: [
+            { delta: { role: "assistant", content: "" } },
+            ": keep-alive\n\n",
+            { delta: { content: "hello<‖DS" } },
+            { delta: { content: "ML‖tool_calls>world" } },
+            { delta: { tool_calls: [{ index: 0, id: "", type: "", function: { name: "", arguments: "" } }] } },
+            { delta: { tool_calls: [{ index: 0, id: "call_00_x", function: { name: "Read", arguments: '{"a":1}' } }] } },
+            { delta: { content: "" }, finish_reason: "tool_calls" },
+          ],
+        },
+      ],
+    });
+    const r = await call(`${sim.url}/chat/completions`, { model: "deepseek-chat", messages: user("go"), stream: true });
+    expect(r.status).toBe(200);
+    expect(r.raw).toContain(": keep-alive\n\n");
+    expect(r.raw.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    const chunks = chunksOf(r.raw);
+    expect(chunks).toHaveLength(6);
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+    expect(chunks.map((c) => c.choices[0].delta.content ?? null)).toEqual(["", "hello<‖DS", "ML‖tool_calls>world", null, null, ""]);
+    expect(chunks.filter((c) => c.usage).length).toBe(1);
+    expect(chunks[5].usage.completion_tokens).toBeGreaterThan(0);
+    expect(chunks[4].choices[0].delta.tool_calls).toEqual([{ index: 0, id: "call_00_x", function: { name: "Read", arguments: '{"a":1}' } }]);
+    expect(chunks[5].choices[0].finish_reason).toBe("tool_calls");
+  });
+
+  it("answers a non-streamed request for the same chunks with the message they add up to", async () => {
+    sim.setScript({ replies: [{ chunks: [{ delta: { content: "a" } }, { delta: { content: "b" }, finish_reason: "stop" }] }] });
+    const choice = await ask(user("go"), { stream: false });
+    expect(choice.message.content).toBe("ab");
+    expect(choice.finish_reason).toBe("stop");
+  });
+});

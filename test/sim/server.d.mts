@@ -55,9 +55,17 @@ export interface Fault {
   thenClose?: boolean;
 }
 
-/** A script entry: a reply, or a fault (stream faults use the entry's reply fields). */
+/** One chunk of a reply replayed exactly: an object becomes a `chat.completion.chunk` with
+ *  this `delta` and `finish_reason` (the first chunk with a finish_reason carries the billed
+ *  usage unless `usage: false`; an object replaces it); a string is sent verbatim. A last
+ *  chunk "" means the stream ends without `data: [DONE]`. */
+export type RawChunk = string | { delta?: Record<string, unknown>; finish_reason?: FinishReason | null; usage?: false | WireUsage };
+
+/** A script entry: a reply, or a fault (stream faults use the entry's reply fields). With
+ *  `chunks`, the reply is exactly those chunks (OpenAI protocol; reply fields are ignored). */
 export interface ScriptEntry extends Reply {
   fault?: Fault;
+  chunks?: RawChunk[];
 }
 
 /** Conditions on the request's last message; all given must hold. */

@@ -11,8 +11,8 @@ import { randomUUID } from "node:crypto";
 import { anthropicErrorBody, MALFORMED_EVENT, messageBody, messageEvents, toChatRequest } from "./anthropic.mjs";
 import { bill } from "./billing.mjs";
 import { createPrefixCache } from "./cache.mjs";
-import { chunkEvents, completionBody, errorBody, malformedChunk } from "./openai.mjs";
-import { createCursor, normalizeReply, randomId } from "./script.mjs";
+import { chunkEvents, completionBody, errorBody, malformedChunk, rawChunkEvents } from "./openai.mjs";
+import { createCursor, normalizeReply, randomId, replyFromChunks } from "./script.mjs";
 import { keepAlives, sendBody, sendEvents } from "./send.mjs";
 import { warmTokenizer } from "./tokens.mjs";
 import { LISTED_MODELS, thinkingOn, validateChatRequest } from "./validate.mjs";
@@ -178,7 +178,10 @@ export async function startSimulator(options = {}) {
       return;
     }
 
-    const reply = normalizeReply(entry, { thinking: thinkingOn(chat), idPrefix: protocol === "anthropic" ? "toolu_" : undefined });
+    if (entry.chunks && protocol !== "openai") return error(500, "simulator: raw chunks replay on the OpenAI protocol only");
+    const reply = entry.chunks
+      ? replyFromChunks(entry.chunks, thinkingOn(chat))
+      : normalizeReply(entry, { thinking: thinkingOn(chat), idPrefix: protocol === "anthropic" ? "toolu_" : undefined });
     const billed = bill(cache, chat, reply);
     const breaks = fault.dropAfterChunks !== undefined || fault.stallAfterChunks !== undefined;
     if (breaks) billed.persistInput();
@@ -203,7 +206,9 @@ export async function startSimulator(options = {}) {
     }
     if (reply.keepAliveMs > 0 && !(await keepAlives(res, keepAlive, reply.keepAliveMs, reply.keepAliveEveryMs))) return;
     const meta = { id, created, model, thinking: thinkingOn(chat), usage: billed.usage };
-    const events = protocol === "anthropic" ? messageEvents(reply, { id, model, usage: billed.usage }) : chunkEvents(reply, meta);
+    const events = protocol === "anthropic"
+      ? messageEvents(reply, { id, model, usage: billed.usage })
+      : entry.chunks ? rawChunkEvents(entry.chunks, meta) : chunkEvents(reply, meta);
     const malformed = protocol === "anthropic" ? MALFORMED_EVENT : malformedChunk(meta);
     await sendEvents(res, events, { chunkDelayMs: reply.chunkDelayMs, fault, malformed });
   }

@@ -30,6 +30,8 @@ export const TOOL_CHOICE_MESSAGE = "Thinking mode does not support this tool_cho
 export const ORPHANED_CALL_MESSAGE =
   "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. (insufficient tool messages following tool_calls message)";
 export const STRAY_TOOL_MESSAGE = "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'";
+/** DeepSeek checks tool_call ids across the whole history (craft-agents-oss#621/#630 quote it). */
+export const duplicateIdMessage = (/** @type {string} */ id, /** @type {number} */ i) => `Duplicate value for 'tool_call_id' of ${id} in message[${i}]`;
 
 /**
  * Whether the request is answered in thinking mode.
@@ -70,9 +72,11 @@ export function validateChatRequest(json) {
     if (!ROLES.includes(m.role)) {
       return deser(`messages[${i}]: unknown variant \`${String(m.role)}\`, expected one of ${ROLES.map((r) => `\`${r}\``).join(", ")}`);
     }
-    const contentOk = typeof m.content === "string" || Array.isArray(m.content);
+    // DeepSeek takes string contents only: an array of parts is "invalid type: sequence,
+    // expected a string" (forgecode#2008, cline#230 quote it).
+    const contentOk = typeof m.content === "string";
     if (m.role === "assistant") {
-      if (!(contentOk || m.content == null)) return deser(`messages[${i}]: invalid type for \`content\``);
+      if (!(contentOk || m.content == null)) return deser(`messages[${i}]: invalid type: sequence, expected a string`);
       if (m.content == null && !Array.isArray(m.tool_calls)) return deser(`messages[${i}]: missing field \`content\``);
       if (m.reasoning_content != null && typeof m.reasoning_content !== "string") {
         return deser(`messages[${i}]: invalid type for \`reasoning_content\`, expected a string`);
@@ -83,15 +87,20 @@ export function validateChatRequest(json) {
           if (typeof tc?.id !== "string") return deser(`messages[${i}].tool_calls[${j}]: missing field \`id\``);
           if (typeof tc.function?.name !== "string") return deser(`messages[${i}].tool_calls[${j}]: missing field \`function.name\``);
           if (typeof tc.function.arguments !== "string") return deser(`messages[${i}].tool_calls[${j}].function.arguments: expected a string`);
+          // The API parses the arguments of the history as JSON (Locus#73 quotes the 400).
+          const bad = jsonError(tc.function.arguments);
+          if (bad) return fail(`Failed to parse the request body as JSON: messages[${i}].tool_calls[${j}].function.arguments: ${bad}`);
         }
       }
     } else {
       if (m.content === undefined) return deser(`messages[${i}]: missing field \`content\``);
-      if (!contentOk) return deser(`messages[${i}]: invalid type for \`content\`, expected a string`);
+      if (!contentOk) return deser(`messages[${i}]: invalid type: ${Array.isArray(m.content) ? "sequence" : typeof m.content}, expected a string`);
     }
     if (m.role === "tool" && typeof m.tool_call_id !== "string") return deser(`messages[${i}]: missing field \`tool_call_id\``);
   }
 
+  const duplicate = checkUniqueIds(json.messages);
+  if (duplicate) return duplicate;
   const pairing = checkToolPairing(json.messages);
   if (pairing) return pairing;
 
@@ -135,4 +144,33 @@ function checkToolPairing(messages) {
     pending = new Set(m.role === "assistant" && Array.isArray(m.tool_calls) ? m.tool_calls.map((/** @type {any} */ tc) => tc.id) : []);
   }
   return pending.size > 0 ? fail(ORPHANED_CALL_MESSAGE) : null;
+}
+
+/**
+ * Why `text` is not JSON, or null when it is.
+ * @param {string} text
+ */
+function jsonError(text) {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/**
+ * Every tool_call id appears once in the whole history (an empty one counts as a value too).
+ * @param {any[]} messages
+ */
+function checkUniqueIds(messages) {
+  const seen = new Set();
+  for (const [i, m] of messages.entries()) {
+    if (m.role !== "assistant" || !Array.isArray(m.tool_calls)) continue;
+    for (const tc of m.tool_calls) {
+      if (seen.has(tc.id)) return fail(duplicateIdMessage(tc.id, i));
+      seen.add(tc.id);
+    }
+  }
+  return null;
 }

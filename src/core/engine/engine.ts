@@ -217,6 +217,7 @@ export class Engine {
       emit: (e) => this.emit?.(e),
       onUsage: (step, usage) => this.onUsage(turn, step, usage),
       beforeStep: () => this.maybeCompact(turn),
+      record: (r) => this.record(r),
     });
   }
 
@@ -226,7 +227,10 @@ export class Engine {
     const durationMs = Math.round(performance.now() - started);
     // A compaction's digest request within the turn is part of what the turn cost.
     const end = { ...turnEnd, usage: addUsage(turnEnd.usage, this.extra.usage), costUsd: turnEnd.costUsd + this.extra.costUsd };
-    this.record({ t: "turn", turn, prompt, stopReason, usage: end.usage, costUsd: end.costUsd, at: this.now().toISOString(), durationMs });
+    this.record({ t: "turn", turn, prompt, stopReason, usage: end.usage, costUsd: end.costUsd, at: this.now().toISOString(), durationMs, ...(end.loop ? { loop: end.loop } : {}) });
+    if (end.loop) {
+      this.emit?.({ type: "notice", level: "warn", code: "call-loop", message: `the model repeated a suppressed call in ${end.loop.requests} request(s), costing $${end.loop.costUsd.toFixed(4)}` });
+    }
     if (!dispatched) await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason, usage: end.usage, text: end.text });
     this.emit?.({ ...this.completeEvent(turn, stopReason, end), durationMs });
   }

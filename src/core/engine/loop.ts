@@ -1,16 +1,24 @@
 // One user turn: model rounds until the model stops asking for tools.
 //
-// Loop 1 (here) — model rounds. Exit: a reply without tool calls (completed), or a stop
-//   condition: max rounds, output cut 3 times (output_truncated), content filter, interrupt,
-//   an API error. Every exit returns exactly one stop reason; the caller emits turn.complete.
+// Loop 1 (here) — model rounds. Exit: a reply without tool calls that the ending judge accepts
+//   (completed; an empty or unfinished one is reminded once, then empty_reply/unfinished_reply),
+//   or a stop condition: max rounds, output cut 3 times (output_truncated), content filter,
+//   interrupt, an API error, a call repeated after the call-storm breaker (repeated_calls).
+//   Every exit returns exactly one stop reason; the caller emits turn.complete.
 // Loop 2 (the REPL / -p driver) — turns, until the user stops.
-// Invariants: every tool call in the log gets a result (no orphaned call can reach the API);
+// Invariants: every tool call in the log gets a result (no orphaned call can reach the API), and
+// what is logged is what the API accepts back (prepareReply: unique ids, JSON arguments);
 // what arrived before a failure stays in the log; errors are data, never an unwinding.
 
-import type { AssistantMessage, StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
+import type { StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
+import { STORM_BY, STORM_STOP_BY } from "../repair/call-storm.js";
+import { EndingJudge } from "../repair/endings.js";
+import { callIdsOf } from "../session/ids.js";
+import type { SessionRecord } from "../session/store.js";
+import { prepareReply } from "./reply.js";
 import { interrupted, runCalls, type CallEnv } from "./tools.js";
 
 export interface TurnDeps {
@@ -27,6 +35,8 @@ export interface TurnDeps {
   /** Record a request's usage; resolves to its exact cost in USD. */
   onUsage(step: number, usage: Usage): Promise<number>;
   beforeStep(step: number): Promise<void>;
+  /** Keep a record in the session file that is not part of the log (raw arguments). */
+  record(r: SessionRecord): void;
 }
 
 export interface TurnEnd {
@@ -36,6 +46,8 @@ export interface TurnEnd {
   usage: Usage;
   costUsd: number;
   error?: string;
+  /** Rounds whose calls the call-storm breaker suppressed, and what those requests cost. */
+  loop?: { requests: number; costUsd: number };
 }
 
 const MAX_CONTINUATIONS = 3;
@@ -44,11 +56,11 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   let usage: Usage = { ...ZERO_USAGE };
   let costUsd = 0;
   let text = "";
-  let continuations = 0;
-  let nudged = false;
+  const endings = new EndingJudge(MAX_CONTINUATIONS);
+  const loop = { requests: 0, costUsd: 0 };
   let step = 0;
   let rounds = 0; // model requests made: what `num_turns` reports
-  const end = (stopReason: StopReason, error?: string): TurnEnd => ({ stopReason, text, steps: rounds, usage, costUsd, error });
+  const end = (stopReason: StopReason, error?: string): TurnEnd => ({ stopReason, text, steps: rounds, usage, costUsd, error, ...(loop.requests ? { loop } : {}) });
 
   for (step = 1; ; step++) {
     if (d.signal.aborted) return end("interrupted");
@@ -75,50 +87,39 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
       usage = addUsage(usage, response.usage);
       costUsd += stepCost;
     }
-    const message = logged(response.message, d.context.keepsReasoning());
-    const calls = message.tool_calls ?? [];
-    if (message.content || calls.length || !response.incomplete) d.context.append(message);
-    if (message.content) text += (text ? "\n\n" : "") + message.content;
+    const env: CallEnv = { ...d.callEnv, step, cutOff: response.finishReason === "length" };
+    const note = (code: string, message: string): void => d.emit({ type: "notice", level: "warn", code, message });
+    const keepRaw = (callId: string, raw: string): void => d.record({ t: "raw-arguments", callId, raw });
+    const { message, ready } = await prepareReply(response.message, env, { keepReasoning: d.context.keepsReasoning(), taken: callIdsOf(d.context.messages), incomplete: !!response.incomplete, note, keepRaw });
+    if (message.content || ready.length || !response.incomplete) d.context.append(message);
+    if (message.content?.trim()) text += (text ? "\n\n" : "") + message.content;
     d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: response.usage, incomplete: response.incomplete?.reason, costUsd: stepCost });
 
     if (response.incomplete) {
-      for (const c of calls) d.context.appendToolResult(c.id, interrupted(c).output.content);
+      for (const r of ready) d.context.appendToolResult(r.call.id, interrupted(r.call).output.content);
       return end(d.signal.aborted ? "interrupted" : "error", `the reply ended early: ${response.incomplete.reason}`);
     }
     if (response.finishReason === "content_filter") return end("content_filter", "the API's content filter stopped the reply");
     if (response.finishReason === "insufficient_system_resource") return end("error", "the API ran out of resources for this reply; try again");
-    if (calls.length === 0) {
-      if (response.finishReason === "length") {
-        if (continuations++ >= MAX_CONTINUATIONS) return end("output_truncated", `the reply hit the output limit ${MAX_CONTINUATIONS + 1} times`);
-        d.emit({ type: "notice", level: "info", code: "continuation", message: `reply cut by the output limit; continuing (${continuations}/${MAX_CONTINUATIONS})` });
-        d.context.append({ role: "user", content: "[deepcode] Your reply was cut off by the output limit. Continue exactly where you stopped." });
-        continue;
-      }
-      if (!message.content && step > 1 && !nudged) {
-        nudged = true; // an empty reply after tool results: a known quirk; ask once
-        d.emit({ type: "notice", level: "info", code: "empty-reply", message: "the model sent an empty reply; asking it to continue" });
-        d.context.append({ role: "user", content: "[deepcode] Your last reply was empty. Continue with the task, or give your final answer." });
-        continue;
-      }
-      return end("completed");
+    if (ready.length === 0) {
+      const ending = endings.judge(response.finishReason, message);
+      if (ending.kind === "complete") return end("completed");
+      if (ending.kind === "stop") return end(ending.reason, ending.error);
+      d.emit({ type: "notice", level: "info", code: ending.code, message: ending.notice });
+      d.context.append({ role: "user", content: ending.prompt });
+      continue;
     }
     const outcomes = await runCalls(
-      calls,
-      { ...d.callEnv, step, cutOff: response.finishReason === "length" },
+      ready,
+      env,
       d.concurrency,
       (c: ToolCall, tool, input) => d.emit({ type: "tool.start", step, callId: c.id, tool, input }),
       (o) => d.emit({ type: "tool.end", step, callId: o.call.id, tool: o.tool, output: o.output, durationMs: o.durationMs }),
     );
     for (const o of outcomes) d.context.appendToolResult(o.call.id, o.output.content);
+    endings.progressed();
+    const storm = outcomes.filter((o) => String(o.output.meta?.deniedBy ?? "").startsWith(STORM_BY));
+    if (storm.length) Object.assign(loop, { requests: loop.requests + 1, costUsd: loop.costUsd + stepCost });
+    if (storm.some((o) => o.output.meta?.deniedBy === STORM_STOP_BY)) return end("repeated_calls", `the model kept repeating a call that could not change anything (${loop.requests} rounds of repeats)`);
   }
-}
-
-/** The assistant message as the log keeps it: reasoning kept (as a string) only where the
- *  model needs it back, tool calls without an id or name dropped (they cannot be answered). */
-function logged(m: AssistantMessage, keepReasoning: boolean): AssistantMessage {
-  const calls = (m.tool_calls ?? []).filter((c) => c.id && c.function?.name);
-  const out: AssistantMessage = { role: "assistant", content: m.content ?? (calls.length ? null : "") };
-  if (keepReasoning) out.reasoning_content = m.reasoning_content ?? "";
-  if (calls.length) out.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.function.name, arguments: c.function.arguments ?? "" } }));
-  return out;
 }

@@ -101,24 +101,24 @@ const error = (content: string, summary?: string): ToolOutput => ({ content, isE
 /** One call through the whole pipeline. Whatever throws on the way (a hook's DeniedError on
  *  tool.result, a core that fails) becomes the call's error result: every call in the log gets
  *  an answer, or the next request would be refused for an orphaned call. */
-export async function runCall(call: ToolCall, env: CallEnv, onStart?: (tool: string, input: JsonObject) => void): Promise<CallOutcome> {
+export async function runCall(call: ToolCall, env: CallEnv, onStart?: (tool: string, input: JsonObject) => void, parsed?: ParsedInput): Promise<CallOutcome> {
   const started = performance.now();
   try {
-    return await pipeline(call, env, started, onStart);
+    return await pipeline(call, env, started, onStart, parsed);
   } catch (err) {
     const output = error(`${call.function.name} did not complete: ${err instanceof Error ? err.message : String(err)}`, `${call.function.name}: failed`);
     return { call, tool: call.function.name, input: {}, output, durationMs: performance.now() - started };
   }
 }
 
-async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?: (tool: string, input: JsonObject) => void): Promise<CallOutcome> {
+async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?: (tool: string, input: JsonObject) => void, given?: ParsedInput): Promise<CallOutcome> {
   const base = { sessionId: env.sessionId, callId: call.id };
   let tool = call.function.name;
   let input: JsonObject = {};
   const done = (output: ToolOutput): CallOutcome => ({ call, tool, input, output, durationMs: performance.now() - started });
 
-  const parsed = await env.chain.dispatch({ type: "tool.input", ...base, tool, arguments: call.function.arguments, step: env.step, cutOff: env.cutOff });
-  if ("error" in parsed) return done(error(parsed.error, `${tool}: invalid arguments`));
+  const parsed = given ?? (await parseCall(call, env));
+  if ("error" in parsed) return done(error(parsed.error, tool ? `${tool}: invalid arguments` : "(no tool name): not run"));
   input = parsed.input as JsonObject;
   if (tool === PROXY_TOOL) {
     const inner = input.input;
@@ -143,7 +143,7 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
 
   const ctx = createToolContext(env.chain, { root: env.root, sessionId: env.sessionId, callId: call.id, signal: env.signal, reads: env.reads, shell: env.shell });
   const gate = await env.chain.dispatch({ type: "tool.check", ...base, tool, input, readOnly: spec.readOnly, step: env.step });
-  if (gate.decision === "deny") return done(error(`Permission denied for ${tool}: ${gate.reason ?? "denied"}`, `${tool}: denied`));
+  if (gate.decision === "deny") return done({ ...error(`Permission denied for ${tool}: ${gate.reason ?? "denied"}`, `${tool}: denied`), meta: { deniedBy: gate.by ?? "" } });
   if (gate.decision === "ask") {
     const answer = await serialised(env.askLock, async () => {
       const preview = await previewOf(spec, input, ctx);
@@ -173,6 +173,19 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
   return done(output);
 }
 
+export type ParsedInput = { input: JsonObject } | { error: string };
+
+/** A call as the log keeps it, with what its arguments were read as (decided before logging). */
+export interface ReadyCall {
+  call: ToolCall;
+  parsed: ParsedInput;
+}
+
+export function parseCall(call: ToolCall, env: CallEnv): Promise<ParsedInput> {
+  const e = { type: "tool.input" as const, sessionId: env.sessionId, callId: call.id, tool: call.function.name, arguments: call.function.arguments, step: env.step, cutOff: env.cutOff };
+  return env.chain.dispatch(e) as Promise<ParsedInput>;
+}
+
 /** The core answer of `tool.input`: the raw arguments as a JSON object, or what is wrong with
  *  them (repair hooks wrap this and fix what they can). */
 export function parseArguments(tool: string, raw: string): { input: Record<string, JsonValue> } | { error: string } {
@@ -198,7 +211,7 @@ export async function callTool(registry: ToolRegistry, ctxOf: (callId: string, s
 
 /** Run a step's calls: read-only neighbours concurrently, mutating ones alone, in order. */
 export async function runCalls(
-  calls: readonly ToolCall[],
+  ready: readonly ReadyCall[],
   env: CallEnv,
   concurrency: number,
   onStart: (call: ToolCall, tool: string, input: JsonObject) => void,
@@ -206,12 +219,12 @@ export async function runCalls(
 ): Promise<CallOutcome[]> {
   const out: CallOutcome[] = [];
   let i = 0;
-  while (i < calls.length) {
+  while (i < ready.length) {
     let j = i;
-    while (j < calls.length && isReadOnly(calls[j], env.registry)) j++;
-    const batch = j > i ? calls.slice(i, j) : [calls[i]];
-    const results = await pool(batch, Math.max(1, Math.min(16, concurrency)), async (c) => {
-      const o = env.signal.aborted ? interrupted(c) : await runCall(c, env, (tool, input) => onStart(c, tool, input));
+    while (j < ready.length && isReadOnly(ready[j].call, env.registry)) j++;
+    const batch = j > i ? ready.slice(i, j) : [ready[i]];
+    const results = await pool(batch, Math.max(1, Math.min(16, concurrency)), async ({ call: c, parsed }) => {
+      const o = env.signal.aborted ? interrupted(c) : await runCall(c, env, (tool, input) => onStart(c, tool, input), parsed);
       onEnd(o);
       return o;
     });

@@ -8,6 +8,11 @@
 // legitimate. Its own earlier entries stay, so repeating a mutating call with nothing in
 // between is still a storm. A call with unknown read-onliness (`null`) clears nothing.
 // Suppressed calls are recorded too: a fourth attempt is suppressed as well.
+//
+// Suppressing a call does not stop the spending: a model in a loop keeps asking (public
+// reports: 61 requests for one repeated call). So once the breaker has tripped in a turn, the
+// next suppressed repetition is denied `by: STORM_STOP_BY` with a note to the model, and the
+// loop ends the turn there (stop reason `repeated_calls`): at most a handful of requests.
 
 import type { GateDecision, JsonObject } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
@@ -16,6 +21,8 @@ import { callKey, describeCall, type RepairLog } from "./canonical.js";
 export const STORM_WINDOW = 6;
 export const STORM_LIMIT = 3;
 export const STORM_BY = "repair:call-storm";
+/** Who denies a repetition after the breaker already tripped this turn: the turn ends. */
+export const STORM_STOP_BY = "repair:call-storm:stop";
 
 interface Entry {
   key: string;
@@ -55,14 +62,25 @@ export function stormReason(tool: string, times: number): string {
   );
 }
 
+/** The note the model reads when its repetition ends the turn. */
+export function stormStopReason(tool: string): string {
+  return (
+    `Not run: you called ${tool} with these same arguments again after being told the result would not change. ` +
+    "deepcode ends this turn here so the loop stops costing requests. When the user writes again, use the results you have or take a different approach."
+  );
+}
+
 export function registerCallStorm(chain: Chain, log: RepairLog, owner: string): void {
   const breaker = new CallStormBreaker();
+  const tripped = new Set<string>();
   chain.on("builtin", owner, "tool.check", null, async (e, next): Promise<GateDecision> => {
     // @-mention checks (src/cli/mentions.ts) are not the model's calls: they never count.
     if (e.callId.startsWith("mention-")) return next();
     const times = breaker.record(e.sessionId, e.tool, e.input);
     if (times >= STORM_LIMIT) {
       await log.announce("call-storm", `${describeCall(e.tool, e.input)} suppressed: call ${times} of the same in the last ${STORM_WINDOW}`, e.step);
+      if (tripped.has(e.sessionId)) return { decision: "deny", reason: stormStopReason(e.tool), by: STORM_STOP_BY };
+      tripped.add(e.sessionId);
       return { decision: "deny", reason: stormReason(e.tool, times), by: STORM_BY };
     }
     const decision = await next();
@@ -71,6 +89,7 @@ export function registerCallStorm(chain: Chain, log: RepairLog, owner: string): 
   });
   chain.on("builtin", owner, "turn.start", null, (e, next) => {
     breaker.reset(e.sessionId);
+    tripped.delete(e.sessionId);
     return next();
   });
 }

@@ -9,11 +9,14 @@
 //   </｜DSML｜invoke>
 //   </｜DSML｜tool_calls>
 //
-// Variants seen and tolerated here: ASCII `|` for the full-width `｜`, doubled bars
-// (`<｜｜DSML｜｜`), spaces inside the marker, the V3.2 wrapper name `function_calls`, no wrapper
-// at all (bare invokes), a wrapper opener without its `>`, typographic quotes around attribute
-// values, a missing `</…invoke>` before the next invoke or the wrapper's closer, and closing
-// tags missing at the end of the reply (the value then runs to the end). `string="false"`
+// Variants seen and tolerated here: ASCII `|` or `‖` for the full-width `｜`, doubled bars
+// (`<｜｜DSML｜｜`, `< | | DSML | |`), spaces inside the marker, the wrapper names
+// `function_calls` (V3.2), `tool_use` and `calls`, no wrapper at all (bare invokes), a wrapper
+// opener without its `>`, typographic quotes around attribute values, a missing `</…invoke>`
+// before the next invoke or the wrapper's closer, closing tags missing at the end of the reply
+// (the value then runs to the end), a JSON object written straight inside the invoke instead of
+// parameters, and the same markup without the DSML marker (`<function_calls>` / `<invoke
+// name=…>` / `<parameter name=…>`, the XML form models also imitate). `string="false"`
 // means the value is JSON; a parameter without `string` is typed by the tool's schema.
 // Not handled: a parameter value that itself contains a DSML tag (it ends the value there).
 
@@ -29,6 +32,13 @@ export interface FoundCall {
 export interface ScanResult {
   calls: FoundCall[];
   rest: string;
+}
+
+/** A stretch of text that is markup, and the kept calls it holds. */
+export interface Block {
+  start: number;
+  end: number;
+  calls: FoundCall[];
 }
 
 export interface ScanOptions {
@@ -47,39 +57,63 @@ interface Tag {
   end: number;
 }
 
-interface Block {
-  start: number;
-  end: number;
+interface OpenBlock extends Block {
   wrapped: boolean;
-  calls: FoundCall[];
 }
 
+/** The DSML marker: one or two bars (full-width, ASCII or double), spaces allowed. */
+export const MARKER = String.raw`(?:[｜|‖]\s*){1,2}DSML\s*(?:[｜|‖]\s*){1,2}`;
 const QUOTED = String.raw`"[^"\n]*"|'[^'\n]*'|“[^”\n]*”|[^\s>"'“”/]+`;
+const ATTRS = String.raw`((?:\s+[\w-]+\s*=\s*(?:${QUOTED}))*)\s*(\/?)\s*`;
 const TAG = new RegExp(
-  String.raw`<(\/?)\s*[｜|]{1,2}\s*DSML\s*[｜|]{1,2}\s*(tool_calls|function_calls|invoke|parameter)\b((?:\s+[\w-]+\s*=\s*(?:${QUOTED}))*)\s*(\/?)\s*>?`,
+  String.raw`<(\/?)\s*(?:${MARKER}(tool_calls|function_calls|tool_use|calls|invoke|parameter)\b${ATTRS}>?|(function_calls|invoke|parameter)\b${ATTRS}>)`,
   "g",
 );
 const ATTR = new RegExp(String.raw`([\w-]+)\s*=\s*(${QUOTED})`, "g");
 
-/** Does the text contain DSML markup at all (cheap pre-check)? */
+/** Does the text contain DSML (or its marker-less XML form) at all (cheap pre-check)? */
 export function hasDsml(text: string): boolean {
-  return /[｜|]{1,2}\s*DSML\s*[｜|]/.test(text);
+  return /[｜|‖]\s*DSML\s*[｜|‖]|<\/?(?:invoke|function_calls)\b/.test(text);
 }
 
 export function parseDsml(text: string, opts: ScanOptions = {}): ScanResult {
-  if (!hasDsml(text)) return { calls: [], rest: text };
-  const blocks: Block[] = [];
-  let block: Block | null = null;
-  let invoke: FoundCall | null = null;
+  return withoutBlocks(text, dsmlBlocks(text, opts));
+}
+
+/** The text with the blocks cut out, and their calls. */
+export function withoutBlocks(text: string, blocks: readonly Block[]): ScanResult {
+  const calls: FoundCall[] = [];
+  let rest = "";
+  let at = 0;
+  for (const b of blocks) {
+    calls.push(...b.calls);
+    rest += text.slice(at, b.start);
+    at = b.end;
+  }
+  return { calls, rest: rest + text.slice(at) };
+}
+
+/** The DSML blocks of a text that hold at least one call of a known tool. */
+export function dsmlBlocks(text: string, opts: ScanOptions = {}): Block[] {
+  if (!hasDsml(text)) return [];
+  const blocks: OpenBlock[] = [];
+  let block: OpenBlock | null = null;
+  let invoke: (FoundCall & { from: number; params: number }) | null = null;
   let param: { name: string; mode: "string" | "json" | "untyped"; from: number } | null = null;
 
   const endParam = (at: number, closed: boolean): void => {
     if (param === null || invoke === null) return;
     invoke.input[param.name] = paramValue(text.slice(param.from, at), param.mode, closed, () => opts.paramType?.(invoke!.name, param!.name));
+    invoke.params++;
     param = null;
   };
-  const endInvoke = (): void => {
-    if (invoke !== null && block !== null && invoke.name !== "") block.calls.push(invoke);
+  const endInvoke = (at: number): void => {
+    if (invoke !== null && invoke.params === 0) {
+      // No parameters: the arguments may be a JSON object written straight inside the invoke.
+      const body = bodyObject(text.slice(invoke.from, at));
+      if (body) invoke.input = body;
+    }
+    if (invoke !== null && block !== null && invoke.name !== "") block.calls.push({ name: invoke.name, input: invoke.input });
     invoke = null;
   };
   const endBlock = (): void => {
@@ -98,23 +132,23 @@ export function parseDsml(text: string, opts: ScanOptions = {}): ScanResult {
     }
     if (tag.kind === "wrapper") {
       if (!tag.close) {
-        endInvoke();
+        endInvoke(tag.start);
         endBlock();
         block = { start: tag.start, end: tag.end, wrapped: true, calls: [] };
       } else if (block !== null) {
-        endInvoke();
+        endInvoke(tag.start);
         block.end = tag.end;
         endBlock();
       }
     } else if (tag.kind === "invoke") {
       if (!tag.close) {
-        endInvoke();
+        endInvoke(tag.start);
         if (block === null) block = { start: tag.start, end: tag.end, wrapped: false, calls: [] };
-        invoke = { name: (tag.attrs.name ?? "").trim(), input: {} };
+        invoke = { name: (tag.attrs.name ?? "").trim(), input: {}, from: tag.end, params: 0 };
         block.end = tag.end;
-        if (tag.selfClose) endInvoke();
+        if (tag.selfClose) endInvoke(tag.end);
       } else if (block !== null) {
-        endInvoke();
+        endInvoke(tag.start);
         block.end = tag.end;
         // A bare invoke is its own block: prose after it is not markup.
         if (!block.wrapped) endBlock();
@@ -124,8 +158,10 @@ export function parseDsml(text: string, opts: ScanOptions = {}): ScanResult {
       const name = (tag.attrs.name ?? "").trim();
       if (name === "") continue;
       const mode = tag.attrs.string === undefined ? "untyped" : tag.attrs.string.toLowerCase() === "false" ? "json" : "string";
-      if (tag.selfClose) (invoke as FoundCall).input[name] = tag.attrs.value ?? "";
-      else param = { name, mode, from: tag.end };
+      if (tag.selfClose) {
+        (invoke as FoundCall).input[name] = tag.attrs.value ?? "";
+        (invoke as { params: number }).params++;
+      } else param = { name, mode, from: tag.end };
     } else if (block !== null) {
       block.end = tag.end; // a stray closer inside a block belongs to the markup
     }
@@ -134,34 +170,38 @@ export function parseDsml(text: string, opts: ScanOptions = {}): ScanResult {
     endParam(text.length, false);
     block!.end = text.length;
   }
-  endInvoke();
+  if (invoke !== null && block !== null && (invoke as { params: number }).params === 0) block.end = text.length;
+  endInvoke(text.length);
   endBlock();
 
   const known = opts.known ?? ((): boolean => true);
-  const calls: FoundCall[] = [];
-  let rest = "";
-  let at = 0;
+  const out: Block[] = [];
   for (const b of blocks) {
     const kept = b.calls.filter((c) => known(c.name));
-    if (kept.length === 0) continue;
-    calls.push(...kept);
-    rest += text.slice(at, b.start);
-    at = b.end;
+    if (kept.length > 0) out.push({ start: b.start, end: b.end, calls: kept });
   }
-  rest += text.slice(at);
-  return { calls, rest };
+  return out;
+}
+
+/** A JSON object written as an invoke's body (a stray `</parameter>` after it is residue). */
+function bodyObject(raw: string): JsonObject | null {
+  const body = raw.replace(/<\/\s*(?:[｜|‖]\s*){0,2}(?:DSML\s*(?:[｜|‖]\s*){1,2})?parameter\s*>/g, "").trim();
+  if (!body.startsWith("{")) return null;
+  const fixed = repairJson(body);
+  return fixed.ok ? fixed.value : null;
 }
 
 function* tags(text: string): Generator<Tag> {
   TAG.lastIndex = 0;
   for (const m of text.matchAll(TAG)) {
     const attrs: Record<string, string> = {};
-    for (const a of m[3].matchAll(ATTR)) attrs[a[1].toLowerCase()] = unquote(a[2]);
+    const kindName = m[2] ?? m[5];
+    for (const a of (m[3] ?? m[6] ?? "").matchAll(ATTR)) attrs[a[1].toLowerCase()] = unquote(a[2]);
     yield {
       close: m[1] === "/",
-      kind: m[2] === "invoke" ? "invoke" : m[2] === "parameter" ? "parameter" : "wrapper",
+      kind: kindName === "invoke" ? "invoke" : kindName === "parameter" ? "parameter" : "wrapper",
       attrs,
-      selfClose: m[4] === "/",
+      selfClose: (m[4] ?? m[7]) === "/",
       start: m.index,
       end: m.index + m[0].length,
     };

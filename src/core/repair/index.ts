@@ -3,6 +3,7 @@
 // for each quirk and what is done about it). The assembly calls `registerRepairs` before any
 // other builtin-tier hook on these events, so the repairs are the outermost builtin hooks:
 //
+//   model.stream    markup held back from the display                (until the reply is judged)
 //   model.response  scavenging of calls written as text            (rewrites the reply)
 //   tool.list       schema flattening of deep schemas              (wraps the definitions)
 //   tool.input      re-nesting of flat inputs (outer), then JSON repair (inner; wraps the parse)
@@ -18,6 +19,8 @@ import { RepairLog } from "./canonical.js";
 import { flattenSchema, renest } from "./flatten.js";
 import { repairJson } from "./json-repair.js";
 import { scavengeResponse } from "./scavenge.js";
+import { freshCallId } from "../session/ids.js";
+import { contentDelta, StreamHold } from "./stream-hold.js";
 
 export { canonicalJson, describeCall } from "./canonical.js";
 export { CallStormBreaker, STORM_BY, STORM_LIMIT, STORM_WINDOW } from "./call-storm.js";
@@ -49,7 +52,28 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
   const log = new RepairLog(chain);
   const owner = REPAIR_OWNER;
   const schemaOf = (tool: string): JsonSchema | undefined => opts.tools().find((t) => t.name === tool)?.inputSchema;
-  let scavenged = 0;
+
+  const hold = new StreamHold();
+  let flushing = false;
+  chain.on("builtin", owner, "model.stream", null, (e, next) => {
+    if (flushing || e.delta.kind !== "content") return next();
+    const now = hold.content(e.step, e.delta.text);
+    return now ? next({ ...e, delta: contentDelta(now) }) : undefined;
+  });
+  // Outermost on model.response: it sees the final answer, after every repair below it.
+  chain.on("builtin", owner, "model.response", null, async (e, next) => {
+    const r = await next();
+    const rest = hold.finish(e.step, r.message.content ?? "");
+    if (rest) {
+      flushing = true;
+      try {
+        await chain.dispatch({ type: "model.stream", step: e.step, delta: contentDelta(rest) });
+      } finally {
+        flushing = false;
+      }
+    }
+    return r;
+  });
 
   chain.on("builtin", owner, "model.response", null, async (e, next) => {
     // The names offered this round; the registered tools stand in if the loop sent none.
@@ -58,9 +82,9 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
       toolNames,
       schemaOf,
       max: opts.maxScavenged ?? DEFAULT_MAX_SCAVENGED,
-      // Unique within this process (the chain lives as long as the session); the API pairs
-      // results with calls per message, so a clash with an id of a resumed log is harmless.
-      nextId: () => `call_scav_${++scavenged}`,
+      // Random: unique across the session's life, resumes included (DeepSeek refuses a
+      // history with two calls of one id).
+      nextId: () => freshCallId("call_scav"),
     });
     if (fixed === null) return next();
     for (const r of fixed.repairs) await log.announce(r.kind, r.detail, e.step);
@@ -89,10 +113,12 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
     if (!("error" in r)) return r;
     const fixed = repairJson(e.arguments);
     if (fixed.ok && fixed.fixes.length === 0) return r; // it was valid JSON: the error is about something else
-    if (fixed.ok && e.cutOff && fixed.fixes.some((f) => /^closed/.test(f))) {
-      // The reply hit the output limit: the arguments were cut, not malformed. Completing them
-      // would run a Write with half its content or half a command; ask for the call again.
-      return { error: cutOffMessage(e.tool, e.arguments) };
+    if (fixed.ok && ((e.cutOff && fixed.fixes.some((f) => /^closed/.test(f))) || fixed.fixes.some((f) => CUT.test(f)))) {
+      // The arguments were cut, not malformed: the reply hit the output limit, or they end in
+      // the middle of a value whatever finish_reason said (some servers report a cut call as
+      // `tool_calls`). Completing them would run a Write with half its content or half a
+      // command; ask for the call again.
+      return { error: cutOffMessage(e.tool, e.arguments, e.cutOff) };
     }
     if (fixed.ok) {
       await log.announce("json-repaired", `${e.tool}: ${fixed.fixes.join("; ")}`, e.step);
@@ -104,10 +130,13 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
   registerCallStorm(chain, log, owner);
 }
 
-/** What the model reads when its call was cut off by the output limit. */
-export function cutOffMessage(tool: string, args: string): string {
+/** Repairs that mean the text stopped in the middle of a value: it was cut, not mistyped. */
+const CUT = /^(closed an unterminated string|dropped a cut|dropped a dangling escape|completed the cut literal|read the cut|set the dangling key)/;
+
+/** What the model reads when its call was cut off (by the output limit, or in transit). */
+export function cutOffMessage(tool: string, args: string, byLimit = true): string {
   return (
-    `This ${tool} call was cut off by the output limit (${args.length} characters of arguments arrived), so it did not run. ` +
+    `This ${tool} call was cut off ${byLimit ? "by the output limit" : "before its arguments ended"} (${args.length} characters of arguments arrived), so it did not run. ` +
     `Send it again; if its content is large, split the work (write a shorter file first, then add to it with Edit).`
   );
 }

@@ -5,16 +5,18 @@
 //   {"name": "Read", "arguments": {...}}          arguments may also be a JSON string
 //   {"tool": "Read", "parameters": {...}}         also tool_name / input / args
 //   {"function": {"name": "Read", "arguments": "..."}}   optionally with "type": "function"
-//   [ call, call ]   and   {"tool_calls": [ call, ... ]}
+//   [ call, call ]   and   {"tool_calls": [ call, ... ]}   and   {"function_call": call}
 //
-// fenced (```json … ```) or not, optionally inside <tool_call>…</tool_call>. A recognised
+// fenced (```json … ```) or not, optionally inside <tool_call>…</tool_call>, <function>…</function>,
+// <tool>…</tool> (a stray `</parameter>` before the closer included) or [TOOL_REQUEST]…
+// [END_TOOL_REQUEST]; the wrapper goes with the call. A recognised
 // object must name a known tool and carry an arguments object: `{"name": "Read"}` alone is
 // too likely to be data. Objects that are not calls are skipped whole (a call nested in an
 // unrelated object is not one).
 
 import type { JsonObject, JsonValue } from "../../contract/index.js";
 import { isJsonObject } from "./canonical.js";
-import type { FoundCall, ScanResult } from "./dsml.js";
+import { withoutBlocks, type Block, type FoundCall, type ScanResult } from "./dsml.js";
 
 const NAME_KEYS = ["name", "tool", "tool_name", "function"] as const;
 const ARG_KEYS = ["arguments", "parameters", "input", "args"] as const;
@@ -23,8 +25,12 @@ const ARG_KEYS = ["arguments", "parameters", "input", "args"] as const;
 const MAX_WORK = 4_000_000;
 
 export function scavengeJsonCalls(text: string, known: (name: string) => boolean = () => true): ScanResult {
-  const calls: FoundCall[] = [];
-  const cuts: Array<[number, number]> = [];
+  return withoutBlocks(text, jsonBlocks(text, known));
+}
+
+/** JSON call objects of a text, each with the wrapper that held only it. */
+export function jsonBlocks(text: string, known: (name: string) => boolean = () => true): Block[] {
+  const blocks: Block[] = [];
   let work = 0;
   let i = 0;
   while (i < text.length && work < MAX_WORK) {
@@ -48,19 +54,12 @@ export function scavengeJsonCalls(text: string, known: (name: string) => boolean
     }
     const found = callsIn(value, known);
     if (found.length > 0) {
-      calls.push(...found);
-      cuts.push(widen(text, i, end));
+      const [start, stop] = widen(text, i, end);
+      blocks.push({ start, end: stop, calls: found });
     }
     i = end;
   }
-  if (cuts.length === 0) return { calls, rest: text };
-  let rest = "";
-  let at = 0;
-  for (const [s, e] of cuts) {
-    rest += text.slice(at, s);
-    at = e;
-  }
-  return { calls, rest: rest + text.slice(at) };
+  return blocks;
 }
 
 /** The calls a parsed value stands for: all of them, or none (a list with one non-call in it
@@ -71,6 +70,7 @@ function callsIn(value: JsonValue, known: (name: string) => boolean): FoundCall[
     return value.length > 0 && each.every((c) => c !== null) ? (each as FoundCall[]) : [];
   }
   if (isJsonObject(value) && Array.isArray(value.tool_calls)) return callsIn(value.tool_calls, known);
+  if (isJsonObject(value) && isJsonObject(value.function_call)) return callsIn(value.function_call, known);
   const one = asCall(value, known);
   return one ? [one] : [];
 }
@@ -108,7 +108,7 @@ function argumentsObject(v: JsonValue): JsonObject | null {
 }
 
 /** Index just past the bracket matching the one at `from`, or -1 if it never closes. */
-function matchingEnd(text: string, from: number): number {
+export function matchingEnd(text: string, from: number): number {
   let depth = 0;
   let inString = false;
   for (let i = from; i < text.length; i++) {
@@ -128,15 +128,24 @@ function matchingEnd(text: string, from: number): number {
   return -1;
 }
 
-/** Widen a removed span over a fence or <tool_call> wrapper that held only this JSON. */
+/** Wrappers a call is written in: the opener before it, the closer after it. */
+const WRAPPERS: Array<[RegExp, RegExp]> = [
+  [/```[\w-]*[ \t]*\r?\n?\s*$/, /^\s*```/],
+  [/<tool_call>\s*$/, /^\s*<\/tool_call>/],
+  [/<function>\s*$/, /^\s*<\/function>/],
+  [/<tool>\s*$/, /^\s*(?:<\/parameter>\s*)?<\/tool>/],
+  [/\[TOOL_REQUEST\]\s*$/, /^\s*\[END_TOOL_REQUEST\]/],
+];
+
+/** Widen a removed span over a wrapper that held only this JSON, and over a `<|eot_id|>` after it. */
 function widen(text: string, start: number, end: number): [number, number] {
   const before = text.slice(0, start);
   const after = text.slice(end);
-  const fence = /```[\w-]*[ \t]*\r?\n?\s*$/.exec(before);
-  const fenceEnd = /^\s*```/.exec(after);
-  if (fence && fenceEnd) return [fence.index, end + fenceEnd[0].length];
-  const tag = /<tool_call>\s*$/.exec(before);
-  const tagEnd = /^\s*<\/tool_call>/.exec(after);
-  if (tag && tagEnd) return [tag.index, end + tagEnd[0].length];
-  return [start, end];
+  for (const [open, close] of WRAPPERS) {
+    const o = open.exec(before);
+    const c = close.exec(after);
+    if (o && c) return [o.index, end + c[0].length];
+  }
+  const eot = /^\s*<\|eot_id\|>/.exec(after);
+  return [start, eot ? end + eot[0].length : end];
 }

@@ -17,11 +17,14 @@ export type SessionRecord =
   | { t: "msg"; m: ChatMessage }
   /** Compaction: the log starts again with these messages (the old lines stay for the record). */
   | { t: "epoch"; reason: string; messages: ChatMessage[] }
-  | { t: "turn"; turn: number; prompt: string; stopReason: StopReason; usage: Usage; costUsd: number; at: string; durationMs: number }
+  /** `loop`: requests the model spent repeating calls the call-storm breaker suppressed. */
+  | { t: "turn"; turn: number; prompt: string; stopReason: StopReason; usage: Usage; costUsd: number; at: string; durationMs: number; loop?: { requests: number; costUsd: number } }
   | { t: "usage"; turn: number; step: number; model: string; usage: Usage; costUsd: number; at: string }
   /** Things shown to the person but not sent back to the model (e.g. reasoning it does not need). */
   | { t: "display"; kind: string; text: string }
-  | { t: "model"; model: string };
+  | { t: "model"; model: string }
+  /** A call's arguments exactly as the model sent them, where the log holds other (valid) JSON. */
+  | { t: "raw-arguments"; callId: string; raw: string };
 
 export interface LoadedSession {
   id: string;

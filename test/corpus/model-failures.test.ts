@@ -1,0 +1,123 @@
+// The corpus of real DeepSeek model failures (test/fixtures/model-failures/*.json), each replayed
+// through the simulator as the exact SSE chunks, run by the real CLI in `-p`, and judged by its
+// effects: the intended tool ran (files on disk, what a Read returned), nothing unintended ran
+// (canary.txt never appears), the turn ends with a true stop reason (and the exit code agrees),
+// every request — the one after the failure included — is accepted by a simulator that enforces
+// DeepSeek's history rules, and `-c` continues the session. DEEPCODE_CORPUS_BIN runs another
+// build of deepcode (the measurement of main in the closing note used it).
+import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startSimulator, type Script, type ScriptEntry, type Simulator } from "../sim/server.mjs";
+import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+
+interface Expect {
+  files?: Record<string, string>;
+  absent?: string[];
+  stop: string;
+  resultIncludes?: string[];
+  resultExcludes?: string[];
+  stderrIncludes?: string[];
+  toolResultIncludes?: string;
+  maxRequests?: number;
+  /** The model's raw arguments, kept whole in the session file where the log holds other JSON. */
+  rawKept?: string;
+}
+interface Case {
+  id: string;
+  family: string;
+  source: string;
+  model: string;
+  payload: "verbatim" | "reconstructed";
+  files: Record<string, string>;
+  prompt: string;
+  replies: ScriptEntry[];
+  default?: ScriptEntry;
+  alternate?: ScriptEntry[];
+  expect: Expect;
+  continue?: { prompt: string; replies: ScriptEntry[]; expect: Expect };
+}
+
+const DIR = fileURLToPath(new URL("../fixtures/model-failures/", import.meta.url));
+const CLI = process.env.DEEPCODE_CORPUS_BIN ?? BIN;
+const families = readdirSync(DIR).filter((f) => f.endsWith(".json")).sort().map((f) => JSON.parse(readFileSync(join(DIR, f), "utf8")) as { family: string; cases: Case[] });
+
+function deepcode(env: CliEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: env.root, env: env.env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end("");
+  });
+}
+
+/** A script that answers the replies in order, then the case's default (or alternation). */
+function scriptOf(replies: ScriptEntry[], c?: Case): Script {
+  let i = 0;
+  return {
+    respond: () => {
+      if (i < replies.length) return replies[i++];
+      if (c?.alternate) return c.alternate[i++ % c.alternate.length];
+      return c?.default ?? { content: "Done." };
+    },
+  };
+}
+
+async function phase(sim: Simulator, env: CliEnv, args: string[], replies: ScriptEntry[], want: Expect, loopCase?: Case): Promise<void> {
+  sim.setScript(scriptOf(replies, loopCase));
+  const before = sim.requests.length;
+  const r = await deepcode(env, args);
+  const mine = sim.requests.slice(before);
+  expect(mine.filter((q) => q.status !== 200).map((q) => q.status), `requests the API refused (stderr: ${r.stderr.slice(-400)})`).toEqual([]);
+  let result: { stop_reason: string; result: string; is_error: boolean };
+  try {
+    result = JSON.parse(r.stdout.trim().split("\n").pop() ?? "") as typeof result;
+  } catch {
+    throw new Error(`no result object from -p (exit ${r.code}); stderr:\n${r.stderr.slice(-800)}`);
+  }
+  expect(result.stop_reason, `stop reason (error: ${JSON.stringify(result).slice(0, 300)})`).toBe(want.stop);
+  expect(r.code).toBe(want.stop === "completed" ? 0 : 1);
+  expect(result.is_error).toBe(want.stop !== "completed");
+  for (const [path, content] of Object.entries(want.files ?? {})) expect(readFileSync(join(env.root, path), "utf8"), path).toBe(content);
+  for (const path of ["canary.txt", ...(want.absent ?? [])]) expect(existsSync(join(env.root, path)), `${path} must not exist`).toBe(false);
+  for (const s of want.resultIncludes ?? []) expect(result.result).toContain(s);
+  for (const s of want.resultExcludes ?? []) expect(result.result).not.toContain(s);
+  for (const s of want.stderrIncludes ?? []) expect(r.stderr).toContain(s);
+  if (want.toolResultIncludes !== undefined) {
+    const tools = mine.flatMap((q) => (q.json?.messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === "tool").map((m) => m.content);
+    expect(tools.join("\n")).toContain(want.toolResultIncludes);
+  }
+  if (want.maxRequests !== undefined) expect(mine.length).toBeLessThanOrEqual(want.maxRequests);
+  if (want.rawKept !== undefined) {
+    const folder = join(env.home, "sessions", readdirSync(join(env.home, "sessions"))[0]);
+    const lines = readdirSync(folder).flatMap((f) => readFileSync(join(folder, f), "utf8").split("\n").filter(Boolean));
+    expect(lines.map((l) => JSON.parse(l) as { t: string; raw?: string }).filter((r) => r.t === "raw-arguments").map((r) => r.raw)).toContain(want.rawKept);
+  }
+}
+
+for (const fam of families) {
+  describe.concurrent(`real DeepSeek failures: ${fam.family}`, () => {
+    for (const c of fam.cases) {
+      it(`${c.id} (${c.payload}, ${c.model}) is survived: the right effects, a true stop reason, an accepted next request, and -c continues`, async () => {
+        const sim = await startSimulator({ apiKey: "sk-test-cli" });
+        const env = cliEnv(sim.url, c.files);
+        const settings = join(env.home, "corpus-settings.json");
+        writeFileSync(settings, JSON.stringify({ permissions: { allow: ["Write", "Edit", "Bash"] } }));
+        try {
+          await phase(sim, env, ["-p", c.prompt, "--output-format", "json", "--settings", settings], c.replies, c.expect, c);
+          const next = c.continue ?? { prompt: "Thanks. One more line, please.", replies: [{ content: "Continuing." }], expect: { stop: "completed" } };
+          await phase(sim, env, ["-c", "-p", next.prompt, "--output-format", "json", "--settings", settings], next.replies, next.expect);
+        } finally {
+          env.cleanup();
+          await sim.close();
+        }
+      });
+    }
+  });
+}
+
