@@ -86,6 +86,9 @@ export function validateChatRequest(json) {
         for (const [j, tc] of m.tool_calls.entries()) {
           if (typeof tc?.id !== "string") return deser(`messages[${i}].tool_calls[${j}]: missing field \`id\``);
           if (typeof tc.function?.name !== "string") return deser(`messages[${i}].tool_calls[${j}]: missing field \`function.name\``);
+          // The rule the API applies to tool names in `tools` (refly#1794 quotes its 400); held
+          // to the history too, the stricter reading, so deepcode never relies on it being lax.
+          if (!/^[a-zA-Z0-9_-]{1,64}$/.test(tc.function.name)) return fail(`Invalid 'messages[${i}].tool_calls[${j}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`);
           if (typeof tc.function.arguments !== "string") return deser(`messages[${i}].tool_calls[${j}].function.arguments: expected a string`);
           // The API parses the arguments of the history as JSON (Locus#73 quotes the 400).
           const bad = jsonError(tc.function.arguments);

@@ -7,6 +7,10 @@ import { matchingEnd } from "../repair/json-calls.js";
 import { freshCallId } from "../session/ids.js";
 import { parseCall, type CallEnv, type ParsedInput, type ReadyCall } from "./tools.js";
 
+const VALID_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** What a call without a usable tool name is logged as (no tool has this name). */
+export const NAMELESS = "missing_tool_name";
+
 export interface PrepareOptions {
   /** Keep reasoning_content (as a string) in the logged message: the model needs it back. */
   keepReasoning: boolean;
@@ -50,7 +54,10 @@ export async function prepareReply(m: AssistantMessage, env: CallEnv, o: Prepare
     } else parsed = await parseCall(call, env);
     const logged = isJson(raw) ? raw : "input" in parsed ? repairedText(raw, parsed.input) : "{}";
     if (logged !== raw && raw !== "") o.keepRaw(id, raw);
-    ready.push({ call: { ...call, function: { name, arguments: logged } }, parsed });
+    // A name the API would refuse in the history (empty, or not `[a-zA-Z0-9_-]{1,64}`) is logged
+    // as a placeholder; the call's error result says what the model sent.
+    const loggedName = VALID_NAME.test(name) ? name : NAMELESS;
+    ready.push({ call: { ...call, function: { name: loggedName, arguments: logged } }, parsed });
   }
   const message: AssistantMessage = { role: "assistant", content: m.content ?? (ready.length ? null : "") };
   if (o.keepReasoning) message.reasoning_content = m.reasoning_content ?? "";
