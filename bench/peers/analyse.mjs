@@ -141,7 +141,8 @@ export function analyse(billed, at = offPeakToday()) {
       }
     }
   }
-  const first = rows[0]?.pieces ?? [];
+  const firstMain = rows.find((r) => r.info.kind === "task") ?? rows[0];
+  const first = firstMain?.pieces ?? [];
   const fixed = (cat) => first.filter((p) => p.category === cat).reduce((n, p) => n + p.tokens, 0);
   return {
     requests: rows.length,
@@ -158,7 +159,7 @@ export function analyse(billed, at = offPeakToday()) {
     divergences,
     byCategory,
     results,
-    firstRequest: { system: fixed("system"), tools: fixed("tools"), toolNames: (rows[0]?.chat.tools ?? []).map((t) => t.function?.name) },
+    firstRequest: { system: fixed("system"), tools: fixed("tools"), toolNames: (firstMain?.chat.tools ?? []).map((t) => t.function?.name) },
     perRequest: rows.map((r) => ({ kind: r.info.kind, task: r.info.task, step: r.info.step, prompt: r.usage.prompt_tokens, hit: r.usage.prompt_cache_hit_tokens })),
   };
 }

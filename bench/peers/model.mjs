@@ -6,7 +6,7 @@
 //     summary that quotes the current task's prompt and a progress marker
 //     `[bench-progress <task> <steps done>]`, so the work goes on after the compaction;
 //   - side: a request without tools that is not a summary (opencode's title, …): a short title;
-//   - task: the latest task prompt found anywhere in the conversation (after the leading system
+//   - task: the latest task (in session order) quoted anywhere in the conversation (after the leading system
 //     messages, a summary included) is the current task; the steps done are the progress marker
 //     of that message, if any, then the calls the agent sent back after it, matched to the
 //     script's actions (tools.mjs maps each action onto the agent's own tools). The reply is the
@@ -88,7 +88,9 @@ export function createModel(session, { root }) {
       tasks.forEach((t, order) => {
         const at = text.lastIndexOf(t.prompt);
         if (at < 0) return;
-        const rank = i * 1e9 + at * 10 + order / 1e3;
+        // Tasks run in order: the latest task quoted anywhere is the current one (an older
+        // summary may quote an older prompt later in the text); then its latest message.
+        const rank = order * 1e12 + i * 1e6 + Math.min(at, 999_999);
         if (!best || rank > best.rank) best = { rank, index: i, task: t, text };
       });
     }
@@ -127,7 +129,9 @@ export function createModel(session, { root }) {
         const ok = matches.find((x) => !writes || (x.result !== undefined && !FAILED.test(x.result)));
         if (ok) {
           ok.used = true;
-          if (s === 0 && ok.result !== undefined) firstResults.set(`${task.id}\u0000${JSON.stringify(action)}`, { task: task.id, text: ok.result });
+          const key = `${task.id}\u0000${JSON.stringify(action)}`;
+          // The first time the result was seen: later requests may carry it pruned or cleared.
+          if (s === 0 && ok.result !== undefined && !firstResults.has(key)) firstResults.set(key, { task: task.id, text: ok.result });
           continue;
         }
         for (const x of matches) x.used = true;
@@ -147,15 +151,8 @@ export function createModel(session, { root }) {
 
   function summaryReply(chat) {
     const all = chat.messages.map((m) => textOf(m.content)).join("\n");
-    let current = null;
-    let at = -1;
-    for (const t of tasks) {
-      const i = all.lastIndexOf(t.prompt);
-      if (i > at) {
-        at = i;
-        current = t;
-      }
-    }
+    // The latest task quoted anywhere (tasks run in order; an older summary may be quoted later).
+    const current = tasks.findLast((t) => all.includes(t.prompt)) ?? null;
     const lines = [
       "Summary of the session so far: the user is working on the ledgerlite repository (src/*.js with tests in test/*.test.js, run with node test/run.js); earlier requests were answered and their changes are in place.",
     ];
@@ -166,7 +163,10 @@ export function createModel(session, { root }) {
       const facts = (current.facts ?? []).filter((f) => all.includes(f));
       if (facts.length) lines.push(`Facts seen so far: ${facts.join(" | ")}`);
     }
-    return { content: lines.join("\n"), reasoning: reasoning("I am asked to summarise the conversation so that the work can continue from the summary alone.", `summary-${current?.id}`) };
+    // The format the agent asked for, where it named one (Claude Code: <analysis> then <summary>).
+    const ask = textOf(chat.messages.at(-1)?.content);
+    const content = /<summary>/.test(ask) ? `<analysis>\nWhat the next turn needs: the current request and how far it got.\n</analysis>\n<summary>\n${lines.join("\n")}\n</summary>` : lines.join("\n");
+    return { content, reasoning: reasoning("I am asked to summarise the conversation so that the work can continue from the summary alone.", `summary-${current?.id}`) };
   }
 
   function decide(chat) {

@@ -111,7 +111,6 @@ function shortSession() {
       ],
       final: () => `src/invoice.js holds the invoice helpers (${mod("invoice").fns.map((f) => `\`${f.name}\``).join(", ")}); each validates its input and throws a TypeError naming itself. Tests are in test/invoice.test.js, run by node test/run.js.`,
       check: () => null,
-      needs: [`export function ${mod("invoice").fns[0].name}(`],
     },
     fixMessage("fix-tax", "tax"),
     {
@@ -182,7 +181,7 @@ function largeSession() {
         id: "flag-grep",
         prompt: `legacyFlag is called all over packages/. Find where it is defined and add the line "${deprecated}" above its definition.`,
         steps: [
-          { think: "Search for its uses and its definition.", actions: [{ do: "search", pattern: "legacyFlag(", path: "packages" }] },
+          { think: "Search for its uses and its definition.", actions: [{ do: "search", pattern: "legacyFlag\\(", path: "packages" }] },
           { think: "The output did not show the definition; search for it directly.", when: (seen) => !defSeen(seen), actions: [{ do: "search", pattern: "export function legacyFlag", path: "packages" }] },
           { think: "Read the file that defines it.", actions: [read(FLAG_DEFINITION.path)] },
           { think: "Add the deprecation line above the definition.", actions: [{ do: "edit", path: FLAG_DEFINITION.path, old: FLAG_DEFINITION.line, new: `${deprecated}\n${FLAG_DEFINITION.line}` }] },

@@ -94,7 +94,7 @@ export function callFor(action, box, root) {
       return runCall(box, action.command, action.why ?? "Run a command", action);
     case "search": {
       const t = box.search;
-      if (!t) return runCall(box, `grep -rn ${quote(action.pattern)} ${action.path ?? "."}`, "Search the code", action);
+      if (!t) return runCall(box, `grep -rnE ${quote(action.pattern)} ${action.path ?? "."}`, "Search the code", action);
       args[t.pattern] = action.pattern;
       if (action.path && t.path) args[t.path] = at(t, action.path);
       // As a model asks for matching lines: content with line numbers, where the tool has modes.
