@@ -34,7 +34,7 @@ export function offPeakToday() {
 function resultKind(name, args) {
   const kind = kindOf(name);
   if (kind !== "run") return kind;
-  let command = "";
+  let command;
   try {
     command = String(JSON.parse(args ?? "{}").command ?? "");
   } catch {

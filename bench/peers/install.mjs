@@ -50,11 +50,11 @@ export function ensurePeers({ log = (m) => console.log(m) } = {}) {
     npm(["ci"]);
   } catch (err) {
     const text = String(err.stderr ?? err.message);
-    if (!/can only install packages when your package\.json and package-lock\.json/.test(text)) throw new Error(`peers: npm ci failed in ${dir}:\n${text}`);
+    if (!/can only install packages when your package\.json and package-lock\.json/.test(text)) throw new Error(`peers: npm ci failed in ${dir}:\n${text}`, { cause: err });
     log("peers: npm ci refused the lock (the registry serves no other platform's binaries); npm install against the same lock");
     npm(["install"]);
     if (!readFileSync(join(dir, "package-lock.json")).equals(readFileSync(LOCK))) {
-      throw new Error(`peers: npm install changed the lock in ${dir}: a pinned version could not be installed as locked`);
+      throw new Error(`peers: npm install changed the lock in ${dir}: a pinned version could not be installed as locked`, { cause: err });
     }
   }
   for (const bin of Object.values(BINS)) {

@@ -54,7 +54,7 @@ function exchanges(messages, from) {
     const m = messages[i];
     if (m.role !== "assistant" || !Array.isArray(m.tool_calls)) continue;
     for (const tc of m.tool_calls) {
-      let args = {};
+      let args;
       try {
         args = JSON.parse(tc.function?.arguments ?? "{}");
       } catch {
@@ -101,8 +101,12 @@ export function createModel(session, { root }) {
     if (chat.tool_choice === "none") return true;
     const last = chat.messages.at(-1);
     if (last?.role !== "user") return false;
+    // Only what follows the last summary this model wrote: a message that carries a summary
+    // (after a compaction) is not a request for one, unless it asks again after it.
     const text = textOf(last.content);
-    return SUMMARY_ASK.test(text) && !tasks.some((t) => text.trim().endsWith(t.prompt));
+    const mine = text.lastIndexOf("[bench-progress ");
+    const ask = mine < 0 ? text : text.slice(text.indexOf("\n", mine) < 0 ? text.length : text.indexOf("\n", mine));
+    return SUMMARY_ASK.test(ask.replace(/<\/summary>/g, "")) && !tasks.some((t) => ask.trim().endsWith(t.prompt));
   }
 
   function seenText(messages, anchor) {

@@ -42,7 +42,7 @@ export function toolbox(tools = []) {
       name: fn.name,
       props,
       path: pathKey,
-      absolute: /absolute/i.test(pathDoc) && !/relative (path|to)/i.test(props[pathKey]?.description ?? ""),
+      absolute: /absolute/i.test(pathDoc) && !/relative/i.test(pathDoc),
       old: pick(props, /^(old_?string|oldString|old_?text|oldText|search)$/i),
       new: pick(props, /^(new_?string|newString|new_?text|newText|replace(ment)?)$/i),
       edits: edits ? { key: "edits", old: pick(edits, /old/i), new: pick(edits, /new/i) } : null,
