@@ -20,7 +20,7 @@ import { renderMessage, textOf } from "../../test/sim/render.mjs";
 import { normalizeReply, replyAsMessage } from "../../test/sim/script.mjs";
 import { countTokens } from "../../test/sim/tokens.mjs";
 import { thinkingOn } from "../../test/sim/validate.mjs";
-import { callFor, kindOf, sameCall, toolbox } from "./tools.mjs";
+import { callFor, sameCall, toolbox } from "./tools.mjs";
 
 const SUMMARY_ASK = /summar|continuing (our|the) conversation|context checkpoint|checkpoint summary|compact the conversation/i;
 const FAILED = /\b(error|failed|not found|no match|did not match|could not find|has not been read|must read|read it first|not unique)\b/i;
@@ -67,12 +67,11 @@ function exchanges(messages, from) {
 }
 
 /**
- * The model for one session: `respond(chat)` → { reply, info }. `root(chat)` gives the project
- * folder of the agent being run (absolute paths are written under it).
+ * The model of one session for one agent: `respond(chat)` → { reply, info }. `root()` gives
+ * the agent's project folder (absolute paths are written under it).
  */
 export function createModel(session, { root }) {
   const tasks = session.tasks;
-  const byId = new Map(tasks.map((t) => [t.id, t]));
   /** Per task: steps done as of the latest task request (what a summary reports). */
   const progress = new Map();
   const finals = new Set();
@@ -115,7 +114,7 @@ export function createModel(session, { root }) {
     return parts.join("\n");
   }
 
-  /** Where the task stands: the next step to take (or null when every step is done). */
+  /** Where the task stands: the next step's actions (none once every step is done). */
   function plan(chat, anchor, box, dir) {
     const task = anchor.task;
     let marked = 0;
@@ -210,7 +209,6 @@ export function createModel(session, { root }) {
   return {
     finals,
     errors,
-    byId,
     /** Whether each of `task.needs` was in the results of its first step. */
     neededSeen(task) {
       const texts = [...firstResults.values()].filter((r) => r.task === task.id).map((r) => r.text).join("\n");
@@ -222,6 +220,5 @@ export function createModel(session, { root }) {
       const rendered = renderMessage(replyAsMessage(normalizeReply(reply, { thinking: thinkingOn(chat) }), true));
       return { reply, info: { kind: d.kind, task: d.task, step: d.step, rendered, replyTokens: countTokens(rendered) } };
     },
-    kindOf,
   };
 }

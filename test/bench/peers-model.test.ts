@@ -3,10 +3,21 @@
 // conversation holds, not from how many requests came before — so an agent that sends a title
 // request, or compacts, or resumes in a new process, still gets the same work.
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: plain ESM benchmark module without types
-import { callFor, toolbox } from "../../bench/peers/tools.mjs";
-// @ts-expect-error: plain ESM benchmark module without types
-import { createModel } from "../../bench/peers/model.mjs";
+
+type Call = { name: string; arguments: Record<string, unknown> };
+type Reply = { reply: { content?: string; tool_calls: Call[] }; info: { kind: string } };
+interface Model {
+  respond(chat: unknown): Reply;
+  finals: Set<string>;
+}
+// Plain ESM benchmark modules (no types), loaded as bench/cache.mjs is in cache-fast.test.ts.
+const { callFor, toolbox } = (await import(new URL("../../bench/peers/tools.mjs", import.meta.url).href)) as {
+  callFor(action: object, box: unknown, root: string): Call;
+  toolbox(tools: unknown[]): unknown;
+};
+const { createModel } = (await import(new URL("../../bench/peers/model.mjs", import.meta.url).href)) as {
+  createModel(session: unknown, o: { root: () => string }): Model;
+};
 
 const fn = (name: string, properties: Record<string, unknown>, description = "") => ({ type: "function", function: { name, description, parameters: { type: "object", properties } } });
 const str = (description = "") => ({ type: "string", description });
