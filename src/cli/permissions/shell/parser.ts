@@ -13,6 +13,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { lex, plainWord, type Token, type Word } from "./lexer.js";
+import { builtinEffects, testOperands } from "./builtins.js";
 import { deceptive } from "./scan.js";
 import type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart } from "./types.js";
 import { basename, unwrap } from "./unwrap.js";
@@ -22,7 +23,7 @@ export type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart };
 const MAX_DEPTH = 8;
 const MAX_DIRS = 16;
 const RESERVED = new Set(["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"]);
-const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=/;
+const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[([^\]]*)\])?\+?=/;
 
 export function parseShell(command: string, ctx: ShellContext): ParsedShell {
   const out: ParsedShell = { parts: [], unsure: [] };
@@ -206,6 +207,7 @@ class Parser {
     if (!closed) unsure.push("unterminated [[");
     // `[[ x -eq y ]]` evaluates its operands as arithmetic, which can run code.
     if (words.some((w) => /^-(?:eq|ne|lt|le|gt|ge)$/.test(w.value))) unsure.push("arithmetic comparison in [[ ]]");
+    testOperands(words, { unsure });
     this.analyse(words, this.takeRedirects(), unsure);
   }
 
@@ -216,11 +218,15 @@ class Parser {
 
     let i = 0;
     const assigns: string[] = [];
+    const unsure = [...extraUnsure];
     for (; i < words.length; i++) {
       const m = ASSIGN.exec(words[i].raw);
       if (!m) break;
       assigns.push(m[1]);
+      if (m[2] !== undefined && !/^-?[0-9]+$/.test(m[2])) unsure.push("an array subscript in an assignment is evaluated as arithmetic, which can run commands");
     }
+    // `{fd}>file` stores the new descriptor's number in the variable `fd`.
+    for (const r of redirects) if (r.fd?.startsWith("{")) assigns.push(r.fd.slice(1, -1));
     const u = unwrap(words.slice(i));
     const part: ShellPart = {
       words: u.words,
@@ -232,7 +238,7 @@ class Parser {
       redirects,
       writes: u.writes,
       cwd: cloneCwd(this.state.cwd),
-      unsure: [...extraUnsure, ...words.flatMap((w) => w.unsure), ...redirects.flatMap((r) => r.target?.unsure ?? []), ...u.unsure],
+      unsure: [...unsure, ...words.flatMap((w) => w.unsure), ...redirects.flatMap((r) => r.target?.unsure ?? []), ...u.unsure],
       escalated: u.escalated,
       lookup: u.lookup === true,
       via: u.via,
@@ -249,7 +255,13 @@ class Parser {
       part.qualified = cw.value.includes("/");
       if (part.name === "cd" || part.name === "pushd" || part.name === "popd") this.changeDir(part);
     }
+    const builtin = cw === undefined || part.qualified ? null : builtinEffects(part.name, u.words.slice(1));
+    if (builtin) {
+      part.unsure.push(...builtin.unsure);
+      part.assigns.push(...builtin.assigns);
+    }
     this.out.parts.push(part);
+    if (builtin?.script !== undefined) this.nested(builtin.script, true);
 
     if (u.script) {
       const from = this.out.parts.length;

@@ -139,6 +139,8 @@ export function readDollar(s: string, start: number, w: Word): number {
       w.unsure.push("a substitution inside ${…}");
       w.subs.push(...scanSubs(body));
     }
+    const risk = braceRisk(body);
+    if (risk) w.unsure.push(risk);
     i = close < 0 ? s.length : close + 1;
   } else if (n === "[") {
     const close = s.indexOf("]", start);
@@ -190,4 +192,32 @@ export function deceptive(s: string): boolean {
     if (c < 0x20 || c >= 0x7f) for (const [lo, hi] of DECEPTIVE_RANGES) if (c >= lo && c <= hi) return true;
   }
   return false;
+}
+
+const SUBSCRIPT_SAFE = /^(?:@|\*|-?[0-9]+)$/;
+const NUMBER = /^\s*-?\s*[0-9]+\s*$/;
+
+/**
+ * What bash evaluates inside a `${…}` beyond plain text: an indirect name (`${!x}`), an array
+ * subscript (`${a[i]}`) or a substring offset (`${x:i}`) — both arithmetic, where any variable's
+ * value is evaluated in turn and an array subscript there runs its command substitutions —,
+ * an assignment (`${x:=v}`), or prompt expansion (`${x@P}`). Null for the forms that provably
+ * only read a variable: `${x}`, `${x:-w}`, `${#x}`, `${x#p}`, `${x/p/r}`, `${a[0]}`, `${a[@]}`,
+ * `${x:1:2}`, `${!a[@]}`, `${!prefix*}`.
+ */
+export function braceRisk(body: string): string | null {
+  let m = /^!([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\]|[@*])?$/.exec(body);
+  if (m) return m[2] ? null : "an indirect expansion ${!…} reads a variable named only at run time (its subscript can run commands)";
+  if (body.startsWith("!")) return "an indirect expansion ${!…} reads a variable named only at run time (its subscript can run commands)";
+  m = /^#?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:\[([^\]]*)\])?(.*)$/s.exec(body);
+  if (!m) return null; // not a parameter expansion bash accepts: it fails without running anything
+  const [, , sub, rest] = m;
+  if (sub !== undefined && !SUBSCRIPT_SAFE.test(sub)) return "an array subscript in ${…} is evaluated as arithmetic, which can run commands";
+  if (/^:?=/.test(rest)) return "${…=…} assigns a variable";
+  if (/^@P/.test(rest)) return "${…@P} expands the value as a prompt, which runs command substitutions in it";
+  if (rest.startsWith(":") && !/^:[-=?+]/.test(rest)) {
+    const parts = rest.slice(1).split(":");
+    if (parts.length > 2 || !parts.every((x) => NUMBER.test(x))) return "a substring offset in ${…:…} is evaluated as arithmetic, which can run commands";
+  }
+  return null;
 }
