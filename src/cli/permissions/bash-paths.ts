@@ -5,7 +5,7 @@
 // tools); this file only says which paths a word names.
 
 import { lstatSync, readdirSync, statSync, type Dirent } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { globToRegExp } from "../../builtins/glob-match.js";
 import { secretFilter } from "../../builtins/grep-secrets.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../builtins/ignore.js";
@@ -91,8 +91,9 @@ const MAX_TREE_ENTRIES = 20_000;
  * large to look through asks.
  */
 export function treeVerdict(dir: string, how: string, gitignore: boolean, ctx: PathContext): Verdict | null {
+  const shown = resolve(dir); // for the reason only: `link/..` is walked as the kernel resolves it
   const wide = searchVerdict(dir, ctx.rules, ctx.env);
-  if (wide && wide.decision !== "allow") return { ...wide, reason: `${how} reads every file below ${dir}: ${wide.reason}` };
+  if (wide && wide.decision !== "allow") return { ...wide, reason: `${how} reads every file below ${shown}: ${wide.reason}` };
   if (wide) return null;
   const filter = secretFilter(ctx.env.root, { home: ctx.env.home, deepcodeHome: ctx.env.deepcodeHome });
   const found: string[] = [];
@@ -100,16 +101,16 @@ export function treeVerdict(dir: string, how: string, gitignore: boolean, ctx: P
   const self = readVerdict(dir, ctx.rules, ctx.env);
   if (self && self.decision !== "allow") return self;
   if (!visit(dir, gitignore ? parentGitignores(dir) : [], walk)) {
-    return { decision: "ask", reason: `${how} reads every file below ${dir}, which holds more than ${MAX_TREE_ENTRIES} entries: too many to check for secrets`, by: "secrets" };
+    return { decision: "ask", reason: `${how} reads every file below ${shown}, which holds more than ${MAX_TREE_ENTRIES} entries: too many to check for secrets`, by: "secrets" };
   }
   // A symlink to a folder leads a search that follows links (grep -R, zip -r) wherever it points.
   const judge = (p: string): Verdict | null => strongest([readVerdict(p, ctx.rules, ctx.env), isLinkToFolder(p) ? searchVerdict(p, ctx.rules, ctx.env) : null].filter((v): v is Verdict => v !== null));
   const verdicts = found.map(judge).filter((v): v is Verdict => v !== null && v.decision !== "allow");
   const worst = strongest(verdicts);
   if (worst === null) return null;
-  if (worst.decision === "deny") return { ...worst, reason: `${how} reads every file below ${dir}: ${worst.reason}` };
+  if (worst.decision === "deny") return { ...worst, reason: `${how} reads every file below ${shown}: ${worst.reason}` };
   const names = verdicts.length > 3 ? `${found.slice(0, 3).join(", ")} and ${verdicts.length - 3} more` : found.join(", ");
-  return { decision: "ask", reason: `${how} reads every file below ${dir}, among them secrets (${names}), so it asks (${worst.reason})`, by: "secrets" };
+  return { decision: "ask", reason: `${how} reads every file below ${shown}, among them secrets (${names}), so it asks (${worst.reason})`, by: "secrets" };
 }
 
 interface Walk {

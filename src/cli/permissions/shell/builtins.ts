@@ -145,11 +145,22 @@ function setOptions(args: Word[], out: BuiltinEffects): void {
     if (v === "--" || v === "-" || !/^[-+]./.test(v)) return; // the rest are positional parameters
     for (let j = 1; j < v.length; j++) {
       if (v[j] === "o") {
-        const opt = args[++i]?.value;
-        if (opt !== undefined && !SAFE_SET_NAMES.has(opt)) out.unsure.push(`set -o ${opt} changes how bash reads or runs later commands`);
+        const risk = setOptionRisk(args[++i]?.value ?? "");
+        if (risk) out.unsure.push(risk);
         break;
       }
-      if (!SAFE_SET_LETTERS.has(v[j])) out.unsure.push(`set ${v[0]}${v[j]} changes how bash reads or runs later commands`);
+      const risk = setLetterRisk(v[0], v[j]);
+      if (risk) out.unsure.push(risk);
     }
   }
+}
+
+/** Why `set -o NAME` (or `bash -o NAME`) changes how later commands are read or run; null when harmless. */
+export function setOptionRisk(name: string): string | null {
+  return SAFE_SET_NAMES.has(name) ? null : `set -o ${name} changes how bash reads or runs later commands`;
+}
+
+/** Why `set -X` / `set +X` changes how later commands are read or run; null when harmless. */
+export function setLetterRisk(sign: string, letter: string): string | null {
+  return SAFE_SET_LETTERS.has(letter) ? null : `set ${sign}${letter} changes how bash reads or runs later commands`;
 }

@@ -40,7 +40,7 @@ function optionValues(args: Word[], short: string, long: readonly string[]): Arr
 }
 
 function edits(args: Word[], out: FileEffects, short: string, long: readonly string[], how: string): void {
-  for (const { value, option } of optionValues(args, short, long)) out.edits.push({ word: value, how, option: at(args, option) });
+  for (const { value, option } of optionValues(args, short, long)) if (value.value !== "-") out.edits.push({ word: value, how, option: at(args, option) }); // `-`: stdout
 }
 
 const RECURSIVE_GREP = /^-[A-Za-z]*[rR]|^--(?:recursive|dereference-recursive)$|^--directories=recurse$|^-d(?:recurse)?$/;
@@ -125,7 +125,7 @@ const HANDLERS: Record<string, Handler> = {
     const operands = operandsOf(args, "bnxiPtdO", ["exclude", "include", "password", "output-file"]);
     if (operands[0]) out.writes.push(operands[0]);
     const recursive = has(args, /^-[A-Za-z]*r|^--recurse-paths$/);
-    for (const word of operands.slice(1)) (recursive ? out.trees.push({ word, how: "zip -r", gitignore: false }) : out.reads.push(word));
+    readAll(operands.slice(1), recursive, "zip -r", out);
   },
   rsync(_part, args, out) {
     const operands = operandsOf(args, "eTfB", ["rsh", "rsync-path", "temp-dir", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "log-file", "write-batch", "read-batch", "backup-dir", "suffix", "chmod", "partial-dir"]);
@@ -177,7 +177,12 @@ function remoteCopy(operands: Word[], recursive: boolean, how: string, out: File
   const local = (w: Word): boolean => !/^[^/]*:/.test(w.value);
   const dest = operands[operands.length - 1];
   if (operands.length >= 2 && local(dest)) out.writes.push(dest);
-  for (const word of operands.slice(0, -1).filter(local)) (recursive ? out.trees.push({ word, how, gitignore: false }) : out.reads.push(word));
+  readAll(operands.slice(0, -1).filter(local), recursive, how, out);
+}
+
+function readAll(words: Word[], recursive: boolean, how: string, out: FileEffects): void {
+  if (recursive) out.trees.push(...words.map((word) => ({ word, how, gitignore: false })));
+  else out.reads.push(...words);
 }
 
 export function programEffects(part: ShellPart, out: FileEffects): void {

@@ -225,8 +225,9 @@ class Parser {
       assigns.push(m[1]);
       if (m[2] !== undefined && !/^-?[0-9]+$/.test(m[2])) unsure.push("an array subscript in an assignment is evaluated as arithmetic, which can run commands");
     }
-    // `{fd}>file` stores the new descriptor's number in the variable `fd`.
-    for (const r of redirects) if (r.fd?.startsWith("{")) assigns.push(r.fd.slice(1, -1));
+    // `{fd}>file` stores the new descriptor's number in the variable `fd`: that matters for the
+    // variables bash and programs read (PATH, IFS…, all upper case), not for a lower-case name.
+    for (const r of redirects) if (r.fd?.startsWith("{") && /[A-Z]/.test(r.fd)) assigns.push(r.fd.slice(1, -1));
     const u = unwrap(words.slice(i));
     const part: ShellPart = {
       words: u.words,

@@ -179,10 +179,11 @@ export function readBacktick(s: string, start: number, w: Word): number {
   return end;
 }
 
-// Invisible, bidirectional-control and unusual space characters: they make what a person reads
-// differ from what bash runs.
+// Invisible, bidirectional-control and unusual space characters, and the carriage return (a
+// terminal shows the text after it over the text before): they make what a person reads differ
+// from what bash runs.
 const DECEPTIVE_RANGES: Array<[number, number]> = [
-  [0x00, 0x08], [0x0b, 0x0c], [0x0e, 0x1f], [0x7f, 0x7f], [0xa0, 0xa0], [0xad, 0xad], [0x1680, 0x1680],
+  [0x00, 0x08], [0x0b, 0x0d], [0x0e, 0x1f], [0x7f, 0x7f], [0xa0, 0xa0], [0xad, 0xad], [0x1680, 0x1680],
   [0x180e, 0x180e], [0x2000, 0x200f], [0x2028, 0x202f], [0x205f, 0x206f], [0x3000, 0x3000], [0xfe00, 0xfe0f], [0xfeff, 0xfeff],
 ];
 
