@@ -185,6 +185,9 @@ function readAll(words: Word[], recursive: boolean, how: string, out: FileEffect
   else out.reads.push(...words);
 }
 
-export function programEffects(part: ShellPart, out: FileEffects): void {
-  HANDLERS[part.name]?.(part, part.words.slice(1), out);
+/** Adds the effects of a program listed here; false when it is not listed. */
+export function programEffects(part: ShellPart, out: FileEffects): boolean {
+  const handler = HANDLERS[part.name];
+  handler?.(part, part.words.slice(1), out);
+  return handler !== undefined;
 }

@@ -45,6 +45,8 @@ export interface FileEffects {
   /** Why this command may create or move links (ln, cp -r, mv, tar -x, git checkout …), or null:
    *  a later write on the same line cannot be placed before it runs. */
   links: string | null;
+  /** A file command that gets more file arguments at run time (`xargs cat`): unknown files. */
+  unknownFiles: boolean;
 }
 
 interface Spec {
@@ -135,7 +137,7 @@ const ON_NAME = new Set(["rm", "unlink", "rmdir"]);
 const SYSTEM_BIN = /^\/(?:usr\/)?(?:local\/)?s?bin\//;
 
 export function fileEffects(part: ShellPart): FileEffects {
-  const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null };
+  const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null, unknownFiles: false };
   for (const w of part.writes) out.edits.push({ word: w, how: part.via.includes("time") ? "time -o" : "a wrapper's output option" });
   for (const r of part.redirects) {
     if (!r.target) continue;
@@ -146,7 +148,10 @@ export function fileEffects(part: ShellPart): FileEffects {
   out.links = MAKES_LINKS[part.name] ?? null;
   const spec = SPECS[part.name];
   if (spec) operandEffects(part, spec, out);
-  programEffects(part, out);
+  const known = programEffects(part, out);
+  // `xargs cat`: the files come from its input. (`find -exec cat {}`: they are below find's
+  // folders, which find's own effects read as trees.)
+  out.unknownFiles = part.argsUnknown && !part.via.includes("find -exec") && (spec !== undefined || known);
   return out;
 }
 

@@ -282,7 +282,9 @@ class Parser {
       if (!/^-(?:exec|execdir|ok|okdir)$/.test(words[j].value)) continue;
       const cmd: Word[] = [];
       for (j++; j < words.length && words[j].value !== ";" && words[j].value !== "+"; j++) cmd.push(words[j]);
+      const from = this.out.parts.length;
       if (cmd.length > 0) this.analyse(cmd, [], [], true);
+      for (const p of this.out.parts.slice(from)) p.via.unshift("find -exec");
     }
   }
 

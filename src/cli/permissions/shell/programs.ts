@@ -143,6 +143,11 @@ export function programRisks(part: ShellPart): Risk[] {
   if (spec) scan(part, spec, out);
   if (name === "npm" || name === "pnpm" || name === "yarn") npmSubcommand(part, out);
   if (name === "git") gitRisks(part, out);
+  if (name === "make" || name === "gmake") {
+    // `make test SHELL=./x CC=…`: a variable set on the command line wins over the makefile's.
+    const k = part.words.findIndex((w, i) => i > 0 && /^[A-Za-z_][A-Za-z0-9_.]*\s*[:+?!]?=/.test(w.value));
+    if (k > 0) out.push({ at: k, why: `make ${part.words[k].value.split("=")[0]}=… overrides a makefile variable, which can change the commands make runs` });
+  }
   if (name === "sed" || name === "awk" || name === "gawk" || name === "mawk" || name === "nawk") {
     const r = name === "sed" ? sedRisk(part.words) : awkRisk(part.words);
     if (r) out.push(r);
