@@ -207,8 +207,17 @@ function gitRisks(part: ShellPart, out: Risk[]): void {
     const v = w[k].value;
     if (v === "--") break;
     const name = optionName(v);
-    if (name !== null && GIT_OPTIONS[name] && !(name === "-u" && !["fetch", "clone", "ls-remote", "pull", "archive"].includes(subcommand)) && !((name === "-x" || name === "-t" || name === "-O") && !["rebase", "difftool", "mergetool", "grep", "cherry-pick"].includes(subcommand)) && !(name === "--config" && subcommand !== "clone")) {
-      out.push({ at: k, why: `git ${subcommand} ${name} ${GIT_OPTIONS[name]}` });
-    }
+    if (name === null || GIT_OPTIONS[name] === undefined) continue;
+    const only = GIT_OPTION_SUBCOMMANDS[name];
+    if (only === undefined || only.has(subcommand)) out.push({ at: k, why: `git ${subcommand} ${name} ${GIT_OPTIONS[name]}` });
   }
 }
+
+/** Short options that mean something else in other subcommands (`git commit -u`, `git log -t`). */
+const GIT_OPTION_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
+  "-u": new Set(["fetch", "clone", "ls-remote", "pull", "archive"]),
+  "-x": new Set(["rebase", "difftool"]),
+  "-t": new Set(["difftool", "mergetool"]),
+  "-O": new Set(["grep"]),
+  "--config": new Set(["clone"]),
+};
