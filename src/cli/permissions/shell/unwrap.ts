@@ -252,6 +252,7 @@ function shellScript(out: Unwrapped, name: string, args: Word[]): Unwrapped {
       i++;
       continue;
     }
+    if (v === "--version" || v === "--help") return out; // prints and exits
     if (v.startsWith("--")) continue;
     if (/^[-+][A-Za-z]+$/.test(v)) {
       for (const c of v.slice(1)) {
