@@ -129,12 +129,13 @@ describe("secrets reached through file commands and recursive reads ask", () => 
 
   it("asks for a recursive read whose tree holds a secret, not for one that holds none", () => {
     const rules = ["Bash(grep:*)", "Bash(rg:*)", "Bash(tar:*)", "Bash(find:*)", "Bash(cat:*)"];
-    for (const c of ["grep -r T .", "grep -R T", "rg T", "tar -cf - .", "find . -exec cat {} +"]) {
+    for (const c of ["grep -r T .", "grep -R T", "rg --hidden T", "rg -uu T", "tar -cf - .", "find . -exec cat {} +"]) {
       const d = run(c, rules);
       expect(d.decision, c).toBe("ask");
       expect(d.reason, c).toMatch(/reads every file below .*secrets \(.*\.env\)/);
     }
     expect(run("grep -r x lib", rules).decision).toBe("allow");
+    expect(run("rg x", rules).decision).toBe("allow"); // rg leaves hidden files (.env) out unless told
     expect(run("grep -r x .", [...rules, "Read(.env)"]).decision).toBe("allow");
   });
 

@@ -13,6 +13,7 @@ import { readVerdict, searchVerdict, strongest, type Verdict } from "./checks.js
 import type { PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
 import type { Word } from "./shell/lexer.js";
+import type { TreeRead } from "./shell/effects.js";
 import type { CwdSet } from "./shell/types.js";
 
 export interface PathContext {
@@ -90,14 +91,15 @@ const MAX_TREE_ENTRIES = 20_000;
  * search reaching the home folder's credentials asks (searchVerdict, as for Grep). A tree too
  * large to look through asks.
  */
-export function treeVerdict(dir: string, how: string, gitignore: boolean, ctx: PathContext): Verdict | null {
+export function treeVerdict(dir: string, tree: Pick<TreeRead, "how" | "gitignore" | "skipHidden">, ctx: PathContext): Verdict | null {
+  const { how, gitignore } = tree;
   const shown = resolve(dir); // for the reason only: `link/..` is walked as the kernel resolves it
   const wide = searchVerdict(dir, ctx.rules, ctx.env);
   if (wide && wide.decision !== "allow") return { ...wide, reason: `${how} reads every file below ${shown}: ${wide.reason}` };
   if (wide) return null;
   const filter = secretFilter(ctx.env.root, { home: ctx.env.home, deepcodeHome: ctx.env.deepcodeHome });
   const found: string[] = [];
-  const walk = { seen: 0, found, gitignore, reason: filter.reason };
+  const walk = { seen: 0, found, gitignore, skipHidden: tree.skipHidden === true, reason: filter.reason };
   const self = readVerdict(dir, ctx.rules, ctx.env);
   if (self && self.decision !== "allow") return self;
   if (!visit(dir, gitignore ? parentGitignores(dir) : [], walk)) {
@@ -117,6 +119,7 @@ interface Walk {
   seen: number;
   found: string[];
   gitignore: boolean;
+  skipHidden: boolean;
   reason(abs: string): string | null;
 }
 
@@ -137,6 +140,7 @@ function visit(dir: string, stack: IgnoreFile[], walk: Walk): boolean {
     if (++walk.seen > MAX_TREE_ENTRIES) return false;
     const abs = join(dir, e.name);
     const isDir = e.isDirectory();
+    if (walk.skipHidden && e.name.startsWith(".")) continue;
     if (walk.gitignore && (e.name === ".git" || gitignoreVerdict(here, abs, isDir) === "ignore")) continue;
     if (e.isSymbolicLink() || walk.reason(abs) !== null) walk.found.push(abs);
     else if (isDir && !visit(abs, here, walk)) return false;

@@ -119,7 +119,7 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
   }
   for (const e of effects.edits) out.push(...judgeWord(e.word, part.cwd, ctx, `writes (${e.how}) to`, (p) => editVerdict(p, e, covered(e), label, ctx)));
   for (const w of effects.reads) out.push(...judgeWord(w, part.cwd, ctx, "reads", (p) => (isDeviceSink(p) ? null : readVerdict(p, ctx.rules, ctx.env))));
-  for (const t of effects.trees) out.push(...judgeWord(t.word, part.cwd, ctx, `reads (${t.how}) below`, (p) => treeVerdict(p, t.how, t.gitignore, ctx)));
+  for (const t of effects.trees) out.push(...judgeWord(t.word, part.cwd, ctx, `reads (${t.how}) below`, (p) => treeVerdict(p, t, ctx)));
   return out;
 }
 

@@ -94,7 +94,8 @@ const HANDLERS: Record<string, Handler> = {
     const given = optionValues(args, "ef", ["regexp", "file"]).length > 0;
     const dirs = given ? operands : operands.slice(1);
     const ignore = !has(args, /^-[A-Za-z]*u|^--no-ignore/);
-    for (const word of dirs.length > 0 ? dirs : [plainWord(".")]) out.trees.push({ word, how: part.name, gitignore: ignore });
+    const skipHidden = !has(args, /^-[A-Za-z.]*\.|^-[A-Za-z]*u[A-Za-z]*u|^--hidden$/);
+    for (const word of dirs.length > 0 ? dirs : [plainWord(".")]) out.trees.push({ word, how: part.name, gitignore: ignore, skipHidden });
     out.reads = out.reads.filter((w) => !dirs.includes(w));
   },
   diff(_part, args, out) {
@@ -161,7 +162,8 @@ const HANDLERS: Record<string, Handler> = {
 HANDLERS.egrep = HANDLERS.fgrep = HANDLERS.grep;
 HANDLERS.ag = HANDLERS.ack = (part, args, out) => {
   const dirs = operandsOf(args, "ABCGgm", ["after", "before", "context", "file-search-regex", "max-count", "depth", "type"]).slice(1);
-  for (const word of dirs.length > 0 ? dirs : [plainWord(".")]) out.trees.push({ word, how: part.name, gitignore: true });
+  const skipHidden = !has(args, /^--hidden$|^-[A-Za-z]*u|^--(?:unrestricted|all-types)$/);
+  for (const word of dirs.length > 0 ? dirs : [plainWord(".")]) out.trees.push({ word, how: part.name, gitignore: true, skipHidden });
   out.reads = out.reads.filter((w) => !dirs.includes(w));
 };
 for (const z of ["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz"]) {

@@ -33,6 +33,8 @@ export interface TreeRead {
   how: string;
   /** Honours .gitignore (rg, git grep) rather than reading everything (grep -r, tar, cp -r). */
   gitignore: boolean;
+  /** Leaves hidden files and folders out, as rg and ag do without --hidden. */
+  skipHidden?: boolean;
 }
 
 export interface FileEffects {
