@@ -109,18 +109,22 @@ describe("an allowed test runner's code-loading options ask (Bash(npm test:*), t
     writeJson(join(b.root, "other", "package.json"), { name: "o", version: "1.0.0", scripts: { test: "node -e \"require('fs').writeFileSync('../pwned-prefix','x')\"" } });
   };
 
-  it("runs none of --node-options, --script-shell or --prefix, and still runs npm test itself", async () => {
+  it("runs none of --node-options, --script-shell, --prefix or a rewritten package.json, and still runs npm test itself", async () => {
     const { results } = await attempt(
-      { allow: ["Bash(npm test:*)"], deny: ["Bash(touch:*)"] },
+      { allow: ["Bash(npm test:*)", "Bash(echo:*)"], deny: ["Bash(touch:*)"] },
       {
         call_node_options: `npm test --node-options="--import=data:text/javascript,import{writeFileSync}from'fs';writeFileSync('pwned-import','x')"`,
         call_script_shell: "npm test --script-shell=./evil.sh",
         call_prefix: "npm test --prefix other",
         call_plain: "npm test",
+        // The project's files decide what npm test runs; rewriting one is a write, which asks.
+        call_rewrite: `echo '{"scripts":{"test":"echo x > pwned-rewrite"}}' > package.json && npm test`,
       },
       plantPackage,
     );
-    for (const f of ["pwned-import", "pwned-shell", "pwned-prefix"]) expect(existsSync(join(box.root, f)), f).toBe(false);
+    for (const f of ["pwned-import", "pwned-shell", "pwned-prefix", "pwned-rewrite"]) expect(existsSync(join(box.root, f)), f).toBe(false);
+    expect(readFileSync(join(box.root, "package.json"), "utf8")).toContain("the tests ran");
+    expect(results.get("call_rewrite")).toMatch(/through the redirection '>'/);
     expect(results.get("call_node_options")).toMatch(/--node-options/);
     expect(results.get("call_script_shell")).toMatch(/--script-shell/);
     expect(results.get("call_prefix")).toMatch(/--prefix/);

@@ -1,4 +1,5 @@
-// Files a command reads or writes, for the commands whose arguments we understand, so that an
+// Files a command reads or writes, for the commands whose arguments we understand (sed, find,
+// tar, curl and the other programs whose options decide it: effects-programs.ts), so that an
 // allowed `rm`/`cp` still cannot write outside the workspace, an allowed `echo` cannot write a
 // file through a redirection nobody allowed, and an allowed `cat`/`cp`/`grep -r` still asks
 // before it reads `~/.ssh/id_rsa` or `.env`. Commands not listed here (and in
@@ -113,7 +114,6 @@ const SPECS: Record<string, Spec> = {
   awk: { reads: true, skipFirst: true, arg: "Ffv" },
   gawk: { reads: true, skipFirst: true, arg: "FfvilE" },
   mawk: { reads: true, skipFirst: true, arg: "Ffv" },
-  sed: { reads: true, skipFirst: true, arg: "efl", longArg: ["expression", "file", "line-length"] },
   gzip: { reads: true, arg: "S", longArg: ["suffix"] },
   gunzip: { reads: true, arg: "S", longArg: ["suffix"] },
   bzip2: R,
@@ -197,7 +197,6 @@ function operandEffects(part: ShellPart, spec: Spec, out: FileEffects): void {
     }
   }
   const files = spec.skipFirst && !scriptGiven ? operands.slice(1) : operands;
-  if (part.name === "sed") return; // sed's files: effects-programs.ts (-i makes them edits)
   if (spec.reads) out.reads.push(...files);
   const written = spec.writes === "all" ? files : spec.writes === "last" && !target && files.length >= 2 ? [files[files.length - 1]] : [];
   if (target) written.push(target);
