@@ -145,10 +145,11 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   app.cost = installCost(app, { interactive: o.interactive ?? false });
   if (!o.interactive) {
     // Nobody can answer a permission prompt (-p, subcommands): an ask is a deny, and the model
-    // is told why. Outermost, so no hook is asked to speak for a person who is not there.
+    // is told why — and why it asked (a redirection, an option, a secret…), so it can take
+    // another approach. Outermost, so no hook is asked to speak for a person who is not there.
     chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({
       decision: "deny",
-      reason: `deepcode runs non-interactively (-p), so nobody can approve ${e.tool}; an allow rule in settings (or --settings FILE) can permit it`,
+      reason: `deepcode runs non-interactively (-p), so nobody can approve ${e.tool}; an allow rule in settings (or --settings FILE) can permit it. It asks because ${e.reason}`,
       by: "non-interactive",
     }));
   }

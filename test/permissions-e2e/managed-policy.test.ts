@@ -12,8 +12,8 @@ let box: Box;
 let sim: Simulator | undefined;
 beforeEach(() => {
   box = makeBox();
-  // Every layer a user controls allows touch and echo.
-  writeJson(join(box.deepcodeHome, "settings.json"), { permissions: { allow: ["Bash(touch:*)", "Bash(echo:*)"] } });
+  // Every layer a user controls allows touch and echo (and echo's redirection into echoed.txt).
+  writeJson(join(box.deepcodeHome, "settings.json"), { permissions: { allow: ["Bash(touch:*)", "Bash(echo:*)", "Write(echoed.txt)"] } });
   projectSettings(box, { permissions: { allow: ["Bash(touch:*)"] } });
   writeJson(join(box.root, ".deepcode", "settings.local.json"), { permissions: { allow: ["Bash(touch:*)"] } });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   mkdirSync(bin);
   symlinkSync(process.execPath, join(bin, "node"));
   symlinkSync(realBash(), join(bin, "bash"));
-  projectSettings(box, { permissions: { allow: ["Bash(echo:*)"] } });
+  projectSettings(box, { permissions: { allow: ["Bash(echo:*)", "Write(inside.txt)"] } });
   outsideBefore = snapshot(box.outside);
   sim = await startSim({ replies: [{ tool_calls: [bashCall("call_in", "echo hi > inside.txt"), bashCall("call_out", "echo x > ../outside/escaped.txt")] }, { content: "done" }] });
   run = await runCli({ box, sim, prompt: "write", env: { PATH: bin } });

@@ -47,7 +47,7 @@ afterEach(async () => {
 
 describe.skipIf(!available)("the Bash sandbox (bubblewrap) in a real process", () => {
   it("lets an allowed command write in the workspace, but not next to it, nor anywhere else on disk", async () => {
-    projectSettings(box, { permissions: { allow: ["Bash(node:*)"] } });
+    projectSettings(box, { permissions: { allow: ["Bash(node -e:*)"] } });
     const outsideBefore = snapshot(box.outside);
     const calls = [
       bashCall("call_inside", writeTo(join(box.root, "inside.txt"))),
@@ -70,7 +70,7 @@ describe.skipIf(!available)("the Bash sandbox (bubblewrap) in a real process", (
   it("hides the home folder's secrets, and keeps the project's settings and git hooks read-only", async () => {
     // The home folder is made writable (so visible: it is under /tmp, which the sandbox replaces):
     // the secrets inside must stay hidden all the same.
-    projectSettings(box, { permissions: { allow: ["Bash(node:*)"], additionalDirectories: [box.home] } });
+    projectSettings(box, { permissions: { allow: ["Bash(node -e:*)"], additionalDirectories: [box.home] } });
     mkdirSync(join(box.home, ".ssh"));
     writeFileSync(join(box.home, ".ssh", "id_rsa"), "PRIVATE KEY\n");
     mkdirSync(join(box.root, ".git", "hooks"), { recursive: true });
@@ -97,7 +97,7 @@ describe.skipIf(!available)("the Bash sandbox (bubblewrap) in a real process", (
   it("keeps .deepcode/ read-only even in a project that has none: deepcode creates it empty first (the reproduction)", async () => {
     // Allowed from the user's settings, so the project has no .deepcode/ of its own; node -e, so
     // the gate cannot see the write and only the sandbox stands in its way.
-    writeJson(join(box.deepcodeHome, "settings.json"), { permissions: { allow: ["Bash(node:*)"] } });
+    writeJson(join(box.deepcodeHome, "settings.json"), { permissions: { allow: ["Bash(node -e:*)"] } });
     expect(existsSync(join(box.root, ".deepcode"))).toBe(false);
     const plant = node(
       `const fs = require("fs"); for (const [f, t] of [[".deepcode/settings.json", "{}"], [".deepcode/commands/x.md", "run"]]) { try { fs.mkdirSync(require("path").dirname(f), { recursive: true }); fs.writeFileSync(f, t); console.log("wrote " + f) } catch (e) { console.log("cannot write " + f + ": " + e.code) } }`,
@@ -111,7 +111,7 @@ describe.skipIf(!available)("the Bash sandbox (bubblewrap) in a real process", (
   }, CLI_HOOK_TIMEOUT_MS);
 
   it("keeps Claude Code's settings and commands read-only where they exist", async () => {
-    writeJson(join(box.deepcodeHome, "settings.json"), { permissions: { allow: ["Bash(node:*)"] } });
+    writeJson(join(box.deepcodeHome, "settings.json"), { permissions: { allow: ["Bash(node -e:*)"] } });
     mkdirSync(join(box.root, ".claude", "commands"), { recursive: true });
     writeFileSync(join(box.root, ".claude", "settings.json"), "{}\n");
     const calls = [
@@ -139,7 +139,7 @@ describe.skipIf(!available)("the Bash sandbox (bubblewrap) in a real process", (
   }, CLI_HOOK_TIMEOUT_MS);
 
   it("keeps an allowed command off the network: a listener on 127.0.0.1 sees no connection", async () => {
-    projectSettings(box, { permissions: { allow: ["Bash(node:*)"] } });
+    projectSettings(box, { permissions: { allow: ["Bash(node -e:*)"] } });
     sim = await startSim({ replies: [{ tool_calls: [bashCall("call_net", connectTo(listener.port))] }, { content: "done" }] });
     const run = await runCli({ box, sim, prompt: "connect" });
     expect(run.result?.stop_reason, run.stderr).toBe("completed");
@@ -148,7 +148,7 @@ describe.skipIf(!available)("the Bash sandbox (bubblewrap) in a real process", (
   }, CLI_HOOK_TIMEOUT_MS);
 
   it("lets the command connect when settings say sandbox.network: true", async () => {
-    projectSettings(box, { permissions: { allow: ["Bash(node:*)"] }, sandbox: { network: true } });
+    projectSettings(box, { permissions: { allow: ["Bash(node -e:*)"] }, sandbox: { network: true } });
     sim = await startSim({ replies: [{ tool_calls: [bashCall("call_net", connectTo(listener.port))] }, { content: "done" }] });
     const run = await runCli({ box, sim, prompt: "connect" });
     expect(run.result?.stop_reason, run.stderr).toBe("completed");
@@ -157,7 +157,7 @@ describe.skipIf(!available)("the Bash sandbox (bubblewrap) in a real process", (
   }, CLI_HOOK_TIMEOUT_MS);
 
   it("is off when settings say sandbox.enabled: false (the write next to the workspace then lands)", async () => {
-    projectSettings(box, { permissions: { allow: ["Bash(node:*)"] }, sandbox: { enabled: false } });
+    projectSettings(box, { permissions: { allow: ["Bash(node -e:*)"] }, sandbox: { enabled: false } });
     sim = await startSim({ replies: [{ tool_calls: [bashCall("call_outside", writeTo(join(box.outside, "landed.txt")))] }, { content: "done" }] });
     const run = await runCli({ box, sim, prompt: "write" });
     expect(run.result?.stop_reason, run.stderr).toBe("completed");

@@ -8,6 +8,8 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decide } from "../../src/cli/permissions/index.js";
+import { CONTROL_ALLOW, CONTROLS, CORPUS_DENY, FAMILIES } from "./adversarial-corpus.js";
+import { haveBash, makeFixture, type Fixture } from "./adversarial-fixture.js";
 import { makeWorkspace, rulesOf, type Workspace } from "./helpers.js";
 
 const REAL = { bash: "/bin/bash", env: "/usr/bin/env", xargs: "/usr/bin/xargs" };
@@ -60,4 +62,52 @@ describe.skipIf(!available)("allowed command lines, run by real bash", () => {
     expect(allowed).toBeGreaterThan(100);
     expect(escapes).toEqual([]);
   });
+});
+
+// The adversarial corpus (adversarial-corpus.ts), every line run by real bash in a fresh box —
+// whether the gate allows it or not, so the count of lines that do harm when run shows the corpus
+// has teeth. A line the gate allows must do nothing its rules do not name.
+describe.skipIf(!haveBash)("the adversarial corpus, run by real bash", () => {
+  let fixture: Fixture;
+  beforeAll(() => {
+    fixture = makeFixture();
+  });
+  afterAll(() => fixture?.cleanup());
+
+  const decideIn = (box: { root: string; home: string }, allow: string[], line: string) =>
+    decide({ tool: "Bash", input: { command: line }, readOnly: false }, rulesOf({ project: { allow, deny: CORPUS_DENY } }), { root: box.root, home: box.home, cwd: box.root });
+
+  it("holds at least 200 lines in families; every allowed one does only what its rules name", () => {
+    const escapes: string[] = [];
+    let tried = 0;
+    let stopped = 0;
+    let harmful = 0;
+    for (const family of FAMILIES) {
+      for (const line of family.lines) {
+        tried++;
+        const box = fixture.fresh();
+        const d = decideIn(box, family.allow, line);
+        const { harm } = fixture.run(box, line, family.projectMayChange === true);
+        if (harm.length > 0) harmful++;
+        if (d.decision !== "allow") stopped++;
+        else if (harm.length > 0) escapes.push(`[${family.name}] ${JSON.stringify(line)} was allowed (${d.reason}) and ${harm.join("; ")}`);
+      }
+    }
+    console.log(`adversarial corpus: ${tried} lines tried, ${stopped} stopped (asked or denied), ${tried - stopped} allowed and harmless; ${harmful} do harm when run without the gate`);
+    expect(escapes).toEqual([]);
+    expect(tried).toBeGreaterThanOrEqual(200);
+    expect(harmful).toBeGreaterThan(tried / 2);
+  }, 300_000);
+
+  it("allows the controls without a prompt, and they run for real", () => {
+    const failures: string[] = [];
+    for (const line of CONTROLS) {
+      const box = fixture.fresh();
+      const d = decideIn(box, CONTROL_ALLOW, line);
+      const r = fixture.run(box, line, false);
+      if (d.decision !== "allow" || r.status !== 0 || r.harm.length > 0) failures.push(`${JSON.stringify(line)}: ${d.decision} (${d.reason}), exit ${r.status}, ${r.harm.join("; ")} ${r.output.slice(0, 200)}`);
+    }
+    console.log(`adversarial corpus: ${CONTROLS.length} controls allowed and run`);
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

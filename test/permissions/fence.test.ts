@@ -94,8 +94,18 @@ describe("Bash redirections count as writes to their targets", () => {
 
   it("resolves relative targets against Bash's current folder", () => {
     const inSrc = { ...ws.env, cwd: join(ws.root, "src") };
-    expect(bash("echo x > ../ok.txt", rules, inSrc)).toBe("allow");
-    expect(bash("echo x > ../../escape.txt", rules, inSrc)).toBe("deny");
+    const withEdit = rulesOf({ project: { allow: ["Bash(echo:*)", "Edit(ok.txt)"] } });
+    expect(bash("echo x > ../ok.txt", withEdit, inSrc)).toBe("allow");
+    expect(bash("echo x > ../../escape.txt", withEdit, inSrc)).toBe("deny");
+  });
+
+  it("needs what an Edit of the target needs: an allow of the command alone asks, an Edit or Write rule for the path lifts it", () => {
+    const d = decide({ tool: "Bash", input: { command: "echo x > notes.txt" }, readOnly: false }, rules, ws.env);
+    expect(d.decision).toBe("ask");
+    expect(d.reason).toMatch(/through the redirection '>'/);
+    expect(bash("echo x > notes.txt", rulesOf({ project: { allow: ["Bash(echo:*)", "Write(notes.txt)"] } }), ws.env)).toBe("allow");
+    expect(bash("echo x > other.txt", rulesOf({ project: { allow: ["Bash(echo:*)", "Write(notes.txt)"] } }), ws.env)).toBe("ask");
+    expect(bash("echo x > notes.txt", rulesOf({ project: { allow: ["Bash"] } }), ws.env)).toBe("allow");
   });
 
   it("applies Edit rules to redirection targets", () => {

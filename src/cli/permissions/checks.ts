@@ -2,7 +2,7 @@
 // and file commands. Each returns a verdict, or null when no rule or fence has an opinion (the
 // caller's default applies).
 
-import { lstatSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { canonical, insideFence, isWithin, pathRuleMatches, protectedReason, secretPlaces, secretReason, viewPath, type PathEnv, type PathView } from "./paths.js";
 import { describeRule, type Rule, type RuleKind, type RuleMatch } from "./rules.js";
@@ -131,6 +131,26 @@ export function searchVerdict(dir: string, rules: readonly Rule[], env: PathEnv)
   if (allow) return ruleVerdict("allow", allow, `searching ${m.view.lexical} is allowed`);
   const shown = [...new Set(inside.map((l) => l.why))].slice(0, 3).join("; ");
   return { decision: "ask", reason: `a search of ${m.view.lexical} reaches secrets (${shown}), so it asks (an allow rule naming the folder lifts this)`, by: "secrets" };
+}
+
+/**
+ * A write in place through a file that has more than one name (a hard link) changes every name,
+ * and one of them may lie outside the workspace or be protected — finding the others would mean
+ * searching every disk. So it asks, with the reason. Bash writes in place (`>`, `>>`, `cp`, `dd`);
+ * the Write and Edit tools replace a file by a rename (src/core/effects.ts), which never writes
+ * through a link, so only the Bash decision calls this.
+ */
+export function hardLinkVerdict(path: string): Verdict | null {
+  let links: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return null;
+    links = st.nlink;
+  } catch {
+    return null; // missing (a new file has one name) or unreadable (the write itself will fail)
+  }
+  if (links < 2) return null;
+  return { decision: "ask", reason: `${path} is a hard link (the file has ${links} names); writing it changes the file under every name, and another may lie outside the workspace or be protected`, by: "hard link" };
 }
 
 function exists(p: string): boolean {

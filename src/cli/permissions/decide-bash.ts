@@ -2,20 +2,27 @@
 // and a part that cannot be read with confidence makes the whole at least an ask.
 //
 // Harmless builtins get a pass without a rule (they run nothing else and write nothing):
-// `true`, `false`, `:`, `pwd`, `test`, `[`, `[[ … ]]` (without arithmetic), `command -v NAME`,
-// and `cd`/`pushd` into a folder inside the workspace. Deny and ask rules still apply to them.
-// Everything else, `echo` and `ls` included, needs an allow rule (or a person's yes).
+// `true`, `false`, `:`, `pwd`, `test`, `[`, `[[ … ]]` (without arithmetic or `-v NAME[…]`),
+// `command -v NAME`, and `cd`/`pushd` into a folder inside the workspace. Deny and ask rules
+// still apply to them. Everything else, `echo` and `ls` included, needs an allow rule (or a yes).
+//
+// What an allow rule for a command does not cover (each asks, saying why):
+// - a write it does not name — a redirection, tee's files, `sed -i`, `sort -o` (shell/effects.ts):
+//   it needs what a Write or Edit of that path needs;
+// - an option through which the program runs other code (shell/programs.ts);
+// - assignments that change what runs (`PATH=.`, `export NODE_OPTIONS=…`).
+// A bare `Bash` allow, or an allow of the exact line, covers the first two: it names everything.
 
-import { readdirSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { globToRegExp } from "../../builtins/glob-match.js";
-import { ruleVerdict, readVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
+import { judgeWord, resolveWord, treeVerdict, type PathContext } from "./bash-paths.js";
+import { hardLinkVerdict, ruleVerdict, readVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
 import { isSafeEnv, matchBash, type CommandView } from "./match.js";
 import { canonical, fenceDirs, isDeviceSink, isWithin, type PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
 import type { Word } from "./shell/lexer.js";
-import { fileEffects } from "./shell/effects.js";
-import { parseShell, type CwdSet, type ShellPart } from "./shell/parser.js";
+import { fileEffects, type EditEffect, type FileEffects } from "./shell/effects.js";
+import { parseShell, type ShellPart } from "./shell/parser.js";
+import { programRisks } from "./shell/programs.js";
 
 export interface BashEnv extends PathEnv {
   /** The Bash tool's current folder (relative paths and `cd` start here). */
@@ -34,7 +41,9 @@ export function decideBash(command: string, rules: readonly Rule[], env: BashEnv
   const parsed = parseShell(command, { cwd: env.cwd, home: env.home });
   const whole = bash.find((r) => r.kind === "allow" && r.match.type === "bash-exact" && r.match.whole === command.trim());
   const ctx: PartContext = { rules, bash, env, allowAll: bare("allow") ?? whole };
-  const verdicts: Verdict[] = parsed.parts.flatMap((p) => partVerdicts(p, ctx));
+  const effects = parsed.parts.map(fileEffects);
+  const linkers = parsed.parts.flatMap((p, k) => (effects[k].links ? [{ part: p, why: effects[k].links as string }] : []));
+  const verdicts: Verdict[] = parsed.parts.flatMap((p, k) => partVerdicts(p, effects[k], ctx, linkers.find((l) => l.part !== p)?.why));
   if (parsed.unsure.length > 0) {
     verdicts.push({ decision: "ask", reason: `deepcode cannot read this command with confidence: ${unique(parsed.unsure).join("; ")}`, by: "shell parser" });
   }
@@ -54,19 +63,18 @@ export function decideBash(command: string, rules: readonly Rule[], env: BashEnv
   };
 }
 
-interface PartContext {
-  /** Every rule (Edit/Write and Read path rules apply to redirections and file commands). */
-  rules: readonly Rule[];
+interface PartContext extends PathContext {
   bash: Rule[];
-  env: BashEnv;
   /** A bare `Bash` allow, or an exact allow of this whole command line. */
   allowAll: Rule | undefined;
 }
 
-function partVerdicts(part: ShellPart, ctx: PartContext): Verdict[] {
+function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, linker: string | undefined): Verdict[] {
   const out: Verdict[] = [];
   const unsafe = part.assigns.filter((a) => !isSafeEnv(a));
   const label = part.text.length > 80 ? `${part.text.slice(0, 77)}...` : part.text;
+  /** The allow rule that let this part through, when a specific rule (not a bare allow) did. */
+  let allowedBy: Rule | undefined;
 
   if (part.words.length > 0) {
     const view = commandView(part);
@@ -86,20 +94,76 @@ function partVerdicts(part: ShellPart, ctx: PartContext): Verdict[] {
       if (unsafe.length > 0) out.push(setsVariables(unsafe, label));
       else out.push({ decision: "allow", reason: `'${part.name}' is a harmless builtin`, by: "default" });
     } else {
-      const allow = ctx.bash.find((r) => r.kind === "allow" && r.match.type !== "tool" && matchBash(r, view, true) === "yes") ?? ctx.allowAll;
+      const rule = ctx.bash.find((r) => r.kind === "allow" && r.match.type !== "tool" && matchBash(r, view, true) === "yes");
+      const allow = rule ?? ctx.allowAll;
       if (allow && unsafe.length > 0) out.push(setsVariables(unsafe, label));
       else if (allow) out.push(ruleVerdict("allow", allow, `'${label}' is allowed`));
       else out.push({ decision: "ask", reason: `'${label}' needs approval: no rule allows '${part.name}'`, by: "default" });
+      if (allow && allow !== ctx.allowAll) allowedBy = allow;
     }
   } else {
     if (part.unsure.length > 0) out.push({ decision: "ask", reason: `cannot read '${label}' with confidence: ${unique(part.unsure).join("; ")}`, by: "shell parser" });
     if (unsafe.length > 0) out.push({ decision: "ask", reason: `sets ${unsafe.join(", ")}, which changes how later commands run`, by: "environment" });
   }
+  if (allowedBy) out.push(...riskVerdicts(part, allowedBy, label, ctx));
 
-  const effects = fileEffects(part);
-  for (const w of effects.writes) out.push(...pathVerdicts(w, part.cwd, ctx, "write", !effects.noFollow.has(w)));
-  for (const w of effects.reads) out.push(...pathVerdicts(w, part.cwd, ctx, "read", true));
+  const covered = (e: EditEffect): boolean => ctx.allowAll !== undefined || (e.option !== undefined && allowedBy !== undefined && e.option < namedWords(allowedBy));
+  const writesSomething = [...effects.writes, ...effects.edits.map((e) => e.word)].some((w) => !(isAbsolute(w.value) && isDeviceSink(w.value)));
+  if (linker && writesSomething) {
+    out.push({ decision: "ask", reason: `another command on this line may create or move a link first (${linker}), so where '${label}' writes is known only after it runs`, by: "shell parser" });
+  }
+  if (effects.unknownFiles) out.push({ decision: "ask", reason: `'${label}' reads or writes files named only at run time (${part.via.join(", ")} adds them)`, by: "shell parser" });
+  for (const w of effects.writes) {
+    const follow = !effects.noFollow.has(w);
+    out.push(...judgeWord(w, part.cwd, ctx, "writes to", (p) => (isDeviceSink(p) ? null : worse(writeVerdict(p, ctx.rules, ctx.env, follow), follow ? hardLinkVerdict(p) : null))));
+  }
+  for (const e of effects.edits) out.push(...judgeWord(e.word, part.cwd, ctx, `writes (${e.how}) to`, (p) => editVerdict(p, e, covered(e), label, ctx)));
+  for (const w of effects.reads) out.push(...judgeWord(w, part.cwd, ctx, "reads", (p) => (isDeviceSink(p) ? null : readVerdict(p, ctx.rules, ctx.env))));
+  for (const t of effects.trees) out.push(...judgeWord(t.word, part.cwd, ctx, `reads (${t.how}) below`, (p) => treeVerdict(p, t, ctx)));
   return out;
+}
+
+/** A write no command rule names: what a Write/Edit of the path needs, unless `covered`. */
+function editVerdict(path: string, e: EditEffect, covered: boolean, label: string, ctx: PartContext): Verdict | null {
+  if (isDeviceSink(path)) return null;
+  const v = worse(writeVerdict(path, ctx.rules, ctx.env), hardLinkVerdict(path));
+  if (v !== null || covered) return v;
+  return {
+    decision: "ask",
+    reason: `'${label}' writes ${path} through ${e.how}; that is a write of its own, which the command's allow rule does not cover: it needs what a Write or Edit of ${path} needs (an Edit or Write rule for the path, or a person's yes)`,
+    by: "default",
+  };
+}
+
+/** Options of an allowed program that run code its rule does not name (shell/programs.ts). */
+function riskVerdicts(part: ShellPart, rule: Rule, label: string, ctx: PartContext): Verdict[] {
+  const named = namedWords(rule);
+  return programRisks(part)
+    .filter((r) => r.at >= named && !(r.dir && insideWorkspace(r.dir, part, ctx.env)))
+    .map((r) => ({ decision: "ask" as const, reason: `'${label}' is allowed by ${rule.text}, but ${r.why}; that rule does not name it, so it asks`, by: "program option" }));
+}
+
+/** How many of a command's words an allow rule names literally (`Bash(npm test:*)`: 2). */
+function namedWords(rule: Rule): number {
+  const m = rule.match;
+  if (m.type === "bash-prefix") return m.tokens.length;
+  if (m.type === "bash-exact") return m.tokens?.length ?? Infinity;
+  if (m.type === "bash-wildcard") return m.literalWords;
+  return 0;
+}
+
+function insideWorkspace(w: Word, part: ShellPart, env: PathEnv): boolean {
+  const groups = resolveWord(w, part.cwd, env.home);
+  if (groups === null) return false;
+  const fence = fenceDirs(env);
+  return groups.flat().every((p) => {
+    const real = canonical(p);
+    return real !== null && fence.some((d) => isWithin(real, d));
+  });
+}
+
+function worse(a: Verdict | null, b: Verdict | null): Verdict | null {
+  return strongest([a, b].filter((v): v is Verdict => v !== null && v.decision !== "allow")) ?? a ?? b;
 }
 
 function setsVariables(names: string[], label: string): Verdict {
@@ -129,68 +193,6 @@ export function isPass(part: ShellPart, env: PathEnv): boolean {
     });
   }
   return false;
-}
-
-/**
- * Where a file word may point: one group per possible working folder, each group the path (or,
- * for a glob, the names it matches now); null when unknowable.
- */
-export function resolveWord(w: Word, cwd: CwdSet, home: string): string[][] | null {
-  if (w.expanded || w.brace || w.value === "") return null;
-  let v = w.value;
-  if (w.tilde) {
-    if (v === "~" || v.startsWith("~/")) v = home + v.slice(1);
-    else return null; // ~user
-  }
-  let bases: string[];
-  if (isAbsolute(v)) bases = [v];
-  else if (cwd.unknown) return null;
-  // Joined without normalising: `link/../x` must be resolved after following `link`.
-  else bases = cwd.dirs.map((d) => `${d}/${v}`);
-  if (!w.glob) return bases.map((b) => [b]);
-  const groups = bases.map(expandGlob);
-  return groups.some((g) => g === null) ? null : (groups as string[][]);
-}
-
-/**
- * What a glob in its last segment matches now (bash expands it just before running), or the
- * pattern itself when nothing matches (bash then passes it as written). A matched name may be a
- * symlink that leads outside, so each match is checked. Globs in folder segments: unknowable.
- */
-function expandGlob(p: string): string[] | null {
-  const slash = p.lastIndexOf("/");
-  const dir = p.slice(0, slash) || "/";
-  const pattern = p.slice(slash + 1);
-  if (/[*?[]/.test(dir) || pattern === "" || pattern === "." || pattern === "..") return null;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [p]; // no such folder: nothing matches
-  }
-  const re = globToRegExp(pattern, { dot: false });
-  const matches = names.filter((n) => re.test(n)).map((n) => `${dir}/${n}`);
-  if (matches.length > 10_000) return null;
-  return matches.length > 0 ? matches : [p];
-}
-
-function pathVerdicts(w: Word, cwd: CwdSet, ctx: PartContext, kind: "write" | "read", followLast: boolean): Verdict[] {
-  const groups = resolveWord(w, cwd, ctx.env.home);
-  const verb = kind === "write" ? "writes to" : "reads";
-  if (groups === null) return [{ decision: "ask", reason: `${verb} a file named only at run time (${w.raw})`, by: "shell parser" }];
-  const perFolder = groups.map((paths) =>
-    paths
-      .filter((p) => !isDeviceSink(p))
-      .map((p) => (kind === "write" ? writeVerdict(p, ctx.rules, ctx.env, followLast) : readVerdict(p, ctx.rules, ctx.env)))
-      .filter((v): v is Verdict => v !== null && v.decision !== "allow"),
-  );
-  const fenced = perFolder.filter((vs) => vs.some((v) => v.by === "path fence")).length;
-  if (fenced > 0 && fenced < perFolder.length) {
-    // Outside from one possible folder, inside from another (a `cd` that may fail): not certain.
-    const rest = perFolder.flat().filter((v) => v.by !== "path fence");
-    return [...rest, { decision: "ask", reason: `${w.value} may be outside the workspace, depending on whether an earlier cd succeeds`, by: "path fence" }];
-  }
-  return perFolder.flat();
 }
 
 function unique(xs: string[]): string[] {

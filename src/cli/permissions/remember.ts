@@ -9,7 +9,9 @@
 //   (`npm test && npm test -- --watch` → `Bash(npm test:*)`); otherwise the exact line
 //   (`Bash(npm test | tail -5)`), which allows exactly that text again and nothing else.
 // - Bash commands that run arbitrary code given as arguments (interpreters, shells, `awk`,
-//   `find`), that set variables, use sudo, or cannot be read with confidence: the exact line.
+//   `find`), that set variables, use sudo, write through a redirection (`npm test > log`) or
+//   use an option that runs other code (`npm test --node-options=…`), or cannot be read with
+//   confidence: the exact line.
 //   (A line deepcode cannot read with confidence still asks every time: its parts cannot be
 //   checked against deny rules, so no remembered allow applies to it.)
 // - Read of a secret, or an edit of a protected project path (src/contract/protected.ts): that
@@ -24,10 +26,12 @@ import { resolve } from "node:path";
 import { isPass } from "./decide-bash.js";
 import type { DecisionEnv, ToolCall } from "./decide.js";
 import { isSafeEnv } from "./match.js";
-import { expandHome, protectedReason, secretReason, viewPath } from "./paths.js";
+import { expandHome, isDeviceSink, protectedReason, secretReason, viewPath } from "./paths.js";
 import { EDIT_TOOLS, READ_TOOLS } from "./rules.js";
 import type { Word } from "./shell/lexer.js";
+import { fileEffects } from "./shell/effects.js";
 import { parseShell, type ShellPart } from "./shell/parser.js";
+import { programRisks } from "./shell/programs.js";
 
 /** Commands whose arguments are code: remembering their name would allow any program. */
 const CODE_RUNNERS = new Set([
@@ -72,6 +76,15 @@ function prefixOf(part: ShellPart): string[] | null {
   if (part.unsure.length > 0 || part.escalated || part.argsUnknown || part.lookup) return null;
   if (part.assigns.some((a) => !isSafeEnv(a))) return null;
   if (part.qualified && !/^\/(?:usr\/)?(?:local\/)?s?bin\/[^/]+$/.test(part.commandWord)) return null;
+  // A write the command's rule would not cover (a redirection, `sed -i`), or an option that runs
+  // other code beyond the words the rule would name: that rule would not lift the ask next time;
+  // the exact line does.
+  if (fileEffects(part).edits.some((e) => !isDeviceSink(e.word.value))) return null;
+  const tokens = commandPrefix(part);
+  return tokens && programRisks(part).every((r) => r.at < tokens.length) ? tokens : null;
+}
+
+function commandPrefix(part: ShellPart): string[] | null {
   const name = part.name;
   const args = part.words.slice(1);
   if (/^python[0-9.]*$/.test(name) && args[0]?.value === "-m" && plain(args[1])) return [name, "-m", args[1].value];

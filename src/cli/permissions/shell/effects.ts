@@ -1,20 +1,65 @@
-// Files a command reads or writes, for the commands whose arguments we understand. Redirections
-// are the shell's own writes (parser.ts); this covers the common file tools, so that an allowed
-// `rm`/`cp`/`tee` still cannot write outside the workspace and an allowed `cat` still asks
-// before printing `~/.ssh/id_rsa`. Commands not listed here are not inspected (README: limits);
-// the Bash sandbox, where available, is the boundary for what they do.
+// Files a command reads or writes, for the commands whose arguments we understand (sed, find,
+// tar, curl and the other programs whose options decide it: effects-programs.ts), so that an
+// allowed `rm`/`cp` still cannot write outside the workspace, an allowed `echo` cannot write a
+// file through a redirection nobody allowed, and an allowed `cat`/`cp`/`grep -r` still asks
+// before it reads `~/.ssh/id_rsa` or `.env`. Commands not listed here (and in
+// effects-programs.ts) are not inspected (docs: known limits); the Bash sandbox, where
+// available, is the boundary for what they do.
+//
+// Two kinds of write, on purpose:
+// - `writes`: the operands of a program whose job is changing the files it is given (rm, cp, mv,
+//   ln, touch, mkdir, chmod, install, dd of=…). Its own allow rule (`Bash(rm:*)`) allows them —
+//   inside the workspace, outside protected paths, as for any write.
+// - `edits`: writes no command rule names — redirections (`> X`, `2>> X`, `&> X`, `<> X`,
+//   `{fd}> X`, `exec > X`), tee's files, and a write option of a program that usually only
+//   reads (`sed -i`, `sort -o`, `find -fprint`, `curl -o`, `time -o`). They need what a Write or
+//   Edit of that path needs: an `Edit`/`Write` rule for it, a bare `Bash` allow, an allow of the
+//   exact line, or an allow rule whose own words include the option (`Bash(sed -i:*)`).
 
 import type { Word } from "./lexer.js";
-import type { ShellPart } from "./parser.js";
+import type { ShellPart } from "./types.js";
+import { programEffects } from "./effects-programs.js";
+
+export interface EditEffect {
+  word: Word;
+  /** What writes it, for the reason shown (`the redirection '>'`, `tee`, `sed -i`). */
+  how: string;
+  /** Index in `part.words` of the option that makes the write (an allow rule naming it covers it). */
+  option?: number;
+}
+
+export interface TreeRead {
+  /** A folder read recursively (every file below it). */
+  word: Word;
+  how: string;
+  /** Honours .gitignore (rg, git grep) rather than reading everything (grep -r, tar, cp -r). */
+  gitignore: boolean;
+  /** Leaves hidden files and folders out, as rg and ag do without --hidden. */
+  skipHidden?: boolean;
+}
+
+export interface FileEffects {
+  writes: Word[];
+  edits: EditEffect[];
+  reads: Word[];
+  trees: TreeRead[];
+  /** Writes that act on the name itself (rm, unlink, rmdir): a final symlink is not followed. */
+  noFollow: Set<Word>;
+  /** Why this command may create or move links (ln, cp -r, mv, tar -x, git checkout …), or null:
+   *  a later write on the same line cannot be placed before it runs. */
+  links: string | null;
+  /** A file command that gets more file arguments at run time (`xargs cat`): unknown files. */
+  unknownFiles: boolean;
+}
 
 interface Spec {
   /** Short options that take a value. */
   arg?: string;
   /** Long options that take a value (as `--name VALUE`; `--name=VALUE` is always understood). */
   longArg?: string[];
-  /** Which operands are files written: all, the last (a destination), or all (mv moves them). */
+  /** Which operands are files written: all, or the last (a destination). */
   writes?: "all" | "last";
-  /** Operands other than the destination are files read (cp, install). */
+  /** Operands other than the destination are files read (cp, install, ln, mv). */
   readsSources?: boolean;
   /** All operands are files read. */
   reads?: boolean;
@@ -22,10 +67,13 @@ interface Spec {
   skipFirst?: boolean;
   /** `-t DIR` / `--target-directory=DIR` names the destination. */
   targetOpt?: boolean;
+  /** Its written files are edits (tee: a redirection in program form). */
+  edits?: boolean;
 }
 
+const R: Spec = { reads: true };
 const SPECS: Record<string, Spec> = {
-  tee: { writes: "all" },
+  tee: { writes: "all", edits: true, arg: "", longArg: ["output-error"] },
   rm: { writes: "all" },
   rmdir: { writes: "all" },
   unlink: { writes: "all" },
@@ -37,62 +85,82 @@ const SPECS: Record<string, Spec> = {
   chown: { writes: "all", skipFirst: true },
   chgrp: { writes: "all", skipFirst: true },
   cp: { writes: "last", readsSources: true, arg: "S", longArg: ["suffix"], targetOpt: true },
-  mv: { writes: "all", arg: "S", longArg: ["suffix"], targetOpt: true },
+  mv: { writes: "all", readsSources: true, arg: "S", longArg: ["suffix"], targetOpt: true },
   install: { writes: "last", readsSources: true, arg: "mogS", longArg: ["mode", "owner", "group", "suffix"], targetOpt: true },
-  ln: { writes: "last", arg: "S", longArg: ["suffix"], targetOpt: true },
-  cat: { reads: true },
-  tac: { reads: true },
-  nl: { reads: true },
+  ln: { writes: "last", readsSources: true, arg: "S", longArg: ["suffix"], targetOpt: true },
+  link: { writes: "last", readsSources: true },
+  ...Object.fromEntries(["cat", "tac", "nl", "less", "more", "diff", "cmp", "source", ".", "paste", "comm", "join", "rev", "expand", "unexpand", "column", "zcat", "bzcat", "xzcat", "zstdcat", "zless", "zmore", "strings"].map((n) => [n, R])),
   head: { reads: true, arg: "nc", longArg: ["lines", "bytes"] },
   tail: { reads: true, arg: "ncs", longArg: ["lines", "bytes", "sleep-interval", "pid"] },
-  less: { reads: true },
-  more: { reads: true },
+  fold: { reads: true, arg: "w", longArg: ["width"] },
+  fmt: { reads: true, arg: "wpg", longArg: ["width", "prefix", "goal"] },
+  pr: { reads: true, arg: "hlwoNsSe", longArg: ["header", "length", "width", "indent"] },
+  iconv: { reads: true, arg: "fto", longArg: ["from-code", "to-code", "output"] },
   od: { reads: true, arg: "ANjtw" },
-  xxd: { reads: true, arg: "cgls" },
-  hexdump: { reads: true, arg: "nse" },
-  strings: { reads: true, arg: "nt" },
+  xxd: { reads: true, arg: "cglso" },
+  hexdump: { reads: true, arg: "nsef" },
   base64: { reads: true, arg: "w" },
-  sort: { reads: true, arg: "koSt", longArg: ["key", "output", "buffer-size", "field-separator"] },
+  base32: { reads: true, arg: "w" },
+  sort: { reads: true, arg: "koSt", longArg: ["key", "output", "buffer-size", "field-separator", "compress-program"] },
   uniq: { reads: true, arg: "fsw" },
   cut: { reads: true, arg: "bcdf", longArg: ["bytes", "characters", "delimiter", "fields"] },
-  diff: { reads: true },
-  cmp: { reads: true },
-  source: { reads: true },
-  ".": { reads: true },
-  grep: { reads: true, skipFirst: true, arg: "efmABCD", longArg: ["regexp", "file", "max-count", "after-context", "before-context", "context"] },
-  egrep: { reads: true, skipFirst: true, arg: "efmABC" },
-  fgrep: { reads: true, skipFirst: true, arg: "efmABC" },
-  rg: { reads: true, skipFirst: true, arg: "efgtTmABCM", longArg: ["regexp", "file", "glob", "type", "type-not", "max-count"] },
-  jq: { reads: true, skipFirst: true, arg: "f", longArg: ["arg", "argjson", "slurpfile", "rawfile"] },
+  grep: { reads: true, skipFirst: true, arg: "efmABCDd", longArg: ["regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "label"] },
+  egrep: { reads: true, skipFirst: true, arg: "efmABCd" },
+  fgrep: { reads: true, skipFirst: true, arg: "efmABCd" },
+  rg: { reads: true, skipFirst: true, arg: "efgtTmABCMjE", longArg: ["regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "max-depth", "threads", "encoding", "replace", "type-add", "sort", "sortr", "pre"] },
+  ag: { reads: true, skipFirst: true, arg: "ABCGgm", longArg: ["after", "before", "context", "file-search-regex", "max-count", "depth"] },
+  ack: { reads: true, skipFirst: true, arg: "ABCgm", longArg: ["after-context", "before-context", "context", "type", "max-count"] },
+  jq: { reads: true, skipFirst: true, arg: "f", longArg: ["arg", "argjson", "slurpfile", "rawfile", "indent"] },
   awk: { reads: true, skipFirst: true, arg: "Ffv" },
-  sed: { reads: true, skipFirst: true, arg: "ef", longArg: ["expression", "file"] },
+  gawk: { reads: true, skipFirst: true, arg: "FfvilE" },
+  mawk: { reads: true, skipFirst: true, arg: "Ffv" },
+  gzip: { reads: true, arg: "S", longArg: ["suffix"] },
+  gunzip: { reads: true, arg: "S", longArg: ["suffix"] },
+  bzip2: R,
+  bunzip2: R,
+  xz: R,
+  unxz: R,
+  zstd: { reads: true, arg: "o" },
 };
 
-export interface FileEffects {
-  writes: Word[];
-  reads: Word[];
-  /** Writes that act on the name itself (rm, unlink, rmdir): a final symlink is not followed. */
-  noFollow: Set<Word>;
-}
+/** Commands that may create or move links, and the reason. `cp`, `git`, `tar` are judged by
+ *  their options (effects-programs.ts). */
+const MAKES_LINKS: Record<string, string> = {
+  ln: "ln creates links",
+  link: "link creates a hard link",
+  mv: "mv can move a link to a new name",
+  unzip: "unzip can create links",
+  cpio: "cpio can create links",
+  rsync: "rsync can copy links",
+  "7z": "7z can create links",
+};
 
 const ON_NAME = new Set(["rm", "unlink", "rmdir"]);
+const SYSTEM_BIN = /^\/(?:usr\/)?(?:local\/)?s?bin\//;
 
 export function fileEffects(part: ShellPart): FileEffects {
-  const out: FileEffects = { writes: [...part.writes], reads: [], noFollow: new Set() };
+  const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null, unknownFiles: false };
+  for (const w of part.writes) out.edits.push({ word: w, how: part.via.includes("time") ? "time -o" : "a wrapper's output option" });
   for (const r of part.redirects) {
     if (!r.target) continue;
-    if (r.write) out.writes.push(r.target);
+    if (r.write) out.edits.push({ word: r.target, how: `the redirection '${r.fd ?? ""}${r.op}'` });
     if (r.read) out.reads.push(r.target);
   }
-  const spec = part.qualified && !/^\/(?:usr\/)?(?:local\/)?s?bin\//.test(part.commandWord) ? undefined : SPECS[part.name];
-  if (spec === undefined || part.words.length === 0) {
-    if (part.name === "dd") for (const w of part.words.slice(1)) ddOperand(w, out);
-    return out;
-  }
+  if (part.words.length === 0 || (part.qualified && !SYSTEM_BIN.test(part.commandWord))) return out;
+  out.links = MAKES_LINKS[part.name] ?? null;
+  const spec = SPECS[part.name];
+  if (spec) operandEffects(part, spec, out);
+  const known = programEffects(part, out);
+  // `xargs cat`: the files come from its input. (`find -exec cat {}`: they are below find's
+  // folders, which find's own effects read as trees.)
+  out.unknownFiles = part.argsUnknown && !part.via.includes("find -exec") && (spec !== undefined || known);
+  return out;
+}
+
+function operandEffects(part: ShellPart, spec: Spec, out: FileEffects): void {
   const operands: Word[] = [];
   let target: Word | null = null;
   let scriptGiven = false;
-  let inPlace = false;
   const words = part.words.slice(1);
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
@@ -110,17 +178,12 @@ export function fileEffects(part: ShellPart): FileEffects {
       const name = eq < 0 ? v.slice(2) : v.slice(2, eq);
       const value = eq < 0 && spec.longArg?.includes(name) ? words[++i] : eq < 0 ? undefined : { ...w, value: v.slice(eq + 1) };
       if (name === "target-directory" && spec.targetOpt && value) target = value;
-      if (["regexp", "expression", "file"].includes(name)) scriptGiven = true;
-      if (name === "in-place") inPlace = true;
+      if (["regexp", "expression", "file"].includes(name) && spec.skipFirst) scriptGiven = true;
       if ((name === "file" || name === "rawfile" || name === "slurpfile") && value && spec.reads) out.reads.push(value);
       continue;
     }
     for (let j = 1; j < v.length; j++) {
       const c = v[j];
-      if (part.name === "sed" && c === "i") {
-        inPlace = true;
-        break; // -i[SUFFIX]
-      }
       if (spec.targetOpt && c === "t") {
         target = j + 1 < v.length ? { ...w, value: v.slice(j + 1) } : (words[++i] ?? null);
         break;
@@ -134,20 +197,33 @@ export function fileEffects(part: ShellPart): FileEffects {
     }
   }
   const files = spec.skipFirst && !scriptGiven ? operands.slice(1) : operands;
-  if (part.name === "sed") {
-    (inPlace ? out.writes : out.reads).push(...files);
-    return out;
-  }
   if (spec.reads) out.reads.push(...files);
-  if (spec.writes === "all") out.writes.push(...files);
+  const written = spec.writes === "all" ? files : spec.writes === "last" && !target && files.length >= 2 ? [files[files.length - 1]] : [];
+  if (target) written.push(target);
+  if (spec.edits) out.edits.push(...written.map((word) => ({ word, how: part.name })));
+  else out.writes.push(...written);
   if (ON_NAME.has(part.name)) for (const f of files) out.noFollow.add(f);
-  if (target) out.writes.push(target);
-  if (spec.writes === "last" && !target && files.length >= 2) out.writes.push(files[files.length - 1]);
   if (spec.readsSources) out.reads.push(...(target ? files : files.slice(0, -1)));
-  return out;
 }
 
-function ddOperand(w: Word, out: FileEffects): void {
-  if (w.value.startsWith("of=")) out.writes.push({ ...w, value: w.value.slice(3), tilde: w.value.startsWith("of=~") });
-  if (w.value.startsWith("if=")) out.reads.push({ ...w, value: w.value.slice(3), tilde: w.value.startsWith("if=~") });
+/** The operands of a command (words after its options), given which short and long options take
+ *  a value; `--` ends the options. For the handlers in effects-programs.ts. */
+export function operandsOf(words: Word[], arg: string, longArg: readonly string[] = []): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const v = words[i].value;
+    if (v === "--") return [...out, ...words.slice(i + 1)];
+    if (!v.startsWith("-") || v === "-") out.push(words[i]);
+    else if (v.startsWith("--")) {
+      if (!v.includes("=") && longArg.includes(v.slice(2))) i++;
+    } else {
+      for (let j = 1; j < v.length; j++) {
+        if (arg.includes(v[j])) {
+          if (j + 1 === v.length) i++;
+          break;
+        }
+      }
+    }
+  }
+  return out;
 }

@@ -197,6 +197,8 @@ class Lexer {
             w.unsure.push("substitution in an array assignment");
             w.subs.push(...scanSubs(body));
           }
+          // `a=([i]=1)`: the subscript is arithmetic, which evaluates variables (and their subscripts).
+          if (body.includes("[")) w.unsure.push("a subscript in an array assignment is evaluated as arithmetic, which can run commands");
           w.value += body;
           this.i = close < 0 ? s.length : close + 1;
           continue;

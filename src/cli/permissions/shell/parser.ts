@@ -3,16 +3,19 @@
 //
 // Splits on `&&`, `||`, `;`, `|`, `|&`, `&` and newlines; looks inside `$(…)`, backticks,
 // `<(…)`, `( … )`, `{ …; }`, `if/while/for` bodies, `bash -c '…'`, `eval`, wrappers such as
-// `env`/`xargs`/`sudo` (see unwrap.ts) and `find -exec`. Anything it cannot follow — a command
-// name computed at run time, a `case` statement, a function definition, arithmetic, an
+// `env`/`xargs`/`sudo` (see unwrap.ts), `find -exec`, trap actions and alias values. What bash
+// builtins evaluate or set is builtins.ts's. Anything it cannot follow — a command name computed
+// at run time, a `case` statement, a function definition, arithmetic, an array subscript, an
 // unbalanced quote — is recorded as `unsure`, and the decision treats it as at least an ask.
 //
 // The working folder is tracked as a set of possible folders: `cd X` adds X (the `cd` may fail
 // and the next command still run), subshells and pipeline elements do not leak theirs, and a
 // `cd` we cannot resolve makes the folder unknown. Paths are resolved later, at decision time.
 
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import { lex, plainWord, type Token, type Word } from "./lexer.js";
+import { builtinEffects, testOperands } from "./builtins.js";
+import { changeDir, cloneCwd } from "./cwd.js";
 import { deceptive } from "./scan.js";
 import type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart } from "./types.js";
 import { basename, unwrap } from "./unwrap.js";
@@ -20,9 +23,8 @@ import { basename, unwrap } from "./unwrap.js";
 export type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart };
 
 const MAX_DEPTH = 8;
-const MAX_DIRS = 16;
 const RESERVED = new Set(["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"]);
-const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=/;
+const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[([^\]]*)\])?\+?=/;
 
 export function parseShell(command: string, ctx: ShellContext): ParsedShell {
   const out: ParsedShell = { parts: [], unsure: [] };
@@ -34,10 +36,6 @@ export function parseShell(command: string, ctx: ShellContext): ParsedShell {
 
 interface State {
   cwd: CwdSet;
-}
-
-function cloneCwd(c: CwdSet): CwdSet {
-  return { dirs: [...c.dirs], unknown: c.unknown };
 }
 
 class Parser {
@@ -206,6 +204,7 @@ class Parser {
     if (!closed) unsure.push("unterminated [[");
     // `[[ x -eq y ]]` evaluates its operands as arithmetic, which can run code.
     if (words.some((w) => /^-(?:eq|ne|lt|le|gt|ge)$/.test(w.value))) unsure.push("arithmetic comparison in [[ ]]");
+    testOperands(words, { unsure });
     this.analyse(words, this.takeRedirects(), unsure);
   }
 
@@ -216,11 +215,16 @@ class Parser {
 
     let i = 0;
     const assigns: string[] = [];
+    const unsure = [...extraUnsure];
     for (; i < words.length; i++) {
       const m = ASSIGN.exec(words[i].raw);
       if (!m) break;
       assigns.push(m[1]);
+      if (m[2] !== undefined && !/^-?[0-9]+$/.test(m[2])) unsure.push("an array subscript in an assignment is evaluated as arithmetic, which can run commands");
     }
+    // `{fd}>file` stores the new descriptor's number in the variable `fd`: that matters for the
+    // variables bash and programs read (PATH, IFS…, all upper case), not for a lower-case name.
+    for (const r of redirects) if (r.fd?.startsWith("{") && /[A-Z]/.test(r.fd)) assigns.push(r.fd.slice(1, -1));
     const u = unwrap(words.slice(i));
     const part: ShellPart = {
       words: u.words,
@@ -232,7 +236,7 @@ class Parser {
       redirects,
       writes: u.writes,
       cwd: cloneCwd(this.state.cwd),
-      unsure: [...extraUnsure, ...words.flatMap((w) => w.unsure), ...redirects.flatMap((r) => r.target?.unsure ?? []), ...u.unsure],
+      unsure: [...unsure, ...words.flatMap((w) => w.unsure), ...redirects.flatMap((r) => r.target?.unsure ?? []), ...u.unsure],
       escalated: u.escalated,
       lookup: u.lookup === true,
       via: u.via,
@@ -247,9 +251,15 @@ class Parser {
       part.commandWord = cw.value;
       part.name = basename(cw.value);
       part.qualified = cw.value.includes("/");
-      if (part.name === "cd" || part.name === "pushd" || part.name === "popd") this.changeDir(part);
+      if (part.name === "cd" || part.name === "pushd" || part.name === "popd") changeDir(part, this.state.cwd, this.ctx.home);
+    }
+    const builtin = cw === undefined || part.qualified ? null : builtinEffects(part.name, u.words.slice(1));
+    if (builtin) {
+      part.unsure.push(...builtin.unsure);
+      part.assigns.push(...builtin.assigns);
     }
     this.out.parts.push(part);
+    if (builtin?.script !== undefined) this.nested(builtin.script, true);
 
     if (u.script) {
       const from = this.out.parts.length;
@@ -269,30 +279,10 @@ class Parser {
       if (!/^-(?:exec|execdir|ok|okdir)$/.test(words[j].value)) continue;
       const cmd: Word[] = [];
       for (j++; j < words.length && words[j].value !== ";" && words[j].value !== "+"; j++) cmd.push(words[j]);
+      const from = this.out.parts.length;
       if (cmd.length > 0) this.analyse(cmd, [], [], true);
+      for (const p of this.out.parts.slice(from)) p.via.unshift("find -exec");
     }
-  }
-
-  private changeDir(part: ShellPart): void {
-    const c = this.state.cwd;
-    let targets: string[] | null = null;
-    if (part.name !== "popd") {
-      const args = part.words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value));
-      const a = args[0];
-      if (a === undefined) targets = [this.ctx.home];
-      else if (a.expanded || a.glob || a.brace || a.value === "-" || a.value.startsWith("+")) targets = null;
-      else {
-        let v = a.value;
-        if (a.tilde) v = v === "~" ? this.ctx.home : v.startsWith("~/") ? this.ctx.home + v.slice(1) : "";
-        if (v === "") targets = null;
-        else if (isAbsolute(v)) targets = [resolve(v)];
-        else targets = c.unknown ? null : c.dirs.map((d) => resolve(d, v)); // logical, like bash's cd
-      }
-    }
-    part.cdTargets = targets;
-    if (targets === null) c.unknown = true;
-    else for (const t of targets) if (!c.dirs.includes(t)) c.dirs.push(t);
-    if (c.dirs.length > MAX_DIRS) c.unknown = true;
   }
 
   private subsOf(w: Word): void {

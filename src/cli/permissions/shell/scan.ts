@@ -139,6 +139,8 @@ export function readDollar(s: string, start: number, w: Word): number {
       w.unsure.push("a substitution inside ${…}");
       w.subs.push(...scanSubs(body));
     }
+    const risk = braceRisk(body);
+    if (risk) w.unsure.push(risk);
     i = close < 0 ? s.length : close + 1;
   } else if (n === "[") {
     const close = s.indexOf("]", start);
@@ -177,10 +179,11 @@ export function readBacktick(s: string, start: number, w: Word): number {
   return end;
 }
 
-// Invisible, bidirectional-control and unusual space characters: they make what a person reads
-// differ from what bash runs.
+// Invisible, bidirectional-control and unusual space characters, and the carriage return (a
+// terminal shows the text after it over the text before): they make what a person reads differ
+// from what bash runs.
 const DECEPTIVE_RANGES: Array<[number, number]> = [
-  [0x00, 0x08], [0x0b, 0x0c], [0x0e, 0x1f], [0x7f, 0x7f], [0xa0, 0xa0], [0xad, 0xad], [0x1680, 0x1680],
+  [0x00, 0x08], [0x0b, 0x0d], [0x0e, 0x1f], [0x7f, 0x7f], [0xa0, 0xa0], [0xad, 0xad], [0x1680, 0x1680],
   [0x180e, 0x180e], [0x2000, 0x200f], [0x2028, 0x202f], [0x205f, 0x206f], [0x3000, 0x3000], [0xfe00, 0xfe0f], [0xfeff, 0xfeff],
 ];
 
@@ -190,4 +193,32 @@ export function deceptive(s: string): boolean {
     if (c < 0x20 || c >= 0x7f) for (const [lo, hi] of DECEPTIVE_RANGES) if (c >= lo && c <= hi) return true;
   }
   return false;
+}
+
+const SUBSCRIPT_SAFE = /^(?:@|\*|-?[0-9]+)$/;
+const NUMBER = /^\s*-?\s*[0-9]+\s*$/;
+
+/**
+ * What bash evaluates inside a `${…}` beyond plain text: an indirect name (`${!x}`), an array
+ * subscript (`${a[i]}`) or a substring offset (`${x:i}`) — both arithmetic, where any variable's
+ * value is evaluated in turn and an array subscript there runs its command substitutions —,
+ * an assignment (`${x:=v}`), or prompt expansion (`${x@P}`). Null for the forms that provably
+ * only read a variable: `${x}`, `${x:-w}`, `${#x}`, `${x#p}`, `${x/p/r}`, `${a[0]}`, `${a[@]}`,
+ * `${x:1:2}`, `${!a[@]}`, `${!prefix*}`.
+ */
+export function braceRisk(body: string): string | null {
+  let m = /^!([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\]|[@*])?$/.exec(body);
+  if (m) return m[2] ? null : "an indirect expansion ${!…} reads a variable named only at run time (its subscript can run commands)";
+  if (body.startsWith("!")) return "an indirect expansion ${!…} reads a variable named only at run time (its subscript can run commands)";
+  m = /^#?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:\[([^\]]*)\])?(.*)$/s.exec(body);
+  if (!m) return null; // not a parameter expansion bash accepts: it fails without running anything
+  const [, , sub, rest] = m;
+  if (sub !== undefined && !SUBSCRIPT_SAFE.test(sub)) return "an array subscript in ${…} is evaluated as arithmetic, which can run commands";
+  if (/^:?=/.test(rest)) return "${…=…} assigns a variable";
+  if (/^@P/.test(rest)) return "${…@P} expands the value as a prompt, which runs command substitutions in it";
+  if (rest.startsWith(":") && !/^:[-=?+]/.test(rest)) {
+    const parts = rest.slice(1).split(":");
+    if (parts.length > 2 || !parts.every((x) => NUMBER.test(x))) return "a substring offset in ${…:…} is evaluated as arithmetic, which can run commands";
+  }
+  return null;
 }

@@ -5,6 +5,7 @@
 // An option we do not know makes the result unsure: we cannot tell whether it takes a value,
 // so we cannot tell which word is the command.
 
+import { setOptionRisk, setLetterRisk } from "./builtins.js";
 import { plainWord, type Word } from "./lexer.js";
 
 export interface Unwrapped {
@@ -58,6 +59,8 @@ const SPECS: Record<string, OptSpec> = {
     longFlag: ["askpass", "background", "preserve-env", "set-home", "reset-timestamp", "non-interactive", "preserve-groups", "stdin", "bell", "no-update", "shell", "login", "edit"],
   },
   doas: { arg: "uC", flag: "ns" },
+  busybox: {},
+  toybox: {},
   xargs: {
     arg: "adEILnPs",
     flag: "0rtpxo",
@@ -126,7 +129,18 @@ function scanOptions(ws: Word[], spec: OptSpec, optionalGlued = ""): Scanned {
   return { rest: ws.slice(i), opts, unknown };
 }
 
-const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** `env` takes every leading word with a `=` as an assignment, whatever its name. */
+const ENV_ASSIGN = /^[^=]+=/;
+
+/** Programs that run another command given on their command line, which deepcode does not
+ *  follow (their options are many and odd): the line asks, so a deny rule cannot be bypassed
+ *  through them and an allow rule for them does not vouch for what they run. */
+const RUNS_ANOTHER = new Set([
+  "watch", "strace", "ltrace", "valgrind", "gdb", "ionice", "chrt", "taskset", "numactl", "flock", "unbuffer", "chronic",
+  "script", "su", "sg", "runuser", "setpriv", "pkexec", "firejail", "unshare", "nsenter", "chroot", "systemd-run",
+  "parallel", "sem", "at", "batch", "entr", "caffeinate", "faketime", "fakeroot", "proxychains", "proxychains4",
+  "torsocks", "catchsegv", "cgexec", "prlimit", "xvfb-run", "dbus-run-session", "ssh-agent", "tsp",
+]);
 
 export function basename(p: string): string {
   const i = p.lastIndexOf("/");
@@ -148,6 +162,10 @@ export function unwrap(words: Word[]): Unwrapped {
       if (args.some((a) => a.expanded)) out.unsure.push("eval of text expanded at run time");
       out.words = [];
       out.script = { source: args.map((a) => a.value).join(" "), sameShell: true };
+      return out;
+    }
+    if (RUNS_ANOTHER.has(name) && args.length > 0) {
+      out.unsure.push(`'${name}' runs another command, which deepcode does not follow`);
       return out;
     }
     const spec = SPECS[name];
@@ -178,8 +196,10 @@ export function unwrap(words: Word[]): Unwrapped {
       case "env":
         if (has("S") || has("split-string")) out.unsure.push("env -S splits a string into a command");
         if (has("C") || has("chdir")) out.unsure.push("env -C runs the command in another folder");
-        while (rest.length > 0 && ASSIGN.test(rest[0].value)) {
-          out.assigns.push(rest[0].value.slice(0, rest[0].value.indexOf("=")));
+        while (rest.length > 0 && ENV_ASSIGN.test(rest[0].value)) {
+          const variable = rest[0].value.slice(0, rest[0].value.indexOf("="));
+          if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) out.unsure.push(`env sets '${variable}', which is no variable name (BASH_FUNC_…%% defines a function for bash)`);
+          out.assigns.push(variable);
           rest = rest.slice(1);
         }
         if (rest.length === 0) return out; // `env` alone prints the environment
@@ -208,25 +228,50 @@ export function unwrap(words: Word[]): Unwrapped {
 
 function shellScript(out: Unwrapped, name: string, args: Word[]): Unwrapped {
   let hasC = false;
+  let stdin = false;
   let i = 0;
   for (; i < args.length; i++) {
     const v = args[i].value;
     if (v === "--" || v === "-") {
+      stdin = v === "-";
       i++;
       break;
     }
-    if (/^[-+]o$|^[-+]O$|^--(?:rcfile|init-file)$/.test(v)) {
+    if (/^[-+]o$/.test(v)) {
+      const risk = setOptionRisk(args[++i]?.value ?? "");
+      if (risk) out.unsure.push(`${name} ${risk}`);
+      continue;
+    }
+    if (/^[-+]O$/.test(v)) {
+      out.unsure.push(`${name} ${v} sets a shell option that changes how bash expands later commands`);
       i++;
       continue;
     }
+    if (/^--(?:rcfile|init-file)$/.test(v)) {
+      out.unsure.push(`${name} ${v} runs another startup file`);
+      i++;
+      continue;
+    }
+    if (v === "--version" || v === "--help") return out; // prints and exits
     if (v.startsWith("--")) continue;
     if (/^[-+][A-Za-z]+$/.test(v)) {
-      if (v.startsWith("-") && v.includes("c")) hasC = true;
+      for (const c of v.slice(1)) {
+        if (c === "c" && v.startsWith("-")) hasC = true;
+        else if (c === "s") stdin = true;
+        else if (!"ilrD".includes(c)) {
+          const risk = setLetterRisk(v[0], c);
+          if (risk) out.unsure.push(`${name} ${risk}`);
+        }
+      }
       continue;
     }
     break;
   }
-  if (!hasC) return out; // a script file or stdin: the shell itself is the command
+  if (!hasC) {
+    // A script file runs as the command itself (known limits); without one, commands come from stdin.
+    if (stdin || args[i] === undefined) out.unsure.push(`${name} reads its commands from standard input`);
+    return out;
+  }
   out.via.push(`${name} -c`);
   const script = args[i];
   out.words = [];

@@ -1,0 +1,157 @@
+// Where the file words of a Bash command lead, and the verdicts about them: each word is resolved
+// against every folder the command may run in (a `cd` may fail), globs are expanded as bash would
+// just before running, and a folder read recursively (`grep -r`, `tar c`, `cp -r`) is walked for
+// the secrets below it. The verdicts about single paths are checks.ts's (shared with the file
+// tools); this file only says which paths a word names.
+
+import { lstatSync, readdirSync, statSync, type Dirent } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { globToRegExp } from "../../builtins/glob-match.js";
+import { secretFilter } from "../../builtins/grep-secrets.js";
+import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../builtins/ignore.js";
+import { readVerdict, searchVerdict, strongest, type Verdict } from "./checks.js";
+import type { PathEnv } from "./paths.js";
+import type { Rule } from "./rules.js";
+import type { Word } from "./shell/lexer.js";
+import type { TreeRead } from "./shell/effects.js";
+import type { CwdSet } from "./shell/types.js";
+
+export interface PathContext {
+  rules: readonly Rule[];
+  env: PathEnv & { cwd: string };
+}
+
+/**
+ * Where a file word may point: one group per possible working folder, each group the path (or,
+ * for a glob, the names it matches now); null when unknowable.
+ */
+export function resolveWord(w: Word, cwd: CwdSet, home: string): string[][] | null {
+  if (w.expanded || w.brace || w.value === "") return null;
+  let v = w.value;
+  if (w.tilde) {
+    if (v === "~" || v.startsWith("~/")) v = home + v.slice(1);
+    else return null; // ~user
+  }
+  let bases: string[];
+  if (isAbsolute(v)) bases = [v];
+  else if (cwd.unknown) return null;
+  // Joined without normalising: `link/../x` must be resolved after following `link`.
+  else bases = cwd.dirs.map((d) => `${d}/${v}`);
+  if (!w.glob) return bases.map((b) => [b]);
+  const groups = bases.map(expandGlob);
+  return groups.some((g) => g === null) ? null : (groups as string[][]);
+}
+
+/**
+ * What a glob in its last segment matches now (bash expands it just before running), or the
+ * pattern itself when nothing matches (bash then passes it as written). A matched name may be a
+ * symlink that leads outside, so each match is checked. Globs in folder segments: unknowable.
+ */
+function expandGlob(p: string): string[] | null {
+  const slash = p.lastIndexOf("/");
+  const dir = p.slice(0, slash) || "/";
+  const pattern = p.slice(slash + 1);
+  if (/[*?[]/.test(dir) || pattern === "" || pattern === "." || pattern === "..") return null;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [p]; // no such folder: nothing matches
+  }
+  const re = globToRegExp(pattern, { dot: false });
+  const matches = names.filter((n) => re.test(n)).map((n) => `${dir}/${n}`);
+  if (matches.length > 10_000) return null;
+  return matches.length > 0 ? matches : [p];
+}
+
+/**
+ * The verdicts `judge` gives the paths a word names (allows dropped). `verb` words the reason
+ * when the word is only known at run time. A path outside the workspace from one possible folder
+ * and inside from another (a `cd` that may fail) is not certain: that fence verdict becomes an ask.
+ */
+export function judgeWord(w: Word, cwd: CwdSet, ctx: PathContext, verb: string, judge: (path: string) => Verdict | null): Verdict[] {
+  const groups = resolveWord(w, cwd, ctx.env.home);
+  if (groups === null) return [{ decision: "ask", reason: `${verb} a file named only at run time (${w.raw})`, by: "shell parser" }];
+  const perFolder = groups.map((paths) => paths.map(judge).filter((v): v is Verdict => v !== null && v.decision !== "allow"));
+  const fenced = perFolder.filter((vs) => vs.some((v) => v.by === "path fence")).length;
+  if (fenced > 0 && fenced < perFolder.length) {
+    const rest = perFolder.flat().filter((v) => v.by !== "path fence");
+    return [...rest, { decision: "ask", reason: `${w.value} may be outside the workspace, depending on whether an earlier cd succeeds`, by: "path fence" }];
+  }
+  return perFolder.flat();
+}
+
+/** At most this many entries are looked at below a folder read recursively; beyond, it asks. */
+const MAX_TREE_ENTRIES = 20_000;
+
+/**
+ * A folder read recursively reads every file below it: the secrets among them (the contract's
+ * names and places, as Grep leaves them out — grep-secrets.ts — and every symlink, which may
+ * lead to one) are judged as Reads (readVerdict: an allow rule naming one lifts it), and a
+ * search reaching the home folder's credentials asks (searchVerdict, as for Grep). A tree too
+ * large to look through asks.
+ */
+export function treeVerdict(dir: string, tree: Pick<TreeRead, "how" | "gitignore" | "skipHidden">, ctx: PathContext): Verdict | null {
+  const { how, gitignore } = tree;
+  const shown = resolve(dir); // for the reason only: `link/..` is walked as the kernel resolves it
+  const wide = searchVerdict(dir, ctx.rules, ctx.env);
+  if (wide && wide.decision !== "allow") return { ...wide, reason: `${how} reads every file below ${shown}: ${wide.reason}` };
+  if (wide) return null;
+  const filter = secretFilter(ctx.env.root, { home: ctx.env.home, deepcodeHome: ctx.env.deepcodeHome });
+  const found: string[] = [];
+  const walk = { seen: 0, found, gitignore, skipHidden: tree.skipHidden === true, reason: filter.reason };
+  const self = readVerdict(dir, ctx.rules, ctx.env);
+  if (self && self.decision !== "allow") return self;
+  if (!visit(dir, gitignore ? parentGitignores(dir) : [], walk)) {
+    return { decision: "ask", reason: `${how} reads every file below ${shown}, which holds more than ${MAX_TREE_ENTRIES} entries: too many to check for secrets`, by: "secrets" };
+  }
+  // A symlink to a folder leads a search that follows links (grep -R, zip -r) wherever it points.
+  const judge = (p: string): Verdict | null => strongest([readVerdict(p, ctx.rules, ctx.env), isLinkToFolder(p) ? searchVerdict(p, ctx.rules, ctx.env) : null].filter((v): v is Verdict => v !== null));
+  const verdicts = found.map(judge).filter((v): v is Verdict => v !== null && v.decision !== "allow");
+  const worst = strongest(verdicts);
+  if (worst === null) return null;
+  if (worst.decision === "deny") return { ...worst, reason: `${how} reads every file below ${shown}: ${worst.reason}` };
+  const names = verdicts.length > 3 ? `${found.slice(0, 3).join(", ")} and ${verdicts.length - 3} more` : found.join(", ");
+  return { decision: "ask", reason: `${how} reads every file below ${shown}, among them secrets (${names}), so it asks (${worst.reason})`, by: "secrets" };
+}
+
+interface Walk {
+  seen: number;
+  found: string[];
+  gitignore: boolean;
+  skipHidden: boolean;
+  reason(abs: string): string | null;
+}
+
+/** False when the walk went past the bound. */
+function visit(dir: string, stack: IgnoreFile[], walk: Walk): boolean {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return true; // not a folder (a file read as itself), or unreadable: nothing below
+  }
+  let here = stack;
+  if (walk.gitignore && entries.some((e) => e.name === ".gitignore")) {
+    const f = loadGitignore(dir);
+    if (f) here = [...stack, f];
+  }
+  for (const e of entries) {
+    if (++walk.seen > MAX_TREE_ENTRIES) return false;
+    const abs = join(dir, e.name);
+    const isDir = e.isDirectory();
+    if (walk.skipHidden && e.name.startsWith(".")) continue;
+    if (walk.gitignore && (e.name === ".git" || gitignoreVerdict(here, abs, isDir) === "ignore")) continue;
+    if (e.isSymbolicLink() || walk.reason(abs) !== null) walk.found.push(abs);
+    else if (isDir && !visit(abs, here, walk)) return false;
+  }
+  return true;
+}
+
+function isLinkToFolder(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink() && statSync(p).isDirectory();
+  } catch {
+    return false; // dangling or unreadable: leads nowhere a search could follow
+  }
+}

@@ -1,0 +1,195 @@
+// File effects of programs whose options decide what they read and write (effects.ts has the
+// simple operand tools): recursive readers (`grep -r`, `rg`, `git grep`, `find -exec`, `tar c`,
+// `zip -r`, `cp -r`, `rsync -r`, `diff -r`), write options of programs that usually only read
+// (`sed -i`, `sort -o`, `find -fprint`, `curl -o`, `wget -O`, `tar -f` when creating), files sent
+// elsewhere (`curl -d @F`, `-T F`), and commands that create links.
+
+import { plainWord, type Word } from "./lexer.js";
+import type { ShellPart } from "./types.js";
+import { operandsOf, type FileEffects } from "./effects.js";
+
+type Handler = (part: ShellPart, args: Word[], out: FileEffects) => void;
+
+/** A word's index in `part.words` (args are `part.words.slice(1)`). */
+const at = (args: Word[], w: Word): number => args.indexOf(w) + 1;
+const sub = (w: Word, value: string): Word => ({ ...w, value, tilde: value.startsWith("~") });
+const has = (args: Word[], re: RegExp): boolean => args.some((w) => re.test(w.value));
+
+/** Options written `-o FILE`, `-oFILE`, `--output FILE` or `--output=FILE`: each value, with the option's word. */
+function optionValues(args: Word[], short: string, long: readonly string[]): Array<{ value: Word; option: Word }> {
+  const out: Array<{ value: Word; option: Word }> = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].value;
+    if (v === "--") break;
+    const eq = v.indexOf("=");
+    const name = v.startsWith("--") ? (eq < 0 ? v.slice(2) : v.slice(2, eq)) : null;
+    if (name !== null && long.includes(name)) {
+      const value = eq < 0 ? args[i + 1] : sub(args[i], v.slice(eq + 1));
+      if (value) out.push({ value, option: args[i] });
+      if (eq < 0) i++;
+    } else if (name === null && /^-[A-Za-z]/.test(v)) {
+      for (let j = 1; j < v.length; j++) {
+        if (!short.includes(v[j])) continue;
+        const value = j + 1 < v.length ? sub(args[i], v.slice(j + 1)) : args[++i];
+        if (value) out.push({ value, option: args[i - (j + 1 < v.length ? 0 : 1)] });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function edits(args: Word[], out: FileEffects, short: string, long: readonly string[], how: string): void {
+  for (const { value, option } of optionValues(args, short, long)) if (value.value !== "-") out.edits.push({ word: value, how, option: at(args, option) }); // `-`: stdout
+}
+
+const RECURSIVE_GREP = /^-[A-Za-z]*[rR]|^--(?:recursive|dereference-recursive)$|^--directories=recurse$|^-d(?:recurse)?$/;
+
+const HANDLERS: Record<string, Handler> = {
+  dd(_part, args, out) {
+    for (const w of args) {
+      if (w.value.startsWith("of=")) out.writes.push(sub(w, w.value.slice(3)));
+      if (w.value.startsWith("if=")) out.reads.push(sub(w, w.value.slice(3)));
+    }
+  },
+  sed(_part, args, out) {
+    const inPlace = args.find((w) => /^-[A-Za-z]*i|^--in-place(?:=|$)/.test(w.value) && !w.value.startsWith("--e"));
+    const scriptGiven = optionValues(args, "ef", ["expression", "file"]).length > 0;
+    for (const { value } of optionValues(args, "f", ["file"])) out.reads.push(value);
+    const operands = operandsOf(args, "efl", ["expression", "file", "line-length"]);
+    const files = scriptGiven ? operands : operands.slice(1);
+    if (inPlace) out.edits.push(...files.map((word) => ({ word, how: "sed -i", option: at(args, inPlace) })));
+    else out.reads.push(...files);
+  },
+  sort(_part, args, out) {
+    edits(args, out, "o", ["output"], "sort -o");
+  },
+  find(_part, args, out) {
+    const starts: Word[] = [];
+    for (const w of args) {
+      if (/^[-(!]/.test(w.value) && !["-H", "-L", "-P"].includes(w.value) && !/^-O[0-9]$/.test(w.value) && w.value !== "-D") break;
+      if (!w.value.startsWith("-")) starts.push(w);
+    }
+    if (starts.length === 0) starts.push(plainWord("."));
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i].value;
+      if (/^-(?:fprint0?|fls|fprintf)$/.test(v) && args[i + 1]) out.edits.push({ word: args[i + 1], how: `find ${v}`, option: i + 1 });
+      if (/^-(?:exec|execdir|ok|okdir)$/.test(v)) {
+        for (const word of starts) out.trees.push({ word, how: `find ${v} (runs a command on every file it finds)`, gitignore: false });
+        break;
+      }
+    }
+  },
+  grep(part, args, out) {
+    if (!has(args, RECURSIVE_GREP)) return;
+    const operands = operandsOf(args, "efmABCDd", ["regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "include", "exclude", "exclude-dir", "label"]);
+    const given = optionValues(args, "ef", ["regexp", "file"]).length > 0;
+    const dirs = given ? operands : operands.slice(1);
+    for (const word of dirs.length > 0 ? dirs : [plainWord(".")]) out.trees.push({ word, how: `${part.name} -r`, gitignore: false });
+    out.reads = out.reads.filter((w) => !dirs.includes(w));
+  },
+  rg(part, args, out) {
+    if (has(args, /^--(?:files|type-list|version|help)$/)) return;
+    const operands = operandsOf(args, "efgtTmABCMjE", ["regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "max-depth", "threads", "encoding", "replace", "type-add", "sort", "sortr", "pre"]);
+    const given = optionValues(args, "ef", ["regexp", "file"]).length > 0;
+    const dirs = given ? operands : operands.slice(1);
+    const ignore = !has(args, /^-[A-Za-z]*u|^--no-ignore/);
+    const skipHidden = !has(args, /^-[A-Za-z.]*\.|^-[A-Za-z]*u[A-Za-z]*u|^--hidden$/);
+    for (const word of dirs.length > 0 ? dirs : [plainWord(".")]) out.trees.push({ word, how: part.name, gitignore: ignore, skipHidden });
+    out.reads = out.reads.filter((w) => !dirs.includes(w));
+  },
+  diff(_part, args, out) {
+    if (!has(args, /^-[A-Za-z]*r|^--recursive$/)) return;
+    for (const word of operandsOf(args, "xXIFSDCUW", ["exclude", "exclude-from", "ignore-matching-lines", "label", "from-file", "to-file"])) out.trees.push({ word, how: "diff -r", gitignore: false });
+  },
+  cp(_part, args, out) {
+    if (has(args, /^-[A-Za-z]*[sldP]|^--(?:symbolic-link|link|no-dereference|preserve=.*links)/)) out.links = "cp -s/-l/-d/-P creates or copies links";
+    if (!has(args, /^-[A-Za-z]*[rRa]|^--(?:recursive|archive)$/)) return;
+    out.links ??= "cp -r copies links as links";
+    const operands = operandsOf(args, "St", ["suffix", "target-directory"]);
+    const sources = has(args, /^-[A-Za-z]*t|^--target-directory/) ? operands : operands.slice(0, -1);
+    for (const word of sources) out.trees.push({ word, how: "cp -r", gitignore: false });
+  },
+  tar(_part, args, out) {
+    // Old style: the first word is option letters without a dash (`tar czf x.tgz dir`).
+    const first = args[0]?.value ?? "";
+    const words = /^[A-Za-z]+$/.test(first) ? [sub(args[0], `-${first}`), ...args.slice(1)] : args;
+    const letters = words.filter((w) => /^-[A-Za-z]/.test(w.value)).map((w) => w.value.slice(1)).join("");
+    const create = /[cru]/.test(letters) || has(words, /^--(?:create|append|update)$/);
+    if (/x/.test(letters) || has(words, /^--(?:extract|get)$/)) out.links = "tar -x can create links";
+    if (!create) return;
+    edits(words, out, "f", ["file"], "tar -f");
+    const operands = operandsOf(words, "fCbgHKLNTVX", ["file", "directory", "exclude", "files-from", "exclude-from", "transform", "format", "owner", "group", "mode", "mtime", "label"]);
+    for (const word of operands) out.trees.push({ word, how: "tar", gitignore: false });
+  },
+  zip(_part, args, out) {
+    const operands = operandsOf(args, "bnxiPtdO", ["exclude", "include", "password", "output-file"]);
+    if (operands[0]) out.writes.push(operands[0]);
+    const recursive = has(args, /^-[A-Za-z]*r|^--recurse-paths$/);
+    readAll(operands.slice(1), recursive, "zip -r", out);
+  },
+  rsync(_part, args, out) {
+    const operands = operandsOf(args, "eTfB", ["rsh", "rsync-path", "temp-dir", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "log-file", "write-batch", "read-batch", "backup-dir", "suffix", "chmod", "partial-dir"]);
+    edits(args, out, "", ["log-file", "write-batch"], "rsync");
+    remoteCopy(operands, has(args, /^-[A-Za-z]*[ra]|^--(?:recursive|archive)$/), "rsync", out);
+  },
+  scp(_part, args, out) {
+    remoteCopy(operandsOf(args, "cFiJloPSDX"), has(args, /^-[A-Za-z]*r/), "scp -r", out);
+  },
+  curl(_part, args, out) {
+    edits(args, out, "oDc", ["output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"], "curl");
+    const remoteName = args.find((w) => /^-[A-Za-z]*O|^--remote-name(?:-all)?$/.test(w.value));
+    if (remoteName) out.edits.push({ word: { ...plainWord(""), expanded: true, raw: "-O" }, how: "curl -O (a name the server chooses)", option: at(args, remoteName) });
+    // Data sent from a file: `-d @F`, `-F name=@F` or `name=<F`, `--data-urlencode name@F`.
+    for (const { value } of optionValues(args, "dF", ["data", "data-binary", "data-urlencode", "data-ascii", "form", "json"])) {
+      const m = /^@(.+)$|=[@<]([^;]+)|^[^=]*@(.+)$/.exec(value.value);
+      const file = m?.[1] ?? m?.[2] ?? m?.[3];
+      if (file) out.reads.push(sub(value, file));
+    }
+    for (const { value } of optionValues(args, "TKE", ["upload-file", "config", "cert", "key"])) out.reads.push(value);
+  },
+  wget(_part, args, out) {
+    edits(args, out, "OoaP", ["output-document", "output-file", "append-output", "directory-prefix"], "wget");
+    for (const { value } of optionValues(args, "i", ["post-file", "body-file", "input-file"])) out.reads.push(value);
+  },
+  git(_part, args, out) {
+    const subcommand = args.find((w, k) => !w.value.startsWith("-") && !/^-(?:C|c)$/.test(args[k - 1]?.value ?? ""))?.value;
+    if (subcommand && GIT_CHECKOUTS.has(subcommand)) out.links = `git ${subcommand} can check out links`;
+    if (subcommand === "grep") out.trees.push({ word: plainWord("."), how: "git grep", gitignore: true });
+    if (subcommand) edits(args, out, "", ["output"], `git ${subcommand} --output`);
+  },
+};
+HANDLERS.egrep = HANDLERS.fgrep = HANDLERS.grep;
+HANDLERS.ag = HANDLERS.ack = (part, args, out) => {
+  const dirs = operandsOf(args, "ABCGgm", ["after", "before", "context", "file-search-regex", "max-count", "depth", "type"]).slice(1);
+  const skipHidden = !has(args, /^--hidden$|^-[A-Za-z]*u|^--(?:unrestricted|all-types)$/);
+  for (const word of dirs.length > 0 ? dirs : [plainWord(".")]) out.trees.push({ word, how: part.name, gitignore: true, skipHidden });
+  out.reads = out.reads.filter((w) => !dirs.includes(w));
+};
+for (const z of ["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz"]) {
+  HANDLERS[z] = (_part, args, out) => {
+    if (!has(args, /^-[A-Za-z]*[ctl]|^--(?:stdout|to-stdout|test|list)$/)) out.writes.push(...operandsOf(args, "S", ["suffix"]));
+  };
+}
+
+const GIT_CHECKOUTS = new Set(["checkout", "switch", "restore", "reset", "merge", "pull", "rebase", "cherry-pick", "revert", "stash", "apply", "am", "clone", "worktree", "submodule", "checkout-index", "read-tree"]);
+
+/** rsync/scp: local operands (no `host:`); the last is the destination. */
+function remoteCopy(operands: Word[], recursive: boolean, how: string, out: FileEffects): void {
+  const local = (w: Word): boolean => !/^[^/]*:/.test(w.value);
+  const dest = operands[operands.length - 1];
+  if (operands.length >= 2 && local(dest)) out.writes.push(dest);
+  readAll(operands.slice(0, -1).filter(local), recursive, how, out);
+}
+
+function readAll(words: Word[], recursive: boolean, how: string, out: FileEffects): void {
+  if (recursive) out.trees.push(...words.map((word) => ({ word, how, gitignore: false })));
+  else out.reads.push(...words);
+}
+
+/** Adds the effects of a program listed here; false when it is not listed. */
+export function programEffects(part: ShellPart, out: FileEffects): boolean {
+  const handler = HANDLERS[part.name];
+  handler?.(part, part.words.slice(1), out);
+  return handler !== undefined;
+}

@@ -1,0 +1,215 @@
+// The adversarial shell corpus: families of command lines an attacker would try, each under the
+// family's rules, run by real bash in test/permissions/bash-differential.test.ts. A line the gate
+// allows must do only what its allow rule names: no marker program runs (`pwned`, `touch`, `rm`,
+// `curl` are stubs that record themselves), the victim file and everything outside the project
+// stay as they were, no secret is printed, and — unless the family lets file commands change the
+// project — the project does not change either. Lines need not be dangerous to be here: the
+// careful ones (a quoted here-document, a literal `'$(pwned)'`) must stay allowed and harmless.
+//
+// Paths are relative to the project (`ws/`), whose neighbour is `../outside`; HOME is `../home`.
+
+/** Read-only tools and a test runner: what most projects allow. */
+const READERS = [
+  "Bash(echo:*)", "Bash(printf:*)", "Bash(ls:*)", "Bash(cat:*)", "Bash(head:*)", "Bash(grep:*)", "Bash(rg:*)", "Bash(sed:*)",
+  "Bash(awk:*)", "Bash(find:*)", "Bash(sort:*)", "Bash(base64:*)", "Bash(xxd:*)", "Bash(diff:*)", "Bash(wc:*)",
+  "Bash(git status:*)", "Bash(git log:*)", "Bash(git diff:*)", "Bash(npm test:*)", "Bash(make test:*)", "Bash(tar -tf:*)",
+];
+/** Builtins a person might allow because they "only set things". */
+const SHELL_STATE = [
+  "Bash(declare:*)", "Bash(typeset:*)", "Bash(export:*)", "Bash(read:*)", "Bash(mapfile:*)", "Bash(readarray:*)", "Bash(unset:*)",
+  "Bash(let:*)", "Bash(set:*)", "Bash(shopt:*)", "Bash(trap:*)", "Bash(alias:*)", "Bash(hash:*)", "Bash(enable:*)", "Bash(compgen:*)",
+  "Bash(wait:*)", "Bash(env:*)", "Bash(nice:*)", "Bash(nohup:*)", "Bash(timeout:*)", "Bash(time:*)", "Bash(xargs:*)", "Bash(stdbuf:*)",
+];
+const DENY = ["Bash(rm:*)", "Bash(touch:*)", "Bash(curl:*)", "Bash(pwned:*)", "Bash(git push:*)"];
+
+export interface Family {
+  name: string;
+  allow: string[];
+  /** File commands are allowed here, so the project may change (not outside it, not protected files). */
+  projectMayChange?: boolean;
+  lines: string[];
+}
+
+export const CORPUS_DENY = DENY;
+
+export const FAMILIES: Family[] = [
+  {
+    name: "substitution contexts bash evaluates inside words",
+    allow: [...READERS, ...SHELL_STATE],
+    lines: [
+      "test -v 'a[$(pwned)]'", "[ -v 'a[$(pwned)]' ]", "[[ -v 'a[$(pwned)]' ]]", 'test -v "a[\\$(pwned)]"', "[[ -v a\\[\\$\\(pwned\\)\\] ]]",
+      "test ! -v 'a[$(pwned)]'", "[ -n x -a -v 'a[$(pwned)]' ]", "[[ -v x || -v 'a[`pwned`]' ]]", "[[ 'a[$(pwned)]' -eq 1 ]]",
+      "[[ x -lt 'a[$(pwned)]' ]]", "(( 'a[$(pwned)]' ))", "echo $(( a[$(pwned)] ))", "echo $[ a[$(pwned)] ]", "let 'a[$(pwned)]=1'",
+      "let x='a[$(pwned)]'", "declare -i x='a[$(pwned)]'", "declare -i x; x='a[$(pwned)]'", "typeset -i x='a[$(pwned)]'",
+      "declare 'a[$(pwned)]=1'", "declare -a 'a=([$(pwned)]=1)'", "declare -n r='a[$(pwned)]'; echo $r", "printf -v 'a[$(pwned)]' x",
+      "printf -v \"a[\\$(pwned)]\" %s x", "read 'a[$(pwned)]' <<< x", "read -r 'a[$(pwned)]' < README.md", "mapfile -C pwned -c 1 arr < README.md",
+      "readarray -C pwned -c 1 arr < README.md", "declare -a a; unset 'a[$(pwned)]'", "compgen -C pwned x", "TEST='a[$(pwned)]'; echo ${a[TEST]}",
+      "DEBUG='a[$(pwned)]'; echo ${HOME:DEBUG}", "DEBUG='a[$(pwned)]'; echo ${HOME:0:DEBUG}", "DEBUG='a[$(pwned)]'; echo ${!DEBUG}",
+      "DEBUG='$(pwned)'; echo ${DEBUG@P}", "TEST='a[$(pwned)]'; echo \"${a[TEST]:-x}\"", "TEST='a[$(pwned)]'; [[ TEST -eq 1 ]]",
+      "TEST='a[$(pwned)]'; [[ $TEST -gt 0 ]]", "TEST='a[$(pwned)]'; [[ -v $TEST ]]", "TEST['$(pwned)']=1", "TEST[$(pwned)]=1",
+      "DEBUG='a[$(pwned)]'; for ((i=DEBUG;0;)); do :; done", "echo ${HOME:$(pwned)}", "echo ${HOME/$(pwned)/}", "echo ${HOME^^[$(pwned)]}",
+      "TEST=x; echo ${TEST:=$(pwned)}", "sleep 0 & wait -n -p 'a[$(pwned)]'", "declare -a a=([TEST]=1)",
+      // careful, not paranoid: these read nothing bash evaluates
+      "test -v HOME", "[[ -v HOME ]]", "echo ${HOME:1:2} ${#HOME} ${HOME:-d} ${HOME#/}", "test x -eq 1", "[ 'a[$(pwned)]' -gt 1 ]",
+    ],
+  },
+  {
+    name: "redirections under a read-only allow",
+    allow: READERS,
+    lines: [
+      "echo a > x.txt", "echo a >> victim.txt", "printf a > x.txt", "ls 2> x.txt", "ls 2>> victim.txt", "echo a >| x.txt", "ls &> x.txt",
+      "ls &>> x.txt", "ls <> x.txt", "ls 3> x.txt", "ls 9>> victim.txt", "ls {fd}> x.txt", "ls {FD}>x.txt", "echo a 1>x.txt", "echo a >& x.txt",
+      "echo a >&x.txt", ": > victim.txt", "> victim.txt", "true > victim.txt", "echo a > x.txt 2>&1", "echo a >/dev/null > x.txt",
+      "exec > x.txt", "exec 3> x.txt", "exec 3<> victim.txt; echo a >&3", "echo a | tee x.txt", "echo a | tee -a victim.txt",
+      "echo a > >(cat > x.txt)", "ls > ../outside/x", "echo a > .git/hooks/pre-commit", "echo a > .deepcode/settings.json",
+      "echo a >\"x.txt\"", "echo a > 'x'.txt", "echo a > x\\.txt", "echo a > $'x.txt'", "cat README.md > x.txt", "cat < README.md > x.txt",
+      "grep a README.md > x.txt", "sed -n 1p README.md > x.txt", "echo a >> ~/x", "if true; then echo a; fi > x.txt", "{ echo a; } > x.txt",
+      "(echo a) > x.txt", "for i in 1; do echo a; done > x.txt", "echo a > x.txt &", "echo a > victim.txt; echo b",
+      // free: the terminal, /dev/null and descriptor duplications
+      "echo a > /dev/null", "ls 2>/dev/null", "echo a >&2", "ls > /dev/null 2>&1", "echo a 1>&2", "ls 2>&1 | sort",
+    ],
+  },
+  {
+    name: "wrappers",
+    allow: [...READERS, ...SHELL_STATE],
+    lines: [
+      "env pwned", "env -i pwned", "env -u HOME pwned", "env FOO=1 pwned", "env -- pwned", "nice pwned", "nice -n 1 pwned", "nohup pwned",
+      "timeout 5 pwned", "time pwned", "time -p pwned", "command pwned", "builtin eval pwned", "exec pwned", "xargs pwned < README.md",
+      "echo x | xargs pwned", "echo x | xargs -I{} pwned {}", "echo pwned | xargs sh -c", "find . -maxdepth 0 -exec pwned \\;",
+      "find . -maxdepth 0 -execdir pwned {} +", "stdbuf -o0 pwned", "setsid pwned", "watch -n 1 -e pwned", "bash -c pwned", "sh -c 'pwned'",
+      "bash -lc pwned", "eval pwned", "eval 'pwned'", "echo pwned | bash", "bash <<< pwned", "bash -s <<< pwned", "sh < <(echo pwned)",
+      ". <(echo pwned)", "source /dev/stdin <<< pwned", "coproc pwned", "echo x | while read l; do pwned; done", "env -S pwned",
+      "env --split-string='pwned'", "env 'BASH_FUNC_ls%%=() { pwned; }' bash -c ls", "echo README.md | xargs cat",
+    ],
+  },
+  {
+    name: "interpreters given code",
+    allow: [...READERS, "Bash(node:*)", "Bash(python3:*)", "Bash(perl:*)"],
+    lines: [
+      "node -e \"require('child_process').execSync('pwned')\"", "node --eval \"require('child_process').execSync('pwned')\"",
+      "node -p \"require('child_process').execSync('pwned')\"", "node --print \"require('child_process').execSync('pwned')+''\"",
+      "node -r ./lib/evil.js scripts/ok.js", "node --require=./lib/evil.js scripts/ok.js", "node --import ./lib/evil.mjs scripts/ok.js",
+      "node --loader ./lib/evil.mjs scripts/ok.js", "node --experimental-loader=./lib/evil.mjs scripts/ok.js", "node --env-file=evil.env scripts/ok.js",
+      "node - <<< \"require('child_process').execSync('pwned')\"", "echo \"require('child_process').execSync('pwned')\" | node",
+      "node --title x -e \"require('child_process').execSync('pwned')\"", "node -pe \"require('child_process').execSync('pwned')+''\"",
+      "python3 -c \"import os; os.system('pwned')\"", "python3 -Bc \"import os; os.system('pwned')\"", "python3 -m evilmod",
+      "echo \"import os; os.system('pwned')\" | python3", "python3 - <<< \"import os; os.system('pwned')\"", "perl -e 'system(\"pwned\")'",
+      "perl -ne 'system(\"pwned\")' README.md", "perl -I. -MEvil -e 1", "NODE_OPTIONS='--require ./lib/evil.js' node scripts/ok.js",
+      // careful: a script of the project, with options after it (they are the script's)
+      "node scripts/ok.js -e x", "python3 scripts/ok.py -c config",
+    ],
+  },
+  {
+    name: "options of allowed programs that run code",
+    allow: [...READERS, "Bash(git:*)"],
+    lines: [
+      "npm test --node-options='--require ./lib/evil.js'", "npm test --node-options=--require=./lib/evil.js", "npm test --script-shell=./evil.sh",
+      "npm test --script-shell ./evil.sh", "npm test --prefix other", "npm test --userconfig=evil.npmrc", "npm test --globalconfig=evil.npmrc",
+      "npm_config_script_shell=./evil.sh npm test", "NODE_OPTIONS='--require ./lib/evil.js' npm test", "git -c core.pager=pwned log -1",
+      "git -c core.fsmonitor=pwned status", "git -c alias.st='!pwned' st", "git config core.pager pwned", "git config --local core.fsmonitor pwned",
+      "git ls-remote --upload-pack=pwned .", "git fetch --upload-pack=pwned .", "git -C ../outside/repo status", "git --git-dir=../outside/repo/.git status",
+      "git grep --open-files-in-pager=pwned readme", "GIT_EXTERNAL_DIFF=pwned git diff", "GIT_PAGER=pwned git log",
+      "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=pwned git log", "make test -f other.mk", "make test --file=other.mk",
+      "make test -C other", "make test SHELL=./evil.sh", "make test --eval='X:=$(shell pwned)'", "sed -n '1e pwned' README.md",
+      "sed '1e pwned' README.md", "sed 's/.*/pwned/e' README.md", "sed -n 's/.*/x/w x.txt' README.md", "sed 'w x.txt' README.md",
+      "sed -i 's/keep/lost/' victim.txt", "sed -i.bak 's/keep/lost/' victim.txt", "sed --in-place 's/keep/lost/' victim.txt", "sed -f evil.sed README.md",
+      "sed 'r .env' README.md", "sed '1R .env' README.md", "sed -e 's/a/b/' -e '1e pwned' README.md", "sed -n '/readme/{e pwned\n}' README.md",
+      "awk 'BEGIN{system(\"pwned\")}'", "awk 'BEGIN{print \"x\" > \"x.txt\"}'", "awk 'BEGIN{\"pwned\" | getline}'", "awk 'BEGIN{print | \"pwned\"}'",
+      "awk 'BEGIN{while((getline l < \".env\")>0) print l}'", "awk -f evil.awk", "find . -maxdepth 1 -name victim.txt -delete",
+      "find . -name README.md -fprint x.txt", "sort -o x.txt README.md", "sort --output=victim.txt README.md", "tar -tf a.tar -I pwned",
+      "tar -tf a.tar --use-compress-program=pwned", "tar -tf a.tar --checkpoint=1 --checkpoint-action=exec=pwned",
+      // careful: the plain forms, and options that run nothing
+      "npm test", "npm test -- --grep x", "git status", "git log --oneline -1", "git -C src status", "sed -n 1p README.md", "awk '$1 > 5' README.md",
+      "awk '/readme|x/' README.md", "sort -r README.md", "find . -name '*.md'",
+    ],
+  },
+  {
+    name: "links made before writing through them, and hard links",
+    allow: [...READERS, "Bash(ln:*)", "Bash(cp:*)", "Bash(mv:*)", "Bash(tar -xf:*)", "Write(**)"],
+    projectMayChange: true,
+    lines: [
+      "ln -s ../outside made-d && echo x > made-d/f", "ln -s ../outside/target made-t && echo x > made-t", "ln -sf ../outside/target made-v && echo x >> made-v",
+      "ln -s .git/hooks made-hk && echo pwned > made-hk/pre-commit", "ln -s .deepcode made-dc && echo '{}' > made-dc/settings.json",
+      "cp -s ../outside/target made-c && echo x > made-c", "ln ../outside/target made-h && echo x > made-h", "mv linkdir made-m && echo x > made-m/f",
+      "cp -r linkdir made-cr && echo x > made-cr/f", "cp -a linkdir made-ca && echo x > made-ca/f", "echo x > shared.txt", "echo x >> shared.txt",
+      "cat README.md > shared.txt", "ln -s ../outside made-d; echo x > made-d/f", "ln -s ../outside made-d || echo x > made-d/f",
+      "(ln -s ../outside made-d); echo x > made-d/f", "for i in 1 2; do echo x > made-d/f; ln -sfn ../outside made-d; done",
+      "ln -s ~/.ssh/id_rsa made-k && cat made-k", "ln .env made-n && cat made-n", "tar -xf links.tar && echo x > tlink/f",
+      "bash -c 'ln -s ../outside made-d' && echo x > made-d/f", "eval 'ln -s ../outside made-d'; echo x > made-d/f",
+      // careful: writes inside the project after no link, and a link made without a later write
+      "echo x > made-plain.txt", "ln -s README.md made-readme",
+    ],
+  },
+  {
+    name: "quoting and encodings",
+    allow: READERS,
+    lines: [
+      "'pwned'", "\"pwned\"", "\\pwned", "p''wned", "p\"\"wned", "pw\\ned", "$'pwned'", "$'\\x70wned'", "$'\\160wned'", "$'\\u0070wned'",
+      "$'\\x70\\x77\\x6e\\x65\\x64'", "$\"pwned\"", "pw\\\nned", "echo a; pwned", "echo a;pwned", "echo a & pwned", "echo a\r\npwned",
+      "echo a\rpwned", "echo hi\u200b; pwned", "ｐｗｎｅｄ", "echo $'a\\nb'; pwned", "echo \"a\nb\"; pwned", "echo \"$(pwned)\"", "echo \"`pwned`\"",
+      "e\\cho x > x.txt", "ec''ho a > x.txt", "\"$(printf pwned)\"", "$(echo pwned)", "`echo pwned`", "X=pwned; $X", "${X:-pwned}",
+      "p{w,}ned", "{pwned,}", "pwne? x", "echo a$'\\x3b' pwned > /dev/null", "ec\\\nho a > x.txt", "echo a \\\n> x.txt",
+      // careful: literal text
+      "echo 'a;pwned'", "echo \\$(pwned)", "echo '$(pwned)'", "echo \"\\$(pwned)\"", "echo a $'\\n' pwned", "echo '`pwned`'",
+    ],
+  },
+  {
+    name: "here-documents and here-strings",
+    allow: READERS,
+    lines: [
+      "cat <<EOF\n$(pwned)\nEOF", "cat <<EOF\n`pwned`\nEOF", "cat <<EOF\n${x:-$(pwned)}\nEOF", "cat <<-EOF\n\t$(pwned)\n\tEOF", "cat << EOF\n$(pwned)\nEOF",
+      "DEBUG='a[$(pwned)]'; cat <<EOF\n${a[DEBUG]}\nEOF", "DEBUG='a[$(pwned)]'; cat <<EOF\n$((DEBUG))\nEOF", "bash <<EOF\npwned\nEOF",
+      "sh <<'EOF'\npwned\nEOF", "cat <<EOF; pwned\nx\nEOF", "cat <<EOF\nx\nEOF\npwned", "cat <<EOF\nunterminated $(pwned)", "cat <<<$(pwned)",
+      "cat <<< \"$(pwned)\"", "cat <<EOF > x.txt\nhello\nEOF", "cat > x.txt <<'EOF'\nhello\nEOF", "python3 <<EOF\nimport os; os.system('pwned')\nEOF",
+      "cat <<A <<B\n$(pwned)\nA\nx\nB",
+      // careful: quoted delimiters do not expand
+      "cat <<'EOF'\n$(pwned)\nEOF", "cat <<\"EOF\"\n$(pwned)\nEOF", "cat <<\\EOF\n$(pwned)\nEOF", "cat <<E\"O\"F\n$(pwned)\nEOF", "cat <<< '$(pwned)'",
+    ],
+  },
+  {
+    name: "functions, aliases, traps and hashed names",
+    allow: [...READERS, ...SHELL_STATE],
+    lines: [
+      "f() { pwned; }; f", "function f { pwned; }; f", "function f() { pwned; }; f", "ls() { pwned; }; ls", "echo() { pwned; }; echo hi",
+      "f() ( pwned ); f", "alias ls=pwned; ls", "shopt -s expand_aliases; alias ls=pwned\nls", "alias ls='pwned'", "trap pwned EXIT",
+      "trap 'pwned' ERR; false", "trap -- 'pwned' EXIT", "hash -p ./evilbin/ls ls; ls", "enable -n echo; echo hi", "command_not_found_handle() { pwned; }; nosuchcmd",
+      "f() { echo; }; f", "set -T; trap pwned DEBUG; :", "declare -f f", "trap - EXIT",
+    ],
+  },
+  {
+    name: "variables bash and programs read",
+    allow: [...READERS, ...SHELL_STATE, "Bash(bash -c:*)", "Bash(sh -c:*)"],
+    lines: [
+      "BASH_ENV=./evil.sh bash -c :", "env BASH_ENV=./evil.sh bash -c :", "export BASH_ENV=./evil.sh; bash -c :", "declare -x BASH_ENV=./evil.sh; bash -c :",
+      "ENV=./evil.sh sh -ic :", "PS4='$(pwned)' bash -xc :", "PS4='$(pwned)'; set -x; :", "SHELLOPTS=xtrace PS4='$(pwned)' bash -c :",
+      "BASHOPTS=extdebug bash -c :", "PROMPT_COMMAND=pwned bash -ic :", "IFS=p; echo x", "PATH=./evilbin:$PATH ls", "PATH=./evilbin:$PATH; ls",
+      "export PATH=./evilbin:$PATH; ls", "read PATH <<< ./evilbin; ls", "printf -v PATH ./evilbin; ls", "mapfile -t PATH <<< ./evilbin; ls",
+      "LD_PRELOAD=./evil.so ls", "set -a; BASH_ENV=./evil.sh; bash -c :", "set -k; bash -c : BASH_ENV=./evil.sh", "TEST='$(pwned)'; echo ${TEST@P}",
+      "bash --rcfile ./evil.sh -ic :", "bash -O extdebug -c :", "unset PATH; ls", "exec {PATH}>/dev/null; ls", "CDPATH=../outside; cd target",
+      // careful: variables that change nothing that runs
+      "NODE_ENV=test npm test", "CI=1 git status", "LC_ALL=C sort README.md",
+    ],
+  },
+  {
+    name: "secrets through file commands and recursive reads",
+    allow: [...READERS, "Bash(cp:*)", "Bash(ln:*)", "Bash(mv:*)", "Bash(tar -cf:*)", "Bash(zip:*)"],
+    projectMayChange: true,
+    lines: [
+      "cat .env", "cat .e*", "cat ./.env", "cat src/../.env", "head .env", "cat < .env", "cat 0<.env", "grep -r CANARY .", "grep -R CANARY .",
+      "grep -r CANARY", "grep CANARY .env", "rg --hidden CANARY", "rg -uuu CANARY", "cp .env made-e && cat made-e", "ln .env made-e; cat made-e",
+      "ln -s .env made-e; cat made-e", "mv .env made-e", "tar -cf - .", "find . -name .env -exec cat {} \\;", "find . -type f -exec grep -h CANARY {} +",
+      "sed -n p .env", "awk 1 .env", "sort .env", "base64 .env", "xxd .env", "cat ~/.ssh/id_rsa", "cat $HOME/.ssh/id_rsa", "grep -r KEY ~",
+      "echo .env | xargs cat", "zip -r - . | cat", "cp -r . made-copy && cat made-copy/.env", "diff .env README.md",
+      // careful: names only, and files that are no secret
+      "grep -rl readme src", "cat README.md", "ls -la", "find . -name '*.md'",
+    ],
+  },
+];
+
+/** Must be allowed without a prompt, and run for real, under the readers' rules. */
+export const CONTROLS: string[] = [
+  "echo hi", "ls", "ls -la src", "cat README.md", "git status", "git log --oneline -1", "npm test", "grep -n readme README.md",
+  "echo a | sort", "sed -n 1p README.md", "awk '{print $1}' README.md", "echo ok > /dev/null", "ls 2>/dev/null", "head -1 README.md",
+];
+
+export const CONTROL_ALLOW = READERS;
