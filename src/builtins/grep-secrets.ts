@@ -104,6 +104,7 @@ export function secretTargetNote(shown: string, why: string): string {
 // ---- name globs, generated from the contract's patterns ----
 
 function nameGlobs(p: SecretNamePattern): string[] {
+  if (p.names !== undefined) return p.names.map((n) => (p.nocase ? caseless(n) : exactName(n)));
   if (p.suffix !== undefined) return [`*${caseless(p.suffix)}`];
   const prefix = p.prefix ?? "";
   if (p.except && p.exceptEnding !== undefined) throw new Error(`secret name pattern ${prefix}: 'except' and 'exceptEnding' together cannot be turned into rg globs`);
