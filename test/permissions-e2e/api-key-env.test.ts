@@ -39,7 +39,7 @@ function everything(s: Simulator): string {
 }
 
 const PROBES = [
-  ["ps", "ps eww -u \"$(id -u)\""],
+  ["ps", "ps eww -u \"$(id -u)\" | grep -a bin/deepcode.js"],
   // deepcode: the first ancestor running bin/deepcode.js.
   ["deepcode", "p=$PPID; until tr '\\0' ' ' < /proc/$p/cmdline | grep -q bin/deepcode.js || [ \"$p\" -le 1 ]; do p=$(awk '{print $4}' /proc/$p/stat); done; cat /proc/$p/environ | tr '\\0' '\\n'"],
   ["all", "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -a -i -e deepseek -e sk-"],
