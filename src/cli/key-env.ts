@@ -22,7 +22,6 @@
 // (its own PID namespace) keeps deepcode out of its view. doctor reports which applies.
 
 import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
-import { ENDPOINTS } from "../providers/index.js";
 
 export type KeyEnvState =
   /** No key variable was set: the key comes from the credentials file, or there is none. */
@@ -35,13 +34,13 @@ export type KeyEnvState =
 const sealed = new Map<string, string>();
 let current: KeyEnvState = { state: "none" };
 
-/** Every environment variable deepcode reads a key from. */
-export function keyEnvNames(): string[] {
-  return [...new Set(["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)])];
-}
+/** Every environment variable deepcode reads a key from: each endpoint's `keyEnv`
+ *  (src/providers/endpoints.ts; a test keeps the two equal). Written out rather than imported,
+ *  so that sealing at start loads nothing of the providers before the first prompt. */
+export const KEY_ENV_NAMES: readonly string[] = ["DEEPSEEK_API_KEY"];
 
 /** Take the key variables out of this process's environment (see the top of this file). */
-export function sealKeyEnv(names: readonly string[] = keyEnvNames()): KeyEnvState {
+export function sealKeyEnv(names: readonly string[] = KEY_ENV_NAMES): KeyEnvState {
   const taken: string[] = [];
   for (const name of names) {
     const v = process.env[name];
