@@ -258,10 +258,9 @@ export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
  */
 export function protectedProjectEntry(rel: string): { entry: string; why: string } | null {
   const segs = rel.split("/").map(foldName);
-  for (const e of PROTECTED_PROJECT_PATHS) {
-    const base = e.path.split("/").map(foldName);
-    if (e.names) {
-      if (segs.length === base.length + 1 && base.every((b, i) => sameName(segs[i], b)) && new RegExp(e.names.source, "i").test(segs[segs.length - 1])) {
+  for (const { e, base, names } of FOLDED) {
+    if (names) {
+      if (segs.length === base.length + 1 && base.every((b, i) => sameName(segs[i], b)) && names.test(segs[segs.length - 1])) {
         const name = rel.slice(rel.lastIndexOf("/") + 1);
         return { entry: rel, why: `${e.path}/${name} ${e.why}` };
       }
@@ -274,6 +273,9 @@ export function protectedProjectEntry(rel: string): { entry: string; why: string
 
 /** Code points HFS+ ignores in names (git's `is_hfs_dotgit` list). */
 const IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/** The protected entries with their folded segments, worked out once. */
+const FOLDED = PROTECTED_PROJECT_PATHS.map((e) => ({ e, base: e.path.split("/").map(foldName), names: e.names ? new RegExp(e.names.source, "i") : null }));
 
 /** One path segment as a forgiving file system would compare it. */
 export function foldName(seg: string): string {
