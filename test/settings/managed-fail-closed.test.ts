@@ -4,6 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { KNOWN_HOOK_EVENTS } from "../../src/cli/settings/load.js";
+import { HOOK_EVENTS } from "../../mods/hooks/config.js";
 import { settingsFixture, type SettingsFixture } from "./helpers.js";
 
 let fx: SettingsFixture;
@@ -44,6 +46,7 @@ describe("a managed policy deepcode cannot apply exactly as written is broken", 
     ["a key given twice", () => raw(fx.files.managed, '{ "permissions": { "deny": ["Bash(curl:*)"] }, "permissions": { "allow": [] } }'), /'permissions' appears twice/],
     ["a Claude Code key whose restriction deepcode would not enforce (disableAllHooks)", () => fx.put(fx.files.managed, { disableAllHooks: true }), /'disableAllHooks' is a Claude Code setting deepcode does not apply/],
     ["defaultMode plan", () => fx.put(fx.files.managed, { permissions: { defaultMode: "plan" } }), /'permissions\.defaultMode'/],
+    ["a misspelt hook event (PreTooluse)", () => fx.put(fx.files.managed, { hooks: { PreTooluse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 2" }] }] } }), /'hooks\.PreTooluse' is not a hook event/],
     ["a drop-in with a misspelt key", () => (fx.put(fx.files.managed, {}), fx.put(fx.files.dropIn("10-x.json"), { permisions: {} })), /10-x\.json.*unknown setting 'permisions'/],
   ];
   for (const [what, make, problem] of cases) {
@@ -56,6 +59,10 @@ describe("a managed policy deepcode cannot apply exactly as written is broken", 
 });
 
 describe("what the managed layer still accepts", () => {
+  it("knows every hook event deepcode runs", () => {
+    for (const e of HOOK_EVENTS) expect(KNOWN_HOOK_EVENTS.has(e), e).toBe(true);
+  });
+
   it("no file and no drop-in folder at all: no policy", () => {
     expect(fx.load().managed.state).toBe("absent");
   });
@@ -71,6 +78,7 @@ describe("what the managed layer still accepts", () => {
       permissions: { deny: ["Bash(curl:*)"], disableBypassPermissionsMode: "disable", defaultMode: "default" },
       sandbox: { enabled: true, allowUnsandboxedCommands: false, excludedCommands: ["docker"] },
       apiKeyHelper: "/bin/get-key",
+      hooks: { PreToolUse: [], SubagentStop: [] },
       cleanupPeriodDays: 30,
       enableAllProjectMcpServers: false,
     });

@@ -189,6 +189,21 @@ function strictProblem(issue: CheckIssue, settings: Settings): string | null {
   return `'${issue.path}' is a Claude Code setting deepcode does not apply, and ignoring it would leave the policy less strict than written`;
 }
 
+/**
+ * Hook events a managed file may name: deepcode's (mods/hooks/config.ts HOOK_EVENTS; a test
+ * keeps it inside this list) and Claude Code's others, which deepcode does not run — none of
+ * them is a gate deepcode would then leave open (its PreToolUse is the gate, and a permission
+ * prompt deepcode shows is answered by a person or, with nobody there, denied). A name on
+ * neither list is a typo (`PreTooluse`): the administrator's hook would silently never run.
+ */
+export const KNOWN_HOOK_EVENTS: ReadonlySet<string> = new Set([
+  "PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "Notification",
+  "PostToolUseFailure", "PostToolBatch", "PermissionRequest", "PermissionDenied", "UserPromptExpansion", "StopFailure",
+  "SubagentStart", "SubagentStop", "PostCompact", "Elicitation", "ElicitationResult", "TeammateIdle", "TaskCreated",
+  "TaskCompleted", "Setup", "InstructionsLoaded", "CwdChanged", "FileChanged", "ConfigChange", "WorktreeCreate",
+  "WorktreeRemove", "PreModelSwitch", "PostModelSwitch", "MessageDisplay", "DirectoryAdded",
+]);
+
 function valueAt(obj: Settings, path: string): JsonValue {
   let cur: JsonValue = obj;
   for (const p of path.split(".")) cur = isObject(cur) ? cur[p] : null;
@@ -255,6 +270,10 @@ export function readSettingsFile(file: string, required: boolean, warnings: stri
   for (const issue of o.strict ? issues : []) {
     const problem = strictProblem(issue, settings);
     if (problem) throw new ConfigError(problem, file, at(issue.path)?.line, at(issue.path)?.column);
+  }
+  if (o.strict && isObject(settings.hooks)) {
+    const typo = Object.keys(settings.hooks).find((e) => !KNOWN_HOOK_EVENTS.has(e));
+    if (typo !== undefined) throw new ConfigError(`'hooks.${typo}' is not a hook event deepcode or Claude Code knows: the hook would never run`, file, at(`hooks.${typo}`)?.line, at(`hooks.${typo}`)?.column);
   }
   for (const issue of issues) {
     const key = `${issue.kind}:${issue.path}`;
