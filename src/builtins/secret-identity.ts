@@ -98,64 +98,55 @@ function addPlace(path: string, why: string, index: Index, budget: { left: numbe
     return;
   }
   if (!st.isDirectory()) return;
-  const stack = [path];
-  while (stack.length > 0) {
-    const dir = stack.pop() as string;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue; // unreadable folder: what the person cannot list, a tool cannot read either
+  for (const { path: p, entry } of entriesBelow(path, NO_SKIP)) {
+    if (entry.isDirectory() || (!entry.isFile() && !entry.isSymbolicLink())) continue;
+    if (budget.left-- <= 0) {
+      index.incomplete.add(st.dev);
+      return;
     }
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) {
-        stack.push(p);
-        continue;
-      }
-      if (!e.isFile() && !e.isSymbolicLink()) continue;
-      if (budget.left-- <= 0) {
-        index.incomplete.add(st.dev);
-        return;
-      }
-      try {
-        const f = statSync(p);
-        if (f.isFile()) index.files.set(id(f), { path: p, why });
-      } catch {
-        // a dangling symlink, or it vanished: no file to recognise
-      }
+    try {
+      const f = statSync(p);
+      if (f.isFile()) index.files.set(id(f), { path: p, why });
+    } catch {
+      // a dangling symlink, or it vanished: no file to recognise
     }
   }
 }
 
 function walkProject(root: string, index: Index, budget: { left: number }): void {
-  const stack = [root];
+  for (const { path: p, entry } of entriesBelow(root, SKIP_DIRS)) {
+    if (budget.left-- <= 0) {
+      markIncomplete(root, index);
+      return;
+    }
+    const why = entry.isDirectory() ? null : secretNameReason(entry.name);
+    if (why === null) continue;
+    try {
+      const f = lstatSync(p);
+      if (f.isFile()) index.files.set(id(f), { path: p, why });
+    } catch {
+      // vanished mid-walk: nothing to recognise
+    }
+  }
+}
+
+const NO_SKIP: ReadonlySet<string> = new Set();
+
+/** Every entry below `start`, depth first; folders named in `skip` are listed, not entered. */
+function* entriesBelow(start: string, skip: ReadonlySet<string>): Generator<{ path: string; entry: Dirent }> {
+  const stack = [start];
   while (stack.length > 0) {
     const dir = stack.pop() as string;
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      continue; // unreadable folder: nothing in it to index
+      continue; // unreadable folder: what deepcode cannot list, a tool cannot read either
     }
-    for (const e of entries) {
-      if (budget.left-- <= 0) {
-        markIncomplete(root, index);
-        return;
-      }
-      const p = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) stack.push(p);
-        continue;
-      }
-      const why = secretNameReason(e.name);
-      if (why === null) continue;
-      try {
-        const f = lstatSync(p);
-        if (f.isFile()) index.files.set(id(f), { path: p, why });
-      } catch {
-        // vanished mid-walk: nothing to recognise
-      }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && !skip.has(entry.name)) stack.push(path);
+      yield { path, entry };
     }
   }
 }

@@ -158,34 +158,34 @@ function managedEntry(path: string, want: "file" | "folder"): "absent" | "file" 
  * `disableAllHooks`, `disabledMcpjsonServers`, `forceLoginMethod`, `forceLoginOrgUUID` (each
  * asks for a restriction deepcode would not enforce), and `defaultMode: "plan"`.
  */
-const MANAGED_IGNORABLE: Record<string, (v: JsonValue) => boolean> = {
-  "permissions.disableBypassPermissionsMode": () => true,
-  "permissions.defaultMode": (v) => v !== "plan",
-  "sandbox.autoAllowBashIfSandboxed": () => true,
-  "sandbox.excludedCommands": () => true,
-  "sandbox.allowUnsandboxedCommands": () => true,
-  "sandbox.enableWeakerNestedSandbox": () => true,
-  apiKeyHelper: () => true,
-  awsAuthRefresh: () => true,
-  awsCredentialExport: () => true,
-  otelHeadersHelper: () => true,
-  cleanupPeriodDays: () => true,
-  includeCoAuthoredBy: () => true,
-  spinnerTipsEnabled: () => true,
-  outputStyle: () => true,
-  alwaysThinkingEnabled: () => true,
-  enableAllProjectMcpServers: () => true,
-  enabledMcpjsonServers: () => true,
-  enabledPlugins: () => true,
-  extraKnownMarketplaces: () => true,
-};
+const MANAGED_IGNORABLE: ReadonlySet<string> = new Set([
+  "permissions.disableBypassPermissionsMode",
+  "permissions.defaultMode", // but not "plan" (strictProblem)
+  "sandbox.autoAllowBashIfSandboxed",
+  "sandbox.excludedCommands",
+  "sandbox.allowUnsandboxedCommands",
+  "sandbox.enableWeakerNestedSandbox",
+  "apiKeyHelper",
+  "awsAuthRefresh",
+  "awsCredentialExport",
+  "otelHeadersHelper",
+  "cleanupPeriodDays",
+  "includeCoAuthoredBy",
+  "spinnerTipsEnabled",
+  "outputStyle",
+  "alwaysThinkingEnabled",
+  "enableAllProjectMcpServers",
+  "enabledMcpjsonServers",
+  "enabledPlugins",
+  "extraKnownMarketplaces",
+]);
 
 /** Strict reading (the managed layer): what a lenient read would warn about and drop is an error. */
 function strictProblem(issue: CheckIssue, settings: Settings): string | null {
   if (issue.kind === "unknown") return `${issue.message.replace(/ \(ignored\)$/, "")}: deepcode cannot apply a managed policy it does not understand`;
   if (issue.kind !== "ignored") return null;
-  const harmless = MANAGED_IGNORABLE[issue.path];
-  if (harmless && harmless(valueAt(settings, issue.path))) return null;
+  const plan = issue.path === "permissions.defaultMode" && valueAt(settings, issue.path) === "plan";
+  if (MANAGED_IGNORABLE.has(issue.path) && !plan) return null;
   return `'${issue.path}' is a Claude Code setting deepcode does not apply, and ignoring it would leave the policy less strict than written`;
 }
 
