@@ -9,7 +9,14 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Simulator } from "../sim/server.mjs";
-import { API_KEY, CLI_HOOK_TIMEOUT_MS, REPO, bashCall, makeBox, runCli, startSim, toolResults, writeJson, type Box } from "./helpers.js";
+import { randomBytes } from "node:crypto";
+import { startSimulator, type Script } from "../sim/server.mjs";
+import { CLI_HOOK_TIMEOUT_MS, REPO, bashCall, makeBox, runCli, toolResults, writeJson, type Box } from "./helpers.js";
+
+// A key of this run's own: `cat /proc/*/environ` reads every process of the user, and other
+// processes on the machine may hold the suite's shared test key.
+const API_KEY = `sk-envtest-${randomBytes(8).toString("hex")}`;
+const startSim = (script: Script): Promise<Simulator> => startSimulator({ script, apiKey: API_KEY });
 
 let box: Box;
 let sim: Simulator | undefined;
@@ -38,10 +45,11 @@ function everything(s: Simulator): string {
   return out.join("\n");
 }
 
+const FIND_DEEPCODE = "p=$PPID; until tr '\\0' ' ' < /proc/$p/cmdline | grep -q bin/deepcode.js || [ \"$p\" -le 1 ]; do p=$(awk '{print $4}' /proc/$p/stat); done";
 const PROBES = [
-  ["ps", "ps eww -u \"$(id -u)\" | grep -a bin/deepcode.js"],
   // deepcode: the first ancestor running bin/deepcode.js.
-  ["deepcode", "p=$PPID; until tr '\\0' ' ' < /proc/$p/cmdline | grep -q bin/deepcode.js || [ \"$p\" -le 1 ]; do p=$(awk '{print $4}' /proc/$p/stat); done; cat /proc/$p/environ | tr '\\0' '\\n'"],
+  ["ps", `${FIND_DEEPCODE}; ps eww -p $p`],
+  ["deepcode", `${FIND_DEEPCODE}; cat /proc/$p/environ | tr '\\0' '\\n'`],
   ["all", "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -a -i -e deepseek -e sk-"],
   ["grandparent-walk", "p=$PPID; while [ \"$p\" -gt 1 ]; do tr '\\0' '\\n' < /proc/$p/environ; p=$(awk '{print $4}' /proc/$p/stat); done"],
 ] as const;
@@ -55,7 +63,7 @@ describe.skipIf(process.platform !== "linux")("the API key in deepcode's own env
     mkdirSync(join(box.root, "probes"));
     for (const [id, c] of PROBES) writeFileSync(join(box.root, "probes", `${id}.sh`), `${c}\n`);
     sim = await startSim({ replies: [{ tool_calls: PROBES.map(([id]) => bashCall(`call_${id}`, `bash probes/${id}.sh`)) }, { content: "done" }] });
-    const run = await runCli({ box, sim, prompt: "show me the environment", args: ["--settings", flag] });
+    const run = await runCli({ box, sim, prompt: "show me the environment", args: ["--settings", flag], env: { DEEPSEEK_API_KEY: API_KEY } });
     expect(run.result?.stop_reason, run.stderr).toBe("completed");
     const results = toolResults(sim);
     // The probes ran and printed deepcode's environment — with the variable's name, not its value.
@@ -70,7 +78,7 @@ describe.skipIf(process.platform !== "linux")("the API key in deepcode's own env
 
   it("is not read by the Read tool through /proc (a process's environment is a secret: -p refuses)", async () => {
     sim = await startSim({ replies: [{ tool_calls: [{ id: "call_self", name: "Read", arguments: { file_path: "/proc/self/environ" } }] }, { content: "done" }] });
-    const run = await runCli({ box, sim, prompt: "read it", args: ["--settings", flag] });
+    const run = await runCli({ box, sim, prompt: "read it", args: ["--settings", flag], env: { DEEPSEEK_API_KEY: API_KEY } });
     expect(run.result?.stop_reason, run.stderr).toBe("completed");
     expect(toolResults(sim).get("call_self")).toMatch(/^Permission denied for Read: /);
     expect(everything(sim)).not.toContain(API_KEY);
