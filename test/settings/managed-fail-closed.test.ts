@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { KNOWN_HOOK_EVENTS } from "../../src/cli/settings/load.js";
+import { KNOWN_HOOK_EVENTS } from "../../src/cli/settings/strict.js";
 import { HOOK_EVENTS } from "../../mods/hooks/config.js";
 import { settingsFixture, type SettingsFixture } from "./helpers.js";
 

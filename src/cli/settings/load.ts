@@ -14,7 +14,8 @@ import { dirname, join } from "node:path";
 import { ConfigError } from "../../contract/index.js";
 import type { JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson, type JsonPosition } from "./json.js";
-import { checkSettings, isObject, type CheckIssue } from "./schema.js";
+import { checkSettings, isObject } from "./schema.js";
+import { strictProblem, unknownHookEvent } from "./strict.js";
 import type { LoadedSettings, ManagedState, RuleKind, RuleSource, Settings, SettingsLayer, SettingsLayerName } from "./types.js";
 
 export interface LoadSettingsOptions {
@@ -82,7 +83,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
  * an empty file, a dangling symlink, something that is not a regular file, an unreadable file,
  * a drop-in whose name deepcode would not read (`30-deny.JSON`, a dotfile, a folder, `notes.txt`),
  * an unknown key (`permisions`), a key given twice, and a Claude Code key deepcode does not apply
- * unless ignoring it can only leave deepcode stricter than written (MANAGED_IGNORABLE). Only
+ * unless ignoring it can only leave deepcode stricter than written (strict.ts). Only
  * "nothing there at all" is no policy.
  */
 function loadManaged(
@@ -150,66 +151,6 @@ function managedEntry(path: string, want: "file" | "folder"): "absent" | "file" 
   return `${path}: is ${st.isDirectory() ? "a folder" : "not a regular file"}, where a managed ${want === "file" ? "settings file" : "drop-in folder"} was expected`;
 }
 
-/**
- * Claude Code keys deepcode does not apply but that may stand in a managed file, because ignoring
- * them can only leave deepcode as strict as written or stricter: a bypass mode deepcode does not
- * have, permissions to loosen the sandbox or to start servers deepcode never grants, commands
- * deepcode never runs, and looks. Not here (so a managed file holding them is broken):
- * `disableAllHooks`, `disabledMcpjsonServers`, `forceLoginMethod`, `forceLoginOrgUUID` (each
- * asks for a restriction deepcode would not enforce), and `defaultMode: "plan"`.
- */
-const MANAGED_IGNORABLE: ReadonlySet<string> = new Set([
-  "permissions.disableBypassPermissionsMode",
-  "permissions.defaultMode", // but not "plan" (strictProblem)
-  "sandbox.autoAllowBashIfSandboxed",
-  "sandbox.excludedCommands",
-  "sandbox.allowUnsandboxedCommands",
-  "sandbox.enableWeakerNestedSandbox",
-  "apiKeyHelper",
-  "awsAuthRefresh",
-  "awsCredentialExport",
-  "otelHeadersHelper",
-  "cleanupPeriodDays",
-  "includeCoAuthoredBy",
-  "spinnerTipsEnabled",
-  "outputStyle",
-  "alwaysThinkingEnabled",
-  "enableAllProjectMcpServers",
-  "enabledMcpjsonServers",
-  "enabledPlugins",
-  "extraKnownMarketplaces",
-]);
-
-/** Strict reading (the managed layer): what a lenient read would warn about and drop is an error. */
-function strictProblem(issue: CheckIssue, settings: Settings): string | null {
-  if (issue.kind === "unknown") return `${issue.message.replace(/ \(ignored\)$/, "")}: deepcode cannot apply a managed policy it does not understand`;
-  if (issue.kind !== "ignored") return null;
-  const plan = issue.path === "permissions.defaultMode" && valueAt(settings, issue.path) === "plan";
-  if (MANAGED_IGNORABLE.has(issue.path) && !plan) return null;
-  return `'${issue.path}' is a Claude Code setting deepcode does not apply, and ignoring it would leave the policy less strict than written`;
-}
-
-/**
- * Hook events a managed file may name: deepcode's (mods/hooks/config.ts HOOK_EVENTS; a test
- * keeps it inside this list) and Claude Code's others, which deepcode does not run — none of
- * them is a gate deepcode would then leave open (its PreToolUse is the gate, and a permission
- * prompt deepcode shows is answered by a person or, with nobody there, denied). A name on
- * neither list is a typo (`PreTooluse`): the administrator's hook would silently never run.
- */
-export const KNOWN_HOOK_EVENTS: ReadonlySet<string> = new Set([
-  "PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "Notification",
-  "PostToolUseFailure", "PostToolBatch", "PermissionRequest", "PermissionDenied", "UserPromptExpansion", "StopFailure",
-  "SubagentStart", "SubagentStop", "PostCompact", "Elicitation", "ElicitationResult", "TeammateIdle", "TaskCreated",
-  "TaskCompleted", "Setup", "InstructionsLoaded", "CwdChanged", "FileChanged", "ConfigChange", "WorktreeCreate",
-  "WorktreeRemove", "PreModelSwitch", "PostModelSwitch", "MessageDisplay", "DirectoryAdded",
-]);
-
-function valueAt(obj: Settings, path: string): JsonValue {
-  let cur: JsonValue = obj;
-  for (const p of path.split(".")) cur = isObject(cur) ? cur[p] : null;
-  return cur ?? null;
-}
-
 function broken(
   state: ManagedState,
   problem: string,
@@ -227,7 +168,7 @@ function broken(
 
 /** Read one settings file. Absent → `{ present: false }` (or a ConfigError when required).
  *  `strict` (the managed layer): an empty file, a key given twice, an unknown key and a Claude
- *  Code key deepcode does not apply (unless harmless, MANAGED_IGNORABLE) are ConfigErrors too. */
+ *  Code key deepcode does not apply (unless harmless: strict.ts) are ConfigErrors too. */
 export function readSettingsFile(file: string, required: boolean, warnings: string[], seen: Set<string>, o: { strict?: boolean } = {}): ReadFile {
   let text: string;
   try {
@@ -271,10 +212,8 @@ export function readSettingsFile(file: string, required: boolean, warnings: stri
     const problem = strictProblem(issue, settings);
     if (problem) throw new ConfigError(problem, file, at(issue.path)?.line, at(issue.path)?.column);
   }
-  if (o.strict && isObject(settings.hooks)) {
-    const typo = Object.keys(settings.hooks).find((e) => !KNOWN_HOOK_EVENTS.has(e));
-    if (typo !== undefined) throw new ConfigError(`'hooks.${typo}' is not a hook event deepcode or Claude Code knows: the hook would never run`, file, at(`hooks.${typo}`)?.line, at(`hooks.${typo}`)?.column);
-  }
+  const typo = o.strict ? unknownHookEvent(settings) : null;
+  if (typo !== null) throw new ConfigError(`'hooks.${typo}' is not a hook event deepcode or Claude Code knows: the hook would never run`, file, at(`hooks.${typo}`)?.line, at(`hooks.${typo}`)?.column);
   for (const issue of issues) {
     const key = `${issue.kind}:${issue.path}`;
     if (!seen.has(key)) {
