@@ -40,6 +40,9 @@ interface Index {
   files: Map<string, { path: string; why: string }>;
   /** Devices where a walk stopped short. */
   incomplete: Set<number>;
+  /** Many-named files a rebuild already found harmless, with the ctime they had then: they do
+   *  not trigger another rebuild until their inode changes (kept across rebuilds). */
+  cleared: Map<string, number>;
 }
 
 const indexes = new Map<string, Index>();
@@ -56,9 +59,11 @@ export function identitySecret(path: string, scope: IdentityScope): string | nul
   const key = scopeKey(scope);
   let index = indexes.get(key);
   if (index === undefined && st.nlink <= 1) return null;
-  if (index === undefined || (st.nlink > 1 && !index.files.has(id(st)) && st.ctimeMs >= index.builtAt - CTIME_SLACK_MS)) {
-    index = buildIndex(scope);
+  const stale = index !== undefined && st.nlink > 1 && !index.files.has(id(st)) && st.ctimeMs >= index.builtAt - CTIME_SLACK_MS && index.cleared.get(id(st)) !== st.ctimeMs;
+  if (index === undefined || stale) {
+    index = buildIndex(scope, index?.cleared);
     indexes.set(key, index);
+    if (!index.files.has(id(st))) index.cleared.set(id(st), st.ctimeMs);
   }
   const hit = index.files.get(id(st));
   if (hit) return `it is the same file as ${shown(hit.path, scope)} (${hit.why})`;
@@ -73,8 +78,8 @@ export function resetIdentityIndex(): void {
   indexes.clear();
 }
 
-function buildIndex(scope: IdentityScope): Index {
-  const index: Index = { builtAt: Date.now(), files: new Map(), incomplete: new Set() };
+function buildIndex(scope: IdentityScope, cleared = new Map<string, number>()): Index {
+  const index: Index = { builtAt: Date.now(), files: new Map(), incomplete: new Set(), cleared };
   const budget = { left: PLACE_BUDGET };
   for (const l of secretLocations(scope.home, scope.deepcodeHome)) {
     // A place that holds the project itself (a project inside ~/.deepcode/plugins) is the
