@@ -6,12 +6,11 @@
 // key still reaches the API.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Simulator } from "../sim/server.mjs";
 import { randomBytes } from "node:crypto";
-import { startSimulator, type Script } from "../sim/server.mjs";
-import { CLI_HOOK_TIMEOUT_MS, REPO, bashCall, makeBox, runCli, toolResults, writeJson, type Box } from "./helpers.js";
+import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
+import { CLI_HOOK_TIMEOUT_MS, REPO, bashCall, makeBox, runCli, toolResults, everythingWritten, writeJson, type Box } from "./helpers.js";
 
 // A key of this run's own: `cat /proc/*/environ` reads every process of the user, and other
 // processes on the machine may hold the suite's shared test key.
@@ -32,18 +31,7 @@ afterEach(async () => {
   box.cleanup();
 });
 
-function everything(s: Simulator): string {
-  const out = [s.requests.map((r) => JSON.stringify(r.json ?? null)).join("\n")];
-  const walk = (d: string): void => {
-    for (const n of readdirSync(d)) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push(readFileSync(p, "utf8"));
-    }
-  };
-  walk(box.deepcodeHome);
-  return out.join("\n");
-}
+const everything = (s: Simulator): string => everythingWritten(s, box);
 
 const FIND_DEEPCODE = "p=$PPID; until tr '\\0' ' ' < /proc/$p/cmdline | grep -q bin/deepcode.js || [ \"$p\" -le 1 ]; do p=$(awk '{print $4}' /proc/$p/stat); done";
 const PROBES = [

@@ -4,11 +4,11 @@
 // and at the default ~/.deepcode as well (other projects' transcripts, the usage ledger, the
 // credentials). Grep of the home folder, even where a rule allows reading it, leaves them out.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { HOME_SECRETS } from "../../src/contract/protected.js";
 import type { Simulator } from "../sim/server.mjs";
-import { CLI_HOOK_TIMEOUT_MS, makeBox, runCli, startSim, toolResults, writeJson, type Box } from "./helpers.js";
+import { CLI_HOOK_TIMEOUT_MS, makeBox, runCli, startSim, toolResults, everythingWritten, writeJson, type Box } from "./helpers.js";
 
 let box: Box;
 let sim: Simulator | undefined;
@@ -55,20 +55,7 @@ afterEach(async () => {
   box.cleanup();
 });
 
-/** What the model was sent, and this run's transcripts (not the other project's, which holds a
- *  secret on purpose). */
-function everything(s: Simulator): string {
-  const out = [s.requests.map((r) => JSON.stringify(r.json ?? null)).join("\n")];
-  const walk = (d: string): void => {
-    for (const n of readdirSync(d)) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (n.endsWith(".jsonl") && !d.endsWith("other-project")) out.push(readFileSync(p, "utf8"));
-    }
-  };
-  walk(join(box.deepcodeHome, "sessions"));
-  return out.join("\n");
-}
+const everything = (s: Simulator): string => everythingWritten(s, box, (p) => p.endsWith("other-project") || p === join(box.deepcodeHome, "usage.jsonl"));
 
 describe("credential files are secrets", () => {
   it("are not returned by Read: the listed ones, every place of the home list, deepcode's home (DEEPCODE_HOME and ~/.deepcode), and token files in the project", async () => {

@@ -5,10 +5,10 @@
 // read is refused and the model is told why. The secret's text must reach neither the model nor
 // the transcript.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { linkSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Simulator } from "../sim/server.mjs";
-import { CLI_HOOK_TIMEOUT_MS, bashCall, makeBox, runCli, startSim, toolResults, writeJson, type Box } from "./helpers.js";
+import { CLI_HOOK_TIMEOUT_MS, bashCall, makeBox, runCli, startSim, toolResults, everythingWritten, writeJson, type Box } from "./helpers.js";
 
 const ENV_SECRET = "sk-live-identity-4711";
 const KEY_SECRET = "b3BlbnNzaC1rZXktaWRlbnRpdHk";
@@ -38,20 +38,7 @@ afterEach(async () => {
   box.cleanup();
 });
 
-/** Every byte the model was sent, and every transcript deepcode wrote. */
-function everything(s: Simulator): string {
-  const sent = s.requests.map((r) => JSON.stringify(r.json ?? null)).join("\n");
-  const transcripts: string[] = [];
-  const walk = (d: string): void => {
-    for (const n of readdirSync(d)) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (n.endsWith(".jsonl")) transcripts.push(readFileSync(p, "utf8"));
-    }
-  };
-  walk(box.deepcodeHome);
-  return `${sent}\n${transcripts.join("\n")}`;
-}
+const everything = (s: Simulator): string => everythingWritten(s, box);
 
 const read = (id: string, file_path: string) => ({ id, name: "Read", arguments: { file_path } });
 const INNOCENT = ["notes.txt", "docs/deep/readme.txt", "docs/key-notes.txt", "pointer.txt", "docs/key-link.txt"];
