@@ -7,8 +7,12 @@
 //   plain text (context for UserPromptSubmit and SessionStart, ignored elsewhere).
 // - exit 2: block; stderr is the message (to the model for PreToolUse, PostToolUse and Stop).
 // - anything else (another status, a crash, a timeout): reported, not blocking — except on
-//   PreToolUse, where deepcode's gate fails closed: the call is denied. So is PreToolUse stdout
-//   that starts like JSON but does not parse, or a permissionDecision deepcode does not know.
+//   PreToolUse, where deepcode's gate fails closed: the call is denied.
+// - PreToolUse reads stdout strictly, since a policy hook's answer must not be lost: after exit 0,
+//   empty stdout is no opinion (as in Claude Code) and one JSON object is the answer; anything
+//   else — plain text, a log line before the JSON, a JSON array, two objects — is an answer
+//   deepcode cannot read, so the call is denied, the reason naming the hook and (bounded) what
+//   it printed. So is a `permissionDecision` or a `decision` deepcode does not know.
 //
 // These functions are pure: they turn the runs of one event into one answer.
 
@@ -33,11 +37,20 @@ interface Read {
   failure: string | null;
 }
 
-function read(o: Outcome): Read {
+/** How much of unreadable stdout a reason quotes. */
+const QUOTE_MAX = 160;
+
+function read(o: Outcome, strict = false): Read {
   const f = failureOf(o.command, o.run, o.timeoutMs);
   if (f) return { json: null, text: "", blocked: null, failure: f };
   if (o.run.exitCode === 2) return { json: null, text: "", blocked: o.run.stderr.trim() || `blocked by \`${short(o.command)}\``, failure: null };
   const out = o.run.stdout.trim();
+  if (strict && out !== "") {
+    const v = parseObject(out);
+    if (v) return { json: v, text: "", blocked: null, failure: null };
+    const quoted = JSON.stringify(out.length > QUOTE_MAX ? `${out.slice(0, QUOTE_MAX)}…` : out);
+    return { json: null, text: "", blocked: null, failure: `\`${short(o.command)}\` printed ${quoted}, which is not one JSON object (the only answer deepcode reads; print nothing for no opinion)` };
+  }
   if (!out.startsWith("{")) return { json: null, text: out, blocked: null, failure: null };
   try {
     const v: unknown = JSON.parse(out);
@@ -46,6 +59,15 @@ function read(o: Outcome): Read {
     // not JSON after all: reported below
   }
   return { json: null, text: "", blocked: null, failure: `\`${short(o.command)}\` printed output that starts like JSON but is not a JSON object` };
+}
+
+function parseObject(text: string): Obj | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : null;
+  } catch {
+    return null; // not JSON: the caller reports it
+  }
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
@@ -84,7 +106,7 @@ const RANK = { allow: 1, ask: 2, deny: 3 } as const;
 
 /** PreToolUse: the strictest answer of every hook (deny > ask > allow > no opinion). */
 export function preToolAnswer(outcomes: Outcome[], toolInput: unknown): PreToolAnswer {
-  const reads = outcomes.map((o) => ({ o, r: read(o) }));
+  const reads = outcomes.map((o) => ({ o, r: read(o, true) }));
   const c = common(reads, "PreToolUse");
   const votes: Array<{ d: "allow" | "ask" | "deny"; reason: string }> = [];
   const context: string[] = [];
@@ -106,6 +128,10 @@ export function preToolAnswer(outcomes: Outcome[], toolInput: unknown): PreToolA
       continue;
     } else if (r.json.decision === "approve") vote = "allow";
     else if (r.json.decision === "block") vote = "deny";
+    else if (r.json.decision !== undefined) {
+      votes.push({ d: "deny", reason: `the PreToolUse hook ${name} answered decision ${JSON.stringify(r.json.decision)}, which deepcode does not know (denied)` });
+      continue;
+    }
     if (s.updatedInput !== undefined && JSON.stringify(s.updatedInput) !== JSON.stringify(toolInput) && vote !== "deny") {
       // The gate cannot change what the tool runs with; running the original input on an
       // approval that was given for another input would be wrong, so a person decides.

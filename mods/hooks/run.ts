@@ -3,13 +3,21 @@
 // Hooks are the user's (or the administrator's) own configured commands, not tool side
 // effects, so they run here with node:child_process directly — not through `process.run`, where
 // the sandbox and other plugins would see them. Contracts:
-// - The command runs in its own process group; on timeout the whole group gets SIGTERM, then
-//   SIGKILL after a short grace, and the result says `timedOut`. No group outlives deepcode.
+// - The command runs in its own session and process group; on timeout its whole process tree
+//   gets SIGTERM, then SIGKILL after a short grace, and the result says `timedOut`. The tree is
+//   the group plus every process that carries this run's mark — a random nonce in the
+//   environment (DEEPCODE_HOOK_RUN), which children inherit — so a grandchild that left the
+//   group (`setsid sleep 1000 &`, a double fork) ends too. Finding marked processes reads
+//   /proc/<pid>/environ (Linux); elsewhere only the group is signalled. A process that clears
+//   its own environment escapes the mark: hooks are the person's own commands, not an
+//   adversary's, and a project's hooks run only in a trusted project. No group outlives deepcode.
 // - stdout and stderr are kept up to MAX_OUTPUT bytes each (the rest is dropped, said in the text).
 // - The environment is deepcode's, plus CLAUDE_PROJECT_DIR / DEEPCODE_PROJECT_DIR (the project
 //   root, as Claude Code's hooks expect), minus the DeepSeek API key: secrets never leave.
 
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
 
 const MAX_OUTPUT = 1_000_000;
 const KILL_GRACE_MS = 2_000;
@@ -26,17 +34,18 @@ export interface HookRun {
   spawnError?: string;
 }
 
-const live = new Set<number>();
+/** Live runs: process group → its mark. */
+const live = new Map<number, string>();
 let exitHook = false;
 
-function track(pid: number): void {
+function track(pid: number, nonce: string): void {
   if (!exitHook) {
     exitHook = true;
     process.on("exit", () => {
-      for (const p of live) killGroup(p, "SIGKILL");
+      for (const [p, mark] of live) killTree(p, mark, "SIGKILL");
     });
   }
-  live.add(pid);
+  live.set(pid, nonce);
 }
 
 function killGroup(pid: number, sig: NodeJS.Signals): void {
@@ -47,9 +56,51 @@ function killGroup(pid: number, sig: NodeJS.Signals): void {
   }
 }
 
+/** The variable that marks every process of one hook run. */
+export const RUN_MARK = "DEEPCODE_HOOK_RUN";
+
+/** Signal every process whose environment carries `RUN_MARK=nonce`; returns how many. Linux
+ *  (/proc); elsewhere none are found. Processes of other users cannot be read, and are not ours. */
+export function killMarked(nonce: string, sig: NodeJS.Signals): number {
+  const needle = Buffer.from(`${RUN_MARK}=${nonce}\0`);
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((n) => /^[0-9]+$/.test(n) && Number(n) !== process.pid);
+  } catch {
+    return 0; // no /proc (macOS, Windows): the process group is all deepcode can reach
+  }
+  let n = 0;
+  for (const p of pids) {
+    let env: Buffer;
+    try {
+      env = readFileSync(`/proc/${p}/environ`);
+    } catch {
+      continue; // gone, or another user's (EACCES): not one of this run's
+    }
+    const at = env.indexOf(needle);
+    if (at < 0 || (at > 0 && env[at - 1] !== 0)) continue;
+    try {
+      process.kill(Number(p), sig);
+      n++;
+    } catch {
+      // exited between the read and the signal
+    }
+  }
+  return n;
+}
+
+/** The whole tree of one run: its group, and every marked process (twice for SIGKILL: a parent
+ *  killed in the first sweep may have forked a child the sweep had already passed). */
+function killTree(pid: number, nonce: string, sig: NodeJS.Signals): void {
+  killGroup(pid, sig);
+  killMarked(nonce, sig);
+  if (sig === "SIGKILL") killMarked(nonce, sig);
+}
+
 export function runHookCommand(command: string, input: object, o: { cwd: string; timeoutMs: number }): Promise<HookRun> {
   return new Promise((resolve) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_PROJECT_DIR: o.cwd, DEEPCODE_PROJECT_DIR: o.cwd };
+    const nonce = randomBytes(12).toString("hex");
+    const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_PROJECT_DIR: o.cwd, DEEPCODE_PROJECT_DIR: o.cwd, [RUN_MARK]: nonce };
     delete env.DEEPSEEK_API_KEY;
     let child;
     try {
@@ -70,7 +121,7 @@ export function runHookCommand(command: string, input: object, o: { cwd: string;
     child.stdin.on("error", () => undefined); // EPIPE: the hook exited without reading its input
     child.stdin.end(`${JSON.stringify(input)}\n`);
     const pid = child.pid;
-    if (pid !== undefined) track(pid);
+    if (pid !== undefined) track(pid, nonce);
 
     let timedOut = false;
     let settled = false;
@@ -78,8 +129,8 @@ export function runHookCommand(command: string, input: object, o: { cwd: string;
     const timer = setTimeout(() => {
       if (pid === undefined) return;
       timedOut = true;
-      killGroup(pid, "SIGTERM");
-      killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
+      killTree(pid, nonce, "SIGTERM");
+      killTimer = setTimeout(() => killTree(pid, nonce, "SIGKILL"), KILL_GRACE_MS);
       killTimer.unref(); // deepcode's exit handler kills the group if it exits first
     }, o.timeoutMs);
 

@@ -169,7 +169,12 @@ export function sandboxArgs(o: WrapOptions): string[] {
   for (const w of writable) args.push("--bind", w, w);
   // Masks go on top of the binds: a workspace that contains the home folder must not bring the
   // secrets back (a later mount over a parent folder would cover an earlier one inside it).
-  for (const l of secretLocations(home, o.deepcodeHome)) args.push(...hide(l.path));
+  // A place that holds a writable folder (a project inside ~/.deepcode/plugins) is not hidden:
+  // that would hide the workspace; its credentials file still is.
+  for (const l of secretLocations(home, o.deepcodeHome)) {
+    if (!writable.some((w) => inside(w, l.path))) args.push(...hide(l.path));
+    else if (l.deepcodeHome) args.push(...hide(join(l.path, "credentials")));
+  }
   for (const w of writable) for (const p of protectedPaths(w)) args.push("--ro-bind", p, p);
   args.push("--unshare-all");
   if (o.network) args.push("--share-net");

@@ -67,7 +67,10 @@ export function rgArgs(q: GrepQuery): string[] {
   if (q.mode === "files_with_matches") args.push("--files-with-matches");
   else if (q.mode === "count") args.push("--count");
   else {
-    args.push(q.lineNumbers ? "--line-number" : "--no-line-number", "--sort", "path");
+    // Paths end in NUL and lines are always numbered, so that each line's file is known for
+    // certain (secrets under another name are left out, keepFile) whatever the path holds;
+    // contentLines() gives the lines back the form asked for.
+    args.push("--null", "--line-number", "--sort", "path");
     if (q.before > 0) args.push("--before-context", String(q.before));
     if (q.after > 0) args.push("--after-context", String(q.after));
   }
@@ -118,7 +121,36 @@ export async function searchRg(rg: string, q: GrepQuery, ctx: ToolContext): Prom
   if (lines[lines.length - 1] === "") lines.pop();
   const cut = r.truncatedBytes > 0;
   if (cut) lines = lines.filter((l) => !/^… \[\d+ bytes of output cut\] …$/.test(l));
-  if (q.mode === "files_with_matches") lines.sort(comparePaths);
-  else if (q.mode === "count") lines.sort((a, b) => comparePaths(a.slice(0, a.lastIndexOf(":")), b.slice(0, b.lastIndexOf(":"))));
+  const keep = (shown: string): boolean => !q.secrets?.isSecretFile(resolve(q.root, shown));
+  if (q.mode === "files_with_matches") lines = lines.filter(keep).sort(comparePaths);
+  else if (q.mode === "count") lines = lines.filter((l) => keep(l.slice(0, l.lastIndexOf(":")))).sort((a, b) => comparePaths(a.slice(0, a.lastIndexOf(":")), b.slice(0, b.lastIndexOf(":"))));
+  else lines = contentLines(lines, q, keep);
   return { lines, cut };
+}
+
+/** rg's `path NUL N:text` lines as rg prints them without --null (`path:N:text`, `path-N-text`,
+ *  or without N), the files `keep` refuses left out, with the `--` group separators that then
+ *  stand first, last or twice dropped. A line without NUL is a separator, a binary-match note
+ *  for a file searched by name, or a line the output bound cut in half (dropped: its file is
+ *  not known). */
+function contentLines(raw: readonly string[], q: GrepQuery, keep: (shown: string) => boolean): string[] {
+  const out: string[] = [];
+  const kept = new Map<string, boolean>();
+  for (const l of raw) {
+    const nul = l.indexOf("\0");
+    if (nul < 0) {
+      if (l === "--" ? out.length > 0 && out[out.length - 1] !== "--" : q.targetIsFile) out.push(l);
+      continue;
+    }
+    const shown = l.slice(0, nul);
+    let ok = kept.get(shown);
+    if (ok === undefined) kept.set(shown, (ok = keep(shown)));
+    if (!ok) continue;
+    const rest = l.slice(nul + 1);
+    const m = /^([0-9]+)([:-])/.exec(rest);
+    if (m === null) out.push(`${shown}:${rest}`);
+    else out.push(q.lineNumbers ? `${shown}${m[2]}${rest}` : `${shown}${m[2]}${rest.slice(m[0].length)}`);
+  }
+  while (out[out.length - 1] === "--") out.pop();
+  return out;
 }

@@ -84,6 +84,7 @@ export async function searchBuiltin(q: GrepQuery, ctx: ToolContext, skipped: str
     const firstOnly = q.mode === "files_with_matches";
     const hits = q.multiline ? multilineHits(text, lineRe) : lineHits(text, lineRe, scanRe, firstOnly);
     if (hits.count === 0) continue;
+    if (q.secrets?.isSecretFile(files[i])) continue; // a hard link to .env, say: recorded there
     if (q.mode === "files_with_matches") out.push(shown);
     else if (q.mode === "count") out.push(`${shown}:${hits.count}`);
     else if (nul >= 0) out.push(`${shown}: binary file matches (found "\\0" byte around offset ${nul})`);

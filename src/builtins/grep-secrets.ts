@@ -16,6 +16,7 @@ import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { SECRET_NAMES, secretLocations, secretNameReason, type SecretLocation, type SecretNamePattern } from "../contract/protected.js";
 import { isInside } from "./paths.js";
+import { identitySecret } from "./secret-identity.js";
 
 export interface SecretScope {
   /** The home folder (its credential folders). */
@@ -37,6 +38,12 @@ export interface SecretFilter {
   /** Whether a file rg would search below `start` is left out: itself, or a folder between
    *  `start` and it (rg prunes a folder its globs match, and never matches `start` itself). */
   skips(abs: string, start: string): boolean;
+  /** Whether a file the search found is a known secret under another name (a hard link to
+   *  .env, a renamed key: secret-identity.ts); such a file is recorded in `sameAs` and its
+   *  lines are left out. Asked only about files that matched, so a search stats no more. */
+  isSecretFile(abs: string): boolean;
+  /** The files left out by isSecretFile so far (absolute), with why. */
+  readonly sameAs: Array<{ abs: string; why: string }>;
 }
 
 export function secretFilter(root: string, scope: SecretScope): SecretFilter {
@@ -53,9 +60,20 @@ export function secretFilter(root: string, scope: SecretScope): SecretFilter {
     for (const l of places) if (isInside(l.path, abs)) return l.why;
     return secretNameReason(abs.slice(abs.lastIndexOf("/") + 1));
   };
+  const sameAs: Array<{ abs: string; why: string }> = [];
+  const known = new Map<string, boolean>();
   return {
     globs,
     reason,
+    sameAs,
+    isSecretFile(abs) {
+      const cached = known.get(abs);
+      if (cached !== undefined) return cached;
+      const why = identitySecret(abs, { root, home: scope.home, deepcodeHome: scope.deepcodeHome });
+      if (why !== null) sameAs.push({ abs, why });
+      known.set(abs, why !== null);
+      return why !== null;
+    },
     skips(abs, start) {
       if (reason(abs) !== null) return true;
       const rel = relative(start, abs).split("\\").join("/");
@@ -96,6 +114,15 @@ export function skippedNote(shown: readonly string[], unknown = false): string |
   return `(Not searched: ${n} file${n === 1 ? "" : "s"} that may hold secrets — ${shown.slice(0, 5).join(", ")}${more}. ${NEVER})`;
 }
 
+/** A line for the files whose matches were left out because they are secrets under another
+ *  name; null for none. */
+export function sameAsNote(shown: readonly string[], whys: readonly string[]): string | null {
+  if (shown.length === 0) return null;
+  const list = shown.slice(0, 5).map((s, i) => `${s} (${whys[i]})`).join(", ");
+  const more = shown.length > 5 ? ` and ${shown.length - 5} more` : "";
+  return `(Not shown: what matched in ${shown.length} file${shown.length === 1 ? "" : "s"} that ${shown.length === 1 ? "is a secret" : "are secrets"} under another name — ${list}${more}. Read one by name if you must: reading a secret asks the person.)`;
+}
+
 /** The answer for a search path that is itself a secret file. */
 export function secretTargetNote(shown: string, why: string): string {
   return `Not searched: ${shown} may hold secrets (${why}). ${NEVER}`;
@@ -104,6 +131,7 @@ export function secretTargetNote(shown: string, why: string): string {
 // ---- name globs, generated from the contract's patterns ----
 
 function nameGlobs(p: SecretNamePattern): string[] {
+  if (p.names !== undefined) return p.names.map((n) => (p.nocase ? caseless(n) : exactName(n)));
   if (p.suffix !== undefined) return [`*${caseless(p.suffix)}`];
   const prefix = p.prefix ?? "";
   if (p.except && p.exceptEnding !== undefined) throw new Error(`secret name pattern ${prefix}: 'except' and 'exceptEnding' together cannot be turned into rg globs`);

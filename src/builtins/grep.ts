@@ -13,7 +13,7 @@ import { statSync } from "node:fs";
 import type { ToolContext, ToolOutput, ToolSpec } from "../contract/index.js";
 import { GrepPatternError } from "./grep-regex.js";
 import { RgError, searchRg, secretsSkippedRg } from "./grep-rg.js";
-import { defaultSecretScope, secretFilter, secretTargetNote, skippedNote, type SecretScope } from "./grep-secrets.js";
+import { defaultSecretScope, sameAsNote, secretFilter, secretTargetNote, skippedNote, type SecretScope } from "./grep-secrets.js";
 import { GrepAbortedError, searchBuiltin, shownPath, type GrepMode, type GrepQuery } from "./grep-search.js";
 import { FILE_TYPES, typeGlobs } from "./grep-types.js";
 import { displayPath, resolvePath } from "./paths.js";
@@ -90,7 +90,7 @@ async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null,
     return fail(`Path does not exist: ${displayPath(ctx.root, target)}`);
   }
   const secrets = secretFilter(ctx.root, scope);
-  const secretTarget = targetIsFile ? secrets.reason(target) : null;
+  const secretTarget = targetIsFile ? (secrets.reason(target) ?? (secrets.isSecretFile(target) ? secrets.sameAs[0].why : null)) : null;
   if (secretTarget !== null) {
     const shown = displayPath(ctx.root, target);
     return { content: secretTargetNote(shown, secretTarget), summary: `Grep ${shown} → not searched (may hold secrets)`, meta: { skippedSecrets: 1 } };
@@ -137,20 +137,23 @@ async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null,
     if (err instanceof RgError) return fail(`Grep failed: ${err.message}`);
     throw err;
   }
-  return format(input, q, lines, cut, rgPath ? "rg" : "builtin", skipped);
+  const hidden = secrets.sameAs.map((s) => ({ shown: shownPath(q, s.abs), why: s.why }));
+  return format(input, q, lines, cut, rgPath ? "rg" : "builtin", skipped, hidden);
 }
 
-function format(input: GrepInput, q: GrepQuery, all: string[], cut: boolean, engine: string, skipped: string[] | null): ToolOutput {
+function format(input: GrepInput, q: GrepQuery, all: string[], cut: boolean, engine: string, skipped: string[] | null, hidden: Array<{ shown: string; why: string }>): ToolOutput {
   const limit = input.head_limit === 0 ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(input.head_limit ?? GREP_DEFAULT_LIMIT));
   const lines = all.slice(0, limit).map((l) => (l.length > GREP_MAX_LINE_CHARS ? `${l.slice(0, GREP_MAX_LINE_CHARS)} … [line cut: ${l.length} characters]` : l));
   const pat = input.pattern.length > 40 ? `${input.pattern.slice(0, 37)}...` : input.pattern;
-  const meta = { engine, mode: q.mode, results: all.length, truncated: all.length > limit || cut, skippedSecrets: skipped === null ? -1 : skipped.length };
+  const meta = { engine, mode: q.mode, results: all.length, truncated: all.length > limit || cut, skippedSecrets: skipped === null ? -1 : skipped.length + hidden.length };
   const unit = q.mode === "content" ? "lines" : "files";
   const more: string[] = [];
   if (all.length > limit) more.push(`(Showing the first ${limit} of ${all.length} ${unit}. Narrow the search, or raise head_limit.)`);
   if (cut) more.push("(The search printed too much; the middle of its output was dropped. Narrow the search.)");
   const note = skippedNote(skipped ?? [], skipped === null);
   if (note) more.push(note);
+  const same = sameAsNote(hidden.map((h) => h.shown), hidden.map((h) => h.why));
+  if (same) more.push(same);
   if (all.length === 0) {
     const none = q.mode === "files_with_matches" ? "No files found" : "No matches found";
     return { content: [none, ...more].join("\n"), summary: `Grep ${pat} → ${q.mode === "files_with_matches" ? "0 files" : "no matches"}`, meta };

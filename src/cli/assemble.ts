@@ -21,6 +21,7 @@ import { loadSettings, defaultManagedPath } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
 import { NO_KEY_HELP, resolveApiKey, type ApiKey } from "./credentials.js";
+import { keyEnvWarning } from "./key-env.js";
 import { packageVersion } from "./version.js";
 import { deepcodeHome } from "./home.js";
 
@@ -87,6 +88,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const untrusted = untrustedWarning(trust);
   if (untrusted) warn(untrusted);
   const settings = applyTrust(read, trust);
+  const keyWarning = keyEnvWarning();
+  if (keyWarning) warn(keyWarning);
   const permissions = permissionSetup(settings);
   permissions.warnings.forEach(warn);
 

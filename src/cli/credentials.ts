@@ -3,6 +3,7 @@
 // or stored anywhere else; messages name only its source.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { keyFromEnv } from "./key-env.js";
 
 export interface ApiKey {
   key: string;
@@ -15,7 +16,7 @@ export function credentialsFile(home: string): string {
 }
 
 export function resolveApiKey(env: NodeJS.ProcessEnv, home: string, keyEnv = "DEEPSEEK_API_KEY"): ApiKey | undefined {
-  const fromEnv = env[keyEnv]?.trim();
+  const fromEnv = keyFromEnv(env, keyEnv)?.trim();
   if (fromEnv) return { key: fromEnv, source: keyEnv };
   const file = credentialsFile(home);
   let text: string;

@@ -8,12 +8,13 @@
 // scrubbed of it; a malformed settings file is a finding with its file:line, never a crash; the
 // network check has its own time limit (10 s), so doctor never hangs on a dead network.
 
-import { readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ProviderError } from "../contract/index.js";
 import { createProvider, type CheckResult } from "../providers/index.js";
 import { DEFAULT_BASE_URL, deepcodeHome, type AssembleOptions } from "./assemble.js";
 import { credentialsFile, resolveApiKey, type ApiKey } from "./credentials.js";
+import { keyEnvState, type KeyEnvState } from "./key-env.js";
 import { colourEnabled, makeStyle, type Style } from "./render/style.js";
 import { sandboxCheck, systemChecks } from "./commands/doctor-system.js";
 import { settingsChecks } from "./commands/doctor-settings.js";
@@ -21,7 +22,7 @@ import { settingsChecks } from "./commands/doctor-settings.js";
 export type DoctorStatus = "ok" | "warn" | "fail";
 
 export interface DoctorCheck {
-  /** Stable, for tests and scripts: node, key, api, auth, settings, trust, managed, sandbox, rg, sessions, credentials. */
+  /** Stable, for tests and scripts: node, key, key-env, api, auth, settings, trust, managed, sandbox, rg, sessions, credentials. */
   id: string;
   status: DoctorStatus;
   label: string;
@@ -60,6 +61,7 @@ export async function doctorChecks(o: DoctorOptions): Promise<DoctorCheck[]> {
           fix: "run `deepcode setup`, or export DEEPSEEK_API_KEY=sk-…",
         },
   );
+  checks.push(keyEnvCheck(keyEnvState(), platform));
   checks.push(...(await apiChecks(env, key, o.timeoutMs ?? DOCTOR_API_TIMEOUT_MS)));
   checks.push(...settingsChecks(o, home));
   checks.push(await sandboxCheck({ ...o, home }, platform), ...systemChecks(env));
@@ -83,6 +85,27 @@ export async function runDoctor(o: AssembleOptions, out: NodeJS.WritableStream =
   const checks = await doctorChecks(o);
   out.write(`${formatDoctor(checks, makeStyle(colourEnabled(out, o.env ?? process.env)))}\n`);
   return checks.some((c) => c.status === "fail") ? 1 : 0;
+}
+
+/** Whether a command deepcode runs could read the API key from deepcode's own environment
+ *  (key-env.ts). With Yama's ptrace_scope 0 (or no Yama), a same-user command outside the
+ *  sandbox could still read deepcode's memory: said, not counted as a problem. */
+export function keyEnvCheck(s: KeyEnvState, platform: NodeJS.Platform, ptraceScope: string | null = readPtraceScope()): DoctorCheck {
+  const label = "key in deepcode's environment";
+  if (s.state === "exposed") {
+    return { id: "key-env", status: "warn", label, detail: `${s.names.join(", ")} stays readable by commands run without the sandbox (${s.why})`, fix: "store the key with `deepcode setup` and unset the variable" };
+  }
+  const memory = platform === "linux" && (ptraceScope === null || ptraceScope === "0") ? "; a command run without the sandbox could still read deepcode's memory with a debugger (Yama ptrace_scope is " + (ptraceScope ?? "not set") + ")" : "";
+  if (s.state === "none") return { id: "key-env", status: "ok", label, detail: `none (no key variable was set)${memory}` };
+  return { id: "key-env", status: "ok", label, detail: `${s.names.join(", ")} removed: commands cannot read it (ps eww, /proc/<pid>/environ)${memory}` };
+}
+
+function readPtraceScope(): string | null {
+  try {
+    return readFileSync("/proc/sys/kernel/yama/ptrace_scope", "utf8").trim();
+  } catch {
+    return null; // no Yama (or not Linux): any same-user process may attach
+  }
 }
 
 function nodeCheck(version: string): DoctorCheck {

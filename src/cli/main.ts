@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { ConfigError, NotImplementedError, ProviderError } from "../contract/index.js";
 import { packageVersion } from "./version.js";
+import { sealKeyEnv } from "./key-env.js";
 
 export const HELP = `deepcode — a terminal coding agent for the DeepSeek API
 
@@ -58,6 +59,7 @@ export interface Internal {
 }
 
 export async function main(argv: string[], internal: Internal = {}): Promise<number> {
+  sealKeyEnv(); // first: the API key out of this process's environment (key-env.ts)
   // `deepcode [options] <command> [its own options]`: global options are parsed up to the
   // subcommand; what follows belongs to it.
   const at = subcommandIndex(argv);

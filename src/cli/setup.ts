@@ -13,6 +13,7 @@ import { Writable } from "node:stream";
 import { createProvider } from "../providers/index.js";
 import { DEFAULT_BASE_URL } from "./assemble.js";
 import { saveApiKey } from "./credentials.js";
+import { keyFromEnv } from "./key-env.js";
 
 export interface SetupOptions {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -51,7 +52,7 @@ export async function setup(home: string, o: SetupOptions): Promise<number> {
   const file = saveApiKey(home, key);
   say(`Stored the key in ${file} (mode 0600).`);
   if (!key.startsWith("sk-")) say("Note: DeepSeek keys start with sk-; this one does not (fine for another OpenAI-compatible vendor).");
-  if (o.env.DEEPSEEK_API_KEY?.trim()) say("Note: DEEPSEEK_API_KEY is set in this environment and takes precedence over the stored key.");
+  if (keyFromEnv(o.env, "DEEPSEEK_API_KEY")?.trim()) say("Note: DEEPSEEK_API_KEY is set in this environment and takes precedence over the stored key.");
 
   const baseUrl = o.env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL;
   let result;

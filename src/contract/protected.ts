@@ -2,21 +2,29 @@
 // Bash sandbox (mods/sandbox/bwrap.ts) and Grep (src/builtins/grep-secrets.ts) all read it here,
 // so what one of them treats as a secret or a protected file the others do too.
 //
-// - Secrets: file names that usually hold credentials (`.env…`, private keys, key files), the
-//   folders in the home folder that hold credentials (~/.ssh …), and deepcode's own
-//   `credentials` file in its home (DEEPCODE_HOME, else ~/.deepcode). Reading one asks; the
-//   sandbox hides the home ones; Grep never reads any of them.
+// - Secrets: file names that usually hold credentials (`.env…`, private keys, key files,
+//   package-manager and CLI token files, shell histories, browser cookie and password stores),
+//   the places in the home folder that hold credentials (~/.ssh, ~/.aws, ~/.npmrc,
+//   ~/.config/gh, browser profiles …), and deepcode's own home as a whole — wherever
+//   DEEPCODE_HOME puts it, and the default ~/.deepcode too (other sessions' transcripts, the
+//   usage ledger, the credentials, the history, the trusted projects, installed plugins).
+//   Reading one asks; the sandbox hides the home ones; Grep never reads any of them. A file that
+//   is one of them under another name (a hard link, a symlink) counts as it (paths.ts,
+//   identity.ts).
 // - Protected project paths: what a change to would loosen the rules or run code later. A write
 //   there asks even under an allow rule (unless the rule names the path); the sandbox keeps them
-//   read-only.
+//   read-only. They are compared the way a file system may resolve a name (protectedProjectEntry).
 //
 // Paths here are `/`-separated strings: the contract imports nothing, node:path included.
 
-/** A file name pattern: names that start with `prefix`, or that end with `suffix` (compared
- *  without regard to case), minus the exceptions. */
+/** A file name pattern: names that start with `prefix`, that end with `suffix` (compared
+ *  without regard to case), or that are one of `names`, minus the exceptions. */
 export interface SecretNamePattern {
   prefix?: string;
   suffix?: string;
+  /** Whole names (compared exactly, or without regard to case with `nocase`). */
+  names?: readonly string[];
+  nocase?: boolean;
   /** Whole names that do not count, though they start with `prefix` (`.env.example`). */
   except?: readonly string[];
   /** Names ending with this do not count (`id_rsa.pub` is a public key). */
@@ -25,18 +33,136 @@ export interface SecretNamePattern {
   why: string;
 }
 
+/** Shell and REPL histories: commands typed with tokens in them. */
+const HISTORY_NAMES = [
+  ".bash_history",
+  ".zsh_history",
+  ".zhistory",
+  ".sh_history",
+  ".history",
+  "fish_history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".sqlite_history",
+  ".rediscli_history",
+  ".irb_history",
+  ".pry_history",
+  ".Rhistory",
+  ".lesshst",
+  ".viminfo",
+];
+
 export const SECRET_NAMES: readonly SecretNamePattern[] = [
   // `.env`, `.env.local`, `.env.production`, `.envrc` (direnv) — but not the committed templates.
   { prefix: ".env", except: [".env.example", ".env.sample", ".env.template"], why: ".env files usually hold secrets" },
   ...["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].map((prefix) => ({ prefix, exceptEnding: ".pub", why: "a private key file" })),
   ...[".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"].map((suffix) => ({ suffix, why: "a key or certificate file" })),
+  // Package-manager and CLI token files, wherever they are (a project's own `.npmrc` often
+  // carries an `_authToken`; composer's `auth.json` and Playwright's stored `auth.json` hold
+  // tokens and cookies).
+  {
+    names: [".npmrc", ".yarnrc.yml", ".pypirc", "pip.conf", ".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".s3cfg", ".boto", ".htpasswd", ".vault-token", ".terraformrc", "credentials.tfrc.json", "auth.json", "credentials", "credentials.toml", "credentials.json"],
+    why: "a file that usually holds tokens or passwords",
+  },
+  { names: ["nuget.config"], nocase: true, why: "NuGet's config, which can hold feed credentials" },
+  { suffix: ".tfstate", why: "Terraform state, which holds secrets in plain text" },
+  { suffix: ".tfstate.backup", why: "Terraform state, which holds secrets in plain text" },
+  { names: HISTORY_NAMES, why: "a shell or REPL history (commands typed with tokens in them)" },
+  // Browser stores, wherever a profile was copied to.
+  { names: ["Cookies", "Login Data", "Web Data", "cookies.sqlite", "logins.json", "key3.db", "key4.db"], why: "a browser's cookie or password store" },
 ];
 
-/**
- * Folders and files in the home folder that hold credentials, relative to it. `.docker` as a
- * whole, not only `.docker/config.json`: its `contexts/` and `machine/` keep TLS keys too.
- */
-export const HOME_SECRETS: readonly string[] = [".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".git-credentials", ".pypirc"];
+/** The home folder's credential places, relative to it, grouped by why they are secret. */
+export const HOME_SECRET_GROUPS: ReadonlyArray<{ why: string; paths: readonly string[] }> = [
+  // `.docker` as a whole, not only `.docker/config.json`: its `contexts/` and `machine/` keep TLS keys too.
+  { why: "holds credentials", paths: [".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".netrc", "_netrc", ".git-credentials", ".config/git/credentials", ".pgpass", ".my.cnf", ".s3cfg", ".boto"] },
+  {
+    why: "holds package-registry tokens",
+    paths: [
+      ".npmrc",
+      ".yarnrc.yml",
+      ".pypirc",
+      ".config/pip/pip.conf",
+      ".pip/pip.conf",
+      "Library/Application Support/pip/pip.conf",
+      ".config/pypoetry/auth.toml",
+      ".cargo/credentials",
+      ".cargo/credentials.toml",
+      ".gem/credentials",
+      ".local/share/gem/credentials",
+      ".composer/auth.json",
+      ".config/composer/auth.json",
+      ".nuget/NuGet/NuGet.Config",
+      ".config/NuGet/NuGet.Config",
+      "AppData/Roaming/NuGet/NuGet.Config",
+      ".m2/settings.xml",
+      ".m2/settings-security.xml",
+      ".gradle/gradle.properties",
+      ".config/containers/auth.json",
+      ".config/helm/repositories.yaml",
+    ],
+  },
+  {
+    why: "holds a CLI's access token",
+    paths: [
+      ".config/gh",
+      ".config/glab-cli",
+      "Library/Application Support/glab-cli",
+      ".config/hub",
+      ".vault-token",
+      ".terraform.d/credentials.tfrc.json",
+      ".terraformrc",
+      ".config/heroku",
+      ".fly",
+      ".config/doctl",
+      "Library/Application Support/doctl",
+      ".config/op",
+      ".op",
+      ".config/github-copilot",
+      ".claude/.credentials.json",
+      ".claude/projects",
+      ".codex/auth.json",
+      ".local/share/opencode/auth.json",
+      ".local/share/keyrings",
+      ".password-store",
+      "Library/Keychains",
+    ],
+  },
+  {
+    why: "is a browser profile (cookies, saved passwords)",
+    paths: [
+      ".mozilla",
+      ".config/google-chrome",
+      ".config/chromium",
+      ".config/BraveSoftware",
+      ".config/microsoft-edge",
+      ".config/vivaldi",
+      ".config/opera",
+      "snap/firefox",
+      "snap/chromium",
+      ".var/app/org.mozilla.firefox",
+      ".var/app/com.google.Chrome",
+      ".var/app/org.chromium.Chromium",
+      "Library/Application Support/Google/Chrome",
+      "Library/Application Support/Chromium",
+      "Library/Application Support/Firefox",
+      "Library/Application Support/BraveSoftware",
+      "Library/Application Support/Microsoft Edge",
+      "Library/Cookies",
+      "Library/Safari",
+      "AppData/Local/Google/Chrome/User Data",
+      "AppData/Local/Microsoft/Edge/User Data",
+      "AppData/Local/BraveSoftware",
+      "AppData/Roaming/Mozilla/Firefox",
+    ],
+  },
+  { why: "is a shell or REPL history", paths: [...HISTORY_NAMES.filter((n) => n !== "fish_history"), ".local/share/fish/fish_history"] },
+];
+
+/** Every home credential place, relative to the home folder. */
+export const HOME_SECRETS: readonly string[] = HOME_SECRET_GROUPS.flatMap((g) => g.paths);
 
 /** deepcode's credentials file, relative to its home. */
 export const CREDENTIALS_FILE = "credentials";
@@ -48,6 +174,7 @@ export function secretNameReason(name: string): string | null {
 }
 
 function nameMatches(p: SecretNamePattern, name: string): boolean {
+  if (p.names !== undefined) return p.nocase ? p.names.some((n) => n.toLowerCase() === name.toLowerCase()) : p.names.includes(name);
   if (p.prefix !== undefined) {
     if (!name.startsWith(p.prefix)) return false;
     if (p.except?.includes(name)) return false;
@@ -60,17 +187,32 @@ export interface SecretLocation {
   /** Absolute, `/`-separated; the location and everything below it. */
   path: string;
   why: string;
+  /** deepcode's home (DEEPCODE_HOME, or the default ~/.deepcode). */
+  deepcodeHome?: boolean;
 }
 
 /**
- * The secrets that live at fixed places: the home folder's credential folders and deepcode's
- * credentials file. `deepcodeHome` is DEEPCODE_HOME when set; it defaults to `<home>/.deepcode`.
+ * The secrets that live at fixed places: the home folder's credential places and deepcode's
+ * home as a whole. `deepcodeHome` is DEEPCODE_HOME when set; the default `<home>/.deepcode`
+ * counts as well whatever it is (another deepcode run, with another DEEPCODE_HOME or none,
+ * keeps its transcripts and credentials there).
  */
 export function secretLocations(home: string, deepcodeHome?: string): SecretLocation[] {
   const h = trimSlash(home);
-  const out = HOME_SECRETS.map((s) => ({ path: `${h}/${s}`, why: `~/${s} holds credentials` }));
-  out.push({ path: `${trimSlash(deepcodeHome ?? `${h}/.deepcode`)}/${CREDENTIALS_FILE}`, why: "deepcode's credentials file" });
+  const out: SecretLocation[] = [];
+  for (const g of HOME_SECRET_GROUPS) for (const s of g.paths) out.push({ path: `${h}/${s}`, why: `~/${s} ${g.why}` });
+  const homes = [`${h}/.deepcode`];
+  if (deepcodeHome !== undefined && trimSlash(deepcodeHome) !== homes[0]) homes.unshift(trimSlash(deepcodeHome));
+  for (const d of homes) out.push({ path: d, why: `${d === `${h}/.deepcode` ? "~/.deepcode" : d} is deepcode's home (other sessions, the usage ledger, credentials, history)`, deepcodeHome: true });
   return out;
+}
+
+/** Another process's (or deepcode's own) environment and memory: `/proc/<pid>/environ`, `mem`. */
+const PROC_SECRET = /^\/proc\/(?:self|thread-self|\d+)(?:\/task\/\d+)?\/(?:environ|mem)$/;
+
+/** Why an absolute path under /proc is a secret, or null. */
+export function procSecretReason(path: string): string | null {
+  return PROC_SECRET.test(path) ? "a process's environment or memory (it holds tokens and keys)" : null;
 }
 
 /**
@@ -91,7 +233,11 @@ export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
   // Settings, custom commands (a command's `allowed-tools` can grant Bash), skills, agents.
   { path: ".deepcode", tree: true, why: "holds deepcode's project settings, commands, skills and agents", create: true },
   { path: ".claude", names: /^settings.*\.json$/, why: "holds Claude Code's permission rules and hooks" },
+  { path: ".claude", names: /^hookify\..*\.md$/, why: "is a hookify rule (it blocks or warns about tool calls)" },
   { path: ".claude/commands", tree: true, why: "holds custom commands, which can grant tools" },
+  { path: ".claude/skills", tree: true, why: "holds skills, whose instructions and scripts the model follows" },
+  { path: ".claude/agents", tree: true, why: "holds subagents, with the tools they may use" },
+  { path: ".claude-plugin", tree: true, why: "declares a plugin (its hooks and MCP servers run programs)" },
   { path: ".mcp.json", why: "starts MCP servers (programs) in later sessions" },
   { path: ".git/config", why: "can make git run programs" },
   { path: ".git/hooks", tree: true, why: "holds programs git runs" },
@@ -101,22 +247,50 @@ export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
  * The protected entry a change at `rel` falls in — relative to the project root, `/`-separated,
  * no `.` or `..` segments — or null. `entry` is the entry's own path (`.deepcode`, `.mcp.json`,
  * `.claude/settings.local.json`): an allow rule lifts the protection only if it names that path
- * or a path inside it. With `nocase` (macOS, Windows) names compare without case.
+ * or a path inside it.
+ *
+ * Names are compared the way some file system could resolve them, on every platform (a
+ * case-insensitive volume can be mounted on Linux too, and a false ask costs a keystroke):
+ * without case, without the trailing dots and spaces Windows drops, without an NTFS stream
+ * suffix (`::$DATA`), in Unicode NFC (macOS volumes ignore the normalisation form), without the
+ * invisible code points HFS+ ignores (git's CVE-2014-9390 list), and with 8.3 short names
+ * (`GIT~1`) taken as the names they can stand for.
  */
-export function protectedProjectEntry(rel: string, nocase = false): { entry: string; why: string } | null {
-  const p = nocase ? rel.toLowerCase() : rel;
-  for (const e of PROTECTED_PROJECT_PATHS) {
-    const base = nocase ? e.path.toLowerCase() : e.path;
-    if (e.names) {
-      const slash = p.lastIndexOf("/");
-      if (slash >= 0 && p.slice(0, slash) === base && new RegExp(e.names.source, nocase ? "i" : "").test(p.slice(slash + 1))) {
-        return { entry: rel, why: `${e.path}/${rel.slice(slash + 1)} ${e.why}` };
+export function protectedProjectEntry(rel: string): { entry: string; why: string } | null {
+  const segs = rel.split("/").map(foldName);
+  for (const { e, base, names } of FOLDED) {
+    if (names) {
+      if (segs.length === base.length + 1 && base.every((b, i) => sameName(segs[i], b)) && names.test(segs[segs.length - 1])) {
+        const name = rel.slice(rel.lastIndexOf("/") + 1);
+        return { entry: rel, why: `${e.path}/${name} ${e.why}` };
       }
-    } else if (p === base || (e.tree === true && p.startsWith(`${base}/`))) {
-      return { entry: e.path, why: `${e.tree ? `${e.path}/` : e.path} ${e.why}` };
+    } else if ((segs.length === base.length || (e.tree === true && segs.length > base.length)) && base.every((b, i) => sameName(segs[i], b))) {
+      return { entry: e.path, why: `${e.tree ? `${e.path}/` : e.path} ${e.why}${rel.startsWith(e.path) ? "" : ` (${rel.split("/").slice(0, base.length).join("/")} names it on a case-insensitive or Windows file system)`}` };
     }
   }
   return null;
+}
+
+/** Code points HFS+ ignores in names (git's `is_hfs_dotgit` list). */
+const IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/** The protected entries with their folded segments, worked out once. */
+const FOLDED = PROTECTED_PROJECT_PATHS.map((e) => ({ e, base: e.path.split("/").map(foldName), names: e.names ? new RegExp(e.names.source, "i") : null }));
+
+/** One path segment as a forgiving file system would compare it. */
+export function foldName(seg: string): string {
+  let s = seg.replace(IGNORABLE, "").normalize("NFC");
+  s = s.replace(/::?\$[a-z_]+$/i, ""); // NTFS stream suffix (`::$DATA`, `:$INDEX_ALLOCATION`)
+  const stripped = s.replace(/[. ]+$/, ""); // Windows drops trailing dots and spaces
+  return (stripped === "" ? s : stripped).toLowerCase();
+}
+
+/** Folded names equal, or `given` is an 8.3 short name (`GIT~1`, `MCPJSO~1.JSO`) the protected
+ *  name can have: its first up-to-six characters (dots dropped) then `~N`. */
+function sameName(given: string, protectedName: string): boolean {
+  if (given === protectedName) return true;
+  const m = /^([^~.]{1,6})~[0-9]+(?:\.[^.]{0,3})?$/.exec(given);
+  return m !== null && protectedName.replace(/\./g, "").startsWith(m[1]);
 }
 
 function trimSlash(p: string): string {

@@ -49,7 +49,38 @@ describe("a PreToolUse hook that fails denies the call (deepcode's gate fails cl
   it("denies when the hook prints something that starts like JSON but is not", async () => {
     const r = await touch(hooksFor("PreToolUse", "echo '{\"permissionDecision\": allow'", "Bash"));
     expect(r.made).toBe(false);
-    expect(r.told).toMatch(/starts like JSON but is not a JSON object/);
+    expect(r.told).toMatch(/printed "\{\\"permissionDecision\\": allow", which is not one JSON object/);
+  });
+
+  // Each of these once let the call run: stdout not starting with `{` was read as plain text.
+  const unreadable: Array<[string, string]> = [
+    ["a JSON array holding a deny", `echo '[${JSON.stringify({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "no" } })}]'`],
+    ["a log line, then the deny JSON", `echo 'checking the command...'; echo '${JSON.stringify({ hookSpecificOutput: { permissionDecision: "deny" } })}'`],
+    ["the deny JSON, then a log line", `echo '${JSON.stringify({ decision: "block", reason: "no" })}'; echo done`],
+    ["two JSON objects", `echo '{"decision":"approve"}{"decision":"block"}'`],
+    ["plain text", "echo looks fine to me"],
+    ["a JSON string", `echo '"deny"'`],
+    ["a number", "echo 2"],
+    ["null", "echo null"],
+  ];
+  for (const [what, command] of unreadable) {
+    it(`denies when the hook exits 0 printing ${what}, naming the hook and what it printed`, async () => {
+      const r = await touch(hooksFor("PreToolUse", command, "Bash"));
+      expect(r.made).toBe(false);
+      expect(r.told).toMatch(/the PreToolUse hook `echo .*` printed ".*", which is not one JSON object/);
+    });
+  }
+
+  it("bounds what the reason quotes of a long answer", async () => {
+    const r = await touch(hooksFor("PreToolUse", "printf 'x%.0s' $(seq 1 5000)", "Bash"));
+    expect(r.made).toBe(false);
+    expect(r.told).toMatch(/printed "x{160}…"/);
+  });
+
+  it("denies a legacy decision deepcode does not know", async () => {
+    const r = await touch(hooksFor("PreToolUse", json({ decision: "deny-ish" }), "Bash"));
+    expect(r.made).toBe(false);
+    expect(r.told).toMatch(/decision "deny-ish", which deepcode does not know/);
   });
 
   it("denies when the hook answers a permissionDecision deepcode does not know", async () => {

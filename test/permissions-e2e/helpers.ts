@@ -134,6 +134,23 @@ export function toolResults(sim: Simulator): Map<string, string> {
   return out;
 }
 
+/** Every byte the model was sent, and every file deepcode's home holds (transcripts, logs),
+ *  except the paths `skip` names (a fixture that holds a secret on purpose): what must not hold a
+ *  secret. */
+export function everythingWritten(sim: Simulator, box: Box, skip: (path: string) => boolean = () => false): string {
+  const out = [sim.requests.map((r) => JSON.stringify(r.json ?? null)).join("\n")];
+  const walk = (d: string): void => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (skip(p)) continue;
+      if (lstatSync(p).isDirectory()) walk(p);
+      else out.push(readFileSync(p, "utf8"));
+    }
+  };
+  walk(box.deepcodeHome);
+  return out.join("\n");
+}
+
 /** A Bash tool call for the simulator's script. */
 export function bashCall(id: string, command: string): { id: string; name: string; arguments: { command: string } } {
   return { id, name: "Bash", arguments: { command } };

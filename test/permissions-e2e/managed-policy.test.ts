@@ -3,7 +3,7 @@
 // managed-settings.d/ counts as policy too; and a malformed managed file denies every tool call,
 // loudly, instead of silently lifting the policy.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Simulator } from "../sim/server.mjs";
 import { CLI_HOOK_TIMEOUT_MS, bashCall, makeBox, projectSettings, runCli, startSim, toolResults, writeJson, type Box } from "./helpers.js";
@@ -75,4 +75,28 @@ describe("a managed policy in a real process", () => {
     expect(toolResults(sim).get("call_touch")).toMatch(/^Permission denied for Bash: the managed policy file is malformed \(or holds a deny or ask rule deepcode cannot apply\)/);
     expect(existsSync(join(box.root, "made.txt"))).toBe(false);
   }, CLI_HOOK_TIMEOUT_MS);
+});
+
+describe("a managed policy that cannot be applied exactly as written denies every call, in a real process", () => {
+  const dropIn = (name: string): string => join(box.base, "policy", "managed-settings.d", name);
+  const cases: Array<[string, () => void, RegExp]> = [
+    ["a 0-byte managed-settings.json", () => (mkdirSync(join(box.base, "policy"), { recursive: true }), writeFileSync(managedFile(), "")), /is empty/],
+    ["a dangling symlink at managed-settings.json", () => (mkdirSync(join(box.base, "policy"), { recursive: true }), symlinkSync(join(box.base, "policy", "moved.json"), managedFile())), /is a symlink that leads nowhere/],
+    ["a drop-in named 30-deny.JSON", () => writeJson(dropIn("30-deny.JSON"), { permissions: { deny: ["Bash(touch:*)"] } }), /30-deny\.JSON: deepcode reads only drop-in files named \*\.json/],
+    ["a dotfile drop-in", () => writeJson(dropIn(".30-deny.json"), { permissions: { deny: ["Bash(touch:*)"] } }), /\.30-deny\.json: deepcode reads only/],
+    ["a folder in the drop-in folder", () => mkdirSync(dropIn("30-deny.json"), { recursive: true }), /30-deny\.json: is a folder/],
+    ["a misspelt key (permisions)", () => writeJson(managedFile(), { permisions: { deny: ["Bash(touch:*)"] } }), /unknown setting 'permisions'/],
+  ];
+  for (const [what, make, why] of cases) {
+    it(`${what}: says so on stderr and runs nothing the other layers allow`, async () => {
+      make();
+      sim = await startSim({ replies: [{ tool_calls: [bashCall("call_touch", "touch made.txt")] }, { content: "done" }] });
+      const run = await runCli({ box, sim, prompt: "make a file", managed: managedFile() });
+      expect(run.stderr).toMatch(/MANAGED POLICY IS BROKEN: /);
+      expect(run.stderr).toMatch(why);
+      expect(run.result?.stop_reason, run.stderr).toBe("completed");
+      expect(toolResults(sim).get("call_touch")).toMatch(/^Permission denied for Bash: the managed policy file is malformed/);
+      expect(existsSync(join(box.root, "made.txt"))).toBe(false);
+    }, CLI_HOOK_TIMEOUT_MS);
+  }
 });

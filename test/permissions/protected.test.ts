@@ -27,6 +27,10 @@ const PROTECTED_FILES = [
   ".claude/settings.local.json",
   ".claude/commands/x.md",
   ".claude/commands/nested/y.md",
+  ".claude/skills/deploy/SKILL.md",
+  ".claude/agents/reviewer.md",
+  ".claude/hookify.no-rm.local.md",
+  ".claude-plugin/plugin.json",
   ".mcp.json",
   ".git/config",
   ".git/hooks/pre-commit",
@@ -80,7 +84,7 @@ describe("a change to a protected project path asks, even where a rule allows ed
 
   it("leaves other files and look-alikes alone", () => {
     const rules = rulesOf({ user: { allow: ["Edit"] } });
-    for (const f of ["src/a.ts", "src/.deepcode/notes.md", ".deepcodex/a", ".claude/notes.md", ".claude/agents/a.md", ".git/description", "docs/.mcp.json"]) {
+    for (const f of ["src/a.ts", "src/.deepcode/notes.md", ".deepcodex/a", ".claude/notes.md", ".claude/agentsx/a.md", ".git/description", "docs/.mcp.json"]) {
       expect(write(f, rules).decision, f).toBe("allow");
     }
   });
@@ -127,7 +131,7 @@ describe("the sandbox reads the same lists", () => {
   });
 
   it("hides every home secret of the contract's list and deepcode's credentials in DEEPCODE_HOME", () => {
-    for (const s of HOME_SECRETS) mkdirSync(join(ws.home, s), { recursive: true });
+    for (const s of [...HOME_SECRETS, ".deepcode"]) mkdirSync(join(ws.home, s), { recursive: true });
     mkdirSync(join(ws.base, "dc-home"));
     writeFileSync(join(ws.base, "dc-home", "credentials"), "DEEPSEEK_API_KEY=x\n");
     const a = args();

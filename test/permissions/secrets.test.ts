@@ -53,7 +53,7 @@ describe("a search that reaches the home folder's credentials asks", () => {
     mkdirSync(env.home);
     const d = search("Grep", { path: ws.base }, {}, env);
     expect(d.decision).toBe("ask");
-    expect(d.reason).toMatch(/deepcode's credentials file/);
+    expect(d.reason).toMatch(/is deepcode's home/);
   });
 
   it("lets an allow rule naming the folder lift it, but never a deny", () => {
@@ -68,7 +68,7 @@ describe("the secrets list is the contract's", () => {
     const dc = join(ws.base, "dc");
     const d = decide({ tool: "Read", input: { file_path: join(dc, "credentials") }, readOnly: true }, [], { ...ws.env, deepcodeHome: dc });
     expect(d.decision).toBe("ask");
-    expect(d.reason).toMatch(/deepcode's credentials file/);
+    expect(d.reason).toMatch(/is deepcode's home/);
   });
 
   it("counts every .env variant but the committed templates, and private keys but not their .pub halves", () => {

@@ -28,7 +28,6 @@ describe("the managed policy", () => {
     fx.put(fx.files.managed, { model: "base", permissions: { deny: ["Bash(a:*)"] } });
     fx.put(fx.files.dropIn("20-late.json"), { model: "late", permissions: { deny: ["Bash(c:*)"] } });
     fx.put(fx.files.dropIn("10-early.json"), { model: "early", permissions: { deny: ["Bash(b:*)"] } });
-    fx.put(fx.files.dropIn("notes.txt"), "not settings");
     const s = fx.load();
     expect(s.managed.files).toEqual([fx.files.managed, fx.files.dropIn("10-early.json"), fx.files.dropIn("20-late.json")]);
     expect(s.merged.model).toBe("late");

@@ -5,7 +5,8 @@
 import { lstatSync, readlinkSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { globToRegExp } from "../../builtins/glob-match.js";
-import { protectedProjectEntry, secretLocations, secretNameReason, type SecretLocation } from "../../contract/protected.js";
+import { CREDENTIALS_FILE, procSecretReason, protectedProjectEntry, secretLocations, secretNameReason, type SecretLocation } from "../../contract/protected.js";
+import { identitySecret } from "../../builtins/secret-identity.js";
 import type { RuleMatch } from "./rules.js";
 
 export interface PathEnv {
@@ -109,32 +110,52 @@ export function isDeviceSink(lexical: string): boolean {
 }
 
 /** A well-known secret (why it is one), or null. Reading one asks even though reads are allowed.
- *  The lists are the contract's (src/contract/protected.ts), shared with the sandbox and Grep. */
+ *  The lists are the contract's (src/contract/protected.ts), shared with the sandbox and Grep:
+ *  the path as written and with symlinks followed is in a secret place or has a secret's name,
+ *  is a process's environment, or the file it leads to is a known secret under another name (a
+ *  hard link, or a secret renamed: secret-identity.ts). */
 export function secretReason(view: PathView, env: PathEnv): string | null {
   const locations = secretPlaces(env);
   for (const p of [view.lexical, view.real]) {
     if (p === null) continue;
-    for (const l of locations) if (isWithin(p, l.path)) return l.why;
+    for (const l of locations) if (p === l.path || p.startsWith(l.sep)) return l.why;
     const why = secretNameReason(basename(p));
     if (why) return `${why} (${basename(p)})`;
+    const proc = procSecretReason(posix(p));
+    if (proc) return proc;
   }
-  return null;
+  if (view.real === null) return null;
+  return identitySecret(view.real, { root: env.root, home: env.home, deepcodeHome: env.deepcodeHome });
 }
 
-/** The fixed secret places for this env: home's credential folders and deepcode's credentials,
- *  each as written and with symlinks followed. */
-export function secretPlaces(env: PathEnv): SecretLocation[] {
+type Place = SecretLocation & { sep: string };
+const placeCache = new Map<string, Place[]>();
+
+/** The fixed secret places for this env: home's credential places and deepcode's home, each as
+ *  written and with symlinks followed (worked out once per env: home folders do not move). A
+ *  place that holds the project root is left out (a project inside ~/.deepcode/plugins is the
+ *  person's own choice), except deepcode's credentials file in it. */
+export function secretPlaces(env: PathEnv): Place[] {
   const dh = env.deepcodeHome ?? join(env.home, ".deepcode");
-  const out: SecretLocation[] = [];
+  const key = `${env.root}\u0000${env.home}\u0000${dh}`;
+  const cached = placeCache.get(key);
+  if (cached) return cached;
+  const roots = [resolve(env.root), canonical(env.root) ?? env.root];
+  const out: Place[] = [];
+  const add = (l: SecretLocation): void => {
+    const path = fromPosix(l.path);
+    if (!out.some((o) => o.path === path)) out.push({ path, why: l.why, sep: path.endsWith(sep) ? path : path + sep });
+  };
   for (const [home, dhome] of [
     [env.home, dh],
     [canonical(env.home) ?? env.home, canonical(dh) ?? dh],
   ]) {
     for (const l of secretLocations(posix(home), posix(dhome))) {
-      const path = fromPosix(l.path);
-      if (!out.some((o) => o.path === path)) out.push({ ...l, path });
+      if (!roots.some((r) => isWithin(r, fromPosix(l.path)))) add(l);
+      else if (l.deepcodeHome) add({ path: `${l.path}/${CREDENTIALS_FILE}`, why: "deepcode's credentials file" });
     }
   }
+  placeCache.set(key, out);
   return out;
 }
 
@@ -149,7 +170,7 @@ export function protectedReason(view: PathView, env: PathEnv): { why: string; en
     if (p === null) continue;
     for (const r of roots) {
       if (!isWithin(p, r)) continue;
-      const hit = protectedProjectEntry(posix(relative(r, p)), NOCASE);
+      const hit = protectedProjectEntry(posix(relative(r, p)));
       if (!hit) continue;
       found ??= { why: hit.why, entries: [] };
       const entry = join(r, hit.entry);

@@ -9,12 +9,13 @@
 // - The managed path is only a parameter here. Nothing a user sets (environment, flag, project
 //   file) moves or switches off the managed layer; the CLI passes defaultManagedPath().
 
-import { readFileSync, readdirSync } from "node:fs";
+import { lstatSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError } from "../../contract/index.js";
 import type { JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson, type JsonPosition } from "./json.js";
 import { checkSettings, isObject } from "./schema.js";
+import { strictProblem, unknownHookEvent } from "./strict.js";
 import type { LoadedSettings, ManagedState, RuleKind, RuleSource, Settings, SettingsLayer, SettingsLayerName } from "./types.js";
 
 export interface LoadSettingsOptions {
@@ -78,6 +79,15 @@ export function withLayers(loaded: LoadedSettings, layers: SettingsLayer[]): Loa
   return { ...loaded, layers, merged, rules };
 }
 
+/**
+ * The managed layer fails closed: anything at the managed path or in its drop-in folder that
+ * deepcode cannot read and apply exactly as written makes the policy broken (deny-all, loudly) —
+ * an empty file, a dangling symlink, something that is not a regular file, an unreadable file,
+ * a drop-in whose name deepcode would not read (`30-deny.JSON`, a dotfile, a folder, `notes.txt`),
+ * an unknown key (`permisions`), a key given twice, and a Claude Code key deepcode does not apply
+ * unless ignoring it can only leave deepcode stricter than written (strict.ts). Only
+ * "nothing there at all" is no policy.
+ */
 function loadManaged(
   path: string,
   warnings: string[],
@@ -86,28 +96,61 @@ function loadManaged(
   const dropInDir = join(dirname(path), "managed-settings.d");
   const state: ManagedState = { path, dropInDir, state: "absent", files: [] };
   const out: Array<{ layer: SettingsLayer; read: ReadFile }> = [];
-  const files = [path];
-  try {
-    const names = readdirSync(dropInDir)
-      .filter((n) => n.endsWith(".json") && !n.startsWith("."))
-      .sort();
-    files.push(...names.map((n) => join(dropInDir, n)));
-  } catch (err) {
-    if (code(err) !== "ENOENT" && code(err) !== "ENOTDIR") return broken(state, `${dropInDir}: cannot read the drop-in folder (${code(err) ?? String(err)})`, warnings, out);
+  const files: string[] = [];
+  const main = managedEntry(path, "file");
+  if (main === "file") files.push(path);
+  else if (main !== "absent") return broken(state, main, warnings, out);
+  const dir = managedEntry(dropInDir, "folder");
+  if (dir !== "absent" && dir !== "folder") return broken(state, dir, warnings, out);
+  if (dir === "folder") {
+    let names: string[];
+    try {
+      names = readdirSync(dropInDir).sort();
+    } catch (err) {
+      return broken(state, `${dropInDir}: cannot read the drop-in folder (${code(err) ?? String(err)})`, warnings, out);
+    }
+    for (const n of names) {
+      const file = join(dropInDir, n);
+      if (!n.endsWith(".json") || n.startsWith(".")) {
+        return broken(state, `${file}: deepcode reads only drop-in files named *.json (not starting with '.'), so this one would be skipped; rename or remove it`, warnings, out);
+      }
+      const kind = managedEntry(file, "file");
+      if (kind !== "file") return broken(state, kind === "absent" ? `${file}: vanished while it was read` : kind, warnings, out);
+      files.push(file);
+    }
   }
   for (const file of files) {
     let r: ReadFile;
     try {
-      r = readSettingsFile(file, false, warnings, seen);
+      r = readSettingsFile(file, true, warnings, seen, { strict: true });
     } catch (err) {
       return broken(state, err instanceof Error ? err.message : String(err), warnings, out);
     }
-    if (!r.present) continue;
     state.files.push(file);
     state.state = "ok";
     out.push({ layer: { name: "managed", file, settings: r.settings, present: true }, read: r });
   }
   return { state, layers: out };
+}
+
+/** What is at a managed path: nothing ("absent"), what is expected there ("file": a regular
+ *  file, "folder"), or a problem to report (a dangling symlink, something else, unreadable). */
+function managedEntry(path: string, want: "file" | "folder"): "absent" | "file" | "folder" | string {
+  try {
+    lstatSync(path);
+  } catch (err) {
+    if (code(err) === "ENOENT") return "absent";
+    return `${path}: cannot be looked at (${code(err) ?? String(err)})`;
+  }
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    return `${path}: is a symlink that leads nowhere (${code(err) ?? String(err)})`;
+  }
+  if (want === "file" && st.isFile()) return "file";
+  if (want === "folder" && st.isDirectory()) return "folder";
+  return `${path}: is ${st.isDirectory() ? "a folder" : "not a regular file"}, where a managed ${want === "file" ? "settings file" : "drop-in folder"} was expected`;
 }
 
 function broken(
@@ -125,8 +168,10 @@ function broken(
   return { state, layers: layers.map((l) => ({ layer: l.layer, read: { ...l.read, settings: {} } })) };
 }
 
-/** Read one settings file. Absent → `{ present: false }` (or a ConfigError when required). */
-export function readSettingsFile(file: string, required: boolean, warnings: string[], seen: Set<string>): ReadFile {
+/** Read one settings file. Absent → `{ present: false }` (or a ConfigError when required).
+ *  `strict` (the managed layer): an empty file, a key given twice, an unknown key and a Claude
+ *  Code key deepcode does not apply (unless harmless: strict.ts) are ConfigErrors too. */
+export function readSettingsFile(file: string, required: boolean, warnings: string[], seen: Set<string>, o: { strict?: boolean } = {}): ReadFile {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -137,7 +182,10 @@ export function readSettingsFile(file: string, required: boolean, warnings: stri
     if (c === "EISDIR") throw new ConfigError("is a folder, not a settings file", file);
     throw new ConfigError(`cannot read the settings file (${c ?? String(err)})`, file);
   }
-  if (text.trim() === "" || text.trim() === "\ufeff") return { settings: {}, present: true, positions: new Map() };
+  if (text.trim() === "" || text.trim() === "\ufeff") {
+    if (o.strict) throw new ConfigError("is empty: a managed policy file must hold a JSON object (write {} for no rules)", file);
+    return { settings: {}, present: true, positions: new Map() };
+  }
   let parsed;
   try {
     parsed = parseJson(text);
@@ -147,6 +195,10 @@ export function readSettingsFile(file: string, required: boolean, warnings: stri
   }
   const at = (path: string): JsonPosition | undefined => parsed.positions.get(path);
   if (!isObject(parsed.value)) throw new ConfigError("settings must be a JSON object ({ ... })", file, 1, 1);
+  if (o.strict && parsed.duplicates.length > 0) {
+    const d = parsed.duplicates[0];
+    throw new ConfigError(`'${d}' appears twice: deepcode cannot tell which one the policy means`, file, at(d)?.line, at(d)?.column);
+  }
   for (const d of parsed.duplicates) warnings.push(`${where(file, at(d))}: '${d}' appears twice (the later one is used)`);
 
   const issues = checkSettings(parsed.value);
@@ -158,6 +210,12 @@ export function readSettingsFile(file: string, required: boolean, warnings: stri
     throw new ConfigError(`${first.message}${more}`, file, pos?.line, pos?.column);
   }
   const settings = parsed.value;
+  for (const issue of o.strict ? issues : []) {
+    const problem = strictProblem(issue, settings);
+    if (problem) throw new ConfigError(problem, file, at(issue.path)?.line, at(issue.path)?.column);
+  }
+  const typo = o.strict ? unknownHookEvent(settings) : null;
+  if (typo !== null) throw new ConfigError(`'hooks.${typo}' is not a hook event deepcode or Claude Code knows: the hook would never run`, file, at(`hooks.${typo}`)?.line, at(`hooks.${typo}`)?.column);
   for (const issue of issues) {
     const key = `${issue.kind}:${issue.path}`;
     if (!seen.has(key)) {
