@@ -20,7 +20,7 @@ import { capsFor, createProvider, ENDPOINTS, type Provider } from "../providers/
 import { loadSettings, defaultManagedPath } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
-import { NO_KEY_HELP, resolveApiKey, type ApiKey } from "./credentials.js";
+import { noKeyHelp, resolveApiKey, type ApiKey } from "./credentials.js";
 import { packageVersion } from "./version.js";
 import { deepcodeHome } from "./home.js";
 
@@ -37,6 +37,8 @@ export interface AssembleOptions {
   env?: NodeJS.ProcessEnv;
   /** `--settings FILE`. */
   flagSettings?: string;
+  /** Rules given on the command line (`--allowedTools`, `--disallowedTools`, a permission mode). */
+  flagRules?: Array<{ source: string; allow?: string[]; deny?: string[] }>;
   /** The managed policy file. Only tests pass this; users cannot move it. */
   managedPath?: string;
   model?: string;
@@ -74,7 +76,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const env = o.env ?? process.env;
   const home = o.home ?? deepcodeHome(env);
   const warn = o.warn ?? ((m: string) => process.stderr.write(`deepcode: ${m}\n`));
-  const settings = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath: o.managedPath ?? defaultManagedPath() });
+  const settings = loadSettings({ root: o.root, home, flagFile: o.flagSettings, flagRules: o.flagRules, managedPath: o.managedPath ?? defaultManagedPath() });
   settings.warnings.forEach(warn);
   const permissions = permissionSetup(settings);
   permissions.warnings.forEach(warn);
@@ -136,14 +138,14 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     // is told why. Outermost, so no hook is asked to speak for a person who is not there.
     chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({
       decision: "deny",
-      reason: `deepcode runs non-interactively (-p), so nobody can approve ${e.tool}; an allow rule in settings (or --settings FILE) can permit it`,
+      reason: nonInteractiveReason(e.tool, e.remember),
       by: "non-interactive",
     }));
   }
 
   const provider = makeProvider(app, env);
   chain.setCore("model.request", (e) => {
-    if (!provider) throw new ProviderError("auth", NO_KEY_HELP);
+    if (!provider) throw new ProviderError("auth", noKeyHelp(home));
     return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
   });
 
@@ -169,6 +171,12 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   app.plugins.push(await loadPlugin({ ...host, config: () => sandboxConfig(settings, permissions) }, modPath("sandbox"), "builtin", "/"));
   for (const p of app.plugins) if (!p.ok) warn(`plugin ${p.id ?? p.source} did not load (${p.error}); the rest keeps working`);
   return app;
+}
+
+/** Why an ask became a deny in -p, and the rule that would allow it (what `a` would remember). */
+export function nonInteractiveReason(tool: string, rule: string): string {
+  const quoted = rule.includes("'") ? JSON.stringify(rule) : `'${rule}'`;
+  return `deepcode runs non-interactively (-p), so nobody can approve ${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in .deepcode/settings.json`;
 }
 
 /** Built-in mods, loaded through the same interface as third-party plugins. (hooks and sandbox

@@ -232,8 +232,8 @@ class RunningCost implements CostControl {
     return { ...e, recommended, reason, sessionId: engine.sessionId, prompt, budget };
   }
 
-  estimateLine(e: TurnEstimate, currency: Currency = this.currency): string {
-    return formatEstimateLine(e, currency);
+  estimateLine(e: TurnEstimate, currency: Currency = this.currency, width?: number): string {
+    return formatEstimateLine(e, currency, width);
   }
 
   tierMode(): TierMode {

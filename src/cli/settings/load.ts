@@ -26,6 +26,10 @@ export interface LoadSettingsOptions {
   flagFile?: string;
   /** The managed policy file; the caller injects it (defaultManagedPath() in the CLI). */
   managedPath: string;
+  /** Rules given on the command line for this run (`--allowedTools`, `--disallowedTools`,
+   *  `--permission-mode acceptEdits`): flag-layer rules, each group named by the flag that gave
+   *  it (shown as the rule's file by `deepcode permissions`). */
+  flagRules?: Array<{ source: string; allow?: string[]; deny?: string[] }>;
 }
 
 /** Where an administrator puts the managed policy, per OS. Hard-coded on purpose: no
@@ -64,6 +68,14 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     }
     layers.push({ name: s.name, file: s.file, settings: r.settings, present: r.present });
     read.push(r);
+  }
+
+  for (const f of opts.flagRules ?? []) {
+    const permissions: Settings = {};
+    if (f.allow?.length) permissions.allow = f.allow;
+    if (f.deny?.length) permissions.deny = f.deny;
+    layers.push({ name: "flag", file: f.source, settings: { permissions }, present: true });
+    read.push({ settings: { permissions }, present: true, positions: new Map() });
   }
 
   const managed = loadManaged(opts.managedPath, warnings, seen);

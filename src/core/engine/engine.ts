@@ -144,6 +144,10 @@ export class Engine {
   get prefix(): Prefix {
     return this.context.currentPrefix;
   }
+  /** What the system sections say to the person (an instructions file cut to its limit…). */
+  get sectionNotes(): string[] {
+    return this.sections.flatMap((s) => (s.note ? [s.note] : []));
+  }
   ledger(): Ledger {
     return this.context.ledger();
   }
@@ -159,7 +163,10 @@ export class Engine {
     if (this.running) throw new Error("a turn is already running");
     this.running = true;
     const channel = new Channel<StreamEvent>();
-    this.emit = (e) => channel.push(e);
+    this.emit = (e) => {
+      if (e.type === "tool.end") this.record({ t: "outcome", callId: e.callId, tool: e.tool, outcome: outcomeOf(e.output), summary: e.output.summary ?? e.tool });
+      channel.push(e);
+    };
     this.runOneTurn(prompt, opts.signal ?? new AbortController().signal)
       .catch((err: unknown) => channel.push(this.completeEvent(this.turn, "error", emptyEnd(err))))
       .finally(() => {
@@ -375,6 +382,12 @@ export class Engine {
 }
 
 export { PROXY_TOOL };
+
+function outcomeOf(o: { isError?: boolean; summary?: string; meta?: Record<string, JsonValue> }): "ok" | "denied" | "failed" | "suppressed" | "interrupted" {
+  if (o.meta?.outcome === "denied" || o.meta?.outcome === "suppressed") return o.meta.outcome;
+  if (!o.isError) return "ok";
+  return o.summary?.endsWith(": interrupted") ? "interrupted" : "failed";
+}
 
 function emptyEnd(err: unknown): TurnEnd {
   return { stopReason: "error", text: "", steps: 0, usage: { ...ZERO_USAGE }, costUsd: 0, error: err instanceof Error ? err.message : String(err) };
