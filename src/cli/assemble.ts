@@ -143,7 +143,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     }));
   }
 
-  const provider = makeProvider(app, env);
+  const provider = makeProvider(app, env, keepAliveLimit(numberSetting(settings.merged.apiIdleTimeoutMs), warn));
   chain.setCore("model.request", (e) => {
     if (!provider) throw new ProviderError("auth", noKeyHelp(home));
     return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
@@ -196,9 +196,17 @@ function sandboxConfig(settings: LoadedSettings, permissions: PermissionSetup): 
   return out;
 }
 
-function makeProvider(app: App, env: NodeJS.ProcessEnv): Provider | undefined {
+function makeProvider(app: App, env: NodeJS.ProcessEnv, keepAliveLimitMs: number | undefined): Provider | undefined {
   if (!app.apiKey) return undefined;
-  return createProvider({ baseUrl: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL, apiKey: app.apiKey.key, keySource: app.apiKey.source, env });
+  return createProvider({ baseUrl: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL, apiKey: app.apiKey.key, keySource: app.apiKey.source, env, keepAliveLimitMs });
+}
+
+/** Settings `apiIdleTimeoutMs`, kept sane: under a second every queued request would fail. */
+function keepAliveLimit(v: number | undefined, warn: (m: string) => void): number | undefined {
+  if (v === undefined) return undefined;
+  if (v >= 1000) return Math.floor(v);
+  warn(`apiIdleTimeoutMs ${v} is too small; using 1000`);
+  return 1000;
 }
 
 /** Plugins listed in settings: user, project, local and flag layers → user tier; the managed

@@ -38,7 +38,8 @@ export interface DoctorOptions extends AssembleOptions {
 }
 
 export const DOCTOR_API_TIMEOUT_MS = 10_000;
-const MIN_NODE: [number, number] = [20, 10];
+/** util.styleText with its options (validateStream) arrived in 20.18 (nodejs.org util docs). */
+const MIN_NODE: [number, number] = [20, 18];
 /** A stand-in key for the reachability probe when no key is set: any HTTP answer proves the
  *  base URL reachable. It is not a secret. */
 const PROBE_KEY = "deepcode-doctor-probe";

@@ -88,11 +88,12 @@ describe("deepcode -p does the job end to end in a real repository", () => {
     expect(chatBodies(sim!.requests).pop()!.messages.at(-1)).toEqual({ role: "user", content: "summarise this\n\n<stdin>\nthe log text\n</stdin>" });
   });
 
-  it("streams events as JSON lines with the result object last", async () => {
+  it("streams JSON lines: the system/init line first, the assistant's message, the result object last", async () => {
     await setup({ default: { content: "streamed" } }, {});
     const lines = (await deepcode(["-p", "hi", "--output-format", "stream-json"])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string });
-    expect(lines[0].type).toBe("turn.start");
-    expect(lines.at(-2)?.type).toBe("turn.complete");
+    expect(lines[0]).toMatchObject({ type: "system", subtype: "init" });
+    const texts = lines.filter((l) => l.type === "assistant").flatMap((l) => (l as unknown as { message: { content: Array<{ type: string; text?: string }> } }).message.content).filter((b) => b.type === "text");
+    expect(texts).toEqual([{ type: "text", text: "streamed" }]);
     expect(lines.at(-1)).toMatchObject({ type: "result", result: "streamed" });
   });
 
@@ -118,13 +119,13 @@ describe("deepcode -p does the job end to end in a real repository", () => {
       },
       { "a.txt": "alpha\n" },
     );
-    const child = spawn(process.execPath, [BIN, "-p", "read a.txt", "--output-format", "stream-json"], { cwd: env!.root, env: env!.env });
+    const child = spawn(process.execPath, [BIN, "-p", "read a.txt", "--output-format", "stream-json", "--include-partial-messages"], { cwd: env!.root, env: env!.env });
     child.stdin.end();
     let out = "";
     await new Promise<void>((resolve) => {
       child.stdout.on("data", (d: Buffer) => {
         out += d.toString();
-        if (out.includes('"kind":"content"')) {
+        if (out.includes('"text_delta"')) {
           child.kill("SIGKILL");
           resolve();
         }

@@ -81,6 +81,5 @@ export function fit(variants: readonly string[], width: number): string {
 
 /** Columns a string takes on a terminal (escape sequences take none). */
 export function visibleLength(s: string): number {
-  // eslint-disable-next-line no-control-regex -- matching the terminal's escape sequences is the point
   return [...s.replace(/\x1b\[[0-9;]*m/g, "")].length;
 }
