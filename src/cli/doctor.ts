@@ -21,7 +21,7 @@ import { settingsChecks } from "./commands/doctor-settings.js";
 export type DoctorStatus = "ok" | "warn" | "fail";
 
 export interface DoctorCheck {
-  /** Stable, for tests and scripts: node, key, api, auth, settings, managed, sandbox, rg, sessions, credentials. */
+  /** Stable, for tests and scripts: node, key, api, auth, settings, managed, sandbox, instructions, rg, sessions, credentials. */
   id: string;
   status: DoctorStatus;
   label: string;
@@ -63,7 +63,7 @@ export async function doctorChecks(o: DoctorOptions): Promise<DoctorCheck[]> {
   );
   checks.push(...(await apiChecks(env, key, o.timeoutMs ?? DOCTOR_API_TIMEOUT_MS)));
   checks.push(...settingsChecks(o, home));
-  checks.push(await sandboxCheck({ ...o, home }, platform), ...systemChecks(env));
+  checks.push(...(await sandboxCheck({ ...o, home }, platform)), ...systemChecks(env));
   checks.push(...fileModeChecks(home, platform, key));
   // Belt and braces: nothing above prints the key, and no line may carry it.
   return key && key.key.length >= 4 ? checks.map((c) => scrub(c, key.key)) : checks;

@@ -91,7 +91,7 @@ export class StreamJsonWriter {
         return this.line({
           type: "user",
           message: { role: "user", content: [{ type: "tool_result", tool_use_id: ev.callId, content: ev.output.content, is_error: ev.output.isError === true }] },
-          deepcode: { summary: ev.output.summary ?? ev.tool, outcome: outcomeOf(ev.output), duration_ms: Math.round(ev.durationMs) },
+          deepcode: { summary: ev.output.summary ?? ev.tool, outcome: outcomeOf(ev.output), duration_ms: Math.round(ev.durationMs), ...(ev.output.meta ? { meta: ev.output.meta } : {}) },
         });
       case "notice":
         return this.line({ type: "system", subtype: "notice", level: ev.level, code: ev.code, message: ev.message });

@@ -28,6 +28,8 @@ export interface CostControl {
   estimate(prompt: string, engine: Engine, opts?: { attachments?: string[] }): Promise<TurnCostEstimate>;
   /** The chooser's line, fitted to `width` columns when given. */
   estimateLine(e: TurnEstimate, currency?: Currency, width?: number): string;
+  /** The chooser's line from the most detailed form to the shortest. */
+  estimateLines(e: TurnEstimate): string[];
   /** Budgets now (the REPL checks before a turn; the gate decides anyway). */
   budget(): BudgetState;
   raiseBudget(): { ok: boolean; message: string };

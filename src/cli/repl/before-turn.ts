@@ -47,9 +47,10 @@ export async function beforeTurn(d: BeforeTurn, prompt: string): Promise<boolean
     d.print(style("dim", `≈ ${cost.estimateLine(e, undefined, width - 2)}`));
     return true;
   }
-  // The hint and the answer ("(accepted)") share the line: fit the estimate into what is left.
+  // The hint and the answer ("(accepted)") share the line: the most detail of the estimate
+  // first, then the longest hint that still fits beside it.
   const hints = [" · Enter accepts, 1–4 picks, Esc cancels", " · Enter/1–4/Esc", ""];
-  const line = fit(hints.map((h) => `≈ ${cost.estimateLine(e, undefined, width - 2 - h.length - 12)}${h}`), width - 12);
+  const line = fit(cost.estimateLines(e).flatMap((l) => hints.map((h) => `≈ ${l}${h}`)), width - 12);
   d.out.write(`${style("dim", line)} `);
   const k = await d.keys.ask(CHOOSER_MS, chooserKey);
   if (k.kind === "interrupt") {

@@ -106,7 +106,7 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
         rl.prompt(true);
         return;
       }
-      finish({ kind: "line", text: lines.join("\n") });
+      finish({ kind: "line", text: lines.join("\n").replace(/\n+$/, "") });
     };
     rl.on("line", (line) => {
       if (lines.length > 0 && lines[lines.length - 1].endsWith("\\")) lines[lines.length - 1] = lines[lines.length - 1].slice(0, -1);

@@ -10,7 +10,7 @@ import type { Engine } from "../../core/engine/engine.js";
 import { assemble, type App, type AssembleOptions } from "../assemble.js";
 import type { Style } from "../render/style.js";
 import { statusLine, TurnRenderer } from "../render/turn.js";
-import { money, tokens } from "../render/figures.js";
+import { fit, money, tokens } from "../render/figures.js";
 import { completeLine } from "../complete.js";
 import { registerMentions } from "../mentions.js";
 import { engineRunner, expandCommand, type CustomCommand } from "../commands/custom.js";
@@ -78,7 +78,17 @@ export class Repl implements ReplApi {
     const s = this.style;
     const l = this.engine.ledger();
     const prefix = `${l.lastPromptTokens ? "" : "≈"}${tokens(l.zones.system + l.zones.tools)}`;
-    const lines = [s("dim", `${this.engine.profile.model} · session ${this.engine.sessionId} · prefix ${prefix} tokens (system prompt and tools), cached after the first request · /help for commands`)];
+    const head = `${this.engine.profile.model} · session ${this.engine.sessionId}`;
+    const width = (this.out.columns || 80) - 1;
+    const lines = [
+      s("dim", fit([
+        `${head} · prefix ${prefix} tokens (system prompt and tools), cached after the first request · /help for commands`,
+        `${head} · prefix ${prefix} tokens (system prompt and tools) · /help for commands`,
+        `${head} · prefix ${prefix} tokens · /help for commands`,
+        `${head} · prefix ${prefix} tokens`,
+        head,
+      ], width)),
+    ];
     for (const n of this.engine.sectionNotes) lines.push(s("yellow", `! ${n}`));
     for (const w of this.warnings.splice(0)) lines.push(s("yellow", `! ${w}`));
     return lines.join("\n");

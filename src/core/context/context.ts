@@ -73,6 +73,8 @@ interface Piece {
 interface Sent {
   pieces: Piece[];
   model: string;
+  /** The model's family: the server caches per family, so a switch across families misses all. */
+  family: string;
   thinking: boolean;
   estimate: number;
   divergence?: Divergence;
@@ -190,7 +192,7 @@ export class CacheFirstContext {
     const divergence = this.compare(pieces, thinking, p.model);
     const zones = this.zones(pieces);
     const newMessages = this.sent && !divergence ? pieces.length - this.sent.pieces.length : request.messages.length - 1;
-    this.sent = { pieces, model: p.model, thinking, estimate: zones.system + zones.tools + zones.log + zones.tail, divergence };
+    this.sent = { pieces, model: p.model, family: this.caps.family, thinking, estimate: zones.system + zones.tools + zones.log + zones.tail, divergence };
     return { request, newMessages, divergence, zones };
   }
 
@@ -269,6 +271,8 @@ export class CacheFirstContext {
     const named = this.reason;
     this.reason = undefined;
     if (!last) return undefined;
+    // Another model family has nothing cached, whatever the bytes: the request starts over.
+    if (this.caps.family !== last.family) return { piece: 0, zone: "system", reason: named ?? `the model changed (${last.model} → ${model}); the server caches per model`, expected: true };
     let i = 0;
     const n = Math.min(last.pieces.length, pieces.length);
     while (i < n && (last.pieces[i] === pieces[i] || last.pieces[i].json === pieces[i].json)) i++;
@@ -278,11 +282,9 @@ export class CacheFirstContext {
     // reason only when that piece differs by its reasoning_content alone.
     const reason =
       named ??
-      (model !== last.model
-        ? `the model changed (${last.model} → ${model})`
-        : thinking !== last.thinking && i < pieces.length && sameButReasoning(last.pieces[i].json, pieces[i].json)
-          ? `thinking ${thinking ? "turned on" : "turned off"}, so earlier replies are sent ${thinking ? "with" : "without"} their reasoning`
-          : undefined);
+      (thinking !== last.thinking && i < pieces.length && sameButReasoning(last.pieces[i].json, pieces[i].json)
+        ? `thinking ${thinking ? "turned on" : "turned off"}, so earlier replies are sent ${thinking ? "with" : "without"} their reasoning`
+        : undefined);
     const d: Divergence = { piece: i, zone, reason: reason ?? "unexpected", expected: reason !== undefined };
     if (zone === "log") d.message = i - 2;
     return d;

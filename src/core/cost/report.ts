@@ -85,6 +85,11 @@ export function statsJson(summary: Summary, cal?: Calibration): {
  * a figure is never cut.
  */
 export function formatEstimateLine(e: TurnEstimate, currency: Currency, width = Infinity): string {
+  return fit(estimateLineVariants(e, currency), width);
+}
+
+/** The chooser's line from the most detailed to the shortest (see formatEstimateLine). */
+export function estimateLineVariants(e: TurnEstimate, currency: Currency): string[] {
   const range = (t: TurnEstimate["tiers"][number]): string =>
     t.error !== undefined
       ? "no price"
@@ -99,15 +104,12 @@ export function formatEstimateLine(e: TurnEstimate, currency: Currency, width = 
   const isPeak = e.tiers.some((t) => t.error === undefined && t.peak);
   const peak = isPeak ? " · peak hours" : "";
   const short = isPeak ? " · peak" : "";
-  return fit(
-    [
-      `${head}${note} · ${all}${peak}`,
-      `${head} · ${all}${peak}`,
-      `${head} · ${numbered}${peak}`,
-      `${head}${peak}`,
-      `${head}${short}`,
-      `${e.recommended} ${rec ? range(rec) : ""}${short}`.trimEnd(),
-    ],
-    width,
-  );
+  return [
+    `${head}${note} · ${all}${peak}`,
+    `${head} · ${all}${peak}`,
+    `${head} · ${numbered}${peak}`,
+    `${head}${peak}`,
+    `${head}${short}`,
+    `${e.recommended} ${rec ? range(rec) : ""}${short}`.trimEnd(),
+  ];
 }
