@@ -36,7 +36,7 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { name: "output-format", type: "string", value: "FORMAT", help: "text (default) | json | stream-json   (with -p; Claude Code's headless format)" },
   { name: "input-format", type: "string", value: "FORMAT", help: "text (default) | stream-json: user messages as JSON lines on stdin (with -p --output-format stream-json)" },
   { name: "include-partial-messages", type: "boolean", help: "stream-json: also print the streamed deltas as stream_event lines" },
-  { name: "verbose", type: "boolean", help: "more detail: stream_event lines in stream-json, retries and notices in text mode" },
+  { name: "verbose", type: "boolean", help: "stream-json: the stream_event lines too (as --include-partial-messages); accepted, and nothing more, elsewhere" },
   { name: "continue", short: "c", type: "boolean", help: "continue the latest session of this directory" },
   { name: "resume", short: "r", type: "string", value: "[ID]", help: "resume a session by id (without ID: pick one; -p needs the id)" },
   { name: "model", short: "m", type: "string", value: "NAME", help: "model to use (default deepseek-flash)" },
@@ -53,7 +53,7 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
 
 export const SUBCOMMANDS: SubcommandSpec[] = [
   { name: "setup", help: "store the DeepSeek API key (hidden prompt, or one line on stdin) and check it", options: [{ name: "force", type: "boolean", help: "store a key that does not look like DeepSeek's without a warning" }, HELP_OPTION] },
-  { name: "doctor", help: "check key, network, settings, sandbox, rg and file modes; each problem with its fix", options: [HELP_OPTION] },
+  { name: "doctor", help: "check key, network, settings, sandbox, instructions, rg and file modes; each problem with its fix", options: [HELP_OPTION] },
   { name: "permissions", help: "every permission rule and the layer (or flag) it comes from", options: [HELP_OPTION] },
   { name: "sessions", help: "this project's sessions: id, date, turns, cost, first prompt", options: [HELP_OPTION] },
   {
