@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
 import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
 import { chatBodies } from "../helpers/extension.js";
+import { runBin } from "./helpers.js";
 
 let sim: Simulator | undefined;
 let env: CliEnv | undefined;
@@ -15,19 +16,8 @@ afterEach(async () => {
   env = undefined;
 });
 
-/** Run the real CLI. Asynchronously: the simulator lives in this process and must keep
- *  answering while the child runs (spawnSync would block it and deadlock). */
-function deepcode(args: string[], opts: { stdin?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: env!.root, env: env!.env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.stdin ?? "");
-  });
-}
+/** Run the real CLI (asynchronously: the simulator lives in this process). */
+const deepcode = (args: string[], opts: { stdin?: string } = {}) => runBin(args, { cwd: env!.root, env: env!.env, stdin: opts.stdin });
 
 async function setup(script: Script, files: Record<string, string>): Promise<void> {
   sim = await startSimulator({ script, apiKey: "sk-test-cli" });

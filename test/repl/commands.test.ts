@@ -1,36 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
-import { Tmux } from "../helpers/tmux.js";
-import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import type { Script } from "../sim/server.mjs";
 import { chatBodies } from "../helpers/extension.js";
+import { enter, useRepl } from "./helpers.js";
 
-let sim: Simulator | undefined;
-let term: Tmux | undefined;
-let env: CliEnv | undefined;
-afterEach(async () => {
-  term?.kill();
-  await sim?.close();
-  env?.cleanup();
-  term = undefined;
-  sim = undefined;
-  env = undefined;
-});
-
-async function open(script: Script, files: Record<string, string> = {}, o: { args?: string; width?: number; settings?: object } = {}): Promise<Tmux> {
-  sim = await startSimulator({ script, apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify(o.settings ?? { estimate: "show" }), ...files });
-  term = new Tmux(`node ${BIN} ${o.args ?? ""}`, { cwd: env.root, env: env.env, width: o.width });
-  await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6}/);
-  await term.waitFor(/^›\s*$/m);
-  return term;
-}
-
-function enter(t: Tmux, line: string): void {
-  t.type(line);
-  t.press("Enter");
-}
+const repl = useRepl();
+const open = (script: Script, files: Record<string, string> = {}, o: { width?: number; settings?: object } = {}) => repl.open(script, files, o);
 
 describe("slash commands that refuse what they cannot do", () => {
   it("/model refuses a name the capability table does not know, listing the known ones, unless --force", async () => {
@@ -57,13 +33,13 @@ describe("slash commands that refuse what they cannot do", () => {
 describe("custom commands", () => {
   it("picks up a command file added mid-session at once, and /reload says what it found", async () => {
     const t = await open({ default: { content: "ran it" } });
-    writeFileSync(join(env!.root, ".deepcode", "hello.md"), "not a command: outside commands/");
-    const dir = join(env!.root, ".deepcode", "commands");
-    (await import("node:fs")).mkdirSync(dir, { recursive: true });
+    writeFileSync(join(repl.env.root, ".deepcode", "hello.md"), "not a command: outside commands/");
+    const dir = join(repl.env.root, ".deepcode", "commands");
+    mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "greet.md"), "---\ndescription: say hello\n---\nSay hello to $ARGUMENTS\n");
     enter(t, "/greet the team");
     await t.waitFor("ran it");
-    expect(chatBodies(sim!.requests).pop()!.messages.at(-1)).toEqual({ role: "user", content: "Say hello to the team" });
+    expect(chatBodies(repl.sim.requests).pop()!.messages.at(-1)).toEqual({ role: "user", content: "Say hello to the team" });
     writeFileSync(join(dir, "bye.md"), "Say goodbye\n");
     enter(t, "/reload");
     await t.waitFor(`new command /bye (${join(dir, "bye.md")})`);
@@ -74,10 +50,10 @@ describe("custom commands", () => {
     const file = ".deepcode/commands/broken.md";
     const t = await open({ default: { content: "hi" } }, { [file]: "---\ndescription: never closed\nDo the thing\n" });
     const s = t.screen();
-    expect(s).toContain(`${join(env!.root, file)}:1: the frontmatter opened with --- is never closed, so /broken is not registered`);
+    expect(s).toContain(`${join(repl.env.root, file)}:1: the frontmatter opened with --- is never closed, so /broken is not registered`);
     enter(t, "/broken");
     await t.waitFor("unknown command /broken — /help lists them");
-    expect(sim!.requests).toHaveLength(0);
+    expect(repl.sim.requests).toHaveLength(0);
   });
 });
 
@@ -104,12 +80,12 @@ describe("what the REPL says so it is not missed", () => {
 
   it("shows @-mentions that were not attached, and why", async () => {
     const t = await open({ default: { content: "ok" } }, { "real.txt": "x" });
-    writeFileSync(join(env!.home, "outside.txt"), "not the project's");
-    const outside = `../${basename(env!.home)}/outside.txt`;
+    writeFileSync(join(repl.env.home, "outside.txt"), "not the project's");
+    const outside = `../${basename(repl.env.home)}/outside.txt`;
     enter(t, `compare @real.txt with @missing.txt and @${outside}`);
     const s = await t.waitFor(/^ok$/m);
     expect(s).toContain("! @missing.txt: no such file or folder in the project; left as text");
-    expect(s).toContain(`! @${outside}: outside the project root (it resolves to ${join(env!.home, "outside.txt")}); not attached`);
+    expect(s).toContain(`! @${outside}: outside the project root (it resolves to ${join(repl.env.home, "outside.txt")}); not attached`);
   });
 
   it("says at start, and in /context, that a large AGENTS.md is cut, with the limit and how to change it", async () => {

@@ -1,37 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
-import { Tmux } from "../helpers/tmux.js";
-import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import type { Script } from "../sim/server.mjs";
+import type { CliEnv } from "../helpers/cli-env.js";
 import { chatBodies } from "../helpers/extension.js";
 import { seedRecord, writeLedger } from "../cost-cli/rig.js";
+import { useRepl } from "./helpers.js";
 
-let sim: Simulator | undefined;
-let term: Tmux | undefined;
-let env: CliEnv | undefined;
-afterEach(async () => {
-  term?.kill();
-  await sim?.close();
-  env?.cleanup();
-  term = undefined;
-  sim = undefined;
-  env = undefined;
-});
-
-async function open(script: Script, files: Record<string, string> = {}, settings: object = { estimate: "show" }, before?: (e: CliEnv) => void): Promise<Tmux> {
-  sim = await startSimulator({ script, apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify(settings), ...files });
-  before?.(env);
-  term = new Tmux(`node ${BIN}`, { cwd: env.root, env: env.env });
-  await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6}/);
-  await term.waitFor(/^›\s*$/m);
-  return term;
-}
+const repl = useRepl();
+const open = (script: Script, files: Record<string, string> = {}, settings: object = { estimate: "show" }, before?: (e: CliEnv) => void) => repl.open(script, files, { settings, before });
 
 const edit = (old_string: string, new_string: string) => ({ tool_calls: [{ name: "Edit", arguments: { file_path: "a.txt", old_string, new_string } }] });
 const read = { tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }] };
-const lastUser = (): unknown => chatBodies(sim!.requests).pop()!.messages.filter((m) => m.role === "user").pop()?.content;
+const lastUser = (): unknown => chatBodies(repl.sim.requests).pop()!.messages.filter((m) => m.role === "user").pop()?.content;
 
 describe("answers typed fast, in one read (tmux send-keys \"y\" Enter)", () => {
   it("takes y followed by Enter as yes, and the Enter does not leak into the next prompt", async () => {
@@ -41,10 +22,10 @@ describe("answers typed fast, in one read (tmux send-keys \"y\" Enter)", () => {
     await t.waitFor("[a] always this session: Edit");
     t.press("y", "Enter");
     await t.waitFor("changed it");
-    expect(readFileSync(join(env!.root, "a.txt"), "utf8")).toBe("uno\ntwo\n");
+    expect(readFileSync(join(repl.env.root, "a.txt"), "utf8")).toBe("uno\ntwo\n");
     expect(t.screen()).toMatch(/› yes\n/);
     await t.waitFor(/^›\s*$/m);
-    expect(sim!.requests.filter((r) => r.status === 200)).toHaveLength(3); // no empty prompt was sent
+    expect(repl.sim.requests.filter((r) => r.status === 200)).toHaveLength(3); // no empty prompt was sent
   });
 
   it("takes a followed by Enter as always, and the second edit runs without asking", async () => {
@@ -56,7 +37,7 @@ describe("answers typed fast, in one read (tmux send-keys \"y\" Enter)", () => {
     await t.waitFor("both done");
     expect(t.screen()).toContain("remembered for this session: Edit");
     expect(t.screen().match(/\[a\] always this session/g)).toHaveLength(1);
-    expect(readFileSync(join(env!.root, "a.txt"), "utf8")).toBe("uno\ndos\n");
+    expect(readFileSync(join(repl.env.root, "a.txt"), "utf8")).toBe("uno\ndos\n");
   });
 
   it("takes y followed by Enter at the budget prompt as yes", async () => {
@@ -76,7 +57,7 @@ describe("answers typed fast, in one read (tmux send-keys \"y\" Enter)", () => {
     await t.waitFor("[a] always this session: Edit");
     t.paste("y\n");
     await t.waitFor("left it");
-    expect(readFileSync(join(env!.root, "a.txt"), "utf8")).toBe("one\ntwo\n");
+    expect(readFileSync(join(repl.env.root, "a.txt"), "utf8")).toBe("one\ntwo\n");
   });
 });
 
@@ -90,7 +71,7 @@ describe("type-ahead", () => {
     t.type("typed while it ran");
     const s = await t.waitFor(/^› typed while it ran\s*$/m);
     expect(s).toContain("session");
-    expect(chatBodies(sim!.requests)).toHaveLength(1);
+    expect(chatBodies(repl.sim.requests)).toHaveLength(1);
     t.press("Enter");
     await t.waitFor("second answer");
     expect(lastUser()).toBe("typed while it ran");
@@ -106,7 +87,7 @@ describe("type-ahead", () => {
     const s = await t.waitFor(/^cost\s+\$/m, 10_000);
     expect(s).toContain("(accepted)");
     expect(s.indexOf("answered")).toBeLessThan(s.indexOf("cost "));
-    expect(chatBodies(sim!.requests).map((b) => b.messages.filter((m) => m.role === "user").pop()?.content)).toEqual(["what is this?"]);
+    expect(chatBodies(repl.sim.requests).map((b) => b.messages.filter((m) => m.role === "user").pop()?.content)).toEqual(["what is this?"]);
   });
 
   it("cancels with Esc at the chooser and puts the prompt back to be edited", async () => {
@@ -116,7 +97,7 @@ describe("type-ahead", () => {
     await t.waitFor(/Enter( accepts|\/1–4)/);
     t.press("Escape");
     await t.waitFor(/cancelled\n› draft question/);
-    expect(chatBodies(sim!.requests)).toHaveLength(0);
+    expect(chatBodies(repl.sim.requests)).toHaveLength(0);
   });
 });
 
@@ -127,7 +108,7 @@ describe("pastes", () => {
     const s = await t.waitFor(/› line one\n {2}line two\n {2}line three\n/);
     expect(s).not.toMatch(/… line/);
     await new Promise((r) => setTimeout(r, 300));
-    expect(chatBodies(sim!.requests)).toHaveLength(0);
+    expect(chatBodies(repl.sim.requests)).toHaveLength(0);
     t.press("Enter");
     await t.waitFor("got the paste");
     expect(lastUser()).toBe("line one\nline two\nline three");

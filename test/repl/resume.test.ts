@@ -1,33 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
-import { Tmux } from "../helpers/tmux.js";
-import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import { describe, expect, it } from "vitest";
+import type { Script } from "../sim/server.mjs";
 import { runBin } from "../e2e/helpers.js";
+import { useRepl } from "./helpers.js";
 
-let sim: Simulator | undefined;
-let term: Tmux | undefined;
-let env: CliEnv | undefined;
-afterEach(async () => {
-  term?.kill();
-  await sim?.close();
-  env?.cleanup();
-  term = undefined;
-  sim = undefined;
-  env = undefined;
-});
-
+const r = useRepl();
 const call = (name: string, args: object) => ({ tool_calls: [{ name, arguments: args }] });
 
-async function project(script: Script, files: Record<string, string> = {}): Promise<void> {
-  sim = await startSimulator({ script, apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify({ estimate: "show" }), ...files });
-}
+/** A project on the simulator; deepcode runs in it with `-p` first, the REPL after. */
+const project = (script: Script, files: Record<string, string> = {}) => r.project(script, files);
 
-async function repl(args: string): Promise<Tmux> {
-  term = new Tmux(`node ${BIN} ${args}`, { cwd: env!.root, env: env!.env, width: 160 });
-  await term.waitFor(/^›\s*$/m);
-  return term;
-}
+const repl = (args: string) => r.start(args, { width: 160, loaded: false });
+const print = (args: string[]) => runBin(args, { cwd: r.env.root, env: r.env.env });
 
 describe("a resumed session, shown and counted as it happened", () => {
   it("replays the earlier turns in order, each call with how it ended: ✓, ✗ denied, ✗ failed, ↷ suppressed", async () => {
@@ -44,7 +27,7 @@ describe("a resumed session, shown and counted as it happened", () => {
       },
       { "a.txt": "alpha\n" },
     );
-    expect((await runBin(["-p", "look around"], { cwd: env!.root, env: env!.env })).code).toBe(0);
+    expect((await print(["-p", "look around"])).code).toBe(0);
     const s = await (await repl("-c")).waitFor("── earlier in this session ──");
     const earlier = s.slice(s.indexOf("── earlier in this session ──"));
     const order = ["› look around", "Let me look.", "✓ Read a.txt", "✗ Read missing.txt: failed", "✓ Read a.txt", "↷ Read a.txt: suppressed (the same call again)", "✗ Bash touch x: denied", "All done."];
@@ -58,7 +41,7 @@ describe("a resumed session, shown and counted as it happened", () => {
 
   it("counts the resumed session's cost in /status, the same figure /sessions lists", async () => {
     await project({ default: { content: "answer" } });
-    for (const p of ["one", "two"]) expect((await runBin(["-p", p, ...(p === "two" ? ["-c"] : [])], { cwd: env!.root, env: env!.env })).code).toBe(0);
+    for (const p of ["one", "two"]) expect((await print(["-p", p, ...(p === "two" ? ["-c"] : [])])).code).toBe(0);
     const t = await repl("-c");
     t.type("/sessions");
     t.press("Enter");
@@ -78,7 +61,7 @@ describe("a resumed session, shown and counted as it happened", () => {
     t.type("hello");
     t.press("Enter");
     await t.waitFor(/^hi$/m);
-    const first = sim!.requests.find((r) => r.usage)!.usage!.prompt_tokens;
+    const first = r.sim.requests.find((r) => r.usage)!.usage!.prompt_tokens;
     expect(Number(banner[1]) * 1000).toBeLessThanOrEqual(first);
     expect(Number(banner[1]) * 1000).toBeGreaterThan(first * 0.9);
   });
