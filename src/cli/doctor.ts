@@ -15,6 +15,7 @@ import { createProvider, type CheckResult } from "../providers/index.js";
 import { DEFAULT_BASE_URL, deepcodeHome, type AssembleOptions } from "./assemble.js";
 import { credentialsFile, resolveApiKey, type ApiKey } from "./credentials.js";
 import { colourEnabled, makeStyle, type Style } from "./render/style.js";
+import { plural } from "./render/figures.js";
 import { sandboxCheck, systemChecks } from "./commands/doctor-system.js";
 import { settingsChecks } from "./commands/doctor-settings.js";
 
@@ -74,7 +75,6 @@ export function formatDoctor(checks: readonly DoctorCheck[], style: Style = make
   const lines = checks.map((c) => `${glyph[c.status]} ${c.label}: ${c.detail}${c.fix && c.status !== "ok" ? ` — fix: ${c.fix}` : ""}`);
   const fails = checks.filter((c) => c.status === "fail").length;
   const warns = checks.filter((c) => c.status === "warn").length;
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
   lines.push(fails + warns === 0 ? "Everything looks right." : `${plural(fails, "problem")}, ${plural(warns, "warning")}.`);
   return lines.join("\n");
 }

@@ -154,7 +154,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     args: "[forget]",
     description: "every permission rule and its layer; `forget` clears this session's `a` answers",
     run: (r, args) => {
-      if (args.trim() === "forget") return r.print(`forgot ${r.app.sessionRules.forget()} rule(s) remembered with \`a\``);
+      if (args.trim() === "forget") return r.print(`forgot ${plural(r.app.sessionRules.forget(), "rule")} remembered with \`a\``);
       const broken = managedProblem(r.app);
       r.print(formatRules(describeRules(r.app.settings, r.app.sessionRules.rules())) + (broken ? `\n${r.style("red", broken)}` : ""));
     },

@@ -28,7 +28,7 @@ import { PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tool
 import { appendTurnStart, changedFiles, lateTools, sectionChanges } from "./tail.js";
 import { CompactionBreakers } from "./compaction.js";
 import { installCores } from "./cores.js";
-import type { PriceTable } from "../cost/index.js";
+import { plural, type PriceTable } from "../cost/index.js";
 
 const MAX_STOP_CONTINUATIONS = 3;
 
@@ -116,7 +116,7 @@ export class Engine {
       e.setModel(opts.model);
       e.startNotes.push(`switched from ${state.model} to ${opts.model} (-m); the server caches per model, so the next request re-reads the context once`);
     }
-    if (repaired.answered) e.startNotes.push(`${repaired.answered} tool call(s) cut off by the last exit were answered as interrupted`);
+    if (repaired.answered) e.startNotes.push(`${plural(repaired.answered, "tool call")} cut off by the last exit ${repaired.answered === 1 ? "was" : "were"} answered as interrupted`);
     await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
     return e;
   }
