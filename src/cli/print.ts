@@ -140,8 +140,7 @@ async function runTurn(engine: Engine, prompt: string, signal: AbortSignal, onEv
 }
 
 function report(format: OutputFormat, result: ResultObject, final: Extract<StreamEvent, { type: "turn.complete" }>, out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
-  if (format === "json") out.write(`${JSON.stringify(result)}\n`);
-  else if (format === "stream-json") out.write(`${JSON.stringify(result)}\n`);
+  if (format !== "text") out.write(`${JSON.stringify(result)}\n`);
   else {
     if (result.result) out.write(result.result.endsWith("\n") ? result.result : `${result.result}\n`);
     if (result.is_error) {

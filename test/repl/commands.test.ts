@@ -109,6 +109,8 @@ describe("lines that fit the terminal", () => {
     it(`fits the estimate line and the status line into ${width} columns, never breaking a figure`, async () => {
       const t = await open({ default: { content: "answered" } }, {}, { width, settings: { estimate: "ask" } });
       enter(t, "what does this project do?");
+      await t.waitFor(/^≈ /m);
+      t.press("Enter"); // accept at once rather than after the chooser's 3 s
       const s = await t.waitFor("answered", 15_000);
       const lines = s.split("\n");
       const estimate = lines.find((l) => l.startsWith("≈ "));
