@@ -319,6 +319,22 @@ async function inProcessEngine(spec, { sim, root, home }) {
   return Engine.start({ chain, root, model: MODEL, caps: capsFor, registry, version: "bench", now: () => NOW, compaction: spec.compaction });
 }
 
+/** The stream-json lines of one `-p` run (Claude Code's shape) as the engine's events that
+ *  runDeepcode observes: notices, tool ends with their error state, the turn's end. */
+function asEvents(lines) {
+  const names = new Map();
+  const events = [];
+  for (const l of lines) {
+    if (l.type === "system" && l.subtype === "notice") events.push({ type: "notice", level: l.level, code: l.code, message: l.message });
+    for (const b of l.type === "assistant" || l.type === "user" ? l.message.content : []) {
+      if (b.type === "tool_use") names.set(b.id, b.name);
+      if (b.type === "tool_result") events.push({ type: "tool.end", tool: names.get(b.tool_use_id) ?? "?", output: { isError: b.is_error, content: b.content } });
+    }
+    if (l.type === "result") events.push({ type: "turn.complete", stopReason: l.stop_reason, error: l.errors?.[0] });
+  }
+  return events;
+}
+
 /** One `deepcode -p PROMPT -c` in a new process; the events it printed. */
 function cliTurn(prompt, { root, home, url }) {
   return new Promise((resolve, reject) => {
@@ -333,10 +349,10 @@ function cliTurn(prompt, { root, home, url }) {
     child.stderr.on("data", (d) => (err += d));
     child.on("error", reject);
     child.on("close", (code) => {
-      const events = out.split("\n").filter(Boolean).map((l) => JSON.parse(l));
-      const result = events.at(-1);
+      const lines = out.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      const result = lines.at(-1);
       if (code !== 0 || result?.type !== "result" || result.stop_reason !== "completed") return reject(new Error(`deepcode -p exited ${code}: ${err.trim() || out.slice(-500)}`));
-      resolve(events.slice(0, -1));
+      resolve(asEvents(lines));
     });
   });
 }

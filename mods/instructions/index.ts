@@ -3,43 +3,71 @@
 // the same interface as any third-party plugin. The engine gathers sections once for the
 // cached prefix and again each turn: an edit mid-session reaches the model as a tail note
 // with the new text, never as a prefix change.
+//
+// A file longer than the limit is cut (it rides on every request), and the cut is said to the
+// person as the section's `note` (banner, /context, doctor) with the limit and how to change
+// it: settings `pluginConfig.instructions.maxChars` (default 40 000 characters).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Plugin, SystemSection } from "../../src/contract/index.js";
 
 /** Instruction files larger than this are cut (with a note): they ride on every request. */
-const MAX_CHARS = 40_000;
+export const DEFAULT_MAX_CHARS = 40_000;
 
-function read(path: string): string | undefined {
+interface Read {
+  text: string;
+  /** The file's length when it was cut. */
+  cutFrom?: number;
+}
+
+function read(path: string, max: number): Read | undefined {
+  let text: string;
   try {
-    const text = readFileSync(path, "utf8");
-    return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS)}\n[… cut by deepcode: ${text.length - MAX_CHARS} more characters]` : text;
+    text = readFileSync(path, "utf8");
   } catch {
     return undefined; // no such file: nothing to add
   }
+  if (text.length <= max) return { text };
+  return { text: `${text.slice(0, max)}\n[… cut by deepcode: ${text.length - max} more characters]`, cutFrom: text.length };
 }
 
-export function instructionSections(root: string, home: string): SystemSection[] {
+function cutNote(path: string, r: Read, max: number): string | undefined {
+  if (r.cutFrom === undefined) return undefined;
+  const size = r.cutFrom >= 1_000_000 ? `${(r.cutFrom / 1_000_000).toFixed(1)}M` : `${Math.round(r.cutFrom / 1000)}k`;
+  return `${path} has ${size} characters; only the first ${max.toLocaleString("en-US")} are sent (raise or lower the limit with settings pluginConfig.instructions.maxChars)`;
+}
+
+export function instructionSections(root: string, home: string, max = DEFAULT_MAX_CHARS): SystemSection[] {
   const out: SystemSection[] = [];
-  const user = read(join(home, "AGENTS.md"));
-  if (user?.trim()) out.push({ id: "instructions:user", text: `The user's own instructions (${join(home, "AGENTS.md")}):\n\n${user.trim()}` });
+  const userFile = join(home, "AGENTS.md");
+  const user = read(userFile, max);
+  if (user?.text.trim()) out.push(section("instructions:user", `The user's own instructions (${userFile}):\n\n${user.text.trim()}`, cutNote(userFile, user, max)));
   for (const name of ["AGENTS.md", "CLAUDE.md"]) {
-    const text = read(join(root, name));
-    if (text !== undefined) {
-      if (text.trim()) out.push({ id: `instructions:${name}`, text: `Project instructions (${name} in the project root):\n\n${text.trim()}` });
+    const r = read(join(root, name), max);
+    if (r !== undefined) {
+      if (r.text.trim()) out.push(section(`instructions:${name}`, `Project instructions (${name} in the project root):\n\n${r.text.trim()}`, cutNote(name, r, max)));
       break; // CLAUDE.md only where no AGENTS.md stands
     }
   }
   return out;
 }
 
+function section(id: string, text: string, note: string | undefined): SystemSection {
+  return note ? { id, text, note } : { id, text };
+}
+
 const plugin: Plugin = {
   id: "instructions",
   description: "AGENTS.md / CLAUDE.md project instructions in the system prompt",
   register(api) {
+    const configured = api.config.maxChars;
+    if (configured !== undefined && (typeof configured !== "number" || !Number.isInteger(configured) || configured < 1000)) {
+      api.log.warn(`pluginConfig.instructions.maxChars must be a whole number ≥ 1000, not ${JSON.stringify(configured)}; using ${DEFAULT_MAX_CHARS}`);
+    }
+    const max = typeof configured === "number" && Number.isInteger(configured) && configured >= 1000 ? configured : DEFAULT_MAX_CHARS;
     api.on("context.system", async (e, next) => {
       const r = await next(e);
-      return { sections: [...r.sections, ...instructionSections(e.root, api.home)] };
+      return { sections: [...r.sections, ...instructionSections(e.root, api.home, max)] };
     });
   },
 };

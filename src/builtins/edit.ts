@@ -120,7 +120,7 @@ async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput>
 async function previewEdit(input: EditInput, ctx: ToolContext): Promise<string> {
   const p = await plan(input, ctx);
   if (p.kind === "fail") return `(this edit would fail: ${p.output.content.split("\n")[0]})`;
-  if (p.kind === "create") return unifiedDiff("", p.content, p.shown).diff;
+  if (p.kind === "create") return unifiedDiff("", p.content, p.shown, 3, true).diff;
   return unifiedDiff(p.text, p.next, p.shown).diff;
 }
 
@@ -128,7 +128,7 @@ async function createFile(abs: string, shown: string, content: string, ctx: Tool
   const data = Buffer.from(content, "utf8");
   const w = await ctx.fs.write({ path: abs, data, createDirs: true });
   ctx.reads.set(abs, readRecord(w.stat, data));
-  const d = unifiedDiff("", content, shown);
+  const d = unifiedDiff("", content, shown, 3, true);
   return {
     content: `Created ${shown} (${d.added} lines).`,
     summary: `Edit ${shown} +${d.added} −0`,

@@ -78,7 +78,9 @@ export interface UnifiedDiff {
 }
 
 /** A unified diff with `context` lines around each change; lines compared without their \r. */
-export function unifiedDiff(oldText: string, newText: string, name: string, context = 3): UnifiedDiff {
+/** `created`: the file does not exist yet, so the old side is `/dev/null` (git's convention),
+ *  not an empty `a/name` — an emptied file and a new one read differently. */
+export function unifiedDiff(oldText: string, newText: string, name: string, context = 3, created = false): UnifiedDiff {
   const ops = diffLines(toLines(oldText), toLines(newText));
   // aPos[i], bPos[i]: old and new lines before op i.
   const aPos: number[] = [];
@@ -126,7 +128,7 @@ export function unifiedDiff(oldText: string, newText: string, name: string, cont
     for (let k = start; k < end; k++) out.push(`${ops[k].kind === "eq" ? " " : ops[k].kind === "del" ? "-" : "+"}${ops[k].line}`);
     i = end;
   }
-  const diff = out.length ? [`--- a/${name}`, `+++ b/${name}`, ...out].join("\n") : "";
+  const diff = out.length ? [created ? "--- /dev/null" : `--- a/${name}`, `+++ b/${name}`, ...out].join("\n") : "";
   return { diff, added, removed, firstChangedLine };
 }
 

@@ -35,14 +35,14 @@ export const writeTool: ToolSpec<WriteInput> = {
   async preview(input, ctx): Promise<string> {
     const abs = resolvePath(ctx.root, input.file_path);
     const shown = displayPath(ctx.root, abs);
-    let before = "";
+    let before: string | undefined;
     try {
       const decoded = decodeText((await ctx.fs.read({ path: abs })).data);
       before = "binary" in decoded ? `(binary file: ${decoded.binary})\n` : decoded.text;
     } catch (err) {
       if (errCode(err) !== "ENOENT") throw err;
     }
-    return unifiedDiff(before, input.content, shown).diff;
+    return unifiedDiff(before ?? "", input.content, shown, 3, before === undefined).diff;
   },
   async run(input, ctx): Promise<ToolOutput> {
     const abs = resolvePath(ctx.root, input.file_path);

@@ -20,7 +20,7 @@ import { capsFor, createProvider, ENDPOINTS, type Provider } from "../providers/
 import { loadSettings, defaultManagedPath } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
-import { NO_KEY_HELP, resolveApiKey, type ApiKey } from "./credentials.js";
+import { noKeyHelp, resolveApiKey, type ApiKey } from "./credentials.js";
 import { keyEnvWarning } from "./key-env.js";
 import { packageVersion } from "./version.js";
 import { deepcodeHome } from "./home.js";
@@ -39,6 +39,8 @@ export interface AssembleOptions {
   env?: NodeJS.ProcessEnv;
   /** `--settings FILE`. */
   flagSettings?: string;
+  /** Rules given on the command line (`--allowedTools`, `--disallowedTools`, a permission mode). */
+  flagRules?: Array<{ source: string; allow?: string[]; deny?: string[] }>;
   /** The managed policy file. Only tests pass this; users cannot move it. */
   managedPath?: string;
   model?: string;
@@ -81,7 +83,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const env = o.env ?? process.env;
   const home = o.home ?? deepcodeHome(env);
   const warn = o.warn ?? ((m: string) => process.stderr.write(`deepcode: ${m}\n`));
-  const read = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath: o.managedPath ?? defaultManagedPath() });
+  const read = loadSettings({ root: o.root, home, flagFile: o.flagSettings, flagRules: o.flagRules, managedPath: o.managedPath ?? defaultManagedPath() });
   read.warnings.forEach(warn);
   const trust = resolveTrust({ root: o.root, home, settings: read, flag: o.trustProject });
   if (trust.storeProblem) warn(`${join(home, "trust.json")}: ${trust.storeProblem}`);
@@ -152,14 +154,14 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     // another approach. Outermost, so no hook is asked to speak for a person who is not there.
     chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({
       decision: "deny",
-      reason: `deepcode runs non-interactively (-p), so nobody can approve ${e.tool}; an allow rule in settings (or --settings FILE) can permit it. It asks because ${e.reason}`,
+      reason: nonInteractiveReason(e.tool, e.remember, e.reason),
       by: "non-interactive",
     }));
   }
 
-  const provider = makeProvider(app, env);
+  const provider = makeProvider(app, env, keepAliveLimit(numberSetting(settings.merged.apiIdleTimeoutMs), warn));
   chain.setCore("model.request", (e) => {
-    if (!provider) throw new ProviderError("auth", NO_KEY_HELP);
+    if (!provider) throw new ProviderError("auth", noKeyHelp(home));
     return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
   });
 
@@ -188,6 +190,13 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   return app;
 }
 
+/** Why an ask became a deny in -p, and the rule that would allow it (what `a` would remember). */
+export function nonInteractiveReason(tool: string, rule: string, why?: string): string {
+  const quoted = rule.includes("'") ? JSON.stringify(rule) : `'${rule}'`;
+  const because = why ? ` It asks because ${why}.` : "";
+  return `deepcode runs non-interactively (-p), so nobody can approve ${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in .deepcode/settings.json.${because}`;
+}
+
 /** Built-in mods, loaded through the same interface as third-party plugins. (hooks and sandbox
  *  load separately: they need their tier and their part of settings.) */
 export const BUILTIN_MODS = ["instructions"];
@@ -205,9 +214,17 @@ function sandboxConfig(settings: LoadedSettings, permissions: PermissionSetup): 
   return out;
 }
 
-function makeProvider(app: App, env: NodeJS.ProcessEnv): Provider | undefined {
+function makeProvider(app: App, env: NodeJS.ProcessEnv, keepAliveLimitMs: number | undefined): Provider | undefined {
   if (!app.apiKey) return undefined;
-  return createProvider({ baseUrl: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL, apiKey: app.apiKey.key, keySource: app.apiKey.source, env });
+  return createProvider({ baseUrl: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL, apiKey: app.apiKey.key, keySource: app.apiKey.source, env, keepAliveLimitMs });
+}
+
+/** Settings `apiIdleTimeoutMs`, kept sane: under a second every queued request would fail. */
+function keepAliveLimit(v: number | undefined, warn: (m: string) => void): number | undefined {
+  if (v === undefined) return undefined;
+  if (v >= 1000) return Math.floor(v);
+  warn(`apiIdleTimeoutMs ${v} is too small; using 1000`);
+  return 1000;
 }
 
 /** Plugins listed in settings: user, project, local and flag layers → user tier; the managed

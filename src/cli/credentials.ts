@@ -46,7 +46,11 @@ export function saveApiKey(home: string, key: string, keyEnv = "DEEPSEEK_API_KEY
   return file;
 }
 
-export const NO_KEY_HELP = `No DeepSeek API key found. Set one of:
+/** What to do without a key, naming the credentials file deepcode really reads (under
+ *  DEEPCODE_HOME when it is set). */
+export function noKeyHelp(home: string): string {
+  return `No DeepSeek API key found (neither DEEPSEEK_API_KEY nor ${credentialsFile(home)}). Set one of:
   export DEEPSEEK_API_KEY=sk-...        (this shell)
-  deepcode setup                         (stores it in ~/.deepcode/credentials, mode 0600)
+  deepcode setup                         (stores it in ${credentialsFile(home)}, mode 0600)
 Get a key at https://platform.deepseek.com/api_keys`;
+}

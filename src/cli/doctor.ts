@@ -16,13 +16,14 @@ import { DEFAULT_BASE_URL, deepcodeHome, type AssembleOptions } from "./assemble
 import { credentialsFile, resolveApiKey, type ApiKey } from "./credentials.js";
 import { keyEnvState, type KeyEnvState } from "./key-env.js";
 import { colourEnabled, makeStyle, type Style } from "./render/style.js";
+import { plural } from "./render/figures.js";
 import { sandboxCheck, systemChecks } from "./commands/doctor-system.js";
 import { settingsChecks } from "./commands/doctor-settings.js";
 
 export type DoctorStatus = "ok" | "warn" | "fail";
 
 export interface DoctorCheck {
-  /** Stable, for tests and scripts: node, key, key-env, api, auth, settings, trust, managed, sandbox, rg, sessions, credentials. */
+  /** Stable, for tests and scripts: node, key, key-env, api, auth, settings, trust, managed, sandbox, instructions, rg, sessions, credentials. */
   id: string;
   status: DoctorStatus;
   label: string;
@@ -39,7 +40,8 @@ export interface DoctorOptions extends AssembleOptions {
 }
 
 export const DOCTOR_API_TIMEOUT_MS = 10_000;
-const MIN_NODE: [number, number] = [20, 10];
+/** util.styleText with its options (validateStream) arrived in 20.18 (nodejs.org util docs). */
+const MIN_NODE: [number, number] = [20, 18];
 /** A stand-in key for the reachability probe when no key is set: any HTTP answer proves the
  *  base URL reachable. It is not a secret. */
 const PROBE_KEY = "deepcode-doctor-probe";
@@ -64,7 +66,7 @@ export async function doctorChecks(o: DoctorOptions): Promise<DoctorCheck[]> {
   checks.push(keyEnvCheck(keyEnvState(), platform));
   checks.push(...(await apiChecks(env, key, o.timeoutMs ?? DOCTOR_API_TIMEOUT_MS)));
   checks.push(...settingsChecks(o, home));
-  checks.push(await sandboxCheck({ ...o, home }, platform), ...systemChecks(env));
+  checks.push(...(await sandboxCheck({ ...o, home }, platform)), ...systemChecks(env));
   checks.push(...fileModeChecks(home, platform, key));
   // Belt and braces: nothing above prints the key, and no line may carry it.
   return key && key.key.length >= 4 ? checks.map((c) => scrub(c, key.key)) : checks;
@@ -75,7 +77,6 @@ export function formatDoctor(checks: readonly DoctorCheck[], style: Style = make
   const lines = checks.map((c) => `${glyph[c.status]} ${c.label}: ${c.detail}${c.fix && c.status !== "ok" ? ` — fix: ${c.fix}` : ""}`);
   const fails = checks.filter((c) => c.status === "fail").length;
   const warns = checks.filter((c) => c.status === "warn").length;
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
   lines.push(fails + warns === 0 ? "Everything looks right." : `${plural(fails, "problem")}, ${plural(warns, "warning")}.`);
   return lines.join("\n");
 }

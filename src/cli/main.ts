@@ -1,55 +1,18 @@
 // The command line: parse arguments, then hand over to a subcommand, `-p`, or the REPL.
 // Exit codes: 0 completed, 1 error, 2 usage error, 130 interrupted.
+// The options and subcommands are one table (options.ts): help, parsing and the "did you mean"
+// of an unknown option all come from it.
 
-import { parseArgs } from "node:util";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { ConfigError, NotImplementedError, ProviderError } from "../contract/index.js";
 import { packageVersion } from "./version.js";
 import { sealKeyEnv } from "./key-env.js";
+import { GLOBAL_OPTIONS, mainHelp, parseOptions, splitRules, subcommand, SUBCOMMANDS, UsageError, type Parsed } from "./options.js";
+import type { AssembleOptions } from "./assemble.js";
 
-export const HELP = `deepcode — a terminal coding agent for the DeepSeek API
-
-Usage:
-  deepcode                      open the interactive REPL in this project
-  deepcode -p "prompt"          run one prompt non-interactively (stdin is added as context)
-  deepcode <command>            setup | doctor | permissions | stats | sessions | trust
-
-Options:
-  -p, --print                   non-interactive: run the prompt, print the result, exit
-      --output-format FORMAT    text (default) | json | stream-json   (with -p)
-  -c, --continue                continue the latest session of this directory
-  -r, --resume [ID]             resume a session by id (without ID: pick one)
-  -m, --model NAME              model to use (default deepseek-flash)
-      --max-turns N             stop after N model rounds in a turn (stop reason max_turns)
-      --settings FILE           an extra settings layer (above local, below managed policy)
-      --append-system-prompt T  append text to the system prompt (part of the cached prefix)
-      --trust-project           trust this project's own settings and commands for this run
-                                (an untrusted project's files may only tighten; see \`deepcode trust\`)
-      --events                  list the event catalogue and what implements each event
-  -h, --help                    show this help
-  -v, --version                 print the version
-
-Environment:
-  DEEPSEEK_API_KEY              the API key (or run \`deepcode setup\`)
-  DEEPSEEK_BASE_URL             API base URL (default https://api.deepseek.com)
-  DEEPCODE_HOME                 deepcode's home folder (default ~/.deepcode)
-  HTTPS_PROXY, NO_PROXY         proxy for API requests
-  NO_COLOR                      plain output
-`;
-
-export const OPTIONS = {
-  print: { type: "boolean", short: "p" },
-  "output-format": { type: "string" },
-  continue: { type: "boolean", short: "c" },
-  resume: { type: "string", short: "r" },
-  model: { type: "string", short: "m" },
-  "max-turns": { type: "string" },
-  settings: { type: "string" },
-  "append-system-prompt": { type: "string" },
-  "trust-project": { type: "boolean" },
-  events: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean", short: "v" },
-} as const;
+/** The main `--help` text. */
+export const HELP = mainHelp();
 
 /** Things only code can set, never a user: the `deepcode` bin passes none. Tests start a real
  *  process through a wrapper that passes a managed-policy path here, as an administrator's
@@ -58,75 +21,128 @@ export interface Internal {
   managedPath?: string;
 }
 
+export type OutputFormat = "text" | "json" | "stream-json";
+
+/** What the flags ask for, checked: anything wrong is a UsageError (exit 2). */
+export interface Flags {
+  print: boolean;
+  format: OutputFormat;
+  inputFormat: "text" | "stream-json";
+  partial: boolean;
+  verbose: boolean;
+  continue: boolean;
+  resume?: string;
+  permissionMode: "default" | "acceptEdits";
+  options: AssembleOptions;
+}
+
 export async function main(argv: string[], internal: Internal = {}): Promise<number> {
   sealKeyEnv(); // first: the API key out of this process's environment (key-env.ts)
   // `deepcode [options] <command> [its own options]`: global options are parsed up to the
   // subcommand; what follows belongs to it.
   const at = subcommandIndex(argv);
-  let parsed;
+  let parsed: Parsed;
+  let flags: Flags;
   try {
-    parsed = parseArgs({ args: normaliseResume(at < 0 ? argv : argv.slice(0, at)), options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseOptions(normaliseResume(at < 0 ? argv : argv.slice(0, at)), GLOBAL_OPTIONS, { positionals: true });
+    if (parsed.values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (parsed.values.version) {
+      process.stdout.write(`${packageVersion()}\n`);
+      return 0;
+    }
+    flags = readFlags(parsed.values, internal);
   } catch (err) {
-    return usage((err as Error).message);
+    if (err instanceof UsageError) return usage(err.message);
+    if (err instanceof NotImplementedError) return failure(err.message);
+    throw err;
   }
-  const { values } = parsed;
   const positionals = at < 0 ? parsed.positionals : argv.slice(at);
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  if (values.version) {
-    process.stdout.write(`${packageVersion()}\n`);
-    return 0;
-  }
-  const format = values["output-format"] ?? "text";
-  if (format !== "text" && format !== "json" && format !== "stream-json") return usage(`--output-format must be text, json or stream-json, not '${format}'`);
-  const maxTurns = values["max-turns"] === undefined ? undefined : Number(values["max-turns"]);
-  if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) return usage(`--max-turns needs a whole number ≥ 1, not '${values["max-turns"]}'`);
   exitOnSignals();
+  const options = flags.options;
   try {
     // Nothing heavy is imported before a branch is chosen: the REPL shows its prompt first and
     // loads the engine behind it.
-    const root = process.cwd();
-    const options = { root, flagSettings: values.settings, model: values.model, maxTurns, appendSystemPrompt: values["append-system-prompt"], managedPath: internal.managedPath, trustProject: values["trust-project"] };
-    if (values.events) {
-      const { assemble } = await import("./assemble.js");
+    if (parsed.values.events) {
       const { describeEvents } = await import("./events-list.js");
-      const app = await assemble(options);
-      process.stdout.write(`${describeEvents(app.chain)}\n`);
+      process.stdout.write(`${await describeEvents(options)}\n`);
       return 0;
     }
     const [command, ...rest] = positionals;
-    if (!values.print && command && SUBCOMMANDS.has(command)) {
+    if (!flags.print && command && subcommand(command)) {
       const { runSubcommand } = await import("./subcommands.js");
       return await runSubcommand(command, rest, options);
     }
-    if (values.print) {
-      const prompt = await printPrompt(positionals.join(" "));
-      if (!prompt) return usage("-p needs a prompt: deepcode -p \"…\" (or the prompt on stdin)");
-      const { runPrint } = await import("./print.js");
-      const { assemble } = await import("./assemble.js");
-      const app = await assemble(options);
-      if (!app.apiKey) {
-        const { NO_KEY_HELP } = await import("./credentials.js");
-        process.stderr.write(`deepcode: ${NO_KEY_HELP}\n`);
-        return 1;
-      }
-      return await runPrint(app, { prompt, format, continue: values.continue, resume: values.resume || undefined });
+    if (flags.print) {
+      const { runPrintCommand } = await import("./print.js");
+      return await runPrintCommand(flags, positionals.join(" "));
     }
     const { runRepl } = await import("./repl/repl.js");
-    return await runRepl(options, { continue: values.continue, resume: values.resume, initialPrompt: positionals.join(" ") || undefined });
+    return await runRepl(options, { continue: flags.continue, resume: flags.resume, initialPrompt: positionals.join(" ") || undefined });
   } catch (err) {
-    if (String((err as NodeJS.ErrnoException).code).startsWith("ERR_PARSE_ARGS")) return usage((err as Error).message);
-    if (err instanceof ConfigError || err instanceof NotImplementedError || err instanceof ProviderError) {
-      process.stderr.write(`deepcode: ${err.message}\n`);
-      return 1;
-    }
+    if (err instanceof UsageError) return usage(err.message);
+    if (err instanceof ConfigError || err instanceof NotImplementedError || err instanceof ProviderError) return failure(err.message);
     throw err;
   }
 }
 
-const SUBCOMMANDS = new Set(["setup", "doctor", "permissions", "stats", "sessions", "trust"]);
+/** The flags, checked and turned into what the branches need. */
+function readFlags(v: Parsed["values"], internal: Internal): Flags {
+  const str = (k: string): string | undefined => v[k] as string | undefined;
+  const format = (str("output-format") ?? "text") as OutputFormat;
+  if (!["text", "json", "stream-json"].includes(format)) throw new UsageError(`--output-format must be text, json or stream-json, not '${format}'`);
+  const inputFormat = str("input-format") ?? "text";
+  if (inputFormat !== "text" && inputFormat !== "stream-json") throw new UsageError(`--input-format must be text or stream-json, not '${inputFormat}'`);
+  const print = v.print === true;
+  if (inputFormat === "stream-json" && (!print || format !== "stream-json")) throw new UsageError("--input-format stream-json needs -p and --output-format stream-json");
+  const rawTurns = str("max-turns");
+  const maxTurns = rawTurns === undefined ? undefined : Number(rawTurns);
+  if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) throw new UsageError(`--max-turns needs a whole number ≥ 1, not '${rawTurns}'`);
+  const resume = str("resume");
+  if (print && resume === "") throw new UsageError("-r needs a session id with -p (nobody can pick one here): pass deepcode -p -r <id>, or -c for the latest session (deepcode sessions lists them)");
+  const settings = str("settings");
+  if (settings !== undefined && !existsSync(resolve(settings))) throw new UsageError(`--settings ${settings}: no such file`);
+  const mode = permissionMode(str("permission-mode"));
+  const flagRules: NonNullable<AssembleOptions["flagRules"]> = [];
+  const allowed = splitRules((v.allowedTools as string[] | undefined) ?? []);
+  const disallowed = splitRules((v.disallowedTools as string[] | undefined) ?? []);
+  if (allowed.length) flagRules.push({ source: "--allowedTools", allow: allowed });
+  if (disallowed.length) flagRules.push({ source: "--disallowedTools", deny: disallowed });
+  // Claude Code's acceptEdits: edits inside the workspace go through without a prompt. The
+  // rules are anchored at the project root, so the fence and protected paths still hold.
+  if (mode === "acceptEdits") flagRules.push({ source: "--permission-mode acceptEdits", allow: ["Edit(/**)", "Write(/**)"] });
+  const options: AssembleOptions = {
+    root: process.cwd(),
+    flagSettings: settings,
+    flagRules: flagRules.length ? flagRules : undefined,
+    model: str("model"),
+    maxTurns,
+    appendSystemPrompt: str("append-system-prompt"),
+    managedPath: internal.managedPath,
+    trustProject: v["trust-project"] === true,
+  };
+  return { print, format, inputFormat, partial: v["include-partial-messages"] === true || v.verbose === true, verbose: v.verbose === true, continue: v.continue === true, resume, permissionMode: mode, options };
+}
+
+function permissionMode(mode: string | undefined): Flags["permissionMode"] {
+  switch (mode ?? "default") {
+    case "default":
+      return "default";
+    case "acceptEdits":
+      return "acceptEdits";
+    case "bypassPermissions":
+    case "dontAsk":
+      throw new UsageError(
+        `--permission-mode ${mode} is refused: deepcode has no bypass of its permission rules. Allow what the run needs with --allowedTools "Bash(npm test:*),Edit" or permissions.allow in settings (deepcode -p already denies whatever would ask)`,
+      );
+    case "plan":
+      throw new NotImplementedError("--permission-mode plan (plan mode is not built yet; use default or acceptEdits)");
+    default:
+      throw new UsageError(`--permission-mode must be default or acceptEdits, not '${mode}'`);
+  }
+}
 
 /** Where a subcommand stands in argv: the first word that is not an option or an option's
  *  value. Only when -p is not given: `deepcode -p stats` asks the model about "stats". */
@@ -136,28 +152,23 @@ function subcommandIndex(argv: string[]): number {
     if (a === "-p" || a === "--print" || a === "--") return -1;
     if (a.startsWith("-")) {
       const name = a.replace(/^-+/, "").split("=")[0];
-      const opt = Object.entries(OPTIONS).find(([long, o]) => long === name || ("short" in o && o.short === name));
-      if (opt && opt[1].type === "string" && !a.includes("=") && !(opt[0] === "resume" && (argv[i + 1] ?? "-").startsWith("-"))) i++;
+      const opt = GLOBAL_OPTIONS.find((o) => o.name === name || o.aliases?.includes(name) || o.short === name);
+      if (opt && opt.type === "string" && !a.includes("=") && !(opt.name === "resume" && (argv[i + 1] ?? "-").startsWith("-"))) i++;
       continue;
     }
-    return SUBCOMMANDS.has(a) ? i : -1;
+    return SUBCOMMANDS.some((s) => s.name === a) ? i : -1;
   }
   return -1;
 }
 
 function usage(message: string): number {
-  process.stderr.write(`deepcode: ${message}\nRun 'deepcode --help' for usage.\n`);
+  process.stderr.write(`deepcode: ${message}\n`);
   return 2;
 }
 
-/** The prompt for -p: the argument; stdin (when piped) is the prompt, or context for it. */
-async function printPrompt(arg: string): Promise<string> {
-  if (process.stdin.isTTY) return arg.trim();
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  const stdin = Buffer.concat(chunks).toString("utf8").trim();
-  if (!arg.trim()) return stdin;
-  return stdin ? `${arg.trim()}\n\n<stdin>\n${stdin}\n</stdin>` : arg.trim();
+function failure(message: string): number {
+  process.stderr.write(`deepcode: ${message}\n`);
+  return 1;
 }
 
 /** SIGTERM and SIGHUP end deepcode through process.exit, so its exit handler kills every child
@@ -177,6 +188,10 @@ function normaliseResume(argv: string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     out.push(a);
+    if (a === "--") {
+      out.push(...argv.slice(i + 1));
+      break;
+    }
     if ((a === "-r" || a === "--resume") && (i + 1 >= argv.length || argv[i + 1].startsWith("-"))) out.push("");
   }
   return out;

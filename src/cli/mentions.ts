@@ -291,9 +291,12 @@ export function mentionAllow(chain: Chain, sessionId: string): MentionAllow {
  * (Claude Code's UserPromptSubmit) see the prompt as the person typed it. Registered by the
  * REPL and by `-p`. Each mention is checked as a Read through the chain first (mentionAllow).
  */
-export function registerMentions(chain: Chain, root: string, o: Omit<MentionOptions, "root"> = {}): Unsubscribe {
+/** Expands @-mentions on `prompt.submit`. What was not attached (and why) reaches the model as
+ *  context and the person through `onNotes` (a line on screen or on stderr). */
+export function registerMentions(chain: Chain, root: string, o: Omit<MentionOptions, "root"> & { onNotes?: (notes: string[]) => void } = {}): Unsubscribe {
   return chain.on("builtin", "mentions", "prompt.submit", null, async (e, next) => {
     const r = await expandMentions(e.text, { allow: mentionAllow(chain, e.sessionId), ...o, root });
+    if (r.notes.length) o.onNotes?.(r.notes);
     const result = await next(r.text === e.text ? e : { ...e, text: r.text });
     if (r.notes.length === 0) return result;
     return { ...result, context: [...(result.context ?? []), ...r.notes] };

@@ -1,102 +1,185 @@
-// `deepcode -p`: one prompt, non-interactively. The answer goes to stdout (text, one JSON
-// object, or one JSON event per line); progress and warnings go to stderr. Nobody can answer a
-// permission prompt here, so an ask is a deny — and the model is told why.
-// Exit: 0 completed, 1 error (or any other stop), 130 interrupted.
+// `deepcode -p`: prompts non-interactively. The answer goes to stdout (text, one JSON result, or
+// one JSON object per line — Claude Code's headless shapes, see print-result.ts and
+// print-stream.ts); progress and warnings go to stderr. Nobody can answer a permission prompt
+// here, so an ask is a deny — the model is told why, and so is the person (with the flag or
+// rule that would allow it). With `--input-format stream-json` the prompts are JSON lines on
+// stdin, one turn each, in one session.
+// Exit: 0 every turn completed, 1 an error (or any other stop), 2 usage, 130 interrupted.
 
-import type { StopReason, StreamEvent, Usage } from "../contract/index.js";
+import type { StreamEvent } from "../contract/index.js";
+import { ConfigError, NotImplementedError, ProviderError } from "../contract/index.js";
 import { Engine } from "../core/engine/engine.js";
-import type { App } from "./assemble.js";
-import { progressLine } from "./render/progress.js";
+import { assemble, type App } from "./assemble.js";
+import { noKeyHelp } from "./credentials.js";
+import type { Flags, OutputFormat } from "./main.js";
+import { mcpServers } from "./mcp-servers.js";
 import { registerMentions } from "./mentions.js";
-
-export type OutputFormat = "text" | "json" | "stream-json";
+import { UsageError } from "./options.js";
+import { streamJsonInput, type InputLine } from "./print-input.js";
+import { failedBeforeStart, resultObject, TurnFacts, type ResultObject } from "./print-result.js";
+import { StreamJsonWriter } from "./print-stream.js";
+import { progressLine } from "./render/progress.js";
+import { packageVersion } from "./version.js";
 
 export interface PrintOptions {
-  prompt: string;
   format: OutputFormat;
   continue?: boolean;
   resume?: string;
+  /** stream_event lines in stream-json (`--include-partial-messages`, `--verbose`). */
+  partial?: boolean;
+  permissionMode?: string;
 }
 
-export interface ResultObject {
-  type: "result";
-  subtype: string;
-  is_error: boolean;
-  result: string;
-  session_id: string;
-  num_turns: number;
-  stop_reason: StopReason;
-  duration_ms: number;
-  total_cost_usd: number;
-  usage: { prompt_tokens: number; completion_tokens: number; prompt_cache_hit_tokens: number; prompt_cache_miss_tokens: number; reasoning_tokens: number };
-  error?: string;
+/** `deepcode -p …` from the command line: the prompt(s), the app, then the turns. */
+export async function runPrintCommand(flags: Flags, arg: string): Promise<number> {
+  const started = Date.now();
+  let prompts: AsyncIterable<InputLine>;
+  if (flags.inputFormat === "stream-json") {
+    if (arg.trim()) throw new UsageError("with --input-format stream-json the prompts come as JSON lines on stdin, not as an argument");
+    prompts = streamJsonInput(process.stdin);
+  } else {
+    const prompt = await printPrompt(arg);
+    if (!prompt) throw new UsageError('-p needs a prompt: deepcode -p "…" (or the prompt on stdin)');
+    prompts = once({ kind: "prompt", text: prompt });
+  }
+  const o: PrintOptions = { format: flags.format, continue: flags.continue, resume: flags.resume || undefined, partial: flags.partial, permissionMode: flags.permissionMode };
+  let app: App;
+  try {
+    app = await assemble(flags.options);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof ProviderError || err instanceof NotImplementedError) return failed(o.format, err.message, started);
+    throw err;
+  }
+  if (!app.apiKey) return failed(o.format, noKeyHelp(app.home), started);
+  return runPrint(app, o, prompts, started);
 }
 
-export async function runPrint(app: App, o: PrintOptions, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  registerMentions(app.chain, app.root);
-  const engine = await openSession(app, o, err);
+/** Run the prompts in one session. Exported for tests that bring their own app. */
+export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable<InputLine>, started = Date.now(), out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  const say = (m: string): void => void err.write(`deepcode: ${m}\n`);
+  registerMentions(app.chain, app.root, { onNotes: (notes) => notes.forEach(say) });
+  // The time spent waiting for the API (duration_api_ms) and the model each request went to.
+  let apiMs = 0;
+  let model = app.model;
+  app.chain.on("prepend", "print-timing", "model.request", null, async (e, next) => {
+    model = e.request.model;
+    const t = performance.now();
+    try {
+      return await next(e);
+    } finally {
+      apiMs += performance.now() - t;
+    }
+  }, { timeoutMs: Infinity });
+
+  let engine: Engine;
+  try {
+    engine = await openSession(app, o, say);
+  } catch (e) {
+    return failed(o.format, e instanceof Error ? e.message : String(e), started, out, err);
+  }
   app.engine = engine;
+  const stream = o.format === "stream-json" ? new StreamJsonWriter((l) => void out.write(`${l}\n`), { partial: o.partial === true, model: () => model }) : undefined;
+  stream?.init(engine.sessionId, {
+    cwd: app.root,
+    model: engine.profile.model,
+    tools: engine.prefix.tools.map((t) => t.function.name),
+    mcpServers: mcpServers(app),
+    permissionMode: o.permissionMode ?? "default",
+    apiKeySource: app.apiKey?.source ?? "none",
+    slashCommands: [],
+    version: packageVersion(),
+  });
   const controller = new AbortController();
   const onSigint = (): void => controller.abort();
   process.on("SIGINT", onSigint);
-  const started = Date.now();
-  let final: Extract<StreamEvent, { type: "turn.complete" }> | undefined;
+  let code = 0;
+  let turnStarted = started;
   try {
-    for await (const ev of engine.submit(o.prompt, { signal: controller.signal })) {
-      if (o.format === "stream-json") out.write(`${JSON.stringify(ev)}\n`);
-      else {
-        const line = progressLine(ev, app.root);
-        if (line) err.write(`${line}\n`);
+    for await (const input of prompts) {
+      if (input.kind === "bad") {
+        stream?.result(failedBeforeStart(input.message, 0, engine.sessionId));
+        code = 1;
+        continue;
       }
-      if (ev.type === "turn.complete") final = ev;
+      apiMs = 0;
+      const r = await runTurn(engine, input.text, controller.signal, (ev) => {
+        if (stream) stream.handle(ev);
+        else {
+          const line = progressLine(ev);
+          if (line) err.write(`${line}\n`);
+        }
+      });
+      const result = resultObject({ final: r.final, facts: r.facts, sessionId: engine.sessionId, durationMs: Date.now() - turnStarted, apiMs: Math.round(apiMs) });
+      turnStarted = Date.now();
+      report(o.format, result, r.final, out, err);
+      const stop = r.final.stopReason;
+      if (stop === "interrupted") {
+        code = 130;
+        break;
+      }
+      if (stop !== "completed") code = 1;
     }
   } finally {
     process.off("SIGINT", onSigint);
     await engine.close(controller.signal.aborted ? "interrupted" : "exit");
     await app.cost?.flush(); // every usage line on disk before the process ends
   }
-  if (!final) throw new Error("the turn ended without turn.complete (a bug)");
-  const result = resultObject(final, engine.sessionId, Date.now() - started);
-  if (o.format === "text") {
-    if (final.text) out.write(final.text.endsWith("\n") ? final.text : `${final.text}\n`);
-    if (result.is_error) err.write(`deepcode: ${final.stopReason}${final.error ? `: ${final.error}` : ""}\n`);
-  } else out.write(`${JSON.stringify(result)}\n`);
-  return final.stopReason === "completed" ? 0 : final.stopReason === "interrupted" ? 130 : 1;
+  return code;
 }
 
-async function openSession(app: App, o: PrintOptions, err: NodeJS.WritableStream): Promise<Engine> {
+async function runTurn(engine: Engine, prompt: string, signal: AbortSignal, onEvent: (ev: StreamEvent) => void): Promise<{ final: Extract<StreamEvent, { type: "turn.complete" }>; facts: TurnFacts }> {
+  const facts = new TurnFacts();
+  let final: Extract<StreamEvent, { type: "turn.complete" }> | undefined;
+  for await (const ev of engine.submit(prompt, { signal })) {
+    facts.handle(ev);
+    onEvent(ev);
+    if (ev.type === "turn.complete") final = ev;
+  }
+  if (!final) throw new Error("the turn ended without turn.complete (a bug)");
+  return { final, facts };
+}
+
+function report(format: OutputFormat, result: ResultObject, final: Extract<StreamEvent, { type: "turn.complete" }>, out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
+  if (format !== "text") out.write(`${JSON.stringify(result)}\n`);
+  else {
+    if (result.result) out.write(result.result.endsWith("\n") ? result.result : `${result.result}\n`);
+    if (result.is_error) {
+      err.write(`deepcode: ${final.stopReason}${final.error ? `: ${final.error}` : ""}\n`);
+      if (final.stopReason !== "budget_exhausted") err.write(`deepcode: session ${result.session_id} keeps what happened; deepcode -p -c "…" continues it\n`);
+    }
+  }
+}
+
+/** A failure before the first request: one result object in json modes, a line on stderr in text. */
+function failed(format: OutputFormat, message: string, started: number, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): number {
+  if (format === "text") err.write(`deepcode: ${message}\n`);
+  else out.write(`${JSON.stringify(failedBeforeStart(message, Date.now() - started))}\n`);
+  return 1;
+}
+
+async function openSession(app: App, o: PrintOptions, say: (m: string) => void): Promise<Engine> {
   const opts = app.engineOptions();
   let id = o.resume;
   if (!id && o.continue) {
     id = app.store.latest()?.id;
-    if (!id) err.write("deepcode: no earlier session in this directory; starting a new one\n");
+    if (!id) say("no earlier session in this directory; starting a new one");
   }
   if (!id) return Engine.start(opts);
   const engine = await Engine.resume(opts, id);
-  for (const note of engine.startNotes) err.write(`deepcode: ${note}\n`);
+  for (const note of engine.startNotes) say(note);
   return engine;
 }
 
-export function resultObject(final: Extract<StreamEvent, { type: "turn.complete" }>, sessionId: string, durationMs: number): ResultObject {
-  const u: Usage = final.usage;
-  const r: ResultObject = {
-    type: "result",
-    subtype: final.stopReason === "completed" ? "success" : `error_${final.stopReason}`,
-    is_error: final.stopReason !== "completed",
-    result: final.text,
-    session_id: sessionId,
-    num_turns: final.steps,
-    stop_reason: final.stopReason,
-    duration_ms: durationMs,
-    total_cost_usd: Number(final.costUsd.toFixed(8)),
-    usage: {
-      prompt_tokens: u.prompt_tokens,
-      completion_tokens: u.completion_tokens,
-      prompt_cache_hit_tokens: u.prompt_cache_hit_tokens,
-      prompt_cache_miss_tokens: u.prompt_cache_miss_tokens,
-      reasoning_tokens: u.reasoning_tokens,
-    },
-  };
-  if (final.error) r.error = final.error;
-  return r;
+/** The prompt for -p: the argument; stdin (when piped) is the prompt, or context for it. */
+async function printPrompt(arg: string): Promise<string> {
+  if (process.stdin.isTTY) return arg.trim();
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  const stdin = Buffer.concat(chunks).toString("utf8").trim();
+  if (!arg.trim()) return stdin;
+  return stdin ? `${arg.trim()}\n\n<stdin>\n${stdin}\n</stdin>` : arg.trim();
+}
+
+async function* once<T>(v: T): AsyncGenerator<T> {
+  yield v;
 }

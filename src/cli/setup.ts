@@ -4,6 +4,10 @@
 // - On a terminal the key is asked for without echo (readline writing to a muted stream) and a
 //   malformed answer is asked again (three tries). From a pipe (`echo sk-… | deepcode setup`)
 //   the first non-empty line of stdin is the key; a malformed one is refused (exit 1).
+// - Malformed means it cannot be a key at all (empty, spaces, characters no HTTP header
+//   carries). A key that merely does not look like DeepSeek's (`sk-` and about 35 characters:
+//   a simulator's `sk-sim`, another vendor's key) is stored with a warning; `--force` stores it
+//   without one.
 // - The key is never printed, not even in part. Messages name the file it went to.
 // - Exit 0: stored (and accepted, or not checkable because the network is down); 1: refused,
 //   or stored but rejected by the API (a key that will not work is worth a red exit status).
@@ -21,12 +25,14 @@ export interface SetupOptions {
   env: NodeJS.ProcessEnv;
   /** The check's time limit (default 10 s). */
   timeoutMs?: number;
+  /** `--force`: no warning for a key that does not look like DeepSeek's. */
+  force?: boolean;
 }
 
 const TRIES = 3;
 
-export async function runSetup(home: string): Promise<number> {
-  return setup(home, { input: process.stdin, output: process.stdout, env: process.env });
+export async function runSetup(home: string, o: { force?: boolean } = {}): Promise<number> {
+  return setup(home, { input: process.stdin, output: process.stdout, env: process.env, force: o.force });
 }
 
 export async function setup(home: string, o: SetupOptions): Promise<number> {
@@ -51,7 +57,8 @@ export async function setup(home: string, o: SetupOptions): Promise<number> {
 
   const file = saveApiKey(home, key);
   say(`Stored the key in ${file} (mode 0600).`);
-  if (!key.startsWith("sk-")) say("Note: DeepSeek keys start with sk-; this one does not (fine for another OpenAI-compatible vendor).");
+  const odd = o.force ? undefined : keyWarning(key);
+  if (odd) say(`Warning: ${odd}; stored anyway (fine for a simulator or another OpenAI-compatible vendor; --force stores without this warning).`);
   if (keyFromEnv(o.env, "DEEPSEEK_API_KEY")?.trim()) say("Note: DEEPSEEK_API_KEY is set in this environment and takes precedence over the stored key.");
 
   const baseUrl = o.env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL;
@@ -91,8 +98,14 @@ export function keyProblem(key: string): string | undefined {
   if (key === "") return "it is empty";
   if (/\s/.test(key)) return "it contains spaces or line breaks";
   if (!/^[\x21-\x7e]+$/.test(key)) return "it contains characters an API key never has";
-  if (key.length < 16) return "it is too short";
-  if (key.length > 512) return "it is too long";
+  if (key.length > 4096) return "it is too long";
+  return undefined;
+}
+
+/** Why a usable string does not look like a DeepSeek key (`sk-` and 32 or so more characters). */
+export function keyWarning(key: string): string | undefined {
+  if (!key.startsWith("sk-")) return "this does not look like a DeepSeek key (they start with sk-)";
+  if (key.length < 20) return `this key is shorter than DeepSeek's (${key.length} characters; theirs have about 35)`;
   return undefined;
 }
 

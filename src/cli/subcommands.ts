@@ -1,26 +1,42 @@
 // `deepcode <command>`: the things a person runs from the shell rather than inside a session.
-import { parseArgs } from "node:util";
 import { NotImplementedError } from "../contract/index.js";
 import { calibration, formatCalibration, formatStats, parseCurrency, readLedger, statsJson, summarise } from "../core/cost/index.js";
 import { describeRules } from "./settings/describe.js";
 import { assemble, deepcodeHome, type AssembleOptions } from "./assemble.js";
 import { SessionStore } from "../core/session/store.js";
+import { parseOptions, subcommand, subcommandHelp, UsageError, type Parsed } from "./options.js";
+import { money, plural } from "./render/figures.js";
 
+/** Run `deepcode <command> [args]`. Its options come from its row in options.ts; `--help`
+ *  prints them; an unknown option or an argument it does not take is a UsageError (exit 2). */
 export async function runSubcommand(command: string, args: string[], options: AssembleOptions): Promise<number> {
+  const spec = subcommand(command);
+  if (!spec) throw new NotImplementedError(`deepcode ${command}`);
+  const parsed = parseOptions(args, spec.options, { positionals: true, where: `deepcode ${command}` });
+  if (parsed.values.help) {
+    process.stdout.write(subcommandHelp(spec));
+    return 0;
+  }
+  const extra = parsed.positionals.slice(spec.maxArgs ?? 0);
+  if (extra.length) throw new UsageError(`deepcode ${command} takes no argument '${extra[0]}' (deepcode ${command} --help lists what it takes)`);
+  return run(command, parsed, options);
+}
+
+async function run(command: string, parsed: Parsed, options: AssembleOptions): Promise<number> {
   switch (command) {
     case "permissions":
       return permissions(options);
     case "sessions":
       return sessions(options);
     case "stats":
-      return stats(args, options);
+      return stats(parsed.values, options);
     case "setup": {
       const { runSetup } = await import("./setup.js");
-      return runSetup(deepcodeHome(options.env ?? process.env));
+      return runSetup(deepcodeHome(options.env ?? process.env), { force: parsed.values.force === true });
     }
     case "trust": {
       const { runTrust } = await import("./trust/command.js");
-      return runTrust(args, options);
+      return runTrust({ show: parsed.values.show === true, revoke: parsed.values.revoke === true }, options);
     }
     case "doctor": {
       const { runDoctor } = await import("./doctor.js");
@@ -67,17 +83,18 @@ function sessions(options: AssembleOptions): number {
   }
   for (const s of list) {
     const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
-    process.stdout.write(`${s.id}  ${when}  ${String(s.turns).padStart(3)} turns  $${s.costUsd.toFixed(4)}  ${oneLine(s.firstPrompt, 60)}\n`);
+    process.stdout.write(`${s.id}  ${when}  ${plural(s.turns, "turn").padStart(9)}  ${money(s.costUsd).padStart(9)}  ${oneLine(s.firstPrompt, 60)}\n`);
   }
   process.stdout.write(`\nResume one with: deepcode -r <id>   (or -c for the latest)\n`);
   return 0;
 }
 
-async function stats(args: string[], options: AssembleOptions): Promise<number> {
-  const { values } = parseArgs({ args, options: { json: { type: "boolean" }, estimates: { type: "boolean" }, by: { type: "string" }, currency: { type: "string" } }, strict: true });
+async function stats(values: Parsed["values"], options: AssembleOptions): Promise<number> {
+  if (values.by !== undefined && values.by !== "day" && values.by !== "month") throw new UsageError(`deepcode stats --by must be day or month, not '${String(values.by)}'`);
   const home = options.home ?? deepcodeHome(options.env ?? process.env);
   const ledger = await readLedger(home);
   for (const s of ledger.skipped) process.stderr.write(`deepcode: skipped ${s.torn ? "a torn" : "an invalid"} line ${s.line} of the usage ledger (${s.reason})\n`);
+  if (values.currency !== undefined && !/^(usd|cny)$/i.test(String(values.currency))) throw new UsageError(`deepcode stats --currency must be USD or CNY, not '${String(values.currency)}'`);
   const currency = parseCurrency(values.currency);
   const cal = calibration(ledger.records);
   if (values.json) {

@@ -75,6 +75,10 @@ export interface SystemSection {
   /** Stable id (`base`, `environment`, `instructions:AGENTS.md` …), kept in a fixed order. */
   id: string;
   text: string;
+  /** Said to the person, never sent to the model: what happened to the section on the way
+   *  (an instructions file cut to its limit, and how to change the limit). The banner,
+   *  `/context` and `deepcode doctor` show it. */
+  note?: string;
 }
 
 export interface TailNote {

@@ -30,6 +30,7 @@ export interface AttemptInput {
   keySource: string;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
+  keepAliveLimitMs: number;
   signal: AbortSignal;
 }
 
@@ -58,11 +59,13 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
     let settled = false;
     let socket: Socket | undefined;
     let timer: NodeJS.Timeout | undefined;
+    let keepAliveTimer: NodeJS.Timeout | undefined;
     let sawResponse = false;
 
     const cleanup = () => {
       settled = true;
       clearTimeout(timer);
+      clearTimeout(keepAliveTimer);
       signal.removeEventListener("abort", onAbort);
       socket?.destroy();
     };
@@ -94,6 +97,16 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       }
     };
 
+    /** (Re)start the keep-alive limit: only a piece of the reply resets it, never a keep-alive. */
+    const progress = () => {
+      clearTimeout(keepAliveTimer);
+      if (settled) return;
+      keepAliveTimer = setTimeout(() => {
+        const what = acc.started ? "after the reply started, the API sent only keep-alives" : "the API sent only keep-alives and no reply";
+        fail(new AttemptFailure("timeout", `${what} for ${x.keepAliveLimitMs / 1000} s; gave up (settings apiIdleTimeoutMs sets this limit)`, false));
+      }, x.keepAliveLimitMs);
+    };
+
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     arm();
@@ -120,6 +133,7 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
         req.on("response", (res) => {
           sawResponse = true;
           arm();
+          progress();
           onResponse(res);
         });
         req.end(x.body);
@@ -167,6 +181,7 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       const next = x.protocol.openStream(acc);
       const parser = new SseParser({
         onEvent: (ev) => {
+          if (ev.event !== "ping") progress(); // the Anthropic protocol's keep-alive is an event
           if (!settled && next(ev) === "done") succeed();
         },
       });
@@ -196,6 +211,7 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       res.on("data", (c: Buffer) => {
         chunks.push(c);
         arm();
+        if (c.toString("utf8").trim()) progress(); // blank lines are a queued request's keep-alives
       });
       res.on("end", () => {
         if (settled) return;

@@ -19,6 +19,7 @@ const DEFAULTS = {
   maxAttempts: 4,
   firstByteTimeoutMs: 600_000,
   idleTimeoutMs: 120_000,
+  keepAliveLimitMs: 300_000,
   totalTimeoutMs: 1_800_000,
 };
 
@@ -94,6 +95,7 @@ export function createProvider(opts: ProviderOptions): Provider {
             keySource: opts.keySource,
             firstByteTimeoutMs: opts.firstByteTimeoutMs ?? DEFAULTS.firstByteTimeoutMs,
             idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+            keepAliveLimitMs: opts.keepAliveLimitMs ?? DEFAULTS.keepAliveLimitMs,
             signal: ctl.signal,
           });
         } catch (err) {

@@ -20,6 +20,11 @@ export interface ProviderOptions {
   firstByteTimeoutMs?: number;
   /** Silence allowed once the reply has started (default 120 000); keep-alives reset it. */
   idleTimeoutMs?: number;
+  /** How long a response may send nothing but keep-alives (SSE comments, blank lines) — before
+   *  the reply starts or between its pieces — before it ends with an error instead of hanging
+   *  (default 300 000; settings `apiIdleTimeoutMs`). A queued request that never starts is not
+   *  retried: it would queue again. */
+  keepAliveLimitMs?: number;
   /** The whole request, retries and their waits included (default 1 800 000). */
   totalTimeoutMs?: number;
   /** Waits between attempts; injectable so tests observe backoff without waiting. */

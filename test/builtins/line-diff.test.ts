@@ -17,8 +17,9 @@ describe("the line diff", () => {
     expect(d).toMatchObject({ added: 2, removed: 2, firstChangedLine: 2 });
   });
 
-  it("describes a new file and an emptied one", () => {
-    expect(unifiedDiff("", "x\ny\n", "n").diff).toBe("--- a/n\n+++ b/n\n@@ -0,0 +1,2 @@\n+x\n+y");
+  it("describes a new file from /dev/null, an existing empty file from a/ and an emptied one", () => {
+    expect(unifiedDiff("", "x\ny\n", "n", 3, true).diff).toBe("--- /dev/null\n+++ b/n\n@@ -0,0 +1,2 @@\n+x\n+y");
+    expect(unifiedDiff("", "x\n", "n").diff).toBe("--- a/n\n+++ b/n\n@@ -0,0 +1,1 @@\n+x");
     expect(unifiedDiff("x\n", "", "n").diff).toBe("--- a/n\n+++ b/n\n@@ -1,1 +0,0 @@\n-x");
   });
 

@@ -27,7 +27,16 @@ describe("the permission prompt previews a change without making it", () => {
     writeTree(s.root, { "b.txt": "old\n" });
     const write = s.tools.get("Write")!;
     expect(await write.preview!({ file_path: "b.txt", content: "new\n" }, s.ctx())).toMatch(/-old\n\+new/);
-    expect(await write.preview!({ file_path: "c.txt", content: "fresh\n" }, s.ctx())).toContain("+fresh");
+    expect(await write.preview!({ file_path: "c.txt", content: "fresh\n" }, s.ctx())).toBe("--- /dev/null\n+++ b/c.txt\n@@ -0,0 +1,1 @@\n+fresh");
     expect(readFileSync(join(s.root, "b.txt"), "utf8")).toBe("old\n");
+  });
+
+  it("shows a new file's diff from /dev/null, and an existing empty file's from a/", async () => {
+    const s = session();
+    writeTree(s.root, { "empty.txt": "" });
+    const write = s.tools.get("Write")!;
+    expect(await write.preview!({ file_path: "empty.txt", content: "x\n" }, s.ctx())).toMatch(/^--- a\/empty\.txt\n\+\+\+ b\/empty\.txt/);
+    const edit = await s.tools.get("Edit")!.preview!({ file_path: "new.txt", old_string: "", new_string: "hello\n" }, s.ctx());
+    expect(edit).toMatch(/^--- \/dev\/null\n\+\+\+ b\/new\.txt\n/);
   });
 });

@@ -117,12 +117,12 @@ describe("the frontmatter of a command file", () => {
     expect(commands[0].argumentHint).toBeUndefined();
   });
 
-  it("reads a file whose header is never closed as a prompt, with a warning on line 1", () => {
+  it("does not register a file whose header is never closed, and says so on line 1 with the fix", () => {
     const file = join(d.root, ".deepcode/commands/open.md");
-    writeTree(d.root, { ".deepcode/commands/open.md": "---\ndescription: x\nDo the thing" });
+    writeTree(d.root, { ".deepcode/commands/open.md": "---\ndescription: x\nDo the thing", ".deepcode/commands/fine.md": "Fine" });
     const { commands, warnings } = load();
-    expect(warnings).toEqual([`${file}:1: the frontmatter opened with --- is never closed; the whole file is read as the prompt`]);
-    expect(commands[0].body).toContain("Do the thing");
+    expect(warnings).toEqual([`${file}:1: the frontmatter opened with --- is never closed, so /open is not registered; close the header with a --- line (then /reload)`]);
+    expect(commands.map((c) => c.name)).toEqual(["fine"]);
   });
 
   it("warns about unknown keys in deepcode's folders but not in Claude Code's, and drops Claude model names", () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -7,6 +7,8 @@ import { startSimulator, type Simulator } from "../sim/server.mjs";
 import { doctorChecks, formatDoctor, runDoctor, type DoctorCheck, type DoctorOptions } from "../../src/cli/doctor.js";
 import { saveApiKey } from "../../src/cli/credentials.js";
 import { tempDirs, writeTree, type Dirs } from "./helpers.js";
+import { probeBwrap } from "../../mods/sandbox/bwrap.js";
+import { onPath } from "../../src/cli/commands/doctor-system.js";
 
 const GOOD = "sk-doctor-good-0123456789abcdef";
 const BAD = "sk-doctor-bad-fedcba9876543210";
@@ -137,7 +139,7 @@ describe("settings and the managed policy", () => {
 describe("the machine and deepcode's files", () => {
   it("fails an old Node.js with how to fix it", async () => {
     const [node] = find(await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }, { nodeVersion: "20.9.0" })), "node");
-    expect(formatDoctor([node])).toMatch(/^✗ Node\.js: 20\.9\.0 is too old \(needs ≥ 20\.10\) — fix: install Node\.js 20\.10 or later/);
+    expect(formatDoctor([node])).toMatch(/^✗ Node\.js: 20\.9\.0 is too old \(needs ≥ 20\.18\) — fix: install Node\.js 20\.18 or later/);
   });
 
   it("says that rg is missing when it is not on PATH, as a warning with its fix", async () => {
@@ -146,9 +148,43 @@ describe("the machine and deepcode's files", () => {
     expect(find(checks, "rg")[0].fix).toMatch(/install ripgrep/);
   });
 
-  it("reports the sandbox Bash really runs in: active where bubblewrap works (CI installs it)", async () => {
+  it("reports the sandbox Bash really runs in: active where bubblewrap works here, else not active with the reason and the fix", async () => {
+    const probe = probeBwrap();
     const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }));
-    expect(find(checks, "sandbox")[0]).toMatchObject({ status: "ok", detail: "active: Bash commands run inside bwrap" });
+    if (probe.bwrap) expect(find(checks, "sandbox")[0]).toMatchObject({ status: "ok", detail: "active: Bash commands run inside bwrap" });
+    else {
+      expect(find(checks, "sandbox")[0]).toMatchObject({ status: "warn", detail: `not active: ${probe.problem}; Bash commands run under the permission gate and path fence only` });
+      expect(find(checks, "sandbox")[0].fix).toMatch(/install bubblewrap/);
+    }
+  });
+
+  it("reports the sandbox as not active, with how to install it, where bubblewrap is not on PATH", async () => {
+    const saved = process.env.PATH;
+    const bin = join(d.userHome, "bin");
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(onPath("true", saved) ?? "/bin/true", join(bin, "true"));
+    process.env.PATH = bin; // `true` for the test command, and no bwrap
+    try {
+      const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }, { platform: "linux" }));
+      expect(find(checks, "sandbox")[0]).toMatchObject({
+        status: "warn",
+        detail: "not active: bwrap (bubblewrap) is not installed or not on PATH; Bash commands run under the permission gate and path fence only",
+        fix: expect.stringMatching(/^install bubblewrap \(apt install bubblewrap\)/),
+      });
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
+  it("says when an instructions file is cut to its limit, with the limit and the setting that changes it", async () => {
+    writeFileSync(join(d.root, "AGENTS.md"), "# Rules\n" + "x".repeat(1_000_000));
+    const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }));
+    expect(find(checks, "instructions")[0]).toMatchObject({
+      status: "warn",
+      detail: "AGENTS.md has 1.0M characters; only the first 40,000 are sent (raise or lower the limit with settings pluginConfig.instructions.maxChars)",
+    });
+    writeFileSync(join(d.root, "AGENTS.md"), "# Rules\nshort");
+    expect(find(await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD })), "instructions")[0]).toMatchObject({ status: "ok", detail: "AGENTS.md sent in full" });
   });
 
   it("reports the sandbox as not active when settings turn it off, as a warning", async () => {

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { startSimulator, type Simulator } from "../sim/server.mjs";
-import { keyProblem, setup } from "../../src/cli/setup.js";
+import { keyProblem, keyWarning, setup } from "../../src/cli/setup.js";
 import { resolveApiKey } from "../../src/cli/credentials.js";
 import { tempDirs, type Dirs } from "./helpers.js";
 
@@ -82,6 +82,25 @@ describe("deepcode setup with the key on stdin (not a terminal)", () => {
     expect(existsSync(cred())).toBe(false);
   });
 
+  it("stores a key that does not look like DeepSeek's (the simulator's sk-sim) with a warning, or silently with --force", async () => {
+    const local = await startSimulator({ apiKey: "sk-sim" });
+    try {
+      for (const force of [false, true]) {
+        const input = new PassThrough();
+        input.end("sk-sim\n");
+        const out = sink();
+        const code = await setup(d.home, { input, output: out.stream, env: { DEEPSEEK_BASE_URL: local.url }, force });
+        expect(code).toBe(0);
+        expect(resolveApiKey({}, d.home)?.key).toBe("sk-sim");
+        if (force) expect(out.text()).not.toContain("Warning");
+        else expect(out.text()).toContain("Warning: this key is shorter than DeepSeek's (6 characters; theirs have about 35); stored anyway");
+        expect(out.text()).toMatch(/Checked against http:\/\/127\.0\.0\.1:\d+/);
+      }
+    } finally {
+      await local.close();
+    }
+  });
+
   it("stores the key when the API cannot be reached, and says how to check later", async () => {
     const port = await freePort();
     const { code, text } = await piped(`${GOOD}\n`, { DEEPSEEK_BASE_URL: `http://127.0.0.1:${port}` });
@@ -102,26 +121,28 @@ describe("deepcode setup on a terminal", () => {
     const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
     const out = sink();
     const done = setup(d.home, { input, output: out.stream, env: { DEEPSEEK_BASE_URL: sim.url } });
-    input.write("short\r");
+    input.write("has a space\r");
     await until(() => out.text().includes("Try again."));
     input.write(`${GOOD}\r`);
     expect(await done).toBe(0);
     expect(out.text()).toContain("DeepSeek API key (input hidden): ");
-    expect(out.text()).toContain("That does not look like an API key: it is too short. Try again.");
-    console.log(JSON.stringify(out.text()));
-    expect(out.text()).not.toContain("short\n");
+    expect(out.text()).toContain("That does not look like an API key: it contains spaces or line breaks. Try again.");
+    expect(out.text()).not.toContain("has a space");
     expect(out.text()).not.toContain(GOOD);
     expect(readFileSync(cred(), "utf8")).toBe(`DEEPSEEK_API_KEY=${GOOD}\n`);
   });
 });
 
 describe("what counts as an obviously malformed key", () => {
-  it("refuses empty, spaced, non-ASCII and too-short keys, and accepts a DeepSeek-shaped one", () => {
+  it("refuses only what cannot be a key: empty, spaced, non-ASCII; short or foreign keys are usable", () => {
     expect(keyProblem("")).toBe("it is empty");
     expect(keyProblem("sk-abc\tdef0123456789")).toBe("it contains spaces or line breaks");
     expect(keyProblem("sk-ключ0123456789abcd")).toBe("it contains characters an API key never has");
-    expect(keyProblem("sk-123")).toBe("it is too short");
+    expect(keyProblem("sk-123")).toBeUndefined();
     expect(keyProblem("sk-0123456789abcdef0123456789abcdef")).toBeUndefined();
+    expect(keyWarning("sk-sim")).toMatch(/shorter than DeepSeek's/);
+    expect(keyWarning("other-vendor-key-0123456789")).toMatch(/does not look like a DeepSeek key/);
+    expect(keyWarning("sk-0123456789abcdef0123456789abcdef")).toBeUndefined();
   });
 });
 

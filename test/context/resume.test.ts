@@ -55,7 +55,7 @@ describe("a resumed session sends what the earlier process would have sent", () 
     h.sim.setScript({ replies: [{ content: "after the crash" }] });
     const resumed = await h.resume();
     expect(resumed.startNotes.join("\n")).toMatch(/last line .* was torn/);
-    expect(resumed.startNotes.join("\n")).toMatch(/1 tool call\(s\) cut off by the last exit were answered as interrupted/);
+    expect(resumed.startNotes.join("\n")).toMatch(/1 tool call cut off by the last exit was answered as interrupted/);
     expect(complete(await h.turn("continue")).stopReason).toBe("completed");
     const last = chatBodies(h.sim.requests).pop()!;
     expect(last.messages.find((m) => m.role === "tool")).toMatchObject({ content: expect.stringMatching(/^Interrupted: deepcode stopped/) });

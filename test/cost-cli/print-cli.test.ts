@@ -63,7 +63,7 @@ describe("deepcode -p with the cost engine", () => {
     // The first hook named is the outermost one.
     expect(r.stdout).toMatch(/^turn\.start\s.*\s{2}prepend:cost-budget,.* builtin:cost-tiers(,|$)/m);
     expect(r.stdout).toMatch(/^model\.usage\s.*\s{2}prepend:cost-ledger(,|$)/m);
-    expect(r.stdout).toMatch(/^cost\.estimate\s+no\s+implemented\s/m);
+    expect(r.stdout).toMatch(/^cost\.estimate\s+no\s+assembly\s/m);
   });
 
   it("at 80% of the daily budget runs at chat-fast, says so on stderr, and completes", async () => {
@@ -88,7 +88,8 @@ describe("deepcode -p with the cost engine", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({
       stop_reason: "budget_exhausted",
       is_error: true,
-      error: "daily budget of $1.00 is spent ($1.00 today); new turns are refused; deepcode -p does not raise budgets: change budget.daily in settings or wait until tomorrow",
+      subtype: "error_during_execution",
+      errors: ["daily budget of $1.00 is spent ($1.00 today); new turns are refused; deepcode -p does not raise budgets: change budget.daily in settings or wait until tomorrow"],
     });
     const text = await deepcode(["-p", "hello"]);
     expect(text.code).toBe(1);

@@ -75,10 +75,10 @@ describe("stats add up the ledger per day and per month", () => {
     expect(formatStats(summarise(RECORDS, { by: "day", timeZone: "utc" }), "USD")).toBe(
       [
         "day         requests  turns  input  output  hit rate     cost    saved",
-        "2026-10-31         1      1  1.00K     200      0.0%  $0.0003  $0.0000",
-        "2026-11-29         2      1  22.0K   2.00K     81.8%  $0.0019  $0.0026",
-        "2026-11-30         2      2  11.0K   1.70K     72.7%  $0.0027  $0.0024",
-        "total              5      4  34.0K   3.90K     76.5%  $0.0048  $0.0050",
+        "2026-10-31         1      1  1.00k     200      0.0%  $0.0003       $0",
+        "2026-11-29         2      1  22.0k   2.00k     81.8%  $0.0019  $0.0026",
+        "2026-11-30         2      2  11.0k   1.70k     72.7%  $0.0027  $0.0024",
+        "total              5      4  34.0k   3.90k     76.5%  $0.0048  $0.0050",
       ].join("\n"),
     );
   });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
 import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
 import { chatBodies } from "../helpers/extension.js";
+import { runBin } from "./helpers.js";
 
 let sim: Simulator | undefined;
 let env: CliEnv | undefined;
@@ -15,19 +16,8 @@ afterEach(async () => {
   env = undefined;
 });
 
-/** Run the real CLI. Asynchronously: the simulator lives in this process and must keep
- *  answering while the child runs (spawnSync would block it and deadlock). */
-function deepcode(args: string[], opts: { stdin?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: env!.root, env: env!.env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.stdin ?? "");
-  });
-}
+/** Run the real CLI (asynchronously: the simulator lives in this process). */
+const deepcode = (args: string[], opts: { stdin?: string } = {}) => runBin(args, { cwd: env!.root, env: env!.env, stdin: opts.stdin });
 
 async function setup(script: Script, files: Record<string, string>): Promise<void> {
   sim = await startSimulator({ script, apiKey: "sk-test-cli" });
@@ -88,11 +78,12 @@ describe("deepcode -p does the job end to end in a real repository", () => {
     expect(chatBodies(sim!.requests).pop()!.messages.at(-1)).toEqual({ role: "user", content: "summarise this\n\n<stdin>\nthe log text\n</stdin>" });
   });
 
-  it("streams events as JSON lines with the result object last", async () => {
+  it("streams JSON lines: the system/init line first, the assistant's message, the result object last", async () => {
     await setup({ default: { content: "streamed" } }, {});
     const lines = (await deepcode(["-p", "hi", "--output-format", "stream-json"])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string });
-    expect(lines[0].type).toBe("turn.start");
-    expect(lines.at(-2)?.type).toBe("turn.complete");
+    expect(lines[0]).toMatchObject({ type: "system", subtype: "init" });
+    const texts = lines.filter((l) => l.type === "assistant").flatMap((l) => (l as unknown as { message: { content: Array<{ type: string; text?: string }> } }).message.content).filter((b) => b.type === "text");
+    expect(texts).toEqual([{ type: "text", text: "streamed" }]);
     expect(lines.at(-1)).toMatchObject({ type: "result", result: "streamed" });
   });
 
@@ -118,13 +109,13 @@ describe("deepcode -p does the job end to end in a real repository", () => {
       },
       { "a.txt": "alpha\n" },
     );
-    const child = spawn(process.execPath, [BIN, "-p", "read a.txt", "--output-format", "stream-json"], { cwd: env!.root, env: env!.env });
+    const child = spawn(process.execPath, [BIN, "-p", "read a.txt", "--output-format", "stream-json", "--include-partial-messages"], { cwd: env!.root, env: env!.env });
     child.stdin.end();
     let out = "";
     await new Promise<void>((resolve) => {
       child.stdout.on("data", (d: Buffer) => {
         out += d.toString();
-        if (out.includes('"kind":"content"')) {
+        if (out.includes('"text_delta"')) {
           child.kill("SIGKILL");
           resolve();
         }

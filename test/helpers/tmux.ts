@@ -23,6 +23,13 @@ export class Tmux {
     this.tmux(["send-keys", "-t", this.name, ...keys]);
   }
 
+  /** Paste text the way a terminal does: bracketed (ESC[200~ … ESC[201~) when the program
+   *  turned bracketed paste on, as deepcode's REPL does. */
+  paste(text: string): void {
+    this.tmux(["set-buffer", "-b", "paste", "--", text]);
+    this.tmux(["paste-buffer", "-p", "-d", "-b", "paste", "-t", this.name]);
+  }
+
   screen(): string {
     return this.tmux(["capture-pane", "-t", this.name, "-p", "-S", "-2000"]).stdout;
   }

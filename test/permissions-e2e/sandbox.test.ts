@@ -63,8 +63,9 @@ describe.skipIf(!available)("the Bash sandbox (bubblewrap) in a real process", (
     const results = toolResults(sim);
     expect(results.get("call_outside")).toMatch(/ENOENT|EROFS/);
     if (varTmp) expect(results.get("call_vartmp")).toMatch(/EROFS/);
-    const ends = run.events.filter((e) => e.type === "tool.end");
-    expect(ends.map((e) => e.output?.meta?.sandbox)).toEqual(calls.map(() => "bwrap"));
+    // stream-json's user messages carry each tool result, deepcode's facts (meta) beside it.
+    const ends = run.events.filter((e) => e.type === "user") as Array<{ deepcode?: { meta?: { sandbox?: string } } }>;
+    expect(ends.map((e) => e.deepcode?.meta?.sandbox)).toEqual(calls.map(() => "bwrap"));
   }, CLI_HOOK_TIMEOUT_MS);
 
   it("hides the home folder's secrets, and keeps the project's settings and git hooks read-only", async () => {

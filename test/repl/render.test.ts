@@ -25,7 +25,7 @@ describe("the Markdown subset renders as it streams", () => {
   });
 
   it("drops the markers it renders and keeps the text", () => {
-    expect(plain(render(doc, 3))).toBe("Title\nSome bold and code here.\n• one\n• two\n3. three\n│ a quote\n```ts\nconst x = 1;\n```\nafter");
+    expect(plain(render(doc, 3))).toBe("Title\nSome bold and code here.\n• one\n• two\n3. three\n│ a quote\n┌─ ts\n│ const x = 1;\n└─\nafter");
   });
 
   it("styles headings, bold, inline code and code blocks", () => {
@@ -40,8 +40,20 @@ describe("the Markdown subset renders as it streams", () => {
     expect(plain(render("2 * 3 = 6\n", 1))).toBe("2 * 3 = 6\n");
   });
 
-  it("passes text through untouched without colour (NO_COLOR or not a terminal)", () => {
-    expect(render(doc, 4, false)).toBe(doc);
+  it("leaves the inline markers as written without colour (NO_COLOR or not a terminal), and frames code blocks", () => {
+    expect(render(doc, 4, false)).toBe("# Title\nSome **bold** and `code` here.\n- one\n* two\n3. three\n> a quote\n┌─ ts\n│ const x = 1;\n└─\nafter");
+  });
+
+  it("frames a code block as written: language label, no reflow, indentation kept, nothing after a closing fence", () => {
+    const code = "Run:\n\n```\nif (x) {\n    deep();\n}\n```  \n\nDone.\n";
+    for (const colour of [false, true]) {
+      for (const size of [1, 5, code.length]) expect(plain(render(code, size, colour))).toBe("Run:\n\n┌─\n│ if (x) {\n│     deep();\n│ }\n└─\n\nDone.\n");
+    }
+  });
+
+  it("keeps paragraph spacing single: one blank line in, one blank line out", () => {
+    const text = "First paragraph.\n\nSecond one.\n\n- a\n\nEnd.\n";
+    for (const size of [1, 3, text.length]) expect(plain(render(text, size))).toBe("First paragraph.\n\nSecond one.\n\n• a\n\nEnd.\n");
   });
 });
 
@@ -91,6 +103,18 @@ describe("a turn renders as lines a person can scan", () => {
 
   it("prints one status line: tokens, cache hit, this turn's cost and the session's", () => {
     const u = { prompt_tokens: 12_000, completion_tokens: 850, prompt_cache_hit_tokens: 11_520, prompt_cache_miss_tokens: 480, reasoning_tokens: 0 };
-    expect(statusLine({ usage: u, costUsd: 0.0012 }, { usage: u, costUsd: 0.0345 }, makeStyle(false))).toBe("12k in (96% cached) · 850 out · $0.0012 this turn · $0.035 session");
+    expect(statusLine({ usage: u, costUsd: 0.0012 }, { usage: u, costUsd: 0.0345 }, makeStyle(false))).toBe("12.0k in (96% cached) · 850 out · $0.0012 this turn · $0.0345 session");
+  });
+
+  it("fits the status line to the terminal, dropping words and then parts, never cutting a figure", () => {
+    const u = { prompt_tokens: 123_456, completion_tokens: 4_321, prompt_cache_hit_tokens: 120_000, prompt_cache_miss_tokens: 3_456, reasoning_tokens: 0 };
+    const full = statusLine({ usage: u, costUsd: 0.0123 }, { usage: u, costUsd: 1.5 }, makeStyle(false));
+    expect(full).toBe("123k in (97% cached) · 4.32k out · $0.012 this turn · $1.500 session");
+    for (const width of [70, 60, 50, 40, 30, 20]) {
+      const line = statusLine({ usage: u, costUsd: 0.0123 }, { usage: u, costUsd: 1.5 }, makeStyle(false), width);
+      expect(line.length <= width || line === "$0.012 · $1.500").toBe(true);
+      for (const figure of line.match(/[\d.$k%]+/g) ?? []) expect(full).toContain(figure);
+    }
+    expect(statusLine({ usage: u, costUsd: 0.0123 }, { usage: u, costUsd: 1.5 }, makeStyle(false), 40)).toBe("$0.012 turn · $1.500 session");
   });
 });

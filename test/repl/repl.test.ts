@@ -1,33 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
-import { Tmux } from "../helpers/tmux.js";
-import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import type { Script } from "../sim/server.mjs";
 import { chatBodies } from "../helpers/extension.js";
+import { useRepl } from "./helpers.js";
 
-let sim: Simulator | undefined;
-let term: Tmux | undefined;
-let env: CliEnv | undefined;
-afterEach(async () => {
-  term?.kill();
-  await sim?.close();
-  env?.cleanup();
-  term = undefined;
-  sim = undefined;
-  env = undefined;
-});
+const repl = useRepl();
 
 /** The REPL on a simulator. The tier chooser only shows its line here (`estimate: show`), so
  *  keys go where each test means them; the chooser has its own tests below. */
-async function open(script: Script, files: Record<string, string> = {}, args = "", settings: object = { estimate: "show" }): Promise<Tmux> {
-  sim = await startSimulator({ script, apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify(settings), ...files });
-  term = new Tmux(`node ${BIN} --trust-project ${args}`, { cwd: env.root, env: env.env }); // trust: test/repl/trust.test.ts
-  await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6} ·/); // the rest of the banner: everything has loaded
-  await term.waitFor(/^›\s*$/m);
-  return term;
-}
+const open = (script: Script, files: Record<string, string> = {}, args = "", settings: object = { estimate: "show" }, width?: number) => repl.open(script, files, { args, settings, width });
 
 const edit = (old_string: string, new_string: string) => ({ tool_calls: [{ name: "Edit", arguments: { file_path: "a.txt", old_string, new_string } }] });
 const read = { tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }] };
@@ -36,19 +18,16 @@ describe("the REPL in a real terminal", () => {
   it("starts to a prompt with a one-screen banner: version, project, model, session", async () => {
     const t = await open({ default: { content: "hi" } });
     const s = t.screen();
-    expect(s).toMatch(new RegExp(`^deepcode \\d+\\.\\d+\\.\\d+ · ${env!.root}$`, "m"));
-    expect(s).toMatch(/^deepseek-flash · session \d{8}-\d{6}-[0-9a-f]{6} · prefix [\d.]+k? tokens/m);
+    expect(s).toMatch(new RegExp(`^deepcode \\d+\\.\\d+\\.\\d+ · ${repl.env.root}$`, "m"));
+    expect(s).toMatch(/^deepseek-flash · session \d{8}-\d{6}-[0-9a-f]{6} · prefix ≈[\d.]+k? tokens/m);
   });
 
   it("takes a prompt typed before everything has loaded", async () => {
-    sim = await startSimulator({ script: { default: { content: "got it early" } }, apiKey: "sk-test-cli" });
-    env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify({ estimate: "show" }) });
-    term = new Tmux(`node ${BIN}`, { cwd: env.root, env: env.env });
-    await term.waitFor(/^›/m);
+    const term = await repl.open({ default: { content: "got it early" } }, {}, { loaded: false });
     term.type("early question");
     term.press("Enter");
     await term.waitFor("got it early");
-    expect(chatBodies(sim.requests).pop()!.messages.at(-1)).toEqual({ role: "user", content: "early question" });
+    expect(chatBodies(repl.sim.requests).pop()!.messages.at(-1)).toEqual({ role: "user", content: "early question" });
   });
 
   it("runs a turn whose edit is confirmed with y, and the file changes on disk", async () => {
@@ -59,7 +38,7 @@ describe("the REPL in a real terminal", () => {
     expect(t.screen()).toContain("+uno");
     t.type("y");
     await t.waitFor("changed it");
-    expect(readFileSync(join(env!.root, "a.txt"), "utf8")).toBe("uno\ntwo\n");
+    expect(readFileSync(join(repl.env.root, "a.txt"), "utf8")).toBe("uno\ntwo\n");
     expect(t.screen()).toMatch(/● Edit a\.txt \+1 −1/);
   });
 
@@ -72,7 +51,7 @@ describe("the REPL in a real terminal", () => {
     await t.waitFor("both done");
     expect(t.screen()).toContain("remembered for this session: Edit");
     expect(t.screen().match(/\[a\] always this session/g)).toHaveLength(1);
-    expect(readFileSync(join(env!.root, "a.txt"), "utf8")).toBe("uno\ndos\n");
+    expect(readFileSync(join(repl.env.root, "a.txt"), "utf8")).toBe("uno\ndos\n");
   });
 
   it("denies a command the person refuses, and the model is told", async () => {
@@ -83,7 +62,7 @@ describe("the REPL in a real terminal", () => {
     t.type("n");
     await t.waitFor("ok, I will not");
     expect(t.screen()).toMatch(/✗ Bash: denied/);
-    const last = chatBodies(sim!.requests).pop()!;
+    const last = chatBodies(repl.sim.requests).pop()!;
     expect(last.messages.at(-1)).toMatchObject({ role: "tool", content: expect.stringMatching(/^Permission denied for Bash: the user said no/) });
   });
 
@@ -98,9 +77,7 @@ describe("the REPL in a real terminal", () => {
     t.press("C-d");
     await t.waitFor(/Resume with: deepcode -r (\S+)/);
     const id = /Resume with: deepcode -r (\S+)/.exec(t.screen())![1];
-    term!.kill();
-    term = new Tmux(`node ${BIN} -c`, { cwd: env!.root, env: env!.env });
-    const s = await term.waitFor(/^›\s*$/m);
+    const s = await (await repl.start("-c", { loaded: false })).waitFor(/^›\s*$/m);
     expect(s).toContain("── earlier in this session ──");
     expect(s).toContain("› count");
     expect(s).toMatch(/counting slowly: one two/);
@@ -114,7 +91,7 @@ describe("the REPL in a real terminal", () => {
     t.press("C-c");
     const s = await t.waitFor("[exit 0]");
     expect(s).toContain("No turns, nothing saved.");
-    expect(readdirSync(join(env!.home, "sessions"), { recursive: true }).filter((f) => String(f).endsWith(".jsonl"))).toEqual([]);
+    expect(readdirSync(join(repl.env.home, "sessions"), { recursive: true }).filter((f) => String(f).endsWith(".jsonl"))).toEqual([]);
   });
 
   it("runs a custom command with its arguments expanded", async () => {
@@ -122,7 +99,7 @@ describe("the REPL in a real terminal", () => {
     t.type('/review src/a.ts "error handling"');
     t.press("Enter");
     await t.waitFor("reviewed");
-    const last = chatBodies(sim!.requests).pop()!;
+    const last = chatBodies(repl.sim.requests).pop()!;
     expect(last.messages.at(-1)).toEqual({ role: "user", content: 'Review src/a.ts with a focus on error handling. All arguments: src/a.ts "error handling"' });
   });
 
@@ -134,13 +111,13 @@ describe("the REPL in a real terminal", () => {
   });
 
   it("shows the estimate after Enter and runs the tier picked with a number key", async () => {
-    const t = await open({ default: { content: "answered" } }, {}, "", { estimate: "ask" });
+    const t = await open({ default: { content: "answered" } }, {}, "", { estimate: "ask" }, 240);
     t.type("what does this project do?");
     t.press("Enter");
     await t.waitFor(/≈ question → \S+ \$[\d.]+[\s\S]*1 chat-fast [\s\S]*2 chat-full [\s\S]*3 reasoner-budget [\s\S]*4 reasoner [\s\S]*Enter accepts, 1–4 picks/);
     t.press("4");
     await t.waitFor("answered");
-    const req = sim!.requests.filter((r) => r.status === 200).map((r) => JSON.parse(r.body) as Record<string, unknown>).pop()!;
+    const req = repl.sim.requests.filter((r) => r.status === 200).map((r) => JSON.parse(r.body) as Record<string, unknown>).pop()!;
     expect(req).toMatchObject({ model: "deepseek-v4-pro", reasoning_effort: "max" });
   });
 
@@ -148,7 +125,7 @@ describe("the REPL in a real terminal", () => {
     const t = await open({ default: { content: "answered" } }, {}, "", { estimate: "ask" });
     t.type("hi");
     t.press("Enter");
-    await t.waitFor("Enter accepts, 1–4 picks");
+    await t.waitFor(/Enter( accepts|\/1–4)/);
     const s = await t.waitFor("answered", 10_000);
     expect(s).toContain("(accepted)");
   });
@@ -160,7 +137,7 @@ describe("the REPL in a real terminal", () => {
     await t.waitFor("[a] always this session: Bash(ls:*)");
     t.type("y");
     await t.waitFor("status noted");
-    expect(chatBodies(sim!.requests).pop()!.messages.at(-1)?.content).toMatch(/^Files: [\s\S]*marker\.txt/);
+    expect(chatBodies(repl.sim.requests).pop()!.messages.at(-1)?.content).toMatch(/^Files: [\s\S]*marker\.txt/);
   });
 
   it("runs a custom command's !`cmd` lines without asking when its allowed-tools cover them", async () => {
@@ -172,12 +149,10 @@ describe("the REPL in a real terminal", () => {
   });
 
   it("shows with /diff what this session changed, also when started in a subfolder of the repository", async () => {
-    sim = await startSimulator({ script: { replies: [{ tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }] }, { tool_calls: [{ name: "Edit", arguments: { file_path: "a.txt", old_string: "one", new_string: "uno" } }] }, { content: "edited" }] }, apiKey: "sk-test-cli" });
-    env = cliEnv(sim.url, { "pkg/a.txt": "one\n", "pkg/.deepcode/settings.json": JSON.stringify({ estimate: "show" }) });
+    const env = await repl.project({ replies: [{ tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }] }, { tool_calls: [{ name: "Edit", arguments: { file_path: "a.txt", old_string: "one", new_string: "uno" } }] }, { content: "edited" }] }, { "pkg/a.txt": "one\n", "pkg/.deepcode/settings.json": JSON.stringify({ estimate: "show" }) });
     const { spawnSync } = await import("node:child_process");
     for (const args of [["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"]]) spawnSync("git", args, { cwd: env.root });
-    term = new Tmux(`node ${BIN}`, { cwd: join(env.root, "pkg"), env: env.env });
-    await term.waitFor(/· session \d{8}/);
+    const term = await repl.start("", { cwd: join(env.root, "pkg") });
     term.type("edit it");
     term.press("Enter");
     await term.waitFor("[a] always this session: Edit");

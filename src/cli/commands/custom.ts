@@ -9,8 +9,10 @@
 // So a project command always wins over a user one. A file in a sub-folder is namespaced:
 // `git/commit.md` → `/git:commit`. Hidden files and folders are skipped.
 //
-// Frontmatter keys: description, argument-hint, allowed-tools, model. A problem in a header is
-// a warning naming file and line; the command still loads with defaults for what was bad.
+// Frontmatter keys: description, argument-hint, allowed-tools, model. A problem in a header line
+// is a warning naming file and line; the command still loads with defaults for what was bad. A
+// header that is never closed (`---` with no closing `---`) is not registered at all, with a
+// warning saying so: its header would otherwise be sent as the prompt.
 // Decisions where Claude Code's format and deepcode differ:
 // - `model` naming a Claude model (claude-*, haiku, sonnet, opus) is dropped with a warning:
 //   those names mean nothing to the DeepSeek API, and the session's model is the better guess.
@@ -98,6 +100,11 @@ function readCommand(file: string, name: string, scope: CustomCommand["scope"], 
     return undefined;
   }
   const fm = parseFrontmatter(text);
+  if (fm.unclosed) {
+    // Registering it would send its header as the prompt: it is left out, and said so.
+    warnings.push(`${file}:1: the frontmatter opened with --- is never closed, so /${name} is not registered; close the header with a --- line (then /reload)`);
+    return undefined;
+  }
   for (const p of fm.problems) warnings.push(`${file}:${p.line}: ${p.message}`);
   const cmd: CustomCommand = { name, description: "", body: fm.body.replace(/^\s*\n/, ""), file, scope, origin };
   for (const [key, v] of fm.fields) {

@@ -32,15 +32,32 @@ export function systemChecks(env: NodeJS.ProcessEnv): DoctorCheck[] {
  *  `process.run` — the same hooks a tool's command meets — and the result says whether the
  *  sandbox wrapped it. So the answer follows settings (`sandbox.enabled`) and whatever the
  *  sandbox mod found at start, not a second guess at bwrap. */
-export async function sandboxCheck(o: AssembleOptions, platform: NodeJS.Platform): Promise<DoctorCheck> {
+export async function sandboxCheck(o: AssembleOptions, platform: NodeJS.Platform): Promise<DoctorCheck[]> {
   const label = "sandbox";
   const warnings: string[] = [];
   let app;
   try {
     app = await assemble({ ...o, warn: (m) => warnings.push(m) });
   } catch (err) {
-    return { id: "sandbox", status: "warn", label, detail: `not checked: deepcode cannot start here (${(err as Error).message})`, fix: "fix the settings problem reported above" };
+    return [{ id: "sandbox", status: "warn", label, detail: `not checked: deepcode cannot start here (${(err as Error).message})`, fix: "fix the settings problem reported above" }];
   }
+  return [await sandboxOf(app, o, platform, warnings), await instructionsCheck(app)];
+}
+
+/** The instructions the system prompt would carry, and whether one was cut to its limit: the
+ *  sections are gathered as a session would (context.system through the mods), nothing sent. */
+async function instructionsCheck(app: Awaited<ReturnType<typeof assemble>>): Promise<DoctorCheck> {
+  const label = "instructions";
+  app.chain.setCore("context.system", () => ({ sections: [] })); // the engine's base sections are not instructions
+  const r = await app.chain.dispatch({ type: "context.system", sessionId: "doctor", root: app.root, model: app.model });
+  const cut = r.sections.filter((s) => s.note);
+  const names = r.sections.filter((s) => s.id.startsWith("instructions:")).map((s) => s.id.slice("instructions:".length));
+  if (cut.length) return { id: "instructions", status: "warn", label, detail: cut.map((s) => s.note).join("; "), fix: "shorten the file, or raise pluginConfig.instructions.maxChars in settings" };
+  return { id: "instructions", status: "ok", label, detail: names.length ? `${names.join(", ")} sent in full` : "no AGENTS.md or CLAUDE.md" };
+}
+
+async function sandboxOf(app: Awaited<ReturnType<typeof assemble>>, o: AssembleOptions, platform: NodeJS.Platform, warnings: string[]): Promise<DoctorCheck> {
+  const label = "sandbox";
   let r;
   try {
     r = await app.chain.dispatch({ type: "process.run", argv: ["true"], cwd: o.root, timeoutMs: 10_000, command: "true" });
@@ -48,7 +65,9 @@ export async function sandboxCheck(o: AssembleOptions, platform: NodeJS.Platform
     return { id: "sandbox", status: "warn", label, detail: `a test command could not run (${(err as Error).message})` };
   }
   if (r.sandbox) return { id: "sandbox", status: "ok", label, detail: `active: Bash commands run inside ${r.sandbox}` };
-  const why = warnings.find((w) => /sandbox/i.test(w))?.replace(/^sandbox: /, "") ?? (platform === "linux" ? "turned off in settings (sandbox.enabled: false)" : `not available on ${platform}`);
+  // The mod says why at start: "sandbox: the Bash sandbox is not active: <why>. Commands still …".
+  const said = warnings.find((w) => /sandbox/i.test(w));
+  const why = said ? (/not active: (.*?)\. Commands still/.exec(said)?.[1] ?? said.replace(/^sandbox: /, "")) : platform === "linux" ? "turned off in settings (sandbox.enabled: false)" : `not available on ${platform}`;
   return {
     id: "sandbox",
     status: "warn",

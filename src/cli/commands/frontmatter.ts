@@ -22,6 +22,9 @@ export interface Frontmatter {
   bodyLine: number;
   /** Problems, each with the 1-based line of the file it is on. */
   problems: Array<{ line: number; message: string }>;
+  /** The header opened with `---` and never closed: nothing in the file can be trusted to be
+   *  the prompt (the header would be sent as text). */
+  unclosed?: boolean;
 }
 
 const KEY = /^([A-Za-z_][\w-]*)\s*:(?:\s+(.*)|\s*)$/;
@@ -34,8 +37,8 @@ export function parseFrontmatter(text: string): Frontmatter {
   if (lines[0]?.trimEnd() !== "---") return { fields, body: src, bodyLine: 1, problems };
   const close = lines.findIndex((l, i) => i > 0 && (l.trimEnd() === "---" || l.trimEnd() === "..."));
   if (close < 0) {
-    problems.push({ line: 1, message: "the frontmatter opened with --- is never closed; the whole file is read as the prompt" });
-    return { fields, body: src, bodyLine: 1, problems };
+    problems.push({ line: 1, message: "the frontmatter opened with --- is never closed" });
+    return { fields, body: src, bodyLine: 1, problems, unclosed: true };
   }
   const header = lines.slice(1, close);
   for (let i = 0; i < header.length; i++) {

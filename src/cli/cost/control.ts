@@ -26,7 +26,10 @@ export interface CostControl {
   /** The chooser's 1–4 (or a name): the next turn runs at that tier, once. */
   pick(tier: TierName | number): { ok: boolean; message: string };
   estimate(prompt: string, engine: Engine, opts?: { attachments?: string[] }): Promise<TurnCostEstimate>;
-  estimateLine(e: TurnEstimate, currency?: Currency): string;
+  /** The chooser's line, fitted to `width` columns when given. */
+  estimateLine(e: TurnEstimate, currency?: Currency, width?: number): string;
+  /** The chooser's line from the most detailed form to the shortest. */
+  estimateLines(e: TurnEstimate): string[];
   /** Budgets now (the REPL checks before a turn; the gate decides anyway). */
   budget(): BudgetState;
   raiseBudget(): { ok: boolean; message: string };

@@ -23,7 +23,7 @@
 
 import type { TurnProfile, Usage } from "../../contract/index.js";
 import {
-  budgetState, classifyTask, costOf, familyOf, formatEstimateLine, isPeak, isTierName, ledgerRecord,
+  budgetState, classifyTask, costOf, estimateLineVariants, familyOf, formatEstimateLine, isPeak, isTierName, ledgerRecord,
   TIER_FOR_CLASS, TIER_NAMES, toCostEstimates,
   type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TierName, type TierProfiles, type TurnEstimate,
 } from "../../core/cost/index.js";
@@ -232,8 +232,12 @@ class RunningCost implements CostControl {
     return { ...e, recommended, reason, sessionId: engine.sessionId, prompt, budget };
   }
 
-  estimateLine(e: TurnEstimate, currency: Currency = this.currency): string {
-    return formatEstimateLine(e, currency);
+  estimateLine(e: TurnEstimate, currency: Currency = this.currency, width?: number): string {
+    return formatEstimateLine(e, currency, width);
+  }
+
+  estimateLines(e: TurnEstimate): string[] {
+    return estimateLineVariants(e, this.currency);
   }
 
   tierMode(): TierMode {

@@ -1,18 +1,24 @@
 // A streaming renderer for the Markdown subset models write most: headings, bullet and
 // numbered lists, quotes, **bold**, `inline code` and fenced code blocks. It styles text as it
 // arrives (no waiting for the end of a paragraph); only the first few characters of a line are
-// held back until the line's kind is known, and one `*` or backtick until its partner is.
-// Without colour it passes the text through unchanged, markers and all.
+// held back until the line's kind is known, and one `*` until its partner is.
+//
+// A code block is framed, in colour or not: a dim `┌─ lang` line, each code line after a dim
+// `│ ` exactly as written (no reflow, indentation kept), and a dim `└─` line. Blank lines pass
+// through one for one, so paragraphs keep single spacing. Without colour every other marker is
+// left as written (`**bold**` stays readable as text).
 
 import type { Style } from "./style.js";
 
-type Kind = "text" | "heading" | "code" | "fence" | "quote" | "inline" | "bold" | "marker";
+type Kind = "text" | "heading" | "code" | "frame" | "quote" | "inline" | "bold" | "marker";
+type LineKind = "text" | "heading" | "quote" | "raw" | "code" | "fence-open" | "fence-close";
 
 export class MarkdownStream {
   private lineStart = true;
   private head = ""; // the start of a line, held until its kind is known
   private inFence = false;
-  private lineKind: Kind = "text";
+  private lineKind: LineKind = "text";
+  private labelStarted = false;
   private bold = false;
   private code = false;
   private pending = ""; // a lone `*` waiting for the next character
@@ -23,18 +29,20 @@ export class MarkdownStream {
 
   /** Feed streamed text; returns what to print now. */
   write(chunk: string): string {
-    if (!this.style.enabled) return chunk;
     for (const ch of chunk) this.char(ch);
     return this.take();
   }
 
   /** The stream ended: print whatever was held back. */
   end(): string {
-    if (!this.style.enabled) return "";
     if (this.head) this.classify(true);
     if (this.pending) this.emit(this.pending, this.inlineKind());
     this.pending = "";
     return this.take();
+  }
+
+  private get plain(): boolean {
+    return !this.style.enabled;
   }
 
   private take(): string {
@@ -52,24 +60,27 @@ export class MarkdownStream {
 
   private char(ch: string): void {
     if (this.lineStart) {
-      if (ch === "\n") {
-        this.head += ch;
-        this.classify(true);
-        return;
-      }
       this.head += ch;
-      if (this.decidable()) this.classify(false);
+      if (ch === "\n") this.classify(true);
+      else if (this.decidable()) this.classify(false);
       return;
     }
-    if (ch === "\n") {
-      if (this.pending) this.emit(this.pending, this.inlineKind());
-      this.pending = "";
-      this.spans.push(["text", "\n"]);
-      this.newLine();
-      return;
+    if (ch === "\n") return this.endLine();
+    switch (this.lineKind) {
+      case "code":
+        return this.emit(ch, "code");
+      case "raw":
+        return this.emit(ch, "text");
+      case "fence-close":
+        return; // whatever follows a closing fence is not shown
+      case "fence-open":
+        if (!this.labelStarted && /\s/.test(ch)) return;
+        if (!this.labelStarted) this.emit(" ", "frame");
+        this.labelStarted = true;
+        return this.emit(ch, "frame");
+      default:
+        return this.inline(ch);
     }
-    if (this.inFence || this.lineKind === "fence") return this.emit(ch, "code");
-    this.inline(ch);
   }
 
   private inline(ch: string): void {
@@ -100,71 +111,67 @@ export class MarkdownStream {
 
   /** Enough of the line is held to know its kind (a marker, or something that is none). */
   private decidable(): boolean {
-    const h = this.head;
-    if (this.inFence) return h.length >= 3 || !"```".startsWith(h.trimStart());
-    const t = h.trimStart();
-    if (t === "") return h.length > 8;
-    if (/^#{1,6}$/.test(t) || /^\d{1,3}\.?$/.test(t) || t === "`" || t === "``") return false;
+    const t = this.head.trimStart();
+    if (t === "") return this.head.length > 8;
+    if (t === "`" || t === "``") return false;
+    if (this.inFence || this.plain) return true;
+    if (/^#{1,6}$/.test(t) || /^\d{1,3}\.?$/.test(t)) return false;
     if (/^[-*+]$/.test(t) || t === ">") return false;
     return true;
   }
 
   private classify(lineEnded: boolean): void {
-    const h = this.head;
+    const h = lineEnded ? this.head.slice(0, -1) : this.head;
     this.head = "";
     this.lineStart = false;
     const t = h.trimStart();
     const indent = h.slice(0, h.length - t.length);
-    if (this.inFence) {
-      if (t.startsWith("```")) {
-        this.inFence = false;
-        this.lineKind = "fence";
-        this.emit(h.replace(/\n$/, ""), "fence");
-      } else {
-        this.lineKind = "code";
-        this.emit(h.replace(/\n$/, ""), "code");
-      }
-    } else if (t.startsWith("```")) {
-      this.inFence = true;
-      this.lineKind = "fence";
-      this.emit(h.replace(/\n$/, ""), "fence");
+    if (t.startsWith("```")) {
+      this.lineKind = this.inFence ? "fence-close" : "fence-open";
+      this.inFence = !this.inFence;
+      this.labelStarted = false;
+      this.emit(`${indent}${this.lineKind === "fence-open" ? "┌─" : "└─"}`, "frame");
+      if (this.lineKind === "fence-open") for (const ch of t.slice(3)) this.char(ch);
+    } else if (this.inFence) {
+      this.lineKind = "code";
+      this.emit("│ ", "frame");
+      this.emit(h, "code");
+    } else if (this.plain) {
+      this.lineKind = "raw";
+      this.emit(h, "text");
     } else {
       const m = /^(#{1,6}) |^([-*+]) |^(\d{1,3}\.) |^> /.exec(t);
       let rest = t;
+      this.lineKind = "text";
       if (m?.[1]) {
         this.lineKind = "heading";
         rest = t.slice(m[0].length);
       } else if (m?.[2]) {
         this.spans.push(["text", `${indent}• `]);
         rest = t.slice(m[0].length);
-        this.lineKind = "text";
       } else if (m?.[3]) {
         this.spans.push(["text", `${indent}${m[3]} `]);
         rest = t.slice(m[0].length);
-        this.lineKind = "text";
       } else if (m) {
         this.spans.push(["marker", `${indent}│ `]);
         rest = t.slice(m[0].length);
         this.lineKind = "quote";
       } else {
         this.spans.push(["text", indent]);
-        this.lineKind = "text";
       }
-      for (const ch of rest.replace(/\n$/, "")) this.inline(ch);
+      for (const ch of rest) this.inline(ch);
     }
-    if (lineEnded && h.endsWith("\n")) {
-      if (this.pending) this.emit(this.pending, this.inlineKind());
-      this.pending = "";
-      this.spans.push(["text", "\n"]);
-      this.newLine();
-    }
+    if (lineEnded) this.endLine();
   }
 
-  private newLine(): void {
+  private endLine(): void {
+    if (this.pending) this.emit(this.pending, this.inlineKind());
+    this.pending = "";
+    this.spans.push(["text", "\n"]);
     this.lineStart = true;
     this.bold = false;
     this.code = false;
-    this.lineKind = this.inFence ? "code" : "text";
+    this.lineKind = "text";
   }
 
   private emit(text: string, kind: Kind): void {
@@ -183,7 +190,7 @@ export class MarkdownStream {
       case "inline":
       case "code":
         return this.style("cyan", text);
-      case "fence":
+      case "frame":
       case "marker":
         return this.style("dim", text);
       case "quote":

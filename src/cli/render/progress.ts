@@ -1,11 +1,15 @@
 // One line per event worth telling a person while `-p` runs (on stderr): tools with their
 // summary, retries, repairs and notices. Model text is not echoed here: it is the result.
+// A refused call says why, and the reason names the flag or rule that would allow it.
 import type { StreamEvent } from "../../contract/index.js";
 
-export function progressLine(ev: StreamEvent, _root: string): string | undefined {
+export function progressLine(ev: StreamEvent): string | undefined {
   switch (ev.type) {
-    case "tool.end":
-      return `${ev.output.isError ? "✗" : "●"} ${ev.output.summary ?? ev.tool}${ev.output.isError && !ev.output.summary ? `: ${firstLine(ev.output.content)}` : ""}`;
+    case "tool.end": {
+      const o = ev.output;
+      if (typeof o.meta?.reason === "string") return `✗ ${o.summary ?? ev.tool} — ${o.meta.reason}`;
+      return `${o.isError ? "✗" : "●"} ${o.summary ?? ev.tool}${o.isError && !o.summary ? `: ${firstLine(o.content)}` : ""}`;
+    }
     case "notice":
       return `deepcode: ${ev.message}`;
     case "repair":

@@ -6,6 +6,7 @@
 
 import type { StreamEvent, Usage } from "../../contract/index.js";
 import { MarkdownStream } from "./markdown.js";
+import { fit, moneyLine, tokens } from "./figures.js";
 import type { Style } from "./style.js";
 
 export interface TurnView {
@@ -47,10 +48,7 @@ export class TurnRenderer {
         return this.showRunning();
       case "tool.end": {
         this.running.delete(ev.callId);
-        const o = ev.output;
-        const line = o.summary ?? ev.tool;
-        const detail = o.isError && !/denied|interrupted/.test(line) ? `: ${firstLine(o.content)}` : "";
-        this.line(o.isError ? this.v.style("red", `✗ ${line}${detail}`) : `${this.v.style("green", "●")} ${line}`);
+        this.line(this.toolLine(ev.tool, ev.output));
         return this.showRunning();
       }
       case "repair":
@@ -68,6 +66,17 @@ export class TurnRenderer {
       default:
         return;
     }
+  }
+
+  /** One line per finished call: ● ran; ✗ failed (with the error's first line) or denied (with
+   *  why, unless the person said no just above); ↷ suppressed by the call-storm breaker. */
+  private toolLine(tool: string, o: Extract<StreamEvent, { type: "tool.end" }>["output"]): string {
+    const s = this.v.style;
+    const line = o.summary ?? tool;
+    if (o.meta?.outcome === "suppressed") return s("yellow", `↷ ${line}`);
+    if (o.meta?.outcome === "denied") return s("red", `✗ ${line}${o.meta.by !== "user" && typeof o.meta.reason === "string" ? ` — ${o.meta.reason}` : ""}`);
+    if (!o.isError) return `${s("green", "●")} ${line}`;
+    return s("red", `✗ ${line}${/interrupted/.test(line) ? "" : `: ${firstLine(o.content)}`}`);
   }
 
   private delta(d: Extract<StreamEvent, { type: "model.delta" }>["delta"]): void {
@@ -145,30 +154,21 @@ export class TurnRenderer {
   }
 }
 
-/** The line after each turn: tokens, cache hit %, this turn's cost and the session's. */
-export function statusLine(turn: TurnTotals, session: TurnTotals, style: Style): string {
+/** The line after each turn: tokens, cache hit %, this turn's cost and the session's — fitted to
+ *  `width` columns by dropping words, then parts (never cut inside a figure). */
+export function statusLine(turn: TurnTotals, session: TurnTotals, style: Style, width = Infinity): string {
   const u = turn.usage;
   const hit = u.prompt_tokens ? Math.round((u.prompt_cache_hit_tokens / u.prompt_tokens) * 100) : 0;
-  const parts = [
-    `${tokens(u.prompt_tokens)} in (${hit}% cached)`,
-    `${tokens(u.completion_tokens)} out`,
-    `${money(turn.costUsd)} this turn`,
-    `${money(session.costUsd)} session`,
+  const [t, s] = moneyLine(turn.costUsd, session.costUsd);
+  const variants = [
+    `${tokens(u.prompt_tokens)} in (${hit}% cached) · ${tokens(u.completion_tokens)} out · ${t} this turn · ${s} session`,
+    `${tokens(u.prompt_tokens)} in (${hit}% cached) · ${tokens(u.completion_tokens)} out · ${t} turn · ${s} session`,
+    `${tokens(u.prompt_tokens)} in · ${hit}% cached · ${t} turn · ${s} session`,
+    `${hit}% cached · ${t} turn · ${s} session`,
+    `${t} turn · ${s} session`,
+    `${t} · ${s}`,
   ];
-  return style("dim", parts.join(" · "));
-}
-
-export function tokens(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(2)}M`;
-  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
-  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
-  return String(n);
-}
-
-export function money(usd: number): string {
-  if (usd === 0) return "$0";
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  return `$${usd.toFixed(usd < 1 ? 3 : 2)}`;
+  return style("dim", fit(variants, width));
 }
 
 function briefInput(input: unknown): string {

@@ -2,12 +2,13 @@
 // `/status` and `/context` only read; nothing here calls the model except `/compact`.
 
 import { spawnSync } from "node:child_process";
+import type { Usage } from "../../contract/index.js";
 import type { Engine } from "../../core/engine/engine.js";
 import type { App } from "../assemble.js";
 import { describeRules } from "../settings/describe.js";
 import { formatRules, managedProblem } from "../subcommands.js";
 import type { Style } from "../render/style.js";
-import { money, tokens } from "../render/turn.js";
+import { money, plural, tokens } from "../render/figures.js";
 import { KNOWN_MODELS } from "../../providers/index.js";
 import { sessionLines } from "./open.js";
 import { describeItems, rememberTrust, trustLine } from "../trust/index.js";
@@ -25,8 +26,17 @@ export interface ReplApi {
   showThinking: boolean;
   /** Files this session's Write/Edit calls changed (project-relative or absolute). */
   changedFiles: ReadonlySet<string>;
-  session: { costUsd: number };
+  /** The session's requests, from its file and this process: what /status and /cost count. */
+  session: SessionTotals;
+  /** Read the custom command files again; returns what changed, in words. */
+  reloadCommands(): string[];
   exit(): void;
+}
+
+export interface SessionTotals {
+  requests: number;
+  usage: Usage;
+  costUsd: number;
 }
 
 export interface SlashCommand {
@@ -47,15 +57,16 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     run: (r) => {
       const l = r.engine.ledger();
       const p = r.engine.profile;
+      const t = r.session;
       r.print(
         [
           `model      ${p.model}${p.tier ? ` (tier ${p.tier})` : ""}${p.thinking ? `, thinking ${p.thinking}` : ""}`,
           `project    ${r.app.root}`,
           `trust      ${trustLine(r.app.trust)}`,
-          `session    ${r.engine.sessionId} · ${r.engine.turns} turns`,
-          `context    ${tokens(l.nextPromptTokens)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)})`,
-          `cache      ${sub(l.hitRate * 1000, 1000)} of prompt tokens served from the cache (${l.requests.length} requests)`,
-          `cost       ${money(r.session.costUsd)} this session`,
+          `session    ${r.engine.sessionId} · ${plural(r.engine.turns, "turn")}`,
+          `context    ${tokens(l.nextPromptTokens)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)}) in the next request`,
+          `cache      ${sub(t.usage.prompt_cache_hit_tokens, t.usage.prompt_tokens)} of this session's prompt tokens served from the cache (${plural(t.requests, "request")})`,
+          `cost       ${money(t.costUsd)} this session (${plural(t.requests, "request")})`,
           `prefix     ${l.fingerprint.slice(0, 12)}`,
         ].join("\n"),
       );
@@ -93,19 +104,25 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ];
       const lines = rows.map(([k, v]) => `${k.padEnd(18)} ${tokens(v).padStart(7)}`);
       lines.push(`${"next request".padEnd(18)} ${tokens(l.nextPromptTokens).padStart(7)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)})`);
-      if (l.lastPromptTokens) lines.push(r.style("dim", `the last request was ${l.lastPromptTokens} tokens exactly (from usage); only the tail is estimated`));
+      if (l.lastPromptTokens) lines.push(r.style("dim", `the last request was ${l.lastPromptTokens.toLocaleString("en-US")} tokens exactly (from usage); only the tail is estimated`));
       const last = l.requests[l.requests.length - 1];
       if (last?.divergence) lines.push(r.style("yellow", `last request stopped extending the one before at ${last.divergence.zone}: ${last.divergence.reason}`));
+      for (const n of r.engine.sectionNotes) lines.push(r.style("yellow", `! ${n}`));
       r.print(lines.join("\n"));
     },
   },
   {
     name: "model",
-    args: "[name]",
-    description: "show or switch the model",
+    args: "[name] [--force]",
+    description: "show or switch the model (a name the capability table does not know needs --force)",
     run: (r, args) => {
-      const name = args.trim();
+      const words = args.trim().split(/\s+/).filter(Boolean);
+      const force = words.includes("--force");
+      const name = words.filter((w) => w !== "--force")[0];
       if (!name) return r.print(`model: ${r.engine.profile.model}\nknown: ${KNOWN_MODELS.join(", ")}`);
+      if (!KNOWN_MODELS.includes(name) && !force) {
+        return r.print(r.style("yellow", `unknown model '${name}': known are ${KNOWN_MODELS.join(", ")}. The API would answer "Model Not Exist"; /model ${name} --force uses it anyway (another vendor's endpoint).`));
+      }
       r.engine.setModel(name);
       r.app.cost?.setTier("default"); // a chosen model: tiers follow it again
       r.print(`model: ${name} ${r.style("dim", "(the server caches per model: the next request re-reads the whole context once)")}`);
@@ -118,13 +135,13 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "compact the context now: one digest + the recent turns",
     run: async (r, args) => {
       const c = await r.engine.compact(args.trim() || undefined);
-      r.print(c.ok ? `compacted: ${tokens(c.tokensBefore)} → ${tokens(c.tokensAfter)} tokens` : r.style("yellow", `not compacted: ${c.error}`));
+      r.print(c.ok ? `compacted: ${tokens(c.tokensBefore)} → ${tokens(c.tokensAfter)} tokens in the next request` : r.style("yellow", `not compacted: ${c.error}`));
     },
   },
   {
     name: "cost",
     description: "cost and cache savings: this session, today, this month",
-    run: (r) => r.print(r.app.cost ? r.app.cost.costReport(r.engine) : `${money(r.session.costUsd)} this session`),
+    run: (r) => r.print(r.app.cost ? r.app.cost.costReport(r.engine) : `${money(r.session.costUsd)} this session (${plural(r.session.requests, "request")})`),
   },
   {
     name: "tier",
@@ -158,7 +175,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     args: "[forget]",
     description: "every permission rule and its layer; `forget` clears this session's `a` answers",
     run: (r, args) => {
-      if (args.trim() === "forget") return r.print(`forgot ${r.app.sessionRules.forget()} rule(s) remembered with \`a\``);
+      if (args.trim() === "forget") return r.print(`forgot ${plural(r.app.sessionRules.forget(), "rule")} remembered with \`a\``);
       const broken = managedProblem(r.app);
       r.print(formatRules(describeRules(r.app.settings, r.app.sessionRules.rules())) + (broken ? `\n${r.style("red", broken)}` : ""));
     },
@@ -199,9 +216,10 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   {
     name: "think",
     args: "[on|off]",
-    description: "show the model's reasoning in full, or folded to one line",
+    description: "show the model's reasoning in full (on) or folded to one line (off); without an argument, toggle",
     run: (r, args) => {
       const a = args.trim();
+      if (a && a !== "on" && a !== "off") return r.print(r.style("yellow", `/think takes on or off (or nothing, to toggle), not '${a}'`));
       r.showThinking = a === "on" ? true : a === "off" ? false : !r.showThinking;
       r.print(`reasoning: ${r.showThinking ? "shown in full" : "folded to one line"}`);
     },
@@ -209,10 +227,12 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   },
   {
     name: "reload",
-    description: "rebuild the cached prefix (instructions, tools) after showing what it costs",
+    description: "read custom commands again; rebuild the cached prefix (instructions, tools) after showing what it costs",
     run: async (r) => {
+      const changes = r.reloadCommands();
+      if (changes.length) r.print(changes.join("\n"));
       const p = await r.engine.reloadPreview();
-      if (!p.changed) return r.print("The prefix is up to date; nothing to reload.");
+      if (!p.changed) return r.print(`The prefix is up to date; nothing to rebuild${changes.length ? "" : " (custom commands unchanged)"}.`);
       if (!(await r.confirm(`Rebuild the prefix? The next request re-reads about ${tokens(p.tokens)} tokens uncached.`))) return r.print("kept the current prefix");
       await r.engine.reload();
       r.print("prefix rebuilt");

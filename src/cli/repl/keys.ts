@@ -1,15 +1,87 @@
-// Input while a turn runs. The prompt's readline is closed during a turn; stdin is in raw
-// mode and read here, so Ctrl-C interrupts at once (raw mode turns off the terminal's own
-// SIGINT) and a question (y/a/n, the tier chooser) reads one key. Other typing is ignored:
-// deepcode is line-oriented and does not queue input behind a running turn.
+// Input while a turn runs. The prompt's readline is closed during a turn; stdin is in raw mode
+// and read here, so Ctrl-C interrupts at once (raw mode turns off the terminal's own SIGINT).
+//
+// What arrives in one read is split into keys (a character, an escape sequence, a bracketed
+// paste as one key), so `y⏎` typed fast, sent by tmux or over SSH is two keys, not one string:
+// - A question (y/a/n, the budget prompt, the tier chooser) is answered by the first key typed
+//   after it was asked that it accepts; an Enter right after the answering key is consumed.
+//   The tier chooser accepts only its own keys (Enter, 1–4, Esc); other typing is not an answer.
+// - Everything else is type-ahead: kept, in order, and handed to the next prompt (as in a shell).
+//   Keys typed before a question was asked stay type-ahead: they never answer it.
+// - Ctrl-C interrupts at once and drops the type-ahead.
 
-export type Key = { kind: "key"; key: string } | { kind: "timeout" } | { kind: "interrupt" };
+export type Key = { kind: "key"; key: string } | { kind: "paste"; text: string } | { kind: "timeout" } | { kind: "interrupt" };
+
+export const PASTE_START = "\x1b[200~";
+export const PASTE_END = "\x1b[201~";
+export const ENTER = "\r";
+export const ESC = "\x1b";
+
+/** Split terminal input into keys. Returns the keys and what is left of an unfinished escape
+ *  sequence or paste, to be prefixed to the next read. */
+export function splitKeys(s: string): { keys: string[]; rest: string } {
+  const keys: string[] = [];
+  let i = 0;
+  while (i < s.length) {
+    if (s.startsWith(PASTE_START, i)) {
+      const end = s.indexOf(PASTE_END, i + PASTE_START.length);
+      if (end < 0) return { keys, rest: s.slice(i) };
+      keys.push(s.slice(i, end + PASTE_END.length));
+      i = end + PASTE_END.length;
+      continue;
+    }
+    const c = s[i];
+    if (c === ESC) {
+      if (i + 1 >= s.length) {
+        keys.push(ESC); // a lone Esc (a sequence is sent in one write, so nothing follows it)
+        i++;
+        continue;
+      }
+      const next = s[i + 1];
+      if (next === "[" || next === "O") {
+        let j = i + 2;
+        while (j < s.length && !(s.charCodeAt(j) >= 0x40 && s.charCodeAt(j) <= 0x7e)) j++;
+        if (j >= s.length) return { keys, rest: s.slice(i) };
+        keys.push(s.slice(i, j + 1));
+        i = j + 1;
+        continue;
+      }
+      keys.push(s.slice(i, i + 2)); // Alt+key
+      i += 2;
+      continue;
+    }
+    if (c === "\r" && s[i + 1] === "\n") {
+      keys.push(ENTER);
+      i += 2;
+      continue;
+    }
+    const cp = s.codePointAt(i) ?? 0;
+    const ch = String.fromCodePoint(cp);
+    keys.push(ch === "\n" ? ENTER : ch);
+    i += ch.length;
+  }
+  return { keys, rest: "" };
+}
+
+export function isEnter(k: string): boolean {
+  return k === "\r" || k === "\n";
+}
+
+interface Waiting {
+  resolve: (k: Key) => void;
+  accepts: (k: string) => boolean;
+  /** Keys in the buffer before this index were typed before the question: not answers. */
+  from: number;
+}
 
 export class TurnKeys {
   private onInterrupt?: () => void;
-  private waiting?: (k: Key) => void;
+  private waiting?: Waiting;
   private timer?: ReturnType<typeof setTimeout>;
-  private readonly onData = (data: Buffer): void => this.data(data.toString("utf8"));
+  private buffer: string[] = [];
+  private rest = "";
+  private swallowEnter = false;
+  private readonly onData = (data: Buffer | string): void => this.data(data.toString());
 
   constructor(private readonly input: NodeJS.ReadStream = process.stdin) {}
 
@@ -29,22 +101,67 @@ export class TurnKeys {
     this.answer({ kind: "interrupt" });
   }
 
-  /** Wait for one key (Enter is "\r"); a timeout or Ctrl-C answers instead. */
-  ask(timeoutMs?: number): Promise<Key> {
+  /** Wait for a key typed from now on that `accepts` takes (any key by default); a timeout or
+   *  Ctrl-C answers instead. Enter is "\r". */
+  ask(timeoutMs?: number, accepts: (k: string) => boolean = () => true): Promise<Key> {
     this.answer({ kind: "interrupt" }); // a question left open is over
+    this.swallowEnter = false;
     return new Promise((resolve) => {
-      this.waiting = resolve;
+      this.waiting = { resolve, accepts, from: this.buffer.length };
       if (timeoutMs !== undefined) this.timer = setTimeout(() => this.answer({ kind: "timeout" }), timeoutMs);
+      this.pump();
     });
+  }
+
+  /** The type-ahead, raw (pastes with their markers), for the next prompt; the buffer empties. */
+  takeTypeahead(): string {
+    const text = this.buffer.join("") + this.rest;
+    this.buffer = [];
+    this.rest = "";
+    return text;
+  }
+
+  /** Put text back in front of the type-ahead (a cancelled prompt goes back to be edited). */
+  unshift(text: string): void {
+    this.buffer.unshift(text);
   }
 
   private data(s: string): void {
     if (s.includes("\u0003")) {
+      this.buffer = [];
+      this.rest = "";
       this.answer({ kind: "interrupt" });
       this.onInterrupt?.();
       return;
     }
-    if (this.waiting) this.answer({ kind: "key", key: s === "\n" ? "\r" : s });
+    const { keys, rest } = splitKeys(this.rest + s);
+    this.rest = rest;
+    for (const k of keys) {
+      if (this.swallowEnter && isEnter(k)) {
+        this.swallowEnter = false;
+        continue;
+      }
+      this.swallowEnter = false;
+      this.buffer.push(k);
+    }
+    this.pump();
+  }
+
+  /** Give the waiting question the first key typed since it was asked, if it takes it. Only the
+   *  first: once other typing stands in front, later keys are that typing's, not answers. */
+  private pump(): void {
+    const w = this.waiting;
+    if (!w || this.buffer.length <= w.from) return;
+    const k = this.buffer[w.from];
+    if (!w.accepts(k)) return;
+    this.buffer.splice(w.from, 1);
+    this.swallowEnter = !isEnter(k);
+    // An Enter that came in the same read as the answer is consumed now.
+    if (this.swallowEnter && this.buffer.length > w.from && isEnter(this.buffer[w.from])) {
+      this.buffer.splice(w.from, 1);
+      this.swallowEnter = false;
+    }
+    this.answer(k.startsWith(PASTE_START) ? { kind: "paste", text: k.slice(PASTE_START.length, -PASTE_END.length) } : { kind: "key", key: k });
   }
 
   private answer(k: Key): void {
@@ -52,6 +169,6 @@ export class TurnKeys {
     this.timer = undefined;
     const w = this.waiting;
     this.waiting = undefined;
-    w?.(k);
+    w?.resolve(k);
   }
 }

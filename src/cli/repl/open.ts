@@ -4,11 +4,11 @@
 
 import type { ChatMessage } from "../../contract/index.js";
 import { Engine } from "../../core/engine/engine.js";
-import type { SessionSummary } from "../../core/session/store.js";
+import type { SessionRecord, SessionSummary } from "../../core/session/store.js";
 import type { App } from "../assemble.js";
 import { MarkdownStream } from "../render/markdown.js";
 import type { Style } from "../render/style.js";
-import { money } from "../render/turn.js";
+import { money, plural } from "../render/figures.js";
 
 export interface OpenRequest {
   continue?: boolean;
@@ -39,25 +39,55 @@ export function sessionLines(list: readonly SessionSummary[], style: Style): str
   return list.map((s, i) => {
     const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
     const first = s.firstPrompt.replace(/\s+/g, " ").trim();
-    return `${style("bold", String(i + 1).padStart(2))}  ${when}  ${String(s.turns).padStart(3)} turns  ${money(s.costUsd).padStart(8)}  ${first.length > 60 ? `${first.slice(0, 59)}…` : first}  ${style("dim", s.id)}`;
+    return `${style("bold", String(i + 1).padStart(2))}  ${when}  ${plural(s.turns, "turn").padStart(9)}  ${money(s.costUsd).padStart(9)}  ${first.length > 60 ? `${first.slice(0, 59)}…` : first}  ${style("dim", s.id)}`;
   });
 }
 
-/** The earlier turns of a resumed session, as they would have looked (without tool output). */
-export function replayText(messages: readonly ChatMessage[], style: Style): string {
+export type Outcome = Extract<SessionRecord, { t: "outcome" }>;
+
+/** How each call of a stored session ended, by call id (from its outcome records). */
+export function outcomesOf(records: readonly SessionRecord[]): Map<string, Outcome> {
+  const m = new Map<string, Outcome>();
+  for (const r of records) if (r.t === "outcome") m.set(r.callId, r);
+  return m;
+}
+
+/** The earlier turns of a resumed session, in the order they happened (without tool output):
+ *  each reply's text, then its calls with how each ended — ✓ ran, ✗ denied, ✗ failed,
+ *  ↷ suppressed (the call-storm breaker), ✗ interrupted. */
+export function replayText(messages: readonly ChatMessage[], style: Style, outcomes: ReadonlyMap<string, Outcome> = new Map()): string {
   const out: string[] = [];
+  const results = new Map<string, string>();
+  for (const m of messages) if (m.role === "tool") results.set(m.tool_call_id, m.content);
   for (const m of messages) {
     if (m.role === "user" && !m.content.startsWith("[deepcode]")) out.push(`${style("bold", "›")} ${m.content}`);
     else if (m.role === "user" && m.content.startsWith("[deepcode] Digest")) out.push(style("dim", "· (earlier turns were compacted into a digest)"));
     else if (m.role === "assistant") {
-      for (const c of m.tool_calls ?? []) out.push(`${style("green", "●")} ${c.function.name} ${style("dim", briefArgs(c.function.arguments))}`);
       if (m.content) {
         const md = new MarkdownStream(style);
         out.push((md.write(m.content) + md.end()).trimEnd());
       }
+      for (const c of m.tool_calls ?? []) out.push(callLine(c.function.name, c.function.arguments, outcomes.get(c.id), results.get(c.id), style));
     }
   }
   return out.join("\n");
+}
+
+function callLine(tool: string, args: string, o: Outcome | undefined, result: string | undefined, style: Style): string {
+  const outcome = o?.outcome ?? guessOutcome(result);
+  const call = `${tool} ${briefArgs(args)}`.trimEnd();
+  if (outcome === "ok") return `${style("green", "✓")} ${o?.summary ?? call}`;
+  if (outcome === "suppressed") return style("yellow", `↷ ${call}: suppressed (the same call again)`);
+  return style("red", `✗ ${call}: ${outcome}`);
+}
+
+/** A session written before outcome records: what its tool results say. */
+function guessOutcome(result: string | undefined): Outcome["outcome"] {
+  if (result === undefined) return "interrupted";
+  if (result.startsWith("Permission denied for ")) return "denied";
+  if (result.startsWith("Not run: you have called ")) return "suppressed";
+  if (result.startsWith("Interrupted")) return "interrupted";
+  return "ok";
 }
 
 function briefArgs(raw: string): string {

@@ -1,10 +1,18 @@
-// Reading one prompt with readline: history, Tab completion, multi-line input (a trailing `\`
-// continues; pasted lines arrive together and are kept together), Ctrl-C clears the line or,
-// pressed twice within 2 s at an empty prompt, exits; Ctrl-D at an empty prompt exits.
+// Reading one prompt with readline: history, Tab completion, multi-line input, Ctrl-C clears the
+// line or, pressed twice within 2 s at an empty prompt, exits; Ctrl-D at an empty prompt exits.
 // A fresh readline serves each prompt and is closed while a turn runs, so the turn owns the
-// terminal (see keys.ts).
+// terminal (see keys.ts); what was typed meanwhile arrives here as `prefill`.
+//
+// Multi-line input: a trailing `\` continues the line. A paste (the terminal's bracketed paste,
+// which the REPL turns on) is taken whole: its lines show as one block — the first after the
+// prompt, the others aligned under it without a marker — and nothing is sent until Enter, even
+// when the pasted text ends in a newline. Without bracketed paste, lines arriving closer
+// together than a typist could press Enter are kept together (the older heuristic).
 
-import { createInterface, type Completer } from "node:readline";
+import { createInterface, type Completer, type Interface } from "node:readline";
+import { PassThrough } from "node:stream";
+import { PASTE_END, PASTE_START } from "./keys.js";
+import { visibleLength } from "../render/figures.js";
 
 export type PromptResult = { kind: "line"; text: string } | { kind: "exit"; why: "ctrl-c" | "ctrl-d" } | { kind: "failed"; error: unknown };
 
@@ -20,6 +28,8 @@ export interface PromptOptions {
   /** Text that arrives while the person types (the rest of the banner, once loaded) is printed
    *  above the prompt, which is redrawn with what was typed. If it fails, the prompt ends. */
   interject?: Promise<string | undefined>;
+  /** Type-ahead: raw keys typed before this prompt opened, replayed as if typed now. */
+  prefill?: string;
 }
 
 /** Lines arriving closer together than this came from one paste, not from typed Enters. */
@@ -27,20 +37,65 @@ const PASTE_GAP_MS = 12;
 const DOUBLE_CTRL_C_MS = 2000;
 
 export function readPrompt(o: PromptOptions): Promise<PromptResult> {
-  const input = o.input ?? process.stdin;
+  const stdin = o.input ?? process.stdin;
   const output = o.output ?? process.stdout;
+  // readline reads from a proxy fed by stdin, so a bracketed paste is handled here before
+  // readline would take each pasted newline for an Enter.
+  const proxy = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode: (mode: boolean) => (stdin.isTTY ? stdin.setRawMode(mode) : stdin),
+  });
   return new Promise((resolve) => {
-    const rl = createInterface({ input, output, terminal: true, history: [...o.history], historySize: 1000, removeHistoryDuplicates: true, completer: o.completer, tabSize: 2 });
+    const rl = createInterface({ input: proxy, output, terminal: true, history: [...o.history], historySize: 1000, removeHistoryDuplicates: true, completer: o.completer, tabSize: 2 });
     const lines: string[] = [];
+    const indent = " ".repeat(visibleLength(o.prompt));
     let timer: ReturnType<typeof setTimeout> | undefined;
     let lastCtrlC = 0;
     let done = false;
+    let pending = ""; // an unfinished paste or escape sequence, waiting for the rest
     const finish = (r: PromptResult): void => {
       if (done) return;
       done = true;
       if (timer) clearTimeout(timer);
+      stdin.off("data", onData);
+      stdin.pause();
       rl.close();
       resolve(r);
+    };
+    const onData = (data: Buffer | string): void => {
+      let s = pending + data.toString();
+      pending = "";
+      for (;;) {
+        const at = s.indexOf(PASTE_START);
+        if (at < 0) break;
+        const end = s.indexOf(PASTE_END, at);
+        if (end < 0) {
+          pending = s.slice(at);
+          s = s.slice(0, at);
+          break;
+        }
+        if (at > 0) proxy.write(s.slice(0, at));
+        paste(s.slice(at + PASTE_START.length, end));
+        s = s.slice(end + PASTE_END.length);
+      }
+      if (s) proxy.write(s);
+    };
+    /** A paste: one line goes in as typed; several become a block that waits for Enter. */
+    const paste = (text: string): void => {
+      const parts = text.replace(/\r\n?/g, "\n").split("\n");
+      if (parts.length === 1) return void proxy.write(parts[0]);
+      moveToEnd(rl);
+      const first = rl.line + parts[0];
+      rl.write(null, { ctrl: true, name: "u" }); // the typed start becomes part of the block
+      output.write(`\r\x1b[2K${lines.length ? indent : o.prompt}${first}\n`);
+      lines.push(first);
+      for (const p of parts.slice(1, -1)) {
+        output.write(`${indent}${p}\n`);
+        lines.push(p);
+      }
+      rl.setPrompt(indent);
+      rl.prompt();
+      rl.write(parts[parts.length - 1]);
     };
     const submitIfComplete = (): void => {
       timer = undefined;
@@ -51,7 +106,7 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
         rl.prompt(true);
         return;
       }
-      finish({ kind: "line", text: lines.join("\n") });
+      finish({ kind: "line", text: lines.join("\n").replace(/\n+$/, "") });
     };
     rl.on("line", (line) => {
       if (lines.length > 0 && lines[lines.length - 1].endsWith("\\")) lines[lines.length - 1] = lines[lines.length - 1].slice(0, -1);
@@ -85,5 +140,12 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     );
     rl.setPrompt(o.prompt);
     rl.prompt();
+    stdin.on("data", onData);
+    stdin.resume();
+    if (o.prefill) onData(o.prefill);
   });
+}
+
+function moveToEnd(rl: Interface): void {
+  rl.write(null, { ctrl: true, name: "e" });
 }

@@ -5,7 +5,7 @@
 // earlier turns before the prompt.
 
 import type { AssembleOptions } from "../assemble.js";
-import { NO_KEY_HELP, resolveApiKey } from "../credentials.js";
+import { noKeyHelp, resolveApiKey } from "../credentials.js";
 import { deepcodeHome } from "../home.js";
 import { colourEnabled, makeStyle } from "../render/style.js";
 import { packageVersion } from "../version.js";
@@ -23,9 +23,13 @@ export async function runRepl(options: AssembleOptions, start: ReplStart): Promi
   const env = options.env ?? process.env;
   const home = options.home ?? deepcodeHome(env);
   if (!resolveApiKey(env, home)) {
-    process.stdout.write(`${NO_KEY_HELP}\n`);
+    process.stdout.write(`${noKeyHelp(home)}\n`);
     return 1;
   }
+  // Bracketed paste: the terminal marks a paste, so it is taken whole (prompt.ts) and can never
+  // answer a permission question (keys.ts). Turned off again however deepcode exits.
+  process.stdout.write("\x1b[?2004h");
+  process.on("exit", () => process.stdout.write("\x1b[?2004l"));
   const style = makeStyle(colourEnabled(process.stdout));
   process.stdout.write(`${style("bold", "deepcode")} ${packageVersion()} · ${options.root}\n`);
   // Workspace trust is settled before anything of the project loads (its hooks, plugins).

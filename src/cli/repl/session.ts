@@ -3,24 +3,25 @@
 // leaves (Ctrl-D, /exit, or Ctrl-C twice at an empty prompt). Each turn streams through the
 // turn renderer; Ctrl-C during a turn interrupts it and the transcript keeps what happened.
 
-import type { StreamEvent, Usage } from "../../contract/index.js";
+import type { StreamEvent } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage } from "../../contract/index.js";
+import { usageTotals } from "../../core/session/store.js";
 import type { Engine } from "../../core/engine/engine.js";
 import { assemble, type App, type AssembleOptions } from "../assemble.js";
 import type { Style } from "../render/style.js";
-import { statusLine, TurnRenderer, money, tokens } from "../render/turn.js";
+import { statusLine, TurnRenderer } from "../render/turn.js";
+import { fit, money, tokens } from "../render/figures.js";
 import { completeLine } from "../complete.js";
 import { registerMentions } from "../mentions.js";
-import { bangCommands, engineRunner, expandCommand, loadCustomCommands, type CommandRunner, type CustomCommand } from "../commands/custom.js";
-import { BUILTIN_COMMANDS, helpText, type ReplApi, type SlashCommand } from "./commands.js";
+import { bangCommands, engineRunner, expandCommand, type CommandRunner, type CustomCommand } from "../commands/custom.js";
+import { BUILTIN_COMMANDS, helpText, type ReplApi, type SessionTotals, type SlashCommand } from "./commands.js";
+import { beforeTurn } from "./before-turn.js";
+import { CustomCommands } from "./custom-commands.js";
 import { registerConfirm } from "./confirm.js";
 import { History } from "./history.js";
 import { TurnKeys } from "./keys.js";
-import { openSession, replayText, sessionLines, type OpenRequest } from "./open.js";
+import { openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
 import { readPrompt, type PromptResult } from "./prompt.js";
-
-/** How long the tier chooser waits before it accepts the recommended tier. */
-const CHOOSER_MS = 3000;
 
 export interface ReplStart extends OpenRequest {
   initialPrompt?: string;
@@ -39,15 +40,16 @@ export class Repl implements ReplApi {
   engine!: Engine;
   showThinking = false;
   readonly changedFiles = new Set<string>();
-  session = { costUsd: 0, usage: { ...ZERO_USAGE } as Usage };
+  session: SessionTotals = { requests: 0, costUsd: 0, usage: { ...ZERO_USAGE } };
   private readonly keys = new TurnKeys();
   private readonly history: History;
-  private custom: CustomCommand[] = [];
+  private readonly custom: CustomCommands;
   private leaving = false;
   private readonly out = process.stdout;
 
   constructor(readonly app: App, readonly style: Style, private readonly warnings: string[]) {
     this.history = new History(app.home, app.root);
+    this.custom = new CustomCommands({ root: app.root, home: app.home });
   }
 
   print(text: string): void {
@@ -56,11 +58,18 @@ export class Repl implements ReplApi {
 
   /** Everything before the first prompt can be answered: commands, hooks, the session. */
   async prepare(start: ReplStart): Promise<void> {
-    const loaded = loadCustomCommands({ root: this.app.root, home: this.app.home, reserved: BUILTIN_COMMANDS.map((c) => c.name) });
-    this.custom = loaded.commands;
-    this.warnings.push(...loaded.warnings);
+    this.warnings.push(...this.custom.load());
     registerConfirm({ chain: this.app.chain, keys: this.keys, rules: this.app.sessionRules, out: this.out, style: this.style });
-    registerMentions(this.app.chain, this.app.root);
+    registerMentions(this.app.chain, this.app.root, { onNotes: (notes) => notes.forEach((n) => this.print(this.style("yellow", `! ${n}`))) });
+    // Every priced request of the current session (turns and compactions alike) counts in
+    // /status and the status line, with the price the usage ledger records.
+    this.app.chain.on("prepend", "repl-session-totals", "model.usage", null, async (e, next) => {
+      const r = await next(e);
+      if (e.sessionId === this.engine?.sessionId) {
+        this.session = { requests: this.session.requests + 1, usage: addUsage(this.session.usage, e.usage), costUsd: this.session.costUsd + (r?.costUsd ?? 0) };
+      }
+      return r;
+    });
     await this.open(start);
   }
 
@@ -68,9 +77,25 @@ export class Repl implements ReplApi {
   banner(): string {
     const s = this.style;
     const l = this.engine.ledger();
-    const lines = [s("dim", `${this.engine.profile.model} · session ${this.engine.sessionId} · prefix ${tokens(l.zones.system + l.zones.tools)} tokens, cached after the first request · /help for commands`)];
+    const prefix = `${l.lastPromptTokens ? "" : "≈"}${tokens(l.zones.system + l.zones.tools)}`;
+    const head = `${this.engine.profile.model} · session ${this.engine.sessionId}`;
+    const width = (this.out.columns || 80) - 1;
+    const lines = [
+      s("dim", fit([
+        `${head} · prefix ${prefix} tokens (system prompt and tools), cached after the first request · /help for commands`,
+        `${head} · prefix ${prefix} tokens (system prompt and tools) · /help for commands`,
+        `${head} · prefix ${prefix} tokens · /help for commands`,
+        `${head} · prefix ${prefix} tokens`,
+        head,
+      ], width)),
+    ];
+    for (const n of this.engine.sectionNotes) lines.push(s("yellow", `! ${n}`));
     for (const w of this.warnings.splice(0)) lines.push(s("yellow", `! ${w}`));
     return lines.join("\n");
+  }
+
+  reloadCommands(): string[] {
+    return this.custom.reload();
   }
 
   /** Loop 2: turns until the person leaves. `first` is a prompt already read while loading. */
@@ -85,6 +110,7 @@ export class Repl implements ReplApi {
         history: this.history.forReadline(),
         completer: (line: string) => this.complete(line),
         exitHint: this.style("dim", "(press Ctrl-C again to exit, or Ctrl-D)"),
+        prefill: this.keys.takeTypeahead(),
       });
       pending = undefined;
       if (r.kind !== "line") break;
@@ -121,7 +147,7 @@ export class Repl implements ReplApi {
     });
     let complete: Extract<StreamEvent, { type: "turn.complete" }> | undefined;
     try {
-      if (!(await this.beforeTurn(prompt))) return;
+      if (this.app.cost && !(await beforeTurn({ cost: this.app.cost, engine: this.engine, keys: this.keys, out: this.out, style: this.style, print: (t) => this.print(t) }, prompt))) return;
       for await (const ev of this.engine.submit(prompt, { signal: ctl.signal })) {
         renderer.handle(ev);
         if (ev.type === "tool.end" && !ev.output.isError && (ev.tool === "Write" || ev.tool === "Edit")) {
@@ -134,10 +160,9 @@ export class Repl implements ReplApi {
       this.keys.stop();
     }
     if (!complete) return;
-    this.session.costUsd += complete.costUsd;
-    this.session.usage = addUsage(this.session.usage, complete.usage);
-    if (complete.usage.prompt_tokens > 0) this.print(statusLine({ costUsd: complete.costUsd, usage: complete.usage }, this.session, this.style));
+    if (complete.usage.prompt_tokens > 0) this.print(statusLine({ costUsd: complete.costUsd, usage: complete.usage }, this.session, this.style, (this.out.columns || 80) - 1));
     if (complete.stopReason === "interrupted") this.print(this.style("dim", "Interrupted. The transcript keeps what happened; say how to go on."));
+    else if (complete.stopReason === "error") this.print(this.style("dim", `The session keeps what arrived before the error; send a prompt to go on (or later: deepcode -r ${this.engine.sessionId}).`));
     for (const n of this.app.cost?.takeNotices() ?? []) this.print(this.style("yellow", `! ${n.message}`));
   }
 
@@ -154,50 +179,9 @@ export class Repl implements ReplApi {
     }
   }
 
-  /** The cost before a turn: the estimate line, and with `estimate: ask` the chooser —
-   *  Enter accepts, 1–4 picks a tier for this turn, anything else or 3 s accepts; Ctrl-C
-   *  cancels the turn. A spent budget may be raised for this session after a confirmation. */
-  private async beforeTurn(prompt: string): Promise<boolean> {
-    const cost = this.app.cost;
-    if (!cost) return true;
-    const budget = cost.budget();
-    if (budget.state === "exhausted") {
-      this.print(this.style("yellow", `! ${budget.message}`));
-      if (!budget.canRaise) return false;
-      this.out.write(`Raise it for this session? ${this.style("bold", "[y]")} yes  ${this.style("bold", "[n]")} no  › `);
-      const k = await this.keys.ask();
-      const yes = k.kind === "key" && k.key.toLowerCase() === "y";
-      this.out.write(`${yes ? "yes" : "no"}\n`);
-      if (!yes) return false;
-      const raised = cost.raiseBudget();
-      this.print(raised.ok ? raised.message : this.style("red", raised.message));
-      if (!raised.ok) return false;
-    }
-    if (cost.estimateMode === "off") return true;
-    const e = await cost.estimate(prompt, this.engine);
-    const line = this.style("dim", `≈ ${cost.estimateLine(e)}`);
-    if (cost.estimateMode === "show") {
-      this.print(line);
-      return true;
-    }
-    this.out.write(`${line} ${this.style("dim", "· Enter accepts, 1–4 picks")} `);
-    const k = await this.keys.ask(CHOOSER_MS);
-    if (k.kind === "interrupt") {
-      this.out.write("cancelled\n");
-      return false;
-    }
-    const n = k.kind === "key" ? Number(k.key) : NaN;
-    if (Number.isInteger(n) && n >= 1 && n <= 4) {
-      const r = cost.pick(n);
-      this.out.write(`${r.ok ? r.message : this.style("red", r.message)}\n`);
-    } else this.out.write(`${this.style("dim", k.kind === "timeout" ? "(accepted)" : "✓")}\n`);
-    return true;
-  }
-
   async newSession(): Promise<void> {
     await this.engine.close("new");
     await this.open({});
-    this.session = { costUsd: 0, usage: { ...ZERO_USAGE } };
     this.changedFiles.clear();
     this.print(`new session ${this.engine.sessionId}`);
   }
@@ -213,7 +197,6 @@ export class Repl implements ReplApi {
     if (id === this.engine.sessionId) return this.print("that is the current session");
     await this.engine.close("switch");
     await this.open({ resume: id });
-    this.session = { costUsd: 0, usage: { ...ZERO_USAGE } };
     this.print(`resumed session ${id}`);
     this.showEarlierTurns();
   }
@@ -223,9 +206,11 @@ export class Repl implements ReplApi {
     return r.kind === "line" && /^y(es)?$/i.test(r.text.trim());
   }
 
+  /** Open a session; its totals start from what its file records (a resumed session's cost). */
   private async open(req: OpenRequest): Promise<void> {
     this.engine = await openSession(this.app, req, (list) => this.pick(list), (m) => this.print(this.style("yellow", m)));
     this.app.engine = this.engine;
+    this.session = this.engine.wasResumed ? usageTotals(this.app.store.load(this.engine.sessionId).records) : { requests: 0, costUsd: 0, usage: { ...ZERO_USAGE } };
   }
 
   private async pick(list: Parameters<typeof sessionLines>[0]): Promise<string | undefined> {
@@ -240,12 +225,18 @@ export class Repl implements ReplApi {
   }
 
   private showEarlierTurns(): void {
-    const text = replayText(this.engine.messages, this.style);
+    const text = replayText(this.engine.messages, this.style, outcomesOf(this.app.store.load(this.engine.sessionId).records));
     if (text) this.print(`${this.style("dim", "── earlier in this session ──")}\n${text}\n${this.style("dim", "──")}`);
   }
 
   private commands(): SlashCommand[] {
-    const custom: SlashCommand[] = this.custom.map((c) => ({
+    const custom = this.custom.commands.map((c) => this.slashCommand(c));
+    const help: SlashCommand = { name: "help", description: "list commands", run: () => this.print(helpText(this, custom)) };
+    return [help, ...BUILTIN_COMMANDS.filter((c) => c.name !== "help"), ...custom];
+  }
+
+  private slashCommand(c: CustomCommand): SlashCommand {
+    return {
       name: c.name,
       args: c.argumentHint,
       description: `${c.description} ${this.style("dim", `(${c.scope})`)}`,
@@ -272,15 +263,19 @@ export class Repl implements ReplApi {
           if (this.engine.profile.model !== model) this.engine.setModel(model);
         }
       },
-    }));
-    const help: SlashCommand = { name: "help", description: "list commands", run: () => this.print(helpText(this, custom)) };
-    return [help, ...BUILTIN_COMMANDS.filter((c) => c.name !== "help"), ...custom];
+    };
   }
 
   private async command(text: string): Promise<void> {
     const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
     const name = m?.[1] ?? "";
-    const cmd = this.commands().find((c) => c.name === name);
+    let cmd = this.commands().find((c) => c.name === name);
+    if (!cmd) {
+      // A command file added since start (or since the last look) works at once.
+      const changes = this.custom.reload();
+      cmd = this.commands().find((c) => c.name === name);
+      for (const w of changes.filter((c) => c.startsWith("! "))) this.print(this.style("yellow", w));
+    }
     if (!cmd) return this.print(this.style("yellow", `unknown command /${name} — /help lists them`));
     try {
       await cmd.run(this, m?.[2] ?? "");

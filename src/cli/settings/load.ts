@@ -27,6 +27,10 @@ export interface LoadSettingsOptions {
   flagFile?: string;
   /** The managed policy file; the caller injects it (defaultManagedPath() in the CLI). */
   managedPath: string;
+  /** Rules given on the command line for this run (`--allowedTools`, `--disallowedTools`,
+   *  `--permission-mode acceptEdits`): flag-layer rules, each group named by the flag that gave
+   *  it (shown as the rule's file by `deepcode permissions`). */
+  flagRules?: Array<{ source: string; allow?: string[]; deny?: string[] }>;
 }
 
 /** Where an administrator puts the managed policy, per OS. Hard-coded on purpose: no
@@ -63,6 +67,13 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
       delete r.settings.allowManagedHooksOnly;
     }
     layers.push({ name: s.name, file: s.file, settings: r.settings, present: r.present, positions: r.positions });
+  }
+
+  for (const f of opts.flagRules ?? []) {
+    const permissions: Settings = {};
+    if (f.allow?.length) permissions.allow = f.allow;
+    if (f.deny?.length) permissions.deny = f.deny;
+    layers.push({ name: "flag", file: f.source, settings: { permissions }, present: true });
   }
 
   const managed = loadManaged(opts.managedPath, warnings, seen);

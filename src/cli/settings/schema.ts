@@ -68,6 +68,8 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   tier: { t: "enum", values: ["auto", "chat-fast", "chat-full", "reasoner-budget", "reasoner"] },
   compaction: { t: "object", keys: { threshold: num, keepTurns: num } },
   toolResultMaxBytes: num,
+  /** How long a response may send only keep-alives before it ends with an error (ms, default 300 000). */
+  apiIdleTimeoutMs: num,
   mcpServers: { t: "record", of: anyObject },
   providers: anyObject,
   statusLine: { t: "either", options: [anyObject, str] },

@@ -3,34 +3,14 @@
 //   deepcode trust            trust the project as it is now (asked again when that changes)
 //   deepcode trust --show     say whether it is trusted and what needs trust
 //   deepcode trust --revoke   keep it untrusted (the REPL stops asking until it changes)
+// (Its options and --help come from its row in options.ts; docs/permissions.md explains trust.)
 
-import { parseArgs } from "node:util";
 import type { AssembleOptions } from "../assemble.js";
 import { deepcodeHome } from "../home.js";
 import { defaultManagedPath, loadSettings } from "../settings/load.js";
 import { describeItems, rememberTrust, resolveTrust, trustLine } from "./index.js";
 
-export const TRUST_HELP = `Usage: deepcode trust [--show | --revoke]
-
-Workspace trust: an untrusted project's own files (.deepcode/settings*.json, its commands,
-.mcp.json) may only tighten. What loosens a rule or runs code — allow rules, hooks, plugins,
-the sandbox switched off, extra folders, MCP servers, commands' allowed-tools and !\`cmd\` —
-applies once you trust the project, and is asked about again when it changes.
-
-  deepcode trust            trust this project as it is now
-  deepcode trust --show     show whether it is trusted and what that covers
-  deepcode trust --revoke   keep it untrusted (the REPL stops asking until it changes)
-
-For CI, settings \`trustedProjects\` in your user settings (or --settings FILE) lists trusted
-paths (\`/srv/checkouts/**\` for every project below); -p --trust-project trusts one run.
-`;
-
-export function runTrust(args: string[], o: AssembleOptions, out: NodeJS.WritableStream = process.stdout): number {
-  const { values } = parseArgs({ args, options: { show: { type: "boolean" }, revoke: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true });
-  if (values.help) {
-    out.write(TRUST_HELP);
-    return 0;
-  }
+export function runTrust(values: { show: boolean; revoke: boolean }, o: AssembleOptions, out: NodeJS.WritableStream = process.stdout): number {
   const home = o.home ?? deepcodeHome(o.env ?? process.env);
   const settings = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath: o.managedPath ?? defaultManagedPath() });
   const state = resolveTrust({ root: o.root, home, settings });

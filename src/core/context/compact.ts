@@ -55,6 +55,11 @@ export async function compactContext(d: CompactDeps): Promise<CompactionResult &
     .filter((s) => s !== "")
     .join("\n");
   const messages: ChatMessage[] = [{ role: "user", content: text }, ...log.slice(keepFrom)];
+  // A digest longer than what it replaces would make every later request dearer: keep the log.
+  const estimate = d.context.estimateWith(messages);
+  if (estimate >= before) {
+    return { ok: false, tokensBefore: before, tokensAfter: before, error: `the digest would not make the context smaller (${before} tokens now, about ${estimate} after), so it was not applied` };
+  }
   d.context.startEpoch(messages, "compaction");
   const after = d.context.ledger().nextPromptTokens;
   return { ok: true, tokensBefore: before, tokensAfter: after, messages };

@@ -5,7 +5,7 @@
 export type { Cost, Currency, PeakSchedule, PriceFamily, PriceLookup, PriceRow, PriceTable, RatePair, Rates } from "./types.js";
 export { familyOf, isPeak, loadPriceTable, priceFor } from "./prices.js";
 export { addCosts, costOf, inCurrency, splitPrompt } from "./calc.js";
-export { formatMoney, formatPercent, formatRange, formatTokens, parseCurrency } from "./format.js";
+export { fit, formatMoney, formatPercent, formatRange, formatTokens, moneyDigits, parseCurrency, plural, roundCost, visibleLength } from "./format.js";
 export { classifyTask, taskSignals, TASK_CLASSES, type TaskClass, type TaskSignals } from "./classify.js";
 export { estimateTokens, floorToCacheUnit } from "../tokens.js";
 export {
@@ -28,4 +28,4 @@ export {
   calibration, periodOf, spending, summarise,
   type Calibration, type CalibrationRow, type PeriodKind, type Summary, type SummaryRow, type TimeZoneMode,
 } from "./stats.js";
-export { columns, formatCalibration, formatEstimateLine, formatStats, statsJson } from "./report.js";
+export { columns, estimateLineVariants, formatCalibration, formatEstimateLine, formatStats, statsJson } from "./report.js";

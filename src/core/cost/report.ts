@@ -3,7 +3,7 @@
 // REPL's chooser shows. Plain text, aligned columns, no colour (the renderer adds it).
 
 import type { TurnEstimate } from "./estimate.js";
-import { formatMoney, formatPercent, formatRange, formatTokens } from "./format.js";
+import { fit, formatMoney, formatPercent, formatRange, formatTokens } from "./format.js";
 import type { Calibration, CalibrationRow, Summary, SummaryRow } from "./stats.js";
 import type { Currency } from "./types.js";
 
@@ -81,8 +81,15 @@ export function statsJson(summary: Summary, cal?: Calibration): {
  * The chooser's line: the recommended tier and its range first, then every tier with the key
  * that picks it, e.g.
  *   routine → chat-full $0.004–0.031 · 1 chat-fast $0.001–0.012 · 2 chat-full … · peak hours
+ * fitted to `width` columns: the reason goes first, then the tiers' names, then the tiers, and
+ * a figure is never cut.
  */
-export function formatEstimateLine(e: TurnEstimate, currency: Currency): string {
+export function formatEstimateLine(e: TurnEstimate, currency: Currency, width = Infinity): string {
+  return fit(estimateLineVariants(e, currency), width);
+}
+
+/** The chooser's line from the most detailed to the shortest (see formatEstimateLine). */
+export function estimateLineVariants(e: TurnEstimate, currency: Currency): string[] {
   const range = (t: TurnEstimate["tiers"][number]): string =>
     t.error !== undefined
       ? "no price"
@@ -93,6 +100,16 @@ export function formatEstimateLine(e: TurnEstimate, currency: Currency): string 
   const head = `${e.taskClass} → ${e.recommended} ${rec ? range(rec) : ""}`.trimEnd();
   const note = e.reason !== e.taskClass ? ` (${e.reason})` : "";
   const all = e.tiers.map((t, i) => `${i + 1} ${t.tier} ${range(t)}`).join(" · ");
-  const peak = e.tiers.some((t) => t.error === undefined && t.peak) ? " · peak hours" : "";
-  return `${head}${note} · ${all}${peak}`;
+  const numbered = e.tiers.map((t, i) => `${i + 1} ${range(t)}`).join(" · ");
+  const isPeak = e.tiers.some((t) => t.error === undefined && t.peak);
+  const peak = isPeak ? " · peak hours" : "";
+  const short = isPeak ? " · peak" : "";
+  return [
+    `${head}${note} · ${all}${peak}`,
+    `${head} · ${all}${peak}`,
+    `${head} · ${numbered}${peak}`,
+    `${head}${peak}`,
+    `${head}${short}`,
+    `${e.recommended} ${rec ? range(rec) : ""}${short}`.trimEnd(),
+  ];
 }

@@ -28,7 +28,7 @@ import { PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tool
 import { appendTurnStart, changedFiles, lateTools, sectionChanges } from "./tail.js";
 import { CompactionBreakers } from "./compaction.js";
 import { installCores } from "./cores.js";
-import type { PriceTable } from "../cost/index.js";
+import { plural, type PriceTable } from "../cost/index.js";
 
 const MAX_STOP_CONTINUATIONS = 3;
 
@@ -116,7 +116,7 @@ export class Engine {
       e.setModel(opts.model);
       e.startNotes.push(`switched from ${state.model} to ${opts.model} (-m); the server caches per model, so the next request re-reads the context once`);
     }
-    if (repaired.answered) e.startNotes.push(`${repaired.answered} tool call(s) cut off by the last exit were answered as interrupted`);
+    if (repaired.answered) e.startNotes.push(`${plural(repaired.answered, "tool call")} cut off by the last exit ${repaired.answered === 1 ? "was" : "were"} answered as interrupted`);
     await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
     return e;
   }
@@ -144,6 +144,10 @@ export class Engine {
   get prefix(): Prefix {
     return this.context.currentPrefix;
   }
+  /** What the system sections say to the person (an instructions file cut to its limit…). */
+  get sectionNotes(): string[] {
+    return this.sections.flatMap((s) => (s.note ? [s.note] : []));
+  }
   ledger(): Ledger {
     return this.context.ledger();
   }
@@ -159,7 +163,10 @@ export class Engine {
     if (this.running) throw new Error("a turn is already running");
     this.running = true;
     const channel = new Channel<StreamEvent>();
-    this.emit = (e) => channel.push(e);
+    this.emit = (e) => {
+      if (e.type === "tool.end") this.record({ t: "outcome", callId: e.callId, tool: e.tool, outcome: outcomeOf(e.output), summary: e.output.summary ?? e.tool });
+      channel.push(e);
+    };
     this.runOneTurn(prompt, opts.signal ?? new AbortController().signal)
       .catch((err: unknown) => channel.push(this.completeEvent(this.turn, "error", emptyEnd(err))))
       .finally(() => {
@@ -379,6 +386,12 @@ export class Engine {
 }
 
 export { PROXY_TOOL };
+
+function outcomeOf(o: { isError?: boolean; summary?: string; meta?: Record<string, JsonValue> }): "ok" | "denied" | "failed" | "suppressed" | "interrupted" {
+  if (o.meta?.outcome === "denied" || o.meta?.outcome === "suppressed") return o.meta.outcome;
+  if (!o.isError) return "ok";
+  return o.summary?.endsWith(": interrupted") ? "interrupted" : "failed";
+}
 
 function emptyEnd(err: unknown): TurnEnd {
   return { stopReason: "error", text: "", steps: 0, usage: { ...ZERO_USAGE }, costUsd: 0, error: err instanceof Error ? err.message : String(err) };

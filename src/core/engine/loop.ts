@@ -118,8 +118,8 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     );
     for (const o of outcomes) d.context.appendToolResult(o.call.id, o.output.content);
     endings.progressed();
-    const storm = outcomes.filter((o) => String(o.output.meta?.deniedBy ?? "").startsWith(STORM_BY));
+    const storm = outcomes.filter((o) => String(o.output.meta?.by ?? "").startsWith(STORM_BY));
     if (storm.length) Object.assign(loop, { requests: loop.requests + 1, costUsd: loop.costUsd + stepCost });
-    if (storm.some((o) => o.output.meta?.deniedBy === STORM_STOP_BY)) return end("repeated_calls", `the model kept repeating a call that could not change anything (${loop.requests} rounds of repeats)`);
+    if (storm.some((o) => o.output.meta?.by === STORM_STOP_BY)) return end("repeated_calls", `the model kept repeating a call that could not change anything (${loop.requests} rounds of repeats)`);
   }
 }

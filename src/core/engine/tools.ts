@@ -21,6 +21,7 @@ import type {
 } from "../../contract/index.js";
 import { createToolContext } from "../tool-context.js";
 import { describeErrors, validate } from "../schema.js";
+import { STORM_BY } from "../repair/call-storm.js";
 
 /** The stable proxy: its definition never changes, so tools that arrive after the session
  *  started (late MCP servers, `/reload`ed plugins) are reachable without touching the prefix. */
@@ -98,6 +99,16 @@ export interface CallOutcome {
 
 const error = (content: string, summary?: string): ToolOutput => ({ content, isError: true, summary });
 
+/** A call the gate (or the person) refused. `meta.outcome` says which kind of refusal it was —
+ *  `suppressed` for the call-storm breaker's repeated call, else `denied` — and `meta.reason`
+ *  why, so a renderer, a transcript replay and `-p`'s permission_denials can tell them apart. */
+function refused(tool: string, content: string, reason: string, by: string | undefined): ToolOutput {
+  const outcome = by?.startsWith(STORM_BY) ? "suppressed" : "denied";
+  const meta: Record<string, JsonValue> = { outcome, reason };
+  if (by) meta.by = by;
+  return { content, isError: true, summary: outcome === "suppressed" ? `${tool}: suppressed (the same call again)` : `${tool}: denied`, meta };
+}
+
 /** One call through the whole pipeline. Whatever throws on the way (a hook's DeniedError on
  *  tool.result, a core that fails) becomes the call's error result: every call in the log gets
  *  an answer, or the next request would be refused for an orphaned call. */
@@ -143,7 +154,7 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
 
   const ctx = createToolContext(env.chain, { root: env.root, sessionId: env.sessionId, callId: call.id, signal: env.signal, reads: env.reads, shell: env.shell });
   const gate = await env.chain.dispatch({ type: "tool.check", ...base, tool, input, readOnly: spec.readOnly, step: env.step });
-  if (gate.decision === "deny") return done({ ...error(`Permission denied for ${tool}: ${gate.reason ?? "denied"}`, `${tool}: denied`), meta: { deniedBy: gate.by ?? "" } });
+  if (gate.decision === "deny") return done(refused(tool, `Permission denied for ${tool}: ${gate.reason ?? "denied"}`, gate.reason ?? "denied", gate.by));
   if (gate.decision === "ask") {
     const answer = await serialised(env.askLock, async () => {
       const preview = await previewOf(spec, input, ctx);
@@ -159,7 +170,7 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
     });
     if (answer.decision !== "allow") {
       const why = answer.reason ?? "the user said no";
-      return done(error(`Permission denied for ${tool}: ${why}. Do not retry the same call; ask the user or take another approach.`, `${tool}: denied`));
+      return done(refused(tool, `Permission denied for ${tool}: ${why}. Do not retry the same call; ask the user or take another approach.`, why, answer.by));
     }
   }
   if (env.signal.aborted) return done(error("Interrupted before it ran.", `${tool}: interrupted`));

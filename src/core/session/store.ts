@@ -20,6 +20,9 @@ export type SessionRecord =
   /** `loop`: requests the model spent repeating calls the call-storm breaker suppressed. */
   | { t: "turn"; turn: number; prompt: string; stopReason: StopReason; usage: Usage; costUsd: number; at: string; durationMs: number; loop?: { requests: number; costUsd: number } }
   | { t: "usage"; turn: number; step: number; model: string; usage: Usage; costUsd: number; at: string }
+  /** How a tool call ended, for showing a resumed session as it happened (the log keeps only
+   *  what the model saw). */
+  | { t: "outcome"; callId: string; tool: string; outcome: "ok" | "denied" | "failed" | "suppressed" | "interrupted"; summary: string }
   /** Things shown to the person but not sent back to the model (e.g. reasoning it does not need). */
   | { t: "display"; kind: string; text: string }
   | { t: "model"; model: string }
@@ -165,6 +168,22 @@ export class SessionWriter {
   }
 }
 
+/** What a session's requests cost and used, from its usage records: every request priced,
+ *  compaction digests and turns cut off by a crash included. The one source of a session's
+ *  cost (`/sessions`, `/status`, `deepcode sessions`). */
+export function usageTotals(records: readonly SessionRecord[]): { requests: number; usage: Usage; costUsd: number } {
+  const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: 0, reasoning_tokens: 0 };
+  let requests = 0;
+  let costUsd = 0;
+  for (const r of records) {
+    if (r.t !== "usage") continue;
+    requests++;
+    costUsd += r.costUsd;
+    for (const k of Object.keys(usage) as Array<keyof Usage>) usage[k] += r.usage[k] ?? 0;
+  }
+  return { requests, usage, costUsd };
+}
+
 function summarise(s: LoadedSession, modified: number): SessionSummary {
   let created = "";
   let model = "";
@@ -183,9 +202,9 @@ function summarise(s: LoadedSession, modified: number): SessionSummary {
       model = r.model;
     } else if (r.t === "turn") {
       turns++;
-      costUsd += r.costUsd;
       if (!firstPrompt) firstPrompt = r.prompt;
-    } else if (r.t === "model") model = r.model;
+    } else if (r.t === "usage") costUsd += r.costUsd;
+    else if (r.t === "model") model = r.model;
   }
   return { id: s.id, file: s.file, created, modified, firstPrompt: firstPrompt || firstUserText, turns, messages, costUsd, model };
 }

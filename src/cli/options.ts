@@ -1,0 +1,259 @@
+// The command line's vocabulary in one table: every global option and every subcommand with its
+// own options. `--help` is generated from it, parsing checks against it, and an unknown option
+// is answered with the closest known one. Adding an option or a subcommand is one row here (and
+// its handling where it is used).
+
+import { parseArgs } from "node:util";
+
+export interface OptionSpec {
+  /** The long name without dashes (`output-format`, `allowedTools`). */
+  name: string;
+  short?: string;
+  type: "boolean" | "string";
+  /** The value's placeholder in help (`FORMAT`); `[ID]` marks a value that may be left out. */
+  value?: string;
+  /** May be given more than once (the values accumulate). */
+  multiple?: boolean;
+  /** Other spellings that mean the same option (Claude Code accepts both for a few). */
+  aliases?: string[];
+  help: string;
+}
+
+export interface SubcommandSpec {
+  name: string;
+  /** Positional arguments it takes, for help (`[ID]`); none when absent. */
+  args?: string;
+  /** How many positional arguments it accepts (default 0). */
+  maxArgs?: number;
+  help: string;
+  options: OptionSpec[];
+}
+
+const HELP_OPTION: OptionSpec = { name: "help", short: "h", type: "boolean", help: "show this help" };
+
+export const GLOBAL_OPTIONS: OptionSpec[] = [
+  { name: "print", short: "p", type: "boolean", help: "non-interactive: run the prompt, print the result, exit" },
+  { name: "output-format", type: "string", value: "FORMAT", help: "text (default) | json | stream-json   (with -p; Claude Code's headless format)" },
+  { name: "input-format", type: "string", value: "FORMAT", help: "text (default) | stream-json: user messages as JSON lines on stdin (with -p --output-format stream-json)" },
+  { name: "include-partial-messages", type: "boolean", help: "stream-json: also print the streamed deltas as stream_event lines" },
+  { name: "verbose", type: "boolean", help: "stream-json: the stream_event lines too (as --include-partial-messages); accepted, and nothing more, elsewhere" },
+  { name: "continue", short: "c", type: "boolean", help: "continue the latest session of this directory" },
+  { name: "resume", short: "r", type: "string", value: "[ID]", help: "resume a session by id (without ID: pick one; -p needs the id)" },
+  { name: "model", short: "m", type: "string", value: "NAME", help: "model to use (default deepseek-flash)" },
+  { name: "max-turns", type: "string", value: "N", help: "stop after N model rounds in a turn (subtype error_max_turns)" },
+  { name: "settings", type: "string", value: "FILE", help: "an extra settings layer (above local, below managed policy)" },
+  { name: "allowedTools", type: "string", value: "RULES", multiple: true, aliases: ["allowed-tools"], help: "allow rules for this run, comma- or space-separated: \"Read,Bash(npm test:*)\"" },
+  { name: "disallowedTools", type: "string", value: "RULES", multiple: true, aliases: ["disallowed-tools"], help: "deny rules for this run, the same grammar" },
+  { name: "permission-mode", type: "string", value: "MODE", help: "default | acceptEdits (Edit/Write inside the project without asking)" },
+  { name: "append-system-prompt", type: "string", value: "TEXT", help: "append text to the system prompt (part of the cached prefix)" },
+  { name: "trust-project", type: "boolean", help: "trust this project's own settings and commands for this run (see deepcode trust)" },
+  { name: "events", type: "boolean", help: "list the event catalogue and what implements each event" },
+  HELP_OPTION,
+  { name: "version", short: "v", type: "boolean", help: "print the version" },
+];
+
+export const SUBCOMMANDS: SubcommandSpec[] = [
+  { name: "setup", help: "store the DeepSeek API key (hidden prompt, or one line on stdin) and check it", options: [{ name: "force", type: "boolean", help: "store a key that does not look like DeepSeek's without a warning" }, HELP_OPTION] },
+  { name: "doctor", help: "check key, network, settings, sandbox, instructions, rg and file modes; each problem with its fix", options: [HELP_OPTION] },
+  { name: "permissions", help: "every permission rule and the layer (or flag) it comes from", options: [HELP_OPTION] },
+  { name: "sessions", help: "this project's sessions: id, date, turns, cost, first prompt", options: [HELP_OPTION] },
+  {
+    name: "trust",
+    help: "workspace trust: trust this project's own settings and commands as they are now",
+    options: [
+      { name: "show", type: "boolean", help: "say whether it is trusted and what trusting it lets take effect" },
+      { name: "revoke", type: "boolean", help: "keep it untrusted (the REPL stops asking until it changes)" },
+      HELP_OPTION,
+    ],
+  },
+  {
+    name: "stats",
+    help: "cost by day and month, cache savings, how often estimates were right",
+    options: [
+      { name: "json", type: "boolean", help: "the figures as JSON" },
+      { name: "estimates", type: "boolean", help: "how often the pre-turn estimate held the actual cost" },
+      { name: "by", type: "string", value: "day|month", help: "only one table" },
+      { name: "currency", type: "string", value: "USD|CNY", help: "the currency to show" },
+      HELP_OPTION,
+    ],
+  },
+];
+
+export function subcommand(name: string): SubcommandSpec | undefined {
+  return SUBCOMMANDS.find((s) => s.name === name);
+}
+
+/** A usage error: the CLI prints `deepcode: <message>` and exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export type Parsed = { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
+
+/** Parse `args` against `specs` with util.parseArgs, after checking every option against the
+ *  table so that an unknown one gets deepcode's own message with the closest known option. */
+export function parseOptions(args: string[], specs: readonly OptionSpec[], o: { positionals?: boolean; where?: string } = {}): Parsed {
+  checkKnown(args, specs, o.where ?? "deepcode");
+  const options: Record<string, { type: "boolean" | "string"; short?: string; multiple?: boolean }> = {};
+  for (const s of specs) {
+    options[s.name] = { type: s.type, ...(s.short ? { short: s.short } : {}), ...(s.multiple ? { multiple: true } : {}) };
+    for (const a of s.aliases ?? []) options[a] = { type: s.type, ...(s.multiple ? { multiple: true } : {}) };
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: o.positionals ?? false, strict: true });
+  } catch (err) {
+    throw new UsageError(parseArgsMessage(err, o.where ?? "deepcode"));
+  }
+  const values = { ...parsed.values } as Parsed["values"];
+  for (const s of specs) {
+    for (const a of s.aliases ?? []) {
+      const v = values[a];
+      if (v === undefined) continue;
+      values[s.name] = s.multiple ? [...((values[s.name] as string[] | undefined) ?? []), ...(v as string[])] : v;
+      delete values[a];
+    }
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+function checkKnown(args: string[], specs: readonly OptionSpec[], where: string): void {
+  const longs = new Map<string, OptionSpec>();
+  for (const s of specs) for (const n of [s.name, ...(s.aliases ?? [])]) longs.set(n, s);
+  const shorts = new Map(specs.filter((s) => s.short).map((s) => [s.short as string, s]));
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") return;
+    if (!a.startsWith("-") || a === "-") continue;
+    if (a.startsWith("--")) {
+      const name = a.slice(2).split("=")[0];
+      const spec = longs.get(name);
+      if (!spec) throw new UsageError(unknownMessage(`--${name}`, closest(name, [...longs.keys()]), where));
+      if (spec.type === "boolean" && a.includes("=")) throw new UsageError(`option --${name} takes no value`);
+      if (spec.type === "string" && !a.includes("=")) {
+        if (i + 1 >= args.length && !spec.value?.startsWith("[")) throw new UsageError(`option --${name} needs a value (${spec.value ?? "VALUE"})`);
+        i++;
+      }
+      continue;
+    }
+    // -p, -pc, -mNAME: every letter up to a string option must be known.
+    for (let k = 1; k < a.length; k++) {
+      const spec = shorts.get(a[k]);
+      if (!spec) throw new UsageError(unknownMessage(`-${a[k]}`, undefined, where));
+      if (spec.type === "string") {
+        if (k === a.length - 1) i++;
+        break;
+      }
+    }
+  }
+}
+
+function unknownMessage(option: string, near: string | undefined, where: string): string {
+  const hint = near ? `; did you mean --${near}?` : "";
+  return `unknown option ${option}${hint} (${where} --help lists the options)`;
+}
+
+/** What util.parseArgs said, in one line of our own (the table check catches most cases first). */
+function parseArgsMessage(err: unknown, where: string): string {
+  const e = err as NodeJS.ErrnoException;
+  const m = /'(-[^']+)'/.exec(e.message ?? "");
+  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `${where} takes no argument ${m ? m[1] : ""}`.trim();
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return `option ${m ? m[1] : ""} needs a value`.replace("  ", " ");
+  return (e.message ?? String(err)).split(/\.\s/)[0];
+}
+
+/** The known name closest to `name` (edit distance, case-insensitive), if it is close enough. */
+export function closest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  const n = name.toLowerCase();
+  for (const k of known) {
+    const d = k.toLowerCase().startsWith(n) && n.length >= 3 ? 0.5 : distance(n, k.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
+  }
+  return bestD <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Split `--allowedTools` values: commas or spaces outside parentheses separate rules. */
+export function splitRules(values: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    let depth = 0;
+    let cur = "";
+    for (const ch of v) {
+      if (ch === "(") depth++;
+      else if (ch === ")") depth = Math.max(0, depth - 1);
+      if (depth === 0 && (ch === "," || /\s/.test(ch))) {
+        if (cur.trim()) out.push(cur.trim());
+        cur = "";
+        continue;
+      }
+      cur += ch;
+    }
+    if (cur.trim()) out.push(cur.trim());
+  }
+  return out;
+}
+
+function optionLines(specs: readonly OptionSpec[], indent: string): string[] {
+  const head = (s: OptionSpec) => `${s.short ? `-${s.short}, ` : "    "}--${s.name}${s.value ? ` ${s.value}` : ""}`;
+  const width = Math.max(28, ...specs.map((s) => head(s).length + 2));
+  return specs.map((s) => `${indent}${head(s).padEnd(width)}${s.help}${s.aliases?.length ? ` (also --${s.aliases.join(", --")})` : ""}`);
+}
+
+/** The main `--help`: usage, global options, every subcommand with its own options. */
+export function mainHelp(): string {
+  const subs = SUBCOMMANDS.flatMap((c) => {
+    const own = c.options.filter((o) => o.name !== "help");
+    return [`  deepcode ${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(34) + c.help, ...optionLines(own, "      ")];
+  });
+  return [
+    "deepcode — a terminal coding agent for the DeepSeek API",
+    "",
+    "Usage:",
+    "  deepcode [options]            open the interactive REPL in this project",
+    '  deepcode -p "prompt"          run one prompt non-interactively (stdin is added as context)',
+    "  deepcode <command> [options]  one of the commands below (each answers --help)",
+    "",
+    "Options:",
+    ...optionLines(GLOBAL_OPTIONS, "  "),
+    "",
+    "Commands:",
+    ...subs,
+    "",
+    "Output of -p (Claude Code's headless format): text prints the answer; json prints one result",
+    "object {type, subtype (success | error_max_turns | error_during_execution), is_error, result,",
+    "session_id, num_turns, duration_ms, duration_api_ms, total_cost_usd, usage, permission_denials};",
+    "stream-json prints one JSON object per line: system/init, assistant and user messages, the result last.",
+    "Exit codes: 0 completed, 1 error (or any other stop), 2 usage error, 130 interrupted.",
+    "",
+    "Environment:",
+    "  DEEPSEEK_API_KEY              the API key (or run `deepcode setup`)",
+    "  DEEPSEEK_BASE_URL             API base URL (default https://api.deepseek.com)",
+    "  DEEPCODE_HOME                 deepcode's home folder (default ~/.deepcode)",
+    "  HTTPS_PROXY, NO_PROXY         proxy for API requests",
+    "  NO_COLOR                      plain output",
+    "",
+  ].join("\n");
+}
+
+/** `deepcode <command> --help`. */
+export function subcommandHelp(c: SubcommandSpec): string {
+  return [`Usage: deepcode ${c.name}${c.args ? ` ${c.args}` : ""}${c.options.length > 1 ? " [options]" : ""}`, "", c.help, "", "Options:", ...optionLines(c.options, "  "), ""].join("\n");
+}

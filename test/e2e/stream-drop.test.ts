@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { cliRig, type CliRig } from "./helpers.js";
+
+let rig: CliRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+describe("a stream that drops", () => {
+  it("is retried like a 5xx when it drops before any byte of the reply arrived", async () => {
+    rig = await cliRig({ replies: [{ content: "never seen", fault: { dropAfterChunks: 0 } }, { fault: { resetBeforeResponse: true } }, { content: "third time lucky" }] });
+    const r = await rig.run(["-p", "hi"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("third time lucky\n");
+    expect(r.stderr).toMatch(/retrying in [\d.]+ s \(attempt 2\)/);
+  });
+
+  it("keeps what arrived when it drops mid-reply, says so, and -c continues from there", async () => {
+    rig = await cliRig({ replies: [{ reasoning: "ok", content: "The first half of a long answer, then", chunkSize: 6, fault: { dropAfterChunks: 4 } }, { content: "the rest." }] });
+    const r = await rig.run(["-p", "explain"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("The first ha\n");
+    expect(r.stderr).toMatch(/deepcode: error: the reply ended early: disconnected: the connection to 127\.0\.0\.1 closed before the reply was complete/);
+    expect(r.stderr).toMatch(/deepcode: session \d{8}-\d{6}-[0-9a-f]{6} keeps what happened; deepcode -p -c "…" continues it/);
+    const again = await rig.run(["-p", "go on", "-c"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe("the rest.\n");
+    const last = rig.sim.requests.at(-1)!.json as { messages: Array<{ role: string; content: string }> };
+    const kept = last.messages.find((m) => m.role === "assistant");
+    expect(kept?.content).toBe("The first ha");
+    expect(last.messages.at(-1)).toEqual({ role: "user", content: "go on" });
+  });
+
+  it("ends with a clear error instead of hanging when only keep-alives come for longer than apiIdleTimeoutMs", async () => {
+    rig = await cliRig({ replies: [{ fault: { keepAliveOnlyMs: 3000, keepAliveEveryMs: 50 } }, { content: "too late" }] }, { ".deepcode/settings.json": JSON.stringify({ apiIdleTimeoutMs: 1000 }) });
+    const r = await rig.run(["-p", "hi", "--output-format", "json"]);
+    expect(r.code).toBe(1);
+    const o = JSON.parse(r.stdout) as { errors: string[] };
+    expect(o.errors[0]).toBe("the API sent only keep-alives and no reply for 1 s; gave up (settings apiIdleTimeoutMs sets this limit)");
+  });
+});
