@@ -70,12 +70,10 @@ export async function readBody(res: IncomingMessage, max = 8 * 1024 * 1024): Pro
 
 /** What an unexpected status means, for the person. */
 export async function statusError(res: IncomingMessage, what: string): Promise<Error> {
-  let body = "";
-  try {
-    body = (await readBody(res, 64 * 1024)).trim();
-  } catch {
-    body = ""; // the body could not be read: the status says enough
-  }
+  const body = await readBody(res, 64 * 1024).then(
+    (b) => b.trim(),
+    () => "", // the body could not be read: the status says enough
+  );
   const status = res.statusCode ?? 0;
   if (status === 401 || status === 403) {
     return new Error(`${what}: the server answered ${status} (it needs authorization; OAuth is not supported yet — put a token in the server's "headers")`);
