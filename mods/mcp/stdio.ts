@@ -19,8 +19,8 @@ export interface StdioOptions {
 
 /** After stdin closes, how long a server may take to exit before its group gets SIGTERM,
  *  then SIGKILL. */
-const EXIT_GRACE_MS = 1500;
-const KILL_GRACE_MS = 1500;
+const EXIT_GRACE_MS = 500;
+const KILL_GRACE_MS = 1000;
 
 const alive = new Set<ChildProcess>();
 let exitHook = false;
@@ -97,9 +97,9 @@ export class StdioTransport implements Transport {
     return new Promise((resolve) => {
       const term = setTimeout(() => killGroup(c, "SIGTERM"), EXIT_GRACE_MS);
       const kill = setTimeout(() => killGroup(c, "SIGKILL"), EXIT_GRACE_MS + KILL_GRACE_MS);
-      // Neither keeps deepcode alive: at exit the exit hook ends the group at once.
-      term.unref();
-      kill.unref();
+      // Closing is awaited (the session's end waits for it), so it holds the process open
+      // until the server exited or was killed.
+      this.ref();
       const done = (): void => {
         clearTimeout(term);
         clearTimeout(kill);
