@@ -33,7 +33,11 @@ export function nameAll(server: string, originals: readonly string[]): Named[] {
   const prefix = `mcp__${safePart(server)}__`;
   const taken = new Set<string>();
   const out: Named[] = [];
-  for (const original of [...new Set(originals)].sort()) {
+  // Names that need no change are placed first, so a tool called exactly `a_b` keeps its name
+  // when another's `a.b` comes out the same.
+  const sorted = [...new Set(originals)].sort();
+  const plain = (o: string) => `mcp__${server}__${o}` === prefix + safePart(o) && (prefix + o).length <= MAX;
+  for (const original of [...sorted.filter(plain), ...sorted.filter((o) => !plain(o))]) {
     let name = prefix + safePart(original);
     let renamed: string | undefined = name === `mcp__${server}__${original}` ? undefined : "characters the API does not allow became _";
     if (name.length > MAX) {
@@ -47,5 +51,5 @@ export function nameAll(server: string, originals: readonly string[]): Named[] {
     taken.add(name);
     out.push({ original, name, ...(renamed ? { renamed } : {}) });
   }
-  return out;
+  return out.sort((a, b) => (a.original < b.original ? -1 : a.original > b.original ? 1 : 0));
 }
