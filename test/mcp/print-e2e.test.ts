@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
 import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
 import { chatBodies } from "../helpers/extension.js";
-import { deepcode, everythingStdio, mcpJson, toolResults } from "./helpers.js";
+import { deepcode, everythingStdio, FILESYSTEM, mcpJson, toolResults } from "./helpers.js";
 
 let sim: Simulator | undefined;
 let env: CliEnv | undefined;
@@ -68,4 +68,37 @@ describe("deepcode -p with a Claude Code .mcp.json (the real everything server o
     const names = (chatBodies(sim!.requests)[0].tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
     expect(names.some((n) => n.startsWith("mcp__"))).toBe(false);
   });
+
+  it("never hands deepcode's API key to a server (the everything server's get-env shows its whole environment)", async () => {
+    const e = await setup(
+      { replies: [call("mcp__everything__get-env", {}), { content: "done" }] },
+      { ".mcp.json": mcpJson({ everything: everythingStdio() }), ".deepcode/settings.json": JSON.stringify({ enableAllProjectMcpServers: true, permissions: { allow: ["mcp__everything__get-env"] } }) },
+    );
+    const r = await deepcode(e, ["-p", "--trust-project", "env"], { extraEnv: { ANTHROPIC_API_KEY: "sk-ant-secret", SOME_OTHER_SECRET: "s3cret" } });
+    expect(r.code).toBe(0);
+    const [env] = toolResults(chatBodies(sim!.requests));
+    expect(env).toMatch(/"PATH"/);
+    expect(env).not.toContain("sk-test-cli");
+    expect(env).not.toContain("sk-ant-secret");
+    expect(env).not.toContain("s3cret");
+  });
 });
+
+describe("deepcode -p with the real filesystem server", () => {
+  it("lists the project through the server, which is given the project as its root", async () => {
+    const e = await setup(
+      { replies: [call("mcp__fs__list_allowed_directories", {}), call("mcp__fs__read_text_file", { path: "notes.txt" }), { content: "read it" }] },
+      {
+        "notes.txt": "the filesystem server read this\n",
+        ".mcp.json": mcpJson({ fs: { command: process.execPath, args: [FILESYSTEM] } }),
+        ".deepcode/settings.json": JSON.stringify({ enabledMcpjsonServers: ["fs"], permissions: { allow: ["mcp__fs__*"] } }),
+      },
+    );
+    const r = await deepcode(e, ["-p", "--trust-project", "read notes"]);
+    expect(r.code).toBe(0);
+    const results = toolResults(chatBodies(sim!.requests));
+    expect(results[0]).toContain(e.root);
+    expect(results[1]).toContain("the filesystem server read this");
+  });
+});
+
