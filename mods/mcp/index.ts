@@ -1,6 +1,7 @@
 // Built-in mod: the MCP client. Every server the person configured (assembly gathers them:
-// src/cli/mcp/config.ts) is started in the background at load — never in the way of the first
-// prompt — and its tools are registered as `mcp__<server>__<tool>` through `api.tool`, so a call
+// src/cli/mcp/config.ts) is started in the background when the session starts (or when
+// `/mcp` / `deepcode mcp` first asks) — never in the way of the first prompt, nor competing for
+// the CPU with deepcode's own start-up — and its tools are registered as `mcp__<server>__<tool>` through `api.tool`, so a call
 // is a `tool.call` like any other and the permission gate sees it first (MCP tools ask by
 // default). How it stays invisible to the prompt cache: the engine fixes the prefix right
 // before the session's first request, after `turn.start`, where this mod waits (at most
@@ -69,8 +70,13 @@ class McpMod {
     );
   }
 
-  install(): void {
-    const api = this.api;
+  private started = false;
+
+  /** Start the servers (once): approved ones connect in the background, project servers that
+   *  need the person's approval wait for the next turn's start. */
+  private startAll(): void {
+    if (this.started) return;
+    this.started = true;
     for (const s of this.servers) {
       if (!s.cfg.start) continue;
       if (s.cfg.approval === "ask") {
@@ -87,8 +93,12 @@ class McpMod {
       void s.start();
     }
     if (this.store.problem) this.tell(`${this.store.file} ${this.store.problem}: project MCP servers ask again`);
+  }
 
+  install(): void {
+    const api = this.api;
     api.on("session.start", (e, next) => {
+      this.startAll();
       this.session.id = e.sessionId;
       this.session.model = e.model;
       this.openLog(e.sessionId);
@@ -103,6 +113,7 @@ class McpMod {
       "turn.start",
       async (e, next) => {
         this.session.turn = e.turn;
+        this.startAll();
         for (const s of this.servers.filter((x) => x.state === "needs-approval")) await this.ask(s, e.sessionId);
         if (!this.waited) {
           this.waited = true;
@@ -126,7 +137,7 @@ class McpMod {
       return { error: `${e.tool} is not available now: ${why}. Do not call it again in this state; tell the user or go on without it.` };
     });
     registerResourceMentions(api, () => this.servers);
-    api.command(statusCommand({ servers: () => this.servers, approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log?.file, settle: () => this.settle(this.o.startupTimeoutMs) }));
+    api.command(statusCommand({ servers: () => (this.startAll(), this.servers), approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log?.file, settle: () => (this.startAll(), this.settle(this.o.startupTimeoutMs)) }));
     api.status(() => ({
       servers: this.servers.map((s) => ({ name: s.name, status: statusWord(s), tools: s.tools.length, scope: s.cfg.scope })),
     }));
