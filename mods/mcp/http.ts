@@ -35,9 +35,11 @@ export function exchange(x: Exchange): Promise<IncomingMessage> {
     const secure = x.url.protocol === "https:";
     // Without a connector: a fresh agent per request (not kept alive). With one: no agent at
     // all, so node asks createConnection for the socket.
-    const options = x.connect ? { method: x.method, headers, signal: x.signal, createConnection: viaHost(x.connect, x.url, x.signal) } : { method: x.method, headers, signal: x.signal, agent: false as const };
-    // A host connector hands over a ready (TLS-wrapped) socket: plain HTTP is spoken over it.
-    const req = (secure && !x.connect ? httpsRequest : httpRequest)(x.url, options, resolve);
+    // A host connector hands over a ready (TLS-wrapped) socket: plain HTTP is spoken over it,
+    // so the request names host and path itself rather than an https: URL.
+    const req = x.connect
+      ? httpRequest({ method: x.method, host: x.url.hostname, port: x.url.port || (secure ? 443 : 80), path: `${x.url.pathname}${x.url.search}`, headers: { host: x.url.host, ...headers }, signal: x.signal, createConnection: viaHost(x.connect, x.url, x.signal) }, resolve)
+      : (secure ? httpsRequest : httpRequest)(x.url, { method: x.method, headers, signal: x.signal, agent: false }, resolve);
     req.on("error", (err: NodeJS.ErrnoException) => reject(new Error(x.signal.aborted ? "aborted" : `cannot reach ${x.url.origin}: ${err.code ?? err.message}`)));
     if (x.body !== undefined) req.write(x.body);
     req.end();

@@ -18,6 +18,7 @@
 // Commands: `/mcp` (status.ts) and each server's prompts (prompts.ts).
 
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import type { Socket } from "node:net";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JsonValue, Plugin, PluginApi } from "../../src/contract/index.js";
@@ -66,6 +67,8 @@ class McpMod {
           handlers: (s) => this.handlers(s),
           news: (text) => this.tell(text),
           log: (server, line) => this.logLine(server, line),
+          // deepcode's own way to the network (its proxy settings); sockets are node:net's.
+          connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
         }),
     );
   }

@@ -17,7 +17,7 @@ import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import { SessionStore } from "../core/session/store.js";
 import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
 import { builtinTools } from "../builtins/index.js";
-import { capsFor, createProvider, ENDPOINTS, type Provider } from "../providers/index.js";
+import { capsFor, createProvider, ENDPOINTS, openSocket, targetOf, type Provider } from "../providers/index.js";
 import { loadSettings, defaultManagedPath } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
@@ -33,6 +33,7 @@ import { mcpModConfig } from "./mcp/config.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
 export interface AssembleOptions {
   root: string;
@@ -203,6 +204,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       };
     },
     setStatus: (source, report) => statuses.set(source, report),
+    // Through the proxy the environment names, as the provider does; loopback never is.
+    connect: (url, signal) => openSocket(targetOf(url), { env: LOOPBACK.test(url.hostname) ? {} : env }, signal),
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
   };

@@ -94,6 +94,11 @@ export interface PluginApi {
   /** Offer candidates when the person presses Tab on an `@word` (things this plugin can attach,
    *  like an MCP server's resources); the plugin's own `prompt.submit` hook expands them. */
   mentions(complete: MentionCompleter): Unsubscribe;
+  /** Open a connection to `url`'s host the way deepcode's own requests do: through the proxy
+   *  the environment names (HTTPS_PROXY / HTTP_PROXY / NO_PROXY; loopback is always direct),
+   *  TLS done for https. The result is a node:net Socket (a TLS socket for https): speak HTTP
+   *  over it with node:http's `createConnection`. */
+  connect(url: URL, signal: AbortSignal): Promise<NodeJS.ReadWriteStream & { destroy(): void }>;
   /** Report this plugin's state as JSON, read when asked (stream-json's init line lists MCP
    *  servers from it). Called again each time; the last function given counts. */
   status(report: () => JsonValue): void;

@@ -23,6 +23,8 @@ export interface PluginHost {
   removeCommand?(name: string, spec: CommandSpec): void;
   /** Receives `@` completers (PluginApi.mentions) and status reports (PluginApi.status). */
   addMentions?(complete: MentionCompleter, source: string): Unsubscribe;
+  /** PluginApi.connect: connections the way deepcode's own requests make them. */
+  connect?: PluginApi["connect"];
   setStatus?(source: string, report: () => JsonValue): void;
   log(level: "info" | "warn" | "error", source: string, message: string): void;
   config(id: string): Readonly<Record<string, JsonValue>>;
@@ -101,6 +103,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       return u;
     },
     status: (report) => host.setStatus?.(plugin.id, report),
+    connect: (url, signal) => (host.connect ? host.connect(url, signal) : Promise.reject(new Error(`${plugin.id}: this host opens no connections (api.connect)`))),
     log,
     config: Object.freeze({ ...host.config(plugin.id) }),
     root: host.root,

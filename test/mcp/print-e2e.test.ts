@@ -2,7 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
 import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
 import { chatBodies } from "../helpers/extension.js";
-import { deepcode, everythingStdio, FILESYSTEM, mcpJson, toolResults } from "./helpers.js";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { deepcode, everythingStdio, EVERYTHING, FILESYSTEM, mcpJson, toolResults } from "./helpers.js";
 
 let sim: Simulator | undefined;
 let env: CliEnv | undefined;
@@ -99,6 +103,61 @@ describe("deepcode -p with the real filesystem server", () => {
     const results = toolResults(chatBodies(sim!.requests));
     expect(results[0]).toContain(e.root);
     expect(results[1]).toContain("the filesystem server read this");
+  });
+});
+
+describe("deepcode -p with a remote server and the client features", () => {
+  let server: ChildProcess | undefined;
+  afterEach(() => {
+    server?.kill();
+    server = undefined;
+  });
+
+  it("reaches a Streamable HTTP server (the everything server on 127.0.0.1) and calls its tool", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    server = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    await new Promise<void>((resolve) => server!.stderr!.on("data", (d: Buffer) => /listening/i.test(d.toString()) && resolve()));
+    const e = await setup(
+      { replies: [call("mcp__web__get-sum", { a: 20, b: 22 }), { content: "summed" }] },
+      { ".mcp.json": mcpJson({ web: { type: "http", url: `http://127.0.0.1:${port}/mcp` } }), ".deepcode/settings.json": JSON.stringify({ enableAllProjectMcpServers: true, permissions: { allow: ["mcp__web"] } }) },
+    );
+    const r = await deepcode(e, ["-p", "--trust-project", "sum"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(chatBodies(sim!.requests))[0]).toMatch(/42/);
+  });
+
+  it("answers a server's sampling request with the session's model when settings allow it, and records what it cost", async () => {
+    const e = await setup(
+      { replies: [call("mcp__everything__trigger-sampling-request", { prompt: "Name a colour", maxTokens: 20 }), { content: "a colour from the model" }, { content: "the model sampled" }] },
+      { ".mcp.json": mcpJson({ everything: everythingStdio() }), ".deepcode/settings.json": JSON.stringify({ enableAllProjectMcpServers: true, mcpSampling: "allow", permissions: { allow: ["mcp__everything"] } }) },
+    );
+    const r = await deepcode(e, ["-p", "--trust-project", "sample"]);
+    expect(r.code).toBe(0);
+    const bodies = chatBodies(sim!.requests);
+    expect(bodies).toHaveLength(3);
+    expect(JSON.stringify(bodies[1].messages)).toContain("Name a colour");
+    expect(toolResults([bodies[2]])[0]).toContain("a colour from the model");
+    const ledger = readFileSync(join(e.home, "usage.jsonl"), "utf8").trim().split("\n");
+    expect(ledger).toHaveLength(3);
+  });
+
+  it("declines a server's sampling request and elicitation form in -p by default", async () => {
+    const e = await setup(
+      { replies: [call("mcp__everything__trigger-sampling-request", { prompt: "x" }), call("mcp__everything__trigger-elicitation-request", {}), { content: "both declined" }] },
+      { ".mcp.json": mcpJson({ everything: everythingStdio() }), ".deepcode/settings.json": JSON.stringify({ enableAllProjectMcpServers: true, permissions: { allow: ["mcp__everything"] } }) },
+    );
+    const r = await deepcode(e, ["-p", "--trust-project", "ask me"]);
+    expect(r.code).toBe(0);
+    const [sampling, elicitation] = toolResults(chatBodies(sim!.requests));
+    expect(sampling).toMatch(/nobody can approve sampling here/);
+    expect(elicitation).toMatch(/decline/);
+    // No sampling request reached the model: every request was one of the turn's (with tools).
+    expect(chatBodies(sim!.requests).every((b) => Array.isArray(b.tools) && b.tools.length > 0)).toBe(true);
   });
 });
 
