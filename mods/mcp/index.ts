@@ -108,9 +108,12 @@ class McpMod {
       return next();
     });
     api.on("session.end", async (e, next) => {
-      const r = await next();
-      if (e.reason !== "new" && e.reason !== "switch") await this.closeAll();
-      return r;
+      try {
+        return await next();
+      } finally {
+        // A new session in the same REPL (/new, /resume) keeps the servers.
+        if (e.reason !== "new" && e.reason !== "switch") await this.closeAll();
+      }
     });
     api.on(
       "turn.start",
