@@ -132,28 +132,12 @@ export class StreamableHttpTransport implements Transport {
    *  the stream ends before it came, resume with Last-Event-ID. */
   private async stream(res: IncomingMessage, owed: Json | undefined, resumes: number, retryBefore?: number): Promise<void> {
     let answered = owed === undefined;
-    const reader = new SseReader((ev) => {
-      if (ev.event !== "message") return;
-      let m: unknown;
-      try {
-        m = JSON.parse(ev.data);
-      } catch {
-        return; // not JSON: nothing a client can act on
-      }
+    const state = await this.read(res, (m) => {
       if (owed !== undefined && isResponseTo(m, owed)) answered = true;
       this.h?.message(m);
       if (answered && owed !== undefined && resumes > 0) res.destroy(); // a resumed stream owed only this
-    });
-    if (retryBefore !== undefined) reader.state.retryMs = retryBefore;
-    this.track(res);
-    try {
-      for await (const c of res as AsyncIterable<Buffer>) reader.push(c);
-      reader.end();
-    } catch {
-      // The stream broke (or we ended it): what it owed decides below whether to resume.
-    } finally {
-      this.untrack(res);
-    }
+    }, retryBefore);
+    const reader = { state };
     if (answered || this.life.signal.aborted) return;
     if (resumes >= MAX_RESUMES || reader.state.lastEventId === undefined) {
       this.h?.message({ jsonrpc: "2.0", id: owed as string | number, error: { code: -32000, message: "the server's stream ended before it answered" } });
@@ -206,28 +190,38 @@ export class StreamableHttpTransport implements Transport {
           continue;
         }
         wait = DEFAULT_RETRY_MS;
-        const reader = new SseReader((ev) => {
-          if (ev.event !== "message") return;
-          try {
-            this.h?.message(JSON.parse(ev.data));
-          } catch {
-            // not JSON: nothing a client can act on
-          }
-        });
-        this.track(res);
-        try {
-          for await (const c of res as AsyncIterable<Buffer>) reader.push(c);
-          reader.end();
-        } catch {
-          // dropped: reopened below
-        } finally {
-          this.untrack(res);
-        }
+        const reader = { state: await this.read(res, (m) => this.h?.message(m)) };
         lastEventId = reader.state.lastEventId ?? lastEventId;
         retryMs = reader.state.retryMs ?? retryMs;
         await delay(retryMs ?? wait, this.life.signal);
       }
     })();
+  }
+
+  /** Read an SSE stream to its end (or until it breaks): each JSON message to `message`;
+   *  the stream's last event id and retry come back, for reopening it. */
+  private async read(res: IncomingMessage, message: (m: unknown) => void, retryBefore?: number): Promise<SseReader["state"]> {
+    const reader = new SseReader((ev) => {
+      if (ev.event !== "message") return;
+      let m: unknown;
+      try {
+        m = JSON.parse(ev.data);
+      } catch {
+        return; // not JSON: nothing a client can act on
+      }
+      message(m);
+    });
+    if (retryBefore !== undefined) reader.state.retryMs = retryBefore;
+    this.track(res);
+    try {
+      for await (const c of res as AsyncIterable<Buffer>) reader.push(c);
+      reader.end();
+    } catch {
+      // The stream broke (or we ended it): the caller decides whether to reopen it.
+    } finally {
+      this.untrack(res);
+    }
+    return reader.state;
   }
 
   private lost(why: string): void {
