@@ -73,6 +73,17 @@ describe("deepcode -p with a Claude Code .mcp.json (the real everything server o
     expect(names.some((n) => n.startsWith("mcp__"))).toBe(false);
   });
 
+  it("lets a Claude Code PreToolUse hook matching mcp__everything__.* see and deny the call", async () => {
+    const hooks = { PreToolUse: [{ matcher: "mcp__everything__.*", hooks: [{ type: "command", command: "echo 'no MCP calls today' >&2; exit 2" }] }] };
+    const e = await setup(
+      { replies: [call("mcp__everything__echo", { message: "hi" }), { content: "the hook said no" }] },
+      { ".mcp.json": mcpJson({ everything: everythingStdio() }), ".deepcode/settings.json": JSON.stringify({ enableAllProjectMcpServers: true, hooks, permissions: { allow: ["mcp__everything"] } }) },
+    );
+    const r = await deepcode(e, ["-p", "--trust-project", "echo"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(chatBodies(sim!.requests))[0]).toMatch(/Permission denied for mcp__everything__echo: no MCP calls today/);
+  });
+
   it("never hands deepcode's API key to a server (the everything server's get-env shows its whole environment)", async () => {
     const e = await setup(
       { replies: [call("mcp__everything__get-env", {}), { content: "done" }] },

@@ -114,5 +114,7 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     await t.waitFor(/seen[\s\S]*seen/);
     const text = String(chatBodies(sim!.requests).at(-1)!.messages.at(-1)!.content);
     expect(text).toMatch(/<resource server="everything" uri="demo:\/\/resource\/static\/document\/architecture\.md"/);
+    // The file mentions leave `@server:uri` to the mcp mod: no "no such file" note for it.
+    expect(JSON.stringify(chatBodies(sim!.requests).at(-1)!.messages)).not.toMatch(/no such file or folder/);
   }, 60_000);
 });
