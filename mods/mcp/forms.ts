@@ -14,7 +14,9 @@ export function fieldsOf(schema: JsonObject): PersonField[] {
     const f: PersonField = { name, type: "string", required: required.has(name) };
     if (typeof raw.title === "string") f.title = raw.title;
     if (typeof raw.description === "string") f.description = raw.description;
-    const choices = enumOf(raw);
+    const many = raw.type === "array" && isObject(raw.items) ? enumOf(raw.items) : undefined;
+    const choices = many ?? enumOf(raw);
+    if (many) f.multiple = true;
     if (choices) {
       f.type = "enum";
       f.options = choices.values;
@@ -60,6 +62,10 @@ function typedValue(f: PersonField, v: JsonValue): JsonValue | undefined {
       return n;
     }
     case "enum":
+      if (f.multiple) {
+        const list = Array.isArray(v) ? v : typeof v === "string" ? v.split(",").map((x) => x.trim()).filter(Boolean) : [];
+        return list.length && list.every((x) => typeof x === "string" && f.options?.includes(x)) ? list : undefined;
+      }
       return typeof v === "string" && f.options?.includes(v) ? v : undefined;
     default:
       return typeof v === "string" ? v : JSON.stringify(v);

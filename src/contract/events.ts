@@ -56,6 +56,8 @@ export interface PersonField {
   /** For `enum`: the values to choose from (and their labels, in the same order). */
   options?: string[];
   optionLabels?: string[];
+  /** For `enum`: several may be chosen (the value is a list). */
+  multiple?: boolean;
   default?: JsonValue;
   required?: boolean;
   minimum?: number;

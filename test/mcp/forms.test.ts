@@ -10,6 +10,7 @@ const schema = {
     status: { type: "string", enum: ["active", "inactive"], default: "active" },
     level: { type: "string", oneOf: [{ const: "lo", title: "Low" }, { const: "hi", title: "High" }] },
     verified: { type: "boolean", default: true },
+    tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, default: ["a"] },
     email: { type: "string", format: "email" },
   },
   required: ["email"],
@@ -25,6 +26,7 @@ describe("an elicitation form", () => {
       ["status", "enum", "active", false],
       ["level", "enum", null, false],
       ["verified", "boolean", true, false],
+      ["tags", "enum", ["a"], false],
       ["email", "string", null, true],
     ]);
     expect(f.find((x) => x.name === "level")!.optionLabels).toEqual(["Low", "High"]);
@@ -33,7 +35,8 @@ describe("an elicitation form", () => {
   it("answers with the defaults for what the person left empty, typed as the schema says (SEP-1034)", () => {
     const { content, problems } = contentOf(fieldsOf(schema), { email: "a@b.c", age: "41" });
     expect(problems).toEqual([]);
-    expect(content).toEqual({ name: "Ada", age: 41, score: 95.5, status: "active", verified: true, email: "a@b.c" });
+    expect(content).toEqual({ name: "Ada", age: 41, score: 95.5, status: "active", verified: true, tags: ["a"], email: "a@b.c" });
+    expect(contentOf(fieldsOf(schema), { email: "x", tags: "b, c" }).content.tags).toEqual(["b", "c"]);
   });
 
   it("names what is missing or of the wrong type", () => {

@@ -72,7 +72,8 @@ async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> 
 async function field(d: AskDeps, f: PersonField): Promise<JsonValue | undefined | null> {
   const s = d.style;
   const label = f.title ?? f.name;
-  const kind = f.type === "enum" ? (f.options ?? []).map((o, i) => `${i + 1}) ${f.optionLabels?.[i] ?? o}`).join("  ") : f.type === "boolean" ? "y/n" : f.type;
+  const choices = (f.options ?? []).map((o, i) => `${i + 1}) ${f.optionLabels?.[i] ?? o}`).join("  ");
+  const kind = f.type === "enum" ? `${f.multiple ? "one or more, comma-separated: " : ""}${choices}` : f.type === "boolean" ? "y/n" : f.type;
   const def = f.default !== undefined ? ` [${typeof f.default === "string" ? f.default : JSON.stringify(f.default)}]` : "";
   for (;;) {
     d.out.write(`  ${s("bold", label)}${f.required ? "*" : ""} ${s("dim", `(${kind})`)}${f.description ? s("dim", ` ${f.description}`) : ""}${def}: `);
@@ -101,9 +102,14 @@ function parse(f: PersonField, text: string): JsonValue | undefined {
     }
     case "enum": {
       const opts = f.options ?? [];
-      const i = Number(text);
-      if (Number.isInteger(i) && i >= 1 && i <= opts.length) return opts[i - 1];
-      return opts.includes(text) ? text : undefined;
+      const one = (t: string): string | undefined => {
+        const i = Number(t);
+        if (Number.isInteger(i) && i >= 1 && i <= opts.length) return opts[i - 1];
+        return opts.includes(t) ? t : undefined;
+      };
+      if (!f.multiple) return one(text);
+      const picked = text.split(",").map((x) => one(x.trim()));
+      return picked.every((x) => x !== undefined) ? (picked as string[]) : undefined;
     }
     default:
       return text;
