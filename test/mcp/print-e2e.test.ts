@@ -4,7 +4,8 @@ import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
 import { chatBodies } from "../helpers/extension.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { deepcode, everythingStdio, EVERYTHING, FILESYSTEM, mcpJson, toolResults } from "./helpers.js";
 
@@ -82,6 +83,19 @@ describe("deepcode -p with a Claude Code .mcp.json (the real everything server o
     const r = await deepcode(e, ["-p", "--trust-project", "echo"]);
     expect(r.code).toBe(0);
     expect(toolResults(chatBodies(sim!.requests))[0]).toMatch(/Permission denied for mcp__everything__echo: no MCP calls today/);
+  });
+
+  it("ends a stdio server's process with the session, and keeps its stderr in a 0600 log beside the transcript", async () => {
+    const server = fileURLToPath(new URL("./fixtures/scripted-server.mjs", import.meta.url));
+    const e = await setup({ default: { content: "ok" } }, {});
+    const r = await deepcode(e, ["-p", "--mcp-config", JSON.stringify({ mcpServers: { s: { command: process.execPath, args: [server] } } }), "hi"]);
+    expect(r.code).toBe(0);
+    const dir = join(e.home, "sessions", readdirSync(join(e.home, "sessions"))[0]);
+    const log = readdirSync(dir).find((f) => f.endsWith(".mcp.log"))!;
+    expect(statSync(join(dir, log)).mode & 0o777).toBe(0o600);
+    const text = readFileSync(join(dir, log), "utf8");
+    const pid = Number(/scripted server (\d+) up/.exec(text)![1]);
+    expect(() => process.kill(pid, 0)).toThrow(); // gone
   });
 
   it("never hands deepcode's API key to a server (the everything server's get-env shows its whole environment)", async () => {
