@@ -101,7 +101,9 @@ class McpMod {
   install(): void {
     const api = this.api;
     api.on("session.start", (e, next) => {
-      this.startAll();
+      // Right after the session is up (the REPL's banner is printed first): spawning a server
+      // costs the process a few ms, which the start-up need not pay.
+      setImmediate(() => this.startAll());
       this.session.id = e.sessionId;
       this.session.model = e.model;
       this.openLog(e.sessionId);
@@ -197,6 +199,7 @@ class McpMod {
       this.tell(`MCP server ${s.name} (from ${basename(s.cfg.source)}) was not started: ${why}`);
       return `${s.name} not started: ${why}`;
     }
+    if (s.state === "connected" || s.state === "connecting" || s.state === "reconnecting") return `${s.name}: ${s.describe()}`;
     await s.start();
     return `${s.name}: ${s.describe()}`;
   }

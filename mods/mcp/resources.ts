@@ -1,6 +1,6 @@
 // Resources as @-mentions: `@<server>:<uri>` in a prompt attaches the resource, after the same
 // gate as a file mention — a `tool.check` through the whole chain (rules, the managed policy,
-// PreToolUse hooks), for the pseudo-tool `mcp__<server>__@resource` with the URI as input, so
+// PreToolUse hooks), for the pseudo-tool `mcp__<server>__resources` with the URI as input, so
 // `mcp__<server>` rules cover it. Only an allow attaches; nobody is asked while typing a
 // prompt. The text stays as typed; each resource follows it, delimited, bounded:
 //
@@ -20,7 +20,7 @@ const MAX_MENTIONS = 10;
 let checks = 0;
 
 export function resourceTool(server: string): string {
-  return `mcp__${safePart(server)}__@resource`;
+  return `mcp__${safePart(server)}__resources`;
 }
 
 /** `@server:uri` tokens of a prompt whose server is one of `names` (code spans excluded). */

@@ -1,7 +1,7 @@
 // MCP tools behind the gate: the rules mcp__server, mcp__server__tool and mcp__server__* work in
 // every one of the five layers, deny > ask > allow whatever the layer; an MCP tool asks by
 // default even when its server says it only reads (readOnlyHint schedules, never allows); the
-// managed layer cannot be loosened; a resource mention is checked as mcp__server__@resource.
+// managed layer cannot be loosened; a resource mention is checked as mcp__server__resources.
 import { afterEach, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -51,8 +51,10 @@ describe("permission rules for MCP tools", () => {
     });
   }
 
-  it("checks an @server:uri resource mention as mcp__server__@resource, which server rules cover", async () => {
-    expect(await decision({}, "mcp__docs__@resource", true)).toBe("allow");
-    expect(await decision({ managed: { deny: ["mcp__docs"] } }, "mcp__docs__@resource", true)).toBe("deny");
+  it("checks an @server:uri resource mention as mcp__server__resources, which server rules cover", async () => {
+    expect(await decision({}, "mcp__docs__resources", true)).toBe("allow");
+    expect(await decision({ managed: { deny: ["mcp__docs"] } }, "mcp__docs__resources", true)).toBe("deny");
+    expect(await decision({ user: { deny: ["mcp__docs__resources"] } }, "mcp__docs__resources", true)).toBe("deny");
+    expect(await decision({ user: { deny: ["mcp__docs__resources"] } }, "mcp__docs__search")).toBe("ask");
   });
 });
