@@ -81,7 +81,14 @@ export function registerResourceMentions(api: PluginApi, servers: () => readonly
       for (const r of s.resources) if (r.uri.startsWith(m[2])) out.push(`@${s.name}:${r.uri}`);
       for (const t of s.templates) {
         const literal = t.uriTemplate.split("{")[0];
-        if (literal.startsWith(m[2]) || m[2].startsWith(literal)) out.push(`@${s.name}:${literal}`);
+        if (literal.startsWith(m[2])) out.push(`@${s.name}:${literal}`);
+        // Past the literal part: the server's completion for the template's first variable.
+        const v = /^\{([^}]+)\}/.exec(t.uriTemplate.slice(literal.length));
+        if (v && m[2].startsWith(literal) && s.client) {
+          const typed = m[2].slice(literal.length);
+          const values = await s.client.complete({ type: "ref/resource", uri: t.uriTemplate }, { name: v[1], value: typed }).catch(() => []);
+          out.push(...values.map((x) => `@${s.name}:${literal}${x}`));
+        }
       }
     }
     return out;

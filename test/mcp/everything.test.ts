@@ -154,3 +154,22 @@ for (const [label, make] of transports) {
     });
   });
 }
+
+describe("Tab after @server: in the REPL (the mcp mod's mention completer)", () => {
+  it("offers the resources, the templates' literal parts, and a template variable's values from the server's completion", async () => {
+    const { registerResourceMentions } = await import("../../mods/mcp/resources.js");
+    const client = await McpClient.connect(new StdioTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], env: { PATH: process.env.PATH ?? "" }, cwd: process.cwd(), stderr: () => undefined }), { clientInfo: { name: "t", version: "0" }, handlers: {}, timeoutMs: 15_000, requestTimeoutMs: 15_000 });
+    try {
+      const server = { name: "ev", state: "connected", client, resources: await client.listResources(), templates: await client.listTemplates(), describe: () => "connected" };
+      let complete: ((p: string) => Promise<readonly string[]>) | undefined;
+      const api = { on: () => () => undefined, mentions: (f: (p: string) => Promise<readonly string[]>) => ((complete = f), () => undefined) };
+      registerResourceMentions(api as never, () => [server as never]);
+      expect(await complete!("@e")).toEqual(["@ev:"]);
+      expect(await complete!("@ev:demo://resource/static/document/arch")).toEqual(["@ev:demo://resource/static/document/architecture.md"]);
+      expect(await complete!("@ev:demo://resource/dyn")).toEqual(["@ev:demo://resource/dynamic/text/", "@ev:demo://resource/dynamic/blob/"]);
+      expect(await complete!("@ev:demo://resource/dynamic/text/7")).toEqual(["@ev:demo://resource/dynamic/text/7"]);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});

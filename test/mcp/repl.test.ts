@@ -116,5 +116,13 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     expect(text).toMatch(/<resource server="everything" uri="demo:\/\/resource\/static\/document\/architecture\.md"/);
     // The file mentions leave `@server:uri` to the mcp mod: no "no such file" note for it.
     expect(JSON.stringify(chatBodies(sim!.requests).at(-1)!.messages)).not.toMatch(/no such file or folder/);
+    // Tab: the servers with resources, then a server's resources.
+    t.type("@every");
+    t.press("Tab");
+    await t.waitFor(/› @everything:$/m);
+    t.type("demo://resource/static/document/arch");
+    t.press("Tab");
+    await t.waitFor(/› @everything:demo:\/\/resource\/static\/document\/architecture\.md\s*$/m);
+
   }, 60_000);
 });
