@@ -12,12 +12,12 @@ import { Chain } from "../core/chain.js";
 import { registerEffects } from "../core/effects.js";
 import { registerRepairs } from "../core/repair/index.js";
 import { ToolRegistry } from "../core/engine/tools.js";
-import { CommandRegistry } from "../core/commands.js";
+import type { CommandRegistry } from "../core/commands.js";
 import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import { SessionStore } from "../core/session/store.js";
 import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
 import { builtinTools } from "../builtins/index.js";
-import { capsFor, createProvider, ENDPOINTS, openSocket, targetOf, type Provider } from "../providers/index.js";
+import { capsFor, createProvider, ENDPOINTS, type Provider } from "../providers/index.js";
 import { loadSettings, defaultManagedPath } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
@@ -30,10 +30,10 @@ import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { mcpModConfig } from "./mcp/config.js";
+import { pluginServices } from "./plugin-services.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
 export interface AssembleOptions {
   root: string;
@@ -109,9 +109,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.add(t, "builtin");
 
-  const commands = new CommandRegistry();
-  const mentionCompleters: App["mentionCompleters"] = [];
-  const statuses = new Map<string, () => JsonValue>();
+  const services = pluginServices(env);
   const sessionRules = new SessionRules();
   const prices = loadPriceTable(settings.merged.pricing, { file: layerOf(settings, "pricing") });
   const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
@@ -125,12 +123,9 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     permissions,
     sessionRules,
     registry,
-    commands,
-    mentionCompleters,
-    pluginStatus: (id) => {
-      const f = statuses.get(id);
-      return f ? f() : undefined;
-    },
+    commands: services.commands,
+    mentionCompleters: services.mentionCompleters,
+    pluginStatus: services.pluginStatus,
     store: new SessionStore(home, o.root),
     plugins: [],
     apiKey: resolveApiKey(env, home),
@@ -193,19 +188,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     trusted: trust.trusted,
     addTool: (spec, source) => registry.add(spec, source),
     removeTool: (name) => registry.remove(name),
-    addCommand: (spec, source) => commands.add(spec, source),
-    removeCommand: (name, spec) => commands.remove(name, spec),
-    addMentions: (complete, source) => {
-      const entry = { source, complete };
-      mentionCompleters.push(entry);
-      return () => {
-        const i = mentionCompleters.indexOf(entry);
-        if (i >= 0) mentionCompleters.splice(i, 1);
-      };
-    },
-    setStatus: (source, report) => statuses.set(source, report),
-    // Through the proxy the environment names, as the provider does; loopback never is.
-    connect: (url, signal) => openSocket(targetOf(url), { env: LOOPBACK.test(url.hostname) ? {} : env }, signal),
+    ...services.host,
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
   };
