@@ -37,10 +37,12 @@ export function lateServerSession({ fast: short = fast } = {}) {
 
 export async function run() {
   const r = await measure(lateServerSession({ fast }));
+  // The coding session's own failing Reads are part of its script; only MCP calls count here.
+  const mcpErrors = r.toolErrors.filter((e) => /UseTool|mcp__/.test(e));
   table(`mcp: the prompt cache with a late MCP server${fast ? " (fast)" : ""}`, [
-    ["session", "requests", "deepcode", "optimum", "deepcode ÷ optimum", "goal 100%", "naive", "unexpected misses", "tool errors"],
-    [r.label, String(r.requests), fmt.pct(r.hitRate), fmt.pct(r.optimumRate), fmt.pct(r.ofOptimum), r.ofOptimum >= 0.9999 ? "met" : "NOT MET", fmt.pct(r.naiveRate), String(r.unexpected.length), String(r.toolErrors.length)],
+    ["session", "requests", "deepcode", "optimum", "deepcode ÷ optimum", "goal 100%", "naive", "unexpected misses", "MCP call errors"],
+    [r.label, String(r.requests), fmt.pct(r.hitRate), fmt.pct(r.optimumRate), fmt.pct(r.ofOptimum), r.ofOptimum >= 0.9999 ? "met" : "NOT MET", fmt.pct(r.naiveRate), String(r.unexpected.length), String(mcpErrors.length)],
   ]);
   console.log("The server answers initialize 400 ms late and the first request does not wait (firstRequestWaitMs 0); its tool is announced in a tail note and called through UseTool.");
-  for (const e of r.toolErrors) console.log(`  tool error: ${e}`);
+  for (const e of mcpErrors) console.log(`  MCP call error: ${e}`);
 }
