@@ -119,8 +119,10 @@ async function timings() {
       const [pc, pa] = inPty(`${node} -e 0`);
       const ptyNodeMs = await timeToExit(pc, pa, { env, cwd: root });
       const versionMs = await timeToExit(node, [CLI, "--version"], { env, cwd: root, expect: "." });
-      const repl = await timeRepl({ env, cwd: root });
-      const withMcp = await timeRepl({ env: mcpEnv, cwd: root });
+      // The two REPL runs swap places every round, so neither always follows the other.
+      const first = r % 2 === 0 ? await timeRepl({ env, cwd: root }) : await timeRepl({ env: mcpEnv, cwd: root });
+      const second = r % 2 === 0 ? await timeRepl({ env: mcpEnv, cwd: root }) : await timeRepl({ env, cwd: root });
+      const [repl, withMcp] = r % 2 === 0 ? [first, second] : [second, first];
       if (r === 0) continue; // warm-up: file-system caches, the first run's history file
       rows.promptMcp.push(withMcp.prompt);
       rows.bannerMcp.push(withMcp.banner);
