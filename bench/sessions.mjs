@@ -28,6 +28,8 @@ import { registerPlugin } from "../dist/src/core/plugins.js";
 import { builtinTools } from "../dist/src/builtins/index.js";
 import { capsFor, createProvider } from "../dist/src/providers/index.js";
 import instructionsMod from "../dist/mods/instructions/index.js";
+import mcpMod from "../dist/mods/mcp/index.js";
+import { CommandRegistry } from "../dist/src/core/commands.js";
 import { countTokens, renderRequest, startSimulator } from "../test/sim/server.mjs";
 import { renderMessage } from "../test/sim/render.mjs";
 import { normalizeReply, replyAsMessage } from "../test/sim/script.mjs";
@@ -47,7 +49,8 @@ const NOW = new Date("2026-12-02T12:00:00Z");
 /**
  * The five sessions. A spec: `id`, `label`, `turns` ({prompt, steps, final}), and optionally
  * `compaction` (the engine's window and threshold), `cli` (run by the real CLI, one process
- * per turn, `-c` each time), `agentsChangeAt` (AGENTS.md is rewritten before this turn, 0-based).
+ * per turn, `-c` each time), `agentsChangeAt` (AGENTS.md is rewritten before this turn, 0-based),
+ * `mcp` (the mcp mod's configuration, from the project root: its servers run in process).
  */
 export function sessions({ fast = false } = {}) {
   const coding = codingTurns(fast ? 10 : 50);
@@ -297,9 +300,11 @@ export function runDeepcode(spec) {
     const engine = spec.cli ? undefined : await inProcessEngine(spec, { sim, root, home });
     for (const [i, turn] of spec.turns.entries()) {
       beforeTurn(spec, i, root);
+      if (spec.beforeTurn) await spec.beforeTurn(i);
       const events = engine ? engine.submit(turn.prompt) : await cliTurn(turn.prompt, { root, home, url: sim.url });
       for await (const e of events) observe(e, i);
     }
+    if (spec.mcp) await engine?.close("exit"); // its servers end with the session
     return seen;
   });
 }
@@ -314,6 +319,12 @@ async function inProcessEngine(spec, { sim, root, home }) {
   chain.on("builtin", "bench-allow", "tool.check", null, (e) => (e.readOnly === null ? { decision: "deny", reason: "unknown tool" } : { decision: "allow", by: "bench" }));
   const load = await registerPlugin({ chain, root, home, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), log: () => undefined, config: () => ({}) }, instructionsMod, "builtin", "mods/instructions");
   if (!load.ok) throw new Error(`mod instructions: ${load.error}`);
+  if (spec.mcp) {
+    const commands = new CommandRegistry();
+    const host = { chain, root, home, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), addCommand: (c, src) => commands.add(c, src), removeCommand: (n, c) => commands.remove(n, c), addMentions: () => () => undefined, log: () => undefined, config: () => spec.mcp(root) };
+    const m = await registerPlugin(host, mcpMod, "builtin", "mods/mcp");
+    if (!m.ok) throw new Error(`mod mcp: ${m.error}`);
+  }
   const provider = createProvider({ baseUrl: sim.url, apiKey: API_KEY, keySource: "bench" });
   chain.setCore("model.request", (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta }));
   return Engine.start({ chain, root, model: MODEL, caps: capsFor, registry, version: "bench", now: () => NOW, compaction: spec.compaction });

@@ -9,7 +9,9 @@
 //    has a like-for-like baseline. Runs are interleaved (one of each per round) so a change in
 //    the machine's load hits every row alike; medians of the rounds, after one warm-up round.
 //    Goal (issue 7): first prompt under 150 ms. The absolute figure depends on the machine; bare
-//    node's own time is printed beside it.
+//    node's own time is printed beside it. The same REPL with three stdio MCP servers configured
+//    (the everything server, in ~/.deepcode/mcp.json) runs in the same rounds: goal (issue 16),
+//    no measurable difference to the first prompt (servers start in the background).
 // 2. Memory after a long session: deepcode in a child process of its own (assembled as the REPL
 //    assembles it: settings, permission gate answered "a", cost engine, mods, transcript on
 //    disk), running the coding session of bench/sessions.mjs for 200 turns (40 with --fast)
@@ -19,7 +21,7 @@
 //    baseline: before the engine starts), and after turns 1, ¼, ½ and all of the session.
 
 import { execFileSync, fork, spawn } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync, statSync, readdirSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, statSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -102,17 +104,28 @@ async function timings() {
     PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, SHELL: "/bin/sh", TERM: "xterm-256color", LANG: process.env.LANG ?? "C.UTF-8",
     DEEPSEEK_API_KEY: API_KEY, DEEPSEEK_BASE_URL: sim.url, DEEPCODE_HOME: home, NO_COLOR: "1",
   };
+  // The same person, with three stdio MCP servers of their own (user scope: no approval).
+  const mcpHome = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-bench-startup-mcp-")));
+  const everything = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+  const servers = Object.fromEntries(["one", "two", "three"].map((n) => [n, { command: process.execPath, args: [everything, "stdio"] }]));
+  writeFileSync(join(mcpHome, "mcp.json"), JSON.stringify({ mcpServers: servers }));
+  const mcpEnv = { ...env, HOME: mcpHome, DEEPCODE_HOME: mcpHome };
   const node = process.execPath;
   const rounds = fast ? 5 : 15;
-  const rows = { node: [], ptyNode: [], version: [], prompt: [], banner: [] };
+  const rows = { node: [], ptyNode: [], version: [], prompt: [], banner: [], promptMcp: [], bannerMcp: [] };
   try {
     for (let r = 0; r <= rounds; r++) {
       const nodeMs = await timeToExit(node, ["-e", "0"], { env, cwd: root });
       const [pc, pa] = inPty(`${node} -e 0`);
       const ptyNodeMs = await timeToExit(pc, pa, { env, cwd: root });
       const versionMs = await timeToExit(node, [CLI, "--version"], { env, cwd: root, expect: "." });
-      const repl = await timeRepl({ env, cwd: root });
+      // The two REPL runs swap places every round, so neither always follows the other.
+      const first = r % 2 === 0 ? await timeRepl({ env, cwd: root }) : await timeRepl({ env: mcpEnv, cwd: root });
+      const second = r % 2 === 0 ? await timeRepl({ env: mcpEnv, cwd: root }) : await timeRepl({ env, cwd: root });
+      const [repl, withMcp] = r % 2 === 0 ? [first, second] : [second, first];
       if (r === 0) continue; // warm-up: file-system caches, the first run's history file
+      rows.promptMcp.push(withMcp.prompt);
+      rows.bannerMcp.push(withMcp.banner);
       rows.node.push(nodeMs);
       rows.ptyNode.push(ptyNodeMs);
       rows.version.push(versionMs);
@@ -124,6 +137,7 @@ async function timings() {
     await sim.close();
     rmSync(root, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
+    rmSync(mcpHome, { recursive: true, force: true });
   }
 }
 
@@ -234,6 +248,8 @@ export async function run() {
     ["node -e 0, in a pty", fmt.ms(m("ptyNode")), fmt.ms(min("ptyNode")), fmt.ratio(1), "-"],
     ["deepcode: first prompt › (pty)", fmt.ms(m("prompt")), fmt.ms(min("prompt")), fmt.ratio(m("prompt") / m("ptyNode")), "node -e 0, in a pty"],
     ["deepcode: banner complete (pty)", fmt.ms(m("banner")), fmt.ms(min("banner")), fmt.ratio(m("banner") / m("ptyNode")), "node -e 0, in a pty"],
+    ["deepcode + 3 MCP servers: first prompt ›", fmt.ms(m("promptMcp")), fmt.ms(min("promptMcp")), fmt.ratio(m("promptMcp") / m("prompt")), "deepcode: first prompt (no servers)"],
+    ["deepcode + 3 MCP servers: banner complete", fmt.ms(m("bannerMcp")), fmt.ms(min("bannerMcp")), fmt.ratio(m("bannerMcp") / m("banner")), "deepcode: banner (no servers)"],
   ];
   table(`startup: time to the first prompt and --version, against bare node (median of ${t.rounds} interleaved rounds${fast ? ", fast" : ""})`, rows);
   const firstPrompt = m("prompt") - wrapper;
@@ -245,6 +261,8 @@ export async function run() {
     "  The absolute figure depends on the machine and its load; the ratios are the comparable part.",
     "Banner complete: the model/session line, printed once settings, engine, tools and plugins have loaded",
     "  in the background (the prompt does not wait for them). pty: util-linux `script -qfec`, output read here.",
+    `With three stdio MCP servers configured (the everything server ×3, user scope) the first prompt takes ${fmt.ratio(m("promptMcp") / m("prompt"))} the time`,
+    "  it takes without (goal: no measurable difference; the servers start in the background, after the prompt).",
     `The simulator on 127.0.0.1 received ${t.requests} request(s) during these start-ups.`,
   ].join("\n"));
 

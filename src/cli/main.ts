@@ -122,6 +122,8 @@ function readFlags(v: Parsed["values"], internal: Internal): Flags {
     appendSystemPrompt: str("append-system-prompt"),
     managedPath: internal.managedPath,
     trustProject: v["trust-project"] === true,
+    mcpConfig: v["mcp-config"] as string[] | undefined,
+    strictMcpConfig: v["strict-mcp-config"] === true,
   };
   return { print, format, inputFormat, partial: v["include-partial-messages"] === true || v.verbose === true, verbose: v.verbose === true, continue: v.continue === true, resume, permissionMode: mode, options };
 }

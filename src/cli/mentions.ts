@@ -22,7 +22,8 @@
 //
 // Left as text, with a note saying why (the notes reach the model as context and the person as
 // a line on screen): a path that does not exist (a word with no `/` or `.`, like `@Override`, is
-// left silently: it is a handle or a decorator, not a path), a path outside the project root
+// left silently: it is a handle or a decorator, not a path; so is `@name:…`, a plugin's mention
+// such as an MCP resource `@server:uri`), a path outside the project root
 // after resolving `..` and symlinks, a path the permission rules do not let the model Read
 // without asking (a deny rule, a secret like `.env`: see mentionAllow), a binary file, and
 // anything past the total budget.
@@ -78,7 +79,9 @@ export async function expandMentions(text: string, o: MentionOptions): Promise<{
     const found = locate(m, o.root);
     if (!found) {
       const shown = m.path.replace(TRAILING, "") || m.path;
-      if (/[/.]/.test(shown)) notes.push(`@${shown}: no such file or folder in the project; left as text`);
+      // `@name:…` that is no file is a plugin's mention (an MCP resource, `@server:uri`): the
+      // plugin that expands it says what happened to it.
+      if (/[/.]/.test(shown) && !/^[A-Za-z0-9_.-]+:/.test(shown)) notes.push(`@${shown}: no such file or folder in the project; left as text`);
       continue;
     }
     let real: string;

@@ -27,6 +27,9 @@ export interface SubcommandSpec {
   maxArgs?: number;
   help: string;
   options: OptionSpec[];
+  /** It reads its own arguments (verbs, `--` and all) and answers its own `--help`; `options`
+   *  are listed in the main help only. */
+  ownArgs?: boolean;
 }
 
 const HELP_OPTION: OptionSpec = { name: "help", short: "h", type: "boolean", help: "show this help" };
@@ -46,6 +49,8 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { name: "disallowedTools", type: "string", value: "RULES", multiple: true, aliases: ["disallowed-tools"], help: "deny rules for this run, the same grammar" },
   { name: "permission-mode", type: "string", value: "MODE", help: "default | acceptEdits (Edit/Write inside the project without asking)" },
   { name: "append-system-prompt", type: "string", value: "TEXT", help: "append text to the system prompt (part of the cached prefix)" },
+  { name: "mcp-config", type: "string", value: "FILE|JSON", multiple: true, help: "MCP servers from this file (or JSON text); repeatable" },
+  { name: "strict-mcp-config", type: "boolean", help: "use only the --mcp-config servers, none of the configured ones" },
   { name: "trust-project", type: "boolean", help: "trust this project's own settings and commands for this run (see deepcode trust)" },
   { name: "events", type: "boolean", help: "list the event catalogue and what implements each event" },
   HELP_OPTION,
@@ -57,6 +62,13 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
   { name: "doctor", help: "check key, network, settings, sandbox, instructions, rg and file modes; each problem with its fix", options: [HELP_OPTION] },
   { name: "permissions", help: "every permission rule and the layer (or flag) it comes from", options: [HELP_OPTION] },
   { name: "sessions", help: "this project's sessions: id, date, turns, cost, first prompt", options: [HELP_OPTION] },
+  {
+    name: "mcp",
+    args: "list | get NAME | approve NAME | add … | add-json NAME JSON | remove NAME",
+    help: "MCP servers, in Claude Code's syntax (deepcode mcp --help)",
+    options: [{ name: "scope", short: "s", type: "string", value: "local|project|user", help: "where add and remove write (default local)" }, HELP_OPTION],
+    ownArgs: true,
+  },
   {
     name: "trust",
     help: "workspace trust: trust this project's own settings and commands as they are now",
@@ -248,6 +260,8 @@ export function mainHelp(): string {
     "  DEEPSEEK_BASE_URL             API base URL (default https://api.deepseek.com)",
     "  DEEPCODE_HOME                 deepcode's home folder (default ~/.deepcode)",
     "  HTTPS_PROXY, NO_PROXY         proxy for API requests",
+    "  MCP_TIMEOUT, MCP_TOOL_TIMEOUT MCP server start-up and tool call limits (ms)",
+    "  MAX_MCP_OUTPUT_TOKENS         bound on one MCP tool result (default 25000)",
     "  NO_COLOR                      plain output",
     "",
   ].join("\n");

@@ -12,6 +12,7 @@ import { money, plural } from "./render/figures.js";
 export async function runSubcommand(command: string, args: string[], options: AssembleOptions): Promise<number> {
   const spec = subcommand(command);
   if (!spec) throw new NotImplementedError(`deepcode ${command}`);
+  if (spec.ownArgs) return runOwn(command, args, options);
   const parsed = parseOptions(args, spec.options, { positionals: true, where: `deepcode ${command}` });
   if (parsed.values.help) {
     process.stdout.write(subcommandHelp(spec));
@@ -20,6 +21,12 @@ export async function runSubcommand(command: string, args: string[], options: As
   const extra = parsed.positionals.slice(spec.maxArgs ?? 0);
   if (extra.length) throw new UsageError(`deepcode ${command} takes no argument '${extra[0]}' (deepcode ${command} --help lists what it takes)`);
   return run(command, parsed, options);
+}
+
+/** A subcommand that reads its own arguments (`deepcode mcp add NAME -- cmd args…`). */
+async function runOwn(command: string, args: string[], options: AssembleOptions): Promise<number> {
+  if (command === "mcp") return (await import("./mcp/command.js")).runMcp(args, options);
+  throw new NotImplementedError(`deepcode ${command}`);
 }
 
 async function run(command: string, parsed: Parsed, options: AssembleOptions): Promise<number> {

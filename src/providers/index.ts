@@ -7,3 +7,4 @@ export { prepareRequest } from "./prepare.js";
 export { ENDPOINTS } from "./endpoints.js";
 export type { EndpointRow } from "./endpoints.js";
 export type { CheckResult, Provider, ProviderOptions, RequestOptions } from "./types.js";
+export { openSocket, targetOf } from "./connect.js";

@@ -11,8 +11,9 @@ import { Engine, type EngineOptions } from "../../src/core/engine/engine.js";
 import { ToolRegistry } from "../../src/core/engine/tools.js";
 import { SessionStore } from "../../src/core/session/store.js";
 import { createProvider, capsFor } from "../../src/providers/index.js";
-import type { Plugin, StreamEvent, ToolSpec } from "../../src/contract/index.js";
+import type { JsonValue, Plugin, StreamEvent, ToolSpec } from "../../src/contract/index.js";
 import { registerPlugin } from "../../src/core/plugins.js";
+import { CommandRegistry } from "../../src/core/commands.js";
 
 export interface Harness {
   sim: Simulator;
@@ -22,6 +23,8 @@ export interface Harness {
   home: string;
   store: SessionStore;
   options: EngineOptions;
+  /** Slash commands the mods contributed (api.command), of the current chain. */
+  commands: CommandRegistry;
   /** Run one turn and collect its events. */
   turn(prompt: string, signal?: AbortSignal): Promise<StreamEvent[]>;
   /** A fresh engine resuming this session, as a new process would (new chain, same files). */
@@ -41,6 +44,8 @@ export interface HarnessOptions {
   mods?: Plugin[];
   /** PluginApi.trusted for the mods (default false: an untrusted project). */
   trusted?: boolean;
+  /** A mod's `api.config` (read again for each chain the harness builds: resume sees changes). */
+  modConfig?: (id: string) => Record<string, JsonValue>;
 }
 
 export function complete(events: StreamEvent[]): Extract<StreamEvent, { type: "turn.complete" }> {
@@ -54,21 +59,35 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const root = o.root ?? mkdtempSync(join(tmpdir(), "deepcode-root-"));
   const home = mkdtempSync(join(tmpdir(), "deepcode-home-"));
   const store = new SessionStore(home, root);
-  const build = async (): Promise<{ chain: Chain; options: EngineOptions }> => {
+  const build = async (): Promise<{ chain: Chain; options: EngineOptions; commands: CommandRegistry }> => {
     const chain = new Chain();
+    const commands = new CommandRegistry();
     registerEffects(chain);
     const registry = new ToolRegistry();
     for (const t of o.tools ?? []) registry.add(t, "builtin");
     registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
     if (o.allowAll) chain.on("builtin", "test-allow", "tool.check", null, (e) => (e.readOnly === null ? { decision: "deny", reason: "unknown tool" } : { decision: "allow", by: "test" }));
     for (const mod of o.mods ?? []) {
-      const load = await registerPlugin({ chain, root, home, trusted: o.trusted ?? false, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), log: () => undefined, config: () => ({}) }, mod, "builtin", `mods/${mod.id}`);
+      const host = {
+        chain,
+        root,
+        home,
+        trusted: o.trusted ?? false,
+        addTool: (t: ToolSpec, src: string) => registry.add(t, src),
+        removeTool: (n: string) => registry.remove(n),
+        addCommand: (c: Parameters<CommandRegistry["add"]>[0], src: string) => commands.add(c, src),
+        removeCommand: (n: string, c: Parameters<CommandRegistry["add"]>[0]) => commands.remove(n, c),
+        addMentions: () => () => undefined,
+        log: () => undefined,
+        config: (id: string) => o.modConfig?.(id) ?? {},
+      };
+      const load = await registerPlugin(host, mod, "builtin", `mods/${mod.id}`);
       if (!load.ok) throw new Error(`mod ${mod.id}: ${load.error}`);
     }
     const provider = createProvider({ baseUrl: sim.url, apiKey: "sk-test-harness", keySource: "test", maxAttempts: 2, sleep: async () => undefined });
     chain.setCore("model.request", (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta }));
     const options: EngineOptions = { chain, root, model: o.model ?? "deepseek-flash", caps: capsFor, registry, store, version: "test", ...o.engine };
-    return { chain, options };
+    return { chain, options, commands };
   };
   const first = await build();
   const engine = await Engine.start(first.options);
@@ -80,6 +99,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     home,
     store,
     options: first.options,
+    commands: first.commands,
     async turn(prompt, signal) {
       const events: StreamEvent[] = [];
       for await (const e of h.engine.submit(prompt, { signal })) events.push(e);
@@ -89,6 +109,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       const next = await build();
       h.chain = next.chain;
       h.options = next.options;
+      h.commands = next.commands;
       h.engine = await Engine.resume(next.options, h.engine.sessionId);
       return h.engine;
     },

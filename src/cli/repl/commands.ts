@@ -259,12 +259,23 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   { name: "quit", description: "leave (same as /exit)", run: (r) => r.exit() },
 ];
 
+/** The widest command head /help lines up; longer ones get a line of their own. */
+const HELP_COLUMN = 28;
+
 export function helpText(r: ReplApi, extra: readonly SlashCommand[] = []): string {
   const all = [...BUILTIN_COMMANDS, ...extra];
   const head = (c: SlashCommand) => `/${c.name}${c.args ? ` ${c.args}` : ""}`;
-  const width = Math.max(...all.map((c) => head(c).length));
+  // The column fits the usual heads; a longer one (a plugin's, an MCP prompt's) takes a line of
+  // its own, so one long name does not push every description off the screen.
+  const width = Math.min(HELP_COLUMN, Math.max(...all.map((c) => head(c).length)));
+  const row = (c: SlashCommand): string => {
+    const h = head(c);
+    if (h.length > width) return `${r.style("bold", h)}
+${" ".repeat(width)}  ${c.description}`;
+    return `${r.style("bold", h)}${" ".repeat(width - h.length)}  ${c.description}`;
+  };
   return [
-    ...all.map((c) => `${r.style("bold", head(c))}${" ".repeat(width - head(c).length)}  ${c.description}`),
+    ...all.map(row),
     "",
     r.style("dim", "@path inserts a file, @dir/ a listing · a trailing \\ continues a line · Ctrl-C interrupts a turn, twice at the prompt exits · Ctrl-D exits"),
   ].join("\n");

@@ -72,6 +72,8 @@ interface Waiting {
   accepts: (k: string) => boolean;
   /** Keys in the buffer before this index were typed before the question: not answers. */
   from: number;
+  /** A key of a line being typed (a form field): no Enter is consumed after it. */
+  line: boolean;
 }
 
 export class TurnKeys {
@@ -84,6 +86,11 @@ export class TurnKeys {
   private readonly onData = (data: Buffer | string): void => this.data(data.toString());
 
   constructor(private readonly input: NodeJS.ReadStream = process.stdin) {}
+
+  /** Keys are being read (a turn, or a command that may ask, is running). */
+  get active(): boolean {
+    return this.onInterrupt !== undefined;
+  }
 
   /** Start reading keys for a turn; Ctrl-C calls `onInterrupt`. */
   start(onInterrupt: () => void): void {
@@ -107,11 +114,26 @@ export class TurnKeys {
     this.answer({ kind: "interrupt" }); // a question left open is over
     this.swallowEnter = false;
     return new Promise((resolve) => {
-      this.waiting = { resolve, accepts, from: this.buffer.length };
+      this.waiting = { resolve, accepts, from: this.buffer.length, line: false };
       if (timeoutMs !== undefined) this.timer = setTimeout(() => this.answer({ kind: "timeout" }), timeoutMs);
       this.pump();
     });
   }
+
+  /** The next key of a line being typed (a form field), Enter included: the first key is one
+   *  typed from now on, as for ask(); each later one follows the key before it, even when they
+   *  arrived in one read ("Ada Lovelace" sent at once is the whole line, not "A"). */
+  lineKey(first: boolean): Promise<Key> {
+    this.answer({ kind: "interrupt" });
+    this.swallowEnter = false;
+    return new Promise((resolve) => {
+      this.waiting = { resolve, accepts: () => true, from: first ? this.buffer.length : this.lineAt, line: true };
+      this.pump();
+    });
+  }
+
+  /** Where the last key of a line was taken from the buffer: the next one stands there now. */
+  private lineAt = 0;
 
   /** The type-ahead, raw (pastes with their markers), for the next prompt; the buffer empties. */
   takeTypeahead(): string {
@@ -155,6 +177,11 @@ export class TurnKeys {
     const k = this.buffer[w.from];
     if (!w.accepts(k)) return;
     this.buffer.splice(w.from, 1);
+    if (w.line) {
+      this.lineAt = w.from;
+      this.answer(k.startsWith(PASTE_START) ? { kind: "paste", text: k.slice(PASTE_START.length, -PASTE_END.length) } : { kind: "key", key: k });
+      return;
+    }
     this.swallowEnter = !isEnter(k);
     // An Enter that came in the same read as the answer is consumed now.
     if (this.swallowEnter && this.buffer.length > w.from && isEnter(this.buffer[w.from])) {

@@ -9,7 +9,7 @@
 // when the pasted text ends in a newline. Without bracketed paste, lines arriving closer
 // together than a typist could press Enter are kept together (the older heuristic).
 
-import { createInterface, type Completer, type Interface } from "node:readline";
+import { createInterface, type AsyncCompleter, type Completer, type Interface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { PASTE_END, PASTE_START } from "./keys.js";
 import { visibleLength } from "../render/figures.js";
@@ -20,7 +20,7 @@ export interface PromptOptions {
   prompt: string;
   continuation: string;
   history: string[];
-  completer?: Completer;
+  completer?: Completer | AsyncCompleter;
   input?: NodeJS.ReadStream;
   output?: NodeJS.WriteStream;
   /** Said after the first Ctrl-C at an empty prompt. */
