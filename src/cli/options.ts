@@ -64,8 +64,8 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
   { name: "sessions", help: "this project's sessions: id, date, turns, cost, first prompt", options: [HELP_OPTION] },
   {
     name: "mcp",
-    args: "list | get NAME | approve NAME | add … | add-json NAME JSON | remove NAME",
-    help: "MCP servers, in Claude Code's syntax (deepcode mcp --help)",
+    args: "VERB …",
+    help: "MCP servers: list, get, approve, add, add-json, remove (deepcode mcp --help)",
     options: [{ name: "scope", short: "s", type: "string", value: "local|project|user", help: "where add and remove write (default local)" }, HELP_OPTION],
     ownArgs: true,
   },
