@@ -6,12 +6,13 @@
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { JsonValue, Tier } from "../contract/index.js";
+import type { JsonValue, MentionCompleter, Tier } from "../contract/index.js";
 import { ProviderError } from "../contract/index.js";
 import { Chain } from "../core/chain.js";
 import { registerEffects } from "../core/effects.js";
 import { registerRepairs } from "../core/repair/index.js";
 import { ToolRegistry } from "../core/engine/tools.js";
+import { CommandRegistry } from "../core/commands.js";
 import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import { SessionStore } from "../core/session/store.js";
 import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
@@ -28,6 +29,7 @@ export { deepcodeHome };
 import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
+import { mcpModConfig } from "./mcp/config.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -49,6 +51,9 @@ export interface AssembleOptions {
   interactive?: boolean;
   /** `--trust-project`: trust this project's own settings and commands for this run. */
   trustProject?: boolean;
+  /** `--mcp-config FILE|JSON` (repeatable) and `--strict-mcp-config` (only those servers). */
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
 }
 
 export interface App {
@@ -63,6 +68,12 @@ export interface App {
   permissions: PermissionSetup;
   sessionRules: SessionRules;
   registry: ToolRegistry;
+  /** Slash commands plugins contributed (api.command); the REPL lists and runs them. */
+  commands: CommandRegistry;
+  /** `@` completers plugins contributed (api.mentions). */
+  mentionCompleters: Array<{ source: string; complete: MentionCompleter }>;
+  /** A plugin's own report of its state (api.status), e.g. `pluginStatus("mcp")`. */
+  pluginStatus(id: string): JsonValue | undefined;
   store: SessionStore;
   plugins: PluginLoad[];
   apiKey?: ApiKey;
@@ -97,6 +108,9 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.add(t, "builtin");
 
+  const commands = new CommandRegistry();
+  const mentionCompleters: App["mentionCompleters"] = [];
+  const statuses = new Map<string, () => JsonValue>();
   const sessionRules = new SessionRules();
   const prices = loadPriceTable(settings.merged.pricing, { file: layerOf(settings, "pricing") });
   const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
@@ -110,6 +124,12 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     permissions,
     sessionRules,
     registry,
+    commands,
+    mentionCompleters,
+    pluginStatus: (id) => {
+      const f = statuses.get(id);
+      return f ? f() : undefined;
+    },
     store: new SessionStore(home, o.root),
     plugins: [],
     apiKey: resolveApiKey(env, home),
@@ -151,6 +171,12 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       reason: `deepcode runs non-interactively (-p), so nobody can approve ${e.tool}; an allow rule in settings (or --settings FILE) can permit it`,
       by: "non-interactive",
     }));
+    // Nor any other question (start a project's MCP server, a server's form, sampling).
+    chain.on("prepend", "non-interactive", "person.ask", null, (e) => ({
+      decision: "deny",
+      reason: `deepcode runs non-interactively, so nobody can answer: ${e.title}`,
+      by: "non-interactive",
+    }));
   }
 
   const provider = makeProvider(app, env);
@@ -166,6 +192,17 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     trusted: trust.trusted,
     addTool: (spec, source) => registry.add(spec, source),
     removeTool: (name) => registry.remove(name),
+    addCommand: (spec, source) => commands.add(spec, source),
+    removeCommand: (name, spec) => commands.remove(name, spec),
+    addMentions: (complete, source) => {
+      const entry = { source, complete };
+      mentionCompleters.push(entry);
+      return () => {
+        const i = mentionCompleters.indexOf(entry);
+        if (i >= 0) mentionCompleters.splice(i, 1);
+      };
+    },
+    setStatus: (source, report) => statuses.set(source, report),
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
   };
@@ -176,6 +213,23 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   for (const [scope, tier] of [["managed", "prepend"], ["settings", "user"]] as const) {
     app.plugins.push(await loadPlugin({ ...host, config: () => ({ scope, layers: hookLayers, sessionsDir: app.store.dir }) }, modPath("hooks"), tier, "/"));
   }
+  // MCP servers (every source, trust, the managed lists: src/cli/mcp/config.ts) through the mcp
+  // mod; it starts them in the background and never holds up what comes next.
+  const mcp = mcpModConfig({
+    root: o.root,
+    home,
+    env,
+    settings,
+    trusted: trust.trusted,
+    mcpConfig: o.mcpConfig,
+    strict: o.strictMcpConfig,
+    secretEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)],
+    additionalDirectories: permissions.additionalDirectories,
+    logDir: app.store.dir,
+    version: packageVersion(),
+  });
+  mcp.problems.forEach(warn);
+  app.plugins.push(await loadPlugin({ ...host, config: () => mcp.config }, modPath("mcp"), "builtin", "/"));
   for (const p of pluginList(settings)) app.plugins.push(await loadPlugin(host, p.specifier, p.tier, p.base));
   // The Bash sandbox last of all (builtin tier): the innermost process.run hook, so whatever a
   // plugin rewrites upstream is wrapped, and nothing runs after it to unwrap it.

@@ -10,7 +10,9 @@ export const HELP = `deepcode — a terminal coding agent for the DeepSeek API
 Usage:
   deepcode                      open the interactive REPL in this project
   deepcode -p "prompt"          run one prompt non-interactively (stdin is added as context)
-  deepcode <command>            setup | doctor | permissions | stats | sessions | trust
+  deepcode <command>            setup | doctor | permissions | stats | sessions | trust | mcp
+  deepcode mcp list | get NAME | add NAME -- CMD ARGS… | add --transport http|sse NAME URL
+               | remove NAME    MCP servers (--scope local|project|user; see deepcode mcp --help)
 
 Options:
   -p, --print                   non-interactive: run the prompt, print the result, exit
@@ -23,6 +25,8 @@ Options:
       --append-system-prompt T  append text to the system prompt (part of the cached prefix)
       --trust-project           trust this project's own settings and commands for this run
                                 (an untrusted project's files may only tighten; see \`deepcode trust\`)
+      --mcp-config FILE|JSON    MCP servers from this file (or JSON text); repeatable
+      --strict-mcp-config       use only the --mcp-config servers, none of the configured ones
       --events                  list the event catalogue and what implements each event
   -h, --help                    show this help
   -v, --version                 print the version
@@ -32,6 +36,8 @@ Environment:
   DEEPSEEK_BASE_URL             API base URL (default https://api.deepseek.com)
   DEEPCODE_HOME                 deepcode's home folder (default ~/.deepcode)
   HTTPS_PROXY, NO_PROXY         proxy for API requests
+  MCP_TIMEOUT, MCP_TOOL_TIMEOUT MCP server start-up and tool call limits (ms)
+  MAX_MCP_OUTPUT_TOKENS         bound on one MCP tool result (default 25000)
   NO_COLOR                      plain output
 `;
 
@@ -45,6 +51,8 @@ export const OPTIONS = {
   settings: { type: "string" },
   "append-system-prompt": { type: "string" },
   "trust-project": { type: "boolean" },
+  "mcp-config": { type: "string", multiple: true },
+  "strict-mcp-config": { type: "boolean" },
   events: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -86,7 +94,7 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
     // Nothing heavy is imported before a branch is chosen: the REPL shows its prompt first and
     // loads the engine behind it.
     const root = process.cwd();
-    const options = { root, flagSettings: values.settings, model: values.model, maxTurns, appendSystemPrompt: values["append-system-prompt"], managedPath: internal.managedPath, trustProject: values["trust-project"] };
+    const options = { root, flagSettings: values.settings, model: values.model, maxTurns, appendSystemPrompt: values["append-system-prompt"], managedPath: internal.managedPath, trustProject: values["trust-project"], mcpConfig: values["mcp-config"], strictMcpConfig: values["strict-mcp-config"] };
     if (values.events) {
       const { assemble } = await import("./assemble.js");
       const { describeEvents } = await import("./events-list.js");
@@ -124,7 +132,7 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
   }
 }
 
-const SUBCOMMANDS = new Set(["setup", "doctor", "permissions", "stats", "sessions", "trust"]);
+const SUBCOMMANDS = new Set(["setup", "doctor", "permissions", "stats", "sessions", "trust", "mcp"]);
 
 /** Where a subcommand stands in argv: the first word that is not an option or an option's
  *  value. Only when -p is not given: `deepcode -p stats` asks the model about "stats". */

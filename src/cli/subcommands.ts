@@ -22,6 +22,10 @@ export async function runSubcommand(command: string, args: string[], options: As
       const { runTrust } = await import("./trust/command.js");
       return runTrust(args, options);
     }
+    case "mcp": {
+      const { runMcp } = await import("./mcp/command.js");
+      return runMcp(args, options);
+    }
     case "doctor": {
       const { runDoctor } = await import("./doctor.js");
       return runDoctor(options);

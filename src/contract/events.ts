@@ -45,6 +45,58 @@ export interface AskAnswer {
   by?: string;
 }
 
+/** One field of a form in `person.ask` (an MCP elicitation's requested schema, a plugin's
+ *  install options…): what it is called, its type, its default and its limits. */
+export interface PersonField {
+  name: string;
+  /** The label the person reads (the name when absent). */
+  title?: string;
+  description?: string;
+  type: "string" | "number" | "integer" | "boolean" | "enum";
+  /** For `enum`: the values to choose from (and their labels, in the same order). */
+  options?: string[];
+  optionLabels?: string[];
+  default?: JsonValue;
+  required?: boolean;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  /** A string format the answer must have (`email`, `uri`, `date`, `date-time`). */
+  format?: string;
+}
+
+/** A question for the person that is not a tool call: start a project's MCP server, answer a
+ *  server's form, let a server use the model. Generic on purpose (skills and plugin installs
+ *  ask through it too): a kind to tell questions apart, a title, lines of detail, optional
+ *  form fields. Whoever answers (the REPL) shows it; no one to answer means deny. */
+export interface PersonQuestion {
+  sessionId: string;
+  /** What is asked, namespaced by who asks: `mcp.server`, `mcp.elicitation`, `mcp.sampling`… */
+  kind: string;
+  /** Who asks: a plugin id, or `mcp:<server>`. */
+  from: string;
+  /** One line: what the person decides. */
+  title: string;
+  /** What the person should see before deciding: the command, the URL, the message. */
+  detail: string[];
+  /** A form to fill in when the answer is allow (values come back in `values`). */
+  fields?: PersonField[];
+  /** The answer may be remembered (the asker says what `remember` keeps, in `detail`). */
+  rememberable?: boolean;
+}
+
+/** The answer of the `person.ask` gate. */
+export interface PersonAnswer {
+  decision: "allow" | "deny";
+  /** The form's values (every field, defaults applied), when the person filled it in. */
+  values?: Record<string, JsonValue>;
+  /** The person asked for this answer to be remembered (only when the question was rememberable). */
+  remember?: boolean;
+  reason?: string;
+  by?: string;
+}
+
 export interface ContextZones {
   system: number;
   tools: number;
@@ -199,6 +251,9 @@ export interface EventMap {
     };
     result: AskAnswer;
   };
+  /** Ask a person something that is not a tool call (PersonQuestion). A gate: the core tail,
+   *  a failing hook and `-p` answer deny — no one to answer means no. */
+  "person.ask": { payload: PersonQuestion; result: PersonAnswer };
 
   /** A turn is about to run with `profile`. Hooks may change the profile (a budget at 80%
    *  downgrades to a cheaper tier), refuse the turn (a budget at 100%), and say why in
@@ -263,6 +318,7 @@ export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
   "tool.call": plain("run a tool"),
   "tool.result": plain("a tool's output, before it enters the log"),
   "permission.ask": gate("ask a person; no one to answer means deny"),
+  "person.ask": gate("ask a person a question that is not a tool call (approve, fill in a form); no one to answer means deny"),
   "turn.start": plain("a turn began"),
   "turn.step": plain("a model round within a turn began"),
   "turn.complete": plain("a turn ended, with its stop reason"),
@@ -284,10 +340,10 @@ export function isEventName(name: string): name is EventName {
 export function isGateResult(name: EventName, r: unknown): boolean {
   if (typeof r !== "object" || r === null) return false;
   const d = (r as { decision?: unknown }).decision;
-  if (name === "permission.ask") return d === "allow" || d === "deny";
+  if (name === "permission.ask" || name === "person.ask") return d === "allow" || d === "deny";
   return d === "allow" || d === "ask" || d === "deny";
 }
 
-export function denyResult(reason: string, by: string): GateDecision & AskAnswer {
+export function denyResult(reason: string, by: string): GateDecision & AskAnswer & PersonAnswer {
   return { decision: "deny", reason, by };
 }

@@ -44,13 +44,59 @@ export interface Logger {
   error(message: string): void;
 }
 
+/** What a command's `run` gets: its arguments as typed, a way to show text, and a way to hand
+ *  the model a prompt (a prompt template, a skill). */
+export interface CommandContext {
+  /** What followed `/name` on the line, as typed (untrimmed of inner spaces). */
+  readonly args: string;
+  readonly sessionId: string;
+  /** Aborts when the person presses Ctrl-C while the command runs. */
+  readonly signal: AbortSignal;
+  /** A person is at the terminal (the REPL); false for `deepcode <command>` runs. */
+  readonly interactive: boolean;
+  /** Show text to the person (it is not sent to the model). */
+  print(text: string): void;
+  /** Run a model turn with this prompt, as if the person had typed it; resolves when it ends.
+   *  Not available outside a session (throws there). */
+  submit(prompt: string): Promise<void>;
+}
+
+/** Candidates for an `@word` being typed (`partial` includes the `@`), whole words back. */
+export type MentionCompleter = (partial: string) => readonly string[] | Promise<readonly string[]>;
+
+/** A slash command a plugin contributes (`/name args…`): listed in `/help`, completed with Tab. */
+export interface CommandSpec {
+  /** Without the slash: `[A-Za-z0-9][A-Za-z0-9_.:-]*` (`mcp`, `mcp__github__review`). A name a
+   *  built-in or custom command already has is left out, with a warning. */
+  name: string;
+  /** One line for `/help`. */
+  description: string;
+  /** The arguments, for `/help` (`<server> [reconnect|disable]`). */
+  args?: string;
+  run(ctx: CommandContext): void | Promise<void>;
+  /** Candidates for the word being typed after the name; `words` are the complete words before
+   *  it. May be async (a server's completion); a failure offers nothing. */
+  complete?(partial: string, words: readonly string[]): readonly string[] | Promise<readonly string[]>;
+}
+
 export interface PluginApi {
   /** The plugin's id, as the loader knows it. */
   readonly id: string;
   readonly on: OnFunction;
-  /** Contribute a tool. Tools that arrive after the session started are reached through the
-   *  stable proxy tool, so the cached prefix does not change. */
-  tool(spec: ToolSpec): void;
+  /** Contribute a tool, during `register` or at any time after (an MCP server that connected
+   *  late). A tool that arrives after the session's first request is reached through the stable
+   *  proxy tool and announced in a tail note, so the cached prefix does not change. The result
+   *  takes the tool back (calls to it then fail as unknown). After `register`, a name that is
+   *  taken throws here; during `register` it fails the plugin as a whole. */
+  tool(spec: ToolSpec): Unsubscribe;
+  /** Contribute a slash command (CommandSpec), at any time; the result takes it back. */
+  command(spec: CommandSpec): Unsubscribe;
+  /** Offer candidates when the person presses Tab on an `@word` (things this plugin can attach,
+   *  like an MCP server's resources); the plugin's own `prompt.submit` hook expands them. */
+  mentions(complete: MentionCompleter): Unsubscribe;
+  /** Report this plugin's state as JSON, read when asked (stream-json's init line lists MCP
+   *  servers from it). Called again each time; the last function given counts. */
+  status(report: () => JsonValue): void;
   readonly log: Logger;
   /** This plugin's own configuration from settings (`pluginConfig.<id>`), frozen. */
   readonly config: Readonly<Record<string, JsonValue>>;

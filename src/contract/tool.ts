@@ -89,6 +89,17 @@ export interface ToolContext {
   readonly reads: Map<string, ReadRecord>;
   /** Per-session shell state: the Bash tool's working directory persists across calls. */
   readonly shell: { cwd: string };
+  /** Report how far a long call has got (an MCP server's progress notifications): shown on
+   *  the tool's line while it runs (a `tool.progress` stream event). Absent where nobody
+   *  watches (a call made outside a turn). */
+  progress?(update: ToolProgress): void;
+}
+
+export interface ToolProgress {
+  message?: string;
+  /** Done so far, and the total when known (units are the tool's). */
+  progress?: number;
+  total?: number;
 }
 
 /** What a tool returns. `content` is what the model reads; the rest is for people. */
@@ -106,8 +117,13 @@ export interface ToolSpec<I = Record<string, unknown>> {
   name: string;
   description: string;
   inputSchema: JsonSchema;
-  /** Read-only tools run concurrently and are allowed by default; mutating ones are barriers. */
+  /** The tool changes nothing: the permission gate allows it by default (a mutating tool asks).
+   *  It also runs concurrently with its read-only neighbours unless `concurrent` says otherwise. */
   readOnly: boolean;
+  /** Scheduling only, never permission: the call may run at the same time as neighbouring
+   *  concurrent calls (default: `readOnly`). A tool that asks by default but is safe to run in
+   *  parallel (an MCP tool whose server says `readOnlyHint`) sets this without `readOnly`. */
+  concurrent?: boolean;
   run(input: I, ctx: ToolContext): Promise<ToolOutput>;
   /** What a person sees before approving this call: a diff for an edit, the command for a
    *  shell. Without it the prompt shows the arguments. Must not change anything. */

@@ -5,7 +5,7 @@
 import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Chain } from "./chain.js";
-import type { JsonValue, Logger, Plugin, PluginApi, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
+import type { CommandSpec, JsonValue, Logger, MentionCompleter, Plugin, PluginApi, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
 
 export interface PluginHost {
   chain: Chain;
@@ -15,8 +15,15 @@ export interface PluginHost {
   trusted: boolean;
   /** Receives tools contributed by plugins; throws when the name is taken. */
   addTool(spec: ToolSpec, source: string): void;
-  /** Takes back a tool of a plugin that then failed. */
+  /** Takes back a tool (of a plugin that then failed, or that takes it back itself). */
   removeTool(name: string): void;
+  /** Receives slash commands (PluginApi.command); throws when the name is taken. A host
+   *  without commands (a test engine) leaves these out, and `api.command` throws there. */
+  addCommand?(spec: CommandSpec, source: string): void;
+  removeCommand?(name: string, spec: CommandSpec): void;
+  /** Receives `@` completers (PluginApi.mentions) and status reports (PluginApi.status). */
+  addMentions?(complete: MentionCompleter, source: string): Unsubscribe;
+  setStatus?(source: string, report: () => JsonValue): void;
   log(level: "info" | "warn" | "error", source: string, message: string): void;
   config(id: string): Readonly<Record<string, JsonValue>>;
 }
@@ -47,6 +54,17 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
   }
   const undo: Unsubscribe[] = [];
   const tools: ToolSpec[] = [];
+  let registered = false;
+  /** Added after register: straight to the host, taken back by the returned function. */
+  const addLate = (spec: ToolSpec): Unsubscribe => {
+    host.addTool(spec, plugin.id);
+    let gone = false;
+    return () => {
+      if (gone) return;
+      gone = true;
+      host.removeTool(spec.name);
+    };
+  };
   const on = host.chain.registrar(tier, plugin.id);
   const log: Logger = {
     info: (m) => host.log("info", plugin.id, m),
@@ -61,8 +79,28 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       return u;
     }) as typeof on,
     tool: (spec) => {
+      if (registered) return addLate(spec);
       tools.push(spec);
+      return () => {
+        const i = tools.indexOf(spec);
+        if (i >= 0) tools.splice(i, 1);
+        else if (registered) host.removeTool(spec.name);
+      };
     },
+    command: (spec) => {
+      if (!host.addCommand || !host.removeCommand) throw new Error(`${plugin.id}: this host takes no slash commands (api.command)`);
+      host.addCommand(spec, plugin.id);
+      const u = () => host.removeCommand?.(spec.name, spec);
+      undo.push(u);
+      return u;
+    },
+    mentions: (complete) => {
+      if (!host.addMentions) throw new Error(`${plugin.id}: this host offers no @ completion (api.mentions)`);
+      const u = host.addMentions(complete, plugin.id);
+      undo.push(u);
+      return u;
+    },
+    status: (report) => host.setStatus?.(plugin.id, report),
     log,
     config: Object.freeze({ ...host.config(plugin.id) }),
     root: host.root,
@@ -89,6 +127,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     for (const name of added) host.removeTool(name);
     return { source, tier, id: plugin.id, ok: false, error: errorText(err) };
   }
+  registered = true;
   return { source, tier, id: plugin.id, ok: true };
 }
 

@@ -3,7 +3,7 @@
 // log) sees what any tool, built-in or plugin, does. `reads` and `shell` belong to the session:
 // the loop passes the same objects to every call of a session.
 
-import type { ReadRecord, ToolContext } from "../contract/index.js";
+import type { ReadRecord, ToolContext, ToolProgress } from "../contract/index.js";
 import type { Chain } from "./chain.js";
 
 export interface ToolContextOptions {
@@ -16,6 +16,8 @@ export interface ToolContextOptions {
   reads?: Map<string, ReadRecord>;
   /** Per-session shell state; the Bash tool's working directory starts at `root` when omitted. */
   shell?: { cwd: string };
+  /** Where ToolContext.progress goes (the turn's stream); without it a tool has no `progress`. */
+  progress?: (update: ToolProgress) => void;
 }
 
 export function createToolContext(chain: Chain, opts: ToolContextOptions): ToolContext {
@@ -33,5 +35,6 @@ export function createToolContext(chain: Chain, opts: ToolContextOptions): ToolC
     fetch: (req) => chain.dispatch({ type: "http.fetch", ...req, signal: req.signal ?? signal }),
     reads: opts.reads ?? new Map(),
     shell: opts.shell ?? { cwd: opts.root },
+    ...(opts.progress ? { progress: opts.progress } : {}),
   };
 }

@@ -30,6 +30,8 @@ export class TurnRenderer {
   private inText = false;
   private atLineStart = true;
   private readonly running = new Map<string, string>();
+  /** The last progress a running call reported (tool.progress), shown on its line. */
+  private readonly progress = new Map<string, string>();
 
   constructor(private readonly v: TurnView) {
     this.md = new MarkdownStream(v.style);
@@ -45,8 +47,13 @@ export class TurnRenderer {
         this.endText();
         this.running.set(ev.callId, `${ev.tool} ${briefInput(ev.input)}`);
         return this.showRunning();
+      case "tool.progress":
+        if (!this.running.has(ev.callId)) return;
+        this.progress.set(ev.callId, progressText(ev));
+        return this.showRunning();
       case "tool.end": {
         this.running.delete(ev.callId);
+        this.progress.delete(ev.callId);
         const o = ev.output;
         const line = o.summary ?? ev.tool;
         const detail = o.isError && !/denied|interrupted/.test(line) ? `: ${firstLine(o.content)}` : "";
@@ -115,7 +122,8 @@ export class TurnRenderer {
   private showRunning(): void {
     if (this.running.size === 0) return this.clearTransient();
     const names = [...this.running.values()];
-    this.transientLine(this.v.style("dim", `⋯ ${names.length === 1 ? names[0] : `${names.length} tools: ${names.map((n) => n.split(" ")[0]).join(", ")}`}`));
+    const one = names.length === 1 ? `${names[0]}${this.progress.size ? ` · ${[...this.progress.values()][0]}` : ""}` : undefined;
+    this.transientLine(this.v.style("dim", `⋯ ${one ?? `${names.length} tools: ${names.map((n) => n.split(" ")[0]).join(", ")}`}`));
   }
 
   private transientLine(text: string): void {
@@ -177,6 +185,12 @@ function briefInput(input: unknown): string {
   const v = i.file_path ?? i.command ?? i.pattern ?? i.path ?? i.name;
   const s = typeof v === "string" ? v : "";
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
+/** `3/10 (30%) · message`, or what part of it the tool said. */
+function progressText(p: { progress?: number; total?: number; message?: string }): string {
+  const n = p.progress === undefined ? "" : p.total ? `${p.progress}/${p.total} (${Math.round((p.progress / p.total) * 100)}%)` : String(p.progress);
+  return [n, p.message ?? ""].filter(Boolean).join(" · ");
 }
 
 function firstLine(s: string): string {

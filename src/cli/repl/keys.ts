@@ -13,6 +13,11 @@ export class TurnKeys {
 
   constructor(private readonly input: NodeJS.ReadStream = process.stdin) {}
 
+  /** Keys are being read (a turn, or a command that may ask, is running). */
+  get active(): boolean {
+    return this.onInterrupt !== undefined;
+  }
+
   /** Start reading keys for a turn; Ctrl-C calls `onInterrupt`. */
   start(onInterrupt: () => void): void {
     this.onInterrupt = onInterrupt;

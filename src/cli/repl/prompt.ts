@@ -4,7 +4,7 @@
 // A fresh readline serves each prompt and is closed while a turn runs, so the turn owns the
 // terminal (see keys.ts).
 
-import { createInterface, type Completer } from "node:readline";
+import { createInterface, type AsyncCompleter, type Completer } from "node:readline";
 
 export type PromptResult = { kind: "line"; text: string } | { kind: "exit"; why: "ctrl-c" | "ctrl-d" } | { kind: "failed"; error: unknown };
 
@@ -12,7 +12,7 @@ export interface PromptOptions {
   prompt: string;
   continuation: string;
   history: string[];
-  completer?: Completer;
+  completer?: Completer | AsyncCompleter;
   input?: NodeJS.ReadStream;
   output?: NodeJS.WriteStream;
   /** Said after the first Ctrl-C at an empty prompt. */

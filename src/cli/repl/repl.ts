@@ -39,7 +39,8 @@ export async function runRepl(options: AssembleOptions, start: ReplStart): Promi
   let ready: Repl | undefined;
   booting.then((r) => (ready = r), () => undefined); // a failure is reported by the prompt below
   const first = await readPrompt({
-    completer: (line: string) => (ready ? ready.complete(line) : [[], line]),
+    completer: (line: string, cb: (err: null | Error, r: [string[], string]) => void) =>
+      ready ? void ready.completeAsync(line).then((r) => cb(null, r), () => cb(null, ready!.complete(line))) : cb(null, [[], line]),
     prompt: style("bold", "› "),
     continuation: style("dim", "… "),
     history: new History(home, options.root).forReadline(),

@@ -14,6 +14,8 @@ import { registerMentions } from "../mentions.js";
 import { bangCommands, engineRunner, expandCommand, loadCustomCommands, type CommandRunner, type CustomCommand } from "../commands/custom.js";
 import { BUILTIN_COMMANDS, helpText, type ReplApi, type SlashCommand } from "./commands.js";
 import { registerConfirm } from "./confirm.js";
+import { registerPersonAsk } from "./ask.js";
+import { pluginCommands, completeWithPlugins } from "./plugin-commands.js";
 import { History } from "./history.js";
 import { TurnKeys } from "./keys.js";
 import { openSession, replayText, sessionLines, type OpenRequest } from "./open.js";
@@ -60,6 +62,7 @@ export class Repl implements ReplApi {
     this.custom = loaded.commands;
     this.warnings.push(...loaded.warnings);
     registerConfirm({ chain: this.app.chain, keys: this.keys, rules: this.app.sessionRules, out: this.out, style: this.style });
+    registerPersonAsk({ chain: this.app.chain, keys: this.keys, out: this.out, style: this.style });
     registerMentions(this.app.chain, this.app.root);
     await this.open(start);
   }
@@ -83,7 +86,7 @@ export class Repl implements ReplApi {
         prompt: this.style("bold", "› "),
         continuation: this.style("dim", "… "),
         history: this.history.forReadline(),
-        completer: (line: string) => this.complete(line),
+        completer: (line: string, cb: (err: null | Error, r: [string[], string]) => void) => void this.completeAsync(line).then((r) => cb(null, r), () => cb(null, this.complete(line))),
         exitHint: this.style("dim", "(press Ctrl-C again to exit, or Ctrl-D)"),
       });
       pending = undefined;
@@ -273,8 +276,16 @@ export class Repl implements ReplApi {
         }
       },
     }));
-    const help: SlashCommand = { name: "help", description: "list commands", run: () => this.print(helpText(this, custom)) };
-    return [help, ...BUILTIN_COMMANDS.filter((c) => c.name !== "help"), ...custom];
+    const taken = new Set([...BUILTIN_COMMANDS, ...custom].map((c) => c.name));
+    const plugins = pluginCommands(this.app.commands.list(), taken, {
+      keys: this.keys,
+      sessionId: () => this.engine.sessionId,
+      print: (t) => this.print(t),
+      runTurn: (p) => this.runTurn(p),
+      style: this.style,
+    });
+    const help: SlashCommand = { name: "help", description: "list commands", run: () => this.print(helpText(this, [...custom, ...plugins])) };
+    return [help, ...BUILTIN_COMMANDS.filter((c) => c.name !== "help"), ...custom, ...plugins];
   }
 
   private async command(text: string): Promise<void> {
@@ -294,5 +305,10 @@ export class Repl implements ReplApi {
     const argCompleters: Record<string, (partial: string) => readonly string[]> = {};
     for (const c of cmds) if (c.complete) argCompleters[`/${c.name}`] = (p) => c.complete!(p, this);
     return completeLine(line, { commands: cmds.map((c) => `/${c.name}`), root: this.app.root, argCompleters });
+  }
+
+  /** Tab completion with what plugins offer too (their commands' arguments, `@` mentions). */
+  completeAsync(line: string): Promise<[string[], string]> {
+    return completeWithPlugins(line, this.complete(line), this.app.commands, this.app.mentionCompleters);
   }
 }

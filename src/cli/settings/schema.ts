@@ -69,6 +69,21 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   compaction: { t: "object", keys: { threshold: num, keepTurns: num } },
   toolResultMaxBytes: num,
   mcpServers: { t: "record", of: anyObject },
+  /** Project (.mcp.json) servers approved without asking, and ones never started. */
+  enabledMcpjsonServers: strings,
+  disabledMcpjsonServers: strings,
+  enableAllProjectMcpServers: bool,
+  /** Claude Code's MCP server allow and deny lists ({serverName} | {serverCommand} | {serverUrl}). */
+  allowedMcpServers: { t: "array", of: anyObject },
+  deniedMcpServers: { t: "array", of: anyObject },
+  /** MCP limits (else the environment's MCP_TIMEOUT, MCP_TOOL_TIMEOUT, MAX_MCP_OUTPUT_TOKENS). */
+  mcpStartupTimeoutMs: num,
+  mcpToolTimeoutMs: num,
+  mcpMaxOutputTokens: num,
+  /** How long the session's first request waits for servers still connecting (default 5000). */
+  mcpFirstRequestWaitMs: num,
+  /** Servers asking to use the model: ask (the REPL asks, -p declines), allow, or deny. */
+  mcpSampling: { t: "enum", values: ["ask", "allow", "deny"] },
   providers: anyObject,
   statusLine: { t: "either", options: [anyObject, str] },
   telemetry: { t: "either", options: [bool, anyObject] },
@@ -83,9 +98,6 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   awsCredentialExport: ignored,
   cleanupPeriodDays: ignored,
   includeCoAuthoredBy: ignored,
-  enableAllProjectMcpServers: ignored,
-  enabledMcpjsonServers: ignored,
-  disabledMcpjsonServers: ignored,
   disableAllHooks: ignored,
   enabledPlugins: ignored,
   extraKnownMarketplaces: ignored,

@@ -91,6 +91,9 @@ const RULES: Record<string, Split> = {
   plugins: (v, file) => ({ items: (Array.isArray(v) ? v : [v]).map((p) => item(file, "plugins", `load plugin ${isObject(p) && typeof p.path === "string" ? p.path : short(p)}`, p)) }),
   mcpServers: (v, file) => ({ items: isObject(v) ? Object.entries(v).map(([name, cfg]) => item(file, `mcpServers.${name}`, `start MCP server ${name}`, cfg)) : [] }),
   disabledMcpjsonServers: (v) => ({ keep: v, items: [] }),
+  // Server lists only narrow what may start: an untrusted project may set them.
+  deniedMcpServers: (v) => ({ keep: v, items: [] }),
+  allowedMcpServers: (v) => ({ keep: v, items: [] }),
   telemetry: (v, file) => (v === false || (isObject(v) && v.enabled === false) ? { keep: v, items: [] } : { items: [item(file, "telemetry", "turn telemetry on", v)] }),
   trustedProjects: (v, file) => ({ items: [item(file, "trustedProjects", "trust projects (only your own settings can)", v)] }),
 };

@@ -137,6 +137,13 @@ export class CacheFirstContext {
     this.expectDivergence(reason);
   }
 
+  /** Replace the provisional prefix before anything was sent (the engine fixes the prefix at
+   *  the session's first request): no request had it, so nothing misses and nothing is named. */
+  fixPrefix(prefix: Prefix): void {
+    if (this.sent) throw new Error("the prefix is fixed once a request was sent: replace it with a reason (replacePrefix)");
+    this.prefix = prefix;
+  }
+
   /** Replace the prefix on purpose (`/reload`). Everything after it will miss once. */
   replacePrefix(prefix: Prefix, reason: string): void {
     this.prefix = prefix;

@@ -74,6 +74,9 @@ export class Engine {
   private readonly announced = new Set<string>();
   private readonly notified = new Map<string, number>();
   private readonly breakers = new CompactionBreakers();
+  /** Whether the prefix is fixed for good. A new session's prefix is provisional until its
+   *  first turn (fixPrefix); a resumed one's was fixed by the process that started it. */
+  private fixed = false;
   /** The running turn's interrupt, and what its compactions cost (billed to the turn). */
   private turnSignal?: AbortSignal;
   private extra = { usage: { ...ZERO_USAGE } as Usage, costUsd: 0 };
@@ -105,6 +108,7 @@ export class Engine {
     if (!state.prefix) throw new Error(`session ${id} has no prefix record; it cannot be resumed`);
     const e = new Engine({ ...opts, model: state.model || opts.model }, id);
     e.resumed = true;
+    e.fixed = true;
     e.turn = state.turns;
     e.sections = state.prefix.sections;
     state.announced.forEach((t) => e.announced.add(t));
@@ -180,6 +184,7 @@ export class Engine {
     this.emit?.({ type: "turn.start", sessionId: this.sessionId, turn, prompt });
     for (const message of begin?.notices ?? []) this.emit?.({ type: "notice", level: "warn", code: "turn-start", message });
     if (begin?.refuse) return this.finish(turn, prompt, begin.refuse.stopReason, emptyEnd(begin.refuse.message), started);
+    if (!this.fixed) await this.fixPrefix();
     const submitted = await this.chain.dispatch({ type: "prompt.submit", sessionId: this.sessionId, text: prompt });
     if (submitted.blocked) return this.finish(turn, prompt, "error", emptyEnd(`prompt blocked: ${submitted.blocked}`), started);
     const tail = await this.chain.dispatch({ type: "context.tail", sessionId: this.sessionId, root: this.opts.root, turn, resumed: this.resumed });
@@ -298,6 +303,19 @@ export class Engine {
     return r;
   }
 
+  /** The prefix is built again right before the session's first request, after `turn.start`:
+   *  tools that arrived since the session started (an MCP server that connected while the
+   *  person typed, or one a turn.start hook waited for) are in it, not behind the proxy.
+   *  Nothing was sent with the provisional prefix, so nothing misses; from here on the prefix
+   *  never changes except by a named reason (/reload, which shows the cost first). */
+  private async fixPrefix(): Promise<void> {
+    this.fixed = true;
+    const prefix = await this.freshPrefix();
+    if (prefix.fingerprint === this.context.currentPrefix.fingerprint) return;
+    this.context.fixPrefix(prefix);
+    this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.sections, fingerprint: prefix.fingerprint, reason: "first request" });
+  }
+
   /** What `/reload` would do: the prefix this deepcode would build now, and what it costs. */
   async reloadPreview(): Promise<{ changed: boolean; prefix: Prefix; tokens: number }> {
     const prefix = await this.freshPrefix(false);
@@ -312,6 +330,7 @@ export class Engine {
     const before = this.context.currentPrefix.fingerprint;
     await this.chain.dispatch({ type: "context.prefix.changed", reason: "reload", before, after: prefix.fingerprint, tokens });
     this.context.replacePrefix(prefix, "reload");
+    this.fixed = true;
     this.announced.clear();
     this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.sections, fingerprint: prefix.fingerprint, reason: "reload" });
     return true;
@@ -362,7 +381,15 @@ export class Engine {
       record: (r) => this.record(r),
       tailNotes: () => this.tailNotes(),
       toolContext: (callId, signal) =>
-        createToolContext(this.chain, { root: this.opts.root, sessionId: this.sessionId, callId, signal: signal ?? new AbortController().signal, reads: this.reads, shell: this.shell }),
+        createToolContext(this.chain, {
+          root: this.opts.root,
+          sessionId: this.sessionId,
+          callId,
+          signal: signal ?? new AbortController().signal,
+          reads: this.reads,
+          shell: this.shell,
+          progress: (p) => this.emit?.({ type: "tool.progress", callId, ...p }),
+        }),
       registry: this.opts.registry,
       prices: this.opts.prices,
       keepTurns: this.opts.compaction?.keepTurns ?? 2,

@@ -4,8 +4,10 @@
 // Errors are data: an unknown tool, invalid arguments, a deny or a throwing tool all become
 // an error result the model can read; nothing here unwinds the loop.
 //
-// Scheduling: consecutive read-only calls run concurrently (bounded); a mutating call is a
-// barrier. Results come back in the order the model declared the calls.
+// Scheduling: consecutive concurrent calls (ToolSpec.concurrent, by default the read-only ones)
+// run at the same time (bounded); any other call is a barrier. Scheduling never decides
+// permission: that is `readOnly`'s, at the gate. Results come back in the order the model
+// declared the calls.
 
 import type { Chain } from "../chain.js";
 import type {
@@ -209,7 +211,7 @@ export async function callTool(registry: ToolRegistry, ctxOf: (callId: string, s
   }
 }
 
-/** Run a step's calls: read-only neighbours concurrently, mutating ones alone, in order. */
+/** Run a step's calls: concurrent neighbours together, the others alone, in order. */
 export async function runCalls(
   ready: readonly ReadyCall[],
   env: CallEnv,
@@ -221,7 +223,7 @@ export async function runCalls(
   let i = 0;
   while (i < ready.length) {
     let j = i;
-    while (j < ready.length && isReadOnly(ready[j].call, env.registry)) j++;
+    while (j < ready.length && isConcurrent(ready[j].call, env.registry)) j++;
     const batch = j > i ? ready.slice(i, j) : [ready[i]];
     const results = await pool(batch, Math.max(1, Math.min(16, concurrency)), async ({ call: c, parsed }) => {
       const o = env.signal.aborted ? interrupted(c) : await runCall(c, env, (tool, input) => onStart(c, tool, input), parsed);
@@ -238,8 +240,9 @@ export function interrupted(call: ToolCall): CallOutcome {
   return { call, tool: call.function.name, input: {}, output: error("Interrupted: this call did not run.", `${call.function.name}: interrupted`), durationMs: 0 };
 }
 
-function isReadOnly(call: ToolCall, registry: ToolRegistry): boolean {
-  return registry.get(call.function.name)?.spec.readOnly === true;
+function isConcurrent(call: ToolCall, registry: ToolRegistry): boolean {
+  const spec = registry.get(call.function.name)?.spec;
+  return (spec?.concurrent ?? spec?.readOnly) === true;
 }
 
 async function pool<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {

@@ -1,0 +1,189 @@
+// An MCP client over one connection: the lifecycle (`initialize` offering the current protocol
+// version, accepting the older ones servers still answer with, then `initialized`), the
+// server's features (tools, prompts, resources, completion — lists paginated), and the client
+// features it offers back (roots, sampling, elicitation, logging) through handlers.
+
+import { Connection, METHOD_NOT_FOUND, RpcError, type Json, type JsonObject, type Transport } from "./jsonrpc.js";
+
+/** Newest first; the first is what we offer. */
+export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+export interface ClientHandlers {
+  /** `roots/list`: the folders the person works in. */
+  roots?(): Array<{ uri: string; name?: string }>;
+  /** `sampling/createMessage`: answer with the session's model (when the person allows). */
+  sampling?(params: JsonObject, signal: AbortSignal): Promise<JsonObject>;
+  /** `elicitation/create`: ask the person (a form). */
+  elicitation?(params: JsonObject, signal: AbortSignal): Promise<JsonObject>;
+  /** `notifications/message`: the server's log lines. */
+  log?(params: JsonObject): void;
+  /** A `…/list_changed` notification. */
+  changed?(what: "tools" | "prompts" | "resources"): void;
+  /** The connection ended on its own (crash, dropped stream). */
+  closed?(why: string): void;
+}
+
+export interface ServerInfo {
+  protocolVersion: string;
+  name: string;
+  version: string;
+  title?: string;
+  capabilities: JsonObject;
+  instructions?: string;
+}
+
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonObject;
+  annotations?: JsonObject;
+}
+
+export interface McpPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+}
+
+export interface McpResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface McpTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+const MAX_PAGES = 100;
+
+export class McpClient {
+  info!: ServerInfo;
+  private constructor(private readonly conn: Connection, private readonly timeoutMs: number) {}
+
+  /** Open the transport and run the handshake within `timeoutMs`. */
+  static async connect(transport: Transport, o: { clientInfo: { name: string; version: string }; handlers: ClientHandlers; timeoutMs: number; requestTimeoutMs: number; signal?: AbortSignal }): Promise<McpClient> {
+    const h = o.handlers;
+    const conn = new Connection(transport, {
+      request: async (method, params, ctx) => {
+        if (method === "roots/list" && h.roots) return { roots: h.roots() as unknown as Json };
+        if (method === "sampling/createMessage" && h.sampling) return h.sampling(params, ctx.signal);
+        if (method === "elicitation/create" && h.elicitation) return h.elicitation(params, ctx.signal);
+        throw new RpcError(METHOD_NOT_FOUND, `deepcode does not offer ${method}`);
+      },
+      notification: (method, params) => {
+        if (method === "notifications/message") h.log?.(params);
+        else if (method === "notifications/tools/list_changed") h.changed?.("tools");
+        else if (method === "notifications/prompts/list_changed") h.changed?.("prompts");
+        else if (method === "notifications/resources/list_changed") h.changed?.("resources");
+      },
+      closed: (why) => h.closed?.(why),
+    });
+    const client = new McpClient(conn, o.requestTimeoutMs);
+    try {
+      await conn.start();
+      const capabilities: JsonObject = {};
+      if (h.roots) capabilities.roots = { listChanged: false };
+      if (h.sampling) capabilities.sampling = {};
+      if (h.elicitation) capabilities.elicitation = { form: {} };
+      const r = await conn.request("initialize", { protocolVersion: PROTOCOL_VERSIONS[0], capabilities, clientInfo: o.clientInfo }, { timeoutMs: o.timeoutMs, signal: o.signal });
+      const version = String(r.protocolVersion ?? "");
+      if (!(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+        throw new Error(`the server speaks MCP protocol ${version || "(none given)"}; deepcode speaks ${PROTOCOL_VERSIONS.join(", ")}`);
+      }
+      transport.setProtocolVersion?.(version);
+      const si = (r.serverInfo ?? {}) as JsonObject;
+      client.info = {
+        protocolVersion: version,
+        name: String(si.name ?? "?"),
+        version: String(si.version ?? "?"),
+        title: typeof si.title === "string" ? si.title : undefined,
+        capabilities: (r.capabilities ?? {}) as JsonObject,
+        instructions: typeof r.instructions === "string" ? r.instructions : undefined,
+      };
+      await conn.notify("notifications/initialized");
+      return client;
+    } catch (err) {
+      await conn.close().catch(() => undefined); // closing a half-open connection: nothing to report
+      throw err;
+    }
+  }
+
+  get closedReason(): string | undefined {
+    return this.conn.closedReason;
+  }
+
+  has(capability: "tools" | "prompts" | "resources" | "completions" | "logging"): boolean {
+    return this.info.capabilities[capability] !== undefined && this.info.capabilities[capability] !== null;
+  }
+
+  close(): Promise<void> {
+    return this.conn.close();
+  }
+
+  ping(timeoutMs = this.timeoutMs): Promise<JsonObject> {
+    return this.conn.request("ping", undefined, { timeoutMs });
+  }
+
+  async listTools(): Promise<McpTool[]> {
+    return (await this.paginate("tools/list", "tools")) as unknown as McpTool[];
+  }
+
+  async listPrompts(): Promise<McpPrompt[]> {
+    return (await this.paginate("prompts/list", "prompts")) as unknown as McpPrompt[];
+  }
+
+  async listResources(): Promise<McpResource[]> {
+    return (await this.paginate("resources/list", "resources")) as unknown as McpResource[];
+  }
+
+  async listTemplates(): Promise<McpTemplate[]> {
+    return (await this.paginate("resources/templates/list", "resourceTemplates")) as unknown as McpTemplate[];
+  }
+
+  callTool(name: string, args: JsonObject, o: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: { progress: number; total?: number; message?: string }) => void }): Promise<JsonObject> {
+    return this.conn.request("tools/call", { name, arguments: args }, o);
+  }
+
+  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<JsonObject> {
+    return this.conn.request("prompts/get", { name, arguments: args }, { timeoutMs: this.timeoutMs, signal });
+  }
+
+  readResource(uri: string, signal?: AbortSignal): Promise<JsonObject> {
+    return this.conn.request("resources/read", { uri }, { timeoutMs: this.timeoutMs, signal });
+  }
+
+  /** `completion/complete` for a prompt's or a resource template's argument. */
+  async complete(ref: JsonObject, argument: { name: string; value: string }, context?: Record<string, string>): Promise<string[]> {
+    if (!this.has("completions")) return [];
+    const params: JsonObject = { ref, argument };
+    if (context && Object.keys(context).length) params.context = { arguments: context };
+    const r = await this.conn.request("completion/complete", params, { timeoutMs: Math.min(this.timeoutMs, 5000) });
+    const c = (r.completion ?? {}) as JsonObject;
+    return Array.isArray(c.values) ? c.values.filter((v): v is string => typeof v === "string") : [];
+  }
+
+  private async paginate(method: string, key: string): Promise<JsonObject[]> {
+    const out: JsonObject[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r = await this.conn.request(method, cursor === undefined ? {} : { cursor }, { timeoutMs: this.timeoutMs });
+      const items = r[key];
+      if (Array.isArray(items)) for (const it of items) if (it && typeof it === "object" && !Array.isArray(it)) out.push(it);
+      const next = typeof r.nextCursor === "string" && r.nextCursor !== "" ? r.nextCursor : undefined;
+      if (next === undefined || seen.has(next)) return out; // the last page, or a server going round in circles
+      seen.add(next);
+      cursor = next;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,113 @@
+// What assembly hands the mod (`api.config`), read into types. Assembly (src/cli/mcp/config.ts)
+// has already gathered every source, expanded `${VAR}`s, applied the managed allow/deny lists,
+// workspace trust and the enable/disable settings, and composed each stdio server's
+// environment: this file only reads the result, and refuses what it cannot use.
+//
+//   { servers: [{ name, scope, source, transport, command?, args?, env?, cwd?, url?, headers?,
+//                 raw, start, why?, approval }],
+//     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs,
+//     sampling: "ask" | "allow" | "deny", roots: [absolute paths], logDir?, clientVersion }
+
+import type { JsonValue } from "../../src/contract/index.js";
+
+export type Scope = "local" | "project" | "user" | "flag" | "settings";
+
+export interface ServerConfig {
+  name: string;
+  scope: Scope;
+  /** The file it was configured in. */
+  source: string;
+  transport: "stdio" | "http" | "sse";
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  /** As written (before `${VAR}` expansion): shown to the person, digested for approvals. */
+  raw: { [k: string]: JsonValue };
+  /** False: configured but not started; `why` says why (untrusted project, policy, disabled). */
+  start: boolean;
+  why?: string;
+  /** "ask": a project server the person has to approve (once, remembered per project);
+   *  "settings": approved by enabledMcpjsonServers / enableAllProjectMcpServers; "none": not a
+   *  project server (the person's own configuration). */
+  approval: "ask" | "settings" | "none";
+}
+
+export interface McpOptions {
+  servers: ServerConfig[];
+  startupTimeoutMs: number;
+  toolTimeoutMs: number;
+  maxOutputTokens: number;
+  firstRequestWaitMs: number;
+  sampling: "ask" | "allow" | "deny";
+  roots: string[];
+  /** The folder the session transcripts are in: server logs go beside them. */
+  logDir?: string;
+  clientVersion: string;
+}
+
+export const DEFAULTS = {
+  startupTimeoutMs: 30_000,
+  toolTimeoutMs: 600_000,
+  maxOutputTokens: 25_000,
+  firstRequestWaitMs: 5_000,
+};
+
+export function readOptions(c: Readonly<Record<string, JsonValue>>): { options: McpOptions; problems: string[] } {
+  const problems: string[] = [];
+  const servers: ServerConfig[] = [];
+  for (const s of Array.isArray(c.servers) ? c.servers : []) {
+    const r = readServer(s);
+    if (typeof r === "string") problems.push(r);
+    else servers.push(r);
+  }
+  const num = (k: string, d: number): number => (typeof c[k] === "number" && Number.isFinite(c[k]) && (c[k] as number) > 0 ? (c[k] as number) : d);
+  return {
+    options: {
+      servers,
+      startupTimeoutMs: num("startupTimeoutMs", DEFAULTS.startupTimeoutMs),
+      toolTimeoutMs: num("toolTimeoutMs", DEFAULTS.toolTimeoutMs),
+      maxOutputTokens: num("maxOutputTokens", DEFAULTS.maxOutputTokens),
+      firstRequestWaitMs: typeof c.firstRequestWaitMs === "number" && c.firstRequestWaitMs >= 0 ? c.firstRequestWaitMs : DEFAULTS.firstRequestWaitMs,
+      sampling: c.sampling === "allow" || c.sampling === "deny" ? c.sampling : "ask",
+      roots: Array.isArray(c.roots) ? c.roots.filter((x): x is string => typeof x === "string") : [],
+      logDir: typeof c.logDir === "string" ? c.logDir : undefined,
+      clientVersion: typeof c.clientVersion === "string" ? c.clientVersion : "0.0.0",
+    },
+    problems,
+  };
+}
+
+function readServer(v: JsonValue): ServerConfig | string {
+  if (!isObject(v) || typeof v.name !== "string") return "a server entry without a name was left out";
+  const name = v.name;
+  const transport = v.transport === "http" || v.transport === "sse" ? v.transport : "stdio";
+  const strings = (x: JsonValue | undefined): string[] | undefined => (Array.isArray(x) ? x.map(String) : undefined);
+  const record = (x: JsonValue | undefined): Record<string, string> | undefined =>
+    isObject(x) ? Object.fromEntries(Object.entries(x).map(([k, val]) => [k, String(val)])) : undefined;
+  const out: ServerConfig = {
+    name,
+    scope: (["local", "project", "user", "flag", "settings"] as const).find((s) => s === v.scope) ?? "user",
+    source: typeof v.source === "string" ? v.source : "?",
+    transport,
+    command: typeof v.command === "string" ? v.command : undefined,
+    args: strings(v.args),
+    env: record(v.env),
+    cwd: typeof v.cwd === "string" ? v.cwd : undefined,
+    url: typeof v.url === "string" ? v.url : undefined,
+    headers: record(v.headers),
+    raw: isObject(v.raw) ? v.raw : {},
+    start: v.start !== false,
+    why: typeof v.why === "string" ? v.why : undefined,
+    approval: v.approval === "ask" || v.approval === "settings" ? v.approval : "none",
+  };
+  if (out.start && transport === "stdio" && !out.command) return `MCP server ${name}: no "command" to start`;
+  if (out.start && transport !== "stdio" && !out.url) return `MCP server ${name}: no "url" to connect to`;
+  return out;
+}
+
+function isObject(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

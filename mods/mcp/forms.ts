@@ -1,0 +1,84 @@
+// Elicitation forms: a server's `requestedSchema` (a flat object of primitive properties) as
+// person.ask fields, and the person's answer back as the content the server gets — every
+// field the person left empty takes its default (SEP-1034), values are of the schema's types.
+
+import type { JsonValue, PersonField } from "../../src/contract/index.js";
+import type { JsonObject } from "./jsonrpc.js";
+
+export function fieldsOf(schema: JsonObject): PersonField[] {
+  const props = isObject(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const out: PersonField[] = [];
+  for (const [name, raw] of Object.entries(props)) {
+    if (!isObject(raw)) continue;
+    const f: PersonField = { name, type: "string", required: required.has(name) };
+    if (typeof raw.title === "string") f.title = raw.title;
+    if (typeof raw.description === "string") f.description = raw.description;
+    const choices = enumOf(raw);
+    if (choices) {
+      f.type = "enum";
+      f.options = choices.values;
+      if (choices.labels.some((l, i) => l !== choices.values[i])) f.optionLabels = choices.labels;
+    } else if (raw.type === "number" || raw.type === "integer" || raw.type === "boolean") f.type = raw.type;
+    if (raw.default !== undefined) f.default = raw.default as JsonValue;
+    for (const k of ["minimum", "maximum", "minLength", "maxLength"] as const) if (typeof raw[k] === "number") f[k] = raw[k] as number;
+    if (typeof raw.format === "string") f.format = raw.format;
+    out.push(f);
+  }
+  return out;
+}
+
+/** The content for an accepted form: the person's values, typed; defaults for the rest. */
+export function contentOf(fields: readonly PersonField[], values: Readonly<Record<string, JsonValue>>): { content: Record<string, JsonValue>; problems: string[] } {
+  const content: Record<string, JsonValue> = {};
+  const problems: string[] = [];
+  for (const f of fields) {
+    const given = values[f.name];
+    const v = given === undefined || given === "" ? f.default : given;
+    if (v === undefined || v === null) {
+      if (f.required) problems.push(`${f.title ?? f.name} is required`);
+      continue;
+    }
+    const typed = typedValue(f, v);
+    if (typed === undefined) problems.push(`${f.title ?? f.name}: ${JSON.stringify(v)} is not ${f.type === "enum" ? `one of ${f.options?.join(", ")}` : `a ${f.type}`}`);
+    else content[f.name] = typed;
+  }
+  return { content, problems };
+}
+
+function typedValue(f: PersonField, v: JsonValue): JsonValue | undefined {
+  switch (f.type) {
+    case "boolean":
+      if (typeof v === "boolean") return v;
+      if (typeof v === "string" && /^(y|yes|true|1)$/i.test(v.trim())) return true;
+      if (typeof v === "string" && /^(n|no|false|0)$/i.test(v.trim())) return false;
+      return undefined;
+    case "number":
+    case "integer": {
+      const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+      if (!Number.isFinite(n) || (f.type === "integer" && !Number.isInteger(n))) return undefined;
+      return n;
+    }
+    case "enum":
+      return typeof v === "string" && f.options?.includes(v) ? v : undefined;
+    default:
+      return typeof v === "string" ? v : JSON.stringify(v);
+  }
+}
+
+/** `enum` (with `enumNames`), or `oneOf` / `anyOf` of `{const, title}` (SEP-1330). */
+function enumOf(raw: JsonObject): { values: string[]; labels: string[] } | undefined {
+  if (Array.isArray(raw.enum)) {
+    const values = raw.enum.map(String);
+    const names = Array.isArray(raw.enumNames) ? raw.enumNames.map(String) : values;
+    return { values, labels: values.map((v, i) => names[i] ?? v) };
+  }
+  const list = Array.isArray(raw.oneOf) ? raw.oneOf : Array.isArray(raw.anyOf) ? raw.anyOf : undefined;
+  if (!list || !list.every((o) => isObject(o) && o.const !== undefined)) return undefined;
+  const opts = list as JsonObject[];
+  return { values: opts.map((o) => String(o.const)), labels: opts.map((o) => (typeof o.title === "string" ? o.title : String(o.const))) };
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,86 @@
+// HTTP for the MCP transports: one request, its response as a stream. Each request has its own
+// connection (no pool: a pooled socket would keep deepcode alive after the last call). Where
+// the host opens connections itself (its proxy settings: PluginApi.connect) the socket comes
+// from there; TLS for https targets is then done by the host as well.
+
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
+
+/** Opens the connection for a URL the way the host does (direct, or through its proxy). */
+export type Connector = (url: URL, signal: AbortSignal) => Promise<Socket>;
+
+/** Authorization for a remote server: headers for each request, and what to do about a 401.
+ *  OAuth plugs in here later; today a 401 is an error that says what to do. */
+export interface HttpAuth {
+  headers(): Promise<Record<string, string>>;
+  /** A 401 arrived: refresh what `headers` returns and answer true to retry once. */
+  unauthorized?(res: IncomingMessage, body: string): Promise<boolean>;
+}
+
+export interface Exchange {
+  method: "GET" | "POST" | "DELETE";
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+  connect?: Connector;
+}
+
+export function exchange(x: Exchange): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...x.headers };
+    if (x.body !== undefined) headers["content-length"] = String(Buffer.byteLength(x.body));
+    const secure = x.url.protocol === "https:";
+    // Without a connector: a fresh agent per request (not kept alive). With one: no agent at
+    // all, so node asks createConnection for the socket.
+    const options = x.connect ? { method: x.method, headers, signal: x.signal, createConnection: viaHost(x.connect, x.url, x.signal) } : { method: x.method, headers, signal: x.signal, agent: false as const };
+    // A host connector hands over a ready (TLS-wrapped) socket: plain HTTP is spoken over it.
+    const req = (secure && !x.connect ? httpsRequest : httpRequest)(x.url, options, resolve);
+    req.on("error", (err: NodeJS.ErrnoException) => reject(new Error(x.signal.aborted ? "aborted" : `cannot reach ${x.url.origin}: ${err.code ?? err.message}`)));
+    if (x.body !== undefined) req.write(x.body);
+    req.end();
+  });
+}
+
+function viaHost(connect: Connector, url: URL, signal: AbortSignal) {
+  return (_opts: unknown, done: (err: Error | null, socket: Duplex) => void): undefined => {
+    connect(url, signal).then(
+      (s) => done(null, s),
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err)), undefined as unknown as Duplex),
+    );
+    return undefined;
+  };
+}
+
+export async function readBody(res: IncomingMessage, max = 8 * 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of res as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size > max) {
+      res.destroy();
+      throw new Error(`the server's answer is larger than ${max} bytes`);
+    }
+    chunks.push(c);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** What an unexpected status means, for the person. */
+export async function statusError(res: IncomingMessage, what: string): Promise<Error> {
+  const body = await readBody(res, 64 * 1024).then(
+    (b) => b.trim(),
+    () => "", // the body could not be read: the status says enough
+  );
+  const status = res.statusCode ?? 0;
+  if (status === 401 || status === 403) {
+    return new Error(`${what}: the server answered ${status} (it needs authorization; OAuth is not supported yet — put a token in the server's "headers")`);
+  }
+  return new Error(`${what}: the server answered ${status}${body ? ` (${body.slice(0, 200)})` : ""}`);
+}
+
+export function contentType(res: IncomingMessage): string {
+  return String(res.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+}

@@ -1,0 +1,262 @@
+// Built-in mod: the MCP client. Every server the person configured (assembly gathers them:
+// src/cli/mcp/config.ts) is started in the background at load — never in the way of the first
+// prompt — and its tools are registered as `mcp__<server>__<tool>` through `api.tool`, so a call
+// is a `tool.call` like any other and the permission gate sees it first (MCP tools ask by
+// default). How it stays invisible to the prompt cache: the engine fixes the prefix right
+// before the session's first request, after `turn.start`, where this mod waits (at most
+// `firstRequestWaitMs`) for servers still connecting; a server that connects later, or whose
+// list changes, reaches the model through the UseTool proxy and a tail note.
+//
+//   turn.start     ask the person about project servers not yet approved (person.ask); on the
+//                  first turn wait for connections; say what happened to servers (notices)
+//   tool.input     a call to a tool of a server that is gone gets an error that says why
+//   prompt.submit  `@server:uri` resource mentions (resources.ts)
+//   session.start  the session's id and model (sampling, the log beside the transcript)
+//   session.end    every server is closed (stdio process groups ended, HTTP sessions deleted)
+//
+// Commands: `/mcp` (status.ts) and each server's prompts (prompts.ts).
+
+import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { JsonValue, Plugin, PluginApi } from "../../src/contract/index.js";
+import { ApprovalStore, configDigest } from "./approvals.js";
+import type { ClientHandlers } from "./client.js";
+import { readOptions, type McpOptions } from "./config.js";
+import { contentOf, fieldsOf } from "./forms.js";
+import { RpcError, type JsonObject } from "./jsonrpc.js";
+import { safePart } from "./names.js";
+import { registerResourceMentions } from "./resources.js";
+import { sampleWithModel } from "./sampling.js";
+import { Server } from "./server.js";
+import { statusCommand } from "./status.js";
+
+const MAX_BUFFERED_LOG_LINES = 500;
+
+const plugin: Plugin = {
+  id: "mcp",
+  description: "MCP client: servers' tools, prompts and resources (stdio, Streamable HTTP, HTTP+SSE)",
+  register(api) {
+    const { options, problems } = readOptions(api.config as Readonly<Record<string, JsonValue>>);
+    for (const p of problems) api.log.warn(p);
+    new McpMod(api, options).install();
+  },
+};
+
+export default plugin;
+
+class McpMod {
+  private readonly servers: Server[];
+  private readonly store: ApprovalStore;
+  private readonly session = { id: "", model: "", turn: 0 };
+  private readonly news: string[] = [];
+  private waited = false;
+  private log?: { file: string; stream: WriteStream };
+  private readonly buffered: string[] = [];
+
+  constructor(private readonly api: PluginApi, private readonly o: McpOptions) {
+    this.store = new ApprovalStore(api.home, api.root);
+    this.servers = o.servers.map(
+      (cfg) =>
+        new Server(cfg, {
+          options: o,
+          tool: (spec) => api.tool(spec),
+          command: (spec) => api.command(spec),
+          handlers: (s) => this.handlers(s),
+          news: (text) => this.tell(text),
+          log: (server, line) => this.logLine(server, line),
+        }),
+    );
+  }
+
+  install(): void {
+    const api = this.api;
+    for (const s of this.servers) {
+      if (!s.cfg.start) continue;
+      if (s.cfg.approval === "ask") {
+        const a = this.store.get(s.name, configDigest(s.cfg.raw));
+        if (!a) {
+          s.state = "needs-approval";
+          continue;
+        }
+        if (!a.allowed) {
+          s.state = "declined";
+          continue;
+        }
+      }
+      void s.start();
+    }
+    if (this.store.problem) this.tell(`${this.store.file} ${this.store.problem}: project MCP servers ask again`);
+
+    api.on("session.start", (e, next) => {
+      this.session.id = e.sessionId;
+      this.session.model = e.model;
+      this.openLog(e.sessionId);
+      return next();
+    });
+    api.on("session.end", async (e, next) => {
+      const r = await next();
+      if (e.reason !== "new" && e.reason !== "switch") await this.closeAll();
+      return r;
+    });
+    api.on(
+      "turn.start",
+      async (e, next) => {
+        this.session.turn = e.turn;
+        for (const s of this.servers.filter((x) => x.state === "needs-approval")) await this.ask(s, e.sessionId);
+        if (!this.waited) {
+          this.waited = true;
+          await this.settle(this.o.firstRequestWaitMs);
+          for (const s of this.servers.filter((x) => x.state === "connecting")) {
+            this.tell(`MCP server ${s.name} is still connecting after ${Math.round(this.o.firstRequestWaitMs / 100) / 10} s: going on without it; its tools come through UseTool once it is ready`);
+          }
+        }
+        const r = await next();
+        const notices = this.news.splice(0);
+        return notices.length ? { ...(r ?? {}), notices: [...(r?.notices ?? []), ...notices] } : r;
+      },
+      { timeoutMs: Infinity },
+    );
+    api.on("tool.input", (e, next) => {
+      if (!e.tool.startsWith("mcp__")) return next();
+      if (this.servers.some((s) => s.tools.some((t) => t.name === e.tool))) return next();
+      const s = this.servers.find((x) => e.tool.startsWith(`mcp__${safePart(x.name)}__`));
+      if (!s) return next();
+      const why = s.state === "connected" ? `MCP server ${s.name} no longer offers it` : `MCP server ${s.name} is not connected (${s.describe()})`;
+      return { error: `${e.tool} is not available now: ${why}. Do not call it again in this state; tell the user or go on without it.` };
+    });
+    registerResourceMentions(api, () => this.servers);
+    api.command(statusCommand({ servers: () => this.servers, approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log?.file, settle: () => this.settle(this.o.startupTimeoutMs) }));
+    api.status(() => ({
+      servers: this.servers.map((s) => ({ name: s.name, status: statusWord(s), tools: s.tools.length, scope: s.cfg.scope })),
+    }));
+  }
+
+  /** Wait until no server is connecting, at most `ms`. */
+  private async settle(ms: number): Promise<void> {
+    const connecting = this.servers.filter((s) => s.state === "connecting").map((s) => s.ready);
+    if (connecting.length === 0 || ms <= 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled(connecting), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /** The person approves (or not) starting a project's server; the answer is remembered for
+   *  this configuration when they say so. `again`: asked on purpose (/mcp approve). */
+  private async ask(s: Server, sessionId: string, again = false): Promise<string> {
+    if (!s.cfg.start) return `${s.name} is not started: ${s.reason}`;
+    if (s.cfg.approval !== "ask") return `${s.name} needs no approval (${s.cfg.scope} configuration)`;
+    if (!again && s.state !== "needs-approval") return s.describe();
+    const env = Object.keys((s.cfg.raw.env as Record<string, unknown> | undefined) ?? {});
+    const answer = await this.api.dispatch({
+      type: "person.ask",
+      sessionId,
+      kind: "mcp.server",
+      from: `mcp:${s.name}`,
+      title: `Start the MCP server "${s.name}" from this project's ${basename(s.cfg.source)}?`,
+      detail: [
+        `${s.cfg.transport === "stdio" ? "runs" : "connects to"}: ${s.target()}`,
+        ...(env.length ? [`with environment variables: ${env.join(", ")}`] : []),
+        s.cfg.transport === "stdio" ? "It runs as you, outside the sandbox; each of its tools still asks before it runs." : "Each of its tools still asks before it runs.",
+        "Your answer is remembered for this project until the server's configuration changes.",
+      ],
+      rememberable: true,
+    });
+    const digest = configDigest(s.cfg.raw);
+    if (answer.remember) {
+      try {
+        this.store.set(s.name, digest, answer.decision === "allow");
+      } catch (err) {
+        this.tell(`could not remember the answer for ${s.name}: ${(err as Error).message}`);
+      }
+    }
+    if (answer.decision !== "allow") {
+      if (answer.remember) {
+        s.state = "declined";
+        return `${s.name} will not be started in this project (/mcp approve ${s.name} asks again)`;
+      }
+      s.state = "needs-approval";
+      const why = answer.by === "non-interactive" ? "nobody can approve it here (-p): answer once in the REPL (deepcode, then /mcp approve), or list it in enabledMcpjsonServers" : (answer.reason ?? "not approved");
+      this.tell(`MCP server ${s.name} (from ${basename(s.cfg.source)}) was not started: ${why}`);
+      return `${s.name} not started: ${why}`;
+    }
+    await s.start();
+    return `${s.name}: ${s.describe()}`;
+  }
+
+  private handlers(s: Server): Omit<ClientHandlers, "changed" | "closed"> {
+    return {
+      roots: () => this.o.roots.map((p) => ({ uri: pathToFileURL(p).href, name: basename(p) || p })),
+      log: (p) => this.logLine(s.name, `[${String(p.level ?? "info")}]${p.logger ? ` ${String(p.logger)}:` : ""} ${typeof p.data === "string" ? p.data : JSON.stringify(p.data)}`),
+      elicitation: (params, signal) => this.elicit(s, params, signal),
+      sampling: (params, signal) => sampleWithModel(this.api, { server: s.name, policy: this.o.sampling, session: this.session }, params, signal),
+    };
+  }
+
+  private async elicit(s: Server, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+    if (params.mode === "url") return { action: "decline" }; // not offered (the capability says form only)
+    const fields = fieldsOf((params.requestedSchema ?? {}) as JsonObject);
+    if (signal.aborted) return { action: "cancel" };
+    const answer = await this.api.dispatch({
+      type: "person.ask",
+      sessionId: this.session.id,
+      kind: "mcp.elicitation",
+      from: `mcp:${s.name}`,
+      title: `The MCP server "${s.name}" asks you:`,
+      detail: [String(params.message ?? "")],
+      fields,
+    });
+    if (signal.aborted) return { action: "cancel" };
+    if (answer.decision !== "allow") return { action: answer.reason === "cancel" ? "cancel" : "decline" };
+    const { content, problems } = contentOf(fields, answer.values ?? {});
+    if (problems.length) throw new RpcError(-32602, `the answer is not complete: ${problems.join("; ")}`);
+    return { action: "accept", content: content as JsonObject };
+  }
+
+  private tell(text: string): void {
+    if (!this.news.includes(text)) this.news.push(text);
+  }
+
+  private openLog(sessionId: string): void {
+    if (!this.o.logDir) return;
+    this.log?.stream.end();
+    const file = join(this.o.logDir, `${sessionId}.mcp.log`);
+    try {
+      mkdirSync(this.o.logDir, { recursive: true, mode: 0o700 });
+      const stream = createWriteStream(file, { flags: "a", mode: 0o600 });
+      stream.on("error", () => (this.log = undefined)); // a log that cannot be written is dropped; /mcp still shows stderr
+      this.log = { file, stream };
+      for (const l of this.buffered.splice(0)) stream.write(l);
+    } catch {
+      this.log = undefined; // no folder for it: the lines stay in memory (/mcp shows the last ones)
+    }
+  }
+
+  private logLine(server: string, line: string): void {
+    const l = `${new Date().toISOString()} ${server} ${line}\n`;
+    if (this.log) this.log.stream.write(l);
+    else if (this.buffered.push(l) > MAX_BUFFERED_LOG_LINES) this.buffered.shift();
+  }
+
+  private async closeAll(): Promise<void> {
+    await Promise.all(this.servers.map((s) => (s.state === "off" || s.state === "needs-approval" || s.state === "declined" ? undefined : s.stop("off", "the session ended"))));
+    this.log?.stream.end();
+  }
+}
+
+function statusWord(s: Server): string {
+  switch (s.state) {
+    case "connected":
+      return "connected";
+    case "connecting":
+    case "reconnecting":
+      return "pending";
+    case "failed":
+      return "failed";
+    case "needs-approval":
+    case "declined":
+      return "needs-approval";
+    default:
+      return "disabled";
+  }
+}

@@ -1,0 +1,226 @@
+// JSON-RPC 2.0 in both directions over one transport: our requests with their time limits,
+// cancellation (`notifications/cancelled`) and progress tokens; the server's requests (ping,
+// roots, sampling, elicitation) answered by handlers, which a `notifications/cancelled` from
+// the server aborts. Transports only move messages; everything about ids lives here.
+//
+// Keep-alive: an outstanding request (ours or the server's) holds the process open
+// (transport.ref); an idle connection never does, so a server cannot keep deepcode running.
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type JsonObject = { [k: string]: Json };
+
+export interface Transport {
+  /** Start; `message` for each message that arrives, `closed` once when the transport ends
+   *  on its own (a crashed process, a dropped stream) with why. */
+  start(h: { message(m: unknown): void; closed(reason: string): void }): Promise<void>;
+  send(m: JsonObject): Promise<void>;
+  /** End it on purpose (no `closed` call follows). */
+  close(): Promise<void>;
+  /** Hold the process open while work is outstanding; let it go when idle. */
+  ref(): void;
+  unref(): void;
+  /** The protocol version agreed at initialize (the HTTP transport sends it as a header). */
+  setProtocolVersion?(version: string): void;
+}
+
+/** An error answer, ours or the server's: `code` as JSON-RPC and MCP define them. */
+export class RpcError extends Error {
+  constructor(readonly code: number, message: string, readonly data?: Json) {
+    super(message);
+    this.name = "RpcError";
+  }
+}
+
+export const REQUEST_TIMEOUT = -32001;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+
+export interface RequestOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Asks the server for progress (a progress token); each notification also restarts the
+   *  time limit, as the spec allows. */
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+}
+
+export interface IncomingContext {
+  signal: AbortSignal;
+}
+
+export interface Handlers {
+  request(method: string, params: JsonObject, ctx: IncomingContext): Promise<JsonObject>;
+  notification(method: string, params: JsonObject): void;
+  /** The transport ended on its own. */
+  closed(reason: string): void;
+}
+
+interface Pending {
+  resolve(v: JsonObject): void;
+  reject(e: Error): void;
+  onProgress?: RequestOptions["onProgress"];
+  restart(): void;
+  done(): void;
+}
+
+export class Connection {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly incoming = new Map<string | number, AbortController>();
+  private open = false;
+  private ended?: string;
+
+  constructor(private readonly transport: Transport, private readonly h: Handlers) {}
+
+  async start(): Promise<void> {
+    await this.transport.start({ message: (m) => this.receive(m), closed: (why) => this.lost(why) });
+    this.open = true;
+  }
+
+  get closedReason(): string | undefined {
+    return this.ended;
+  }
+
+  request(method: string, params: JsonObject | undefined, o: RequestOptions): Promise<JsonObject> {
+    if (this.ended) return Promise.reject(new Error(`the connection is closed (${this.ended})`));
+    const id = this.nextId++;
+    const p: JsonObject = { ...(params ?? {}) };
+    if (o.onProgress) p._meta = { ...((p._meta as JsonObject | undefined) ?? {}), progressToken: id };
+    return new Promise<JsonObject>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = (): void => {
+        this.cancel(id, "the user cancelled the call");
+        entry.done();
+        reject(new Error("cancelled"));
+      };
+      const entry: Pending = {
+        resolve: (v) => {
+          entry.done();
+          resolve(v);
+        },
+        reject: (e) => {
+          entry.done();
+          reject(e);
+        },
+        onProgress: o.onProgress,
+        restart: () => {
+          if (timer) clearTimeout(timer);
+          timer = setTimeout(() => {
+            this.cancel(id, `no answer within ${o.timeoutMs} ms`);
+            entry.done();
+            reject(new RpcError(REQUEST_TIMEOUT, `${method} timed out after ${Math.round(o.timeoutMs / 1000)} s`));
+          }, o.timeoutMs);
+          timer.unref?.();
+        },
+        done: () => {
+          if (timer) clearTimeout(timer);
+          o.signal?.removeEventListener("abort", onAbort);
+          if (this.pending.delete(id)) this.idle();
+        },
+      };
+      if (o.signal?.aborted) return reject(new Error("cancelled"));
+      o.signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(id, entry);
+      this.transport.ref();
+      entry.restart();
+      this.transport.send({ jsonrpc: "2.0", id, method, params: p }).catch((err: unknown) => entry.reject(err instanceof Error ? err : new Error(String(err))));
+    });
+  }
+
+  notify(method: string, params?: JsonObject): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    const m: JsonObject = { jsonrpc: "2.0", method };
+    if (params) m.params = params;
+    return this.transport.send(m);
+  }
+
+  async close(): Promise<void> {
+    if (this.ended) return;
+    this.ended = "closed by deepcode";
+    this.failAll(new Error("the connection was closed"));
+    if (this.open) await this.transport.close();
+  }
+
+  private cancel(id: number, reason: string): void {
+    // The server may still be working on it: tell it to stop (it must not answer after this).
+    this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => undefined); // a dead transport: nothing to cancel
+  }
+
+  private lost(why: string): void {
+    if (this.ended) return;
+    this.ended = why;
+    this.failAll(new Error(`the server connection ended: ${why}`));
+    this.h.closed(why);
+  }
+
+  private failAll(err: Error): void {
+    for (const p of [...this.pending.values()]) p.reject(err);
+    for (const c of this.incoming.values()) c.abort();
+    this.incoming.clear();
+  }
+
+  private idle(): void {
+    if (this.pending.size === 0 && this.incoming.size === 0) this.transport.unref();
+  }
+
+  private receive(raw: unknown): void {
+    if (Array.isArray(raw)) {
+      for (const m of raw) this.receive(m);
+      return;
+    }
+    if (typeof raw !== "object" || raw === null) return; // not a message: nothing to answer
+    const m = raw as JsonObject;
+    const method = typeof m.method === "string" ? m.method : undefined;
+    const hasId = typeof m.id === "number" || typeof m.id === "string";
+    if (method && hasId) return void this.answer(m.id as string | number, method, (m.params as JsonObject) ?? {});
+    if (method) return this.notification(method, (m.params as JsonObject) ?? {});
+    if (!hasId) return;
+    const p = this.pending.get(Number(m.id));
+    if (!p) return; // an answer to a request we gave up on
+    if (m.error && typeof m.error === "object") {
+      const e = m.error as JsonObject;
+      p.reject(new RpcError(typeof e.code === "number" ? e.code : INTERNAL_ERROR, typeof e.message === "string" ? e.message : "error", e.data));
+    } else p.resolve(m.result && typeof m.result === "object" && !Array.isArray(m.result) ? (m.result as JsonObject) : {});
+  }
+
+  private notification(method: string, params: JsonObject): void {
+    if (method === "notifications/progress") {
+      const p = this.pending.get(Number(params.progressToken));
+      if (p?.onProgress && typeof params.progress === "number") {
+        p.restart();
+        p.onProgress({ progress: params.progress, total: typeof params.total === "number" ? params.total : undefined, message: typeof params.message === "string" ? params.message : undefined });
+      }
+      return;
+    }
+    if (method === "notifications/cancelled") {
+      const id = params.requestId;
+      if (typeof id === "string" || typeof id === "number") this.incoming.get(id)?.abort();
+      return;
+    }
+    try {
+      this.h.notification(method, params);
+    } catch {
+      // A handler that fails on a notification has nobody to answer; the client logs its own errors.
+    }
+  }
+
+  private async answer(id: string | number, method: string, params: JsonObject): Promise<void> {
+    const ctl = new AbortController();
+    this.incoming.set(id, ctl);
+    this.transport.ref();
+    let reply: JsonObject;
+    try {
+      const result = method === "ping" ? {} : await this.h.request(method, params, { signal: ctl.signal });
+      reply = { jsonrpc: "2.0", id, result };
+    } catch (err) {
+      const e = err instanceof RpcError ? err : new RpcError(INTERNAL_ERROR, err instanceof Error ? err.message : String(err));
+      reply = { jsonrpc: "2.0", id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } };
+    } finally {
+      this.incoming.delete(id);
+      this.idle();
+    }
+    // A request the server cancelled gets no answer (the spec: the receiver should not reply).
+    if (ctl.signal.aborted) return;
+    await this.transport.send(reply).catch(() => undefined); // the transport ended meanwhile: nobody to answer
+  }
+}

@@ -1,0 +1,310 @@
+// One configured MCP server through its life: not started (and why), waiting for the person's
+// approval, connecting, connected (its tools registered as `mcp__<server>__<tool>`, its
+// prompts as slash commands, its resources listed for @-mentions), failed, or reconnecting
+// after it went away — with backoff, reported once. A call while it is not connected is an
+// error result that says why; the tools stay registered, so the model's view does not flap.
+
+import type { CommandSpec, JsonValue, ToolContext, ToolOutput, ToolSpec, Unsubscribe } from "../../src/contract/index.js";
+import { McpClient, type ClientHandlers, type McpPrompt, type McpResource, type McpTemplate, type McpTool } from "./client.js";
+import type { McpOptions, ServerConfig } from "./config.js";
+import { RpcError, REQUEST_TIMEOUT, type JsonObject, type Transport } from "./jsonrpc.js";
+import { LegacySseTransport } from "./legacy-sse.js";
+import { nameAll } from "./names.js";
+import { toolOutput } from "./results.js";
+import { StdioTransport } from "./stdio.js";
+import { StreamableHttpTransport } from "./streamable.js";
+import { promptCommand } from "./prompts.js";
+import type { Connector } from "./http.js";
+
+export type State = "off" | "needs-approval" | "declined" | "connecting" | "connected" | "failed" | "reconnecting";
+
+/** What a server needs of the mod around it. */
+export interface ServerDeps {
+  options: McpOptions;
+  tool(spec: ToolSpec): Unsubscribe;
+  command(spec: CommandSpec): Unsubscribe;
+  /** Client features: built per server (they say who asks). */
+  handlers(server: Server): Omit<ClientHandlers, "changed" | "closed">;
+  /** Something the person should hear about (delivered at the next turn's start). */
+  news(text: string): void;
+  /** A line for the server's log (beside the session transcript). */
+  log(server: string, line: string): void;
+  connect?: Connector;
+}
+
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
+const MAX_DESCRIPTION = 2048;
+const STDERR_LINES = 40;
+
+export class Server {
+  state: State;
+  reason?: string;
+  client?: McpClient;
+  readonly stderr: string[] = [];
+  tools: Array<{ name: string; tool: McpTool; renamed?: string }> = [];
+  prompts: Array<{ name: string; prompt: McpPrompt }> = [];
+  resources: McpResource[] = [];
+  templates: McpTemplate[] = [];
+  /** Settles when the current connection attempt ends (connected or not). */
+  ready: Promise<void> = Promise.resolve();
+  private readonly registered = new Map<string, { off: Unsubscribe; def: string }>();
+  private readonly commands = new Map<string, Unsubscribe>();
+  private attempt = 0;
+  private stopped = false;
+  private timer?: ReturnType<typeof setTimeout>;
+
+  constructor(readonly cfg: ServerConfig, private readonly d: ServerDeps) {
+    this.state = cfg.start ? "connecting" : "off";
+    this.reason = cfg.start ? undefined : cfg.why;
+  }
+
+  get name(): string {
+    return this.cfg.name;
+  }
+
+  /** Connect now (a first start, `/mcp reconnect`, an approval). */
+  start(): Promise<void> {
+    this.stopped = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.ready = this.connect(false);
+    return this.ready;
+  }
+
+  async stop(state: State = "off", reason?: string): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.state = state;
+    this.reason = reason;
+    const c = this.client;
+    this.client = undefined;
+    await c?.close().catch(() => undefined); // ending it: a failure to close changes nothing
+  }
+
+  /** One line for `/mcp`. */
+  describe(): string {
+    switch (this.state) {
+      case "connected": {
+        const t = this.templates.length ? ` (+${this.templates.length} template${this.templates.length === 1 ? "" : "s"})` : "";
+        return `connected · ${plural(this.tools.length, "tool")}, ${plural(this.prompts.length, "prompt")}, ${plural(this.resources.length, "resource")}${t}`;
+      }
+      case "connecting":
+        return "connecting…";
+      case "reconnecting":
+        return `reconnecting (attempt ${this.attempt} of ${BACKOFF_MS.length}) after: ${this.reason}`;
+      case "failed":
+        return `failed: ${this.reason}`;
+      case "needs-approval":
+        return `needs your approval (/mcp approve ${this.name})`;
+      case "declined":
+        return `not started: you declined it for this project (/mcp approve ${this.name} asks again)`;
+      default:
+        return `not started: ${this.reason ?? "off"}`;
+    }
+  }
+
+  /** What the person approves: the command line or the URL. */
+  target(): string {
+    const c = this.cfg;
+    if (c.transport !== "stdio") return `${c.transport === "sse" ? "SSE" : "HTTP"} ${String(c.raw.url ?? c.url)}`;
+    const args = Array.isArray(c.raw.args) ? c.raw.args.map(String) : (c.args ?? []);
+    return [String(c.raw.command ?? c.command), ...args].join(" ");
+  }
+
+  private async connect(again: boolean): Promise<void> {
+    this.state = again ? "reconnecting" : "connecting";
+    let client: McpClient;
+    try {
+      client = await McpClient.connect(this.transport(), {
+        clientInfo: { name: "deepcode", version: this.d.options.clientVersion },
+        handlers: { ...this.d.handlers(this), changed: (what) => void this.refresh(what), closed: (why) => this.lost(why) },
+        timeoutMs: this.d.options.startupTimeoutMs,
+        requestTimeoutMs: this.d.options.startupTimeoutMs,
+      });
+      if (this.stopped) {
+        await client.close();
+        return;
+      }
+      this.client = client;
+      await this.refresh("tools");
+      await this.refresh("prompts");
+      await this.refresh("resources");
+    } catch (err) {
+      const why = reasonOf(err, this.d.options.startupTimeoutMs);
+      this.d.log(this.name, `connection failed: ${why}`);
+      if (this.stopped) return;
+      const c = this.client;
+      this.client = undefined;
+      await c?.close().catch(() => undefined); // it failed half-way: nothing more to end
+      if (again) return this.retry(why);
+      this.state = "failed";
+      this.reason = why;
+      this.d.news(`MCP server ${this.name} failed to start: ${why}${this.stderr.length ? ` (its last words: ${this.stderr[this.stderr.length - 1].slice(0, 160)})` : ""}; /mcp shows more`);
+      return;
+    }
+    const was = this.state;
+    this.state = "connected";
+    this.reason = undefined;
+    this.d.log(this.name, `connected: ${client.info.name} ${client.info.version}, protocol ${client.info.protocolVersion}`);
+    if (was === "reconnecting") this.d.news(`MCP server ${this.name} is connected again`);
+    this.attempt = 0;
+  }
+
+  /** The connection went away on its own: reconnect with backoff, said once. */
+  private lost(why: string): void {
+    // While connecting, the failed attempt itself reports (connect's catch).
+    if (this.stopped || this.state !== "connected") return;
+    this.client = undefined;
+    this.d.log(this.name, `connection lost: ${why}`);
+    this.d.news(`MCP server ${this.name} stopped (${why}); reconnecting in the background — its calls fail until it is back`);
+    this.retry(why);
+  }
+
+  private retry(why: string): void {
+    if (this.attempt >= BACKOFF_MS.length) {
+      this.state = "failed";
+      this.reason = `${why} (gave up after ${BACKOFF_MS.length} reconnection attempts; /mcp reconnect ${this.name} tries again)`;
+      this.d.news(`MCP server ${this.name}: ${this.reason}`);
+      return;
+    }
+    this.state = "reconnecting";
+    this.reason = why;
+    const wait = BACKOFF_MS[this.attempt++];
+    this.timer = setTimeout(() => {
+      this.ready = this.connect(true);
+    }, wait);
+    this.timer.unref();
+  }
+
+  private transport(): Transport {
+    const c = this.cfg;
+    const headers = c.headers ?? {};
+    if (c.transport === "http") return new StreamableHttpTransport({ url: c.url!, headers, connect: this.d.connect });
+    if (c.transport === "sse") return new LegacySseTransport({ url: c.url!, headers, connect: this.d.connect, timeoutMs: this.d.options.startupTimeoutMs });
+    return new StdioTransport({
+      command: c.command!,
+      args: c.args ?? [],
+      env: c.env ?? {},
+      cwd: c.cwd ?? this.d.options.roots[0] ?? process.cwd(),
+      stderr: (line) => {
+        this.stderr.push(line);
+        if (this.stderr.length > STDERR_LINES) this.stderr.shift();
+        this.d.log(this.name, `stderr: ${line}`);
+      },
+    });
+  }
+
+  /** Re-list what the server offers (at connect, and on its `list_changed`). */
+  private async refresh(what: "tools" | "prompts" | "resources"): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    try {
+      if (what === "tools" && client.has("tools")) this.setTools(await client.listTools());
+      if (what === "prompts" && client.has("prompts")) this.setPrompts(await client.listPrompts());
+      if (what === "resources" && client.has("resources")) {
+        this.resources = await client.listResources();
+        this.templates = await client.listTemplates().catch(() => []); // a server without templates may not know the method
+      }
+    } catch (err) {
+      if (this.state !== "connected") throw err; // at connect time: the connection failed
+      this.d.log(this.name, `re-listing ${what} failed: ${reasonOf(err, this.d.options.startupTimeoutMs)}`);
+    }
+  }
+
+  private setTools(list: McpTool[]): void {
+    const byName = new Map(list.filter((t) => typeof t.name === "string").map((t) => [t.name, t]));
+    const named = nameAll(this.name, [...byName.keys()]);
+    const keep = new Set<string>();
+    this.tools = [];
+    for (const n of named) {
+      const tool = byName.get(n.original)!;
+      const spec = this.toolSpec(n.name, tool);
+      const def = JSON.stringify([spec.description, spec.inputSchema, spec.concurrent]);
+      keep.add(n.name);
+      const had = this.registered.get(n.name);
+      if (had?.def === def) {
+        this.tools.push({ name: n.name, tool, renamed: n.renamed });
+        continue;
+      }
+      had?.off();
+      try {
+        this.registered.set(n.name, { off: this.d.tool(spec), def });
+        this.tools.push({ name: n.name, tool, renamed: n.renamed });
+        if (n.renamed) this.d.log(this.name, `tool ${n.original} is ${n.name}: ${n.renamed}`);
+      } catch (err) {
+        this.registered.delete(n.name);
+        this.d.news(`MCP server ${this.name}: tool ${n.original} left out (${(err as Error).message})`);
+      }
+    }
+    for (const [name, r] of this.registered) {
+      if (keep.has(name)) continue;
+      r.off();
+      this.registered.delete(name);
+    }
+  }
+
+  private setPrompts(list: McpPrompt[]): void {
+    const byName = new Map(list.filter((p) => typeof p.name === "string").map((p) => [p.name, p]));
+    for (const off of this.commands.values()) off();
+    this.commands.clear();
+    this.prompts = [];
+    for (const n of nameAll(this.name, [...byName.keys()])) {
+      const prompt = byName.get(n.original)!;
+      try {
+        this.commands.set(n.name, this.d.command(promptCommand(this, n.name, prompt)));
+        this.prompts.push({ name: n.name, prompt });
+      } catch (err) {
+        this.d.news(`MCP server ${this.name}: prompt ${n.original} is not a command (${(err as Error).message})`);
+      }
+    }
+  }
+
+  private toolSpec(name: string, t: McpTool): ToolSpec {
+    const annotations = t.annotations ?? {};
+    const text = [t.title && t.title !== t.name ? `${t.title}.` : "", t.description ?? ""].filter(Boolean).join(" ").trim() || `The ${t.name} tool of the ${this.name} MCP server.`;
+    return {
+      name,
+      description: text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text,
+      inputSchema: schemaOf(t.inputSchema) as ToolSpec["inputSchema"],
+      // MCP tools ask by default, whatever the server says; its readOnlyHint only lets the
+      // call run alongside other concurrent calls.
+      readOnly: false,
+      concurrent: annotations.readOnlyHint === true,
+      run: (input, ctx) => this.call(t.name, input as JsonObject, ctx),
+      preview: async (input) => `MCP server ${this.name} · tool ${t.name}${annotations.destructiveHint === true ? " (the server says it may be destructive)" : ""}\n${JSON.stringify(input, null, 2)}`,
+    };
+  }
+
+  async call(tool: string, input: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
+    const client = this.client;
+    if (this.state !== "connected" || !client) {
+      return { content: `MCP server ${this.name} is not connected (${this.describe()}), so ${tool} cannot run now. Tell the user, or go on without it.`, isError: true, summary: `${this.name} ${tool}: server not connected` };
+    }
+    try {
+      const r = await client.callTool(tool, input, { timeoutMs: this.d.options.toolTimeoutMs, signal: ctx.signal, onProgress: (p) => ctx.progress?.(p) });
+      return toolOutput(this.name, tool, r, this.d.options.maxOutputTokens);
+    } catch (err) {
+      if (ctx.signal.aborted) return { content: "Interrupted: the user stopped this call (the server was told to cancel it).", isError: true, summary: `${this.name} ${tool}: interrupted` };
+      const why = reasonOf(err, this.d.options.toolTimeoutMs);
+      return { content: `${tool} (MCP server ${this.name}) failed: ${why}`, isError: true, summary: `${this.name} ${tool}: failed` };
+    }
+  }
+}
+
+/** A tool's input schema as the API takes it: an object schema, without `$schema`. */
+function schemaOf(s: JsonObject | undefined): { [k: string]: JsonValue } {
+  const out: { [k: string]: JsonValue } = s && typeof s === "object" ? { ...(s as { [k: string]: JsonValue }) } : {};
+  delete out.$schema;
+  out.type = "object";
+  if (typeof out.properties !== "object" || out.properties === null) out.properties = {};
+  return out;
+}
+
+export function reasonOf(err: unknown, timeoutMs: number): string {
+  if (err instanceof RpcError && err.code === REQUEST_TIMEOUT) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  if (err instanceof RpcError) return `the server answered with an error: ${err.message} (${err.code})`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+function plural(n: number, w: string): string {
+  return `${n} ${w}${n === 1 ? "" : "s"}`;
+}

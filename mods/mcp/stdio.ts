@@ -1,0 +1,145 @@
+// The stdio transport: the server is a child process speaking line-delimited JSON-RPC on its
+// stdin and stdout. It runs in a process group of its own (detached), so ending it ends what
+// it started too; the group is ended when deepcode closes the server, and at the latest when
+// deepcode exits. What it writes on stderr goes to the server's log (a sink given by the
+// manager) and the last lines are kept for `/mcp`.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import type { JsonObject, Transport } from "./jsonrpc.js";
+
+export interface StdioOptions {
+  command: string;
+  args: string[];
+  /** The whole environment of the child (the manager composes it). */
+  env: Record<string, string>;
+  cwd: string;
+  /** Each line the server writes on stderr. */
+  stderr(line: string): void;
+}
+
+/** After stdin closes, how long a server may take to exit before its group gets SIGTERM,
+ *  then SIGKILL. */
+const EXIT_GRACE_MS = 500;
+const KILL_GRACE_MS = 1000;
+
+const alive = new Set<ChildProcess>();
+let exitHook = false;
+
+/** At exit only synchronous calls run: SIGKILL every group still alive. */
+function killAll(): void {
+  for (const c of alive) killGroup(c, "SIGKILL");
+}
+
+function killGroup(c: ChildProcess, signal: NodeJS.Signals): void {
+  if (c.pid === undefined || c.exitCode !== null || c.signalCode !== null) return;
+  try {
+    process.kill(-c.pid, signal);
+  } catch {
+    // The group is gone already (ESRCH): nothing left to end.
+  }
+}
+
+export class StdioTransport implements Transport {
+  private child?: ChildProcess;
+  private closing = false;
+  private buf = "";
+
+  constructor(private readonly o: StdioOptions) {}
+
+  start(h: { message(m: unknown): void; closed(reason: string): void }): Promise<void> {
+    if (!exitHook) {
+      exitHook = true;
+      process.on("exit", killAll);
+    }
+    return new Promise((resolve, reject) => {
+      let started = false;
+      const child = spawn(this.o.command, this.o.args, { cwd: this.o.cwd, env: this.o.env, stdio: ["pipe", "pipe", "pipe"], detached: true, windowsHide: true });
+      this.child = child;
+      child.stdin?.on("error", () => undefined); // EPIPE: the server exited; `exit` reports it
+      child.stdout?.setEncoding("utf8").on("data", (d: string) => this.lines(d, h.message));
+      let errRest = "";
+      child.stderr?.setEncoding("utf8").on("data", (d: string) => {
+        const parts = (errRest + d).split(/\r?\n/);
+        errRest = parts.pop() ?? "";
+        for (const l of parts) this.o.stderr(l);
+      });
+      child.once("spawn", () => {
+        started = true;
+        alive.add(child);
+        this.unref();
+        resolve();
+      });
+      child.once("error", (err: NodeJS.ErrnoException) => {
+        alive.delete(child);
+        const why = err.code === "ENOENT" ? `command not found: ${this.o.command}` : `cannot start ${this.o.command}: ${err.message}`;
+        if (!started) reject(new Error(why));
+        else if (!this.closing) h.closed(why);
+      });
+      child.once("exit", (code, signal) => {
+        alive.delete(child);
+        if (errRest) this.o.stderr(errRest);
+        killGroup(child, "SIGTERM"); // what it left running in its group goes with it
+        if (started && !this.closing) h.closed(signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`);
+      });
+    });
+  }
+
+  send(m: JsonObject): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) return Promise.reject(new Error("the server process is not running"));
+    return new Promise((resolve, reject) => stdin.write(`${JSON.stringify(m)}\n`, (err) => (err ? reject(err) : resolve())));
+  }
+
+  close(): Promise<void> {
+    this.closing = true;
+    const c = this.child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const term = setTimeout(() => killGroup(c, "SIGTERM"), EXIT_GRACE_MS);
+      const kill = setTimeout(() => killGroup(c, "SIGKILL"), EXIT_GRACE_MS + KILL_GRACE_MS);
+      // Closing is awaited (the session's end waits for it), so it holds the process open
+      // until the server exited or was killed.
+      this.ref();
+      const done = (): void => {
+        clearTimeout(term);
+        clearTimeout(kill);
+        resolve();
+      };
+      c.once("exit", done);
+      c.stdin?.end(); // the spec's polite way: close its input and let it exit
+    });
+  }
+
+  ref(): void {
+    this.child?.ref();
+    for (const s of [this.child?.stdout, this.child?.stdin, this.child?.stderr]) (s as { ref?: () => void } | null | undefined)?.ref?.();
+  }
+
+  unref(): void {
+    this.child?.unref();
+    for (const s of [this.child?.stdout, this.child?.stdin, this.child?.stderr]) (s as { unref?: () => void } | null | undefined)?.unref?.();
+  }
+
+  /** The child's process id (its group id too). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  private lines(d: string, message: (m: unknown) => void): void {
+    this.buf += d;
+    let nl: number;
+    while ((nl = this.buf.indexOf("\n")) >= 0) {
+      const line = this.buf.slice(0, nl).trim();
+      this.buf = this.buf.slice(nl + 1);
+      if (!line) continue;
+      let m: unknown;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        this.o.stderr(`(not JSON on stdout) ${line.slice(0, 200)}`);
+        continue;
+      }
+      message(m);
+    }
+  }
+}

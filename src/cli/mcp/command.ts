@@ -1,0 +1,212 @@
+// `deepcode mcp …`: manage MCP servers from the shell, with Claude Code's syntax.
+//   list | get NAME | approve NAME     what the mcp mod reports (it connects to check)
+//   add [options] NAME -- CMD [ARGS…]  a stdio server
+//   add --transport http|sse NAME URL  a remote server
+//   add-json NAME JSON                 a server given as JSON
+//   remove NAME [--scope S]
+// --scope local (default: yours, this project: ~/.deepcode/mcp.json under the project's path),
+// project (.mcp.json, shared with the repository), user (~/.deepcode/mcp.json, every project).
+
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { parseArgs } from "node:util";
+import type { JsonValue } from "../../contract/index.js";
+import { assemble, deepcodeHome, type AssembleOptions } from "../assemble.js";
+import { isObject, parsed, projectMcpFile, readOptional, realOr, userMcpFile } from "./sources.js";
+
+export const MCP_HELP = `deepcode mcp — MCP servers (Claude Code's configuration format)
+
+  deepcode mcp list                         every server, where it is configured, and its state
+  deepcode mcp get NAME                     one server: command or URL, tools, prompts, stderr
+  deepcode mcp approve NAME                 (in the REPL: /mcp approve NAME) start a project server
+  deepcode mcp add [-s SCOPE] [-e KEY=VALUE]… NAME -- COMMAND [ARGS…]
+  deepcode mcp add [-s SCOPE] --transport http|sse [-H "Name: value"]… NAME URL
+  deepcode mcp add-json [-s SCOPE] NAME '{"command": …}'
+  deepcode mcp remove [-s SCOPE] NAME
+
+Scopes (-s, --scope): local (default; yours, this project only), project (.mcp.json in the
+repository: shared, needs workspace trust and each person's approval), user (yours, every
+project). ~/.deepcode/mcp.json holds local and user servers; \${VAR} and \${VAR:-default}
+expand in command, args, env, url and headers.
+`;
+
+type Scope = "local" | "project" | "user";
+
+export async function runMcp(args: string[], options: AssembleOptions): Promise<number> {
+  const [verb, ...rest] = args;
+  if (!verb || verb === "--help" || verb === "-h" || verb === "help") {
+    process.stdout.write(MCP_HELP);
+    return verb ? 0 : 2;
+  }
+  const home = options.home ?? deepcodeHome(options.env ?? process.env);
+  try {
+    switch (verb) {
+      case "list":
+      case "get":
+      case "approve":
+        return await viaMod([verb, ...rest].join(" "), options);
+      case "add":
+        return add(rest, options.root, home);
+      case "add-json":
+        return addJson(rest, options.root, home);
+      case "remove":
+        return remove(rest, options.root, home);
+      default:
+        return usage(`unknown subcommand '${verb}'`);
+    }
+  } catch (err) {
+    if (String((err as NodeJS.ErrnoException).code).startsWith("ERR_PARSE_ARGS")) return usage((err as Error).message);
+    throw err;
+  }
+}
+
+/** list/get/approve: the mod knows the servers' states; it connects to them to report. */
+async function viaMod(line: string, options: AssembleOptions): Promise<number> {
+  const app = await assemble({ ...options, interactive: false });
+  const cmd = app.commands.get("mcp");
+  if (!cmd) {
+    process.stderr.write("deepcode: the mcp mod did not load (see the warning above)\n");
+    return 1;
+  }
+  const [verb, name] = line.split(" ");
+  await cmd.spec.run({
+    args: verb === "get" ? (name ?? "") : line,
+    sessionId: "",
+    signal: new AbortController().signal,
+    interactive: false,
+    print: (t) => process.stdout.write(`${t}\n`),
+    submit: () => Promise.reject(new Error("deepcode mcp runs no model turns")),
+  });
+  return 0;
+}
+
+const ADD_OPTIONS = {
+  scope: { type: "string", short: "s" },
+  transport: { type: "string", short: "t" },
+  env: { type: "string", short: "e", multiple: true },
+  header: { type: "string", short: "H", multiple: true },
+} as const;
+
+function add(args: string[], root: string, home: string): number {
+  const dash = args.indexOf("--");
+  const own = dash < 0 ? args : args.slice(0, dash);
+  const { values, positionals } = parseArgs({ args: own, options: ADD_OPTIONS, allowPositionals: true, strict: true });
+  const scope = scopeOf(values.scope);
+  if (!scope) return usage(`--scope must be local, project or user, not '${values.scope}'`);
+  const transport = values.transport ?? "stdio";
+  const [name, ...more] = positionals;
+  if (!name) return usage("deepcode mcp add needs a NAME");
+  let server: { [k: string]: JsonValue };
+  if (transport === "http" || transport === "sse") {
+    const url = more[0] ?? (dash >= 0 ? args[dash + 1] : undefined);
+    if (!url || !/^https?:\/\//.test(url)) return usage(`--transport ${transport} needs a URL (http:// or https://) after the name`);
+    server = { type: transport, url };
+    const headers = pairs(values.header ?? [], ":");
+    if ("error" in headers) return usage(`--header ${headers.error}`);
+    if (Object.keys(headers.map).length) server.headers = headers.map;
+  } else if (transport === "stdio") {
+    const command = dash >= 0 ? args.slice(dash + 1) : more;
+    if (command.length === 0) return usage("a stdio server needs its command: deepcode mcp add NAME -- COMMAND [ARGS…]");
+    server = { command: command[0], args: command.slice(1) };
+    const env = pairs(values.env ?? [], "=");
+    if ("error" in env) return usage(`--env ${env.error}`);
+    if (Object.keys(env.map).length) server.env = env.map;
+  } else return usage(`--transport must be stdio, http or sse, not '${transport}'`);
+  return write(scope, name, server, root, home);
+}
+
+function addJson(args: string[], root: string, home: string): number {
+  const { values, positionals } = parseArgs({ args, options: { scope: ADD_OPTIONS.scope }, allowPositionals: true, strict: true });
+  const scope = scopeOf(values.scope);
+  if (!scope) return usage(`--scope must be local, project or user, not '${values.scope}'`);
+  const [name, json] = positionals;
+  if (!name || !json) return usage("deepcode mcp add-json NAME JSON");
+  const v = parsed(json, "the JSON argument");
+  if (!isObject(v)) return usage("the server's JSON must be an object");
+  return write(scope, name, v, root, home);
+}
+
+function remove(args: string[], root: string, home: string): number {
+  const { values, positionals } = parseArgs({ args, options: { scope: ADD_OPTIONS.scope }, allowPositionals: true, strict: true });
+  const [name] = positionals;
+  if (!name) return usage("deepcode mcp remove NAME");
+  const scopes: Scope[] = values.scope ? [scopeOf(values.scope)].filter((s): s is Scope => s !== undefined) : ["local", "project", "user"];
+  if (scopes.length === 0) return usage(`--scope must be local, project or user, not '${values.scope}'`);
+  const holding = scopes.filter((s) => name in serversIn(load(s, root, home), s, root));
+  if (holding.length === 0) {
+    process.stderr.write(`deepcode: no MCP server named ${name}${values.scope ? ` in the ${values.scope} scope` : ""}\n`);
+    return 1;
+  }
+  if (holding.length > 1) return usage(`${name} is in several scopes (${holding.join(", ")}): say which with --scope`);
+  const s = holding[0];
+  const file = load(s, root, home);
+  delete serversIn(file, s, root)[name];
+  save(s, file, root, home);
+  process.stdout.write(`Removed MCP server ${name} (${s} scope, ${s === "project" ? projectMcpFile(root) : userMcpFile(home)})\n`);
+  return 0;
+}
+
+function write(scope: Scope, name: string, server: { [k: string]: JsonValue }, root: string, home: string): number {
+  if (!/^[A-Za-z0-9_.-]+$/.test(name)) return usage(`a server name is letters, digits, _ . and - (not '${name}')`);
+  const file = load(scope, root, home);
+  const servers = serversIn(file, scope, root);
+  const existed = name in servers;
+  servers[name] = server;
+  save(scope, file, root, home);
+  const where = scope === "project" ? projectMcpFile(root) : userMcpFile(home);
+  process.stdout.write(`${existed ? "Replaced" : "Added"} MCP server ${name} (${scope} scope, ${where})\n`);
+  if (scope === "project") process.stdout.write("Project servers start once the project is trusted and each person approves them.\n");
+  return 0;
+}
+
+function load(scope: Scope, root: string, home: string): { [k: string]: JsonValue } {
+  const path = scope === "project" ? projectMcpFile(root) : userMcpFile(home);
+  const text = readOptional(path);
+  if (text === undefined) return {};
+  const v = parsed(text, path);
+  return isObject(v) ? v : {};
+}
+
+/** The object holding this scope's servers, created where missing (edits go into `file`). */
+function serversIn(file: { [k: string]: JsonValue }, scope: Scope, root: string): { [k: string]: JsonValue } {
+  let holder = file;
+  if (scope === "local") {
+    if (!isObject(file.projects)) file.projects = {};
+    const projects = file.projects as { [k: string]: JsonValue };
+    const key = realOr(root);
+    if (!isObject(projects[key])) projects[key] = {};
+    holder = projects[key] as { [k: string]: JsonValue };
+  }
+  if (!isObject(holder.mcpServers)) holder.mcpServers = {};
+  return holder.mcpServers as { [k: string]: JsonValue };
+}
+
+function save(scope: Scope, file: { [k: string]: JsonValue }, root: string, home: string): void {
+  const path = scope === "project" ? projectMcpFile(root) : userMcpFile(home);
+  mkdirSync(dirname(path), { recursive: true, ...(scope === "project" ? {} : { mode: 0o700 }) });
+  const tmp = `${path}.${process.pid}.tmp`;
+  // Your own file may hold tokens (headers, env): private. The project's is the repository's.
+  writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: scope === "project" ? 0o644 : 0o600 });
+  if (scope !== "project") chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+}
+
+function scopeOf(s: string | undefined): Scope | undefined {
+  if (s === undefined) return "local";
+  return s === "local" || s === "project" || s === "user" ? s : undefined;
+}
+
+function pairs(list: readonly string[], sep: string): { map: Record<string, string> } | { error: string } {
+  const map: Record<string, string> = {};
+  for (const item of list) {
+    const i = item.indexOf(sep);
+    if (i <= 0) return { error: `'${item}' is not NAME${sep}VALUE` };
+    map[item.slice(0, i).trim()] = item.slice(i + 1).trim();
+  }
+  return { map };
+}
+
+function usage(message: string): number {
+  process.stderr.write(`deepcode: ${message}\nRun 'deepcode mcp --help' for usage.\n`);
+  return 2;
+}

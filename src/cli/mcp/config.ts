@@ -1,0 +1,144 @@
+// The MCP mod's configuration, computed by assembly from every source (sources.ts), the
+// managed allow and deny lists (policy.ts), workspace trust and the settings that enable or
+// disable project servers. Each server comes out ready to start, or marked with why it does
+// not: the mod and `/mcp` say that reason to the person rather than leaving a server out.
+//
+// `${VAR}` and `${VAR:-default}` expand in command, args, env, url and headers (Claude Code's
+// rule), from deepcode's environment — except the variables that hold API keys deepcode uses:
+// those never expand (a project's .mcp.json must not be able to hand a server the key).
+// A stdio server's environment is what its config names plus a minimal inherited set.
+
+import type { JsonValue } from "../../contract/index.js";
+import type { LoadedSettings } from "../settings/types.js";
+import { blockedBy, readPolicy } from "./policy.js";
+import { configuredServers, isObject, type Configured } from "./sources.js";
+
+export interface McpConfigInput {
+  root: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  settings: LoadedSettings;
+  trusted: boolean;
+  mcpConfig?: string[];
+  strict?: boolean;
+  /** Variables that hold API keys (DEEPSEEK_API_KEY and every provider's). */
+  secretEnv: readonly string[];
+  additionalDirectories: readonly string[];
+  logDir: string;
+  version: string;
+}
+
+/** What a stdio server inherits from deepcode's environment, besides what its config names. */
+const INHERITED = /^(PATH|HOME|USER|LOGNAME|SHELL|LANG|LC_[A-Z_]+|TERM|TMPDIR|TZ|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy)$/;
+
+export function mcpModConfig(i: McpConfigInput): { config: { [k: string]: JsonValue }; problems: string[] } {
+  const { servers: found, problems } = configuredServers({ root: i.root, home: i.home, settings: i.settings, mcpConfig: i.mcpConfig, strict: i.strict });
+  const policy = readPolicy(i.settings);
+  problems.push(...policy.problems);
+  const merged = i.settings.merged;
+  const lists = (key: string): Set<string> => {
+    const out = new Set<string>();
+    for (const l of i.settings.layers) {
+      const v = l.settings[key];
+      if (Array.isArray(v)) for (const x of v) if (typeof x === "string") out.add(x);
+    }
+    return out;
+  };
+  const enabled = lists("enabledMcpjsonServers");
+  const disabled = lists("disabledMcpjsonServers");
+  const all = i.settings.layers.some((l) => l.settings.enableAllProjectMcpServers === true);
+  const servers = found.map((c) => serverEntry(c, i, { policy, enabled, disabled, all }));
+  const num = (key: string, envKey: string): number | undefined => {
+    const s = merged[key];
+    if (typeof s === "number" && s > 0) return s;
+    const e = Number(i.env[envKey]);
+    return Number.isFinite(e) && e > 0 ? e : undefined;
+  };
+  const config: { [k: string]: JsonValue } = {
+    servers,
+    roots: [i.root, ...i.additionalDirectories],
+    logDir: i.logDir,
+    clientVersion: i.version,
+    sampling: merged.mcpSampling === "allow" || merged.mcpSampling === "deny" ? merged.mcpSampling : "ask",
+  };
+  const set = (k: string, v: number | undefined): void => {
+    if (v !== undefined) config[k] = v;
+  };
+  set("startupTimeoutMs", num("mcpStartupTimeoutMs", "MCP_TIMEOUT"));
+  set("toolTimeoutMs", num("mcpToolTimeoutMs", "MCP_TOOL_TIMEOUT"));
+  set("maxOutputTokens", num("mcpMaxOutputTokens", "MAX_MCP_OUTPUT_TOKENS"));
+  if (typeof merged.mcpFirstRequestWaitMs === "number" && merged.mcpFirstRequestWaitMs >= 0) config.firstRequestWaitMs = merged.mcpFirstRequestWaitMs;
+  return { config, problems };
+}
+
+interface Gates {
+  policy: ReturnType<typeof readPolicy>;
+  enabled: Set<string>;
+  disabled: Set<string>;
+  all: boolean;
+}
+
+function serverEntry(c: Configured, i: McpConfigInput, g: Gates): { [k: string]: JsonValue } {
+  const r = c.raw;
+  const type = typeof r.type === "string" ? r.type : typeof r.url === "string" ? "http" : "stdio";
+  const transport = type === "sse" ? "sse" : type === "http" || type === "streamable-http" || type === "streamableHttp" ? "http" : "stdio";
+  const missing = new Set<string>();
+  const refused = new Set<string>();
+  const x = (s: JsonValue | undefined): string => expand(typeof s === "string" ? s : String(s ?? ""), i.env, i.secretEnv, missing, refused);
+  const xs = (v: JsonValue | undefined): { [k: string]: JsonValue } => (isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, val]) => [k, x(val)])) : {});
+  const out: { [k: string]: JsonValue } = { name: c.name, scope: c.scope, source: c.file, transport, raw: r, approval: "none", start: true };
+  if (transport === "stdio") {
+    out.command = x(r.command);
+    out.args = Array.isArray(r.args) ? r.args.map((a) => x(a)) : [];
+    const own = xs(r.env);
+    out.env = { ...inherited(i.env), ...own };
+    out.cwd = typeof r.cwd === "string" ? resolvePath(x(r.cwd), i.root) : i.root;
+  } else {
+    out.url = x(r.url);
+    out.headers = xs(r.headers);
+  }
+  const why = (): string | undefined => {
+    if (type !== "stdio" && type !== "sse" && transport === "stdio") return `unknown transport type "${type}" (stdio, http or sse)`;
+    if (transport === "stdio" && !out.command) return "no \"command\" to start";
+    if (transport !== "stdio" && !/^https?:\/\//.test(String(out.url))) return `"url" must be an http:// or https:// URL`;
+    if (refused.size) return `it names ${[...refused].map((v) => `\${${v}}`).join(", ")}: deepcode never hands its API key to an MCP server`;
+    if (missing.size) return `${[...missing].map((v) => `\${${v}}`).join(", ")} ${missing.size === 1 ? "is" : "are"} not set in the environment (and has no :-default)`;
+    const blocked = blockedBy(g.policy, { name: c.name, transport, command: out.command as string | undefined, args: out.args as string[] | undefined, url: out.url as string | undefined });
+    if (blocked) return `the managed policy does not allow it: ${blocked}`;
+    if (c.scope !== "project") return undefined;
+    if (!i.trusted) return "the project is not trusted: its MCP servers start only once you trust it (deepcode trust, or /trust in the REPL)";
+    if (g.disabled.has(c.name)) return "disabledMcpjsonServers lists it";
+    return undefined;
+  };
+  const reason = why();
+  if (reason) {
+    out.start = false;
+    out.why = reason;
+  } else if (c.scope === "project") out.approval = g.all || g.enabled.has(c.name) ? "settings" : "ask";
+  return out;
+}
+
+function inherited(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && INHERITED.test(k)) out[k] = v;
+  return out;
+}
+
+/** `${VAR}` and `${VAR:-default}`; a variable that is not set and has no default is noted. */
+export function expand(s: string, env: NodeJS.ProcessEnv, secret: readonly string[], missing: Set<string>, refused: Set<string>): string {
+  return s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, def: string | undefined) => {
+    if (secret.includes(name)) {
+      refused.add(name);
+      return "";
+    }
+    const v = env[name];
+    if (v !== undefined && v !== "") return v;
+    if (def !== undefined) return def;
+    missing.add(name);
+    return "";
+  });
+}
+
+function resolvePath(p: string, root: string): string {
+  return p.startsWith("/") ? p : `${root.replace(/\/$/, "")}/${p}`;
+}

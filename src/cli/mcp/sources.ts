@@ -1,0 +1,129 @@
+// Where MCP servers are configured, in Claude Code's format (`{"mcpServers": {name: {…}}}`),
+// and the files `deepcode mcp add|remove` write. Scopes, narrowest first (a name in a narrower
+// scope wins):
+//   flag     --mcp-config FILE|JSON (repeatable; with --strict-mcp-config the only source)
+//   local    ~/.deepcode/mcp.json  projects.<project's real path>.mcpServers (yours, this project)
+//   project  <root>/.mcp.json  (the repository's: needs trust, and each server your approval)
+//   user     ~/.deepcode/mcp.json  mcpServers, and settings.json `mcpServers` (yours, every project)
+// A settings layer's `mcpServers` counts as its layer's scope (project and local layers as the
+// project's, the managed policy's as the administrator's).
+
+import { readFileSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ConfigError, type JsonValue } from "../../contract/index.js";
+import { JsonSyntaxError, parseJson } from "../settings/json.js";
+import type { LoadedSettings } from "../settings/types.js";
+
+export type Scope = "local" | "project" | "user" | "flag" | "settings";
+
+export interface Configured {
+  name: string;
+  scope: Scope;
+  file: string;
+  raw: { [k: string]: JsonValue };
+}
+
+export interface SourceOptions {
+  root: string;
+  home: string;
+  settings: LoadedSettings;
+  mcpConfig?: string[];
+  strict?: boolean;
+}
+
+export function userMcpFile(home: string): string {
+  return join(home, "mcp.json");
+}
+
+export function projectMcpFile(root: string): string {
+  return join(root, ".mcp.json");
+}
+
+/** Every configured server, one per name (the narrowest scope's), in a stable order. A
+ *  malformed file of the person's own is a ConfigError (fix it); the project's `.mcp.json`
+ *  is a stranger's file: malformed, it is named in `problems` and deepcode goes on. */
+export function configuredServers(o: SourceOptions): { servers: Configured[]; problems: string[] } {
+  const problems: string[] = [];
+  const found: Configured[] = [];
+  const add = (scope: Scope, file: string, servers: { [k: string]: JsonValue } | undefined): void => {
+    for (const [name, raw] of Object.entries(servers ?? {})) {
+      if (raw && typeof raw === "object" && !Array.isArray(raw)) found.push({ name, scope, file, raw });
+      else throw new ConfigError(`MCP server "${name}" must be an object ({"command": …} or {"type": "http", "url": …})`, file);
+    }
+  };
+  for (const [i, c] of (o.mcpConfig ?? []).entries()) {
+    const text = c.trimStart().startsWith("{") ? c : undefined;
+    const file = text ? `--mcp-config #${i + 1}` : resolve(c);
+    add("flag", file, serversOf(text ?? readRequired(file), file));
+  }
+  if (!o.strict) {
+    const home = readOptional(userMcpFile(o.home));
+    const user = home ? (parsed(home, userMcpFile(o.home)) as { [k: string]: JsonValue }) : {};
+    const projects = isObject(user.projects) ? user.projects : {};
+    const mine = projects[realOr(o.root)];
+    add("local", userMcpFile(o.home), isObject(mine) && isObject(mine.mcpServers) ? mine.mcpServers : undefined);
+    try {
+      const project = readOptional(projectMcpFile(o.root));
+      if (project !== undefined) add("project", projectMcpFile(o.root), serversOf(project, projectMcpFile(o.root)));
+    } catch (err) {
+      problems.push(`${(err as Error).message}; its MCP servers are left out`);
+    }
+    add("user", userMcpFile(o.home), isObject(user.mcpServers) ? user.mcpServers : undefined);
+    for (const layer of o.settings.layers) {
+      const s = layer.settings.mcpServers;
+      if (!isObject(s)) continue;
+      add(layer.name === "user" ? "user" : layer.name === "project" || layer.name === "local" ? "project" : layer.name === "flag" ? "flag" : "settings", layer.file, s);
+    }
+  }
+  const order: Scope[] = ["flag", "local", "project", "user", "settings"];
+  const byName = new Map<string, Configured>();
+  for (const c of found.sort((a, b) => order.indexOf(a.scope) - order.indexOf(b.scope))) if (!byName.has(c.name)) byName.set(c.name, c);
+  return { servers: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
+}
+
+/** The servers of an `{"mcpServers": …}` file (or a bare map of servers, as some tools write). */
+export function serversOf(text: string, file: string): { [k: string]: JsonValue } {
+  const v = parsed(text, file);
+  if (!isObject(v)) throw new ConfigError("an MCP configuration must be a JSON object with \"mcpServers\"", file);
+  if (v.mcpServers === undefined) return {};
+  if (!isObject(v.mcpServers)) throw new ConfigError("\"mcpServers\" must be an object of servers by name", file);
+  return v.mcpServers;
+}
+
+export function parsed(text: string, file: string): JsonValue {
+  try {
+    return parseJson(text).value;
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) throw new ConfigError(err.message, file, err.line, err.column);
+    throw err;
+  }
+}
+
+function readRequired(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigError(`--mcp-config: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`, file);
+  }
+}
+
+export function readOptional(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new ConfigError(`cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`, file);
+  }
+}
+
+export function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p); // not there (yet): the path as written
+  }
+}
+
+export function isObject(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

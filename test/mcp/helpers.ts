@@ -1,0 +1,49 @@
+// The real MCP servers from npm (devDependencies) and a way to run the real CLI with them
+// configured, against the simulator.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { BIN, type CliEnv } from "../helpers/cli-env.js";
+
+export const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+export const FILESYSTEM = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
+
+/** The everything server over stdio, as a `.mcp.json` entry. */
+export function everythingStdio(): { command: string; args: string[] } {
+  return { command: process.execPath, args: [EVERYTHING, "stdio"] };
+}
+
+export function mcpJson(servers: Record<string, unknown>): string {
+  return JSON.stringify({ mcpServers: servers }, null, 2);
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real CLI, asynchronously (the simulator lives in this process). */
+export function deepcode(env: CliEnv, args: string[], o: { stdin?: string; extraEnv?: Record<string, string>; timeoutMs?: number } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: env.root, env: { ...env.env, ...o.extraEnv } });
+    let stdout = "";
+    let stderr = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`deepcode ${args.join(" ")} did not exit within ${o.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, o.timeoutMs ?? 60_000);
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(o.stdin ?? "");
+  });
+}
+
+/** The tool results (role "tool" messages) of the requests the simulator received. */
+export function toolResults(bodies: Array<{ messages: Array<Record<string, unknown>> }>): string[] {
+  const last = bodies[bodies.length - 1];
+  return (last?.messages ?? []).filter((m) => m.role === "tool").map((m) => String(m.content));
+}
