@@ -7,10 +7,11 @@
 import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import type { ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
+import type { AgentIdentity, ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
 
 export type SessionRecord =
-  | { t: "session"; id: string; root: string; model: string; created: string; version: string }
+  /** `agent`: this session is a subagent's (its file lives in its root session's folder). */
+  | { t: "session"; id: string; root: string; model: string; created: string; version: string; agent?: AgentIdentity }
   | { t: "prefix"; system: string; tools: ToolDefinition[]; sections: SystemSection[]; fingerprint: string; reason: string }
   /** Tools announced at the tail (reachable through the proxy tool). */
   | { t: "announce"; tools: string[] }
@@ -24,7 +25,9 @@ export type SessionRecord =
   | { t: "display"; kind: string; text: string }
   | { t: "model"; model: string }
   /** A call's arguments exactly as the model sent them, where the log holds other (valid) JSON. */
-  | { t: "raw-arguments"; callId: string; raw: string };
+  | { t: "raw-arguments"; callId: string; raw: string }
+  /** A subagent this session spawned: its transcript, relative to this project's sessions folder. */
+  | { t: "agent"; id: string; name: string; task: string; callId?: string; file: string };
 
 export interface LoadedSession {
   id: string;
