@@ -30,6 +30,7 @@ import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { mcpModConfig } from "./mcp/config.js";
+import { Spawner, spawnLimits } from "./spawn.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -80,6 +81,8 @@ export interface App {
   model: string;
   /** The engine of the current session, once there is one (the gate reads Bash's cwd from it). */
   engine?: Engine;
+  /** The engine of a running session: the current one, or a subagent's (agent.spawn). */
+  engineOf(sessionId: string): Engine | undefined;
   /** The cost engine (ledger, tiers, budgets, estimates); installed before any plugin. */
   cost?: CostControl;
   /** Prices: the packaged table plus settings `pricing`, loaded once for the engine and the cost engine. */
@@ -114,6 +117,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const sessionRules = new SessionRules();
   const prices = loadPriceTable(settings.merged.pricing, { file: layerOf(settings, "pricing") });
   const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
+  const limits = spawnLimits(settings.merged.subagents, warn);
+  let spawner: Spawner | undefined;
   const app: App = {
     chain,
     root: o.root,
@@ -135,6 +140,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     apiKey: resolveApiKey(env, home),
     model,
     prices,
+    engineOf: (id) => spawner?.engineOf(id),
     engineOptions: () => ({
       chain,
       root: o.root,
@@ -145,6 +151,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       store: app.store,
       version: packageVersion(),
       maxSteps: o.maxTurns,
+      // Several Task calls of one reply run together, up to subagents.maxParallel.
+      concurrency: Math.max(3, limits.maxParallel),
       appendSystemPrompt: o.appendSystemPrompt,
       resultMaxBytes: resultBound(numberSetting(settings.merged.toolResultMaxBytes), warn),
       compaction: compactionSetting(settings.merged.compaction),
@@ -156,8 +164,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   // gate's own builtin-tier hook answers it.
   registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
   registerPermissionGate(chain, {
-    rules: () => [...permissions.rules, ...sessionRules.rules()],
-    env: () => ({ root: o.root, home: homedir(), deepcodeHome: home, cwd: app.engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories }),
+    rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
+    env: (sessionId) => ({ root: o.root, home: homedir(), deepcodeHome: home, cwd: (sessionId ? app.engineOf(sessionId) : app.engine)?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories }),
     managedBroken: permissions.managedBroken,
   });
 
@@ -178,6 +186,11 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       by: "non-interactive",
     }));
   }
+
+  // Subagents (agent.spawn): the host's answer, one depth limit for every spawner (spawn.ts).
+  spawner = new Spawner(app, limits);
+  const spawning = spawner;
+  chain.setCore("agent.spawn", (e) => spawning.spawn(e));
 
   const provider = makeProvider(app, env);
   chain.setCore("model.request", (e) => {
@@ -203,6 +216,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       };
     },
     setStatus: (source, report) => statuses.set(source, report),
+    allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
+    contributions: [],
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
   };
@@ -240,7 +255,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 
 /** Built-in mods, loaded through the same interface as third-party plugins. (hooks and sandbox
  *  load separately: they need their tier and their part of settings.) */
-export const BUILTIN_MODS = ["instructions"];
+export const BUILTIN_MODS = ["instructions", "skills", "agents"];
 
 function modPath(mod: string): string {
   return fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url));

@@ -129,9 +129,13 @@ export interface SpawnRequest {
    *  are added to it by `context.system`'s hooks, as for every session. It is part of the
    *  subagent's cached prefix: keep it free of ids and times. */
   system: string;
-  /** The tools it may have, by name; intersected with what the calling session has now
-   *  (never more). Absent: all of those. */
+  /** The tools it may have, by name (`mcp__server` for all of a server's); intersected with
+   *  what the calling session has now (never more). Absent: all of those. */
   tools?: string[];
+  /** Tools it must not have, taken out of what it would get (an agent file's `disallowedTools`). */
+  disallowedTools?: string[];
+  /** Only tools that change nothing (ToolSpec.readOnly) of what it would get. */
+  readOnly?: boolean;
   /** The agent types it may spawn in turn (an agent file's `Agent(explore)`); absent: any. */
   agents?: string[];
   /** `inherit` (default: the calling turn's model), a tier name, or a model id. */

@@ -5,3 +5,5 @@ export * from "./stream.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./plugin.js";
+export * from "./frontmatter.js";
+export * from "./claude-files.js";

@@ -92,6 +92,8 @@ export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
   { path: ".deepcode", tree: true, why: "holds deepcode's project settings, commands, skills and agents", create: true },
   { path: ".claude", names: /^settings.*\.json$/, why: "holds Claude Code's permission rules and hooks" },
   { path: ".claude/commands", tree: true, why: "holds custom commands, which can grant tools" },
+  { path: ".claude/skills", tree: true, why: "holds skills, whose allowed-tools can grant tools" },
+  { path: ".claude/agents", tree: true, why: "holds subagent definitions (their prompts, tools and models)" },
   { path: ".mcp.json", why: "starts MCP servers (programs) in later sessions" },
   { path: ".git/config", why: "can make git run programs" },
   { path: ".git/hooks", tree: true, why: "holds programs git runs" },

@@ -68,6 +68,9 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   tier: { t: "enum", values: ["auto", "chat-fast", "chat-full", "reasoner-budget", "reasoner"] },
   compaction: { t: "object", keys: { threshold: num, keepTurns: num } },
   toolResultMaxBytes: num,
+  /** Subagents (the Task tool, any plugin's agent.spawn): how deep they may nest (at most 3),
+   *  and how many one session runs at once. */
+  subagents: { t: "object", keys: { maxDepth: num, maxParallel: num } },
   mcpServers: { t: "record", of: anyObject },
   /** Project (.mcp.json) servers approved without asking, and ones never started. */
   enabledMcpjsonServers: strings,

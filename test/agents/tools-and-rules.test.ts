@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startSimulator, type Simulator } from "../sim/server.mjs";
+import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import { call, chats, deepcode, isSubagent, ledger, planScript, task, toolNamesOf, type Plan } from "./helpers.js";
+
+let sim: Simulator | undefined;
+let env: CliEnv | undefined;
+afterEach(async () => {
+  await sim?.close();
+  env?.cleanup();
+  sim = undefined;
+  env = undefined;
+});
+
+async function setup(plan: Plan, files: Record<string, string>): Promise<void> {
+  sim = await startSimulator({ script: planScript(plan), apiKey: "sk-test-cli" });
+  env = cliEnv(sim.url, files);
+}
+
+const READER = "---\nname: reader\ndescription: Reads files and reports what they say\ntools: Read, Grep\n---\nYou are the READER-AGENT. Read what you are asked to and quote it.\n";
+
+describe("a subagent from .claude/agents, run by the Task tool in -p", () => {
+  it("has only the tools its file lists, cannot Edit, carries AGENTS.md, and its answer reaches the parent", async () => {
+    await setup(
+      {
+        main: [{ tool_calls: [task("reader", "read a.txt", "Read a.txt and tell me what it says.")] }, { content: "The reader says a.txt holds hello." }],
+        agents: [{ marker: "READER-AGENT", steps: [call("Edit", { file_path: "a.txt", old_string: "hello", new_string: "bye" }), call("Read", { file_path: "a.txt" }), { content: "a.txt says: hello" }] }],
+      },
+      { ".claude/agents/reader.md": READER, "a.txt": "hello\n", "AGENTS.md": "Always answer in English. PROJECT-RULE-42.\n" },
+    );
+    const r = await deepcode(env!, ["-p", "what does a.txt say? use the reader", "--output-format", "json"]);
+    expect(r.stderr).not.toMatch(/did not load/);
+    expect(r.code).toBe(0);
+    const all = chats(sim!.requests);
+    const sub = all.filter((c) => isSubagent(c.json));
+    expect(sub.length).toBe(3);
+    expect(toolNamesOf(sub[0].json)).toEqual(["Read", "Grep", "UseTool"]);
+    expect(sub[0].json.messages[0].content).toContain("PROJECT-RULE-42");
+    expect(sub[0].json.messages[0].content).toContain("READER-AGENT");
+    const editResult = sub[1].json.messages.at(-1);
+    expect(editResult).toMatchObject({ role: "tool" });
+    expect(editResult.content).toMatch(/Unknown tool 'Edit'/);
+    expect(readFileSync(join(env!.root, "a.txt"), "utf8")).toBe("hello\n");
+    const mainLast = all.filter((c) => !isSubagent(c.json)).at(-1)!.json;
+    expect(mainLast.messages.at(-1)).toMatchObject({ role: "tool", content: "a.txt says: hello" });
+    const result = JSON.parse(r.stdout) as { total_cost_usd: number; result: string };
+    expect(result.result).toBe("The reader says a.txt holds hello.");
+    const lines = ledger(env!);
+    expect(lines.filter((l) => l.agent === "reader")).toHaveLength(3);
+    expect(result.total_cost_usd).toBeCloseTo(lines.reduce((a, l) => a + (l.usd as number), 0), 8);
+  });
+});
