@@ -5,6 +5,7 @@ import { calibration, formatCalibration, formatStats, parseCurrency, readLedger,
 import { describeRules } from "./settings/describe.js";
 import { assemble, deepcodeHome, type AssembleOptions } from "./assemble.js";
 import { SessionStore } from "../core/session/store.js";
+import { agentLines } from "./session-tree.js";
 
 export async function runSubcommand(command: string, args: string[], options: AssembleOptions): Promise<number> {
   switch (command) {
@@ -72,6 +73,7 @@ function sessions(options: AssembleOptions): number {
   for (const s of list) {
     const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
     process.stdout.write(`${s.id}  ${when}  ${String(s.turns).padStart(3)} turns  $${s.costUsd.toFixed(4)}  ${oneLine(s.firstPrompt, 60)}\n`);
+    for (const l of agentLines(store, s)) process.stdout.write(`${l}\n`);
   }
   process.stdout.write(`\nResume one with: deepcode -r <id>   (or -c for the latest)\n`);
   return 0;

@@ -192,7 +192,7 @@ class RunningCost implements CostControl {
     const s = this.session(sessionId);
     const engine = this.engineFor(sessionId);
     return computeEstimate(
-      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, budget: this.budget().state },
+      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, budget: this.budget().state, hasTask: engine?.tools.get("Task") !== undefined },
       this.tiers, this.prices, this.now(),
     );
   }

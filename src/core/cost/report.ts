@@ -98,5 +98,6 @@ export function formatEstimateLine(e: TurnEstimate, currency: Currency): string 
   const note = e.reason !== e.taskClass ? ` (${e.reason})` : "";
   const all = e.tiers.map((t, i) => `${i + 1} ${t.tier} ${range(t)}`).join(" · ");
   const peak = e.tiers.some((t) => t.error === undefined && t.peak) ? " · peak hours" : "";
-  return `${head}${note} · ${all}${peak}`;
+  const agents = e.subagents ? ` · with ${e.subagents[0] === e.subagents[1] ? e.subagents[0] : `${e.subagents[0]}–${e.subagents[1]}`} subagent run${e.subagents[1] === 1 ? "" : "s"}` : "";
+  return `${head}${note} · ${all}${peak}${agents}`;
 }
