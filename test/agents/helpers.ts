@@ -96,3 +96,11 @@ export function ledger(env: CliEnv): Array<Record<string, unknown>> {
     return [];
   }
 }
+
+/** Tokens of a request's prefix as the simulator counts them: its system message(s) and tools. */
+export function prefixTokens(json: Json, count: (text: string) => number, render: (json: Json) => string[]): number {
+  const systems = (json.messages ?? []).filter((m: Json) => m.role === "system").length;
+  const pieces = render(json);
+  const n = systems + (Array.isArray(json.tools) && json.tools.length > 0 ? 1 : 0);
+  return pieces.slice(0, n).reduce((a, p) => a + count(p), 0);
+}

@@ -52,3 +52,44 @@ describe("a subagent from .claude/agents, run by the Task tool in -p", () => {
     expect(result.total_cost_usd).toBeCloseTo(lines.reduce((a, l) => a + (l.usd as number), 0), 8);
   });
 });
+
+describe("rules and hooks written for Task or for Agent both see the Task tool", () => {
+  const two = { tool_calls: [task("reader", "read", "Read a.txt."), task("explore", "look", "Look around.")] };
+  const plan: Plan = {
+    main: [two, { content: "done" }],
+    agents: [
+      { marker: "READER-AGENT", steps: [{ content: "reader ran" }] },
+      { marker: "You are an exploring agent", steps: [{ content: "explore ran" }] },
+    ],
+  };
+
+  it("denies the agent type an Agent(name) deny rule names, and no other", async () => {
+    await setup(plan, { ".claude/agents/reader.md": READER, "a.txt": "x", ".deepcode/settings.json": JSON.stringify({ permissions: { deny: ["Agent(reader)"] } }) });
+    const r = await deepcode(env!, ["-p", "go", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const last = chats(sim!.requests).filter((c) => !isSubagent(c.json)).at(-1)!.json;
+    const results = last.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content);
+    expect(results[0]).toMatch(/^Permission denied for Task: .*Agent\(reader\)/);
+    expect(results[1]).toBe("explore ran");
+    expect(chats(sim!.requests).filter((c) => isSubagent(c.json))).toHaveLength(1);
+  });
+
+  it("denies every Task call under a bare Task deny rule", async () => {
+    await setup(plan, { ".claude/agents/reader.md": READER, ".deepcode/settings.json": JSON.stringify({ permissions: { deny: ["Task"] } }) });
+    await deepcode(env!, ["-p", "go"]);
+    expect(chats(sim!.requests).filter((c) => isSubagent(c.json))).toHaveLength(0);
+  });
+
+  it("runs a PreToolUse hook whose matcher says Agent, and its deny stands", async () => {
+    const hooks = { PreToolUse: [{ matcher: "Agent", hooks: [{ type: "command", command: "cat > seen.json; echo 'no subagents today' >&2; exit 2" }] }] };
+    await setup(plan, { ".claude/agents/reader.md": READER, ".deepcode/settings.json": JSON.stringify({ hooks }) });
+    const r = await deepcode(env!, ["-p", "go", "--trust-project"]);
+    expect(r.code).toBe(0);
+    expect(chats(sim!.requests).filter((c) => isSubagent(c.json))).toHaveLength(0);
+    const seen = JSON.parse(readFileSync(join(env!.root, "seen.json"), "utf8")) as { tool_name: string; tool_input: Record<string, string> };
+    expect(seen.tool_name).toBe("Task");
+    expect(seen.tool_input.subagent_type).toMatch(/reader|explore/);
+    const last = chats(sim!.requests).at(-1)!.json;
+    expect(last.messages.at(-1).content).toMatch(/no subagents today/);
+  });
+});
