@@ -93,3 +93,20 @@ describe("rules and hooks written for Task or for Agent both see the Task tool",
     expect(last.messages.at(-1).content).toMatch(/no subagents today/);
   });
 });
+
+describe("Stop hooks and subagents", () => {
+  it("run SubagentStop hooks when a subagent's turn ends, and Stop hooks only for the main agent's", async () => {
+    const hooks = {
+      Stop: [{ hooks: [{ type: "command", command: "cat >> stops.jsonl; echo >> stops.jsonl" }] }],
+      SubagentStop: [{ hooks: [{ type: "command", command: "cat >> substops.jsonl; echo >> substops.jsonl" }] }],
+    };
+    await setup(
+      { main: [{ tool_calls: [task("reader", "read", "Read a.txt.")] }, { content: "done" }], agents: [{ marker: "READER-AGENT", steps: [{ content: "read it" }] }] },
+      { ".claude/agents/reader.md": READER, "a.txt": "x", ".deepcode/settings.json": JSON.stringify({ hooks }) },
+    );
+    await deepcode(env!, ["-p", "go", "--trust-project"]);
+    const rows = (f: string) => readFileSync(join(env!.root, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows("stops.jsonl").map((r) => r.last_assistant_message)).toEqual(["done"]);
+    expect(rows("substops.jsonl")).toMatchObject([{ hook_event_name: "SubagentStop", agent_type: "reader", last_assistant_message: "read it" }]);
+  });
+});
