@@ -51,22 +51,12 @@ class SkillsMod {
 
   install(): void {
     const api = this.api;
-    for (const p of this.scan(false).problems) api.log.warn(p);
-    api.tool({
-      name: "Skill",
-      description:
-        'Load a skill: its instructions and the list of files in its folder. Skills are listed in the system prompt under "Skills"; when a task matches one, load it first and follow it. Read the files it points to with Read.',
-      inputSchema: {
-        type: "object",
-        properties: {
-          skill: { type: "string", description: "The skill's name, as listed." },
-          args: { type: "string", description: "Arguments for the skill, when it takes any." },
-        },
-        required: ["skill"],
-      },
-      readOnly: true,
-      run: async (input, ctx) => this.call(String(input.skill ?? ""), typeof input.args === "string" ? input.args : "", ctx.sessionId),
-    });
+    const found = this.scan(false);
+    for (const p of found.problems) api.log.warn(p);
+    // The Skill tool only where there are skills: a project without any does not carry its
+    // definition in every request. One that appears later (a skill written mid-session, a
+    // plugin's folder) brings the tool with it, through UseTool and a tail note.
+    if (found.skills.some((s) => s.modelInvocable)) this.addTool();
     api.on("context.system", async (e, next) => {
       const r = await next();
       if (!e.tools?.includes("Skill")) return r;
@@ -98,6 +88,28 @@ class SkillsMod {
     });
     api.command({ name: "skills", description: "the skills deepcode found, where from, and what they allow", run: (ctx) => ctx.print(this.listing()) });
     this.syncCommands();
+  }
+
+  private toolAdded = false;
+
+  private addTool(): void {
+    if (this.toolAdded) return;
+    this.toolAdded = true;
+    this.api.tool({
+      name: "Skill",
+      description:
+        'Load a skill: its instructions and the list of files in its folder. Skills are listed in the system prompt under "Skills"; when a task matches one, load it first and follow it. Read the files it points to with Read.',
+      inputSchema: {
+        type: "object",
+        properties: {
+          skill: { type: "string", description: "The skill's name, as listed." },
+          args: { type: "string", description: "Arguments for the skill, when it takes any." },
+        },
+        required: ["skill"],
+      },
+      readOnly: true,
+      run: async (input, ctx) => this.call(String(input.skill ?? ""), typeof input.args === "string" ? input.args : "", ctx.sessionId),
+    });
   }
 
   /** Every skill now; problems not reported before go to the next turn's notices. */
@@ -176,9 +188,12 @@ class SkillsMod {
     return notes;
   }
 
-  /** One `/name` command per skill the person may load, kept in step with the files. */
+  /** One `/name` command per skill the person may load, kept in step with the files (and the
+   *  Skill tool, once there is a skill the model may load). */
   private syncCommands(): void {
-    const want = new Map(this.scan().skills.filter((s) => s.userInvocable && s.name !== "skills").map((s) => [s.name, s]));
+    const skills = this.scan().skills;
+    if (skills.some((s) => s.modelInvocable)) this.addTool();
+    const want = new Map(skills.filter((s) => s.userInvocable && s.name !== "skills").map((s) => [s.name, s]));
     for (const [name, c] of this.commands) {
       if (want.get(name)?.digest === c.skill.digest) continue;
       c.off();

@@ -48,6 +48,23 @@ describe("skills within one session", () => {
     expect(tail).toContain("- second: The second skill");
   });
 
+  it("bring the Skill tool along when the first skill appears mid-session: through UseTool, the prefix untouched", async () => {
+    s = await openSession({ script: planScript({ main: { hello: [{ content: "ok" }], again: [call("UseTool", { name: "Skill", input: { skill: "late" } }), { content: "used it" }] } }) });
+    await s.turn("hello");
+    const first = s.sim.requests.filter((r) => r.path.endsWith("/chat/completions"))[0].json;
+    expect(first.tools.map((t: { function: { name: string } }) => t.function.name)).not.toContain("Skill");
+    skill(s.box.root, "late", "---\ndescription: A late skill\n---\nLATE BODY\n");
+    await s.turn("again");
+    const reqs = s.sim.requests.filter((r) => r.path.endsWith("/chat/completions"));
+    expect(reqs[1].json.tools).toEqual(first.tools);
+    expect(systemOf(1)).toBe(systemOf(0));
+    const tail = lastUser(1);
+    expect(tail).toContain("New tools are available. Call them through UseTool");
+    expect(tail).toContain("- Skill (from skills)");
+    expect(tail).toContain("- late: A late skill");
+    expect(reqs[2].json.messages.at(-1).content).toContain("LATE BODY");
+  });
+
   it("tell the model when a skill it loaded changed on disk since", async () => {
     s = await openSession({
       script: planScript({ main: { load: [call("Skill", { skill: "style" }), { content: "loaded" }], later: [{ content: "ok" }] } }),

@@ -123,7 +123,8 @@ class RunningCost implements CostControl {
       let out = r;
       if (st.state === "downgrade") {
         // Said in the turn's own stream (the REPL shows it, stream-json carries it), once per crossing.
-        const notices = this.budgetNews(st) ? [...(r?.notices ?? []), st.message] : r?.notices;
+        // (In the main agent's stream: a subagent's notices reach no one.)
+        const notices = !e.agent && this.budgetNews(st) ? [...(r?.notices ?? []), st.message] : r?.notices;
         out = { ...(r ?? {}), profile: profileOf("chat-fast", this.tiers), ...(notices ? { notices } : {}) };
       }
       try {
