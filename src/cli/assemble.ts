@@ -118,7 +118,6 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const prices = loadPriceTable(settings.merged.pricing, { file: layerOf(settings, "pricing") });
   const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
   const limits = spawnLimits(settings.merged.subagents, warn);
-  let spawner: Spawner | undefined;
   const app: App = {
     chain,
     root: o.root,
@@ -140,7 +139,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     apiKey: resolveApiKey(env, home),
     model,
     prices,
-    engineOf: (id) => spawner?.engineOf(id),
+    engineOf: (id) => spawner.engineOf(id),
     engineOptions: () => ({
       chain,
       root: o.root,
@@ -188,9 +187,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   }
 
   // Subagents (agent.spawn): the host's answer, one depth limit for every spawner (spawn.ts).
-  spawner = new Spawner(app, limits);
-  const spawning = spawner;
-  chain.setCore("agent.spawn", (e) => spawning.spawn(e));
+  const spawner = new Spawner(app, limits);
+  chain.setCore("agent.spawn", (e) => spawner.spawn(e));
 
   const provider = makeProvider(app, env);
   chain.setCore("model.request", (e) => {

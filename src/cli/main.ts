@@ -31,6 +31,14 @@ Options:
   -h, --help                    show this help
   -v, --version                 print the version
 
+Project files (Claude Code's work unchanged; see README):
+  AGENTS.md (or CLAUDE.md)      project instructions, in the system prompt
+  .deepcode/skills/NAME/SKILL.md, .claude/skills/…, ~/.deepcode/skills/…, ~/.claude/skills/…
+                                skills: indexed for the model, loaded with the Skill tool or /NAME
+  .deepcode/agents/*.md, .claude/agents/*.md, ~/.deepcode/agents/, ~/.claude/agents/
+                                subagent types for the Task tool (built in: general-purpose, explore)
+  .deepcode/commands/*.md, .claude/commands/*.md   custom slash commands
+
 Environment:
   DEEPSEEK_API_KEY              the API key (or run \`deepcode setup\`)
   DEEPSEEK_BASE_URL             API base URL (default https://api.deepseek.com)
