@@ -54,11 +54,7 @@ const SKILL_KEYS = ["name", "description", "allowed-tools", "argument-hint", "di
 const AGENT_KEYS = ["name", "description", "tools", "disallowedTools", "disallowed-tools", "model", "maxTurns"];
 
 export function parseSkillFile(text: string, folderName: string): Parsed<SkillFile> {
-  const fm = parseFrontmatter(text);
-  const { problems, notes } = sortProblems(fm, SKILL_KEYS);
-  const f = fm.fields;
-  const name = scalar(f.get("name")) || folderName;
-  if (!NAME.test(name)) problems.push({ line: f.get("name")?.line ?? 1, message: `'${name}' is not a skill name (letters, digits, '-', '_', '.'; at most 64)` });
+  const { fm, f, name, problems, notes } = header(text, folderName, SKILL_KEYS, "skill");
   const model = flag("disable-model-invocation", f.get("disable-model-invocation"), problems);
   const user = flag("user-invocable", f.get("user-invocable"), problems);
   if (problems.length) return { ok: false, problems };
@@ -80,11 +76,7 @@ export function parseSkillFile(text: string, folderName: string): Parsed<SkillFi
 }
 
 export function parseAgentFile(text: string, fileName: string): Parsed<AgentFile> {
-  const fm = parseFrontmatter(text);
-  const { problems, notes } = sortProblems(fm, AGENT_KEYS);
-  const f = fm.fields;
-  const name = scalar(f.get("name")) || fileName;
-  if (!NAME.test(name)) problems.push({ line: f.get("name")?.line ?? 1, message: `'${name}' is not an agent name (letters, digits, '-', '_', '.'; at most 64)` });
+  const { fm, f, name, problems, notes } = header(text, fileName, AGENT_KEYS, "agent");
   let maxTurns: number | undefined;
   const mt = f.get("maxTurns");
   if (mt) {
@@ -108,6 +100,16 @@ export function parseAgentFile(text: string, fileName: string): Parsed<AgentFile
       body,
     },
   };
+}
+
+/** The header, the file's name (`name`, else its file's), and what is wrong with them. */
+function header(text: string, fallback: string, used: readonly string[], kind: string) {
+  const fm = parseFrontmatter(text);
+  const { problems, notes } = sortProblems(fm, used);
+  const f = fm.fields;
+  const name = scalar(f.get("name")) || fallback;
+  if (!NAME.test(name)) problems.push({ line: f.get("name")?.line ?? 1, message: `'${name}' is not ${kind === "agent" ? "an" : "a"} ${kind} name (letters, digits, '-', '_', '.'; at most 64)` });
+  return { fm, f, name, problems, notes };
 }
 
 /** Problems that refuse the file (structure, keys in use) and notes (other keys). */

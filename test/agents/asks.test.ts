@@ -1,28 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { startSimulator, type Simulator } from "../sim/server.mjs";
-import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
-import { Tmux, TMUX_AVAILABLE } from "../helpers/tmux.js";
-import { call, chats, deepcode, isSubagent, planScript, task, type Plan } from "./helpers.js";
+import { BIN } from "../helpers/cli-env.js";
+import { TMUX_AVAILABLE } from "../helpers/tmux.js";
+import { call, chats, deepcode, isSubagent, task, type Plan, projects } from "./helpers.js";
 
-let sim: Simulator | undefined;
-let env: CliEnv | undefined;
-let term: Tmux | undefined;
-afterEach(async () => {
-  term?.kill();
-  await sim?.close();
-  env?.cleanup();
-  term = undefined;
-  sim = undefined;
-  env = undefined;
-});
-
-async function setup(plan: Plan, files: Record<string, string>): Promise<void> {
-  sim = await startSimulator({ script: planScript(plan), apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, files);
-}
+const p = projects();
 
 const MAKER = "---\nname: maker\ndescription: makes files\ntools: Bash\n---\nYou are the MAKER-AGENT.\n";
 const making: Plan = {
@@ -32,26 +16,24 @@ const making: Plan = {
 
 describe("a subagent's calls go through the same gate, to the same person", () => {
   it("is denied an ask in -p, as the main agent would be, and the subagent is told why", async () => {
-    await setup(making, { ".claude/agents/maker.md": MAKER });
-    const r = await deepcode(env!, ["-p", "make it", "--output-format", "json"]);
+    await p.open(making, { ".claude/agents/maker.md": MAKER });
+    const r = await deepcode(p.env, ["-p", "make it", "--output-format", "json"]);
     expect(r.code).toBe(0);
-    expect(existsSync(join(env!.root, "made.txt"))).toBe(false);
-    const sub = chats(sim!.requests).filter((c) => isSubagent(c.json));
+    expect(existsSync(join(p.env.root, "made.txt"))).toBe(false);
+    const sub = chats(p.sim.requests).filter((c) => isSubagent(c.json));
     expect(sub[1].json.messages.at(-1).content).toMatch(/^Permission denied for Bash: deepcode runs non-interactively \(-p\)/);
   });
 
   it("is allowed what an allow rule of the settings allows, like the main agent", async () => {
-    await setup(making, { ".claude/agents/maker.md": MAKER, ".deepcode/settings.json": JSON.stringify({ permissions: { allow: ["Bash(touch made.txt)"] } }) });
-    const r = await deepcode(env!, ["-p", "make it", "--output-format", "json", "--trust-project"]);
+    await p.open(making, { ".claude/agents/maker.md": MAKER, ".deepcode/settings.json": JSON.stringify({ permissions: { allow: ["Bash(touch made.txt)"] } }) });
+    const r = await deepcode(p.env, ["-p", "make it", "--output-format", "json", "--trust-project"]);
     expect(r.code).toBe(0);
-    expect(existsSync(join(env!.root, "made.txt"))).toBe(true);
+    expect(existsSync(join(p.env.root, "made.txt"))).toBe(true);
   });
 
   it.skipIf(!TMUX_AVAILABLE)("asks the person in the REPL, saying which subagent asks and for what task", async () => {
-    await setup(making, { ".claude/agents/maker.md": MAKER, ".deepcode/settings.json": JSON.stringify({ estimate: "show" }) });
-    term = new Tmux(`node ${BIN} --trust-project`, { cwd: env!.root, env: env!.env });
-    await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6} ·/);
-    await term.waitFor(/^›\s*$/m);
+    await p.open(making, { ".claude/agents/maker.md": MAKER, ".deepcode/settings.json": JSON.stringify({ estimate: "show" }) });
+    const term = await p.repl();
     term.type("make it");
     term.press("Enter");
     const s = await term.waitFor("[a] always this session: Bash(touch:*)");
@@ -59,7 +41,7 @@ describe("a subagent's calls go through the same gate, to the same person", () =
     expect(s).toContain("touch made.txt");
     term.type("y");
     await term.waitFor("parent done");
-    expect(existsSync(join(env!.root, "made.txt"))).toBe(true);
+    expect(existsSync(join(p.env.root, "made.txt"))).toBe(true);
     expect(term.screen()).toMatch(/● Task maker: make the file \(2 rounds, \$\d+\.\d{4}\)/);
   });
 });
@@ -67,20 +49,20 @@ describe("a subagent's calls go through the same gate, to the same person", () =
 describe("interrupting a turn", () => {
   it("stops the subagents it started: the subagent's turn ends interrupted, and so does the parent's", async () => {
     const slow = { content: "still working ".repeat(200), chunkSize: 4, chunkDelayMs: 30 };
-    await setup({ main: [{ tool_calls: [task("slowpoke", "slow", "Take long.")] }, { content: "never" }], agents: [{ marker: "SLOWPOKE-AGENT", steps: [slow] }] }, { ".claude/agents/slowpoke.md": "---\nname: slowpoke\ndescription: slow\ntools: Read\n---\nYou are the SLOWPOKE-AGENT.\n" });
-    const child = spawn(process.execPath, [BIN, "-p", "go slow", "--output-format", "json"], { cwd: env!.root, env: env!.env });
+    await p.open({ main: [{ tool_calls: [task("slowpoke", "slow", "Take long.")] }, { content: "never" }], agents: [{ marker: "SLOWPOKE-AGENT", steps: [slow] }] }, { ".claude/agents/slowpoke.md": "---\nname: slowpoke\ndescription: slow\ntools: Read\n---\nYou are the SLOWPOKE-AGENT.\n" });
+    const child = spawn(process.execPath, [BIN, "-p", "go slow", "--output-format", "json"], { cwd: p.env.root, env: p.env.env });
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stdin.end("");
     const deadline = Date.now() + 15_000;
-    while (!sim!.requests.some((r) => String(r.body).includes("SLOWPOKE-AGENT")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!p.sim.requests.some((r) => String(r.body).includes("SLOWPOKE-AGENT")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 200)); // the subagent's reply is streaming now
     child.kill("SIGINT");
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(130);
     expect((JSON.parse(stdout) as { stop_reason: string }).stop_reason).toBe("interrupted");
-    const project = readdirSync(join(env!.home, "sessions"))[0];
-    const dir = join(env!.home, "sessions", project);
+    const project = readdirSync(join(p.env.home, "sessions"))[0];
+    const dir = join(p.env.home, "sessions", project);
     const main = readdirSync(dir).find((f) => f.endsWith(".jsonl"))!.replace(/\.jsonl$/, "");
     const sub = readdirSync(join(dir, main))[0];
     const turns = readFileSync(join(dir, main, sub), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { t: string; stopReason?: string }).filter((r) => r.t === "turn");

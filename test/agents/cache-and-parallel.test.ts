@@ -1,28 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { countTokens, renderRequest, startSimulator, type Simulator } from "../sim/server.mjs";
-import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
-import { call, chats, deepcode, isSubagent, ledger, planScript, prefixTokens, task, type Plan } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { countTokens, renderRequest } from "../sim/server.mjs";
+import { call, chats, deepcode, isSubagent, ledger, prefixTokens, task, projects } from "./helpers.js";
 
-let sim: Simulator | undefined;
-let env: CliEnv | undefined;
-afterEach(async () => {
-  await sim?.close();
-  env?.cleanup();
-  sim = undefined;
-  env = undefined;
-});
-
-async function setup(plan: Plan, files: Record<string, string>, onRequest?: Parameters<typeof startSimulator>[0]["onRequest"]): Promise<void> {
-  sim = await startSimulator({ script: planScript(plan), apiKey: "sk-test-cli", onRequest });
-  env = cliEnv(sim.url, files);
-}
+const p = projects();
 
 const FILES = { "src/a.ts": "export const a = 1;\n", "src/b.ts": "export const b = 2;\n", "AGENTS.md": "Keep answers short.\n" };
 const explore = (what: string) => ({ marker: "You are an exploring agent", steps: (prompt: string) => [call("Grep", { pattern: prompt.includes("a.ts") ? "a" : "b" }), { content: `found ${prompt.includes("a.ts") ? "a" : "b"}` }] , what });
 
 describe("a subagent type's prefix is the same bytes every time, so the cache keeps it", () => {
   it("hits the cache for its whole prefix on its second run in a session, and again in the next process", async () => {
-    await setup(
+    await p.open(
       {
         main: {
           "look at a": [{ tool_calls: [task("explore", "find a", "Where is a.ts's export?")] }, { tool_calls: [task("explore", "find b", "Where is b.ts's export?")] }, { content: "a and b found" }],
@@ -32,12 +19,12 @@ describe("a subagent type's prefix is the same bytes every time, so the cache ke
       },
       FILES,
     );
-    const first = await deepcode(env!, ["-p", "look at a", "--output-format", "json"]);
+    const first = await deepcode(p.env, ["-p", "look at a", "--output-format", "json"]);
     expect(first.code).toBe(0);
-    const second = await deepcode(env!, ["-p", "look again", "--output-format", "json"]);
+    const second = await deepcode(p.env, ["-p", "look again", "--output-format", "json"]);
     expect(second.code).toBe(0);
     // The first request of each subagent run: its system prompt and tools are byte-identical.
-    const starts = chats(sim!.requests).filter((c) => isSubagent(c.json) && c.json.messages.filter((m: { role: string }) => m.role === "assistant").length === 0);
+    const starts = chats(p.sim.requests).filter((c) => isSubagent(c.json) && c.json.messages.filter((m: { role: string }) => m.role === "assistant").length === 0);
     expect(starts).toHaveLength(3);
     const prefixOf = (j: { messages: Array<{ role: string; content: string }>; tools: unknown }) => JSON.stringify([j.messages[0], j.tools]);
     expect(new Set(starts.map((s) => prefixOf(s.json))).size).toBe(1);
@@ -56,7 +43,7 @@ describe("a subagent type's prefix is the same bytes every time, so the cache ke
 describe("several Task calls in one reply", () => {
   it("run at the same time, and their results come back in the order the calls were made", async () => {
     const arrivals: string[] = [];
-    await setup(
+    await p.open(
       {
         main: [{ tool_calls: [task("slow", "slow one", "Take your time."), task("quick", "quick one", "Be quick.")] }, { content: "both done" }],
         agents: [
@@ -73,15 +60,15 @@ describe("several Task calls in one reply", () => {
         arrivals.push(String(s).includes("SLOW-AGENT") ? "slow:done" : String(s).includes("QUICK-AGENT") ? "quick:done" : "main:done");
       },
     );
-    const r = await deepcode(env!, ["-p", "do both", "--output-format", "json"]);
+    const r = await deepcode(p.env, ["-p", "do both", "--output-format", "json"]);
     expect(r.code).toBe(0);
     // The quick one finished while the slow one was still streaming: they overlapped.
     expect(arrivals.indexOf("quick:done")).toBeLessThan(arrivals.indexOf("slow:done"));
-    const last = chats(sim!.requests).filter((c) => !isSubagent(c.json)).at(-1)!.json;
+    const last = chats(p.sim.requests).filter((c) => !isSubagent(c.json)).at(-1)!.json;
     const results = last.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content);
     expect(results).toEqual(["slow result", "quick result"]);
     const result = JSON.parse(r.stdout) as { total_cost_usd: number };
-    const lines = ledger(env!);
+    const lines = ledger(p.env);
     expect(lines.filter((l) => l.agent === "slow")).toHaveLength(1);
     expect(lines.filter((l) => l.agent === "quick")).toHaveLength(1);
     const mainUsd = lines.filter((l) => l.agent === undefined).reduce((a, l) => a + (l.usd as number), 0);

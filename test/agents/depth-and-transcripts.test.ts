@@ -1,23 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { startSimulator, type Simulator } from "../sim/server.mjs";
-import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
-import { chats, deepcode, isSubagent, planScript, task, type Plan } from "./helpers.js";
+import { chats, deepcode, isSubagent, task, type Plan, projects } from "./helpers.js";
 
-let sim: Simulator | undefined;
-let env: CliEnv | undefined;
-afterEach(async () => {
-  await sim?.close();
-  env?.cleanup();
-  sim = undefined;
-  env = undefined;
-});
-
-async function setup(plan: Plan, files: Record<string, string>): Promise<void> {
-  sim = await startSimulator({ script: planScript(plan), apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, files);
-}
+const p = projects();
 
 /** An agent that delegates its task to another of its kind, then reports what came back. */
 const NESTER = "---\nname: nester\ndescription: passes the task down\n---\nYou are the NESTER-AGENT.\n";
@@ -28,24 +14,24 @@ const nesting: Plan = {
 
 describe("subagents nest at most three deep", () => {
   it("refuses the Task at depth 4, and says why to the agent that asked", async () => {
-    await setup(nesting, { ".claude/agents/nester.md": NESTER });
-    const r = await deepcode(env!, ["-p", "go", "--output-format", "json"]);
+    await p.open(nesting, { ".claude/agents/nester.md": NESTER });
+    const r = await deepcode(p.env, ["-p", "go", "--output-format", "json"]);
     expect(r.code).toBe(0);
-    const sub = chats(sim!.requests).filter((c) => isSubagent(c.json));
+    const sub = chats(p.sim.requests).filter((c) => isSubagent(c.json));
     // Three levels ran (two requests each); the third level's Task came back refused.
     expect(sub).toHaveLength(6);
     const refusals = sub.map((c) => c.json.messages.at(-1)).filter((m) => m.role === "tool" && /not started: subagents nest at most 3 deep/.test(m.content));
     expect(refusals).toHaveLength(1);
-    const lines = readFileSync(join(env!.home, "usage.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { agent?: string; session: string });
+    const lines = readFileSync(join(p.env.home, "usage.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { agent?: string; session: string });
     expect(new Set(lines.map((l) => l.session)).size).toBe(1); // every level booked to the main session
     expect(lines.filter((l) => l.agent === "nester")).toHaveLength(6);
   });
 
   it("nests no deeper than settings subagents.maxDepth allows", async () => {
-    await setup(nesting, { ".claude/agents/nester.md": NESTER, ".deepcode/settings.json": JSON.stringify({ subagents: { maxDepth: 1 } }) });
-    const r = await deepcode(env!, ["-p", "go", "--output-format", "json", "--trust-project"]);
+    await p.open(nesting, { ".claude/agents/nester.md": NESTER, ".deepcode/settings.json": JSON.stringify({ subagents: { maxDepth: 1 } }) });
+    const r = await deepcode(p.env, ["-p", "go", "--output-format", "json", "--trust-project"]);
     expect(r.code).toBe(0);
-    const sub = chats(sim!.requests).filter((c) => isSubagent(c.json));
+    const sub = chats(p.sim.requests).filter((c) => isSubagent(c.json));
     expect(sub).toHaveLength(2);
     expect(sub[1].json.messages.at(-1).content).toMatch(/nest at most 1 deep/);
   });
@@ -54,19 +40,19 @@ describe("subagents nest at most three deep", () => {
 describe("subagent transcripts", () => {
   it("are saved beside the parent's (0600), linked from it, kept across -c, and listed nested by deepcode sessions", async () => {
     const reader = "---\nname: reader\ndescription: reads\ntools: Read\n---\nYou are the READER-AGENT.\n";
-    await setup(
+    await p.open(
       {
         main: { "first look": [{ tool_calls: [task("reader", "first read", "Read it.")] }, { content: "first done" }], "second look": [{ tool_calls: [task("reader", "second read", "Read it again.")] }, { content: "second done" }] },
         agents: [{ marker: "READER-AGENT", steps: [{ content: "read it" }] }],
       },
       { ".claude/agents/reader.md": reader },
     );
-    const one = await deepcode(env!, ["-p", "first look", "--output-format", "json"]);
+    const one = await deepcode(p.env, ["-p", "first look", "--output-format", "json"]);
     const id = (JSON.parse(one.stdout) as { session_id: string }).session_id;
-    const two = await deepcode(env!, ["-c", "-p", "second look", "--output-format", "json"]);
+    const two = await deepcode(p.env, ["-c", "-p", "second look", "--output-format", "json"]);
     expect((JSON.parse(two.stdout) as { session_id: string }).session_id).toBe(id);
-    const project = readdirSync(join(env!.home, "sessions"))[0];
-    const dir = join(env!.home, "sessions", project);
+    const project = readdirSync(join(p.env.home, "sessions"))[0];
+    const dir = join(p.env.home, "sessions", project);
     const children = readdirSync(join(dir, id)).filter((f) => f.endsWith(".jsonl"));
     expect(children).toHaveLength(2);
     for (const f of children) expect(statSync(join(dir, id, f)).mode & 0o777).toBe(0o600);
@@ -76,7 +62,7 @@ describe("subagent transcripts", () => {
     for (const l of links) expect(children).toContain(l.file!.split("/").pop());
     const child = readFileSync(join(dir, id, children[0]), "utf8").split("\n")[0];
     expect(JSON.parse(child)).toMatchObject({ t: "session", agent: { name: "reader", parentSessionId: id, depth: 1 } });
-    const list = await deepcode(env!, ["sessions"]);
+    const list = await deepcode(p.env, ["sessions"]);
     expect(list.stdout).toMatch(new RegExp(`^${id} .*first look\\n  └ reader: first read  \\$\\d+\\.\\d{4}  \\S+\\n  └ reader: second read`, "m"));
     // -c picks the main session, never a subagent's.
     expect(list.stdout.match(/^\d{8}-/gm)).toHaveLength(1);

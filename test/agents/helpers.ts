@@ -4,8 +4,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Script, ScriptEntry, SimRequest } from "../sim/server.mjs";
-import { BIN, type CliEnv } from "../helpers/cli-env.js";
+import { afterEach } from "vitest";
+import { startSimulator, type Script, type ScriptEntry, type SimRequest, type Simulator } from "../sim/server.mjs";
+import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import { Tmux } from "../helpers/tmux.js";
 
 /** What every subagent's system prompt starts with (src/core/engine/system-prompt.ts). */
 export const SUBAGENT_MARK = "You are a subagent of deepcode";
@@ -103,4 +105,46 @@ export function prefixTokens(json: Json, count: (text: string) => number, render
   const pieces = render(json);
   const n = systems + (Array.isArray(json.tools) && json.tools.length > 0 ? 1 : 0);
   return pieces.slice(0, n).reduce((a, p) => a + count(p), 0);
+}
+
+/** A simulator answering `plan` and a temp project with `files`, for one test at a time; call
+ *  it once at the top of a test file: what a test opened is closed after it (and a REPL in tmux
+ *  with it, when the test opened one). */
+export function projects(): {
+  open(plan: Plan, files: Record<string, string>, onRequest?: (r: SimRequest) => void): Promise<void>;
+  /** The REPL on the opened project (trusted), in a real terminal, once it shows its prompt. */
+  repl(): Promise<Tmux>;
+  readonly sim: Simulator;
+  readonly env: CliEnv;
+} {
+  let sim: Simulator | undefined;
+  let env: CliEnv | undefined;
+  let term: Tmux | undefined;
+  const p = {
+    async open(plan: Plan, files: Record<string, string>, onRequest?: (r: SimRequest) => void): Promise<void> {
+      sim = await startSimulator({ script: planScript(plan), apiKey: "sk-test-cli", onRequest });
+      env = cliEnv(sim.url, files);
+    },
+    async repl(): Promise<Tmux> {
+      term = new Tmux(`node ${BIN} --trust-project`, { cwd: p.env.root, env: p.env.env });
+      await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6} ·/);
+      await term.waitFor(/^›\s*$/m);
+      return term;
+    },
+    get sim(): Simulator {
+      if (!sim) throw new Error("no simulator: call open() first");
+      return sim;
+    },
+    get env(): CliEnv {
+      if (!env) throw new Error("no project: call open() first");
+      return env;
+    },
+  };
+  afterEach(async () => {
+    term?.kill();
+    await sim?.close();
+    env?.cleanup();
+    term = sim = env = undefined;
+  });
+  return p;
 }

@@ -1,20 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "../sim/server.mjs";
-import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
-import { Tmux, TMUX_AVAILABLE } from "../helpers/tmux.js";
-import { chats, deepcode, planScript } from "../agents/helpers.js";
+import { describe, expect, it } from "vitest";
+import { TMUX_AVAILABLE } from "../helpers/tmux.js";
+import { chats, deepcode, projects } from "../agents/helpers.js";
 
-let sim: Simulator | undefined;
-let env: CliEnv | undefined;
-let term: Tmux | undefined;
-afterEach(async () => {
-  term?.kill();
-  await sim?.close();
-  env?.cleanup();
-  term = undefined;
-  sim = undefined;
-  env = undefined;
-});
+const p = projects();
 
 const FILES = {
   ".claude/skills/toucher/SKILL.md": "---\nname: toucher\ndescription: Makes marker files\nargument-hint: <file>\nallowed-tools: Bash(touch:*)\n---\nMake the marker $ARGUMENTS with touch.\n",
@@ -23,30 +11,24 @@ const FILES = {
   ".deepcode/settings.json": JSON.stringify({ estimate: "show" }),
 };
 
-async function setup(): Promise<void> {
-  sim = await startSimulator({ script: planScript({ main: [{ content: "did it" }] }), apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, FILES);
-}
+const open = (): Promise<void> => p.open({ main: [{ content: "did it" }] }, FILES);
 
 describe("skills and workspace trust", () => {
   it("lists a project skill's allowed-tools among what trusting the project lets take effect", async () => {
-    await setup();
-    const r = await deepcode(env!, ["trust", "--show"]);
+    await open();
+    const r = await deepcode(p.env, ["trust", "--show"]);
     expect(r.stdout).toMatch(/the skill toucher allows Bash\(touch:\*\) while it is in use/);
   });
 });
 
 describe.skipIf(!TMUX_AVAILABLE)("/skills, /<skill> and /agents in the REPL", () => {
-  async function open(): Promise<Tmux> {
-    await setup();
-    term = new Tmux(`node ${BIN} --trust-project`, { cwd: env!.root, env: env!.env });
-    await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6} ·/);
-    await term.waitFor(/^›\s*$/m);
-    return term;
-  }
+  const repl = async () => {
+    await open();
+    return p.repl();
+  };
 
   it("lists the skills with where each comes from, and the commands in /help", async () => {
-    const t = await open();
+    const t = await repl();
     t.type("/skills");
     t.press("Enter");
     const s = await t.waitFor(/toucher\s+\.claude\/skills \(project\)/);
@@ -61,18 +43,18 @@ describe.skipIf(!TMUX_AVAILABLE)("/skills, /<skill> and /agents in the REPL", ()
   });
 
   it("loads a skill on request with its arguments, as a turn of its own", async () => {
-    const t = await open();
+    const t = await repl();
     t.type("/toucher done.txt");
     t.press("Enter");
     await t.waitFor("did it");
-    const prompt = chats(sim!.requests).at(-1)!.json.messages.at(-1).content as string;
+    const prompt = chats(p.sim.requests).at(-1)!.json.messages.at(-1).content as string;
     expect(prompt).toMatch(/^The user asked for the skill "toucher" with: done\.txt\. Follow it\./);
     expect(prompt).toContain("Make the marker done.txt with touch.");
     expect(prompt).toContain("Until this turn ends these run without asking: Bash(touch:*).");
   });
 
   it("lists the subagent types with their source, model and tools, and what deepcode changed", async () => {
-    const t = await open();
+    const t = await repl();
     t.type("/agents");
     t.press("Enter");
     const s = await t.waitFor(/reader\s+\.claude\/agents \(project\) · model chat-fast · Read, Grep/);
