@@ -5,7 +5,7 @@
 // tiers above can observe, rewrite or pre-empt it. What the answers need of the engine is
 // passed in explicitly (EngineAccess), so this file can be read on its own.
 
-import type { StreamEvent, SystemSection, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
+import type { EventName, StreamEvent, SystemSection, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
 import type { SessionRecord } from "../session/store.js";
 import type { Chain, SessionCores } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
@@ -36,6 +36,12 @@ export interface EngineAccess {
 }
 
 /** The events an engine answers for its own session (`deepcode --events` names them). */
+export const ENGINE_EVENTS: readonly EventName[] = [
+  "session.start", "session.end", "prompt.submit", "context.system", "context.tail", "context.build", "context.prefix.changed",
+  "context.compact", "model.stream", "model.response", "model.usage", "model.repair", "tool.list", "tool.input", "tool.call",
+  "tool.result", "turn.start", "turn.step", "turn.complete",
+];
+
 export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
   const unpriced = new Set<string>();
   return {
