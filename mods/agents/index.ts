@@ -81,8 +81,9 @@ class AgentsMod {
 
   private async task(input: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
     const agents = this.scan().agents;
-    const type = typeof input.subagent_type === "string" && input.subagent_type.trim() ? input.subagent_type : "general-purpose";
-    const agent = findAgent(agents, type);
+    // No default type: the permission gate judged the call by the type it names.
+    const type = typeof input.subagent_type === "string" ? input.subagent_type.trim() : "";
+    const agent = type ? findAgent(agents, type) : undefined;
     const description = String(input.description ?? "").trim() || "task";
     if (!agent) {
       return { content: `There is no subagent type '${type}'. Types: ${agents.map((a) => a.name).join(", ")}.`, isError: true, summary: `Task ${type}: no such type` };

@@ -60,6 +60,18 @@ describe("rules and hooks written for Task or for Agent both see the Task tool",
     expect(chats(p.sim.requests).filter((c) => isSubagent(c.json))).toHaveLength(1);
   });
 
+  it("denies the type however the model spells it (case, spaces), as the Task tool reads it, and runs no default", async () => {
+    await p.open(
+      { main: [{ tool_calls: [task(" Reader ", "read", "Read a.txt."), task("", "anything", "Do it.")] }, { content: "done" }], agents: [{ marker: "READER-AGENT", steps: [{ content: "reader ran" }] }] },
+      { ".claude/agents/reader.md": READER, ".deepcode/settings.json": JSON.stringify({ permissions: { deny: ["Agent(reader)"] } }) },
+    );
+    await deepcode(p.env, ["-p", "go"]);
+    expect(chats(p.sim.requests).filter((c) => isSubagent(c.json))).toHaveLength(0);
+    const results = chats(p.sim.requests).at(-1)!.json.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content);
+    expect(results[0]).toMatch(/^Permission denied for Task/);
+    expect(results[1]).toMatch(/^There is no subagent type ''/);
+  });
+
   it("denies every Task call under a bare Task deny rule", async () => {
     await p.open(plan, { ".claude/agents/reader.md": READER, ".deepcode/settings.json": JSON.stringify({ permissions: { deny: ["Task"] } }) });
     await deepcode(p.env, ["-p", "go"]);

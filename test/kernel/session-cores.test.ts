@@ -51,7 +51,7 @@ describe("one chain, many sessions: each session's engine answers its own events
     const chain = new Chain();
     chain.setSessionCores("s", {});
     expect(() => chain.setSessionCores("s", {})).toThrow(/already has its core answers/);
-    // @ts-expect-error a gate has no core answer
+    // A gate has no core answer, for a session neither (its type allows the name: checked at run time).
     expect(() => chain.setSessionCores("t", { "tool.check": () => ({ decision: "allow" }) })).toThrow(/is a gate/);
   });
 
