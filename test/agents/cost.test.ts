@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chats, deepcode, isSubagent, projects, task } from "./helpers.js";
 import type { Usage } from "../../src/contract/wire.js";
 import { costOf } from "../../src/core/cost/calc.js";
 import { delegationOf, estimateTurn, type TierEstimate } from "../../src/core/cost/estimate.js";
@@ -82,5 +85,23 @@ describe("subagent spend, shown apart", () => {
     const rows = report.split("\n");
     expect(rows[1]).toMatch(/^this session\s+3\s+1/);
     expect(rows[2]).toMatch(/^ {2}subagents\s+2\s+1\s.*\$0\.0013/);
+  });
+});
+
+describe("a subagent's turn and the budget", () => {
+  const p = projects();
+
+  it("is refused once the daily budget ran out during the turn that starts it, and the parent is told", async () => {
+    await p.open(
+      { main: [{ tool_calls: [task("explore", "look", "Look around.")] }, { content: "could not delegate" }], agents: [{ marker: "You are an exploring agent", steps: [{ content: "looked" }] }] },
+      { "a.txt": "x" },
+    );
+    mkdirSync(p.env.home, { recursive: true });
+    writeFileSync(join(p.env.home, "settings.json"), JSON.stringify({ budget: { daily: 0.0000001 } }));
+    const r = await deepcode(p.env, ["-p", "go", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(chats(p.sim.requests).filter((c) => isSubagent(c.json))).toHaveLength(0);
+    const told = chats(p.sim.requests).at(-1)!.json.messages.at(-1).content as string;
+    expect(told).toMatch(/^The subagent stopped before it finished \(budget_exhausted: daily budget of .* is spent/);
   });
 });
