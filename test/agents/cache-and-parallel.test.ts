@@ -47,7 +47,8 @@ describe("several Task calls in one reply", () => {
       {
         main: [{ tool_calls: [task("slow", "slow one", "Take your time."), task("quick", "quick one", "Be quick.")] }, { content: "both done" }],
         agents: [
-          { marker: "SLOW-AGENT", steps: [{ content: "slow result", chunkSize: 2, chunkDelayMs: 60 }] },
+          // About two seconds of streaming: the quick one, started at the same time, ends well before.
+          { marker: "SLOW-AGENT", steps: [{ content: "slow result", chunkSize: 1, chunkDelayMs: 180 }] },
           { marker: "QUICK-AGENT", steps: [{ content: "quick result" }] },
         ],
       },
