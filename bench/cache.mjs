@@ -22,12 +22,18 @@
 // tail, and a new process can send what the old one would have sent — so those rows are held
 // to pure extension throughout.
 //
+// A session of several conversations (the main agent's and its subagents'): request k's
+// predecessor is the earlier request it extends (`pred`), and the formula above applies to it;
+// a request that extends none (a subagent's first) can at best hit the whole leading pieces
+// (system prompt, tools, messages) an earlier request started with: opt = ⌊ shared / 64 ⌋ × 64.
+// So a subagent type's second run is held to its whole prefix.
+//
 // The optimum's hit rate is Σ opt / Σ P over deepcode's requests; deepcode ÷ optimum is
 // Σ hit / Σ opt. Costs are every request's usage priced by the cost engine (src/core/cost)
 // at the off-peak rates in force today.
 import { costOf } from "../dist/src/core/cost/index.js";
 import { fast, fmt, table } from "./lib.mjs";
-import { runDeepcode, runNaive, sessions } from "./sessions.mjs";
+import { delegatingSession, runDeepcode, runNaive, sessions } from "./sessions.mjs";
 
 const UNIT = 64;
 const GOAL = 0.97;
@@ -37,7 +43,8 @@ const MODEL = "deepseek-flash";
 export function optimumHits(requests) {
   return requests.map((r, k) => {
     if (k === 0) return 0;
-    const prev = requests[k - 1];
+    if (r.shared !== undefined) return Math.floor(Math.min(r.shared, r.prompt) / UNIT) * UNIT;
+    const prev = requests[r.pred ?? k - 1];
     const cached = prev.digest ? prev.prefixTokens : prev.prompt + prev.replyTokens;
     return Math.floor(Math.min(cached, r.prompt) / UNIT) * UNIT;
   });
@@ -77,6 +84,30 @@ export async function measure(spec, at = offPeakToday()) {
     unexpected,
     notices: dc.notices,
     perRequest: dc.requests.map((r, k) => ({ prompt: r.prompt, hit: r.hit, optimum: optHits[k], digest: r.digest })),
+  };
+}
+
+/** deepcode alone on a session with subagents (a naive agent has none): against the optimum. */
+export async function measureDelegating(spec, at = offPeakToday()) {
+  const dc = await runDeepcode(spec);
+  const d = totals(dc.requests, at);
+  const optHits = optimumHits(dc.requests);
+  const opt = optHits.reduce((a, b) => a + b, 0);
+  const firsts = dc.requests.map((r, k) => ({ r, k })).filter(({ r }) => r.shared !== undefined && r.shared > 0);
+  return {
+    id: spec.id,
+    label: spec.label,
+    requests: d.requests,
+    subagentRequests: dc.requests.filter((r) => r.subagent).length,
+    hitRate: d.hit / d.prompt,
+    optimumRate: opt / d.prompt,
+    ofOptimum: opt ? d.hit / opt : 1,
+    usd: d.usd,
+    /** Subagent runs after the first of their type: their first request's hit ÷ its optimum. */
+    warmStarts: firsts.map(({ r, k }) => ({ hit: r.hit, optimum: optHits[k] })),
+    toolErrors: dc.toolErrors,
+    unexpected: dc.notices.filter((x) => x.level === "warn" && (x.code === "cache-divergence" || x.code === "cache-miss")),
+    perRequest: dc.requests.map((r, k) => ({ prompt: r.prompt, hit: r.hit, optimum: optHits[k] })),
   };
 }
 
@@ -124,6 +155,20 @@ export async function run() {
     "Requests differ (deepcode / naive) where deepcode asks for a compaction digest.",
   ].join("\n"));
   for (const r of rows) for (const n of r.unexpected) console.log(`  ${r.id}: ${n.code}: ${n.message}`);
+  const d = await measureDelegating(delegatingSession({ fast }));
+  const warm = d.warmStarts.filter((w) => w.hit >= w.optimum).length;
+  table(`cache: a session that delegates to subagents, deepcode vs the optimum${fast ? " (fast)" : ""}`, [
+    ["session", "requests", "of them subagents'", "deepcode", "optimum", "deepcode ÷ optimum", "≥ 97%", "warm subagent starts", "deepcode $"],
+    [d.label, String(d.requests), String(d.subagentRequests), fmt.pct(d.hitRate), fmt.pct(d.optimumRate), fmt.pct(d.ofOptimum), d.ofOptimum >= GOAL ? "met" : "NOT MET", `${warm} of ${d.warmStarts.length}`, fmt.usd(d.usd)],
+  ]);
+  console.log([
+    "",
+    "Each turn the main agent starts two explore subagents in one reply (real CLI, one process per turn, -c).",
+    "Optimum per conversation: a request extends the earlier request it continues (+ its reply); a subagent's first",
+    "  request can at best hit the leading pieces (system prompt, tools, messages) an earlier request began with.",
+    "Warm subagent starts: first requests of a subagent run whose prefix an earlier run left in the cache, that hit it whole.",
+  ].join("\n"));
+  for (const n of d.unexpected) console.log(`  ${d.id}: ${n.code}: ${n.message}`);
   for (const r of rows) {
     if (r.compactions !== r.expectedCompactions) console.log(`  ${r.id}: compacted ${r.compactions} time(s), not ${r.expectedCompactions}: the session no longer has the shape it is meant to measure`);
     if (r.id === "agents" && r.sawNewInstructions === 0) console.log("  agents: no request carried the changed AGENTS.md: the change never reached the model");

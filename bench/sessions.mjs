@@ -13,6 +13,9 @@
 // resumed twice in new processes (the real CLI), and AGENTS.md changed at turn 10. Fast mode:
 // the same shapes, fewer turns. Runners: `runDeepcode(spec)` and `runNaive(spec)` return every
 // billed request with its usage and the rendered size of the reply (for the optimum).
+// `delegatingSession({ fast })`: turns that start explore subagents (two at once) through the
+// real CLI; its requests belong to several conversations (the main one and each subagent's), so
+// each request also says which earlier request it extends (`pred`) for the optimum.
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -64,6 +67,40 @@ export function sessions({ fast = false } = {}) {
     { id: "resumed", label: "resumed twice (3 processes)", turns: readOnly, cli: true },
     { id: "agents", label: `AGENTS.md changed at turn ${fast ? 5 : 10}`, turns: codingTurns(fast ? 8 : 20), agentsChangeAt: fast ? 4 : 9 },
   ];
+}
+
+/**
+ * A session that delegates: each turn the main agent starts two explore subagents in one reply
+ * (each greps and reads a module, then reports), then answers from what they returned. Run by
+ * the real CLI, one process per turn (`-c`), so a subagent type's prefix must be cached across
+ * its runs, its parallel runs and its processes. `tasks` are what the scripted model answers
+ * the subagents with.
+ */
+export function delegatingSession({ fast = false } = {}) {
+  const n = fast ? 3 : 5; // two modules a turn: each of the ten once
+  const turns = [];
+  const tasks = [];
+  for (let t = 0; t < n; t++) {
+    const a = MODULES[(2 * t) % MODULES.length];
+    const b = MODULES[(2 * t + 1) % MODULES.length];
+    const ask = (m) => `Find where the ${m.noun} helpers of the ${m.name} module are defined and which of them validate their input. Report file paths and line numbers.`;
+    const explore = (m) => ({
+      prompt: ask(m),
+      steps: [
+        { reasoning: `Search for the ${m.name} module's exports.`, tool_calls: [call("Grep", { pattern: "^export function", path: `src/${m.name}.js`, output_mode: "content", "-n": true })] },
+        { reasoning: "Read the module to see its guards.", tool_calls: [call("Read", { file_path: `src/${m.name}.js` })] },
+      ],
+      final: { content: `src/${m.name}.js defines ${m.fns.map((f) => `${f.name} (line ${f.line + 5})`).join(", ")}; every one of them throws a TypeError on bad input.` },
+    });
+    tasks.push(explore(a), explore(b));
+    turns.push({
+      readOnly: true,
+      prompt: `Use subagents in parallel: where are the ${a.name} and ${b.name} helpers, and do they validate their input?`,
+      steps: [{ reasoning: "Two independent searches: one subagent each.", tool_calls: [call("Task", { subagent_type: "explore", description: `find ${a.name} helpers`, prompt: ask(a) }), call("Task", { subagent_type: "explore", description: `find ${b.name} helpers`, prompt: ask(b) })] }],
+      final: { reasoning: "Both came back.", content: `The ${a.name} helpers are in src/${a.name}.js and the ${b.name} helpers in src/${b.name}.js; all of them validate their input and throw a TypeError.` },
+    });
+  }
+  return { id: "subagents", label: `delegates to subagents (${n} turns, ${2 * n} explore runs)`, turns, tasks, cli: true };
 }
 
 const call = (name, args) => ({ name, arguments: args });
@@ -191,8 +228,9 @@ export function documentTurns(questions, sections) {
 
 /** The simulated model of a session, recording for each request what its reply renders to. */
 export function scriptedModel(spec) {
-  const byPrompt = new Map(spec.turns.map((t, i) => [t.prompt, i]));
-  if (byPrompt.size !== spec.turns.length) throw new Error(`session ${spec.id}: prompts must be unique`);
+  const all = [...spec.turns, ...(spec.tasks ?? [])];
+  const byPrompt = new Map(all.map((t, i) => [t.prompt, i]));
+  if (byPrompt.size !== all.length) throw new Error(`session ${spec.id}: prompts must be unique`);
   const replies = [];
   const entryFor = (json) => {
     const messages = json.messages;
@@ -200,7 +238,7 @@ export function scriptedModel(spec) {
     for (let i = messages.length - 1; i >= 0; i--) {
       const m = messages[i];
       if (m.role !== "user" || !byPrompt.has(m.content)) continue;
-      const turn = spec.turns[byPrompt.get(m.content)];
+      const turn = all[byPrompt.get(m.content)];
       const step = messages.slice(i + 1).filter((x) => x.role === "assistant").length;
       return { entry: step < turn.steps.length ? turn.steps[step] : turn.final, digest: false };
     }
@@ -257,6 +295,35 @@ function record(r, reply) {
   return { prompt: u.prompt_tokens, hit: u.prompt_cache_hit_tokens, miss: u.prompt_cache_miss_tokens, completion: u.completion_tokens, usage: u, replyTokens: reply.tokens, digest: reply.digest, prefixTokens: reply.digest ? prefixTokens(r.json) : undefined };
 }
 
+/**
+ * For requests of several conversations: whether it is a subagent's (`subagent`), `pred`, the
+ * latest earlier request this one extends
+ * (its messages and tools are this one's start), and for a request that extends none — a
+ * subagent's first — `shared`, the tokens of its leading rendered pieces (system prompt, tools,
+ * messages) that an earlier request began with too.
+ */
+function conversations(billed, requests) {
+  const keys = billed.map((r) => ({ tools: JSON.stringify(r.json.tools ?? null), messages: r.json.messages.map((m) => JSON.stringify(m)), pieces: renderRequest(r.json) }));
+  keys.forEach((k, i) => {
+    requests[i].subagent = String(billed[i].json.messages[0]?.content ?? "").startsWith("You are a subagent");
+    for (let j = i - 1; j >= 0; j--) {
+      const p = keys[j];
+      if (p.tools === k.tools && p.messages.length < k.messages.length && p.messages.every((m, x) => m === k.messages[x])) {
+        requests[i].pred = j;
+        return;
+      }
+    }
+    let shared = 0;
+    for (let j = 0; j < i; j++) {
+      let n = 0;
+      let tokens = 0;
+      while (n < k.pieces.length && n < keys[j].pieces.length && k.pieces[n] === keys[j].pieces[n]) tokens += countTokens(k.pieces[n++]);
+      shared = Math.max(shared, tokens);
+    }
+    requests[i].shared = shared;
+  });
+}
+
 /** Tokens of a request's immutable prefix: its leading system message(s) and its tools. */
 function prefixTokens(json) {
   const leading = json.messages.findIndex((m) => m.role !== "system");
@@ -275,7 +342,9 @@ async function withSimulator(spec, body) {
     if (billed.length !== model.replies.length) throw new Error(`session ${spec.id}: ${sim.requests.length - billed.length} request(s) were refused by the simulator`);
     // Evidence that the session had its shape: how many requests carried the changed AGENTS.md.
     const sawNewInstructions = billed.filter((r) => r.body.includes(AGENTS_CHANGE)).length;
-    return { requests: billed.map((r, i) => record(r, model.replies[i])), sawNewInstructions, ...extra };
+    const requests = billed.map((r, i) => record(r, model.replies[i]));
+    if (spec.tasks) conversations(billed, requests);
+    return { requests, sawNewInstructions, ...extra };
   } finally {
     await sim.close();
     rmSync(root, { recursive: true, force: true });

@@ -16,7 +16,7 @@
 
 import type { JsonValue } from "../../src/contract/index.js";
 
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Claude Code's default command timeout, in seconds. */
@@ -141,14 +141,15 @@ export function compileMatcher(m: JsonValue | undefined): ((value: string) => bo
   }
 }
 
-/** The groups of `event` that match `value` (null: the event has no matcher, every group
- *  applies), and their commands without duplicates (Claude Code runs an identical command once
+/** The groups of `event` that match `value` — or any of the values (a tool's names) — (null:
+ *  the event has no matcher, every group applies), and their commands without duplicates (Claude Code runs an identical command once
  *  per event even when several entries list it). */
-export function matching(set: HookSet, event: HookEvent, value: string | null): { commands: HookCommand[]; problems: string[] } {
+export function matching(set: HookSet, event: HookEvent, value: string | readonly string[] | null): { commands: HookCommand[]; problems: string[] } {
   const seen = new Map<string, HookCommand>();
   const problems: string[] = [];
+  const values = value === null ? null : typeof value === "string" ? [value] : value;
   for (const g of set.events.get(event) ?? []) {
-    if (value !== null && !g.matches(value)) continue;
+    if (values !== null && !values.some((v) => g.matches(v))) continue;
     if (g.problem) problems.push(g.problem);
     for (const c of g.commands) {
       const prev = seen.get(c.command);

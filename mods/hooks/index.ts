@@ -7,10 +7,13 @@
 //   PostToolUse       tool.result      notes for the model after the tool's output
 //   UserPromptSubmit  prompt.submit    block the prompt, or add context
 //   Stop              turn.complete    `decision: "block"` → the engine continues the turn
+//   SubagentStop      turn.complete    the same, for a subagent's turn (Stop hooks do not run there)
 //   SessionStart      session.start    context, added to the first prompt of the session
 //   SessionEnd        session.end      observe
 //   PreCompact        context.compact  block a compaction
 //   Notification      permission.ask   a permission prompt is waiting (observe, never answer)
+//
+// Tool matchers see a tool's other names too (TOOL_ALIASES): `Agent` matches the Task tool.
 //
 // On the gate: this hook never has the last word over settings. The permission gate's prepend
 // hook runs first and answers a settings deny before any hook here runs; it then combines what
@@ -19,7 +22,7 @@
 // downstream answer is passed back untouched, so the gate still recognises its own default.
 
 import { join } from "node:path";
-import type { GateDecision, JsonValue, Plugin, PluginApi, ToolOutput } from "../../src/contract/index.js";
+import { toolNames, type GateDecision, type JsonValue, type Plugin, type PluginApi, type ToolOutput } from "../../src/contract/index.js";
 import { longestTimeoutMs, matching, readHookSet, type HookEvent, type HookSet } from "./config.js";
 import { compactAnswer, observeAnswer, postToolAnswer, preToolAnswer, promptAnswer, stopAnswer, type Common, type Outcome } from "./outcome.js";
 import { runHookCommand, short } from "./run.js";
@@ -70,7 +73,7 @@ function registerHooks(api: PluginApi, set: HookSet): void {
   /** The turn a Stop hook last continued, per session: `stop_hook_active`. */
   const continued = new Map<string, number>();
 
-  const run = async (event: HookEvent, value: string | null, sessionId: string, fields: Record<string, unknown>): Promise<{ outcomes: Outcome[]; problems: string[] }> => {
+  const run = async (event: HookEvent, value: string | readonly string[] | null, sessionId: string, fields: Record<string, unknown>): Promise<{ outcomes: Outcome[]; problems: string[] }> => {
     const { commands, problems } = matching(set, event, value);
     const input = {
       session_id: sessionId,
@@ -91,7 +94,7 @@ function registerHooks(api: PluginApi, set: HookSet): void {
     api.on(
       "tool.check",
       async (e, next): Promise<GateDecision> => {
-        const { outcomes, problems } = await run("PreToolUse", e.tool, e.sessionId, { tool_name: e.tool, tool_input: e.input, tool_use_id: e.callId });
+        const { outcomes, problems } = await run("PreToolUse", toolNames(e.tool), e.sessionId, { tool_name: e.tool, tool_input: e.input, tool_use_id: e.callId });
         if (problems.length) return { decision: "deny", reason: `a PreToolUse hook cannot run as configured (${problems.join("; ")})`, by };
         const a = preToolAnswer(outcomes, e.input);
         say(a);
@@ -125,7 +128,7 @@ function registerHooks(api: PluginApi, set: HookSet): void {
         callContext.delete(e.callId);
         if (has("PostToolUse")) {
           const fields = { tool_name: e.tool, tool_input: e.input, tool_response: responseOf(e.input, r), tool_use_id: e.callId };
-          const a = postToolAnswer((await run("PostToolUse", e.tool, e.sessionId, fields)).outcomes);
+          const a = postToolAnswer((await run("PostToolUse", toolNames(e.tool), e.sessionId, fields)).outcomes);
           say(a);
           notes.push(...a.notes);
         }
@@ -158,21 +161,22 @@ function registerHooks(api: PluginApi, set: HookSet): void {
     );
   }
 
-  if (has("Stop")) {
+  if (has("Stop") || has("SubagentStop")) {
     api.on(
       "turn.complete",
       async (e, next) => {
         const r = await next();
         // As Claude Code: not on an interrupt, nor when the turn failed or never reached the model.
-        if (NO_STOP_HOOK.has(e.stopReason)) return r;
-        const fields = { stop_hook_active: continued.get(e.sessionId) === e.turn, last_assistant_message: e.text };
-        const a = stopAnswer((await run("Stop", null, e.sessionId, fields)).outcomes);
+        const event = e.agent ? "SubagentStop" : "Stop";
+        if (NO_STOP_HOOK.has(e.stopReason) || !has(event)) return r;
+        const fields = { stop_hook_active: continued.get(e.sessionId) === e.turn, last_assistant_message: e.text, ...(e.agent ? { agent_type: e.agent.name, agent_id: e.sessionId } : {}) };
+        const a = stopAnswer((await run(event, null, e.sessionId, fields)).outcomes);
         say(a);
         if (a.continueWith === null || e.stopReason !== "completed" || r?.continueWith) return r;
         continued.set(e.sessionId, e.turn);
         return { ...(r ?? {}), continueWith: a.continueWith };
       },
-      limit("Stop"),
+      { timeoutMs: Math.max(longestTimeoutMs(set, "Stop"), longestTimeoutMs(set, "SubagentStop")) + CHAIN_SLACK_MS },
     );
   }
 

@@ -120,6 +120,7 @@ class McpMod {
     api.on(
       "turn.start",
       async (e, next) => {
+        if (e.agent) return next(); // a subagent's turn: the main session's state and notices stay its own
         this.session.turn = e.turn;
         this.startAll();
         for (const s of this.servers.filter((x) => x.state === "needs-approval")) await this.ask(s, e.sessionId);

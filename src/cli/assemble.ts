@@ -32,6 +32,7 @@ import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
+import { Spawner, spawnLimits } from "./spawn.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -84,6 +85,8 @@ export interface App {
   model: string;
   /** The engine of the current session, once there is one (the gate reads Bash's cwd from it). */
   engine?: Engine;
+  /** The engine of a running session: the current one, or a subagent's (agent.spawn). */
+  engineOf(sessionId: string): Engine | undefined;
   /** The cost engine (ledger, tiers, budgets, estimates); installed before any plugin. */
   cost?: CostControl;
   /** Prices: the packaged table plus settings `pricing`, loaded once for the engine and the cost engine. */
@@ -118,6 +121,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const sessionRules = new SessionRules();
   const prices = loadPriceTable(settings.merged.pricing, { file: layerOf(settings, "pricing") });
   const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
+  const limits = spawnLimits(settings.merged.subagents, warn);
   const app: App = {
     chain,
     root: o.root,
@@ -136,6 +140,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     apiKey: resolveApiKey(env, home),
     model,
     prices,
+    engineOf: (id) => spawner.engineOf(id),
     engineOptions: () => ({
       chain,
       root: o.root,
@@ -146,6 +151,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       store: app.store,
       version: packageVersion(),
       maxSteps: o.maxTurns,
+      // Several Task calls of one reply run together, up to subagents.maxParallel.
+      concurrency: Math.max(3, limits.maxParallel),
       appendSystemPrompt: o.appendSystemPrompt,
       resultMaxBytes: resultBound(numberSetting(settings.merged.toolResultMaxBytes), warn),
       compaction: compactionSetting(settings.merged.compaction),
@@ -157,8 +164,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   // gate's own builtin-tier hook answers it.
   registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
   registerPermissionGate(chain, {
-    rules: () => [...permissions.rules, ...sessionRules.rules()],
-    env: () => ({ root: o.root, home: homedir(), deepcodeHome: home, cwd: app.engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories }),
+    rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
+    env: (sessionId) => ({ root: o.root, home: homedir(), deepcodeHome: home, cwd: (sessionId ? app.engineOf(sessionId) : app.engine)?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories }),
     managedBroken: permissions.managedBroken,
   });
 
@@ -181,6 +188,10 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     }));
   }
 
+  // Subagents (agent.spawn): the host's answer, one depth limit for every spawner (spawn.ts).
+  const spawner = new Spawner(app, limits);
+  chain.setCore("agent.spawn", (e) => spawner.spawn(e));
+
   const provider = makeProvider(app, env, keepAliveLimit(numberSetting(settings.merged.apiIdleTimeoutMs), warn));
   chain.setCore("model.request", (e) => {
     if (!provider) throw new ProviderError("auth", noKeyHelp(home));
@@ -195,6 +206,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     addTool: (spec, source) => registry.add(spec, source),
     removeTool: (name) => registry.remove(name),
     ...services.host,
+    allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
+    contributions: [],
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
   };
@@ -239,7 +252,7 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
 
 /** Built-in mods, loaded through the same interface as third-party plugins. (hooks and sandbox
  *  load separately: they need their tier and their part of settings.) */
-export const BUILTIN_MODS = ["instructions"];
+export const BUILTIN_MODS = ["instructions", "skills", "agents"];
 
 function modPath(mod: string): string {
   return fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url));

@@ -6,6 +6,7 @@ import { assemble, deepcodeHome, type AssembleOptions } from "./assemble.js";
 import { SessionStore } from "../core/session/store.js";
 import { parseOptions, subcommand, subcommandHelp, UsageError, type Parsed } from "./options.js";
 import { money, plural } from "./render/figures.js";
+import { agentLines } from "./session-tree.js";
 
 /** Run `deepcode <command> [args]`. Its options come from its row in options.ts; `--help`
  *  prints them; an unknown option or an argument it does not take is a UsageError (exit 2). */
@@ -91,6 +92,7 @@ function sessions(options: AssembleOptions): number {
   for (const s of list) {
     const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
     process.stdout.write(`${s.id}  ${when}  ${plural(s.turns, "turn").padStart(9)}  ${money(s.costUsd).padStart(9)}  ${oneLine(s.firstPrompt, 60)}\n`);
+    for (const l of agentLines(store, s)) process.stdout.write(`${l}\n`);
   }
   process.stdout.write(`\nResume one with: deepcode -r <id>   (or -c for the latest)\n`);
   return 0;

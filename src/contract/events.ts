@@ -25,6 +25,7 @@ import type {
   ToolOutput,
 } from "./tool.js";
 import type { StopReason, StreamEvent } from "./stream.js";
+import type { AgentIdentity, SpawnRequest, SpawnResult } from "./agents.js";
 
 /** The answer of the `tool.check` gate. */
 export interface GateDecision {
@@ -160,6 +161,8 @@ export type RenderItem =
   | { kind: "text"; text: string; level?: "info" | "warn" | "error" };
 
 export interface EventMap {
+  /** The main agent's sessions. A subagent's run is one `agent.spawn` (hooks wrap it), not a
+   *  session.start … session.end pair. */
   "session.start": { payload: { sessionId: string; root: string; resumed: boolean; model: string }; result: void };
   "session.end": { payload: { sessionId: string; reason: string }; result: void };
 
@@ -172,7 +175,9 @@ export interface EventMap {
   /** The system prompt's sections, gathered once per session (they form the cached prefix).
    *  The core answers the base prompt and the environment facts; mods add instruction files. */
   "context.system": {
-    payload: { sessionId: string; root: string; model: string };
+    /** `tools`: the names of the tools this session has (a section about a tool can be left
+     *  out where the tool is not); `agent`: set for a subagent's session. */
+    payload: { sessionId: string; root: string; model: string; tools?: readonly string[]; agent?: AgentIdentity };
     result: { sections: SystemSection[] };
   };
   /** Per-turn facts for the volatile tail (date, files changed on disk, a changed AGENTS.md,
@@ -185,7 +190,7 @@ export interface EventMap {
   "context.build": { payload: { sessionId: string; model: string; step: number }; result: BuiltContext };
   /** The immutable prefix is about to change (reload, a new session's tools): never silent. */
   "context.prefix.changed": {
-    payload: { reason: string; before: string; after: string; tokens: number };
+    payload: { sessionId: string; reason: string; before: string; after: string; tokens: number };
     result: void;
   };
   "context.compact": {
@@ -199,18 +204,18 @@ export interface EventMap {
     result: ModelResponse;
   };
   /** A streamed piece of a reply, as it arrives. */
-  "model.stream": { payload: { step: number; delta: ModelDelta }; result: void };
+  "model.stream": { payload: { sessionId: string; step: number; delta: ModelDelta }; result: void };
   /** A repair was made to what the model sent (scavenged call, fixed JSON, suppressed repeat…).
    *  Dispatched by repair hooks so every repair is visible; the core forwards it to the stream. */
-  "model.repair": { payload: { step: number; kind: string; detail: string }; result: void };
+  "model.repair": { payload: { sessionId: string; step: number; kind: string; detail: string }; result: void };
   /** The usage of one request, as the API reported it. The core answer prices it exactly (the
    *  price in force at `at`); hooks observe it (the usage ledger, budgets, telemetry). */
   "model.usage": {
-    payload: { sessionId: string; turn: number; step: number; model: string; tier?: string; usage: Usage; at: string };
+    payload: { sessionId: string; turn: number; step: number; model: string; tier?: string; usage: Usage; at: string; agent?: AgentIdentity };
     result: { costUsd: number; costCny: number };
   };
   /** A whole reply before it enters the log; repair hooks rewrite it here. */
-  "model.response": { payload: { step: number; response: ModelResponse; toolNames: string[] }; result: ModelResponse };
+  "model.response": { payload: { sessionId: string; step: number; response: ModelResponse; toolNames: string[] }; result: ModelResponse };
 
   /** The tools offered to the model; hooks add, remove or reshape definitions. */
   "tool.list": { payload: { sessionId: string }; result: ToolDefinition[] };
@@ -254,6 +259,8 @@ export interface EventMap {
       preview: string;
       /** What `a` would remember for this session (e.g. `Bash(npm test:*)`). */
       remember: string;
+      /** Set when a subagent asks: the person sees which agent, doing what. */
+      agent?: AgentIdentity;
     };
     result: AskAnswer;
   };
@@ -265,15 +272,20 @@ export interface EventMap {
    *  downgrades to a cheaper tier), refuse the turn (a budget at 100%), and say why in
    *  `notices` (they reach the person as notice events of the turn's stream). */
   "turn.start": {
-    payload: { sessionId: string; turn: number; prompt: string; profile: TurnProfile };
+    payload: { sessionId: string; turn: number; prompt: string; profile: TurnProfile; agent?: AgentIdentity };
     result: { profile?: TurnProfile; refuse?: { stopReason: StopReason; message: string }; notices?: string[] } | void;
   };
   "turn.step": { payload: { sessionId: string; turn: number; step: number }; result: void };
   /** A turn ended. Hooks may ask to go on (Claude Code's Stop hook `decision: block`). */
   "turn.complete": {
-    payload: { sessionId: string; turn: number; stopReason: StopReason; usage: Usage; text: string };
+    payload: { sessionId: string; turn: number; stopReason: StopReason; usage: Usage; text: string; agent?: AgentIdentity };
     result: { continueWith?: string } | void;
   };
+
+  /** Start a subagent (SpawnRequest) and run its turn to the end. The host answers (assembly):
+   *  one depth limit for every spawner, the tools cut to the caller's, transcripts beside the
+   *  caller's. Hooks see every spawn (and may refuse one by answering `refused`). */
+  "agent.spawn": { payload: SpawnRequest; result: SpawnResult };
 
   "cost.estimate": {
     payload: { sessionId: string; prompt: string; messages: ChatMessage[] };
@@ -328,6 +340,7 @@ export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
   "turn.start": plain("a turn began"),
   "turn.step": plain("a model round within a turn began"),
   "turn.complete": plain("a turn ended, with its stop reason"),
+  "agent.spawn": plain("start a subagent: an engine session of its own on the same chain, one turn"),
   "cost.estimate": plain("estimate a turn's cost per tier before it runs"),
   "fs.read": plain("read a file (every tool's reads go through here)"),
   "fs.write": plain("write a file atomically (the path fence sits here)"),

@@ -4,4 +4,7 @@ export * from "./tool.js";
 export * from "./stream.js";
 export * from "./errors.js";
 export * from "./events.js";
+export * from "./agents.js";
 export * from "./plugin.js";
+export * from "./frontmatter.js";
+export * from "./claude-files.js";

@@ -79,6 +79,18 @@ export interface CommandSpec {
   complete?(partial: string, words: readonly string[]): readonly string[] | Promise<readonly string[]>;
 }
 
+/** Folders of Claude Code content a plugin ships: `skills` holds `<name>/SKILL.md` folders,
+ *  `agents` holds agent files (`*.md`). The skills and agents mods read what was contributed. */
+export type ContentKind = "skills" | "agents";
+
+export interface Contribution {
+  kind: ContentKind;
+  /** Absolute path of the folder. */
+  dir: string;
+  /** The plugin id that contributed it (its skills are named `<id>:<name>`). */
+  source: string;
+}
+
 export interface PluginApi {
   /** The plugin's id, as the loader knows it. */
   readonly id: string;
@@ -102,6 +114,17 @@ export interface PluginApi {
   /** Report this plugin's state as JSON, read when asked (stream-json's init line lists MCP
    *  servers from it). Called again each time; the last function given counts. */
   status(report: () => JsonValue): void;
+  /** Allow tool calls matching these rules (settings' `permissions.allow` grammar, e.g.
+   *  `Bash(git status:*)`) in one session, without asking, until the returned function is
+   *  called — the mechanism behind a skill's `allowed-tools`. Like the person's `a` answers
+   *  they never beat a deny or an ask rule of any settings layer or the managed policy; they
+   *  hold for that session only (not for the subagents it spawns). A rule that does not parse
+   *  throws. A plugin granting what a project's own files ask for checks `trusted` first. */
+  allow(rules: readonly string[], scope: { sessionId: string }): Unsubscribe;
+  /** Contribute a folder of skills or agents (ContentKind), at any time; the result takes it back. */
+  contribute(kind: ContentKind, dir: string): Unsubscribe;
+  /** Every folder of that kind plugins contributed so far, in the order they came. */
+  contributed(kind: ContentKind): readonly Contribution[];
   readonly log: Logger;
   /** This plugin's own configuration from settings (`pluginConfig.<id>`), frozen. */
   readonly config: Readonly<Record<string, JsonValue>>;
@@ -112,7 +135,8 @@ export interface PluginApi {
    *  project's own files say (its skills, servers, rules) may loosen a rule or run code from
    *  them only when this is true; tightening needs no trust. */
   readonly trusted: boolean;
-  /** Dispatch an event through the whole chain (e.g. `fs.read` from a plugin's tool). */
+  /** Dispatch an event through the whole chain (e.g. `fs.read` from a plugin's tool, or
+   *  `agent.spawn` to start a subagent: the host answers it, with one depth limit for all). */
   dispatch<N extends EventName>(event: EventOf<N>): Promise<Result<N>>;
 }
 

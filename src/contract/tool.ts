@@ -130,6 +130,16 @@ export interface ToolSpec<I = Record<string, unknown>> {
   preview?(input: I, ctx: ToolContext): Promise<string>;
 }
 
+/** Claude Code's other names for tools deepcode has: a permission rule or a hook matcher
+ *  written with either name sees the call (Claude Code renamed Task to Agent; both are in use). */
+export const TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = { Task: ["Agent"], Agent: ["Task"] };
+
+/** The tool's name and the other names it is known by. */
+export function toolNames(tool: string): readonly string[] {
+  const more = TOOL_ALIASES[tool];
+  return more ? [tool, ...more] : [tool];
+}
+
 /** A tool as the engine knows it: the spec plus where it came from. */
 export interface RegisteredTool {
   spec: ToolSpec;

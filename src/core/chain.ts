@@ -6,8 +6,24 @@
 // - `next(e)` continues; calling it twice throws. A rewrite is a new frozen object.
 // - With no hooks on an event, the core answer runs directly on the caller's object.
 // - A hook's time limit counts its own time only, not time spent inside `next`.
-// - Gate events (tool.check, permission.ask): a throw, a timeout or a malformed result is a
-//   deny, and the tail answers deny. Other events: a failing hook is reported and skipped.
+// - Gate events (tool.check, permission.ask, person.ask): a throw, a timeout or a malformed
+//   result is a deny, and the tail answers deny. Other events: a failing hook is reported and
+//   skipped.
+//
+// One chain, many sessions (a subagent is an engine session of its own): the hooks are one
+// table for the whole process, so every session's calls pass the very same hooks — the
+// permission gate, PreToolUse hooks, the fence, the sandbox, the budget gate, the usage ledger.
+// The core tier has two parts:
+// - the host's cores (`setCore`): one answer per event for the process — the provider, the
+//   side effects, the cost estimate, spawning an agent;
+// - each session's cores (`setSessionCores`): what one engine answers for its own session
+//   (its context, its tools, its stream). An event whose `sessionId` names such a session
+//   reaches that session's answer; otherwise (or for an event the session does not answer) the
+//   host's. So a second engine never replaces the first one's answers, and an event a hook
+//   dispatches on behalf of a session (a repair notice, a flushed delta) reaches that session
+//   wherever it is dispatched from. Hooks that keep state per session key it by `sessionId`.
+// Engine events therefore carry a `sessionId`; dispatching one for a session no engine
+// answers (and that no host core answers) throws NotImplementedError naming it.
 
 import {
   CATALOGUE,
@@ -33,7 +49,8 @@ import type {
   Tier,
   Unsubscribe,
 } from "../contract/index.js";
-import { compileMatcher, type CompiledMatcher } from "./matcher.js";
+import { freezeEvent, preview } from "./freeze.js";
+import { checkPattern, compileMatcher, patternMatches, type CompiledMatcher } from "./matcher.js";
 import { Watchdog, type Frame } from "./watchdog.js";
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
@@ -58,10 +75,16 @@ interface Entry {
 type Core = (event: never) => unknown;
 type Ev = { readonly type: string } & Record<string, unknown>;
 
+/** Events whose payload names a session: the ones a session's engine can answer. */
+export type SessionEventName = { [N in EventName]: "sessionId" extends keyof EventOf<N> ? N : never }[EventName];
+/** One engine's answers for its own session (setSessionCores). */
+export type SessionCores = { [N in SessionEventName]?: (event: EventOf<N>) => Result<N> | Promise<Result<N>> };
+
 export class Chain {
   private readonly entries: Entry[] = [];
   private readonly compiled = new Map<string, Entry[]>();
   private readonly cores = new Map<string, Core>();
+  private readonly sessions = new Map<string, ReadonlyMap<string, Core>>();
   private readonly reporters: Array<(r: ChainReport) => void> = [];
   private readonly watchdog = new Watchdog();
   private seq = 0;
@@ -120,8 +143,24 @@ export class Chain {
     this.cores.set(name, handler as Core);
   }
 
+  /** A session's own answers (an engine's), until the returned function is called. Events
+   *  carrying this `sessionId` reach them before the host's cores. One set per session. */
+  setSessionCores(sessionId: string, cores: SessionCores): Unsubscribe {
+    if (this.sessions.has(sessionId)) throw new ChainError(`session '${sessionId}' already has its core answers (two engines for one session?)`);
+    const table = new Map<string, Core>();
+    for (const [name, handler] of Object.entries(cores)) {
+      if (!isEventName(name)) throw new ChainError(`unknown event '${name}'`);
+      if (CATALOGUE[name].gate) throw new ChainError(`'${name}' is a gate: its core answer is always deny`);
+      if (typeof handler === "function") table.set(name, handler as Core);
+    }
+    this.sessions.set(sessionId, table);
+    return () => {
+      if (this.sessions.get(sessionId) === table) this.sessions.delete(sessionId);
+    };
+  }
+
   hasCore(name: EventName): boolean {
-    return CATALOGUE[name].gate || this.cores.has(name);
+    return CATALOGUE[name].gate || this.cores.has(name) || [...this.sessions.values()].some((t) => t.has(name));
   }
 
   onReport(fn: (r: ChainReport) => void): void {
@@ -157,10 +196,12 @@ export class Chain {
   }
 
   private core(name: string, event: Ev): Promise<unknown> {
-    const handler = this.cores.get(name);
+    const id = this.sessions.size > 0 ? event.sessionId : undefined;
+    const handler = (typeof id === "string" ? this.sessions.get(id)?.get(name) : undefined) ?? this.cores.get(name);
     if (handler === undefined) {
       if (CATALOGUE[name as EventName].gate) return Promise.resolve(denyResult("no rule or hook allowed it", "core"));
-      return Promise.reject(new NotImplementedError(`event '${name}' has no core implementation`));
+      const whose = typeof event.sessionId === "string" ? ` (for session '${event.sessionId}')` : "";
+      return Promise.reject(new NotImplementedError(`event '${name}' has no core implementation${whose}`));
     }
     try {
       const r = (handler as (e: Ev) => unknown)(event);
@@ -280,52 +321,3 @@ export class Chain {
 }
 
 const NO_ERROR = Symbol("no error");
-
-function checkPattern(pattern: string): void {
-  if (pattern === "*") return;
-  if (pattern.endsWith(".*")) {
-    const ns = pattern.slice(0, -1);
-    if (!Object.keys(CATALOGUE).some((n) => n.startsWith(ns))) {
-      throw new ChainError(`pattern '${pattern}' matches no event (deepcode --events lists them)`);
-    }
-    return;
-  }
-  if (!isEventName(pattern)) throw new ChainError(`unknown event '${pattern}' (deepcode --events lists them)`);
-}
-
-function patternMatches(pattern: string, name: string): boolean {
-  if (pattern === name || pattern === "*") return true;
-  return pattern.endsWith(".*") && name.startsWith(pattern.slice(0, -1));
-}
-
-/** A frozen shallow copy whose nested plain objects and arrays are frozen in place.
- *  (Object.assign, not spread: V8 caches the frozen shape of assigned objects, which makes
- *  this ~8× cheaper; see bench/chain.mjs.) */
-function freezeEvent(e: Ev): Ev {
-  return deepFreeze(Object.assign({}, e)) as Ev;
-}
-
-function deepFreeze(value: object): object {
-  if (Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[key];
-    if (v !== null && typeof v === "object" && isPlain(v)) deepFreeze(v);
-  }
-  return value;
-}
-
-function isPlain(v: object): boolean {
-  if (Array.isArray(v)) return true;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-function preview(v: unknown): string {
-  try {
-    const s = JSON.stringify(v);
-    return s === undefined ? String(v) : s.length > 80 ? `${s.slice(0, 77)}...` : s;
-  } catch {
-    return String(v); // a value JSON cannot serialise (cyclic, BigInt): show its string form
-  }
-}

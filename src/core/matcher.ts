@@ -1,8 +1,8 @@
 // Matchers select events by field values. `{ tool: "Bash" }` equals, `{ tool: ["Edit", "Write"] }`
 // is any of, `{ tool: /^mcp__/ }` tests; keys may be dot paths (`"input.command"`). All keys
-// must match. A field that is missing never matches.
+// must match. A field that is missing never matches. Event patterns (`*`, `ns.*`) are here too.
 
-import type { Matcher } from "../contract/index.js";
+import { CATALOGUE, ChainError, isEventName, type Matcher } from "../contract/index.js";
 
 export type CompiledMatcher = (event: Record<string, unknown>) => boolean;
 
@@ -34,4 +34,22 @@ function valueTest(want: Matcher[string]): (v: unknown) => boolean {
     return (v) => set.has(v);
   }
   return (v) => v === want;
+}
+
+/** An event pattern `on` accepts: an event name, `*`, or `ns.*` matching some event. */
+export function checkPattern(pattern: string): void {
+  if (pattern === "*") return;
+  if (pattern.endsWith(".*")) {
+    const ns = pattern.slice(0, -1);
+    if (!Object.keys(CATALOGUE).some((n) => n.startsWith(ns))) {
+      throw new ChainError(`pattern '${pattern}' matches no event (deepcode --events lists them)`);
+    }
+    return;
+  }
+  if (!isEventName(pattern)) throw new ChainError(`unknown event '${pattern}' (deepcode --events lists them)`);
+}
+
+export function patternMatches(pattern: string, name: string): boolean {
+  if (pattern === name || pattern === "*") return true;
+  return pattern.endsWith(".*") && name.startsWith(pattern.slice(0, -1));
 }

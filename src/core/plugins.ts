@@ -5,7 +5,7 @@
 import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Chain } from "./chain.js";
-import type { CommandSpec, JsonValue, Logger, MentionCompleter, Plugin, PluginApi, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
+import type { CommandSpec, Contribution, JsonValue, Logger, MentionCompleter, Plugin, PluginApi, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
 
 export interface PluginHost {
   chain: Chain;
@@ -26,6 +26,11 @@ export interface PluginHost {
   /** PluginApi.connect: connections the way deepcode's own requests make them. */
   connect?: PluginApi["connect"];
   setStatus?(source: string, report: () => JsonValue): void;
+  /** Session-scoped temporary allow rules (PluginApi.allow); without it `api.allow` throws. */
+  allow?(rules: readonly string[], sessionId: string): Unsubscribe;
+  /** Folders of skills and agents plugins contributed (PluginApi.contribute). Without it the
+   *  loader keeps its own list (per host). */
+  contributions?: Contribution[];
   log(level: "info" | "warn" | "error", source: string, message: string): void;
   config(id: string): Readonly<Record<string, JsonValue>>;
 }
@@ -104,6 +109,24 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     },
     status: (report) => host.setStatus?.(plugin.id, report),
     connect: (url, signal) => (host.connect ? host.connect(url, signal) : Promise.reject(new Error(`${plugin.id}: this host opens no connections (api.connect)`))),
+    allow: (rules, scope) => {
+      if (!host.allow) throw new Error(`${plugin.id}: this host keeps no session rules (api.allow)`);
+      return host.allow(rules, scope.sessionId);
+    },
+    contribute: (kind, dir) => {
+      if (kind !== "skills" && kind !== "agents") throw new Error(`${plugin.id}: cannot contribute '${String(kind)}' (skills or agents)`);
+      if (!isAbsolute(dir)) throw new Error(`${plugin.id}: a contributed ${kind} folder must be an absolute path, not '${dir}'`);
+      const entry: Contribution = Object.freeze({ kind, dir, source: plugin.id });
+      const list = contributionsOf(host);
+      list.push(entry);
+      const u = () => {
+        const i = list.indexOf(entry);
+        if (i >= 0) list.splice(i, 1);
+      };
+      undo.push(u);
+      return u;
+    },
+    contributed: (kind) => contributionsOf(host).filter((c) => c.kind === kind),
     log,
     config: Object.freeze({ ...host.config(plugin.id) }),
     root: host.root,
@@ -145,6 +168,16 @@ export async function loadPlugin(host: PluginHost, specifier: string, tier: Tier
   }
   const plugin = mod.default ?? mod.plugin;
   return registerPlugin(host, plugin, tier, specifier);
+}
+
+const ownLists = new WeakMap<PluginHost, Contribution[]>();
+
+/** The host's list of contributions (its own, or one the loader keeps for a host without). */
+function contributionsOf(host: PluginHost): Contribution[] {
+  if (host.contributions) return host.contributions;
+  let list = ownLists.get(host);
+  if (!list) ownLists.set(host, (list = []));
+  return list;
 }
 
 function errorText(err: unknown): string {

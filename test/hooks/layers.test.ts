@@ -65,8 +65,8 @@ describe("hooks from several settings layers", () => {
 
 describe("hook entries deepcode cannot run", () => {
   it("says at start that events it does not run are ignored", async () => {
-    await touch({ project: { hooks: { SubagentStop: [{ hooks: [{ type: "command", command: "true" }] }] } } });
-    expect(s!.warnings.join("\n")).toMatch(/'SubagentStop' hooks are not run by deepcode/);
+    await touch({ project: { hooks: { SubagentStart: [{ hooks: [{ type: "command", command: "true" }] }] } } });
+    expect(s!.warnings.join("\n")).toMatch(/'SubagentStart' hooks are not run by deepcode/);
   });
 
   it("denies the calls a PreToolUse entry of another hook type would have seen, and only those", async () => {

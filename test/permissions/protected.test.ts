@@ -84,7 +84,7 @@ describe("a change to a protected project path asks, even where a rule allows ed
 
   it("leaves other files and look-alikes alone", () => {
     const rules = rulesOf({ user: { allow: ["Edit"] } });
-    for (const f of ["src/a.ts", "src/.deepcode/notes.md", ".deepcodex/a", ".claude/notes.md", ".claude/agentsx/a.md", ".git/description", "docs/.mcp.json"]) {
+    for (const f of ["src/a.ts", "src/.deepcode/notes.md", ".deepcodex/a", ".claude/notes.md", ".claude/agentsx/a.md", ".claude/skills.md", ".git/description", "docs/.mcp.json"]) {
       expect(write(f, rules).decision, f).toBe("allow");
     }
   });

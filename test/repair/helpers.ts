@@ -128,7 +128,7 @@ export function harness(tools: RepairTool[] = TOOLS, maxScavenged?: number): Har
   return {
     chain,
     repairs,
-    respond: (response, step = 1) => chain.dispatch({ type: "model.response", step, response, toolNames: tools.map((t) => t.name) }),
+    respond: (response, step = 1) => chain.dispatch({ type: "model.response", sessionId: "s1", step, response, toolNames: tools.map((t) => t.name) }),
     input: (tool, args, opts = {}) =>
       chain.dispatch({ type: "tool.input", sessionId: "s1", tool, arguments: args, callId: `c${++callSeq}`, step: opts.step ?? 1, cutOff: opts.cutOff ?? false }),
     check: (tool, input, sessionId = "s1") =>

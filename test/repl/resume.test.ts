@@ -54,7 +54,7 @@ describe("a resumed session, shown and counted as it happened", () => {
     expect(s).toMatch(/^session\s+\S+ · 2 turns$/m);
   });
 
-  it("shows a banner prefix figure that is not larger than the first request", async () => {
+  it("shows a banner prefix figure (an estimate, marked ≈) within 5% of the first request", async () => {
     await project({ default: { content: "hi" } });
     const t = await repl("");
     const banner = /prefix ≈([\d.]+)k tokens/.exec(await t.waitFor(/prefix ≈[\d.]+k tokens/))!;
@@ -62,7 +62,9 @@ describe("a resumed session, shown and counted as it happened", () => {
     t.press("Enter");
     await t.waitFor(/^hi$/m);
     const first = r.sim.requests.find((r) => r.usage)!.usage!.prompt_tokens;
-    expect(Number(banner[1]) * 1000).toBeLessThanOrEqual(first);
+    // The first request is the prefix plus the prompt's few tokens; the estimate is made from
+    // characters (the tokenizer is not shipped), so it may stand a little either side.
+    expect(Number(banner[1]) * 1000).toBeLessThanOrEqual(first * 1.05);
     expect(Number(banner[1]) * 1000).toBeGreaterThan(first * 0.9);
   });
 });

@@ -22,7 +22,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
-import { parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
+import { listField, parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
 
 export { bangCommands, expandCommand, splitArgs, engineRunner, type CommandRunner, type ExpandedCommand } from "./expand.js";
 
@@ -118,7 +118,7 @@ function readCommand(file: string, name: string, scope: CustomCommand["scope"], 
         cmd.argumentHint = Array.isArray(v.value) ? v.raw : v.value;
         break;
       case "allowed-tools":
-        cmd.allowedTools = (Array.isArray(v.value) ? v.value : splitTopLevel(v.value)).map((s) => s.trim()).filter(Boolean);
+        cmd.allowedTools = listField(v);
         break;
       case "model": {
         const model = text1(v);
@@ -136,23 +136,6 @@ function readCommand(file: string, name: string, scope: CustomCommand["scope"], 
 
 function text1(v: FrontmatterValue): string {
   return (Array.isArray(v.value) ? v.value.join(", ") : v.value).trim();
-}
-
-/** Split `Bash(git add:*), Read` at commas outside parentheses. */
-function splitTopLevel(s: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === "(") depth++;
-    else if (s[i] === ")") depth = Math.max(0, depth - 1);
-    else if (s[i] === "," && depth === 0) {
-      out.push(s.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(s.slice(start));
-  return out;
 }
 
 /** The body's first non-empty line, without heading marks, cut to one screen line. */

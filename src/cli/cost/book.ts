@@ -23,7 +23,7 @@ export interface BookNotice {
   message: string;
 }
 
-const keyOf = (r: LedgerRecord): string => `${r.session}\u0000${r.turn}\u0000${r.step ?? ""}\u0000${r.time}`;
+const keyOf = (r: LedgerRecord): string => `${r.session}\u0000${r.agentSession ?? ""}\u0000${r.turn}\u0000${r.step ?? ""}\u0000${r.time}`;
 
 export class Book {
   private earlier?: LedgerRecord[];
@@ -71,13 +71,15 @@ export class Book {
     return spending(this.records(now), now);
   }
 
-  /** Totals of one session, today, and this month. */
-  totals(now: Date, session: string): { session: SummaryRow; today: SummaryRow; month: SummaryRow } {
+  /** Totals of one session (with the part its subagents spent), today, and this month. */
+  totals(now: Date, session: string): { session: SummaryRow; agents: SummaryRow; today: SummaryRow; month: SummaryRow } {
     const all = this.records(now);
     const day = periodOf(now, "day");
     const month = periodOf(now, "month");
+    const mine = all.filter((r) => r.session === session);
     return {
-      session: summarise(all.filter((r) => r.session === session), { by: "month" }).total,
+      session: summarise(mine, { by: "month" }).total,
+      agents: summarise(mine.filter((r) => r.agent !== undefined), { by: "month" }).total,
       today: summarise(all.filter((r) => periodOf(r.time, "day") === day), { by: "day" }).total,
       month: summarise(all.filter((r) => periodOf(r.time, "month") === month), { by: "month" }).total,
     };

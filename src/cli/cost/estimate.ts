@@ -17,7 +17,7 @@
 
 import type { ChatMessage, CostEstimate, Usage } from "../../contract/index.js";
 import {
-  estimateTokens, estimateTurn, familyOf, floorToCacheUnit, priceFor,
+  delegationOf, estimateTokens, estimateTurn, familyOf, floorToCacheUnit, priceFor,
   type EstimateInputs, type PriceTable, type TierEstimate, type TierProfiles, type TurnEstimate,
 } from "../../core/cost/index.js";
 import type { Ledger } from "../../core/context/context.js";
@@ -32,10 +32,14 @@ export interface EstimateSource {
   /** The last request in this session, as this process saw it: usage, model, thinking. */
   last?: { usage: Usage; model: string; thinking: boolean };
   budget: EstimateInputs["budget"];
+  /** The session has the Task tool: the turn may start subagents (delegationOf). */
+  hasTask?: boolean;
 }
 
 export function computeEstimate(src: EstimateSource, tiers: TierProfiles, table: PriceTable, now: Date): TurnEstimate {
-  const base: EstimateInputs = { prompt: src.prompt, attachments: src.attachments, budget: src.budget, agentic: true };
+  const runs = delegationOf(src.prompt, { hasTask: src.hasTask === true, earlierMostRuns: mostTaskCalls(src.messages ?? []) });
+  const delegation = runs[1] > 0 ? { runs, prefixTokens: (src.ledger?.zones.system ?? 0) + (src.ledger?.zones.tools ?? 0) } : undefined;
+  const base: EstimateInputs = { prompt: src.prompt, attachments: src.attachments, budget: src.budget, agentic: true, ...(delegation ? { delegation } : {}) };
   const l = src.ledger;
   const last = src.last;
   if (last && l && l.lastPromptTokens === last.usage.prompt_tokens && l.nextPromptTokens >= last.usage.prompt_tokens) {
@@ -66,6 +70,18 @@ export function computeEstimate(src: EstimateSource, tiers: TierProfiles, table:
       return { ...t, lowUsd: w.lowUsd, lowCny: w.lowCny, low: w.low };
     }),
   };
+}
+
+/** The most Task calls any earlier turn of the log made (a turn starts at a person's prompt). */
+function mostTaskCalls(messages: readonly ChatMessage[]): number {
+  let most = 0;
+  let now = 0;
+  for (const m of messages) {
+    if (m.role === "user" && !m.content.startsWith("[deepcode]")) now = 0;
+    else if (m.role === "assistant") now += (m.tool_calls ?? []).filter((c) => c.function.name === "Task").length;
+    most = Math.max(most, now);
+  }
+  return most;
 }
 
 function hasReasoning(messages: readonly ChatMessage[]): boolean {

@@ -16,6 +16,11 @@
 //                                        answering without next() cannot hide a request.
 //   cost.estimate core                   The estimate itself; plugins observe or rewrite it.
 //
+// A subagent's turn (turn.start with `agent`) passes the budget gate like any turn (refused at
+// 100%, chat-fast at 80%), but keeps the profile its spawner chose (no tier planning) and has
+// no estimate of its own: its requests go to the ledger under the main session and turn it
+// works for (marked with the agent), so they count in that turn's estimate check and in /cost.
+//
 // The REPL's turn: estimate(prompt, engine) → show estimateLine(e) → on 1–4 pick(tier) → if
 // e.budget.state is "exhausted" and canRaise, confirm and raiseBudget() → engine.submit().
 // Notices (a downgrade, a ledger that cannot be written) go to opts.notify; without one, -p
@@ -118,11 +123,12 @@ class RunningCost implements CostControl {
       let out = r;
       if (st.state === "downgrade") {
         // Said in the turn's own stream (the REPL shows it, stream-json carries it), once per crossing.
-        const notices = this.budgetNews(st) ? [...(r?.notices ?? []), st.message] : r?.notices;
+        // (In the main agent's stream: a subagent's notices reach no one.)
+        const notices = !e.agent && this.budgetNews(st) ? [...(r?.notices ?? []), st.message] : r?.notices;
         out = { ...(r ?? {}), profile: profileOf("chat-fast", this.tiers), ...(notices ? { notices } : {}) };
       }
       try {
-        await this.commitTurn(e.sessionId, e.turn, e.prompt, out?.profile ?? e.profile);
+        if (!e.agent) await this.commitTurn(e.sessionId, e.turn, e.prompt, out?.profile ?? e.profile);
       } catch (err) {
         this.say({ level: "warn", code: "estimate-failed", message: `the turn's estimate could not be recorded (${(err as Error).message})` });
       }
@@ -130,7 +136,7 @@ class RunningCost implements CostControl {
     });
     c.on("builtin", "cost-tiers", "turn.start", null, async (e, next) => {
       const r = await next(e);
-      if (r?.refuse) return r;
+      if (r?.refuse || e.agent) return r;
       const pick = this.nextPick;
       this.nextPick = undefined;
       const plan = planTurn({
@@ -153,8 +159,13 @@ class RunningCost implements CostControl {
       }
       // The chain's answer is the price deepcode reports everywhere; a hook may have changed it.
       if (r && Number.isFinite(r.costUsd) && Number.isFinite(r.costCny)) cost = { ...cost, usd: r.costUsd, cny: r.costCny };
-      const estimate = s.turnEstimate?.turn === e.turn ? s.turnEstimate.value : undefined;
-      await this.book.append(ledgerRecord({ at, project: this.app.root, session: e.sessionId, turn: e.turn, step: e.step, tier: e.tier, usage: e.usage, cost, estimate }));
+      // A subagent's request is booked to the main session and turn it works for.
+      const session = e.agent?.rootSessionId ?? e.sessionId;
+      const turn = e.agent?.rootTurn ?? e.turn;
+      const root = this.session(session);
+      const estimate = root.turnEstimate?.turn === turn ? root.turnEstimate.value : undefined;
+      const agent = e.agent ? { name: e.agent.name, session: e.sessionId } : undefined;
+      await this.book.append(ledgerRecord({ at, project: this.app.root, session, turn, step: e.step, tier: e.tier, usage: e.usage, cost, estimate, agent }));
       return r;
     });
     c.setCore("cost.estimate", (e) => {
@@ -182,7 +193,7 @@ class RunningCost implements CostControl {
     const s = this.session(sessionId);
     const engine = this.engineFor(sessionId);
     return computeEstimate(
-      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, budget: this.budget().state },
+      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, budget: this.budget().state, hasTask: engine?.tools.get("Task") !== undefined },
       this.tiers, this.prices, this.now(),
     );
   }

@@ -14,10 +14,11 @@ import type { TierMode } from "./settings.js";
  *   today ...
  *   this month ...
  * then one line per budget and the tier in force. `input` is prompt tokens (hit + miss),
- * `output` completion tokens with reasoning, `saved` what cache hits spared against misses.
+ * `output` completion tokens with reasoning, `saved` what cache hits spared against misses. When
+ * the session's subagents ran, a row `  subagents` under it is their part of it.
  */
 export function formatCostReport(o: {
-  rows: { session: SummaryRow; today: SummaryRow; month: SummaryRow };
+  rows: { session: SummaryRow; agents?: SummaryRow; today: SummaryRow; month: SummaryRow };
   currency: Currency;
   budgetLines: string[];
   tierLine: string;
@@ -38,6 +39,7 @@ export function formatCostReport(o: {
   const table = columns([
     ["", "requests", "turns", "input", "output", "hit rate", "cost", "saved"],
     cells("this session", o.rows.session),
+    ...(o.rows.agents && o.rows.agents.requests > 0 ? [cells("  subagents", o.rows.agents)] : []),
     cells("today", o.rows.today),
     cells("this month", o.rows.month),
   ]);

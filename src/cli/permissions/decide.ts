@@ -122,7 +122,10 @@ function decideOther(call: ToolCall, applying: readonly Rule[]): Verdict {
   } catch {
     host = null; // not a URL: domain rules cannot match it (see below)
   }
+  // The Task tool finds its type the same way: trimmed, case aside (Claude's `Explore`).
+  const agentType = stringInput(call.input.subagent_type).trim().toLowerCase();
   const matches = (r: Rule): "yes" | "no" | "maybe" => {
+    if (r.match.type === "agent") return r.match.name.toLowerCase() === agentType ? "yes" : "no";
     if (r.match.type !== "domain") return "yes";
     if (host === null) return "maybe";
     return host === r.match.domain || host.endsWith(`.${r.match.domain}`) ? "yes" : "no";

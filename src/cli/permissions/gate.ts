@@ -37,9 +37,12 @@ export interface GateEnv extends PathEnv {
 }
 
 export interface PermissionGateOptions {
-  /** Every rule in force: settings layers plus the session's `a` answers. Read at each check. */
-  rules: () => readonly Rule[];
-  env: () => GateEnv;
+  /** Every rule in force for a session's calls: settings layers plus the session's `a` answers
+   *  and temporary allows. Read at each check; `sessionId` is the calling session's (a
+   *  subagent's own), absent for a write outside any call. */
+  rules: (sessionId?: string) => readonly Rule[];
+  /** The paths the decision needs; `cwd` is the calling session's Bash folder. */
+  env: (sessionId?: string) => GateEnv;
   /** The managed policy is broken (permissionSetup().managedBroken): deny every tool call and
    *  refuse every write. */
   managedBroken: boolean;
@@ -61,7 +64,7 @@ export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions
   const decided = new WeakMap<object, Decision>(); // event → the gate's decision, for the builtin hook
   const undecided = new WeakSet<object>(); // answers that mean "no hook answered"
   const decideFor = (e: EventOf<"tool.check">): Decision =>
-    decided.get(e) ?? decide({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.rules(), { ...opts.env(), managedBroken: opts.managedBroken });
+    decided.get(e) ?? decide({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.rules(e.sessionId), { ...opts.env(e.sessionId), managedBroken: opts.managedBroken });
 
   const offs = [
     chain.on("prepend", owner, "tool.check", null, async (e, next) => {
@@ -71,7 +74,7 @@ export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions
       const down = await next();
       const r = undecided.has(down) ? answer(d) : combine(d, down);
       // For an ask: what an `a` answer would add for the session, shown before it is pressed.
-      return r.decision === "ask" && !r.remember ? { ...r, remember: rememberRule({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.env()) } : r;
+      return r.decision === "ask" && !r.remember ? { ...r, remember: rememberRule({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.env(e.sessionId)) } : r;
     }),
     chain.on("builtin", owner, "tool.check", null, async (e, next) => {
       const r = await next();

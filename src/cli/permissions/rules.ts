@@ -9,11 +9,14 @@
 //   Write(//etc/**)          without `/` any depth below the project root
 //   WebFetch(domain:x.com)   a host and its subdomains
 //   mcp__server              every tool of an MCP server (also `mcp__server__*`)
+//   Task(explore)            the Task tool when it starts that agent type; `Agent` is Claude
+//   Agent                    Code's newer name for Task, and either name governs the tool
 //
 // Edit, Write, MultiEdit and NotebookEdit rules govern each other (they all edit files); Read
 // rules also govern Glob, Grep and LS. A rule that cannot apply (a specifier for a tool that takes
 // none, like `Glob(git:*)`) or cannot be parsed is ignored with a warning naming where it is.
 
+import { toolNames } from "../../contract/index.js";
 import { lex } from "./shell/lexer.js";
 import type { RuleKind, RuleLayer, RuleSource } from "../settings/types.js";
 
@@ -30,9 +33,11 @@ export type RuleMatch =
   /** `words`: the whole words before the first `*` (`firstWord` is words[0]). */
   | { type: "bash-wildcard"; regex: RegExp; firstWord: string | null; literalWords: number; words: string[] }
   | { type: "path"; anchor: "root" | "home" | "abs" | "anywhere"; glob: string }
-  | { type: "domain"; domain: string };
+  | { type: "domain"; domain: string }
+  /** `Task(explore)`: the agent type a Task call starts (its `subagent_type`). */
+  | { type: "agent"; name: string };
 
-export type RuleFamily = "bash" | "edit" | "read" | "webfetch" | "mcp" | "tool";
+export type RuleFamily = "bash" | "edit" | "read" | "webfetch" | "mcp" | "agent" | "tool";
 
 export interface Rule extends RuleSource {
   /** The tool name as written (`Bash`, `Write`, `mcp__github`). */
@@ -81,7 +86,7 @@ export function parseRule(src: RuleSource): { rule: Rule } | { problem: string }
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(tool)) return { problem: `'${tool}' is not a tool name` };
 
   const family: RuleFamily =
-    tool === "Bash" ? "bash" : EDIT_TOOLS.has(tool) ? "edit" : tool === "Read" ? "read" : tool === "WebFetch" ? "webfetch" : "tool";
+    tool === "Bash" ? "bash" : EDIT_TOOLS.has(tool) ? "edit" : tool === "Read" ? "read" : tool === "WebFetch" ? "webfetch" : toolNames(tool).includes("Task") ? "agent" : "tool";
   if (spec === undefined || (spec.trim() === "*" && family !== "webfetch")) return { rule: { ...base, family, match: { type: "tool" } } };
 
   switch (family) {
@@ -93,6 +98,11 @@ export function parseRule(src: RuleSource): { rule: Rule } | { problem: string }
     case "read": {
       const match = parsePathSpec(spec.trim());
       return "problem" in match ? match : { rule: { ...base, family, match } };
+    }
+    case "agent": {
+      const name = spec.trim();
+      if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/.test(name)) return { problem: `${tool}(...) takes an agent type, like ${tool}(explore)` };
+      return { rule: { ...base, family, match: { type: "agent", name } } };
     }
     case "webfetch": {
       const d = /^domain:\s*([A-Za-z0-9.*-]+)$/.exec(spec.trim());
@@ -190,6 +200,8 @@ export function ruleAppliesTo(rule: Rule, tool: string): boolean {
       return READ_TOOLS.has(tool);
     case "mcp":
       return rule.mcpServer !== undefined ? tool.startsWith(`mcp__${rule.mcpServer}__`) : rule.tool === tool;
+    case "agent":
+      return toolNames(rule.tool).includes(tool);
     default:
       return rule.tool === tool;
   }

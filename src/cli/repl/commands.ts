@@ -11,6 +11,7 @@ import type { Style } from "../render/style.js";
 import { money, plural, tokens } from "../render/figures.js";
 import { KNOWN_MODELS } from "../../providers/index.js";
 import { sessionLines } from "./open.js";
+import { agentLines } from "../session-tree.js";
 import { describeItems, rememberTrust, trustLine } from "../trust/index.js";
 
 export interface ReplApi {
@@ -196,7 +197,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "this project's sessions",
     run: (r) => {
       const list = r.app.store.list();
-      r.print(list.length ? `${sessionLines(list, r.style).join("\n")}\n${r.style("dim", "/resume <number or id> to switch")}` : "No sessions yet.");
+      const lines = sessionLines(list, r.style).flatMap((line, i) => [line, ...agentLines(r.app.store, list[i]).map((l) => r.style("dim", l))]);
+      r.print(list.length ? `${lines.join("\n")}\n${r.style("dim", "/resume <number or id> to switch")}` : "No sessions yet.");
     },
   },
   { name: "resume", args: "[number|id]", description: "switch to an earlier session", run: (r, args) => r.resume(args.trim() || undefined) },

@@ -3,6 +3,8 @@
 // when pressed), anything else no. `a` adds a session allow rule, which goes through the same
 // decision as every rule: it can turn a later ask into an allow, never beat a deny.
 // Registered in the builtin tier, so policy and plugin hooks in outer tiers answer first.
+// A subagent's question says which agent asks and for what task. Questions are asked one at a
+// time (subagents running in parallel may ask at once): the others wait their turn.
 
 import type { AskAnswer, EventOf } from "../../contract/index.js";
 import type { Chain } from "../../core/chain.js";
@@ -21,12 +23,25 @@ export interface ConfirmDeps {
 const MAX_PREVIEW_LINES = 40;
 
 export function registerConfirm(d: ConfirmDeps): () => void {
-  return d.chain.on("builtin", "repl", "permission.ask", null, (e) => ask(d, e), { timeoutMs: Infinity });
+  let queue: Promise<unknown> = Promise.resolve();
+  return d.chain.on(
+    "builtin",
+    "repl",
+    "permission.ask",
+    null,
+    (e) => {
+      const turn = queue.then(() => ask(d, e));
+      queue = turn.catch(() => undefined); // a failed question must not block the next one
+      return turn;
+    },
+    { timeoutMs: Infinity },
+  );
 }
 
 async function ask(d: ConfirmDeps, e: EventOf<"permission.ask">): Promise<AskAnswer> {
   const s = d.style;
-  d.out.write(`\r\x1b[2K\n${s(["bold", "yellow"], `? ${e.tool} wants to run`)} ${s("dim", `(${e.reason})`)}\n`);
+  const who = e.agent ? `${s("magenta", `[subagent ${e.agent.name}: ${e.agent.task}]`)} ` : "";
+  d.out.write(`\r\x1b[2K\n${who}${s(["bold", "yellow"], `? ${e.tool} wants to run`)} ${s("dim", `(${e.reason})`)}\n`);
   d.out.write(`${preview(e.preview, s)}\n`);
   d.out.write(`${s("bold", "[y]")} yes, once   ${s("bold", "[a]")} always this session: ${s("cyan", e.remember)}   ${s("bold", "[n]")} no  › `);
   const k = await d.keys.ask();

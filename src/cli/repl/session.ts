@@ -260,7 +260,8 @@ export class Repl implements ReplApi {
         if (!trusted && (c.allowedTools?.length || bangCommands(c.body).length)) {
           this.print(this.style("yellow", `! this project is not trusted: /${c.name}'s allowed-tools and !\`cmd\` lines are ignored (/trust)`));
         }
-        const release = this.app.sessionRules.temporary(trusted ? (c.allowedTools ?? []) : []);
+        // For this session's own calls: a subagent the turn starts does not inherit them.
+        const release = this.app.sessionRules.temporary(trusted ? (c.allowedTools ?? []) : [], this.engine.sessionId);
         const model = this.engine.profile.model;
         try {
           // A !`cmd` line may need a person's y/a/n: read keys (and Ctrl-C) as in a turn.

@@ -70,6 +70,9 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   toolResultMaxBytes: num,
   /** How long a response may send only keep-alives before it ends with an error (ms, default 300 000). */
   apiIdleTimeoutMs: num,
+  /** Subagents (the Task tool, any plugin's agent.spawn): how deep they may nest (at most 3),
+   *  and how many one session runs at once. */
+  subagents: { t: "object", keys: { maxDepth: num, maxParallel: num } },
   mcpServers: { t: "record", of: anyObject },
   /** Project (.mcp.json) servers approved without asking, and ones never started. */
   enabledMcpjsonServers: strings,

@@ -1,12 +1,13 @@
 // Everything a project ships that would loosen a rule or run code once trusted, gathered in
 // one list (what the person is shown, and what the trust digest covers): its settings files'
-// loosening keys, custom commands with `allowed-tools` or !`cmd` lines, and `.mcp.json`
-// servers. A contributor is one function; new kinds of project content add one here.
+// loosening keys, custom commands with `allowed-tools` or !`cmd` lines, skills with
+// `allowed-tools`, and `.mcp.json` servers. A contributor is one function; new kinds of project
+// content add one here.
 
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { JsonValue } from "../../contract/index.js";
+import { parseSkillFile, type JsonValue } from "../../contract/index.js";
 import { bangCommands, loadCustomCommands } from "../commands/custom.js";
 import type { LoadedSettings, SettingsLayer } from "../settings/types.js";
 import { classifySettings, type TrustedView, type TrustItem } from "./classify.js";
@@ -53,7 +54,7 @@ export interface ProjectContent {
 
 /** Every item of the project that needs trust, in a stable order. */
 export function trustItems(p: ProjectContent): TrustItem[] {
-  return [...untrustedLayers(p.settings).items, ...commandItems(p), ...mcpItems(p.root)];
+  return [...untrustedLayers(p.settings).items, ...commandItems(p), ...skillItems(p.root), ...mcpItems(p.root)];
 }
 
 /** The digest a trust decision is remembered with: it changes when anything that would take
@@ -71,6 +72,34 @@ function commandItems(p: ProjectContent): TrustItem[] {
     if (c.allowedTools?.length) out.push({ file: c.file, key: `command /${c.name} allowed-tools`, what: `/${c.name} allows ${c.allowedTools.join(", ")} while it runs`, value: c.allowedTools });
     const bangs = bangCommands(c.body);
     if (bangs.length) out.push({ file: c.file, key: `command /${c.name} !cmd`, what: `/${c.name} runs ${bangs.map((b) => `\`${b}\``).join(", ")}`, value: bangs });
+  }
+  return out;
+}
+
+/** The project's skills (mods/skills reads the same files) whose `allowed-tools` would let
+ *  calls run without asking while the skill is in use. */
+function skillItems(root: string): TrustItem[] {
+  const out: TrustItem[] = [];
+  for (const folder of [join(root, ".deepcode", "skills"), join(root, ".claude", "skills")]) {
+    let names: string[];
+    try {
+      names = readdirSync(folder).filter((n) => !n.startsWith(".")).sort();
+    } catch {
+      continue; // no skills folder
+    }
+    for (const name of names) {
+      const file = join(folder, name, "SKILL.md");
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch {
+        continue; // not a skill folder
+      }
+      const parsed = parseSkillFile(text, name);
+      if (!parsed.ok || parsed.value.allowedTools.length === 0) continue; // a skill that does not load grants nothing
+      const tools = parsed.value.allowedTools;
+      out.push({ file, key: `skill ${parsed.value.name} allowed-tools`, what: `the skill ${parsed.value.name} allows ${tools.join(", ")} while it is in use`, value: tools });
+    }
   }
   return out;
 }

@@ -13,6 +13,11 @@
 //   Cₖ₊₁ = Cₖ + O + T, of which Kₖ₊₁ = floor64(Cₖ + O) is cached.
 // So a long turn costs mostly its outputs and the new tool results; the context it re-sends
 // each round is billed at the hit price. Prices are those in force at `now` (peak or not).
+//
+// A turn that delegates to subagents costs their runs on top: each run is a fresh context — a
+// subagent's prefix (cached once an earlier run of its type left it there: the low case; read
+// whole in the high case's first run) plus its task — that loops like a routine turn of its
+// own. `delegation.runs` says how many runs to expect (low, high); see delegationOf.
 
 import type { CostEstimate } from "../../contract/events.js";
 import type { Usage } from "../../contract/wire.js";
@@ -21,6 +26,7 @@ import { priceFor } from "./prices.js";
 import { estimateTokens, floorToCacheUnit } from "../tokens.js";
 import {
   AGENTIC_ROUNDS_PER_UNIT,
+  type Span,
   OUTPUT_PER_ROUND,
   TIER_FOR_CLASS,
   TIER_NAMES,
@@ -53,6 +59,8 @@ export interface EstimateInputs {
   agentic?: boolean;
   /** A budget at ≥ 80% (or spent) makes the recommendation chat-fast. */
   budget?: "ok" | "downgrade" | "exhausted";
+  /** Subagent runs the turn is expected to start (low, high), and a subagent's prefix size. */
+  delegation?: { runs: Span; prefixTokens: number };
 }
 
 /** What one case (low or high) of a tier's range adds up to. */
@@ -88,6 +96,8 @@ export interface TurnEstimate {
   recommended: TierName;
   /** Why that tier, in words for the chooser line. */
   reason: string;
+  /** Subagent runs counted in the ranges (low, high), when the turn is expected to delegate. */
+  subagents?: Span;
 }
 
 /** The exact inputs of the first request of the turn. */
@@ -150,8 +160,8 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
     const price = priceFor(profile.model, now, table);
     if (!price.ok) return { tier, model: profile.model, error: price.message };
     const [outLow, outHigh] = OUTPUT_PER_ROUND[taskClass][tier].map((o) => Math.min(o, profile.maxTokens));
-    const low = simulate(known, rounds[0], outLow, tool[0]);
-    const high = simulate(known, rounds[1], outHigh, tool[1]);
+    const low = plus(simulate(known, rounds[0], outLow, tool[0]), delegated(inputs.delegation, 0, tier, profile.maxTokens));
+    const high = plus(simulate(known, rounds[1], outHigh, tool[1]), delegated(inputs.delegation, 1, tier, profile.maxTokens));
     return {
       tier,
       model: profile.model,
@@ -166,7 +176,43 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
     };
   });
   const { tier, reason } = recommendTier(taskClass, inputs.budget);
-  return { taskClass, agentic, known, tiers: estimates, recommended: tier, reason };
+  const d = inputs.delegation;
+  return { taskClass, agentic, known, tiers: estimates, recommended: tier, reason, ...(d && d.runs[1] > 0 ? { subagents: d.runs } : {}) };
+}
+
+/** A subagent's task prompt, in tokens (what the calling model writes into a Task call). */
+const TASK_PROMPT_TOKENS = 300;
+
+/** What the expected subagent runs add in one case (0 low, 1 high) at a tier: each is a fresh
+ *  context that loops like a routine turn; the high case's first run finds nothing cached. */
+function delegated(d: EstimateInputs["delegation"], k: 0 | 1, tier: TierName, maxTokens: number): TurnTokens {
+  const none: TurnTokens = { rounds: 0, hit: 0, miss: 0, output: 0 };
+  if (!d || d.runs[k] <= 0) return none;
+  const rounds = WORK_UNITS.routine[k] * AGENTIC_ROUNDS_PER_UNIT[k];
+  const out = Math.min(OUTPUT_PER_ROUND.routine[tier][k], maxTokens);
+  const tool = TOOL_RESULT_PER_ROUND.routine[k];
+  const context = d.prefixTokens + TASK_PROMPT_TOKENS;
+  const warm = { contextTokens: context, cachedTokens: floorToCacheUnit(d.prefixTokens), newTokens: TASK_PROMPT_TOKENS };
+  let total = none;
+  for (let i = 0; i < d.runs[k]; i++) total = plus(total, simulate(k === 1 && i === 0 ? { ...warm, cachedTokens: 0 } : warm, rounds, out, tool));
+  return total;
+}
+
+function plus(a: TurnTokens, b: TurnTokens): TurnTokens {
+  return { rounds: a.rounds + b.rounds, hit: a.hit + b.hit, miss: a.miss + b.miss, output: a.output + b.output };
+}
+
+/** How many subagent runs a turn may start (low, high), from what is known before it runs: none
+ *  without the Task tool; one to three when the prompt asks for delegation (subagents,
+ *  delegate, in parallel, the Task tool); up to two when it only speaks of an agent; otherwise
+ *  up to as many as the busiest earlier turn of the session started (a session that delegated
+ *  tends to again), else none. */
+export function delegationOf(prompt: string, o: { hasTask: boolean; earlierMostRuns?: number }): Span {
+  if (!o.hasTask) return [0, 0];
+  if (/\b(sub-?agents?|delegat\w*|in parallel|parallel tasks?|Task tool)\b|子代理|并行/i.test(prompt)) return [1, 3];
+  if (/\bagents?\b(?!\.md)/i.test(prompt)) return [0, 2];
+  const earlier = Math.ceil(o.earlierMostRuns ?? 0);
+  return earlier > 0 ? [0, Math.min(earlier, 4)] : [0, 0];
 }
 
 /** The estimate as the `cost.estimate` event's result (priced tiers only). */

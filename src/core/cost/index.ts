@@ -13,7 +13,7 @@ export {
   type TierName, type TierProfile, type TierProfiles,
 } from "./tiers.js";
 export {
-  estimateTurn, knownInputs, recommendTier, toCostEstimates,
+  delegationOf, estimateTurn, knownInputs, recommendTier, toCostEstimates,
   type EstimateInputs, type TierEstimate, type TurnEstimate, type TurnTokens,
 } from "./estimate.js";
 export {

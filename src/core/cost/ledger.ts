@@ -47,6 +47,10 @@ export interface LedgerRecord {
   peak: boolean;
   /** The estimate shown before the turn, on every request of that turn, when there was one. */
   estimate?: LedgerEstimate;
+  /** A subagent's request: its agent type, and its own session. `session` and `turn` are then
+   *  the main session's and turn's it worked for (so a session's cost includes its subagents). */
+  agent?: string;
+  agentSession?: string;
 }
 
 export interface SkippedLine {
@@ -72,6 +76,7 @@ export function ledgerRecord(r: {
   usage: Usage;
   cost: Cost;
   estimate?: LedgerEstimate;
+  agent?: { name: string; session: string };
 }): LedgerRecord {
   const { hit, miss } = splitPrompt(r.usage);
   const rec: LedgerRecord = {
@@ -95,6 +100,10 @@ export function ledgerRecord(r: {
   if (r.tier !== undefined) rec.tier = r.tier;
   if (r.step !== undefined) rec.step = r.step;
   if (r.estimate) rec.estimate = { ...r.estimate };
+  if (r.agent) {
+    rec.agent = r.agent.name;
+    rec.agentSession = r.agent.session;
+  }
   return rec;
 }
 
@@ -140,6 +149,7 @@ function invalid(v: unknown): string | undefined {
   if (Number.isNaN(Date.parse(r.time as string))) return `"time" is not an ISO instant`;
   for (const k of NUMBERS) if (typeof r[k] !== "number" || !Number.isFinite(r[k])) return `"${k}" is not a number`;
   if (typeof r.peak !== "boolean") return `"peak" is not true or false`;
+  if (r.agent !== undefined && typeof r.agent !== "string") return `"agent" is not a string`;
   if (r.estimate !== undefined) {
     const e = r.estimate as Record<string, unknown> | null;
     if (typeof e !== "object" || e === null || typeof e.lowUsd !== "number" || typeof e.highUsd !== "number" || typeof e.tier !== "string") {

@@ -16,9 +16,10 @@ export function columns(rows: string[][]): string {
     .join("\n");
 }
 
-function statsCells(row: SummaryRow, currency: Currency): string[] {
+function statsCells(row: SummaryRow, currency: Currency, agents: boolean): string[] {
   const cost = currency === "USD" ? row.usd : row.cny;
   const saved = currency === "USD" ? row.savingUsd : row.savingCny;
+  const more = agents ? [formatMoney(currency === "USD" ? row.agentUsd : row.agentCny, currency)] : [];
   return [
     row.period,
     String(row.requests),
@@ -28,6 +29,7 @@ function statsCells(row: SummaryRow, currency: Currency): string[] {
     formatPercent(row.hit, row.hit + row.miss),
     formatMoney(cost, currency),
     formatMoney(saved, currency),
+    ...more,
   ];
 }
 
@@ -37,12 +39,14 @@ function statsCells(row: SummaryRow, currency: Currency): string[] {
  *   2026-11-29         4      2  60.0K   2.40K     93.3%  $0.012  $0.017
  *   total             ...
  * `input` is prompt tokens (hit + miss), `output` completion tokens (reasoning included),
- * `saved` what cache hits spared against paying for them as misses.
+ * `saved` what cache hits spared against paying for them as misses. When subagents ran, a last
+ * column `subagents` says how much of `cost` was theirs.
  */
 export function formatStats(summary: Summary, currency: Currency): string {
   if (summary.rows.length === 0) return "no usage recorded yet";
-  const header = [summary.by, "requests", "turns", "input", "output", "hit rate", "cost", "saved"];
-  return columns([header, ...summary.rows.map((r) => statsCells(r, currency)), statsCells(summary.total, currency)]);
+  const agents = summary.total.agentRequests > 0;
+  const header = [summary.by, "requests", "turns", "input", "output", "hit rate", "cost", "saved", ...(agents ? ["subagents"] : [])];
+  return columns([header, ...summary.rows.map((r) => statsCells(r, currency, agents)), statsCells(summary.total, currency, agents)]);
 }
 
 function calCells(r: CalibrationRow): string[] {
@@ -103,11 +107,12 @@ export function estimateLineVariants(e: TurnEstimate, currency: Currency): strin
   const numbered = e.tiers.map((t, i) => `${i + 1} ${range(t)}`).join(" · ");
   const isPeak = e.tiers.some((t) => t.error === undefined && t.peak);
   const peak = isPeak ? " · peak hours" : "";
+  const agents = e.subagents ? ` · with ${e.subagents[0] === e.subagents[1] ? e.subagents[0] : `${e.subagents[0]}–${e.subagents[1]}`} subagent run${e.subagents[1] === 1 ? "" : "s"}` : "";
   const short = isPeak ? " · peak" : "";
   return [
-    `${head}${note} · ${all}${peak}`,
-    `${head} · ${all}${peak}`,
-    `${head} · ${numbered}${peak}`,
+    `${head}${note} · ${all}${peak}${agents}`,
+    `${head} · ${all}${peak}${agents}`,
+    `${head} · ${numbered}${peak}${agents}`,
     `${head}${peak}`,
     `${head}${short}`,
     `${e.recommended} ${rec ? range(rec) : ""}${short}`.trimEnd(),

@@ -28,6 +28,10 @@ export interface SummaryRow {
   cny: number;
   savingUsd: number;
   savingCny: number;
+  /** Of the above, what subagents' requests cost (LedgerRecord.agent). */
+  agentRequests: number;
+  agentUsd: number;
+  agentCny: number;
 }
 
 export interface Summary {
@@ -48,7 +52,7 @@ export function periodOf(time: string | Date, by: PeriodKind, tz: TimeZoneMode =
 function emptyRow(period: string): SummaryRow {
   return {
     period, requests: 0, turns: 0, prompt: 0, hit: 0, miss: 0, completion: 0, reasoning: 0,
-    hitRate: 0, usd: 0, cny: 0, savingUsd: 0, savingCny: 0,
+    hitRate: 0, usd: 0, cny: 0, savingUsd: 0, savingCny: 0, agentRequests: 0, agentUsd: 0, agentCny: 0,
   };
 }
 
@@ -63,6 +67,11 @@ function add(row: SummaryRow, r: LedgerRecord): void {
   row.cny += r.cny;
   row.savingUsd += r.savingUsd;
   row.savingCny += r.savingCny;
+  if (r.agent !== undefined) {
+    row.agentRequests++;
+    row.agentUsd += r.usd;
+    row.agentCny += r.cny;
+  }
 }
 
 const turnKey = (r: LedgerRecord): string => `${r.project}\u0000${r.session}\u0000${r.turn}`;

@@ -1,16 +1,17 @@
-// The engine's own answers — the core tier — for the events it implements. Each is the one
-// place that event is answered; hooks in the tiers above can observe, rewrite or pre-empt it.
-// What the answers need of the engine is passed in explicitly (EngineAccess), so this file can
-// be read on its own.
+// The engine's own answers — the core tier — for the events it implements, for its own session:
+// the chain routes an event carrying this session's id here (Chain.setSessionCores), so several
+// engines (a main agent and its subagents) share one chain and its hooks without replacing each
+// other's answers. Each is the one place that event is answered for the session; hooks in the
+// tiers above can observe, rewrite or pre-empt it. What the answers need of the engine is
+// passed in explicitly (EngineAccess), so this file can be read on its own.
 
-import type { StreamEvent, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
+import type { EventName, StreamEvent, SystemSection, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
 import type { SessionRecord } from "../session/store.js";
-import type { Chain } from "../chain.js";
+import type { Chain, SessionCores } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
 import { compactContext } from "../context/compact.js";
 import { canonicalize } from "../context/canonical.js";
 import { costOf, type PriceTable } from "../cost/index.js";
-import { baseSections } from "./system-prompt.js";
 import { callTool, definitionOf, parseArguments, PROXY_DEFINITION, type ToolRegistry } from "./tools.js";
 
 export interface EngineAccess {
@@ -25,6 +26,8 @@ export interface EngineAccess {
   /** Add a request outside the model rounds (a compaction's digest) to the running turn. */
   billToTurn(usage: Usage, costUsd: number): void;
   record(r: SessionRecord): void;
+  /** The core sections of the system prompt (deepcode's base prompt, or a subagent's own). */
+  system(root: string): SystemSection[];
   tailNotes(): Promise<{ notes: TailNote[] }>;
   toolContext(callId: string, signal?: AbortSignal): ToolContext;
   registry: ToolRegistry;
@@ -32,64 +35,73 @@ export interface EngineAccess {
   keepTurns: number;
 }
 
-export function installCores(c: Chain, e: EngineAccess): void {
+/** The events an engine answers for its own session (`deepcode --events` names them). */
+export const ENGINE_EVENTS: readonly EventName[] = [
+  "session.start", "session.end", "prompt.submit", "context.system", "context.tail", "context.build", "context.prefix.changed",
+  "context.compact", "model.stream", "model.response", "model.usage", "model.repair", "tool.list", "tool.input", "tool.call",
+  "tool.result", "turn.start", "turn.step", "turn.complete",
+];
+
+export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
   const unpriced = new Set<string>();
-  c.setCore("session.start", () => undefined);
-  c.setCore("session.end", () => undefined);
-  c.setCore("prompt.submit", (ev) => ({ text: ev.text }));
-  c.setCore("context.system", (ev) => ({ sections: baseSections(ev.root) }));
-  c.setCore("context.tail", () => e.tailNotes());
-  c.setCore("context.build", () => {
-    const p = e.turnProfile();
-    const b = e.context().build({ model: p.model, thinking: p.thinking, effort: p.effort, maxTokens: p.maxTokens });
-    return { request: b.request, newMessages: b.newMessages, zones: b.zones, fingerprint: e.context().currentPrefix.fingerprint };
-  });
-  c.setCore("context.prefix.changed", (ev) => {
-    e.emit({ type: "notice", level: "warn", code: "prefix-changed", message: `the cached prefix changes (${ev.reason}): the next request re-reads about ${ev.tokens} tokens` });
-  });
-  c.setCore("context.compact", async (ev) => {
-    // During a turn the digest goes to the turn's model (the cache it would hit is that
-    // model's), can be interrupted with the turn, and is billed to the turn.
-    const profile = e.turnProfile();
-    const running = e.running();
-    const r = await compactContext({
-      context: e.context(),
-      params: { model: profile.model, thinking: profile.thinking, effort: profile.effort },
-      request: async (request) => {
-        const response = await c.dispatch({ type: "model.request", request, signal: running ? e.turnSignal() : undefined });
-        if (response.usage) {
-          const cost = await e.price(e.turn(), 0, response.usage, profile);
-          if (running) e.billToTurn(response.usage, cost);
+  return {
+    "session.start": () => undefined,
+    "session.end": () => undefined,
+    "prompt.submit": (ev) => ({ text: ev.text }),
+    "context.system": (ev) => ({ sections: e.system(ev.root) }),
+    "context.tail": () => e.tailNotes(),
+    "context.build": () => {
+      const p = e.turnProfile();
+      const b = e.context().build({ model: p.model, thinking: p.thinking, effort: p.effort, maxTokens: p.maxTokens });
+      return { request: b.request, newMessages: b.newMessages, zones: b.zones, fingerprint: e.context().currentPrefix.fingerprint };
+    },
+    "context.prefix.changed": (ev) => {
+      e.emit({ type: "notice", level: "warn", code: "prefix-changed", message: `the cached prefix changes (${ev.reason}): the next request re-reads about ${ev.tokens} tokens` });
+    },
+    "context.compact": async (ev) => {
+      // During a turn the digest goes to the turn's model (the cache it would hit is that
+      // model's), can be interrupted with the turn, and is billed to the turn.
+      const profile = e.turnProfile();
+      const running = e.running();
+      const r = await compactContext({
+        context: e.context(),
+        params: { model: profile.model, thinking: profile.thinking, effort: profile.effort },
+        request: async (request) => {
+          const response = await c.dispatch({ type: "model.request", request, signal: running ? e.turnSignal() : undefined });
+          if (response.usage) {
+            const cost = await e.price(e.turn(), 0, response.usage, profile);
+            if (running) e.billToTurn(response.usage, cost);
+          }
+          return response;
+        },
+        keepTurns: e.keepTurns,
+        instructions: ev.instructions,
+      });
+      if (r.ok && r.messages) e.record({ t: "epoch", reason: "compaction", messages: r.messages });
+      const { messages: _m, ...result } = r;
+      return result;
+    },
+    "model.stream": (ev) => e.emit({ type: "model.delta", step: ev.step, delta: ev.delta }),
+    "model.response": (ev) => ev.response,
+    "model.usage": (ev) => {
+      try {
+        const cost = costOf(ev.usage, ev.model, new Date(ev.at), e.prices);
+        return { costUsd: cost.usd, costCny: cost.cny };
+      } catch (err) {
+        if (!unpriced.has(ev.model)) {
+          unpriced.add(ev.model);
+          e.emit({ type: "notice", level: "warn", code: "no-price", message: `${(err as Error).message}; its cost shows as 0` });
         }
-        return response;
-      },
-      keepTurns: e.keepTurns,
-      instructions: ev.instructions,
-    });
-    if (r.ok && r.messages) e.record({ t: "epoch", reason: "compaction", messages: r.messages });
-    const { messages: _m, ...result } = r;
-    return result;
-  });
-  c.setCore("model.stream", (ev) => e.emit({ type: "model.delta", step: ev.step, delta: ev.delta }));
-  c.setCore("model.response", (ev) => ev.response);
-  c.setCore("model.usage", (ev) => {
-    try {
-      const cost = costOf(ev.usage, ev.model, new Date(ev.at), e.prices);
-      return { costUsd: cost.usd, costCny: cost.cny };
-    } catch (err) {
-      if (!unpriced.has(ev.model)) {
-        unpriced.add(ev.model);
-        e.emit({ type: "notice", level: "warn", code: "no-price", message: `${(err as Error).message}; its cost shows as 0` });
+        return { costUsd: 0, costCny: 0 };
       }
-      return { costUsd: 0, costCny: 0 };
-    }
-  });
-  c.setCore("model.repair", (ev) => e.emit({ type: "repair", kind: ev.kind, detail: ev.detail }));
-  c.setCore("tool.list", () => [...e.registry.list().map((t) => canonicalize(definitionOf(t.spec))), PROXY_DEFINITION]);
-  c.setCore("tool.input", (ev) => parseArguments(ev.tool, ev.arguments));
-  c.setCore("tool.call", (ev) => callTool(e.registry, (id, signal) => e.toolContext(id, signal), ev));
-  c.setCore("tool.result", (ev) => ev.output);
-  c.setCore("turn.start", () => undefined);
-  c.setCore("turn.step", () => undefined);
-  c.setCore("turn.complete", () => undefined);
+    },
+    "model.repair": (ev) => e.emit({ type: "repair", kind: ev.kind, detail: ev.detail }),
+    "tool.list": () => [...e.registry.list().map((t) => canonicalize(definitionOf(t.spec))), PROXY_DEFINITION],
+    "tool.input": (ev) => parseArguments(ev.tool, ev.arguments),
+    "tool.call": (ev) => callTool(e.registry, (id, signal) => e.toolContext(id, signal), ev),
+    "tool.result": (ev) => ev.output,
+    "turn.start": () => undefined,
+    "turn.step": () => undefined,
+    "turn.complete": () => undefined,
+  };
 }

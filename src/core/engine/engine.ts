@@ -3,6 +3,7 @@
 // The turn loop itself is in loop.ts; tools in tools.ts; the prefix, log and tail in context/.
 
 import type {
+  AgentIdentity,
   ChatMessage,
   CompactionResult,
   JsonValue,
@@ -27,7 +28,8 @@ import { runTurn, type TurnEnd } from "./loop.js";
 import { PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
 import { appendTurnStart, changedFiles, lateTools, sectionChanges } from "./tail.js";
 import { CompactionBreakers } from "./compaction.js";
-import { installCores } from "./cores.js";
+import { sessionCores } from "./cores.js";
+import { agentSections, baseSections } from "./system-prompt.js";
 import { plural, type PriceTable } from "../cost/index.js";
 
 const MAX_STOP_CONTINUATIONS = 3;
@@ -57,6 +59,22 @@ export interface EngineOptions {
   language?: string;
   /** Prices (the packaged table plus settings `pricing`); default: the packaged table. */
   prices?: PriceTable;
+  /** This engine is a subagent's (agent.spawn): who it works for, and its own system prompt
+   *  (in place of deepcode's base prompt; the instruction layers come from context.system's
+   *  hooks as for every session). Its session has no session.start/session.end (its run is the
+   *  spawn) and no prompt.submit (its prompt is the calling model's, not a person's). */
+  agent?: { identity: AgentIdentity; system: string };
+}
+
+/** A subagent's transcript, linked from its parent's (`deepcode sessions` nests it). */
+export interface AgentLink {
+  id: string;
+  name: string;
+  task: string;
+  /** The tool call that spawned it. */
+  callId?: string;
+  /** Its file, relative to the parent's sessions folder. */
+  file: string;
 }
 
 export class Engine {
@@ -82,6 +100,8 @@ export class Engine {
   private extra = { usage: { ...ZERO_USAGE } as Usage, costUsd: 0 };
   /** What a resumed session noticed on load (a torn line, calls answered as interrupted). */
   readonly startNotes: string[] = [];
+  private uninstall: () => void = () => undefined;
+  private closed = false;
 
   private constructor(private readonly opts: EngineOptions, readonly sessionId: string) {
     this.chain = opts.chain;
@@ -90,14 +110,23 @@ export class Engine {
     this.installCores();
   }
 
+  /** For a subagent's engine: who it works for. */
+  get identity(): AgentIdentity | undefined {
+    return this.opts.agent?.identity;
+  }
+  /** `{ agent }` for a subagent's events, nothing for the main agent's. */
+  private get who(): { agent?: AgentIdentity } {
+    return this.opts.agent ? { agent: this.opts.agent.identity } : {};
+  }
+
   static async start(opts: EngineOptions): Promise<Engine> {
     const e = new Engine(opts, newSessionId(opts.now?.()));
     const prefix = await e.freshPrefix();
     e.context = e.newContext(prefix, new AppendOnlyLog(0));
     e.writer = opts.store?.writer(e.sessionId);
-    e.record({ t: "session", id: e.sessionId, root: opts.root, model: opts.model, created: (opts.now?.() ?? new Date()).toISOString(), version: opts.version });
+    e.record({ t: "session", id: e.sessionId, root: opts.root, model: opts.model, created: (opts.now?.() ?? new Date()).toISOString(), version: opts.version, ...e.who });
     e.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: e.sections, fingerprint: prefix.fingerprint, reason: "session start" });
-    await e.chain.dispatch({ type: "session.start", sessionId: e.sessionId, root: opts.root, resumed: false, model: opts.model });
+    if (!opts.agent) await e.chain.dispatch({ type: "session.start", sessionId: e.sessionId, root: opts.root, resumed: false, model: opts.model });
     return e;
   }
 
@@ -145,6 +174,14 @@ export class Engine {
   get messages(): readonly ChatMessage[] {
     return this.context.messages;
   }
+  /** The tools this session has (a subagent's are a view of its parent's). */
+  get tools(): ToolRegistry {
+    return this.opts.registry;
+  }
+  /** The running turn's profile, or the session's between turns. */
+  get turnProfile(): TurnProfile {
+    return this.running ? this.current : this.profile;
+  }
   get prefix(): Prefix {
     return this.context.currentPrefix;
   }
@@ -186,13 +223,13 @@ export class Engine {
     this.turnSignal = signal;
     this.extra = { usage: { ...ZERO_USAGE }, costUsd: 0 };
     const started = performance.now();
-    const begin = await this.chain.dispatch({ type: "turn.start", sessionId: this.sessionId, turn, prompt, profile: this.profile });
+    const begin = await this.chain.dispatch({ type: "turn.start", sessionId: this.sessionId, turn, prompt, profile: this.profile, ...this.who });
     const profile = begin?.profile ?? this.profile;
     this.emit?.({ type: "turn.start", sessionId: this.sessionId, turn, prompt });
     for (const message of begin?.notices ?? []) this.emit?.({ type: "notice", level: "warn", code: "turn-start", message });
     if (begin?.refuse) return this.finish(turn, prompt, begin.refuse.stopReason, emptyEnd(begin.refuse.message), started);
     if (!this.fixed) await this.fixPrefix();
-    const submitted = await this.chain.dispatch({ type: "prompt.submit", sessionId: this.sessionId, text: prompt });
+    const submitted = this.opts.agent ? { text: prompt } : await this.chain.dispatch({ type: "prompt.submit", sessionId: this.sessionId, text: prompt });
     if (submitted.blocked) return this.finish(turn, prompt, "error", emptyEnd(`prompt blocked: ${submitted.blocked}`), started);
     const tail = await this.chain.dispatch({ type: "context.tail", sessionId: this.sessionId, root: this.opts.root, turn, resumed: this.resumed });
     appendTurnStart(this.context, this.now(), this.opts.language, submitted.text, [...tail.notes, ...(submitted.context ?? []).map((text, i) => ({ id: `hook-${i}`, text }))]);
@@ -201,7 +238,7 @@ export class Engine {
     // to go on (Claude Code's `decision: "block"`), at most MAX_STOP_CONTINUATIONS times.
     let end = await this.runSteps(turn, profile, signal);
     for (let again = 0; end.stopReason === "completed"; again++) {
-      const after = await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason: end.stopReason, usage: end.usage, text: end.text });
+      const after = await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason: end.stopReason, usage: end.usage, text: end.text, ...this.who });
       if (!after?.continueWith) return this.finish(turn, prompt, end.stopReason, end, started, true);
       if (again === MAX_STOP_CONTINUATIONS) {
         this.emit?.({ type: "notice", level: "warn", code: "stop-hook", message: `a Stop hook asked to continue again; stopping after ${MAX_STOP_CONTINUATIONS} continuations` });
@@ -225,7 +262,7 @@ export class Engine {
       maxSteps: this.opts.maxSteps ?? 100,
       concurrency: this.opts.concurrency ?? 3,
       signal,
-      callEnv: { chain: this.chain, registry: this.opts.registry, sessionId: this.sessionId, root: this.opts.root, signal, reads: this.reads, shell: this.shell, askLock: { tail: Promise.resolve() } },
+      callEnv: { chain: this.chain, registry: this.opts.registry, sessionId: this.sessionId, root: this.opts.root, signal, reads: this.reads, shell: this.shell, askLock: { tail: Promise.resolve() }, ...this.who },
       emit: (e) => this.emit?.(e),
       onUsage: (step, usage) => this.onUsage(turn, step, usage),
       beforeStep: () => this.maybeCompact(turn),
@@ -243,7 +280,7 @@ export class Engine {
     if (end.loop) {
       this.emit?.({ type: "notice", level: "warn", code: "call-loop", message: `the model repeated a suppressed call in ${end.loop.requests} request(s), costing $${end.loop.costUsd.toFixed(4)}` });
     }
-    if (!dispatched) await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason, usage: end.usage, text: end.text });
+    if (!dispatched) await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason, usage: end.usage, text: end.text, ...this.who });
     this.emit?.({ ...this.completeEvent(turn, stopReason, end), durationMs });
   }
 
@@ -256,7 +293,7 @@ export class Engine {
   /** Price a request's usage (model.usage: the cost engine, the ledger) and record it. */
   private async price(turn: number, step: number, usage: Usage, profile: TurnProfile): Promise<number> {
     const at = this.now().toISOString();
-    const priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: profile.model, tier: profile.tier, usage, at });
+    const priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: profile.model, tier: profile.tier, usage, at, ...this.who });
     this.record({ t: "usage", turn, step, model: profile.model, usage, costUsd: priced.costUsd, at });
     return priced.costUsd;
   }
@@ -335,7 +372,7 @@ export class Engine {
     const { changed, prefix, tokens } = await this.reloadPreview();
     if (!changed) return false;
     const before = this.context.currentPrefix.fingerprint;
-    await this.chain.dispatch({ type: "context.prefix.changed", reason: "reload", before, after: prefix.fingerprint, tokens });
+    await this.chain.dispatch({ type: "context.prefix.changed", sessionId: this.sessionId, reason: "reload", before, after: prefix.fingerprint, tokens });
     this.context.replacePrefix(prefix, "reload");
     this.fixed = true;
     this.announced.clear();
@@ -352,13 +389,34 @@ export class Engine {
 
   private userCalls = 0;
 
+  /** Add what a request outside this session's own model rounds cost (a subagent's run) to
+   *  the running turn: its turn.complete, `-p`'s total_cost_usd and the REPL's status line
+   *  count it. Between turns it is not added anywhere (the ledger has it either way). */
+  billToTurn(usage: Usage, costUsd: number): void {
+    if (!this.running) return;
+    this.extra = { usage: addUsage(this.extra.usage, usage), costUsd: this.extra.costUsd + costUsd };
+  }
+
+  /** Link a subagent's transcript from this session's. */
+  link(l: AgentLink): void {
+    this.record({ t: "agent", ...l });
+  }
+
+  /** End the session (once: closing again does nothing). */
   async close(reason = "exit"): Promise<void> {
-    await this.chain.dispatch({ type: "session.end", sessionId: this.sessionId, reason });
-    this.writer?.close();
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (!this.opts.agent) await this.chain.dispatch({ type: "session.end", sessionId: this.sessionId, reason });
+    } finally {
+      this.uninstall();
+      this.writer?.close();
+    }
   }
 
   private async gatherSections(): Promise<SystemSection[]> {
-    const r = await this.chain.dispatch({ type: "context.system", sessionId: this.sessionId, root: this.opts.root, model: this.profile.model });
+    const tools = this.opts.registry.list().map((t) => t.spec.name);
+    const r = await this.chain.dispatch({ type: "context.system", sessionId: this.sessionId, root: this.opts.root, model: this.profile.model, tools, ...this.who });
     const sections = [...r.sections];
     if (this.opts.appendSystemPrompt) sections.push({ id: "append-system-prompt", text: this.opts.appendSystemPrompt });
     return sections;
@@ -376,7 +434,7 @@ export class Engine {
   }
 
   private installCores(): void {
-    installCores(this.chain, {
+    this.uninstall = this.chain.setSessionCores(this.sessionId, sessionCores(this.chain, {
       context: () => this.context,
       turnProfile: () => (this.running ? this.current : this.profile),
       running: () => this.running,
@@ -384,8 +442,9 @@ export class Engine {
       turn: () => this.turn,
       emit: (e) => this.emit?.(e),
       price: (turn, step, usage, profile) => this.price(turn, step, usage, profile),
-      billToTurn: (usage, costUsd) => (this.extra = { usage: addUsage(this.extra.usage, usage), costUsd: this.extra.costUsd + costUsd }),
+      billToTurn: (usage, costUsd) => this.billToTurn(usage, costUsd),
       record: (r) => this.record(r),
+      system: (root) => (this.opts.agent ? agentSections(root, this.opts.agent.identity.name, this.opts.agent.system) : baseSections(root)),
       tailNotes: () => this.tailNotes(),
       toolContext: (callId, signal) =>
         createToolContext(this.chain, {
@@ -400,7 +459,7 @@ export class Engine {
       registry: this.opts.registry,
       prices: this.opts.prices,
       keepTurns: this.opts.compaction?.keepTurns ?? 2,
-    });
+    }));
   }
 
   private record(r: SessionRecord): void {

@@ -76,12 +76,12 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
         request: built.request,
         signal: d.signal,
         // A failing model.stream hook is reported by the chain; a delta it loses is only display.
-        onDelta: (delta) => void d.chain.dispatch({ type: "model.stream", step, delta }).catch(() => undefined),
+        onDelta: (delta) => void d.chain.dispatch({ type: "model.stream", sessionId: d.sessionId, step, delta }).catch(() => undefined),
       });
     } catch (err) {
       return end(d.signal.aborted ? "interrupted" : "error", err instanceof Error ? err.message : String(err));
     }
-    response = await d.chain.dispatch({ type: "model.response", step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
+    response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
     const stepCost = response.usage ? await d.onUsage(step, response.usage) : 0;
     if (response.usage) {
       usage = addUsage(usage, response.usage);

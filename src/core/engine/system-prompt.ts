@@ -25,18 +25,34 @@ How to answer:
 - When you finish a task, say what you changed (files) and how you verified it, in a few lines.
 - If something is unclear or risky (deleting data, pushing, changing many files), ask first.`;
 
+const SUBAGENT = `You are a subagent of deepcode, a coding agent working in the user's terminal on their project. Another agent gave you one task; do it with the tools you have, on your own: nobody answers questions in between.
+
+- Your final message is all the other agent receives of your work: make it the complete answer, with the facts, file paths and line numbers it needs, and say what you changed, if anything.
+- Look before you change anything, keep changes small, and check them.
+- Some calls need the user's permission; if a call is denied, do not repeat it: take another approach or report why you could not.
+- Messages that start with [deepcode] come from deepcode, not from the user.`;
+
 /** The model is not named here: it can change within a session (/model, tiers). */
 export function baseSections(root: string): SystemSection[] {
+  return [{ id: "base", text: BASE }, environment(root)];
+}
+
+/** A subagent's core sections: what it is, its own prompt (an agent file's body), and the same
+ *  environment facts. Nothing that varies per run (no ids, no times): the prefix of an agent
+ *  type is the same on every invocation, in every session, so the cache keeps it. */
+export function agentSections(root: string, name: string, system: string): SystemSection[] {
+  const own = system.trim();
+  return [{ id: "subagent", text: SUBAGENT }, ...(own ? [{ id: `agent:${name}`, text: own }] : []), environment(root)];
+}
+
+function environment(root: string): SystemSection {
   const env = [
     `Project root: ${root}`,
     `Platform: ${platform()} ${release()}`,
     `Shell for the Bash tool: bash`,
     `Git repository: ${existsSync(join(root, ".git")) ? "yes" : "no"}`,
   ];
-  return [
-    { id: "base", text: BASE },
-    { id: "environment", text: `Environment (fixed at session start):\n${env.map((l) => `- ${l}`).join("\n")}` },
-  ];
+  return { id: "environment", text: `Environment (fixed at session start):\n${env.map((l) => `- ${l}`).join("\n")}` };
 }
 
 /** DeepSeek's `latest_reminder` content: `<date>,<weekday>,<location>,<platform>,<language>`. */

@@ -11,16 +11,17 @@
 
 import type { Chain } from "../chain.js";
 import type {
+  AgentIdentity,
   JsonObject,
   JsonValue,
   ReadRecord,
-  RegisteredTool,
   ToolCall,
   ToolContext,
   ToolDefinition,
   ToolOutput,
   ToolSpec,
 } from "../../contract/index.js";
+import type { ToolRegistry } from "./registry.js";
 import { createToolContext } from "../tool-context.js";
 import { describeErrors, validate } from "../schema.js";
 import { STORM_BY } from "../repair/call-storm.js";
@@ -49,32 +50,7 @@ export function definitionOf(spec: ToolSpec): ToolDefinition {
   return { type: "function", function: { name: spec.name, description: spec.description, parameters: spec.inputSchema } };
 }
 
-export class ToolRegistry {
-  private readonly byName = new Map<string, RegisteredTool>();
-
-  add(spec: ToolSpec, source: string): void {
-    if (!/^[a-zA-Z0-9_-]{1,64}$/.test(spec.name)) throw new Error(`tool name '${spec.name}' from ${source} is not [a-zA-Z0-9_-]{1,64}`);
-    const existing = this.byName.get(spec.name);
-    if (existing) throw new Error(`tool '${spec.name}' from ${source} clashes with the one from ${existing.source}`);
-    this.byName.set(spec.name, { spec, source });
-  }
-
-  remove(name: string): void {
-    this.byName.delete(name);
-  }
-
-  get(name: string): RegisteredTool | undefined {
-    return this.byName.get(name);
-  }
-
-  /** Built-ins in their declared order, then the rest by name: the same order every time. */
-  list(): RegisteredTool[] {
-    const all = [...this.byName.values()];
-    const builtin = all.filter((t) => t.source === "builtin");
-    const rest = all.filter((t) => t.source !== "builtin").sort((a, b) => a.spec.name.localeCompare(b.spec.name));
-    return [...builtin, ...rest];
-  }
-}
+export { ToolRegistry } from "./registry.js";
 
 export interface CallEnv {
   chain: Chain;
@@ -89,6 +65,8 @@ export interface CallEnv {
   cutOff: boolean;
   /** Serialises permission prompts: a person answers one question at a time. */
   askLock: { tail: Promise<unknown> };
+  /** Set for a subagent's calls: its questions say which agent asks. */
+  agent?: AgentIdentity;
 }
 
 export interface CallOutcome {
@@ -168,6 +146,7 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
         reason: gate.reason ?? "this tool changes things",
         preview,
         remember: gate.remember ?? tool,
+        ...(env.agent ? { agent: env.agent } : {}),
       });
     });
     if (answer.decision !== "allow") {

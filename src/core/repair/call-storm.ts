@@ -78,7 +78,7 @@ export function registerCallStorm(chain: Chain, log: RepairLog, owner: string): 
     if (e.callId.startsWith("mention-")) return next();
     const times = breaker.record(e.sessionId, e.tool, e.input);
     if (times >= STORM_LIMIT) {
-      await log.announce("call-storm", `${describeCall(e.tool, e.input)} suppressed: call ${times} of the same in the last ${STORM_WINDOW}`, e.step);
+      await log.announce("call-storm", `${describeCall(e.tool, e.input)} suppressed: call ${times} of the same in the last ${STORM_WINDOW}`, e.step, e.sessionId);
       if (tripped.has(e.sessionId)) return { decision: "deny", reason: stormStopReason(e.tool), by: STORM_STOP_BY };
       tripped.add(e.sessionId);
       return { decision: "deny", reason: stormReason(e.tool, times), by: STORM_BY };

@@ -36,13 +36,14 @@ export function isJsonObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** Where repairs report, with the model round (`step`) the repaired thing came from. */
+/** Where repairs report, with the session and the model round (`step`) the repaired thing came
+ *  from (the notice reaches that session's stream, a subagent's included). */
 export class RepairLog {
   constructor(private readonly chain: Chain) {}
 
-  async announce(kind: string, detail: string, step: number): Promise<void> {
+  async announce(kind: string, detail: string, step: number, sessionId: string): Promise<void> {
     try {
-      await this.chain.dispatch({ type: "model.repair", step, kind, detail });
+      await this.chain.dispatch({ type: "model.repair", sessionId, step, kind, detail });
     } catch {
       // A missing core answer or a failing observer of `model.repair` must not undo the
       // repair itself: the call still runs with the repaired arguments. Hook failures are

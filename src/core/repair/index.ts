@@ -53,26 +53,32 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
   const owner = REPAIR_OWNER;
   const schemaOf = (tool: string): JsonSchema | undefined => opts.tools().find((t) => t.name === tool)?.inputSchema;
 
-  const hold = new StreamHold();
-  let flushing = false;
+  // One hold per session: subagents stream at the same time as each other.
+  const holds = new Map<string, StreamHold>();
+  const holdOf = (sessionId: string): StreamHold => holds.get(sessionId) ?? holds.set(sessionId, new StreamHold()).get(sessionId)!;
+  const flushing = new Set<string>();
   chain.on("builtin", owner, "model.stream", null, (e, next) => {
-    if (flushing || e.delta.kind !== "content") return next();
-    const now = hold.content(e.step, e.delta.text);
+    if (flushing.has(e.sessionId) || e.delta.kind !== "content") return next();
+    const now = holdOf(e.sessionId).content(e.step, e.delta.text);
     return now ? next({ ...e, delta: contentDelta(now) }) : undefined;
   });
   // Outermost on model.response: it sees the final answer, after every repair below it.
   chain.on("builtin", owner, "model.response", null, async (e, next) => {
     const r = await next();
-    const rest = hold.finish(e.step, r.message.content ?? "");
+    const rest = holdOf(e.sessionId).finish(e.step, r.message.content ?? "");
     if (rest) {
-      flushing = true;
+      flushing.add(e.sessionId);
       try {
-        await chain.dispatch({ type: "model.stream", step: e.step, delta: contentDelta(rest) });
+        await chain.dispatch({ type: "model.stream", sessionId: e.sessionId, step: e.step, delta: contentDelta(rest) });
       } finally {
-        flushing = false;
+        flushing.delete(e.sessionId);
       }
     }
     return r;
+  });
+  chain.on("builtin", owner, "turn.complete", null, (e, next) => {
+    holds.delete(e.sessionId);
+    return next();
   });
 
   chain.on("builtin", owner, "model.response", null, async (e, next) => {
@@ -87,7 +93,7 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
       nextId: () => freshCallId("call_scav"),
     });
     if (fixed === null) return next();
-    for (const r of fixed.repairs) await log.announce(r.kind, r.detail, e.step);
+    for (const r of fixed.repairs) await log.announce(r.kind, r.detail, e.step, e.sessionId);
     return next({ ...e, response: fixed.response });
   });
 
@@ -121,7 +127,7 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
       return { error: cutOffMessage(e.tool, e.arguments, e.cutOff) };
     }
     if (fixed.ok) {
-      await log.announce("json-repaired", `${e.tool}: ${fixed.fixes.join("; ")}`, e.step);
+      await log.announce("json-repaired", `${e.tool}: ${fixed.fixes.join("; ")}`, e.step, e.sessionId);
       return { input: fixed.value };
     }
     return { error: retryMessage(e.tool, e.arguments, fixed.reason) };

@@ -3,14 +3,20 @@
 // the prefix exactly as first built, so a resumed session rebuilds byte-identical requests.
 // A torn last line (a crash, kill -9) is skipped on load and reported; nothing before it is
 // lost. No record ever holds the API key: nothing that carries it is written here.
+//
+// Subagents' sessions live beside their main session, in a folder named after it:
+// `<project>/<main id>/<subagent id>.jsonl` (every level of nesting in the same folder), and
+// each is linked from the session that spawned it by an `agent` record. `list()` and `-c` see
+// main sessions only.
 
-import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import type { ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
+import type { AgentIdentity, ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
 
 export type SessionRecord =
-  | { t: "session"; id: string; root: string; model: string; created: string; version: string }
+  /** `agent`: this session is a subagent's (its file lives in its root session's folder). */
+  | { t: "session"; id: string; root: string; model: string; created: string; version: string; agent?: AgentIdentity }
   | { t: "prefix"; system: string; tools: ToolDefinition[]; sections: SystemSection[]; fingerprint: string; reason: string }
   /** Tools announced at the tail (reachable through the proxy tool). */
   | { t: "announce"; tools: string[] }
@@ -27,7 +33,9 @@ export type SessionRecord =
   | { t: "display"; kind: string; text: string }
   | { t: "model"; model: string }
   /** A call's arguments exactly as the model sent them, where the log holds other (valid) JSON. */
-  | { t: "raw-arguments"; callId: string; raw: string };
+  | { t: "raw-arguments"; callId: string; raw: string }
+  /** A subagent this session spawned: its transcript, relative to this project's sessions folder. */
+  | { t: "agent"; id: string; name: string; task: string; callId?: string; file: string };
 
 export interface LoadedSession {
   id: string;
@@ -48,6 +56,8 @@ export interface SessionSummary {
   messages: number;
   costUsd: number;
   model: string;
+  /** The subagents this session spawned (its `agent` records), in order. */
+  agents: Array<{ id: string; name: string; task: string; file: string }>;
 }
 
 /** `/home/me/src/app` → `-home-me-src-app`: one folder per project. */
@@ -63,8 +73,19 @@ export function newSessionId(now = new Date()): string {
 export class SessionStore {
   readonly dir: string;
 
-  constructor(home: string, root: string) {
-    this.dir = join(home, "sessions", projectKey(root));
+  constructor(home: string, root: string, dir?: string) {
+    this.dir = dir ?? join(home, "sessions", projectKey(root));
+  }
+
+  /** Where the subagents of main session `rootId` are kept: `<dir>/<rootId>/`. */
+  agents(rootId: string): SessionStore {
+    this.fileOf(rootId); // checks the id
+    return new SessionStore("", "", join(this.dir, rootId));
+  }
+
+  /** One session's summary (throws when there is no such session). */
+  summary(id: string): SessionSummary {
+    return summarise(this.load(id), statSync(this.fileOf(id)).mtimeMs);
   }
 
   private ensureDir(): void {
@@ -145,8 +166,10 @@ export class SessionStore {
     return this.list().find((s) => s.messages > 0);
   }
 
+  /** Delete a session's file, and its subagents' with it. */
   delete(id: string): void {
     unlinkSync(this.fileOf(id));
+    rmSync(join(this.dir, id), { recursive: true, force: true });
   }
 }
 
@@ -192,7 +215,9 @@ function summarise(s: LoadedSession, modified: number): SessionSummary {
   let costUsd = 0;
   let messages = 0;
   let firstUserText = "";
+  const agents: SessionSummary["agents"] = [];
   for (const r of s.records) {
+    if (r.t === "agent") agents.push({ id: r.id, name: r.name, task: r.task, file: r.file });
     if (r.t === "msg") {
       messages++;
       if (!firstUserText && r.m.role === "user" && !r.m.content.startsWith("[deepcode]")) firstUserText = r.m.content;
@@ -206,5 +231,5 @@ function summarise(s: LoadedSession, modified: number): SessionSummary {
     } else if (r.t === "usage") costUsd += r.costUsd;
     else if (r.t === "model") model = r.model;
   }
-  return { id: s.id, file: s.file, created, modified, firstPrompt: firstPrompt || firstUserText, turns, messages, costUsd, model };
+  return { id: s.id, file: s.file, created, modified, firstPrompt: firstPrompt || firstUserText, turns, messages, costUsd, model, agents };
 }

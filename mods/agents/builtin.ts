@@ -1,0 +1,38 @@
+// The subagent types deepcode ships. An agent file of the same name (project, user or plugin)
+// takes a built-in's place. Their prompts are part of each run's cached prefix: fixed text.
+
+import type { Agent } from "./load.js";
+
+const GENERAL = `You are a general-purpose agent. Work on the task you were given until it is done: search the project, read what matters, make the changes the task asks for, and check them (run the tests or the build when there are any).
+
+When you finish, reply with what you found or did: the answer first, then the files you changed (if any) and how you checked them. Quote paths and line numbers so the agent that asked can use them without reading everything again.`;
+
+const EXPLORE = `You are an exploring agent: you find things in the project and explain them, and you change nothing (your tools only read).
+
+- Search wide first (Glob for names, Grep for contents), then read only what answers the question; several searches at once run in parallel.
+- Be as thorough as the task asks: a quick look when it says quick, every place when it says all.
+- Reply with the answer itself: the files and line numbers, the relevant code in a few lines, and what you could not find. Keep it short; the agent that asked will read it all.`;
+
+export const BUILTIN_AGENTS: readonly Agent[] = [
+  {
+    name: "general-purpose",
+    description: "For multi-step tasks on its own: searching when the right place is not obvious, researching a question across many files, or doing a self-contained change. It has all of your tools.",
+    disallowedTools: [],
+    model: "inherit",
+    body: GENERAL,
+    scope: "builtin",
+    source: "built in",
+    notes: [],
+  },
+  {
+    name: "explore",
+    description: "A fast, cheap read-only agent for finding files, searching code and answering questions about how the codebase works. Say how thorough it should be (quick, medium, very thorough).",
+    disallowedTools: ["Task"],
+    readOnly: true,
+    model: "chat-fast",
+    body: EXPLORE,
+    scope: "builtin",
+    source: "built in",
+    notes: [],
+  },
+];

@@ -1,0 +1,146 @@
+// Finding subagent types: agent files (`<folder>/<name>.md`, Claude Code's format), the first to
+// claim a name wins (Claude Code's precedence: the project's over the person's over plugins'):
+//   1. <root>/.deepcode/agents   2. <root>/.claude/agents       (project)
+//   3. <deepcode home>/agents    4. <user home>/.claude/agents  (user)
+//   5. folders plugins contributed (api.contribute("agents", dir)); named `<plugin>:<name>`
+//   6. the built-in types (builtin.ts), which any file of the same name replaces.
+// A file whose header cannot be read is reported with file and line and skipped; the rest load.
+//
+// What deepcode makes of a file's fields:
+// - `tools`: names as listed; `Agent`/`Task` is the Task tool, and `Agent(a, b)` limits which
+//   types it may start. A tool with a pattern (`Bash(git *)`) is left out with a note: deepcode
+//   gives a subagent a tool whole or not at all, so it never gets more than the file meant.
+// - `model`: `inherit`, a deepcode tier or model id as written; Claude's names map to tiers
+//   (haiku → chat-fast, sonnet → chat-full, opus → reasoner).
+
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseAgentFile, toolNames, type Contribution } from "../../src/contract/index.js";
+import { BUILTIN_AGENTS } from "./builtin.js";
+
+export interface Agent {
+  name: string;
+  description: string;
+  /** Tool names for agent.spawn; absent: the caller's. */
+  tools?: string[];
+  /** The types it may start (from `Agent(x)`); absent: any. */
+  agents?: string[];
+  disallowedTools: string[];
+  readOnly?: boolean;
+  /** `inherit`, a tier name, or a model id. */
+  model: string;
+  maxTurns?: number;
+  body: string;
+  scope: "builtin" | "project" | "user" | "plugin";
+  source: string;
+  file?: string;
+  /** What deepcode changed or left out of the file, for /agents. */
+  notes: string[];
+}
+
+export interface AgentPlaces {
+  root: string;
+  home: string;
+  userHome: string;
+  plugins: readonly Contribution[];
+}
+
+export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[] } {
+  const places: Array<{ dir: string; scope: Agent["scope"]; source: string; prefix?: string }> = [
+    { dir: join(p.root, ".deepcode", "agents"), scope: "project", source: ".deepcode/agents" },
+    { dir: join(p.root, ".claude", "agents"), scope: "project", source: ".claude/agents" },
+    { dir: join(p.home, "agents"), scope: "user", source: "~/.deepcode/agents" },
+    { dir: join(p.userHome, ".claude", "agents"), scope: "user", source: "~/.claude/agents" },
+    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:` })),
+  ];
+  const byName = new Map<string, Agent>();
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const place of places) {
+    if (seen.has(place.dir)) continue;
+    seen.add(place.dir);
+    for (const entry of mdFiles(place.dir)) {
+      const file = join(place.dir, entry);
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch {
+        continue; // a folder named *.md, or a dangling link: not an agent file
+      }
+      const parsed = parseAgentFile(text, entry.replace(/\.md$/i, ""));
+      if (!parsed.ok) {
+        for (const x of parsed.problems) problems.push(`${file}:${x.line}: ${x.message}; this agent is skipped`);
+        continue;
+      }
+      const f = parsed.value;
+      const name = `${place.prefix ?? ""}${f.name}`;
+      if (byName.has(name.toLowerCase())) continue;
+      const notes: string[] = [];
+      const tools = f.tools ? mapTools(f.tools, notes) : undefined;
+      const model = mapModel(f.model, notes);
+      byName.set(name.toLowerCase(), {
+        name,
+        description: f.description,
+        ...(tools ? { tools: tools.names } : {}),
+        ...(tools?.agents ? { agents: tools.agents } : {}),
+        disallowedTools: mapTools(f.disallowedTools, notes).names,
+        model,
+        ...(f.maxTurns !== undefined ? { maxTurns: f.maxTurns } : {}),
+        body: f.body,
+        scope: place.scope,
+        source: place.source,
+        file,
+        notes,
+      });
+    }
+  }
+  for (const b of BUILTIN_AGENTS) if (!byName.has(b.name)) byName.set(b.name, b);
+  return { agents: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
+}
+
+/** An agent by the name a model gave (exact first, then ignoring case: Claude's `Explore`). */
+export function findAgent(agents: readonly Agent[], name: string): Agent | undefined {
+  const n = name.trim();
+  return agents.find((a) => a.name === n) ?? agents.find((a) => a.name.toLowerCase() === n.toLowerCase());
+}
+
+function mapTools(list: readonly string[], notes: string[]): { names: string[]; agents?: string[] } {
+  const names: string[] = [];
+  let agents: string[] | undefined;
+  for (const item of list) {
+    const m = /^([A-Za-z0-9_*-]+)\s*(?:\(([\s\S]*)\))?$/.exec(item.trim());
+    if (!m) {
+      notes.push(`tools: '${item}' is not a tool name; left out`);
+      continue;
+    }
+    const [, name, spec] = m;
+    if (toolNames(name).includes("Task")) {
+      names.push("Task");
+      if (spec !== undefined && spec.trim() !== "*") (agents ??= []).push(...spec.split(",").map((s) => s.trim()).filter(Boolean));
+    } else if (spec !== undefined && spec.trim() !== "*") {
+      notes.push(`tools: '${item}' is left out: deepcode gives a subagent a tool whole or not at all (list ${name} to give it whole)`);
+    } else names.push(name);
+  }
+  return { names, ...(agents ? { agents } : {}) };
+}
+
+function mapModel(model: string, notes: string[]): string {
+  const m = model.trim();
+  const lower = m.toLowerCase();
+  const tier = /haiku/.test(lower) ? "chat-fast" : /sonnet/.test(lower) ? "chat-full" : /opus/.test(lower) ? "reasoner" : undefined;
+  if (tier && (lower.startsWith("claude") || ["haiku", "sonnet", "opus", "opusplan"].includes(lower))) {
+    notes.push(`model: Claude's ${m} runs as the ${tier} tier`);
+    return tier;
+  }
+  return m || "inherit";
+}
+
+function mdFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => !n.startsWith(".") && /\.md$/i.test(n))
+      .sort();
+  } catch {
+    return []; // no such folder (the usual case): no agents from here
+  }
+}

@@ -1,0 +1,112 @@
+// Finding skills: `<folder>/<name>/SKILL.md` in these folders, the first to claim a name wins
+// (Claude Code's precedence: the person's own skills over the project's, so a repository
+// cannot shadow a skill its person relies on):
+//   1. <deepcode home>/skills          (user)       3. <root>/.deepcode/skills   (project)
+//   2. <user home>/.claude/skills      (user)       4. <root>/.claude/skills     (project)
+//   5. folders plugins contributed (api.contribute("skills", dir)); named `<plugin>:<name>`.
+// A SKILL.md whose header cannot be read is reported with its file and line and skipped; the
+// rest load. Everything is read again on each call (a few directory reads): a skill added or
+// edited mid-session is seen at the next turn.
+
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseSkillFile, type Contribution, type SkillFile } from "../../src/contract/index.js";
+
+export interface Skill extends SkillFile {
+  /** Its folder (absolute) and its SKILL.md. */
+  dir: string;
+  file: string;
+  scope: "user" | "project" | "plugin";
+  /** Where it was found, for people: `.claude/skills`, `~/.deepcode/skills`, `plugin x`. */
+  source: string;
+  /** Of the whole file: tells a changed skill from the one the model loaded. */
+  digest: string;
+}
+
+export interface SkillPlaces {
+  root: string;
+  /** deepcode's home (~/.deepcode or DEEPCODE_HOME). */
+  home: string;
+  /** The person's home folder, where ~/.claude lives. */
+  userHome: string;
+  plugins: readonly Contribution[];
+}
+
+const MAX_FILES = 100;
+const MAX_DEPTH = 4;
+
+export function loadSkills(p: SkillPlaces): { skills: Skill[]; problems: string[] } {
+  const places: Array<{ dir: string; scope: Skill["scope"]; source: string; prefix?: string; own: boolean }> = [
+    { dir: join(p.home, "skills"), scope: "user", source: "~/.deepcode/skills", own: true },
+    { dir: join(p.userHome, ".claude", "skills"), scope: "user", source: "~/.claude/skills", own: false },
+    { dir: join(p.root, ".deepcode", "skills"), scope: "project", source: ".deepcode/skills", own: true },
+    { dir: join(p.root, ".claude", "skills"), scope: "project", source: ".claude/skills", own: false },
+    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, own: false })),
+  ];
+  const byName = new Map<string, Skill>();
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const place of places) {
+    if (seen.has(place.dir)) continue; // DEEPCODE_HOME inside the home folder and the like
+    seen.add(place.dir);
+    for (const entry of entries(place.dir)) {
+      const dir = join(place.dir, entry);
+      const file = join(dir, "SKILL.md");
+      let text: string;
+      try {
+        if (!statSync(dir).isDirectory()) continue;
+        text = readFileSync(file, "utf8");
+      } catch {
+        continue; // not a skill folder (no SKILL.md), or a dangling link
+      }
+      const parsed = parseSkillFile(text, entry);
+      if (!parsed.ok) {
+        for (const x of parsed.problems) problems.push(`${file}:${x.line}: ${x.message}; this skill is skipped`);
+        continue;
+      }
+      if (place.own) for (const x of parsed.notes) problems.push(`${file}:${x.line}: ${x.message}`);
+      const name = `${place.prefix ?? ""}${parsed.value.name}`;
+      if (byName.has(name)) continue; // a higher-precedence folder already has it
+      const digest = createHash("sha256").update(text).digest("hex");
+      byName.set(name, { ...parsed.value, name, dir, file, scope: place.scope, source: place.source, digest });
+    }
+  }
+  return { skills: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
+}
+
+/** The files beside SKILL.md (scripts, references), absolute, at most MAX_FILES. */
+export function skillFiles(dir: string): { files: string[]; more: boolean } {
+  const files: string[] = [];
+  let more = false;
+  const walk = (d: string, depth: number): void => {
+    for (const name of entries(d)) {
+      if (name === "node_modules") continue;
+      const p = join(d, name);
+      let isDir: boolean;
+      try {
+        isDir = statSync(p).isDirectory();
+      } catch {
+        continue; // a dangling link: nothing to read
+      }
+      if (isDir) {
+        if (depth < MAX_DEPTH) walk(p, depth + 1);
+      } else if (!(d === dir && name === "SKILL.md")) {
+        if (files.length >= MAX_FILES) more = true;
+        else files.push(p);
+      }
+    }
+  };
+  walk(dir, 0);
+  return { files, more };
+}
+
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => !n.startsWith("."))
+      .sort();
+  } catch {
+    return []; // no such folder (the usual case): nothing here
+  }
+}
