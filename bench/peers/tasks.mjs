@@ -2,7 +2,7 @@
 // (abstract actions, mapped onto each agent's tools by tools.mjs), its final answers, and how a
 // task's success is checked on the repository's end state and on what reached the model.
 //
-// A task: { id, prompt, steps: [{ think, say?, actions, when? }], final(seen), check(root) →
+// A task: { id, prompt, steps: [{ think, say?, actions, when?, use? }], final(seen), check(root) →
 // null or why it failed, facts? (strings a summary carries on), needs? (strings that must be in
 // the result of the task's first call: the information the model needed, as the agent sent it) }.
 // Prompts never say "summarise", "compact" or "checkpoint": those words mark compaction requests.
@@ -140,7 +140,12 @@ function longSession(window) {
       steps: [
         { think: "Open the decisions file and the first two notes.", actions: [read(DECISIONS), read(noteName(ids[0])), read(noteName(ids[1]))] },
         { think: "Now the other two notes.", actions: [read(noteName(ids[2])), read(noteName(ids[3]))] },
-        { think: "Record the four decisions above the marker.", actions: [{ do: "edit", path: DECISIONS, old: DECISIONS_MARKER, new: `${decisions.map((d) => `- ${d}`).join("\n")}\n${DECISIONS_MARKER}` }] },
+        {
+          think: "Record the four decisions above the marker.",
+          // The four decisions must be in front of the model as it writes them down.
+          use: ids.map((id, k) => ({ text: decisions[k], from: read(noteName(id)) })),
+          actions: [{ do: "edit", path: DECISIONS, old: DECISIONS_MARKER, new: `${decisions.map((d) => `- ${d}`).join("\n")}\n${DECISIONS_MARKER}` }],
+        },
       ],
       final: () => `Recorded the decisions of ${ids.map(noteName).join(", ")} in ${DECISIONS}.`,
       check: (root) => decisions.map((d) => mustHave(root, DECISIONS, d)).find(Boolean) ?? null,
