@@ -8,7 +8,7 @@ import type { ToolContext, ToolOutput, ToolSpec } from "../contract/index.js";
 import { PASS_LABELS, findMatch, lineOf, type MatchResult } from "./edit-match.js";
 import { unifiedDiff } from "./line-diff.js";
 import { displayPath, errCode, resolvePath } from "./paths.js";
-import { canEncode, decodeText, detectEol, encodeText, readRecord, splitLines, staleReason } from "./text.js";
+import { canEncode, decodeText, detectEol, encodeText, numbered, readRecord, splitLines, staleReason } from "./text.js";
 
 type EditInput = {
   file_path: string;
@@ -143,7 +143,7 @@ function snippet(text: string, firstLine: number, replacement: string): string {
   const from = Math.max(1, firstLine - 3);
   const to = Math.min(lines.length, firstLine + span - 1 + 3, from + 30);
   const out: string[] = [];
-  for (let n = from; n <= to; n++) out.push(`${String(n).padStart(6)}\t${lines[n - 1].slice(0, 500)}`);
+  for (let n = from; n <= to; n++) out.push(numbered(n, lines[n - 1].slice(0, 500)));
   return out.length ? `The file around the change now reads:\n${out.join("\n")}` : "";
 }
 
@@ -188,7 +188,7 @@ export function closestLines(text: string, oldString: string): string {
   const blocks: string[] = [];
   for (const { i } of scored.slice(0, 3)) {
     const block: string[] = [];
-    for (let n = i; n < Math.min(lines.length, i + span); n++) block.push(`${String(n + 1).padStart(6)}\t${lines[n].slice(0, 300)}`);
+    for (let n = i; n < Math.min(lines.length, i + span); n++) block.push(numbered(n + 1, lines[n].slice(0, 300)));
     blocks.push(block.join("\n"));
   }
   return blocks.join("\n  …\n");

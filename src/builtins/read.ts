@@ -1,10 +1,10 @@
-// Read {file_path, offset?, limit?}: a text file as numbered lines (`cat -n` style: the line
-// number right-aligned in six columns, a tab, the text). Records what was read in ctx.reads so
+// Read {file_path, offset?, limit?}: a text file as numbered lines (the line number, a tab, the
+// text: `numbered` in text.ts). Records what was read in ctx.reads so
 // Write and Edit can refuse to clobber a file that changed since.
 
 import type { ToolOutput, ToolSpec } from "../contract/index.js";
 import { displayPath, errCode, resolvePath } from "./paths.js";
-import { decodeText, readRecord, splitLines } from "./text.js";
+import { decodeText, numbered, readRecord, splitLines } from "./text.js";
 
 export const READ_DEFAULT_LINES = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -20,7 +20,7 @@ type ReadInput = {
 export const readTool: ToolSpec<ReadInput> = {
   name: "Read",
   description: [
-    "Reads a text file and returns its lines numbered like `cat -n` (number, tab, text).",
+    "Reads a text file; each line comes as its number, a tab, its text.",
     "- file_path may be absolute or relative to the project root.",
     `- By default up to ${READ_DEFAULT_LINES} lines from the start; for long files pass offset (1-based line) and limit.`,
     `- Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.`,
@@ -72,7 +72,7 @@ export const readTool: ToolSpec<ReadInput> = {
     }
     const end = Math.min(lines.length, start + limit);
     const out: string[] = [];
-    for (let i = start; i < end; i++) out.push(`${String(i + 1).padStart(6)}\t${cutLine(lines[i])}`);
+    for (let i = start; i < end; i++) out.push(numbered(i + 1, cutLine(lines[i])));
     if (end < lines.length) {
       out.push(`\n(Showing lines ${start + 1}–${end} of ${lines.length}. Pass offset=${end + 1} to read on.)`);
     }

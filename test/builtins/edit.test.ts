@@ -21,7 +21,7 @@ describe("Edit replaces exactly the text the model names", () => {
     expect(r.summary).toBe("Edit a.ts +2 −1");
     expect(r.meta).toMatchObject({ added: 2, removed: 1, replacements: 1, match: "exact" });
     expect(r.meta!.diff).toBe("--- a/a.ts\n+++ b/a.ts\n@@ -1,3 +1,4 @@\n function f() {\n-  return 1;\n+  const x = 1;\n+  return x;\n }");
-    expect(r.content).toContain("     3\t  return x;");
+    expect(r.content).toContain("3\t  return x;");
   });
 
   it("refuses several exact matches without replace_all, listing where they are", async () => {
@@ -103,7 +103,7 @@ describe("Edit replaces exactly the text the model names", () => {
     const r = await s.call("Edit", { file_path: "a.ts", old_string: "function add(x, y) {", new_string: "function sum(x, y) {" });
     expect(r.isError).toBe(true);
     expect(r.content).toContain("was not found");
-    expect(r.content).toContain("     1\tfunction add(a, b) {");
+    expect(r.content).toContain("1\tfunction add(a, b) {");
   });
 
   it("creates a missing file when old_string is empty", async () => {
