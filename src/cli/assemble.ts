@@ -259,7 +259,8 @@ function pluginConfig(settings: LoadedSettings, id: string): Record<string, Json
 
 function compactionSetting(v: JsonValue | undefined): EngineOptions["compaction"] {
   if (!isObject(v)) return undefined;
-  return { threshold: typeof v.threshold === "number" ? v.threshold : undefined, keepTurns: typeof v.keepTurns === "number" ? v.keepTurns : undefined };
+  const n = (k: string): number | undefined => (typeof v[k] === "number" ? v[k] : undefined);
+  return { threshold: n("threshold"), betweenTurns: n("betweenTurns"), window: n("window"), keepTurns: n("keepTurns") };
 }
 
 /** `toolResultMaxBytes`, kept sane: below 4 KiB a bounded result would be mostly marker. */
