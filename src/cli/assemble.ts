@@ -142,7 +142,14 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
   registerPermissionGate(chain, {
     rules: () => [...permissions.rules, ...sessionRules.rules()],
-    env: () => ({ root: o.root, home: homedir(), deepcodeHome: home, cwd: app.engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories }),
+    env: () => ({
+      root: o.root,
+      home: homedir(),
+      deepcodeHome: home,
+      cwd: app.engine?.cwd ?? o.root,
+      additionalDirectories: permissions.additionalDirectories,
+      sessionOutputs: app.engine ? app.store.outputsDir(app.engine.sessionId) : undefined,
+    }),
     managedBroken: permissions.managedBroken,
   });
 

@@ -89,6 +89,13 @@ export interface ToolContext {
   readonly reads: Map<string, ReadRecord>;
   /** Per-session shell state: the Bash tool's working directory persists across calls. */
   readonly shell: { cwd: string };
+  /**
+   * Keep the whole of an output the tool shows only part of (a long command log), in a file
+   * beside the session (`<session>.outputs/<call id>.txt`, mode 0600); resolves to its absolute
+   * path, which the Read tool may open without asking, or null where no session is stored
+   * (tests, benchmarks) or the file could not be written. Say the path in the result.
+   */
+  keepOutput(text: string): Promise<string | null>;
 }
 
 /** What a tool returns. `content` is what the model reads; the rest is for people. */

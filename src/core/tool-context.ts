@@ -16,6 +16,8 @@ export interface ToolContextOptions {
   reads?: Map<string, ReadRecord>;
   /** Per-session shell state; the Bash tool's working directory starts at `root` when omitted. */
   shell?: { cwd: string };
+  /** Where `ctx.keepOutput` keeps a call's whole output (the session store); none: null. */
+  keepOutput?: (callId: string, text: string) => string | null;
 }
 
 export function createToolContext(chain: Chain, opts: ToolContextOptions): ToolContext {
@@ -33,5 +35,12 @@ export function createToolContext(chain: Chain, opts: ToolContextOptions): ToolC
     fetch: (req) => chain.dispatch({ type: "http.fetch", ...req, signal: req.signal ?? signal }),
     reads: opts.reads ?? new Map(),
     shell: opts.shell ?? { cwd: opts.root },
+    keepOutput: async (text) => {
+      try {
+        return opts.keepOutput?.(opts.callId, text) ?? null;
+      } catch {
+        return null; // a disk that refuses the file: the tool says the output was not kept
+      }
+    },
   };
 }

@@ -98,7 +98,7 @@ export function validateChatRequest(json, opts = {}) {
       }
     } else {
       if (m.content === undefined) return deser(`messages[${i}]: missing field \`content\``);
-      const parts = opts.textParts === true && Array.isArray(m.content) && m.content.every((p) => p?.type === "text" && typeof p.text === "string");
+      const parts = opts.textParts === true && Array.isArray(m.content) && m.content.every((/** @type {any} */ p) => p?.type === "text" && typeof p.text === "string");
       if (!contentOk && !parts) return deser(`messages[${i}]: invalid type: ${Array.isArray(m.content) ? "sequence" : typeof m.content}, expected a string`);
     }
     if (m.role === "tool" && typeof m.tool_call_id !== "string") return deser(`messages[${i}]: missing field \`tool_call_id\``);

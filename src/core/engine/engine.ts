@@ -378,7 +378,15 @@ export class Engine {
       record: (r) => this.record(r),
       tailNotes: () => this.tailNotes(),
       toolContext: (callId, signal) =>
-        createToolContext(this.chain, { root: this.opts.root, sessionId: this.sessionId, callId, signal: signal ?? new AbortController().signal, reads: this.reads, shell: this.shell }),
+        createToolContext(this.chain, {
+          root: this.opts.root,
+          sessionId: this.sessionId,
+          callId,
+          signal: signal ?? new AbortController().signal,
+          reads: this.reads,
+          shell: this.shell,
+          keepOutput: (id, text) => this.opts.store?.keepOutput(this.sessionId, id, text) ?? null,
+        }),
       registry: this.opts.registry,
       prices: this.opts.prices,
       keepTurns: this.opts.compaction?.keepTurns ?? 1,
