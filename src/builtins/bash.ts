@@ -112,7 +112,7 @@ async function format(r: ProcessRunResult, stdout: string, timeoutMs: number, ct
     const lines = whole.split("\n").length;
     const kept = await ctx.keepOutput(whole);
     body += kept
-      ? `\n[${shown.omitted.toLocaleString("en-US")} of ${lines.toLocaleString("en-US")} lines left out; the whole output is in ${kept} (Read it, with offset/limit for a part)]`
+      ? `\n[${shown.omitted.toLocaleString("en-US")} of ${lines.toLocaleString("en-US")} lines left out; all of it: Read ${kept}]`
       : `\n[${shown.omitted.toLocaleString("en-US")} of ${lines.toLocaleString("en-US")} lines left out; rerun the command narrowed (grep, tail) to see them]`;
   }
   const status: string[] = [];

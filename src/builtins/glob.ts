@@ -8,7 +8,9 @@ import { globMatch, hasGlob } from "./glob-match.js";
 import { displayPath, resolvePath } from "./paths.js";
 import { walkFiles } from "./walk.js";
 
-export const GLOB_MAX_RESULTS = 1000;
+/** Files listed at most, newest first: as Grep's default head_limit (a list longer than that
+ *  is read by no one; a narrower pattern is the answer). */
+export const GLOB_MAX_RESULTS = 250;
 
 type GlobInput = {
   pattern: string;

@@ -15,12 +15,16 @@ import { GrepPatternError } from "./grep-regex.js";
 import { RgError, searchRg, secretsSkippedRg } from "./grep-rg.js";
 import { defaultSecretScope, sameAsNote, secretFilter, secretTargetNote, skippedNote, type SecretScope } from "./grep-secrets.js";
 import { GrepAbortedError, searchBuiltin, shownPath, type GrepMode, type GrepQuery } from "./grep-search.js";
+import { digest } from "./grep-digest.js";
 import { FILE_TYPES, typeGlobs } from "./grep-types.js";
 import { displayPath, resolvePath } from "./paths.js";
 import { comparePaths } from "./walk.js";
 
-/** Lines (or files) shown when head_limit is not given; head_limit 0 shows everything. */
-export const GREP_DEFAULT_LIMIT = 1000;
+/** Lines (or files) shown when head_limit is not given; head_limit 0 shows everything. About
+ *  20,000 characters of `path:line:text`: past that a search is too wide to read, and what it
+ *  needs is a digest (grep-digest.ts) or a narrower pattern. (It was 1,000 lines, which the
+ *  32 KiB result bound cut in the middle.) */
+export const GREP_DEFAULT_LIMIT = 250;
 /** Longer output lines (minified code) are cut, keeping their start. */
 export const GREP_MAX_LINE_CHARS = 1000;
 
@@ -53,7 +57,7 @@ export function createGrepTool(rg: () => string | null, scope: () => SecretScope
       '- Filter files with glob (e.g. "*.ts", "src/**/*.{ts,tsx}", "!*.test.ts") or type (js, ts, py, rust, go, java, c, cpp, md, json, yaml, sh, …).',
       "- -i ignores case; -n shows line numbers (content mode, default true); -A/-B/-C add lines of context (content mode).",
       "- Patterns match within one line unless multiline is true (then `.` also matches newlines). Escape literal braces: interface\\{\\}.",
-      `- head_limit keeps the first N lines or files (default ${GREP_DEFAULT_LIMIT}; 0 for all).`,
+      `- head_limit keeps the first N lines or files (default ${GREP_DEFAULT_LIMIT}; 0 for all). Without it, a content search with more matching lines shows lines alike once, with a count.`,
     ].join("\n"),
     inputSchema: {
       type: "object",
@@ -143,12 +147,15 @@ async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null,
 
 function format(input: GrepInput, q: GrepQuery, all: string[], cut: boolean, engine: string, skipped: string[] | null, hidden: Array<{ shown: string; why: string }>): ToolOutput {
   const limit = input.head_limit === 0 ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(input.head_limit ?? GREP_DEFAULT_LIMIT));
-  const lines = all.slice(0, limit).map((l) => (l.length > GREP_MAX_LINE_CHARS ? `${l.slice(0, GREP_MAX_LINE_CHARS)} … [line cut: ${l.length} characters]` : l));
+  // Too many matching lines, and no head_limit asked for: the different ones (grep-digest.ts).
+  const digested = q.mode === "content" && input.head_limit === undefined && all.length > limit && q.lineNumbers && q.before === 0 && q.after === 0 ? digest(all, limit) : null;
+  const lines = (digested?.lines ?? all.slice(0, limit)).map((l) => (l.length > GREP_MAX_LINE_CHARS ? `${l.slice(0, GREP_MAX_LINE_CHARS)} … [line cut: ${l.length} characters]` : l));
   const pat = input.pattern.length > 40 ? `${input.pattern.slice(0, 37)}...` : input.pattern;
   const meta = { engine, mode: q.mode, results: all.length, truncated: all.length > limit || cut, skippedSecrets: skipped === null ? -1 : skipped.length + hidden.length };
   const unit = q.mode === "content" ? "lines" : "files";
   const more: string[] = [];
-  if (all.length > limit) more.push(`(Showing the first ${limit} of ${all.length} ${unit}. Narrow the search, or raise head_limit.)`);
+  if (digested) more.push(`(${all.length} matching lines; repeats and long runs are summed up above. Narrow the search, or pass head_limit to list them as they are.)`);
+  else if (all.length > limit) more.push(`(Showing the first ${limit} of ${all.length} ${unit}. Narrow the search, or raise head_limit.)`);
   if (cut) more.push("(The search printed too much; the middle of its output was dropped. Narrow the search.)");
   const note = skippedNote(skipped ?? [], skipped === null);
   if (note) more.push(note);
