@@ -203,7 +203,8 @@ function largeSession() {
           { think: "Read the rules file.", actions: [read(RULES_FILE)] },
           { think: "Not in the first part of the file; read on.", when: (seen) => !seen.includes(RETENTION_OLD), actions: [read(RULES_FILE, { offset: 2001, limit: 2000 })] },
           { think: "Still not there; read the rest.", when: (seen) => !seen.includes(RETENTION_OLD), actions: [read(RULES_FILE, { offset: 4001, limit: 2000 })] },
-          { think: "Change the constant.", actions: [{ do: "edit", path: RULES_FILE, old: RETENTION_OLD, new: RETENTION_NEW }] },
+          // The model edits the line it has seen (the last page read must have shown it).
+          { think: "Change the constant.", use: [{ text: RETENTION_OLD, from: read(RULES_FILE, { offset: 4001, limit: 2000 }) }], actions: [{ do: "edit", path: RULES_FILE, old: RETENTION_OLD, new: RETENTION_NEW }] },
         ],
         final: () => `RETENTION_DAYS is now 90 in ${RULES_FILE}.`,
         check: (root) => mustHave(root, RULES_FILE, RETENTION_NEW),

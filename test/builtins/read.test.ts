@@ -37,6 +37,18 @@ describe("Read shows a text file as numbered lines", () => {
     expect(r.summary).toBe("Read big.txt (2000 lines)");
   });
 
+  it("shows whole lines up to 24,000 characters, then says where to read on", async () => {
+    const s = session();
+    writeTree(s.root, { "wide.txt": Array.from({ length: 1000 }, (_, i) => `${i + 1} ${"x".repeat(95)}`).join("\n") });
+    const r = await s.call("Read", { file_path: "wide.txt" });
+    const body = r.content.split("\n\n(")[0];
+    expect(body.length).toBeLessThanOrEqual(24_000);
+    const last = Number(body.split("\n").at(-1)!.split("\t")[0]);
+    expect(r.content.endsWith(`(Showing lines 1–${last} of 1000. Pass offset=${last + 1} to read on.)`)).toBe(true);
+    const next = await s.call("Read", { file_path: "wide.txt", offset: last + 1 });
+    expect(next.content.startsWith(`${last + 1}\t${last + 1} x`)).toBe(true);
+  });
+
   it("says so when the offset is past the end of the file", async () => {
     const s = session();
     writeTree(s.root, { "short.txt": "a\nb\n" });
