@@ -32,19 +32,14 @@ type BashInput = {
 
 export const bashTool: ToolSpec<BashInput> = {
   name: "Bash",
-  description: [
-    "Runs a command with bash -c and returns its stdout, stderr and exit code.",
-    "- The working directory persists between calls (a `cd` stays in effect); it starts at the project root.",
-    `- timeout is in milliseconds: default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}. On timeout the command and every process it started are killed.`,
-    `- Long output keeps at most ${BASH_MAX_OUTPUT_CHARS} characters: passing-test lines are counted, the start, the failures and the end are shown, and the whole output is saved to a file you can Read.`,
-    "- stdin is empty: interactive commands get no input. Prefer Read, Grep and Glob over cat, grep and find.",
-  ].join("\n"),
+  description:
+    "Runs a bash command; returns its output and exit code. The working directory persists between calls. stdin is empty. Long output shows its start, failures and end (passing tests counted) and names a file with all of it. Prefer Read, Grep, Glob to cat, grep, find.",
   inputSchema: {
     type: "object",
     properties: {
-      command: { type: "string", description: "The command to run" },
-      timeout: { type: "integer", minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: "Timeout in milliseconds (max 600000)" },
-      description: { type: "string", description: "What the command does, in 5–10 words" },
+      command: { type: "string", description: "The command" },
+      timeout: { type: "integer", minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: `Milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}); the command and its children are killed` },
+      description: { type: "string", description: "What it does, in 5–10 words" },
     },
     required: ["command"],
     additionalProperties: false,

@@ -19,20 +19,15 @@ type EditInput = {
 
 export const editTool: ToolSpec<EditInput> = {
   name: "Edit",
-  description: [
-    "Replaces text in a file: old_string becomes new_string.",
-    "- Read the file first; an edit of a file that changed since it was read is refused.",
-    "- old_string must match the file exactly (without Read's line-number prefix) and be unique; include surrounding lines to make it unique, or set replace_all to change every occurrence.",
-    "- If no exact match exists, small differences (trailing whitespace, indentation, line endings, typographic quotes, literal \\n escapes, whitespace runs) are tolerated only when they leave exactly one candidate.",
-    "- To create a new file, use Write (or Edit with an empty old_string on a path that does not exist).",
-  ].join("\n"),
+  description:
+    "Replaces old_string with new_string in a file you have Read (and that has not changed since). old_string must match the file exactly, without Read's line-number prefix, and be unique: add surrounding lines, or set replace_all. Near misses (whitespace, indentation, quotes, escapes) count only when they match one place. New files: Write.",
   inputSchema: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "The file to change (absolute, or relative to the project root)" },
-      old_string: { type: "string", description: "The text to replace" },
-      new_string: { type: "string", description: "The text to replace it with (must differ from old_string)" },
-      replace_all: { type: "boolean", default: false, description: "Replace every occurrence of old_string" },
+      file_path: { type: "string", description: "Absolute, or relative to the project root" },
+      old_string: { type: "string", description: "Text to replace" },
+      new_string: { type: "string", description: "Replacement (must differ)" },
+      replace_all: { type: "boolean", default: false, description: "Replace every occurrence" },
     },
     required: ["file_path", "old_string", "new_string"],
     additionalProperties: false,

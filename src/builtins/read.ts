@@ -26,20 +26,13 @@ type ReadInput = {
 
 export const readTool: ToolSpec<ReadInput> = {
   name: "Read",
-  description: [
-    "Reads a text file; each line comes as its number, a tab, its text.",
-    "- file_path may be absolute or relative to the project root.",
-    `- By default up to ${READ_DEFAULT_LINES} lines from the start; for long files pass offset (1-based line) and limit.`,
-    `- Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.`,
-    "- Binary files are refused; directories are listed with Glob, not Read.",
-    "- Read a file before you Write over it or Edit it.",
-  ].join("\n"),
+  description: `Reads a text file: each line as its number, a tab, its text. Shows up to ${READ_DEFAULT_LINES} lines (${READ_MAX_CHARS / 1000}k characters) from offset and says where to read on. Read a file before you Edit or Write it.`,
   inputSchema: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "The file to read (absolute, or relative to the project root)" },
-      offset: { type: "integer", minimum: 1, description: "The line number to start at (1-based)" },
-      limit: { type: "integer", minimum: 1, description: "How many lines to read" },
+      file_path: { type: "string", description: "Absolute, or relative to the project root" },
+      offset: { type: "integer", minimum: 1, description: "First line (1-based)" },
+      limit: { type: "integer", minimum: 1, description: "Number of lines" },
     },
     required: ["file_path"],
     additionalProperties: false,
