@@ -17,8 +17,10 @@
 
 /** Runs of at least this many passing-test lines are counted instead of shown. */
 export const PASS_RUN = 5;
-/** Outputs of fewer lines are shown as they are. */
+/** Outputs of fewer lines are shown as they are (while they fit the budget). */
 const MIN_LINES = 30;
+/** A longer line (minified code, one-line JSON) of an output that does not fit keeps its start. */
+const MAX_LINE = 2000;
 
 const PASSING: readonly RegExp[] = [
   /^\s*ok\b(?!:)/, // TAP (node --test, tap, prove); not "ok:" (a label)
@@ -39,21 +41,33 @@ const BEFORE = 1;
 
 export interface Condensed {
   text: string;
-  /** Lines left out (counted in markers); 0 when the output is shown whole. */
+  /** Lines left out (counted in markers); 0 when every line is shown. */
   omitted: number;
+  /** Lines shown only in part (longer than MAX_LINE). */
+  shortened: number;
 }
 
 export function condense(body: string, budget: number): Condensed {
-  const lines = body.split("\n");
-  if (lines.length < MIN_LINES && body.length <= budget) return { text: body, omitted: 0 };
+  const all = body.split("\n");
+  if (all.length < MIN_LINES && body.length <= budget) return { text: body, omitted: 0, shortened: 0 };
+  let shortened = 0;
+  const lines = all.map((l) => {
+    if (l.length <= MAX_LINE) return l;
+    shortened++;
+    return `${l.slice(0, MAX_LINE)}… [line cut: ${l.length.toLocaleString("en-US")} characters]`;
+  });
   const kept = collapsePassing(lines);
-  let omitted = lines.length - kept.filter((l) => l.text !== undefined).length;
   let text = render(kept);
-  if (text.length <= budget) return { text, omitted };
-  const cut = headNotableTail(kept, budget);
-  omitted = lines.length - cut.filter((l) => l.text !== undefined).length;
-  text = render(cut);
-  return { text, omitted };
+  if (text.length > budget) {
+    const cut = headNotableTail(kept, budget);
+    text = render(cut);
+    return { text, omitted: lines.length - shownLines(cut), shortened };
+  }
+  return { text, omitted: lines.length - shownLines(kept), shortened };
+}
+
+function shownLines(pieces: readonly Piece[]): number {
+  return pieces.filter((p) => p.text !== undefined).length;
 }
 
 /** A shown line, or a gap of `count` lines (`passing`: all of them passing-test lines). */

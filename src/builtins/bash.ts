@@ -103,12 +103,11 @@ async function format(r: ProcessRunResult, stdout: string, timeoutMs: number, ct
   const whole = parts.join("\n");
   const shown = condense(whole, BASH_MAX_OUTPUT_CHARS);
   let body = shown.text;
-  if (shown.omitted > 0) {
-    const lines = whole.split("\n").length;
+  if (shown.omitted > 0 || shown.shortened > 0) {
+    const n = (x: number): string => x.toLocaleString("en-US");
+    const what = shown.omitted > 0 ? `${n(shown.omitted)} of ${n(whole.split("\n").length)} lines left out` : `${n(shown.shortened)} long line${shown.shortened === 1 ? "" : "s"} cut`;
     const kept = await ctx.keepOutput(whole);
-    body += kept
-      ? `\n[${shown.omitted.toLocaleString("en-US")} of ${lines.toLocaleString("en-US")} lines left out; all of it: Read ${kept}]`
-      : `\n[${shown.omitted.toLocaleString("en-US")} of ${lines.toLocaleString("en-US")} lines left out; rerun the command narrowed (grep, tail) to see them]`;
+    body += kept ? `\n[${what}; all of it: Read ${kept}]` : `\n[${what}; rerun the command narrowed (grep, tail) to see them]`;
   }
   const status: string[] = [];
   if (r.timedOut) status.push(`[timed out after ${fmtSeconds(timeoutMs)}; the command and every process it started were killed]`);

@@ -12,7 +12,6 @@ import { sealKeyEnv } from "./key-env.js";
 import { GLOBAL_OPTIONS, mainHelp, parseOptions, splitRules, subcommand, SUBCOMMANDS, UsageError, type Parsed } from "./options.js";
 import type { AssembleOptions } from "./assemble.js";
 
-
 /** Things only code can set, never a user: the `deepcode` bin passes none. Tests start a real
  *  process through a wrapper that passes a managed-policy path here, as an administrator's
  *  file would be found at the OS path. */

@@ -26,7 +26,7 @@ describe("a test run's passing lines are counted, its failures shown", () => {
 describe("output that is not a test run", () => {
   it("is shown whole while it fits", () => {
     const body = many(200, (i) => `src/file${i}.ts | 3 ++-`).join("\n");
-    expect(condense(body, 10_000)).toEqual({ text: body, omitted: 0 });
+    expect(condense(body, 10_000)).toEqual({ text: body, omitted: 0, shortened: 0 });
   });
 
   it("keeps its start, its end and the lines that say something went wrong, marking each gap", () => {
@@ -36,5 +36,12 @@ describe("output that is not a test run", () => {
     expect(c.text.startsWith("compiling unit 1\ncompiling unit 2\n")).toBe(true);
     expect(c.text.endsWith("linking unit 2999\nlinking unit 3000")).toBe(true);
     expect(c.text).toMatch(/\[… [\d,]+ lines …\]\ncompiling unit 3000\nerror\[E0308\]: mismatched types\n {2}--> src\/main\.rs:4:5\nlinking unit 1\nlinking unit 2\n\[… [\d,]+ lines …\]/);
+  });
+
+  it("keeps the start of a line too long to show (minified code, one-line JSON)", () => {
+    const c = condense(`{"data":"${"x".repeat(50_000)}"}`, 10_000);
+    expect(c.text.startsWith('{"data":"xxx')).toBe(true);
+    expect(c.text.endsWith("… [line cut: 50,011 characters]")).toBe(true);
+    expect(c).toMatchObject({ omitted: 0, shortened: 1 });
   });
 });

@@ -162,6 +162,7 @@ export function sessionOutput(path: string, env: PathEnv): boolean {
     return false; // missing: nothing deepcode kept
   }
 }
+
 const placeCache = new Map<string, Place[]>();
 
 /** The fixed secret places for this env: home's credential places and deepcode's home, each as
