@@ -3,7 +3,7 @@
 // without asking. Tested as its attacker would: everything that is not exactly such a file —
 // by a link, a rename, another session, another tool, a rule — still asks or is denied.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decide, type DecisionEnv } from "../../src/cli/permissions/index.js";
 import { SessionStore } from "../../src/core/session/store.js";
@@ -65,6 +65,18 @@ describe("everything else in deepcode's home still asks", () => {
     const link = join(store.outputsDir(SESSION), "call_4.txt");
     linkSync(join(dc, "credentials"), link);
     expect(read(link).decision).toBe("ask");
+  });
+
+  it("asks for the credentials renamed into the outputs folder after the secrets were indexed", async () => {
+    const { renameSync } = await import("node:fs");
+    // A first look at a hard-linked file builds the index of the secrets' identities.
+    linkSync(join(dc, "credentials"), join(ws.root, "innocent.txt"));
+    expect(read(join(ws.root, "innocent.txt")).decision).toBe("ask");
+    rmSync(join(ws.root, "innocent.txt"));
+    mkdirSync(store.outputsDir(SESSION), { recursive: true });
+    const renamed = join(store.outputsDir(SESSION), "call_9.txt");
+    renameSync(join(dc, "credentials"), renamed);
+    expect(read(renamed)).toMatchObject({ decision: "ask", reason: expect.stringMatching(/credentials/) });
   });
 
   it("asks when the outputs folder itself is a symlink to somewhere else in the home", () => {
