@@ -26,4 +26,10 @@ export default tseslint.config(
       "no-control-regex": "off",
     },
   },
+  {
+    // The command shim is CommonJS (bin/package.json), so `--version` skips the ES module loader.
+    files: ["bin/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

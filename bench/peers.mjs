@@ -4,14 +4,18 @@
 // (never part of the default run, `npm ci` or `npm test`). The peers are pinned in
 // bench/peers/package.json + lock and installed by the bench into a cache folder
 // (bench/peers/install.mjs). Options: `--agents=deepcode,pi` and `--sessions=short,large` run a
-// subset. Results: tables here, and JSON in bench/peers/results/ (git-ignored).
+// subset. `--baseline=FILE` (a results JSON of an earlier run) fills in the agents not run this
+// time from that run, marked "stored" — the peers are pinned, so a deepcode change can be
+// measured with `--agents=deepcode --baseline=…` in a minute instead of the whole run; the
+// README's table is always one full run. Results: tables here, and JSON in
+// bench/peers/results/ (git-ignored).
 //
 // Per agent and session: requests, prompt tokens, hit %, optimum % (bench/peers/analyse.mjs),
 // cost at today's off-peak deepseek-flash prices (data/pricing.json through the cost engine),
 // the ratio to deepcode, whether every task ended correctly (the repository's end state, and the
 // model's final answer), whether the information the model needed was in the first result it got,
 // and the first cache divergence. Then where the prompt tokens go, and tool results by kind.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { fmt, table } from "./lib.mjs";
 import { RESULT_KINDS } from "./peers/analyse.mjs";
@@ -38,7 +42,7 @@ function summaryTable(s) {
     const d = a.divergences[0];
     rows.push([
       a.label,
-      a.version.replace(/^reasonix v/, "").replace(/ \(Claude Code\)$/, ""),
+      a.version.replace(/^reasonix v/, "").replace(/ \(Claude Code\)$/, "") + (a.stored ? " (stored)" : ""),
       a.sideRequests ? `${a.requests} (${a.sideRequests} side)` : String(a.requests),
       k(a.prompt),
       fmt.pct(a.hitRate),
@@ -82,12 +86,25 @@ function notes(s) {
   for (const a of s.agents) {
     for (const t of a.tasks.filter((x) => !x.ok)) console.log(`  ${a.label}: task ${t.id} failed: ${t.why.join("; ")}`);
     for (const t of a.tasks.filter((x) => !x.infoReached)) console.log(`  ${a.label}: task ${t.id}: its first result lacked ${t.missing.map((m) => JSON.stringify(m.slice(0, 60))).join(", ")}`);
+    const reread = a.tasks.filter((t) => t.reread > 0);
+    if (reread.length) console.log(`  ${a.label}: read ${reread.reduce((n, t) => n + t.reread, 0)} file(s) again whose facts it had lost before using them (${reread.map((t) => t.id).join(", ")})`);
     if (a.refused.length) console.log(`  ${a.label}: ${a.refused.length} request(s) refused by the stand-in, first: ${a.refused[0].status} ${a.refused[0].path}`);
     if (a.phoned.length) console.log(`  ${a.label}: tried to reach the outside (refused by the trap): ${[...new Set(a.phoned)].join(", ")} (${a.phoned.length}×)`);
     for (const e of new Set(a.modelErrors)) console.log(`  ${a.label}: scripted model: ${e}`);
     const d = a.divergences[0];
     if (d) console.log(`  ${a.label}: ${a.divergences.length} request(s) below optimum (${k(a.divergences.reduce((n, x) => n + x.lost, 0))} tokens); first #${d.request} at ${d.piece}${d.was ? `, char ${d.at}: was ${d.was}, now ${d.now}` : ""}`);
   }
+}
+
+/** Adds the agents a stored run measured and this one did not, marked `stored` (same sessions). */
+function fillFrom(result, file) {
+  const stored = JSON.parse(readFileSync(file, "utf8"));
+  for (const s of result.sessions) {
+    const then = stored.sessions.find((x) => x.id === s.id);
+    if (!then) throw new Error(`--baseline ${file} has no session ${s.id}`);
+    for (const a of then.agents) if (!s.agents.some((x) => x.id === a.id)) s.agents.push({ ...a, stored: file });
+  }
+  console.log(`\nAgents not run this time come from ${file} (${stored.date}), marked "stored".`);
 }
 
 export async function run() {
@@ -99,6 +116,8 @@ export async function run() {
   const started = new Date();
   console.log(`\npeers: ${list.map((a) => a.id).join(", ")} on ${chosen.map((s) => s.id).join(", ")}; pinned ${JSON.stringify(pinnedVersions())}`);
   const result = await runAll(chosen, list, { log: (line) => console.log(line) });
+  const baseline = option("baseline");
+  if (baseline) fillFrom(result, baseline[0]);
   for (const s of result.sessions) {
     summaryTable(s);
     tokensTable(s);

@@ -198,7 +198,9 @@ async function memoryChild({ url, root, home, prompts, checkpoints }) {
   installCost(app, { interactive: true, notify: () => undefined });
   app.chain.on("builtin", "bench-person", "permission.ask", null, () => ({ decision: "allow", remember: true, by: "bench" }));
   sample("baseline: deepcode assembled, before the engine starts", 0);
-  const engine = await Engine.start(app.engineOptions());
+  // Compaction between turns (at half the window) would cut the context this section grows on
+  // purpose (memory with a 700k-token log); the 80% threshold alone is out of its reach.
+  const engine = await Engine.start({ ...app.engineOptions(), compaction: { betweenTurns: 0.8 } });
   app.engine = engine;
   const stats = { compactions: 0, toolCalls: 0, toolErrors: 0 };
   for (const [i, prompt] of prompts.entries()) {

@@ -6,8 +6,8 @@
 // that are left.
 //
 // Settings beyond the endpoint are the ones a user pointing the agent at DeepSeek would use:
-//   deepcode  DEEPSEEK_BASE_URL; tools allowed in the user settings; compaction threshold scaled
-//             to the window of the session (deepcode's window is the model's 1M).
+//   deepcode  DEEPSEEK_BASE_URL; tools allowed in the user settings; the session's window as
+//             settings compaction.window (deepcode's own window is the model's 1M).
 //   Reasonix  config.toml [[providers]] kind "openai", base_url, context_window; permissions
 //             "allow"; the Bash sandbox off (no bubblewrap jail is needed on loopback).
 //   pi        its built-in deepseek provider with baseUrl moved (models.json), with the two
@@ -68,7 +68,7 @@ export function agents(peers) {
       setup({ home, url, proxy, window }) {
         const dc = join(home, ".deepcode");
         const settings = { permissions: { allow: ["Bash", "Edit", "Write"] } };
-        if (window) settings.compaction = { threshold: (0.8 * window) / DEEPSEEK_WINDOW };
+        if (window) settings.compaction = { window };
         write(join(dc, "settings.json"), JSON.stringify(settings, null, 2));
         return { ...baseEnv(home, proxy), DEEPSEEK_BASE_URL: url, DEEPSEEK_API_KEY: API_KEY, DEEPCODE_HOME: dc };
       },

@@ -13,9 +13,13 @@
 //     next step's calls, or the task's final answer once every step is done.
 // A step may depend on what the model has seen (`when(seen)`, over the text of the tool results
 // after the anchor and the anchor itself): read on when a needle was not in the first page,
-// search again when the first output lost what was needed. An edit whose result reads as a
-// failure is tried again (after a read, when the failure asks for one), at most three times.
-// Nothing depends on how many requests an agent sends.
+// search again when the first output lost what was needed. A step may also `use` facts — text
+// the model must have in front of it to take the step (the decisions it is about to record):
+// one it has lost (a compaction dropped the result, a pruner cut the line out, a summary left it
+// behind) is read again first, once, as a real model would have to; the re-read is counted
+// (`reread`), and a fact still missing when the step is taken is reported (`lost`). An edit whose
+// result reads as a failure is tried again (after a read, when the failure asks for one), at
+// most three times. Nothing depends on how many requests an agent sends.
 import { renderMessage, textOf } from "../../test/sim/render.mjs";
 import { normalizeReply, replyAsMessage } from "../../test/sim/script.mjs";
 import { countTokens } from "../../test/sim/tokens.mjs";
@@ -78,6 +82,9 @@ export function createModel(session, { root }) {
   const errors = [];
   /** The results of each task's first step as the agent sent them back (what `needs` is checked on). */
   const firstResults = new Map();
+  /** Per task: facts read again because they had been lost, and facts missing when used. */
+  const reread = new Map();
+  const lost = new Map();
 
   function findAnchor(messages) {
     const start = messages.findIndex((m) => m.role !== "system");
@@ -147,9 +154,33 @@ export function createModel(session, { root }) {
           retry = true;
         } // three failed tries: given up (the end-state check reports the task)
       }
-      if (pending.length) return { step: s, actions: pending, retry, seen, task };
+      if (pending.length) {
+        const refresh = step.use ? relearn(task, step, seen, pool, box, dir) : [];
+        if (refresh.length) return { step: s, actions: refresh, retry, seen, task };
+        return { step: s, actions: pending, retry, seen, task };
+      }
     }
     return { step: task.steps.length, actions: [], seen, task };
+  }
+
+  /** The reads that bring back what `step.use` needs and the model no longer has in view. A
+   *  file is read at most twice after the anchor (the first read and one more: a result pruned
+   *  since it was first seen is read again); what stays missing is recorded as lost. */
+  function relearn(task, step, seen, pool, box, dir) {
+    const out = [];
+    for (const u of step.use) {
+      if (seen.includes(u.text)) continue;
+      const sent = pool.filter((x) => sameCall(x.call, u.from, box, dir));
+      if (sent.some((x) => x.result === undefined)) continue; // sent, its result not back yet
+      if (sent.length >= 2) {
+        if (!lost.has(task.id)) lost.set(task.id, new Set());
+        lost.get(task.id).add(u.text);
+        continue;
+      }
+      out.push(u.from);
+    }
+    if (out.length) reread.set(task.id, (reread.get(task.id) ?? 0) + out.length);
+    return out;
   }
 
   function summaryReply(chat) {
@@ -163,7 +194,9 @@ export function createModel(session, { root }) {
       const done = finals.has(current.id) ? current.steps.length : (progress.get(current.id) ?? 0);
       lines.push(`Current request (verbatim): ${current.prompt}`);
       lines.push(`Progress: ${done} of its ${current.steps.length} steps are done${finals.has(current.id) ? " and it was answered" : ""}. [bench-progress ${current.id} ${done}]`);
-      const facts = (current.facts ?? []).filter((f) => all.includes(f));
+      // What the task will need and the summary request holds: its facts and what its steps use.
+      const wanted = new Set([...(current.facts ?? []), ...current.steps.flatMap((st) => (st.use ?? []).map((u) => u.text))]);
+      const facts = [...wanted].filter((f) => all.includes(f));
       if (facts.length) lines.push(`Facts seen so far: ${facts.join(" | ")}`);
     }
     // The format the agent asked for, where it named one (Claude Code: <analysis> then <summary>).
@@ -209,6 +242,8 @@ export function createModel(session, { root }) {
   return {
     finals,
     errors,
+    /** Facts of `task` read again after the agent lost them, and facts it never got back. */
+    relearned: (task) => ({ reread: reread.get(task.id) ?? 0, lost: [...(lost.get(task.id) ?? [])] }),
     /** Whether each of `task.needs` was in the results of its first step. */
     neededSeen(task) {
       const texts = [...firstResults.values()].filter((r) => r.task === task.id).map((r) => r.text).join("\n");

@@ -98,7 +98,10 @@ export async function runAll(sessions, agentList, { log = () => {} } = {}) {
             const state = task.check(root);
             if (state) why.push(state);
             const missing = model.neededSeen(task);
-            return { id: task.id, ok: why.length === 0, why, infoReached: missing.length === 0, missing };
+            const { reread, lost } = model.relearned(task);
+            // A fact the model wrote down without having it in front of it: a real model could not.
+            if (lost.length) why.push(`used facts it no longer had: ${lost.map((f) => JSON.stringify(f.slice(0, 40))).join(", ")}`);
+            return { id: task.id, ok: why.length === 0, why, infoReached: missing.length === 0, missing, reread, lost };
           });
           rows.push({ id: agent.id, label: agent.label, version, tasks, refused, phoned, modelErrors: model.errors, ...analyse(billed) });
         } finally {

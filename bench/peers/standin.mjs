@@ -33,7 +33,11 @@ export function fingerprint(chat) {
 export async function startStandin(respond) {
   /** fingerprint → infos in arrival order (identical requests can arrive twice). */
   const decided = new Map();
+  // textParts: pi sends its prompts as arrays of text parts, which DeepSeek's API refuses (the
+  // simulator too, by default). The benchmark measures what each agent's requests cost, so the
+  // stand-in accepts them; they render, and are cached, as the joined text.
   const sim = await startSimulator({
+    textParts: true,
     script: {
       respond(chat) {
         const { reply, info } = respond(chat);

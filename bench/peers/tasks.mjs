@@ -2,7 +2,7 @@
 // (abstract actions, mapped onto each agent's tools by tools.mjs), its final answers, and how a
 // task's success is checked on the repository's end state and on what reached the model.
 //
-// A task: { id, prompt, steps: [{ think, say?, actions, when? }], final(seen), check(root) →
+// A task: { id, prompt, steps: [{ think, say?, actions, when?, use? }], final(seen), check(root) →
 // null or why it failed, facts? (strings a summary carries on), needs? (strings that must be in
 // the result of the task's first call: the information the model needed, as the agent sent it) }.
 // Prompts never say "summarise", "compact" or "checkpoint": those words mark compaction requests.
@@ -140,7 +140,12 @@ function longSession(window) {
       steps: [
         { think: "Open the decisions file and the first two notes.", actions: [read(DECISIONS), read(noteName(ids[0])), read(noteName(ids[1]))] },
         { think: "Now the other two notes.", actions: [read(noteName(ids[2])), read(noteName(ids[3]))] },
-        { think: "Record the four decisions above the marker.", actions: [{ do: "edit", path: DECISIONS, old: DECISIONS_MARKER, new: `${decisions.map((d) => `- ${d}`).join("\n")}\n${DECISIONS_MARKER}` }] },
+        {
+          think: "Record the four decisions above the marker.",
+          // The four decisions must be in front of the model as it writes them down.
+          use: ids.map((id, k) => ({ text: decisions[k], from: read(noteName(id)) })),
+          actions: [{ do: "edit", path: DECISIONS, old: DECISIONS_MARKER, new: `${decisions.map((d) => `- ${d}`).join("\n")}\n${DECISIONS_MARKER}` }],
+        },
       ],
       final: () => `Recorded the decisions of ${ids.map(noteName).join(", ")} in ${DECISIONS}.`,
       check: (root) => decisions.map((d) => mustHave(root, DECISIONS, d)).find(Boolean) ?? null,
@@ -198,7 +203,8 @@ function largeSession() {
           { think: "Read the rules file.", actions: [read(RULES_FILE)] },
           { think: "Not in the first part of the file; read on.", when: (seen) => !seen.includes(RETENTION_OLD), actions: [read(RULES_FILE, { offset: 2001, limit: 2000 })] },
           { think: "Still not there; read the rest.", when: (seen) => !seen.includes(RETENTION_OLD), actions: [read(RULES_FILE, { offset: 4001, limit: 2000 })] },
-          { think: "Change the constant.", actions: [{ do: "edit", path: RULES_FILE, old: RETENTION_OLD, new: RETENTION_NEW }] },
+          // The model edits the line it has seen (the last page read must have shown it).
+          { think: "Change the constant.", use: [{ text: RETENTION_OLD, from: read(RULES_FILE, { offset: 4001, limit: 2000 }) }], actions: [{ do: "edit", path: RULES_FILE, old: RETENTION_OLD, new: RETENTION_NEW }] },
         ],
         final: () => `RETENTION_DAYS is now 90 in ${RULES_FILE}.`,
         check: (root) => mustHave(root, RULES_FILE, RETENTION_NEW),

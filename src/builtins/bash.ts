@@ -3,17 +3,26 @@
 // the script prints a nonce-marked `$PWD` as the last line of stdout, and the tool takes it off
 // again, so the command's own output looks as it would in a terminal. A command that `exit`s
 // keeps the previous directory. Timeout (default 2 min, at most 10) or abort kills the whole
-// process group; output is bounded head + tail.
+// process group. The model sees what a person would want of the output (bash-output.ts:
+// passing-test lines counted, then start + failures + end within BASH_MAX_OUTPUT_CHARS); when
+// anything was left out, the whole output is kept beside the session (ctx.keepOutput) and the
+// last line says where, so it is one Read away.
 
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
-import type { ProcessRunResult, ToolOutput, ToolSpec } from "../contract/index.js";
+import type { ProcessRunResult, ToolContext, ToolOutput, ToolSpec } from "../contract/index.js";
+import { condense } from "./bash-output.js";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 const BASH_MIN_TIMEOUT_MS = 1_000;
-/** What the model sees of stdout + stderr together, head + tail. */
-export const BASH_MAX_OUTPUT_CHARS = 30_000;
+/** What the model sees of stdout + stderr together, at most (bash-output.ts decides what).
+ *  About 150 lines of a log: more than a person reads before scrolling back, and with the whole
+ *  output one Read away, a cut costs one call to undo (it was 30,000, head + tail, with the
+ *  middle lost). */
+export const BASH_MAX_OUTPUT_CHARS = 10_000;
+/** What is captured of each stream for the kept file (head + tail beyond it, marked). */
+export const BASH_CAPTURE_BYTES = 4 * 1024 * 1024;
 
 type BashInput = {
   command: string;
@@ -23,19 +32,14 @@ type BashInput = {
 
 export const bashTool: ToolSpec<BashInput> = {
   name: "Bash",
-  description: [
-    "Runs a command with bash -c and returns its stdout, stderr and exit code.",
-    "- The working directory persists between calls (a `cd` stays in effect); it starts at the project root.",
-    `- timeout is in milliseconds: default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}. On timeout the command and every process it started are killed.`,
-    `- Output longer than ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end.`,
-    "- stdin is empty: interactive commands get no input. Prefer Read, Grep and Glob over cat, grep and find.",
-  ].join("\n"),
+  description:
+    "Runs a bash command; returns its output and exit code. The working directory persists between calls. stdin is empty. Long output shows its start, failures and end (passing tests counted) and names a file with all of it. Prefer Read, Grep, Glob to cat, grep, find.",
   inputSchema: {
     type: "object",
     properties: {
-      command: { type: "string", description: "The command to run" },
-      timeout: { type: "integer", minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: "Timeout in milliseconds (max 600000)" },
-      description: { type: "string", description: "What the command does, in 5–10 words" },
+      command: { type: "string", description: "The command" },
+      timeout: { type: "integer", minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: `Milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}); the command and its children are killed` },
+      description: { type: "string", description: "What it does, in 5–10 words" },
     },
     required: ["command"],
     additionalProperties: false,
@@ -57,12 +61,12 @@ export const bashTool: ToolSpec<BashInput> = {
       command: input.command,
       env: { PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" },
       timeoutMs,
-      maxOutputBytes: BASH_MAX_OUTPUT_CHARS,
+      maxOutputBytes: BASH_CAPTURE_BYTES,
     });
     const { stdout, cwd } = takeCwd(r.stdout, marker);
     if (cwd && isDirectory(cwd)) ctx.shell.cwd = cwd;
     return {
-      content: note + format(r, stdout, timeoutMs),
+      content: note + (await format(r, stdout, timeoutMs, ctx)),
       isError: r.exitCode !== 0 || r.timedOut || r.interrupted,
       summary: `Bash ${oneLine(input.command)} → ${outcome(r, timeoutMs)} (${(r.durationMs / 1000).toFixed(1)} s)`,
       meta: {
@@ -90,16 +94,20 @@ function takeCwd(stdout: string, marker: string): { stdout: string; cwd: string 
   return { stdout: stdout.slice(0, at) + (eol < 0 ? "" : stdout.slice(eol + 1)), cwd };
 }
 
-function format(r: ProcessRunResult, stdout: string, timeoutMs: number): string {
+async function format(r: ProcessRunResult, stdout: string, timeoutMs: number, ctx: ToolContext): Promise<string> {
   const parts: string[] = [];
   const out = stdout.replace(/\n$/, "");
   const err = r.stderr.replace(/\n$/, "");
   if (out) parts.push(out);
   if (err) parts.push(out ? `[stderr]\n${err}` : err);
-  let body = parts.join("\n");
-  if (body.length > BASH_MAX_OUTPUT_CHARS) {
-    const half = BASH_MAX_OUTPUT_CHARS / 2;
-    body = `${body.slice(0, half)}\n… [${body.length - 2 * half} characters of output cut] …\n${body.slice(-half)}`;
+  const whole = parts.join("\n");
+  const shown = condense(whole, BASH_MAX_OUTPUT_CHARS);
+  let body = shown.text;
+  if (shown.omitted > 0 || shown.shortened > 0) {
+    const n = (x: number): string => x.toLocaleString("en-US");
+    const what = shown.omitted > 0 ? `${n(shown.omitted)} of ${n(whole.split("\n").length)} lines left out` : `${n(shown.shortened)} long line${shown.shortened === 1 ? "" : "s"} cut`;
+    const kept = await ctx.keepOutput(whole);
+    body += kept ? `\n[${what}; all of it: Read ${kept}]` : `\n[${what}; rerun the command narrowed (grep, tail) to see them]`;
   }
   const status: string[] = [];
   if (r.timedOut) status.push(`[timed out after ${fmtSeconds(timeoutMs)}; the command and every process it started were killed]`);

@@ -8,7 +8,9 @@ import { globMatch, hasGlob } from "./glob-match.js";
 import { displayPath, resolvePath } from "./paths.js";
 import { walkFiles } from "./walk.js";
 
-export const GLOB_MAX_RESULTS = 1000;
+/** Files listed at most, newest first: as Grep's default head_limit (a list longer than that
+ *  is read by no one; a narrower pattern is the answer). */
+export const GLOB_MAX_RESULTS = 250;
 
 type GlobInput = {
   pattern: string;
@@ -17,17 +19,12 @@ type GlobInput = {
 
 export const globTool: ToolSpec<GlobInput> = {
   name: "Glob",
-  description: [
-    'Finds files by name pattern, e.g. "**/*.ts" or "src/**/*.{js,jsx}"; the newest files come first.',
-    "- The pattern is matched against paths relative to path (default: the project root); `*` stays within one folder, `**/` spans any number.",
-    "- Files ignored by .gitignore are not listed.",
-    `- At most ${GLOB_MAX_RESULTS} files are listed.`,
-  ].join("\n"),
+  description: `Lists files whose path below path matches a glob ("src/**/*.ts": * within a folder, ** across), newest first, at most ${GLOB_MAX_RESULTS}; .gitignored files are left out.`,
   inputSchema: {
     type: "object",
     properties: {
-      pattern: { type: "string", description: "The glob pattern to match files against" },
-      path: { type: "string", description: "The folder to search in (default: the project root)" },
+      pattern: { type: "string", description: "Glob pattern" },
+      path: { type: "string", description: "Folder (default: the project root)" },
     },
     required: ["pattern"],
     additionalProperties: false,

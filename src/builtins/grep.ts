@@ -15,12 +15,16 @@ import { GrepPatternError } from "./grep-regex.js";
 import { RgError, searchRg, secretsSkippedRg } from "./grep-rg.js";
 import { defaultSecretScope, sameAsNote, secretFilter, secretTargetNote, skippedNote, type SecretScope } from "./grep-secrets.js";
 import { GrepAbortedError, searchBuiltin, shownPath, type GrepMode, type GrepQuery } from "./grep-search.js";
+import { digest } from "./grep-digest.js";
 import { FILE_TYPES, typeGlobs } from "./grep-types.js";
 import { displayPath, resolvePath } from "./paths.js";
 import { comparePaths } from "./walk.js";
 
-/** Lines (or files) shown when head_limit is not given; head_limit 0 shows everything. */
-export const GREP_DEFAULT_LIMIT = 1000;
+/** Lines (or files) shown when head_limit is not given; head_limit 0 shows everything. About
+ *  20,000 characters of `path:line:text`: past that a search is too wide to read, and what it
+ *  needs is a digest (grep-digest.ts) or a narrower pattern. (It was 1,000 lines, which the
+ *  32 KiB result bound cut in the middle.) */
+export const GREP_DEFAULT_LIMIT = 250;
 /** Longer output lines (minified code) are cut, keeping their start. */
 export const GREP_MAX_LINE_CHARS = 1000;
 
@@ -47,29 +51,22 @@ const MODES: GrepMode[] = ["files_with_matches", "content", "count"];
 export function createGrepTool(rg: () => string | null, scope: () => SecretScope = defaultSecretScope): ToolSpec<GrepInput> {
   return {
     name: "Grep",
-    description: [
-      "Searches file contents with a regular expression (ripgrep syntax), respecting .gitignore. Files that may hold secrets (.env, private keys, ~/.ssh …) are never searched.",
-      '- output_mode: "files_with_matches" (default) lists files; "content" shows matching lines (path:line:text); "count" counts matching lines per file.',
-      '- Filter files with glob (e.g. "*.ts", "src/**/*.{ts,tsx}", "!*.test.ts") or type (js, ts, py, rust, go, java, c, cpp, md, json, yaml, sh, …).',
-      "- -i ignores case; -n shows line numbers (content mode, default true); -A/-B/-C add lines of context (content mode).",
-      "- Patterns match within one line unless multiline is true (then `.` also matches newlines). Escape literal braces: interface\\{\\}.",
-      `- head_limit keeps the first N lines or files (default ${GREP_DEFAULT_LIMIT}; 0 for all).`,
-    ].join("\n"),
+    description: `Searches file contents with a ripgrep regex (escape literal braces: \\{), skipping .gitignored files and secrets. output_mode: files_with_matches (default), content (path:line:text), count. At most ${GREP_DEFAULT_LIMIT} lines or files; past that, content shows lines alike once with a count.`,
     inputSchema: {
       type: "object",
       properties: {
-        pattern: { type: "string", description: "The regular expression to search for" },
-        path: { type: "string", description: "File or folder to search (default: the project root)" },
-        glob: { type: "string", description: 'Glob filter for files, e.g. "*.js" or "*.{ts,tsx}" (rg --glob)' },
-        type: { type: "string", description: "File type to search, e.g. js, py, rust (rg --type)" },
-        output_mode: { type: "string", enum: MODES, description: 'Output mode (default "files_with_matches")' },
-        "-i": { type: "boolean", description: "Case-insensitive search" },
-        "-n": { type: "boolean", description: "Show line numbers (content mode; default true)" },
-        "-A": { type: "integer", minimum: 0, description: "Lines of context after each match (content mode)" },
-        "-B": { type: "integer", minimum: 0, description: "Lines of context before each match (content mode)" },
-        "-C": { type: "integer", minimum: 0, description: "Lines of context before and after each match (content mode)" },
-        head_limit: { type: "integer", minimum: 0, description: "Show only the first N lines or files (0: all)" },
-        multiline: { type: "boolean", description: "Let the pattern span lines; `.` matches newlines" },
+        pattern: { type: "string", description: "Regex" },
+        path: { type: "string", description: "File or folder (default: the project root)" },
+        glob: { type: "string", description: 'Files to search, e.g. "*.ts", "*.{ts,tsx}", "!*.test.ts"' },
+        type: { type: "string", description: "File type: js, ts, py, rust, go, java, c, md, json…" },
+        output_mode: { type: "string", enum: MODES },
+        "-i": { type: "boolean", description: "Ignore case" },
+        "-n": { type: "boolean", description: "Line numbers (content; default true)" },
+        "-A": { type: "integer", minimum: 0, description: "Lines after each match (content)" },
+        "-B": { type: "integer", minimum: 0, description: "Lines before each match (content)" },
+        "-C": { type: "integer", minimum: 0, description: "Lines around each match (content)" },
+        head_limit: { type: "integer", minimum: 0, description: "First N lines or files, as they are (0: all)" },
+        multiline: { type: "boolean", description: "Pattern may span lines (. matches newlines)" },
       },
       required: ["pattern"],
       additionalProperties: false,
@@ -143,12 +140,15 @@ async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null,
 
 function format(input: GrepInput, q: GrepQuery, all: string[], cut: boolean, engine: string, skipped: string[] | null, hidden: Array<{ shown: string; why: string }>): ToolOutput {
   const limit = input.head_limit === 0 ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(input.head_limit ?? GREP_DEFAULT_LIMIT));
-  const lines = all.slice(0, limit).map((l) => (l.length > GREP_MAX_LINE_CHARS ? `${l.slice(0, GREP_MAX_LINE_CHARS)} … [line cut: ${l.length} characters]` : l));
+  // Too many matching lines, and no head_limit asked for: the different ones (grep-digest.ts).
+  const digested = q.mode === "content" && input.head_limit === undefined && all.length > limit && q.lineNumbers && q.before === 0 && q.after === 0 ? digest(all, limit) : null;
+  const lines = (digested?.lines ?? all.slice(0, limit)).map((l) => (l.length > GREP_MAX_LINE_CHARS ? `${l.slice(0, GREP_MAX_LINE_CHARS)} … [line cut: ${l.length} characters]` : l));
   const pat = input.pattern.length > 40 ? `${input.pattern.slice(0, 37)}...` : input.pattern;
   const meta = { engine, mode: q.mode, results: all.length, truncated: all.length > limit || cut, skippedSecrets: skipped === null ? -1 : skipped.length + hidden.length };
   const unit = q.mode === "content" ? "lines" : "files";
   const more: string[] = [];
-  if (all.length > limit) more.push(`(Showing the first ${limit} of ${all.length} ${unit}. Narrow the search, or raise head_limit.)`);
+  if (digested) more.push(`(${all.length} matching lines; repeats and long runs are summed up above. Narrow the search, or pass head_limit to list them as they are.)`);
+  else if (all.length > limit) more.push(`(Showing the first ${limit} of ${all.length} ${unit}. Narrow the search, or raise head_limit.)`);
   if (cut) more.push("(The search printed too much; the middle of its output was dropped. Narrow the search.)");
   const note = skippedNote(skipped ?? [], skipped === null);
   if (note) more.push(note);

@@ -61,6 +61,13 @@ export function sha256(data: Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
+/** A line as Read shows it: its number, a tab, its text. No padding: the number is what the
+ *  model needs (for offset, for naming a place), and padding to six columns cost about 7% more
+ *  tokens on source files (measured with DeepSeek V3's tokenizer, 2026-12-01). */
+export function numbered(n: number, line: string): string {
+  return `${n}\t${line}`;
+}
+
 /** Lines as an editor shows them: split on \n, a final newline does not start a line, \r dropped. */
 export function splitLines(text: string): string[] {
   if (text === "") return [];

@@ -15,17 +15,12 @@ type WriteInput = {
 
 export const writeTool: ToolSpec<WriteInput> = {
   name: "Write",
-  description: [
-    "Writes a whole file: creates it (and missing folders), or replaces it.",
-    "- file_path may be absolute or relative to the project root.",
-    "- Replacing an existing file requires that you Read it in this session first, and that it has not changed since.",
-    "- Prefer Edit for changes to part of an existing file.",
-  ].join("\n"),
+  description: "Writes a whole file, creating folders. Replacing a file needs a Read of it first. Prefer Edit to change part of a file.",
   inputSchema: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "The file to write (absolute, or relative to the project root)" },
-      content: { type: "string", description: "The complete new content of the file" },
+      file_path: { type: "string", description: "Absolute, or relative to the project root" },
+      content: { type: "string", description: "The whole new content" },
     },
     required: ["file_path", "content"],
     additionalProperties: false,

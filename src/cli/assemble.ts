@@ -165,7 +165,10 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
   registerPermissionGate(chain, {
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
-    env: (sessionId) => ({ root: o.root, home: homedir(), deepcodeHome: home, cwd: (sessionId ? app.engineOf(sessionId) : app.engine)?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories }),
+    env: (sessionId) => {
+      const engine = sessionId ? app.engineOf(sessionId) : app.engine;
+      return { root: o.root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir };
+    },
     managedBroken: permissions.managedBroken,
   });
 
@@ -312,7 +315,8 @@ function pluginConfig(settings: LoadedSettings, id: string): Record<string, Json
 
 function compactionSetting(v: JsonValue | undefined): EngineOptions["compaction"] {
   if (!isObject(v)) return undefined;
-  return { threshold: typeof v.threshold === "number" ? v.threshold : undefined, keepTurns: typeof v.keepTurns === "number" ? v.keepTurns : undefined };
+  const n = (k: string): number | undefined => (typeof v[k] === "number" ? v[k] : undefined);
+  return { threshold: n("threshold"), betweenTurns: n("betweenTurns"), window: n("window"), keepTurns: n("keepTurns") };
 }
 
 /** `toolResultMaxBytes`, kept sane: below 4 KiB a bounded result would be mostly marker. */

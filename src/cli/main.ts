@@ -5,14 +5,12 @@
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { ConfigError, NotImplementedError, ProviderError } from "../contract/index.js";
+// errors.js, not the contract's index: the start path loads only what it uses (bench startup).
+import { ConfigError, NotImplementedError, ProviderError } from "../contract/errors.js";
 import { packageVersion } from "./version.js";
 import { sealKeyEnv } from "./key-env.js";
 import { GLOBAL_OPTIONS, mainHelp, parseOptions, splitRules, subcommand, SUBCOMMANDS, UsageError, type Parsed } from "./options.js";
 import type { AssembleOptions } from "./assemble.js";
-
-/** The main `--help` text. */
-export const HELP = mainHelp();
 
 /** Things only code can set, never a user: the `deepcode` bin passes none. Tests start a real
  *  process through a wrapper that passes a managed-policy path here, as an administrator's
@@ -46,7 +44,7 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
   try {
     parsed = parseOptions(normaliseResume(at < 0 ? argv : argv.slice(0, at)), GLOBAL_OPTIONS, { positionals: true });
     if (parsed.values.help) {
-      process.stdout.write(HELP);
+      process.stdout.write(mainHelp());
       return 0;
     }
     if (parsed.values.version) {

@@ -93,6 +93,13 @@ export interface ToolContext {
    *  the tool's line while it runs (a `tool.progress` stream event). Absent where nobody
    *  watches (a call made outside a turn). */
   progress?(update: ToolProgress): void;
+  /**
+   * Keep the whole of an output the tool shows only part of (a long command log), in a file
+   * beside the session (`<session>.outputs/<call id>.txt`, mode 0600); resolves to its absolute
+   * path, which the Read tool may open without asking, or null where no session is stored
+   * (tests, benchmarks) or the file could not be written. Say the path in the result.
+   */
+  keepOutput(text: string): Promise<string | null>;
 }
 
 export interface ToolProgress {

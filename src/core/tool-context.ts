@@ -18,6 +18,8 @@ export interface ToolContextOptions {
   shell?: { cwd: string };
   /** Where ToolContext.progress goes (the turn's stream); without it a tool has no `progress`. */
   progress?: (update: ToolProgress) => void;
+  /** Where `ctx.keepOutput` keeps a call's whole output (the session store); none: null. */
+  keepOutput?: (callId: string, text: string) => string | null;
 }
 
 export function createToolContext(chain: Chain, opts: ToolContextOptions): ToolContext {
@@ -36,5 +38,12 @@ export function createToolContext(chain: Chain, opts: ToolContextOptions): ToolC
     reads: opts.reads ?? new Map(),
     shell: opts.shell ?? { cwd: opts.root },
     ...(opts.progress ? { progress: opts.progress } : {}),
+    keepOutput: async (text) => {
+      try {
+        return opts.keepOutput?.(opts.callId, text) ?? null;
+      } catch {
+        return null; // a disk that refuses the file: the tool says the output was not kept
+      }
+    },
   };
 }

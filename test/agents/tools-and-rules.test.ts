@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { call, chats, deepcode, isSubagent, ledger, task, toolNamesOf, type Plan, projects } from "./helpers.js";
 
@@ -79,12 +79,16 @@ describe("rules and hooks written for Task or for Agent both see the Task tool",
   });
 
   it("runs a PreToolUse hook whose matcher says Agent, and its deny stands", async () => {
-    const hooks = { PreToolUse: [{ matcher: "Agent", hooks: [{ type: "command", command: "cat > seen.json; echo 'no subagents today' >&2; exit 2" }] }] };
+    // Two Task calls run in parallel: each hook run writes a file of its own (mktemp), so two
+    // runs cannot interleave their writes.
+    const hooks = { PreToolUse: [{ matcher: "Agent", hooks: [{ type: "command", command: "cat > \"$(mktemp seen.XXXXXX)\"; echo 'no subagents today' >&2; exit 2" }] }] };
     await p.open(plan, { ".claude/agents/reader.md": READER, ".deepcode/settings.json": JSON.stringify({ hooks }) });
     const r = await deepcode(p.env, ["-p", "go", "--trust-project"]);
     expect(r.code).toBe(0);
     expect(chats(p.sim.requests).filter((c) => isSubagent(c.json))).toHaveLength(0);
-    const seen = JSON.parse(readFileSync(join(p.env.root, "seen.json"), "utf8")) as { tool_name: string; tool_input: Record<string, string> };
+    const files = readdirSync(p.env.root).filter((f) => f.startsWith("seen."));
+    expect(files).toHaveLength(2);
+    const seen = JSON.parse(readFileSync(join(p.env.root, files[0]), "utf8")) as { tool_name: string; tool_input: Record<string, string> };
     expect(seen.tool_name).toBe("Task");
     expect(seen.tool_input.subagent_type).toMatch(/reader|explore/);
     const last = chats(p.sim.requests).at(-1)!.json;

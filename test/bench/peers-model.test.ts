@@ -98,3 +98,49 @@ describe("the peers benchmark's model decides from content, not from request cou
     expect(next.reply.tool_calls[0].name).toBe("edit");
   });
 });
+
+describe("the peers benchmark's model reads again what an agent lost before it uses it", () => {
+  const fact = "Decision 7: keep the ledger format.";
+  const session = {
+    tasks: [
+      {
+        id: "t1",
+        prompt: "Record the decision of notes/a.md in notes/D.md.",
+        steps: [
+          { think: "Read the note.", actions: [{ do: "read", path: "notes/a.md" }] },
+          { think: "Record it.", use: [{ text: fact, from: { do: "read", path: "notes/a.md" } }], actions: [{ do: "edit", path: "notes/D.md", old: "<!-- -->", new: `${fact}\n<!-- -->` }] },
+        ],
+        final: () => "Recorded.",
+        check: () => null,
+      },
+    ],
+  };
+  const chat = (messages: unknown[]) => ({ model: "deepseek-flash", tools: PI, messages: [{ role: "system", content: "You are pi." }, ...messages] });
+  const summaryOf = (model: Model, text: string) =>
+    (model.respond({ model: "deepseek-flash", messages: [{ role: "system", content: "You summarise." }, { role: "user", content: `${text}\n\nWrite a checkpoint summary of the conversation.` }] }).reply.content ?? "");
+  const prompt = session.tasks[0].prompt;
+  const readCall = { role: "assistant", content: "", reasoning_content: "r", tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: JSON.stringify({ path: "notes/a.md" }) } }] };
+
+  it("goes on to the edit when the summary carried the fact", () => {
+    const model = createModel(session, { root: () => "/r" });
+    model.respond(chat([{ role: "user", content: prompt }]));
+    const summary = summaryOf(model, `[User]: ${prompt}\n[Tool read]: ...${fact}...`);
+    expect(summary).toContain(fact);
+    const next = model.respond(chat([{ role: "user", content: `The conversation was compacted:\n${summary}` }]));
+    expect(next.reply.tool_calls[0].name).toBe("edit");
+  });
+
+  it("reads the note again when a compaction left the fact behind, then edits", () => {
+    const model = createModel(session, { root: () => "/r" });
+    model.respond(chat([{ role: "user", content: prompt }]));
+    // The summary request never held the note's text (the agent pruned it first).
+    const summary = summaryOf(model, `[User]: ${prompt}\n[Tool read]: [output cleared]`);
+    expect(summary).not.toContain(fact);
+    const lostIt = chat([{ role: "user", content: `The conversation was compacted:\n${summary}` }]);
+    const again = model.respond(lostIt);
+    expect(again.reply.tool_calls).toEqual([{ name: "read", arguments: { path: "notes/a.md" } }]);
+    const back = model.respond(chat([{ role: "user", content: `The conversation was compacted:\n${summary}` }, readCall, { role: "tool", tool_call_id: "c1", content: `# a\n${fact}\n` }]));
+    expect(back.reply.tool_calls[0].name).toBe("edit");
+    expect((model as unknown as { relearned(t: unknown): { reread: number; lost: string[] } }).relearned(session.tasks[0])).toEqual({ reread: 1, lost: [] });
+  });
+});

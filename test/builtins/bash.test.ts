@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { BASH_MAX_OUTPUT_CHARS } from "../../src/builtins/bash.js";
 import { alive, eventually, session, writeTree } from "./helpers.js";
 
 describe("Bash runs commands with bash -c", () => {
@@ -50,13 +51,39 @@ describe("Bash runs commands with bash -c", () => {
     expect((await s.call("Bash", { command: "pwd" })).content).toBe(join(s.root, "sub"));
   });
 
-  it("keeps the start and end of long output, cutting the middle", async () => {
-    const s = session();
-    const r = await s.call("Bash", { command: "seq 1 100000" });
-    expect(r.content.startsWith("1\n2\n3\n")).toBe(true);
-    expect(r.content.endsWith("99999\n100000")).toBe(true);
-    expect(r.content).toMatch(/cut\] …/);
-    expect(r.content.length).toBeLessThan(31_000);
+  it("keeps the start, the end and the errors in between of long output, and the whole of it in a file", async () => {
+    const kept: Array<{ id: string; text: string }> = [];
+    const s = session({ keepOutput: (id, text) => (kept.push({ id, text }), `/sessions/x.outputs/${id}.txt`) });
+    const r = await s.call("Bash", { command: "seq 1 100000 | sed 's/^50000$/Error: disk full at 50000/'" });
+    const lines = r.content.split("\n");
+    expect(lines.slice(0, 3)).toEqual(["1", "2", "3"]);
+    expect(r.content).toContain("\nError: disk full at 50000\n");
+    expect(lines.at(-2)).toBe("100000");
+    expect(lines.at(-1)).toMatch(/^\[\d[\d,]* of 100,000 lines left out; all of it: Read \/sessions\/x\.outputs\/call-1\.txt\]$/);
+    expect(r.content.length).toBeLessThan(BASH_MAX_OUTPUT_CHARS + 300);
+    expect(kept).toHaveLength(1);
+    expect(kept[0].text.split("\n")).toHaveLength(100_000);
+  });
+
+  it("says how to see the rest when no session keeps the whole output", async () => {
+    const r = await session().call("Bash", { command: "seq 1 100000" });
+    expect(r.content.split("\n").at(-1)).toMatch(/lines left out; rerun the command narrowed \(grep, tail\) to see them\]$/);
+  });
+
+  it("counts the passing lines of a test run and shows its failures and summary", async () => {
+    const kept: string[] = [];
+    const s = session({ keepOutput: (_id, text) => (kept.push(text), "/kept.txt") });
+    const script = "for i in $(seq 1 300); do if [ $i = 120 ]; then echo \"not ok $i - rounds cents\"; echo '  # expected 1, got 2'; else echo \"ok $i - case $i\"; fi; done; echo '# 300 tests, 299 passed, 1 failed'; exit 1";
+    const r = await s.call("Bash", { command: script });
+    expect(r.content).toBe(
+      ["[… 119 passing lines …]", "not ok 120 - rounds cents", "  # expected 1, got 2", "[… 180 passing lines …]", "# 300 tests, 299 passed, 1 failed", "[299 of 302 lines left out; all of it: Read /kept.txt]", "[exit code 1]"].join("\n"),
+    );
+    expect(kept[0]).toContain("ok 1 - case 1\n");
+  });
+
+  it("shows a short output whole, passing lines and all", async () => {
+    const r = await session({ keepOutput: () => "/never" }).call("Bash", { command: "for i in 1 2 3 4 5 6; do echo \"ok $i - fine\"; done" });
+    expect(r.content).toBe("ok 1 - fine\nok 2 - fine\nok 3 - fine\nok 4 - fine\nok 5 - fine\nok 6 - fine");
   });
 
   it("kills the whole process tree on timeout, grandchildren included", async () => {

@@ -21,7 +21,15 @@ describe("Edit replaces exactly the text the model names", () => {
     expect(r.summary).toBe("Edit a.ts +2 −1");
     expect(r.meta).toMatchObject({ added: 2, removed: 1, replacements: 1, match: "exact" });
     expect(r.meta!.diff).toBe("--- a/a.ts\n+++ b/a.ts\n@@ -1,3 +1,4 @@\n function f() {\n-  return 1;\n+  const x = 1;\n+  return x;\n }");
-    expect(r.content).toContain("     3\t  return x;");
+    // An exact match is confirmed in one line: what changed and where, not the lines again.
+    expect(r.content).toBe("Edited a.ts at lines 2–3 (+2 −1).");
+  });
+
+  it("shows the region as it now reads when the match was found by a normalising pass", async () => {
+    const { s, text } = await withFile("function f() {\n    return 1;\n}\n");
+    const r = await s.call("Edit", { file_path: "a.ts", old_string: "function f() {\n  return 1;", new_string: "function f() {\n  return 2;" });
+    expect(text()).toBe("function f() {\n  return 2;\n}\n");
+    expect(r.content).toBe("Edited a.ts at lines 1–2 (+1 −1). old_string matched ignoring indentation; the file around the change now reads:\n1\tfunction f() {\n2\t  return 2;\n3\t}");
   });
 
   it("refuses several exact matches without replace_all, listing where they are", async () => {
@@ -40,7 +48,7 @@ describe("Edit replaces exactly the text the model names", () => {
     const r = await s.call("Edit", { file_path: "a.ts", old_string: "foo", new_string: "baz", replace_all: true });
     expect(r.isError).toBeFalsy();
     expect(text()).toBe("baz bar baz\nbaz\n");
-    expect(r.content).toContain("replaced 3 occurrences");
+    expect(r.content).toBe("Edited a.ts at 3 places (lines 1, 2) (+2 −2).");
   });
 
   it("works twice in a row without a Read in between", async () => {
@@ -103,7 +111,7 @@ describe("Edit replaces exactly the text the model names", () => {
     const r = await s.call("Edit", { file_path: "a.ts", old_string: "function add(x, y) {", new_string: "function sum(x, y) {" });
     expect(r.isError).toBe(true);
     expect(r.content).toContain("was not found");
-    expect(r.content).toContain("     1\tfunction add(a, b) {");
+    expect(r.content).toContain("1\tfunction add(a, b) {");
   });
 
   it("creates a missing file when old_string is empty", async () => {

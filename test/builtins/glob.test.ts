@@ -56,14 +56,14 @@ describe("Glob finds files by pattern", () => {
     expect(missing).toMatchObject({ isError: true, content: "Folder does not exist: nope" });
   });
 
-  it("lists at most 1000 files and says how many more match", async () => {
+  it("lists at most 250 files and says how many more match", async () => {
     const s = session();
     const files: Record<string, string> = {};
-    for (let i = 0; i < 1005; i++) files[`f/${i}.txt`] = "";
+    for (let i = 0; i < 255; i++) files[`f/${i}.txt`] = "";
     writeTree(s.root, files);
     const r = await s.call("Glob", { pattern: "f/*.txt" });
     const lines = r.content.split("\n");
-    expect(lines).toHaveLength(1001);
-    expect(lines[1000]).toContain("5 more not shown: 1005 files match");
+    expect(lines).toHaveLength(251);
+    expect(lines[250]).toContain("5 more not shown: 255 files match");
   });
 });

@@ -33,6 +33,36 @@ describe.each(engines)("Grep through %s", (_name, rgPath) => {
     expect(r.content).toBe("a.ts:2\nb.ts:1\n\nFound 3 matching lines in 2 files.");
   });
 
+  it("shows a wide content search's lines alike once, with a count, and the line unlike them", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) files[`pkg/p${String(i).padStart(3, "0")}.js`] = `export const on = flag("p${i}.on");\n`;
+    files["pkg/p200.js"] += "export function flag(name) {\n";
+    const r = await project(files).call("Grep", { pattern: "flag\\(", output_mode: "content" });
+    expect(r.content.split("\n")).toEqual([
+      'pkg/p000.js:1:export const on = flag("p0.on");',
+      "[… 399 more like it, numbers aside, in 399 files: pkg/p001.js … pkg/p399.js]",
+      "pkg/p200.js:2:export function flag(name) {",
+      "(401 matching lines; repeats and long runs are summed up above. Narrow the search, or pass head_limit to list them as they are.)",
+    ]);
+  });
+
+  it("shows at most 20 lines of one file in a wide search, then how many more", async () => {
+    const letter = (n: number) => "abcdefghijklmnopqrstuvwxyz"[n % 26];
+    const lines = Array.from({ length: 300 }, (_, i) => `hit ${letter(Math.floor(i / 26))}${letter(i)} here`); // no two alike
+    const r = await project({ "big.txt": `${lines.join("\n")}\n`, "small.txt": "hit once\n" }).call("Grep", { pattern: "hit", output_mode: "content" });
+    const out = r.content.split("\n");
+    expect(out.filter((l) => l.startsWith("big.txt:"))).toHaveLength(20);
+    expect(out).toContain("[… 280 more in big.txt]");
+    expect(out).toContain("small.txt:1:hit once");
+  });
+
+  it("lists every line as it is when head_limit asks for them", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`p${String(i).padStart(3, "0")}.js`] = `flag(${i});\n`;
+    const r = await project(files).call("Grep", { pattern: "flag", output_mode: "content", head_limit: 0 });
+    expect(r.content.split("\n")).toHaveLength(300);
+  });
+
   it("keeps the first head_limit entries and says how many there were", async () => {
     const s = project({ "a.txt": "x\n", "b.txt": "x\n", "c.txt": "x\n" });
     const r = await s.call("Grep", { pattern: "x", head_limit: 2 });

@@ -41,7 +41,7 @@ export interface Session {
   call(tool: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutput>;
 }
 
-export function session(opts: { root?: string; rgPath?: string | null } = {}): Session {
+export function session(opts: { root?: string; rgPath?: string | null; keepOutput?: (callId: string, text: string) => string | null } = {}): Session {
   const root = opts.root ?? tempDir();
   const chain = new Chain();
   registerEffects(chain);
@@ -50,7 +50,7 @@ export function session(opts: { root?: string; rgPath?: string | null } = {}): S
   const tools = new Map(builtinTools({ rgPath: opts.rgPath }).map((t) => [t.name, t]));
   let n = 0;
   const ctx = (signal?: AbortSignal): ToolContext =>
-    createToolContext(chain, { root, sessionId: "test", callId: `call-${++n}`, signal, reads, shell });
+    createToolContext(chain, { root, sessionId: "test", callId: `call-${++n}`, signal, reads, shell, keepOutput: opts.keepOutput });
   return {
     root,
     chain,

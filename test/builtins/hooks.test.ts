@@ -24,8 +24,8 @@ describe("the tools' side effects go through the chain, where hooks see them", (
       const data = Buffer.from("from a hook\n");
       return { data, truncated: false, stat: { size: data.length, mtimeMs: 1, mode: 0o644, isFile: true, isDirectory: false } };
     });
-    expect((await s.call("Read", { file_path: "virtual.txt" })).content).toBe("     1\tfrom a hook");
-    expect((await s.call("Read", { file_path: "real.txt" })).content).toBe("     1\ton disk");
+    expect((await s.call("Read", { file_path: "virtual.txt" })).content).toBe("1\tfrom a hook");
+    expect((await s.call("Read", { file_path: "real.txt" })).content).toBe("1\ton disk");
   });
 
   it("a hook on process.run sees Bash's argv and command, and can rewrite them (as a sandbox would)", async () => {

@@ -8,7 +8,7 @@ describe("Read shows a text file as numbered lines", () => {
     writeTree(s.root, { "src/a.ts": "const a = 1;\nconst b = 2;\n" });
     const r = await s.call("Read", { file_path: "src/a.ts" });
     expect(r.isError).toBeFalsy();
-    expect(r.content).toBe("     1\tconst a = 1;\n     2\tconst b = 2;");
+    expect(r.content).toBe("1\tconst a = 1;\n2\tconst b = 2;");
     expect(r.summary).toBe("Read src/a.ts (2 lines)");
   });
 
@@ -23,7 +23,7 @@ describe("Read shows a text file as numbered lines", () => {
     const s = session();
     writeTree(s.root, { "n.txt": Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") });
     const r = await s.call("Read", { file_path: "n.txt", offset: 4, limit: 2 });
-    expect(r.content.split("\n").slice(0, 2)).toEqual(["     4\tline 4", "     5\tline 5"]);
+    expect(r.content.split("\n").slice(0, 2)).toEqual(["4\tline 4", "5\tline 5"]);
     expect(r.content).toContain("Showing lines 4–5 of 10");
     expect(r.content).toContain("offset=6");
   });
@@ -32,9 +32,21 @@ describe("Read shows a text file as numbered lines", () => {
     const s = session();
     writeTree(s.root, { "big.txt": Array.from({ length: 2500 }, (_, i) => `${i + 1}`).join("\n") });
     const r = await s.call("Read", { file_path: "big.txt" });
-    expect(r.content).toContain("  2000\t2000");
+    expect(r.content).toContain("2000\t2000");
     expect(r.content).not.toContain("\t2001");
     expect(r.summary).toBe("Read big.txt (2000 lines)");
+  });
+
+  it("shows whole lines up to 24,000 characters, then says where to read on", async () => {
+    const s = session();
+    writeTree(s.root, { "wide.txt": Array.from({ length: 1000 }, (_, i) => `${i + 1} ${"x".repeat(95)}`).join("\n") });
+    const r = await s.call("Read", { file_path: "wide.txt" });
+    const body = r.content.split("\n\n(")[0];
+    expect(body.length).toBeLessThanOrEqual(24_000);
+    const last = Number(body.split("\n").at(-1)!.split("\t")[0]);
+    expect(r.content.endsWith(`(Showing lines 1–${last} of 1000. Pass offset=${last + 1} to read on.)`)).toBe(true);
+    const next = await s.call("Read", { file_path: "wide.txt", offset: last + 1 });
+    expect(next.content.startsWith(`${last + 1}\t${last + 1} x`)).toBe(true);
   });
 
   it("says so when the offset is past the end of the file", async () => {
@@ -51,7 +63,7 @@ describe("Read shows a text file as numbered lines", () => {
     const first = r.content.split("\n")[0];
     expect(first.length).toBeLessThan(2100);
     expect(first).toContain("[line cut: 5000 characters in all]");
-    expect(r.content.split("\n")[1]).toBe("     2\tshort");
+    expect(r.content.split("\n")[1]).toBe("2\tshort");
   });
 
   it("says an empty file is empty", async () => {
@@ -82,14 +94,14 @@ describe("Read shows a text file as numbered lines", () => {
     const s = session();
     writeTree(s.root, { "latin.txt": Buffer.from("caf\xe9\n", "latin1") });
     const r = await s.call("Read", { file_path: "latin.txt" });
-    expect(r.content).toBe("     1\tcafé");
+    expect(r.content).toBe("1\tcafé");
   });
 
   it("shows CRLF lines without their carriage return and drops a BOM", async () => {
     const s = session();
     writeTree(s.root, { "win.txt": Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("one\r\ntwo\r\n")]) });
     const r = await s.call("Read", { file_path: "win.txt" });
-    expect(r.content).toBe("     1\tone\n     2\ttwo");
+    expect(r.content).toBe("1\tone\n2\ttwo");
   });
 
   it("tells the model to use Glob for a folder, and names a missing file", async () => {

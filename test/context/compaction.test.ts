@@ -65,27 +65,38 @@ describe("compaction", () => {
     expect(r).toMatchObject({ ok: false, error: "nothing to compact yet (too few turns)" });
   });
 
-  it("does not compact again within 3 turns of the last compaction", async () => {
-    h = await startHarness({ script: { respond: model({ answerWords: 120 }) }, tools: testTools(), allowAll: true, engine: { compaction: { window: 3000, threshold: 0.3, keepTurns: 1 } } });
+  it("compacts before a turn's first round at the lower mark, keeping only the new prompt verbatim", async () => {
+    // The threshold is out of reach; only the between-turns mark (half of the window) can fire.
+    h = await startHarness({ script: { respond: model({ answerWords: 120 }) }, tools: testTools(), allowAll: true, engine: { compaction: { window: 6000, threshold: 0.99, betweenTurns: 0.5 } } });
     const compactedAt: number[] = [];
-    for (let t = 1; t <= 8; t++) {
+    for (let t = 1; t <= 12; t++) {
       const events = await h.turn(`q${t}`);
+      expect(complete(events).stopReason).toBe("completed");
       if (notices(events).some((n) => n.code === "compacted")) compactedAt.push(t);
     }
+    // It fires again whenever the context passes the mark again: each compaction left it smaller.
     expect(compactedAt.length).toBeGreaterThanOrEqual(2);
-    for (let i = 1; i < compactedAt.length; i++) expect(compactedAt[i] - compactedAt[i - 1]).toBeGreaterThanOrEqual(3);
+    const bodies = chatBodies(h.sim.requests);
+    const digestIndex = bodies.findIndex((b) => String(b.messages[b.messages.length - 1].content).startsWith(DIGEST));
+    // The digest was asked before the new prompt's first answer: the prompt is the last message.
+    expect(bodies[digestIndex].messages.at(-2)).toMatchObject({ role: "user", content: expect.stringMatching(/^q\d+$/) });
+    const after = bodies[digestIndex + 1];
+    expect(after.messages[1]).toMatchObject({ role: "user", content: expect.stringMatching(/^\[deepcode\] Digest/) });
+    expect(after.messages.slice(2).filter((m) => m.role === "assistant")).toHaveLength(0);
+    expect(after.messages.filter((m) => m.role === "user" && /^q\d+$/.test(String(m.content)))).toHaveLength(1);
   });
 
-  it("stops compacting automatically after a compaction that freed less than 20%", async () => {
-    // The turn compacted away is tiny and 4 turns stay verbatim: the compaction frees almost
-    // nothing, so it is the last automatic one however full the context gets.
-    h = await startHarness({ script: { respond: model({ answerWords: 120, firstAnswerWords: 1 }) }, tools: testTools(), allowAll: true, engine: { compaction: { window: 3000, threshold: 0.3, keepTurns: 4 } } });
-    const compactedAt: number[] = [];
-    for (let t = 1; t <= 10; t++) {
-      const events = await h.turn(`q${t}`);
-      if (notices(events).some((n) => n.code === "compacted")) compactedAt.push(t);
+  it("tries a failed compaction again only three turns later", async () => {
+    h = await startHarness({ script: { respond: model({ failDigest: true, answerWords: 120 }) }, tools: testTools(), allowAll: true, engine: { compaction: { window: 3000, threshold: 0.3 } } });
+    const triedAt: number[] = [];
+    for (let t = 1; t <= 8; t++) {
+      const before = h.sim.requests.length;
+      await h.turn(`q${t}`);
+      const asked = h.sim.requests.slice(before).some((r) => String((r.json as { messages?: Array<{ content?: unknown }> })?.messages?.at(-1)?.content).startsWith(DIGEST));
+      if (asked) triedAt.push(t);
     }
-    expect(compactedAt).toHaveLength(1);
+    expect(triedAt.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < triedAt.length; i++) expect(triedAt[i] - triedAt[i - 1]).toBeGreaterThanOrEqual(3);
   });
 });
 

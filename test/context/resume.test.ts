@@ -43,6 +43,24 @@ describe("a resumed session sends what the earlier process would have sent", () 
     expect(usage[usage.length - 1].prompt_cache_hit_tokens).toBeGreaterThanOrEqual(Math.floor(usage[usage.length - 2].prompt_tokens / 64) * 64);
   });
 
+  it("keeps the stored tool definitions when this deepcode describes its tools differently", async () => {
+    // A newer deepcode with shorter tool descriptions must not rewrite a stored session's prefix.
+    const tools = testTools();
+    h = await startHarness({ script: { default: { content: "ok" } }, tools, allowAll: true });
+    await h.turn("first question");
+    const stored = JSON.stringify(chatBodies(h.sim.requests).pop()!.tools);
+    const echo = tools.find((t) => t.name === "Echo")!;
+    (echo as { description: string }).description = "Echo, described anew.";
+    await h.resume();
+    await h.turn("second question");
+    expect(JSON.stringify(chatBodies(h.sim.requests).pop()!.tools)).toBe(stored);
+    // A new session is built from the tools as they are now.
+    const { Engine } = await import("../../src/core/engine/engine.js");
+    const fresh = await Engine.start(h.options);
+    expect(JSON.stringify(fresh.prefix.tools)).toContain("Echo, described anew.");
+    await fresh.close();
+  });
+
   it("answers tool calls that a killed process left unanswered, so the next request is valid", async () => {
     h = await startHarness({ script: { replies: [{ tool_calls: [{ name: "Echo", arguments: { text: "a" } }] }, { content: "done" }] }, tools: testTools(), allowAll: true });
     await h.turn("go");

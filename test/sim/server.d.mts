@@ -142,6 +142,11 @@ export interface SimulatorOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** Called once each request has been answered (or left stalled, or reset). */
   onRequest?: (request: SimRequest) => void;
+  /** Accept a user, system or tool message whose content is an array of text parts (the
+   *  OpenAI shape). DeepSeek's API refuses it ("invalid type: sequence"), and so does the
+   *  simulator by default; the peers benchmark turns this on so an agent that sends parts can
+   *  still be measured (their text renders, and is cached, as the joined string). */
+  textParts?: boolean;
 }
 
 export interface Simulator {

@@ -129,7 +129,7 @@ export async function startSimulator(options = {}) {
       if ("error" in t) return error(400, t.error);
       chat = t.json;
     }
-    const invalid = validateChatRequest(chat);
+    const invalid = validateChatRequest(chat, { textParts: options.textParts === true });
     if (invalid) return error(invalid.status, invalid.message);
     const ctx = { req, res, record, protocol, chat, model: String(body.model), error };
     await answer(ctx, await cursor.next(chat));

@@ -57,9 +57,10 @@ const deser = (what) => fail(`Failed to deserialize the JSON body into the targe
 /**
  * Checks a Chat Completions request; null when the API would accept it.
  * @param {any} json the parsed body
+ * @param {{ textParts?: boolean }} [opts] textParts: accept arrays of text parts outside assistant messages
  * @returns {{ status: number, message: string } | null}
  */
-export function validateChatRequest(json) {
+export function validateChatRequest(json, opts = {}) {
   if (json === null || typeof json !== "object" || Array.isArray(json)) return deser("invalid type: expected a JSON object");
   if (typeof json.model !== "string") return deser("missing field `model`");
   if (!Array.isArray(json.messages)) return deser("missing field `messages`");
@@ -97,7 +98,8 @@ export function validateChatRequest(json) {
       }
     } else {
       if (m.content === undefined) return deser(`messages[${i}]: missing field \`content\``);
-      if (!contentOk) return deser(`messages[${i}]: invalid type: ${Array.isArray(m.content) ? "sequence" : typeof m.content}, expected a string`);
+      const parts = opts.textParts === true && Array.isArray(m.content) && m.content.every((/** @type {any} */ p) => p?.type === "text" && typeof p.text === "string");
+      if (!contentOk && !parts) return deser(`messages[${i}]: invalid type: ${Array.isArray(m.content) ? "sequence" : typeof m.content}, expected a string`);
     }
     if (m.role === "tool" && typeof m.tool_call_id !== "string") return deser(`messages[${i}]: missing field \`tool_call_id\``);
   }

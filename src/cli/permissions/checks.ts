@@ -100,8 +100,10 @@ function namesProtected(match: Extract<RuleMatch, { type: "path" }>, entries: re
   });
 }
 
-/** A read of `abs`: Read path rules and well-known secrets (no fence: reads are allowed). */
-export function readVerdict(path: string, rules: readonly Rule[], env: PathEnv): Verdict | null {
+/** A read of `abs`: Read path rules and well-known secrets (no fence: reads are allowed).
+ *  `sessionOutput`: the Read tool opening a kept output of this session (paths.ts) — deepcode's
+ *  home does not make it ask; rules and the other secret checks still apply. */
+export function readVerdict(path: string, rules: readonly Rule[], env: PathEnv, opts: { sessionOutput?: boolean } = {}): Verdict | null {
   const m = matcher(path, env);
   const abs = m.view.lexical;
   const deny = pathRules(rules, "read", "deny").find(m.loose);
@@ -109,7 +111,7 @@ export function readVerdict(path: string, rules: readonly Rule[], env: PathEnv):
   const ask = pathRules(rules, "read", "ask").find(m.loose);
   if (ask) return ruleVerdict("ask", ask, `reading ${abs} asks`);
   const allow = pathRules(rules, "read", "allow").find(m.strict);
-  const secret = secretReason(m.view, env);
+  const secret = secretReason(m.view, env, opts);
   if (secret && !allow) return { decision: "ask", reason: `${abs}: ${secret}, so reading it asks (an allow rule naming the path lifts this)`, by: "secrets" };
   if (allow) return ruleVerdict("allow", allow, `reading ${abs} is allowed`);
   return null;

@@ -9,7 +9,7 @@ import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ruleVerdict, readVerdict, searchVerdict, strongest, writeVerdict, type DecisionKind, type Verdict } from "./checks.js";
 import { decideBash } from "./decide-bash.js";
-import { expandHome, type PathEnv } from "./paths.js";
+import { expandHome, sessionOutput, type PathEnv } from "./paths.js";
 import { EDIT_TOOLS, READ_TOOLS, ruleAppliesTo, type Rule } from "./rules.js";
 
 export interface ToolCall {
@@ -78,7 +78,7 @@ function decideRead(call: ToolCall, applying: readonly Rule[], rules: readonly R
     .filter((p) => call.tool !== "Read" || isDirectory(p))
     .map((p) => join(p, "\u0000"));
   const verdicts = [...readTargets(call, env), ...probe].map((p) => {
-    const v = readVerdict(p, rules, env);
+    const v = readVerdict(p, rules, env, { sessionOutput: call.tool === "Read" && sessionOutput(p, env) });
     return v && { ...v, reason: v.reason.replace(/\u0000/g, "…") };
   });
   // A search that would reach the home folder's credentials (`~`, `/`) asks (checks.ts).

@@ -15,6 +15,9 @@ export interface PathEnv {
   /** deepcode's home (credentials live there); defaults to `<home>/.deepcode`. */
   deepcodeHome?: string;
   additionalDirectories?: readonly string[];
+  /** The current session's outputs folder (SessionStore.outputsDir): the one place in
+   *  deepcode's home the Read tool may open without asking (sessionOutput). */
+  sessionOutputs?: string;
 }
 
 /** `~` and `~/x` → the home folder; anything else unchanged. */
@@ -114,8 +117,10 @@ export function isDeviceSink(lexical: string): boolean {
  *  the path as written and with symlinks followed is in a secret place or has a secret's name,
  *  is a process's environment, or the file it leads to is a known secret under another name (a
  *  hard link, or a secret renamed: secret-identity.ts). */
-export function secretReason(view: PathView, env: PathEnv): string | null {
-  const locations = secretPlaces(env);
+export function secretReason(view: PathView, env: PathEnv, opts: { sessionOutput?: boolean } = {}): string | null {
+  // A session output is in deepcode's home, and that alone does not make it a secret; its
+  // name and what file it is (a hard link, a secret renamed) are still checked below.
+  const locations = opts.sessionOutput ? secretPlaces(env).filter((l) => !l.deepcodeHome) : secretPlaces(env);
   for (const p of [view.lexical, view.real]) {
     if (p === null) continue;
     for (const l of locations) if (p === l.path || p.startsWith(l.sep)) return l.why;
@@ -129,6 +134,35 @@ export function secretReason(view: PathView, env: PathEnv): string | null {
 }
 
 type Place = SecretLocation & { sep: string };
+
+const OUTPUT_NAME = /^[A-Za-z0-9_-]+\.txt$/;
+
+/**
+ * Is `path` a whole command output deepcode kept beside the current session (SessionStore
+ * .keepOutput), which the Read tool opens without asking although it lies in deepcode's home?
+ * Exactly that kind of file: directly in the current session's outputs folder — as written and
+ * with every symlink followed, so a link into it or out of it does not count — with a name
+ * deepcode gives (`<call id>.txt`), a regular file (not a symlink) with one name (not a hard
+ * link to something else), owned by this user, in a folder that is not itself a symlink.
+ * Another session's outputs, the session files, credentials and the rest of the home stay
+ * secret.
+ */
+export function sessionOutput(path: string, env: PathEnv): boolean {
+  const dir = env.sessionOutputs;
+  if (dir === undefined) return false;
+  const abs = resolve(path);
+  if (dirname(abs) !== resolve(dir) || !OUTPUT_NAME.test(basename(abs))) return false;
+  const realDir = canonical(dir);
+  if (realDir === null || canonical(abs) !== join(realDir, basename(abs))) return false;
+  try {
+    if (!lstatSync(dir).isDirectory()) return false; // the folder itself a symlink: not deepcode's
+    const st = lstatSync(abs);
+    return st.isFile() && st.nlink === 1 && (process.getuid === undefined || st.uid === process.getuid());
+  } catch {
+    return false; // missing: nothing deepcode kept
+  }
+}
+
 const placeCache = new Map<string, Place[]>();
 
 /** The fixed secret places for this env: home's credential places and deepcode's home, each as
@@ -144,7 +178,7 @@ export function secretPlaces(env: PathEnv): Place[] {
   const out: Place[] = [];
   const add = (l: SecretLocation): void => {
     const path = fromPosix(l.path);
-    if (!out.some((o) => o.path === path)) out.push({ path, why: l.why, sep: path.endsWith(sep) ? path : path + sep });
+    if (!out.some((o) => o.path === path)) out.push({ path, why: l.why, deepcodeHome: l.deepcodeHome, sep: path.endsWith(sep) ? path : path + sep });
   };
   for (const [home, dhome] of [
     [env.home, dh],
@@ -152,7 +186,7 @@ export function secretPlaces(env: PathEnv): Place[] {
   ]) {
     for (const l of secretLocations(posix(home), posix(dhome))) {
       if (!roots.some((r) => isWithin(r, fromPosix(l.path)))) add(l);
-      else if (l.deepcodeHome) add({ path: `${l.path}/${CREDENTIALS_FILE}`, why: "deepcode's credentials file" });
+      else if (l.deepcodeHome) add({ path: `${l.path}/${CREDENTIALS_FILE}`, why: "deepcode's credentials file", deepcodeHome: true });
     }
   }
   placeCache.set(key, out);

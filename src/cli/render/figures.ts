@@ -1,7 +1,8 @@
 // The figures the CLI prints, from one formatter each (src/core/cost/format.ts): money, tokens,
 // plurals. A line with several amounts shows them at one precision (`moneyLine`).
 
-import { formatMoney, formatTokens, moneyDigits, plural, fit, visibleLength } from "../../core/cost/index.js";
+// format.js itself, not the cost engine's index: the prompt loads this before the engine.
+import { formatMoney, formatTokens, moneyDigits, plural, fit, visibleLength } from "../../core/cost/format.js";
 
 export { fit, plural, visibleLength };
 

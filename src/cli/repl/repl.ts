@@ -16,6 +16,9 @@ import type { Repl, ReplStart } from "./session.js";
 export type { ReplStart };
 
 export async function runRepl(options: AssembleOptions, start: ReplStart): Promise<number> {
+  // Loaded while the key and the terminal are checked: the trust question comes first.
+  const trust = import("../trust/ask.js");
+  trust.catch(() => undefined); // a failure to load surfaces where it is awaited, not as an unhandled rejection
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write("deepcode: the interactive REPL needs a terminal; for scripts and pipes use deepcode -p \"…\"\n");
     return 2;
@@ -33,7 +36,7 @@ export async function runRepl(options: AssembleOptions, start: ReplStart): Promi
   const style = makeStyle(colourEnabled(process.stdout));
   process.stdout.write(`${style("bold", "deepcode")} ${packageVersion()} · ${options.root}\n`);
   // Workspace trust is settled before anything of the project loads (its hooks, plugins).
-  await (await import("../trust/ask.js")).askTrust(options, style);
+  await (await trust).askTrust(options, style);
   const booting: Promise<Repl> = import("./session.js").then((m) => m.bootRepl(options, start, style));
   if (start.resume !== undefined || start.continue || start.initialPrompt) {
     const repl = await booting;

@@ -11,7 +11,7 @@
 
 import { lstatSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ConfigError } from "../../contract/index.js";
+import { ConfigError } from "../../contract/errors.js";
 import type { JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson, type JsonPosition } from "./json.js";
 import { checkSettings, isObject } from "./schema.js";

@@ -66,7 +66,7 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   tiers: { t: "record", of: anyObject },
   /** The session's starting tier: one of the four, or `auto` (deepcode picks per turn). */
   tier: { t: "enum", values: ["auto", "chat-fast", "chat-full", "reasoner-budget", "reasoner"] },
-  compaction: { t: "object", keys: { threshold: num, keepTurns: num } },
+  compaction: { t: "object", keys: { threshold: num, betweenTurns: num, window: num, keepTurns: num } },
   toolResultMaxBytes: num,
   /** How long a response may send only keep-alives before it ends with an error (ms, default 300 000). */
   apiIdleTimeoutMs: num,

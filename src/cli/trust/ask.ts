@@ -2,7 +2,7 @@
 // before the first prompt, before settings hooks (SessionStart) or plugins load. Only when the
 // project holds something that needs trust and the person has not answered for it as it is.
 
-import { ConfigError } from "../../contract/index.js";
+import { ConfigError } from "../../contract/errors.js";
 import type { AssembleOptions } from "../assemble.js";
 import { deepcodeHome } from "../home.js";
 import type { Style } from "../render/style.js";

@@ -21,7 +21,7 @@ const DIGEST_PROMPT = `[deepcode] The conversation is about to be compacted to s
 - decisions made and why;
 - files read, created or changed, and what changed in each;
 - commands run and what they showed (failures especially);
-- what is done, what is open, and the next step.
+- what is done, what is open, and the next step — and for work in progress, the exact lines (from files or outputs) the next step needs, quoted, since the tool results will be gone.
 Be specific (paths, names, numbers). Do not call tools. Reply with the digest only.`;
 
 export async function compactContext(d: CompactDeps): Promise<CompactionResult & { messages?: ChatMessage[] }> {

@@ -27,7 +27,7 @@ import { Channel } from "./channel.js";
 import { runTurn, type TurnEnd } from "./loop.js";
 import { PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
 import { appendTurnStart, changedFiles, lateTools, sectionChanges } from "./tail.js";
-import { CompactionBreakers } from "./compaction.js";
+import { CompactionBreakers, DEFAULT_BETWEEN_TURNS, DEFAULT_THRESHOLD } from "./compaction.js";
 import { sessionCores } from "./cores.js";
 import { agentSections, baseSections } from "./system-prompt.js";
 import { plural, type PriceTable } from "../cost/index.js";
@@ -52,8 +52,10 @@ export interface EngineOptions {
   /** Read-only calls run at once (default 3, at most 16). */
   concurrency?: number;
   resultMaxBytes?: number;
-  /** Automatic compaction at `threshold` × `window` tokens (defaults 0.8 × the model's window). */
-  compaction?: { threshold?: number; window?: number; keepTurns?: number };
+  /** Automatic compaction at `threshold` × `window` tokens (defaults 0.8 × the model's window),
+   *  and before a turn's first round at `betweenTurns` × `window` (default 0.5); `keepTurns`
+   *  user turns stay verbatim (default 1: the turn in progress). See compaction.ts. */
+  compaction?: { threshold?: number; betweenTurns?: number; window?: number; keepTurns?: number };
   appendSystemPrompt?: string;
   now?: () => Date;
   language?: string;
@@ -161,6 +163,10 @@ export class Engine {
   get cwd(): string {
     return this.shell.cwd;
   }
+  /** Where this session's calls keep their whole outputs (ctx.keepOutput); none without a store. */
+  get outputsDir(): string | undefined {
+    return this.opts.store?.outputsDir(this.sessionId);
+  }
   get root(): string {
     return this.opts.root;
   }
@@ -265,7 +271,7 @@ export class Engine {
       callEnv: { chain: this.chain, registry: this.opts.registry, sessionId: this.sessionId, root: this.opts.root, signal, reads: this.reads, shell: this.shell, askLock: { tail: Promise.resolve() }, ...this.who },
       emit: (e) => this.emit?.(e),
       onUsage: (step, usage) => this.onUsage(turn, step, usage),
-      beforeStep: () => this.maybeCompact(turn),
+      beforeStep: (step) => this.maybeCompact(turn, step),
       record: (r) => this.record(r),
     });
   }
@@ -328,12 +334,19 @@ export class Engine {
     return { notes };
   }
 
-  private async maybeCompact(turn: number): Promise<void> {
+  private async maybeCompact(turn: number, step: number): Promise<void> {
     const c = this.opts.compaction ?? {};
     const window = c.window ?? this.context.model.contextWindow;
-    if (!this.breakers.due(turn, this.context.ledger().nextPromptTokens, (c.threshold ?? 0.8) * window)) return;
+    const threshold = c.threshold ?? DEFAULT_THRESHOLD;
+    // Before the turn's first round (not again when a Stop hook continues it): the lower mark.
+    const first = step === 1 && this.firstRoundOf !== turn;
+    if (first) this.firstRoundOf = turn;
+    const mark = first ? Math.min(threshold, c.betweenTurns ?? DEFAULT_BETWEEN_TURNS) : threshold;
+    if (!this.breakers.due(turn, this.context.ledger().nextPromptTokens, mark * window)) return;
     this.breakers.record(turn, await this.compact(undefined, true));
   }
+
+  private firstRoundOf = 0;
 
   /** Compact now (`/compact [instructions]`, or automatically). Never loses the turn. */
   async compact(instructions?: string, auto = false): Promise<CompactionResult> {
@@ -455,10 +468,11 @@ export class Engine {
           reads: this.reads,
           shell: this.shell,
           progress: (p) => this.emit?.({ type: "tool.progress", callId, ...p }),
+          keepOutput: (id, text) => this.opts.store?.keepOutput(this.sessionId, id, text) ?? null,
         }),
       registry: this.opts.registry,
       prices: this.opts.prices,
-      keepTurns: this.opts.compaction?.keepTurns ?? 2,
+      keepTurns: this.opts.compaction?.keepTurns ?? 1,
     }));
   }
 

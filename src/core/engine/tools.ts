@@ -33,13 +33,12 @@ export const PROXY_DEFINITION: ToolDefinition = {
   type: "function",
   function: {
     name: PROXY_TOOL,
-    description:
-      "Call a tool that became available after this session started. Such tools are announced in context notes, with their parameters. Pass the tool's name and its input object.",
+    description: "Calls a tool announced in a context note after the session started (with its parameters).",
     parameters: {
       type: "object",
       properties: {
-        name: { type: "string", description: "The announced tool's name." },
-        input: { type: "object", description: "The tool's arguments, as its parameters describe." },
+        name: { type: "string", description: "The announced tool's name" },
+        input: { type: "object", description: "Its arguments" },
       },
       required: ["name", "input"],
     },

@@ -10,7 +10,7 @@
 // main sessions only.
 
 import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { AgentIdentity, ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
 
@@ -170,6 +170,38 @@ export class SessionStore {
   delete(id: string): void {
     unlinkSync(this.fileOf(id));
     rmSync(join(this.dir, id), { recursive: true, force: true });
+    rmSync(this.outputsDir(id), { recursive: true, force: true });
+  }
+
+  /** The folder beside a session where its calls' whole outputs are kept (keepOutput). */
+  outputsDir(id: string): string {
+    return join(this.dir, `${basename(this.fileOf(id), ".jsonl")}.outputs`);
+  }
+
+  /** Keep a call's whole output in the session's outputs folder (0700), in a new file (0600,
+   *  never one that exists: a name taken, even by a symlink, gets a suffix); returns its path. */
+  keepOutput(id: string, callId: string, text: string): string {
+    this.ensureDir();
+    const dir = this.outputsDir(id);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    const stem = callId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80) || "output";
+    for (let n = 1; ; n++) {
+      const file = join(dir, `${stem}${n === 1 ? "" : `-${n}`}.txt`);
+      let fd: number;
+      try {
+        fd = openSync(file, "wx", 0o600);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "EEXIST" && n < 100) continue;
+        throw err;
+      }
+      try {
+        writeSync(fd, text);
+      } finally {
+        closeSync(fd);
+      }
+      return file;
+    }
   }
 }
 
