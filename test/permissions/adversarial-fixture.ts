@@ -57,7 +57,11 @@ function restore(dir: string, template: string, pristine: Record<string, string>
   for (const k of wrong.sort((a, b) => b.length - a.length)) rmSync(join(dir, k), { recursive: true, force: true });
   for (const k of Object.keys(pristine).sort((a, b) => a.length - b.length)) {
     if (existsSync(join(dir, k)) || lstatExists(join(dir, k))) continue;
-    if (pristine[k] === "dir") mkdirSync(join(dir, k));
+    const kind = pristine[k] ?? "";
+    if (kind === "dir") mkdirSync(join(dir, k));
+    // A link is made again from its recorded target: cpSync of a link to a folder needs
+    // `recursive` on Node 22+, and would copy the folder rather than the link.
+    else if (kind.startsWith("link -> ")) symlinkSync(kind.slice("link -> ".length), join(dir, k));
     else cpSync(join(template, k === "ws/shared.txt" ? "outside/target" : k), join(dir, k), { verbatimSymlinks: true });
   }
 }
