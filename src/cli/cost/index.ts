@@ -203,9 +203,13 @@ class RunningCost implements CostControl {
   private async commitTurn(sessionId: string, turn: number, prompt: string, profile: TurnProfile): Promise<void> {
     const s = this.session(sessionId);
     const tier = isTierName(profile.tier) ? profile.tier : undefined;
-    s.auto = { current: tier ?? s.auto.current, lastAsked: TIER_FOR_CLASS[classifyTask(prompt)] };
+    // A turn run for another purpose (plan mode's planner) leaves auto's memory of the
+    // session's tier alone: the executor's turns go on where they were.
+    if (profile.purpose === undefined) {
+      s.auto = { current: tier ?? s.auto.current, lastAsked: TIER_FOR_CLASS[classifyTask(prompt)] };
+      this.lastRun = tier;
+    }
     s.thinking = thinks(profile);
-    this.lastRun = tier;
     let e = s.pending?.prompt === prompt ? s.pending.e : undefined;
     s.pending = undefined;
     s.turnEstimate = undefined;

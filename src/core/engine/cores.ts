@@ -3,7 +3,7 @@
 // What the answers need of the engine is passed in explicitly (EngineAccess), so this file can
 // be read on its own.
 
-import type { StreamEvent, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
+import type { RewindResult, StreamEvent, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
 import type { SessionRecord } from "../session/store.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
@@ -26,6 +26,7 @@ export interface EngineAccess {
   billToTurn(usage: Usage, costUsd: number): void;
   record(r: SessionRecord): void;
   tailNotes(): Promise<{ notes: TailNote[] }>;
+  rewind(turn: number): RewindResult;
   toolContext(callId: string, signal?: AbortSignal): ToolContext;
   registry: ToolRegistry;
   prices?: PriceTable;
@@ -70,6 +71,7 @@ export function installCores(c: Chain, e: EngineAccess): void {
     const { messages: _m, ...result } = r;
     return result;
   });
+  c.setCore("context.rewind", (ev) => e.rewind(ev.turn));
   c.setCore("model.stream", (ev) => e.emit({ type: "model.delta", step: ev.step, delta: ev.delta }));
   c.setCore("model.response", (ev) => ev.response);
   c.setCore("model.usage", (ev) => {
