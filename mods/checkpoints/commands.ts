@@ -142,7 +142,9 @@ async function revert(d: CommandDeps, ctx: CommandContext, store: CheckpointStor
     });
     return a.decision === "allow" && a.choice === "o";
   });
-  if (done.restored.length) store.reverted(plan.turns);
+  // Only a complete revert marks the turns: with a file kept, a later /undo or rewind tries
+  // again (what was put back is then already as it should be, and is left alone).
+  if (done.kept.length === 0 && done.failed.length === 0 && plan.turns.length) store.reverted(plan.turns);
   const width = Math.max(0, ...done.restored.map((r) => r.path.length), ...done.kept.map((k) => k.length));
   for (const r of done.restored) ctx.print(`  ${r.path.padEnd(width)}  ${r.what}`);
   for (const k of done.kept) ctx.print(`  ${k.padEnd(width)}  kept: changed on disk since${force ? "" : " (--force overwrites)"}`);

@@ -42,7 +42,6 @@ const plugin: Plugin = {
       if (!s) stores.set(id, (s = new CheckpointStore(sessionsDir, id, maxBytes)));
       return s;
     };
-    const notes = new Map<string, string[]>();
     /** The session whose turns own changes, and its running turn (outermost first). */
     let main = "";
     const running: Array<{ sessionId: string; turn: number; prompt: string; costUsd: number }> = [];
@@ -139,14 +138,14 @@ const plugin: Plugin = {
 
     api.on("context.tail", async (e, next) => {
       const r = await next(e);
-      const mine = notes.get(e.sessionId)?.splice(0) ?? [];
+      const mine = store(e.sessionId).takeNotes();
       return mine.length ? { notes: [...r.notes, ...mine.map((text, i) => ({ id: `checkpoints-${i}`, text }))] } : r;
     });
 
     const deps = {
       api,
       store,
-      tell: (id: string, text: string) => notes.set(id, [...(notes.get(id) ?? []), text]),
+      tell: (id: string, text: string) => store(id).note(text),
     };
     api.command({ name: "undo", args: "[--force]", description: "put back the files the last turn changed (a file changed since asks first)", run: (ctx) => undo(deps, ctx) });
     api.command({

@@ -1,7 +1,7 @@
 // The checkpoint store of one session, beside its transcript: `<sessions>/<id>.checkpoints/`
 // (folder 0700) with `objects/<sha256>` (file contents, 0600, content-addressed: a content
 // saved once is never saved again, so a file that did not change costs nothing) and
-// `log.jsonl` (0600, appended): per turn, what each touched path was before the turn's first
+// `journal` (JSON lines, 0600, appended): per turn, what each touched path was before the turn's first
 // change to it, what it was when the turn ended, what could not be seen, and the turn's
 // prompt and cost; then reverts (undo, rewind of files), rewinds of the conversation and drops.
 //
@@ -20,7 +20,11 @@ export type LogRecord =
   | { t: "turn"; turn: number; prompt: string; costUsd: number; at: string }
   | { t: "revert"; turns: number[]; at: string }
   | { t: "rewound"; turns: number[]; to: number; at: string }
-  | { t: "drop"; turns: number[]; bytes: number; at: string };
+  | { t: "drop"; turns: number[]; bytes: number; at: string }
+  /** A note for the model's next turn (after an undo or a rewind), and that it was given:
+   *  kept here so a rewind from the shell reaches the next `deepcode -c`. */
+  | { t: "note"; text: string }
+  | { t: "noted" };
 
 export interface TurnInfo {
   turn: number;
@@ -45,12 +49,13 @@ export class CheckpointStore {
   private readonly logFile: string;
   readonly turns = new Map<number, TurnInfo>();
   private readonly sizes = new Map<string, number>();
+  private pending: string[] = [];
 
   constructor(sessionsDir: string, sessionId: string, readonly maxBytes: number) {
     if (!/^[A-Za-z0-9_.-]+$/.test(sessionId)) throw new Error(`not a session id: '${sessionId}'`);
     this.dir = join(sessionsDir, `${sessionId}.checkpoints`);
     this.objectsDir = join(this.dir, "objects");
-    this.logFile = join(this.dir, "log.jsonl");
+    this.logFile = join(this.dir, "journal");
     this.load();
   }
 
@@ -102,6 +107,19 @@ export class CheckpointStore {
   rewound(turns: number[], to: number): void {
     for (const n of turns) this.turn(n).rewound = true;
     this.append({ t: "rewound", turns, to, at: new Date().toISOString() });
+  }
+
+  note(text: string): void {
+    this.pending.push(text);
+    this.append({ t: "note", text });
+  }
+
+  /** The notes not yet given to the model; they count as given from here. */
+  takeNotes(): string[] {
+    if (this.pending.length === 0) return [];
+    const out = this.pending.splice(0);
+    this.append({ t: "noted" });
+    return out;
   }
 
   /** Save a file's bytes; its hash names it. Saving the same bytes again writes nothing. */
@@ -225,6 +243,12 @@ export class CheckpointStore {
         return;
       case "drop":
         for (const n of r.turns) this.turn(n).dropped = true;
+        return;
+      case "note":
+        this.pending.push(r.text);
+        return;
+      case "noted":
+        this.pending = [];
         return;
     }
   }

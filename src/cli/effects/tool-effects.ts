@@ -2,6 +2,7 @@
 // checkpoints save first, and what tells plan mode a shell command only looks.
 //
 //   Write, Edit     their `file_path`.
+//   (any write)     and the folders above a written path that do not exist yet (created with it).
 //   a read-only tool  nothing (readOnly).
 //   Bash            the shell reader's file effects (permissions/shell/effects.ts): the operands
 //                   of file commands (rm, cp, mv, touch, mkdir, tee, dd of=…), redirections
@@ -16,7 +17,8 @@
 // not inside a wrapper (`bash -c`, `xargs`, `find -exec`). Plan mode lets only such commands
 // through; anything else is a change until shown otherwise.
 
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { JsonValue, ToolEffects, ToolSpec } from "../../contract/index.js";
 import { resolvePath } from "../../builtins/paths.js";
 import { resolveWord } from "../permissions/bash-paths.js";
@@ -50,7 +52,7 @@ const GIT_READS = new Set(["status", "log", "diff", "show", "blame", "ls-files",
 export function toolEffects(tool: string, input: Record<string, JsonValue>, env: EffectsEnv): ToolEffects {
   if (env.spec?.readOnly) return { writes: [], unknown: [], readOnly: true };
   if ((tool === "Write" || tool === "Edit") && typeof input.file_path === "string") {
-    return { writes: [resolvePath(env.root, input.file_path)], unknown: [], readOnly: false };
+    return { writes: withMissingParents([resolvePath(env.root, input.file_path)]), unknown: [], readOnly: false };
   }
   if (tool === "Bash" && typeof input.command === "string") return bashEffects(input.command, env);
   return { writes: [], unknown: [`${tool}: deepcode cannot see which files it changes`], readOnly: false };
@@ -74,7 +76,17 @@ export function bashEffects(command: string, env: Pick<EffectsEnv, "cwd" | "home
     if (what) unknown.push(what);
     if (written.length > 0 || what || !readsOnly(part)) readOnly = false;
   }
-  return { writes: [...writes], unknown, readOnly };
+  return { writes: withMissingParents([...writes]), unknown, readOnly };
+}
+
+/** The paths, and the folders above them that do not exist yet: a write that creates its
+ *  parents (`mkdir -p a/b`, Write into a new folder) creates those too. */
+function withMissingParents(paths: string[]): string[] {
+  const out = new Set(paths);
+  for (const p of paths) {
+    for (let d = dirname(p); d !== dirname(d) && !existsSync(d); d = dirname(d)) out.add(d);
+  }
+  return [...out];
 }
 
 /** Why the reader cannot list what this part writes, or null when it can. */
