@@ -23,7 +23,7 @@
 
 import type { TurnProfile, Usage } from "../../contract/index.js";
 import {
-  budgetState, classifyTask, costOf, estimateLineVariants, familyOf, formatEstimateLine, isPeak, isTierName, ledgerRecord,
+  budgetState, classifyTask, costOf, estimateLineVariants, familyOf, floorToCacheUnit, formatEstimateLine, isPeak, isTierName, ledgerRecord,
   TIER_FOR_CLASS, TIER_NAMES, toCostEstimates,
   type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TierName, type TierProfiles, type TurnEstimate,
 } from "../../core/cost/index.js";
@@ -44,6 +44,9 @@ export type { EstimateMode, TierMode } from "./settings.js";
 interface SessionState {
   /** The last request this process saw in the session, and whether it thought. */
   last?: { usage: Usage; model: string; thinking: boolean };
+  /** What each model family's cache holds of this session: its last request and reply, in
+   *  whole units (the server caches per model; plan mode's planner and executor keep two). */
+  cachedBy: Record<string, number>;
   /** Whether the current turn's profile thinks. */
   thinking?: boolean;
   auto: AutoState;
@@ -143,6 +146,7 @@ class RunningCost implements CostControl {
       const r = await next(e);
       const s = this.session(e.sessionId);
       s.last = { usage: e.usage, model: e.model, thinking: s.thinking ?? capsFor(e.model).thinkingByDefault };
+      s.cachedBy[familyOf(e.model, this.prices) ?? e.model] = floorToCacheUnit(e.usage.prompt_tokens + e.usage.completion_tokens);
       const at = new Date(e.at);
       let cost: Cost;
       try {
@@ -170,7 +174,7 @@ class RunningCost implements CostControl {
 
   private session(id: string): SessionState {
     let s = this.sessions.get(id);
-    if (!s) this.sessions.set(id, (s = { auto: {} }));
+    if (!s) this.sessions.set(id, (s = { auto: {}, cachedBy: {} }));
     return s;
   }
 
@@ -182,7 +186,7 @@ class RunningCost implements CostControl {
     const s = this.session(sessionId);
     const engine = this.engineFor(sessionId);
     return computeEstimate(
-      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, budget: this.budget().state },
+      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, cachedBy: s.cachedBy, budget: this.budget().state },
       this.tiers, this.prices, this.now(),
     );
   }
