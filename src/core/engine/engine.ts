@@ -250,7 +250,7 @@ export class Engine {
     // A compaction's digest request within the turn is part of what the turn cost.
     const end = { ...turnEnd, usage: addUsage(turnEnd.usage, this.extra.usage), costUsd: turnEnd.costUsd + this.extra.costUsd };
     this.record({ t: "turn", turn, prompt, stopReason, usage: end.usage, costUsd: end.costUsd, at: this.now().toISOString(), durationMs, ...(end.loop ? { loop: end.loop } : {}) });
-    this.marks.set(turn, { messages: this.context.messages, length: this.context.messages.length });
+    this.marks.set(turn, { messages: this.context.messages, length: this.context.messages.length, fingerprint: this.context.currentPrefix.fingerprint });
     if (end.loop) {
       this.emit?.({ type: "notice", level: "warn", code: "call-loop", message: `the model repeated a suppressed call in ${end.loop.requests} request(s), costing $${end.loop.costUsd.toFixed(4)}` });
     }
@@ -360,7 +360,7 @@ export class Engine {
    *  log becomes exactly what it was then, as a new epoch named for the miss explainer. */
   rewind(turn: number): RewindResult {
     if (this.running) return { ok: false, error: "a turn is running", turn: this.turn, rewound: [], messages: this.context.messages.length, notes: [] };
-    const r = rewindLog(this.marks, turn, this.context.messages);
+    const r = rewindLog(this.marks, turn, this.context.messages, this.context.currentPrefix.fingerprint);
     if ("error" in r) return { ok: false, error: r.error, turn, rewound: [], messages: this.context.messages.length, notes: [] };
     this.marks = r.marks;
     this.context.startEpoch(r.messages, `rewind to turn ${turn}`);
@@ -373,7 +373,7 @@ export class Engine {
     // Instruction changes announced in the rewound turns are gone with them: the next turn
     // compares with the prefix's own sections again and says what differs now.
     this.sections = this.prefixSections;
-    return { ok: true, turn, rewound: r.rewound, messages: r.messages.length, notes: [] };
+    return { ok: true, turn, rewound: r.rewound, messages: r.messages.length, notes: r.notes };
   }
 
   /** The sections the current prefix was built from (what a rewind compares with again). */

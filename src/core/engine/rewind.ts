@@ -6,7 +6,7 @@
 import type { ChatMessage } from "../../contract/index.js";
 import { logAt, type TurnMark } from "../session/replay.js";
 
-export function rewindLog(marks: ReadonlyMap<number, TurnMark>, turn: number, current: readonly ChatMessage[]): { messages: ChatMessage[]; marks: Map<number, TurnMark>; rewound: number[] } | { error: string } {
+export function rewindLog(marks: ReadonlyMap<number, TurnMark>, turn: number, current: readonly ChatMessage[], fingerprint: string): { messages: ChatMessage[]; marks: Map<number, TurnMark>; rewound: number[]; notes: string[] } | { error: string } {
   if (!Number.isInteger(turn) || turn < 0) return { error: `not a turn number: ${turn}` };
   const log = logAt(marks, turn);
   if (typeof log === "string") return { error: log };
@@ -15,5 +15,9 @@ export function rewindLog(marks: ReadonlyMap<number, TurnMark>, turn: number, cu
   // completed turn takes those out.
   if (rewound.length === 0 && log.length === current.length) return { error: `turn ${turn} is the last turn of the conversation: nothing to rewind` };
   const kept = new Map([...marks].filter(([t]) => t <= turn));
-  return { messages: log, marks: kept, rewound };
+  // The prefix stays the current one: after a /reload since that turn, that turn's requests
+  // were sent with another, so the next request re-reads the context once.
+  const then = marks.get(turn)?.fingerprint;
+  const notes = then !== undefined && then !== fingerprint ? [`the prefix changed since turn ${turn} (/reload), so the next request re-reads the context once`] : [];
+  return { messages: log, marks: kept, rewound, notes };
 }

@@ -32,6 +32,8 @@ export interface Replayed {
 export interface TurnMark {
   messages: readonly ChatMessage[];
   length: number;
+  /** The prefix the turn's requests were sent with. */
+  fingerprint?: string;
 }
 
 /** The log as it was when `turn` ended (turn 0: empty), or why there is no such point. */
@@ -44,6 +46,7 @@ export function logAt(marks: ReadonlyMap<number, TurnMark>, turn: number): ChatM
 
 export function replay(s: LoadedSession): Replayed {
   const out: Replayed = { id: s.id, root: "", model: "", messages: [], epoch: 0, turns: 0, costUsd: 0, announced: new Set(), announcedIn: new Map(), marks: new Map(), rewound: new Set(), torn: s.torn };
+  let fingerprint: string | undefined;
   for (const r of s.records) {
     switch (r.t) {
       case "session":
@@ -52,6 +55,7 @@ export function replay(s: LoadedSession): Replayed {
         break;
       case "prefix":
         out.prefix = { system: r.system, tools: r.tools, sections: r.sections ?? [] };
+        fingerprint = r.fingerprint;
         break;
       case "msg":
         out.messages.push(r.m);
@@ -79,7 +83,7 @@ export function replay(s: LoadedSession): Replayed {
       case "turn":
         out.turns = Math.max(out.turns, r.turn);
         out.costUsd += r.costUsd;
-        out.marks.set(r.turn, { messages: out.messages, length: out.messages.length });
+        out.marks.set(r.turn, { messages: out.messages, length: out.messages.length, fingerprint });
         break;
       case "model":
         out.model = r.model;
