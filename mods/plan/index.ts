@@ -3,7 +3,8 @@
 //
 // While a session plans:
 //   - tool.check: every call that is not read-only is denied, with a reason that tells the
-//     model it is planning. A shell command passes only when `tool.effects` says it only reads.
+//     model it is planning — the session's own, and any other session's while a planning turn
+//     runs (a subagent it starts plans with it). A shell command passes only when `tool.effects` says it only reads.
 //     Assembly loads this mod in the prepend tier right inside the permission gate, so the deny
 //     is outer to every plugin and hook (none can allow a write then), and no `a` answer can
 //     let one through: the call never reaches permission.ask.
@@ -51,8 +52,13 @@ const plugin: Plugin = {
       return next(e);
     });
 
+    // A planning turn running now (session and turn): whatever it starts inside — a subagent's
+    // session with an id of its own — plans with it, so its changes are denied too.
+    const planningTurns = new Set<string>();
+    const planning = (sessionId: string): boolean => sessions.get(sessionId)?.planning === true || planningTurns.size > 0;
+
     api.on("tool.check", async (e, next) => {
-      if (!sessions.get(e.sessionId)?.planning || e.readOnly === true) return next(e);
+      if (!planning(e.sessionId) || e.readOnly === true) return next(e);
       if (e.tool === "Bash") {
         const fx = await api.dispatch({ type: "tool.effects", sessionId: e.sessionId, tool: e.tool, input: e.input });
         if (fx.readOnly) return next(e);
@@ -61,8 +67,11 @@ const plugin: Plugin = {
     });
 
     api.on("turn.start", async (e, next) => {
+      // A turn of this session that ended without turn.complete (it failed inside) ends here.
+      for (const k of [...planningTurns]) if (k.startsWith(`${e.sessionId}\u0000`)) planningTurns.delete(k);
       const r = await next(e);
       if (!sessions.get(e.sessionId)?.planning || r?.refuse) return r;
+      planningTurns.add(`${e.sessionId}\u0000${e.turn}`);
       const notices = [...(r?.notices ?? []), `planning with ${planner.label}: read-only tools only, the answer is a plan to review`];
       return { ...(r ?? {}), profile: { ...planner.profile, purpose: "plan" }, notices };
     });
@@ -77,6 +86,7 @@ const plugin: Plugin = {
     });
 
     api.on("turn.complete", (e, next) => {
+      planningTurns.delete(`${e.sessionId}\u0000${e.turn}`);
       const s = sessions.get(e.sessionId);
       if (s?.planning && e.stopReason === "completed" && e.text.trim()) {
         s.awaiting = true;
