@@ -10,13 +10,19 @@ import { turnScript } from "./helpers.js";
 const repl = useRepl();
 const ARGS = '--allowedTools "Write,Bash"';
 
+/** A REPL on the turn script, with turns 1…n done. */
+async function turns(n: number) {
+  const t = await repl.open(turnScript(), { "shared.txt": "line0\n" }, { args: ARGS });
+  for (let k = 1; k <= n; k++) {
+    enter(t, `turn ${k}`);
+    await t.waitFor(new RegExp(`done ${k}[\\s\\S]*^›\\s*$`, "m"));
+  }
+  return t;
+}
+
 describe("/rewind in the REPL", () => {
   it("lists the turns, goes back to turn 2 of 5 (files and conversation), and the next prompt extends turn 2's request", async () => {
-    const t = await repl.open(turnScript(), { "shared.txt": "line0\n" }, { args: ARGS });
-    for (let k = 1; k <= 5; k++) {
-      enter(t, `turn ${k}`);
-      await t.waitFor(new RegExp(`done ${k}[\\s\\S]*^›\\s*$`, "m"));
-    }
+    const t = await turns(5);
     enter(t, "/rewind");
     const list = await t.waitFor("? Rewind to the end of which turn?");
     for (let k = 1; k <= 5; k++) expect(list).toMatch(new RegExp(`^\\s+${k}  turn ${k}\\s+2 files\\s+\\$0\\.\\d{4}$`, "m"));
@@ -59,11 +65,7 @@ describe("/rewind in the REPL", () => {
   });
 
   it("rewinds only the conversation when asked, and says which turns' file changes stay", async () => {
-    const t = await repl.open(turnScript(), { "shared.txt": "line0\n" }, { args: ARGS });
-    for (let k = 1; k <= 3; k++) {
-      enter(t, `turn ${k}`);
-      await t.waitFor(new RegExp(`done ${k}[\\s\\S]*^›\\s*$`, "m"));
-    }
+    const t = await turns(3);
     enter(t, "/rewind 1 conversation");
     await t.waitFor("files are as they are now: turns 2, 3 changed some (/rewind 1 files puts them back)");
     expect(readFileSync(join(repl.env.root, "shared.txt"), "utf8")).toBe("line0\nline1\nline2\nline3\n");

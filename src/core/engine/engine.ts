@@ -294,7 +294,10 @@ export class Engine {
     const late = lateTools(this.opts.registry.list(), this.context.currentPrefix.tools, this.announced);
     if (late.note) {
       notes.push(late.note);
-      late.names.forEach((n) => (this.announced.add(n), this.announcedIn.set(n, this.turn)));
+      for (const n of late.names) {
+        this.announced.add(n);
+        this.announcedIn.set(n, this.turn);
+      }
       this.record({ t: "announce", tools: late.names });
     }
     const changed = changedFiles(this.reads, this.notified, this.opts.root);
