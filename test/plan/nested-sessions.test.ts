@@ -3,7 +3,7 @@
 // too. The stand-in for a subagent is a read-only tool whose work asks the gate about a Write
 // in a session of its own, as a subagent's engine does on the same chain.
 import { afterEach, describe, expect, it } from "vitest";
-import type { Plugin } from "../../src/contract/index.js";
+import type { JsonValue, Plugin } from "../../src/contract/index.js";
 import plan from "../../mods/plan/index.js";
 import { startHarness, type Harness } from "../helpers/harness.js";
 import { chatBodies } from "../helpers/extension.js";
@@ -41,7 +41,7 @@ const allowReads: Plugin = {
 describe("plan mode and the sessions a planning turn starts", () => {
   it("denies another session's change while a planning turn runs, and not after it", async () => {
     const script = { replies: [{ tool_calls: [{ name: "Delegate", arguments: {} }] }, { content: "## Steps\n1. x" }, { tool_calls: [{ name: "Delegate", arguments: {} }] }, { content: "done" }] };
-    h = await startHarness({ script, mods: [plan, allowReads, delegate], modConfig: (id) => (id === "plan" ? { planner: { label: "reasoner-budget", profile: { model: "deepseek-v4-pro", thinking: "enabled" } }, start: true } : {}) });
+    h = await startHarness({ script, mods: [plan, allowReads, delegate], modConfig: (id): Record<string, JsonValue> => (id === "plan" ? { planner: { label: "reasoner-budget", profile: { model: "deepseek-v4-pro", thinking: "enabled" } }, start: true } : {}) });
     await h.turn("plan it");
     const during = chatBodies(h.sim.requests)[1].messages.at(-1)!;
     expect(String(during.content)).toMatch(/^deny by plan mode: plan mode: you are planning, so Write does not run now/);
