@@ -28,6 +28,11 @@
 // (system prompt, tools, messages) an earlier request started with: opt = ⌊ shared / 64 ⌋ × 64.
 // So a subagent type's second run is held to its whole prefix.
 //
+// Two more things no agent can avoid, in the planned row: the server caches per model, so a
+// request's "previous request" is the previous one to the same model (plan mode's planner and
+// executor each have theirs; each model's first request is cold), and after a rewind the first
+// request of each model extends what that model has of the kept log (see optimumHits).
+//
 // The optimum's hit rate is Σ opt / Σ P over deepcode's requests; deepcode ÷ optimum is
 // Σ hit / Σ opt. Costs are every request's usage priced by the cost engine (src/core/cost)
 // at the off-peak rates in force today.
@@ -39,20 +44,43 @@ const UNIT = 64;
 const GOAL = 0.97;
 const MODEL = "deepseek-flash";
 
-/** The optimum's hits for each request of a run (see the header). */
-export function optimumHits(requests) {
+/** The optimum's hits for each request of a run (see the header). With `rewind` ({after, to}:
+ *  0-based session turns), the first request of each model after the rewind extends that
+ *  model's last request of turn `to` (the cut log is exactly that turn's), or — for a model
+ *  that sent requests in the rewound turns, which began with that log — the whole log as it
+ *  was when turn `to` ended (its last request and reply). */
+export function optimumHits(requests, rewind) {
+  let lastBy = new Map(); // model → its previous request (the server caches per model)
+  const atEnd = new Map(); // session turn → { lastBy, last request of any model } when it ended
+  const cachedOf = (j) => (requests[j].digest ? requests[j].prefixTokens : requests[j].prompt + requests[j].replyTokens);
+  let seed = new Map(); // model → tokens its cache holds beyond lastBy after the rewind
+  let rewound = false;
   return requests.map((r, k) => {
-    if (k === 0) return 0;
+    // Several conversations (the delegating row): the request it extends, or the pieces it shares.
     if (r.shared !== undefined) return Math.floor(Math.min(r.shared, r.prompt) / UNIT) * UNIT;
-    const prev = requests[r.pred ?? k - 1];
-    const cached = prev.digest ? prev.prefixTokens : prev.prompt + prev.replyTokens;
+    if (r.pred !== undefined) return Math.floor(Math.min(cachedOf(r.pred), r.prompt) / UNIT) * UNIT;
+    const model = r.model ?? MODEL;
+    if (rewind && !rewound && r.turn !== undefined && r.turn > rewind.after) {
+      const end = atEnd.get(rewind.to);
+      const later = new Set(requests.slice(0, k).filter((x) => x.turn > rewind.to).map((x) => x.model ?? MODEL));
+      lastBy = new Map(end.lastBy);
+      seed = new Map([...later].map((m) => [m, cachedOf(end.last)]));
+      rewound = true;
+    }
+    const j = lastBy.get(model);
+    const extra = seed.get(model) ?? 0;
+    seed.delete(model);
+    lastBy.set(model, k);
+    if (r.turn !== undefined) atEnd.set(r.turn, { lastBy: new Map(lastBy), last: k });
+    if (j === undefined && extra === 0) return 0;
+    const cached = Math.max(j === undefined ? 0 : cachedOf(j), extra);
     return Math.floor(Math.min(cached, r.prompt) / UNIT) * UNIT;
   });
 }
 
 function totals(requests, at) {
   const sum = (f) => requests.reduce((a, r) => a + f(r), 0);
-  return { requests: requests.length, prompt: sum((r) => r.prompt), hit: sum((r) => r.hit), usd: sum((r) => costOf(r.usage, MODEL, at).usd) };
+  return { requests: requests.length, prompt: sum((r) => r.prompt), hit: sum((r) => r.hit), usd: sum((r) => costOf(r.usage, r.model ?? MODEL, at).usd) };
 }
 
 /** Both agents on one session: the figures of its row. */
@@ -61,7 +89,7 @@ export async function measure(spec, at = offPeakToday()) {
   const [dc, naive] = await Promise.all([runDeepcode(spec), runNaive(spec)]);
   const d = totals(dc.requests, at);
   const n = totals(naive.requests, at);
-  const optHits = optimumHits(dc.requests);
+  const optHits = optimumHits(dc.requests, spec.rewind);
   const opt = optHits.reduce((a, b) => a + b, 0);
   const unexpected = dc.notices.filter((x) => x.level === "warn" && (x.code === "cache-divergence" || x.code === "cache-miss"));
   return {
@@ -83,7 +111,7 @@ export async function measure(spec, at = offPeakToday()) {
     naiveTruncations: naive.truncations,
     unexpected,
     notices: dc.notices,
-    perRequest: dc.requests.map((r, k) => ({ prompt: r.prompt, hit: r.hit, optimum: optHits[k], digest: r.digest })),
+    perRequest: dc.requests.map((r, k) => ({ model: r.model, prompt: r.prompt, hit: r.hit, optimum: optHits[k], digest: r.digest })),
   };
 }
 
@@ -150,9 +178,12 @@ export async function run() {
     "  rows have no exception: the change can ride at the tail, and a new process can resend the same bytes.",
     "Naive agent: time (seconds) in the system prompt, tool schemas re-serialised with shuffled keys each request,",
     "  history cut from the front past ~64K tokens; same scripted model and tools, in this process.",
-    "Cost: each request's usage priced at today's off-peak deepseek-flash rates. Unexpected misses: deepcode's own",
+    "Cost: each request's usage priced at today's off-peak rates of its model. Unexpected misses: deepcode's own",
     "  cache-divergence/cache-miss warnings (a miss it cannot name a reason for).",
-    "Requests differ (deepcode / naive) where deepcode asks for a compaction digest.",
+    "Requests differ (deepcode / naive) where deepcode asks for a compaction digest, and in the planned row: deepcode",
+    "  plans some turns on reasoner-budget (deepseek-v4-pro) and then carries the plan out after a \"go\" (two turns),",
+    "  and rewinds the conversation once; the naive agent gets the same prompts and cannot plan or rewind. The optimum",
+    "  there: each model extends its own previous request (its first is cold), and a rewind costs only the new tail.",
   ].join("\n"));
   for (const r of rows) for (const n of r.unexpected) console.log(`  ${r.id}: ${n.code}: ${n.message}`);
   const d = await measureDelegating(delegatingSession({ fast }));

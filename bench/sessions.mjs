@@ -10,7 +10,8 @@
 // agent that truncates its history, a compacted log, and a new process alike.
 //
 // Sessions (`sessions({ fast })`): coding (50 turns, ≥ 200 requests), document Q&A, compaction,
-// resumed twice in new processes (the real CLI), and AGENTS.md changed at turn 10. Fast mode:
+// resumed twice in new processes (the real CLI), AGENTS.md changed at turn 10, and plan mode's
+// planner on some turns with a rewind of the conversation (two models, one log). Fast mode:
 // the same shapes, fewer turns. Runners: `runDeepcode(spec)` and `runNaive(spec)` return every
 // billed request with its usage and the rendered size of the reply (for the optimum).
 // `delegatingSession({ fast })`: turns that start explore subagents (two at once) through the
@@ -32,6 +33,10 @@ import { builtinTools } from "../dist/src/builtins/index.js";
 import { capsFor, createProvider } from "../dist/src/providers/index.js";
 import instructionsMod from "../dist/mods/instructions/index.js";
 import mcpMod from "../dist/mods/mcp/index.js";
+import planMod from "../dist/mods/plan/index.js";
+import { profileOf } from "../dist/src/cli/cost/tiers.js";
+import { DEFAULT_TIERS } from "../dist/src/core/cost/index.js";
+import { toolEffects } from "../dist/src/cli/effects/tool-effects.js";
 import { CommandRegistry } from "../dist/src/core/commands.js";
 import { countTokens, renderRequest, startSimulator } from "../test/sim/server.mjs";
 import { renderMessage } from "../test/sim/render.mjs";
@@ -50,10 +55,12 @@ if (!AGENTS_MD_CHANGED.includes(AGENTS_CHANGE)) throw new Error("bench: the chan
 const NOW = new Date("2026-12-02T12:00:00Z");
 
 /**
- * The five sessions. A spec: `id`, `label`, `turns` ({prompt, steps, final}), and optionally
+ * The six sessions. A spec: `id`, `label`, `turns` ({prompt, steps, final, planned?}), and optionally
  * `compaction` (the engine's window and threshold), `cli` (run by the real CLI, one process
  * per turn, `-c` each time), `agentsChangeAt` (AGENTS.md is rewritten before this turn, 0-based),
- * `mcp` (the mcp mod's configuration, from the project root: its servers run in process).
+ * `mcp` (the mcp mod's configuration, from the project root: its servers run in process),
+ * `plan` (turn indexes planned first, through the plan mod's /plan, answered "go") and
+ * `rewind` ({ after, to }: the conversation is rewound to turn `to`'s end after turn `after`).
  */
 export function sessions({ fast = false } = {}) {
   const coding = codingTurns(fast ? 10 : 50);
@@ -66,6 +73,7 @@ export function sessions({ fast = false } = {}) {
     { id: "compaction", label: "compacts once", turns: codingTurns(fast ? 8 : 16), compaction: { window: fast ? 27_000 : 52_000, threshold: 0.8 } },
     { id: "resumed", label: "resumed twice (3 processes)", turns: readOnly, cli: true },
     { id: "agents", label: `AGENTS.md changed at turn ${fast ? 5 : 10}`, turns: codingTurns(fast ? 8 : 20), agentsChangeAt: fast ? 4 : 9 },
+    plannedSession(fast),
   ];
 }
 
@@ -101,6 +109,35 @@ export function delegatingSession({ fast = false } = {}) {
     });
   }
   return { id: "subagents", label: `delegates to subagents (${n} turns, ${2 * n} explore runs)`, turns, tasks, cli: true };
+}
+
+/**
+ * Plan mode and a rewind in one session: some change turns are planned first by the planner
+ * (reasoner-budget, another model: its own cache line) and then carried out on the session's
+ * tier after a "go"; after one turn the conversation is rewound to an earlier turn's end and
+ * the session goes on from there. `plan` and `rewind` are 0-based turn indexes.
+ */
+function plannedSession(fast) {
+  const n = fast ? 8 : 16;
+  const plan = fast ? [2, 4] : [2, 4, 9, 12];
+  const rewind = fast ? { after: 5, to: 3 } : { after: 11, to: 7 };
+  const turns = codingTurns(n).map((t, i) => (plan.includes(i) ? plannedTurn(t) : t));
+  return { id: "planned", label: `planner on ${plan.length} turns, rewind ${rewind.after + 1}→${rewind.to + 1}`, turns, plan, rewind };
+}
+
+/** A change turn as plan mode runs it: the planner's read-only steps and its plan (one turn),
+ *  then the changes and the final answer after "go" (the next turn). The scripted model counts
+ *  replies after the task's prompt, so one list covers both turns. */
+function plannedTurn(t) {
+  const reads = (s) => (s.tool_calls ?? []).every((c) => ["Read", "Grep", "Glob"].includes(c.name));
+  const k = t.steps.findIndex((s) => !reads(s));
+  const look = t.steps.slice(0, k < 0 ? t.steps.length : k);
+  const act = k < 0 ? [] : t.steps.slice(k);
+  const plan = {
+    reasoning: "I have read what I need; the plan follows the module's conventions.",
+    content: `## Steps\n${act.map((s, i) => `${i + 1}. ${(s.tool_calls ?? []).map((c) => `${c.name} ${c.arguments.file_path ?? c.arguments.command ?? ""}`).join(", ")}`).join("\n")}\n## Files\n- as named in the steps\n## Verification\n- node test/run.js`,
+  };
+  return { ...t, planned: true, steps: [...look, plan, ...act] };
 }
 
 const call = (name, args) => ({ name, arguments: args });
@@ -240,14 +277,14 @@ export function scriptedModel(spec) {
       if (m.role !== "user" || !byPrompt.has(m.content)) continue;
       const turn = all[byPrompt.get(m.content)];
       const step = messages.slice(i + 1).filter((x) => x.role === "assistant").length;
-      return { entry: step < turn.steps.length ? turn.steps[step] : turn.final, digest: false };
+      return { entry: step < turn.steps.length ? turn.steps[step] : turn.final, digest: false, turn: byPrompt.get(m.content) };
     }
     throw new Error(`session ${spec.id}: the scripted model found no prompt of its session in the request`);
   };
   return {
     replies,
     respond(json) {
-      const { entry, digest } = entryFor(json);
+      const { entry, digest, turn } = entryFor(json);
       // A thinking model reasons for hundreds of tokens a round, not one sentence: give each
       // reply a realistic, deterministic amount of reasoning, so costs (and the cost estimate's
       // calibration) are measured on output like a real session's.
@@ -255,7 +292,7 @@ export function scriptedModel(spec) {
       // What the simulator persists after this request: the input + this reply rendered as the
       // next request would send it back (with its reasoning, which deepcode keeps).
       const rendered = renderMessage(replyAsMessage(normalizeReply(reply, { thinking: thinkingOn(json) }), true));
-      replies.push({ tokens: countTokens(rendered), digest });
+      replies.push({ tokens: countTokens(rendered), digest, turn });
       return reply;
     },
   };
@@ -292,7 +329,7 @@ function digestReply(messages) {
 /** One billed request as the optimum and the cost need it. */
 function record(r, reply) {
   const u = r.usage;
-  return { prompt: u.prompt_tokens, hit: u.prompt_cache_hit_tokens, miss: u.prompt_cache_miss_tokens, completion: u.completion_tokens, usage: u, replyTokens: reply.tokens, digest: reply.digest, prefixTokens: reply.digest ? prefixTokens(r.json) : undefined };
+  return { model: r.json.model, turn: reply.turn, prompt: u.prompt_tokens, hit: u.prompt_cache_hit_tokens, miss: u.prompt_cache_miss_tokens, completion: u.completion_tokens, usage: u, replyTokens: reply.tokens, digest: reply.digest, prefixTokens: reply.digest ? prefixTokens(r.json) : undefined };
 }
 
 /**
@@ -367,14 +404,38 @@ export function runDeepcode(spec) {
       if (e.type === "turn.complete" && e.stopReason !== "completed") throw new Error(`session ${spec.id}, turn ${i + 1}: ${e.stopReason} ${e.error ?? ""}`);
     };
     const engine = spec.cli ? undefined : await inProcessEngine(spec, { sim, root, home });
+    const endOf = []; // the engine's turn number at the end of each session turn (a planned one takes two)
     for (const [i, turn] of spec.turns.entries()) {
       beforeTurn(spec, i, root);
       if (spec.beforeTurn) await spec.beforeTurn(i);
-      const events = engine ? engine.submit(turn.prompt) : await cliTurn(turn.prompt, { root, home, url: sim.url });
-      for await (const e of events) observe(e, i);
+      if (turn.planned) await planned(engine, turn.prompt, (e) => observe(e, i));
+      else {
+        const events = engine ? engine.submit(turn.prompt) : await cliTurn(turn.prompt, { root, home, url: sim.url });
+        for await (const e of events) observe(e, i);
+      }
+      endOf.push(engine?.turns);
+      if (spec.rewind?.after === i) {
+        const r = await engine.chain.dispatch({ type: "context.rewind", sessionId: engine.sessionId, turn: endOf[spec.rewind.to] });
+        if (!r.ok) throw new Error(`session ${spec.id}: the rewind failed: ${r.error}`);
+      }
     }
     if (spec.mcp) await engine?.close("exit"); // its servers end with the session
     return seen;
+  });
+}
+
+/** A planned turn through the plan mod's own `/plan` command, the person answering "go". */
+async function planned(engine, prompt, observe) {
+  const cmd = engine.commands.get("plan");
+  await cmd.spec.run({
+    args: prompt,
+    sessionId: engine.sessionId,
+    signal: new AbortController().signal,
+    interactive: true,
+    print: () => undefined,
+    submit: async (p) => {
+      for await (const e of engine.submit(p)) observe(e);
+    },
   });
 }
 
@@ -394,9 +455,23 @@ async function inProcessEngine(spec, { sim, root, home }) {
     const m = await registerPlugin(host, mcpMod, "builtin", "mods/mcp");
     if (!m.ok) throw new Error(`mod mcp: ${m.error}`);
   }
+  let commands;
+  if (spec.plan) {
+    // Plan mode as assembly loads it: in the prepend tier (outside the benchmark's allow-all),
+    // with the default planner; the person's answer to the plan is "go".
+    commands = new CommandRegistry();
+    chain.setCore("tool.effects", (e) => toolEffects(e.tool, e.input, { root, cwd: root, home, spec: registry.get(e.tool)?.spec }));
+    chain.on("builtin", "bench-person", "person.ask", null, () => ({ decision: "allow", choice: "g" }));
+    const profile = profileOf("reasoner-budget", structuredClone(DEFAULT_TIERS));
+    const host = { chain, root, home, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), addCommand: (c, src) => commands.add(c, src), removeCommand: (n, c) => commands.remove(n, c), log: () => undefined, config: () => ({ planner: { label: "reasoner-budget", profile }, start: false }) };
+    const m = await registerPlugin(host, planMod, "prepend", "mods/plan");
+    if (!m.ok) throw new Error(`mod plan: ${m.error}`);
+  }
   const provider = createProvider({ baseUrl: sim.url, apiKey: API_KEY, keySource: "bench" });
   chain.setCore("model.request", (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta }));
-  return Engine.start({ chain, root, model: MODEL, caps: capsFor, registry, version: "bench", now: () => NOW, compaction: spec.compaction });
+  const engine = await Engine.start({ chain, root, model: MODEL, caps: capsFor, registry, version: "bench", now: () => NOW, compaction: spec.compaction });
+  engine.commands = commands;
+  return engine;
 }
 
 /** The stream-json lines of one `-p` run (Claude Code's shape) as the engine's events that

@@ -33,6 +33,8 @@ import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./t
 import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
 import { Spawner, spawnLimits } from "./spawn.js";
+import { toolEffects } from "./effects/tool-effects.js";
+import { checkpointsModConfig, planModConfig, plannerSetting } from "./plan/config.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -59,6 +61,8 @@ export interface AssembleOptions {
   /** `--mcp-config FILE|JSON` (repeatable) and `--strict-mcp-config` (only those servers). */
   mcpConfig?: string[];
   strictMcpConfig?: boolean;
+  /** `--permission-mode plan`: every turn of this run plans (plan mode from the start). */
+  planMode?: boolean;
 }
 
 export interface App {
@@ -195,6 +199,14 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const spawner = new Spawner(app, limits);
   chain.setCore("agent.spawn", (e) => spawner.spawn(e));
 
+  // The files a call would write, for checkpoints and plan mode (src/cli/effects/tool-effects.ts).
+  chain.setCore("tool.effects", (e) => toolEffects(e.tool, e.input, { root: o.root, cwd: e.cwd ?? app.engine?.cwd ?? o.root, home: homedir(), spec: registry.get(e.tool)?.spec }));
+  // Text for the person from a mod (checkpoints dropped by the store's bound…): stderr here;
+  // the REPL prints it in place.
+  chain.setCore("ui.render", (e) => {
+    if (e.item.kind === "text") warn(e.item.text);
+  });
+
   const provider = makeProvider(app, env, keepAliveLimit(numberSetting(settings.merged.apiIdleTimeoutMs), warn));
   chain.setCore("model.request", (e) => {
     if (!provider) throw new ProviderError("auth", noKeyHelp(home));
@@ -214,7 +226,13 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
   };
+  // Plan mode in the prepend tier, right inside the permission gate: its deny while planning
+  // is outer to every plugin and hook (none can allow a write then, and a downstream deny is
+  // final at the gate), and its planner profile is applied inside the budget gate.
+  const planner = plannerSetting(settings, app.cost.tiers);
+  app.plugins.push(await loadPlugin({ ...host, config: () => planModConfig(planner, o.planMode === true) }, modPath("plan"), "prepend", "/"));
   for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, modPath(mod), "builtin", "/"));
+  app.plugins.push(await loadPlugin({ ...host, config: () => checkpointsModConfig(settings, app.store.dir) }, modPath("checkpoints"), "builtin", "/"));
   // Claude Code hooks from settings, through the hooks mod: the managed policy's in prepend,
   // every other layer's in user (none when the managed policy sets allowManagedHooksOnly).
   const hookLayers = settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true }));

@@ -172,7 +172,8 @@ function fileModeChecks(home: string, platform: NodeJS.Platform, key: ApiKey | u
     }
     seen++;
     if ((st.mode & 0o077) !== 0) loose.push(`${p} (${(st.mode & 0o777).toString(8)})`);
-    if (st.isDirectory() && depth < 2) for (const n of safeList(p)) visit(join(p, n), depth + 1);
+    // sessions/<project>/<id>.jsonl, and <id>.checkpoints/{journal,objects/<sha256>} below it
+    if (st.isDirectory() && depth < 4) for (const n of safeList(p)) visit(join(p, n), depth + 1);
   };
   if (safeStat(sessions)) visit(sessions, 0);
   if (seen === 0) out.push({ id: "sessions", status: "ok", label: "session folder", detail: `${sessions} not created yet (it will be 0700)` });

@@ -30,7 +30,7 @@ export interface Flags {
   verbose: boolean;
   continue: boolean;
   resume?: string;
-  permissionMode: "default" | "acceptEdits";
+  permissionMode: "default" | "acceptEdits" | "plan";
   options: AssembleOptions;
 }
 
@@ -122,6 +122,8 @@ function readFlags(v: Parsed["values"], internal: Internal): Flags {
     trustProject: v["trust-project"] === true,
     mcpConfig: v["mcp-config"] as string[] | undefined,
     strictMcpConfig: v["strict-mcp-config"] === true,
+    // Claude Code's plan mode: every turn plans (read-only tools, the planner tier); -p prints the plan.
+    planMode: mode === "plan",
   };
   return { print, format, inputFormat, partial: v["include-partial-messages"] === true || v.verbose === true, verbose: v.verbose === true, continue: v.continue === true, resume, permissionMode: mode, options };
 }
@@ -138,9 +140,9 @@ function permissionMode(mode: string | undefined): Flags["permissionMode"] {
         `--permission-mode ${mode} is refused: deepcode has no bypass of its permission rules. Allow what the run needs with --allowedTools "Bash(npm test:*),Edit" or permissions.allow in settings (deepcode -p already denies whatever would ask)`,
       );
     case "plan":
-      throw new NotImplementedError("--permission-mode plan (plan mode is not built yet; use default or acceptEdits)");
+      return "plan";
     default:
-      throw new UsageError(`--permission-mode must be default or acceptEdits, not '${mode}'`);
+      throw new UsageError(`--permission-mode must be default, acceptEdits or plan, not '${mode}'`);
   }
 }
 

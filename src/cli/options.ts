@@ -47,7 +47,7 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { name: "settings", type: "string", value: "FILE", help: "an extra settings layer (above local, below managed policy)" },
   { name: "allowedTools", type: "string", value: "RULES", multiple: true, aliases: ["allowed-tools"], help: "allow rules for this run, comma- or space-separated: \"Read,Bash(npm test:*)\"" },
   { name: "disallowedTools", type: "string", value: "RULES", multiple: true, aliases: ["disallowed-tools"], help: "deny rules for this run, the same grammar" },
-  { name: "permission-mode", type: "string", value: "MODE", help: "default | acceptEdits (Edit/Write inside the project without asking)" },
+  { name: "permission-mode", type: "string", value: "MODE", help: "default | acceptEdits (Edit/Write inside the project without asking) | plan (read-only planning turns; -p prints the plan)" },
   { name: "append-system-prompt", type: "string", value: "TEXT", help: "append text to the system prompt (part of the cached prefix)" },
   { name: "mcp-config", type: "string", value: "FILE|JSON", multiple: true, help: "MCP servers from this file (or JSON text); repeatable" },
   { name: "strict-mcp-config", type: "boolean", help: "use only the --mcp-config servers, none of the configured ones" },
@@ -75,6 +75,18 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
     options: [
       { name: "show", type: "boolean", help: "say whether it is trusted and what trusting it lets take effect" },
       { name: "revoke", type: "boolean", help: "keep it untrusted (the REPL stops asking until it changes)" },
+      HELP_OPTION,
+    ],
+  },
+  {
+    name: "rewind",
+    help: "go back to the end of a turn of a session: its files, its conversation, or both (the default)",
+    options: [
+      { name: "session", type: "string", value: "ID", help: "the session (deepcode sessions lists them)" },
+      { name: "turn", type: "string", value: "N", help: "the turn whose end to go back to (0: before the first)" },
+      { name: "files", type: "boolean", help: "only put back the files later turns changed" },
+      { name: "conversation", type: "boolean", help: "only cut the conversation after that turn (it stays cached)" },
+      { name: "force", type: "boolean", help: "overwrite files changed on disk since (otherwise they are kept, exit 1)" },
       HELP_OPTION,
     ],
   },

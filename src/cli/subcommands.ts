@@ -46,6 +46,10 @@ async function run(command: string, parsed: Parsed, options: AssembleOptions): P
       const { runTrust } = await import("./trust/command.js");
       return runTrust({ show: parsed.values.show === true, revoke: parsed.values.revoke === true }, options);
     }
+    case "rewind": {
+      const { runRewind } = await import("./plan/rewind-command.js");
+      return runRewind(parsed.values, options);
+    }
     case "doctor": {
       const { runDoctor } = await import("./doctor.js");
       return runDoctor(options);

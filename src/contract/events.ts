@@ -87,6 +87,16 @@ export interface PersonQuestion {
   fields?: PersonField[];
   /** The answer may be remembered (the asker says what `remember` keeps, in `detail`). */
   rememberable?: boolean;
+  /** A question answered with one key among a few (`g` go, `e` edit, `d` drop) rather than yes
+   *  or no: the answer is allow with `choice` set to the key pressed; any other key is a deny. */
+  choices?: PersonChoice[];
+}
+
+/** One answer of a `choices` question: the key that picks it and what it means. */
+export interface PersonChoice {
+  /** One lower-case letter or digit. */
+  key: string;
+  label: string;
 }
 
 /** The answer of the `person.ask` gate. */
@@ -96,6 +106,8 @@ export interface PersonAnswer {
   values?: Record<string, JsonValue>;
   /** The person asked for this answer to be remembered (only when the question was rememberable). */
   remember?: boolean;
+  /** For a `choices` question: the key of the choice made. */
+  choice?: string;
   reason?: string;
   by?: string;
 }
@@ -124,6 +136,37 @@ export interface TurnProfile {
   thinking?: "enabled" | "disabled";
   effort?: "low" | "high" | "max";
   maxTokens?: number;
+  /** Set by a hook that chose this profile for a purpose other than the session's own work
+   *  (`plan`: the planner tier of plan mode). The cost engine's auto-tier keeps such a turn out
+   *  of its memory of the session's tier, so executing the plan stays on the session's tier. */
+  purpose?: string;
+}
+
+/** The files a tool call is seen to write, before it runs (`tool.effects`). */
+export interface ToolEffects {
+  /** Absolute paths the call creates, changes, moves or removes (files or folders). */
+  writes: string[];
+  /** What cannot be seen, in words for the person (a program whose file effects are not
+   *  known, a file named only at run time); empty when `writes` is everything it changes. */
+  unknown: string[];
+  /** The call changes nothing: a read-only tool, or a shell command every part of which only
+   *  reads (known readers, no redirection that writes, nothing the reader is unsure of). */
+  readOnly: boolean;
+}
+
+/** What `context.rewind` did to the conversation. */
+export interface RewindResult {
+  ok: boolean;
+  /** Why it did not (no such turn, a turn already rewound, a turn running). */
+  error?: string;
+  /** The turn the conversation now ends with (0: before the first turn). */
+  turn: number;
+  /** The turns whose messages left the conversation (they stay in the transcript, marked). */
+  rewound: number[];
+  /** Messages in the log after the rewind. */
+  messages: number;
+  /** Things the person should know (the prefix changed since that turn, so it re-reads once). */
+  notes: string[];
 }
 
 export interface SystemSection {
@@ -197,6 +240,11 @@ export interface EventMap {
     payload: { sessionId: string; auto: boolean; instructions?: string };
     result: CompactionResult;
   };
+  /** Cut the conversation back to the end of `turn` (0: before the first): a new epoch whose
+   *  messages are that turn's log, exactly as its requests sent them (so the next request
+   *  extends that turn's last request, still in the server's cache). The later turns stay in
+   *  the transcript, marked as rewound; the prefix stays. The core answer is the engine's. */
+  "context.rewind": { payload: { sessionId: string; turn: number }; result: RewindResult };
 
   /** One model round trip. The core answer is the provider. */
   "model.request": {
@@ -233,6 +281,14 @@ export interface EventMap {
       cutOff: boolean;
     };
     result: { input: Record<string, JsonValue> } | { error: string };
+  };
+  /** The files a call would write, before it runs: from `file_path` for Write and Edit, from
+   *  the shell reader for Bash (redirections, `sed -i`, `tee`, `cp`/`mv` targets…), nothing for
+   *  a read-only tool, and "not known" for any other tool. `cwd` is where a shell command
+   *  starts (default: the session's Bash folder). The core answer is assembly's. */
+  "tool.effects": {
+    payload: { sessionId: string; tool: string; input: Record<string, JsonValue>; cwd?: string };
+    result: ToolEffects;
   };
   /** The permission gate. The core tail answers deny. */
   "tool.check": {
@@ -325,6 +381,7 @@ export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
   "context.build": plain("build the next request from the cache-first context"),
   "context.prefix.changed": plain("the immutable prefix is about to change, with reason and cost"),
   "context.compact": plain("compact the log into one digest + the recent tail"),
+  "context.rewind": plain("cut the conversation back to the end of a turn (a new epoch; the prefix stays)"),
   "model.request": plain("one model round trip (the provider)"),
   "model.stream": plain("a streamed piece of a reply"),
   "model.repair": plain("a repair of what the model sent, made visible"),
@@ -332,6 +389,7 @@ export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
   "model.response": plain("a whole reply, before it enters the log (repairs happen here)"),
   "tool.list": plain("the tool definitions offered to the model"),
   "tool.input": plain("turn a call's raw arguments into its input (JSON repair happens here)"),
+  "tool.effects": plain("the files a tool call would write, before it runs (checkpoints, plan mode)"),
   "tool.check": gate("may this tool call run? allow / ask / deny"),
   "tool.call": plain("run a tool"),
   "tool.result": plain("a tool's output, before it enters the log"),

@@ -16,7 +16,8 @@ interface Row {
   naiveUsd: number;
   compactions: number;
   unexpected: Array<{ code: string; message: string }>;
-  perRequest: Array<{ prompt: number; hit: number; optimum: number }>;
+  perRequest: Array<{ model: string; prompt: number; hit: number; optimum: number }>;
+  notices: Array<{ code: string; message: string }>;
   sawNewInstructions: number;
   toolErrors: string[];
   naiveToolErrors: string[];
@@ -26,6 +27,7 @@ interface Spec {
   label: string;
   compaction?: object;
   agentsChangeAt?: number;
+  plan?: number[];
 }
 
 // Imported by URL: the benchmark is plain JS over dist/, which this project does not type-check.
@@ -34,8 +36,8 @@ const { sessions } = (await import(new URL("../../bench/sessions.mjs", import.me
 const specs = sessions({ fast: true });
 
 describe("deepcode's prompt-cache hits on the benchmark's scripted sessions (fast mode)", () => {
-  it("runs the five sessions of the benchmark", () => {
-    expect(specs.map((s) => s.id)).toEqual(["coding", "document", "compaction", "resumed", "agents"]);
+  it("runs the six sessions of the benchmark", () => {
+    expect(specs.map((s) => s.id)).toEqual(["coding", "document", "compaction", "resumed", "agents", "planned"]);
   });
 
   for (const spec of specs) {
@@ -57,6 +59,11 @@ describe("deepcode's prompt-cache hits on the benchmark's scripted sessions (fas
       expect(row.naiveToolErrors).toEqual(row.toolErrors);
       expect(row.compactions).toBe(spec.compaction ? 1 : 0);
       if (spec.agentsChangeAt !== undefined) expect(row.sawNewInstructions).toBeGreaterThan(0);
+      // Planned turns went to the planner's model, and the rewind happened and cost only its tail.
+      if (spec.plan) {
+        expect([...new Set(row.perRequest.map((r) => r.model))].sort()).toEqual(["deepseek-flash", "deepseek-v4-pro"]);
+        expect(row.notices.filter((n) => /^cache: rewind to turn \d+; this request re-read \d+ tokens$/.test(n.message))).toHaveLength(1);
+      }
     }, 60_000);
   }
 });

@@ -95,7 +95,7 @@ async function phase(sim: Simulator, env: CliEnv, args: string[], replies: Scrip
   if (want.maxRequests !== undefined) expect(mine.length).toBeLessThanOrEqual(want.maxRequests);
   if (want.rawKept !== undefined) {
     const folder = join(env.home, "sessions", readdirSync(join(env.home, "sessions"))[0]);
-    const lines = readdirSync(folder).flatMap((f) => readFileSync(join(folder, f), "utf8").split("\n").filter(Boolean));
+    const lines = readdirSync(folder).filter((f) => f.endsWith(".jsonl")).flatMap((f) => readFileSync(join(folder, f), "utf8").split("\n").filter(Boolean));
     expect(lines.map((l) => JSON.parse(l) as { t: string; raw?: string }).filter((r) => r.t === "raw-arguments").map((r) => r.raw)).toContain(want.rawKept);
   }
 }

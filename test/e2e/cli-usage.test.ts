@@ -60,17 +60,15 @@ describe("the command line's options and messages", () => {
     expect(rig.sim.requests).toHaveLength(0);
   });
 
-  it("refuses the permission modes that would bypass the rules, and says plan mode is not built yet", async () => {
+  it("refuses the permission modes that would bypass the rules, and names the modes it has", async () => {
     for (const mode of ["bypassPermissions", "dontAsk"]) {
       const r = await rig.run(["-p", "hi", "--permission-mode", mode]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`--permission-mode ${mode} is refused: deepcode has no bypass of its permission rules`);
     }
-    const plan = await rig.run(["-p", "hi", "--permission-mode", "plan"]);
-    expect(plan.code).toBe(1);
-    expect(plan.stderr).toBe("deepcode: not implemented: --permission-mode plan (plan mode is not built yet; use default or acceptEdits)\n");
     const odd = await rig.run(["-p", "hi", "--permission-mode", "yolo"]);
     expect(odd.code).toBe(2);
+    expect(odd.stderr).toBe("deepcode: --permission-mode must be default, acceptEdits or plan, not 'yolo'\n");
     expect(rig.sim.requests).toHaveLength(0);
   });
 
@@ -90,8 +88,10 @@ describe("the command line's options and messages", () => {
       expect(r.stdout).toMatch(new RegExp(`^${e.replace(".", "\\.")}\\s+no\\s+engine\\s`, "m"));
     }
     expect(r.stdout).toMatch(/^model\.request\s+no\s+assembly\s/m);
-    // Only an event that nothing answers yet says so (ui.render: declared for plugins, no core).
-    expect(r.stdout.split("\n").filter((l) => l.includes("NOT IMPLEMENTED")).map((l) => l.split(/\s+/)[0])).toEqual(["ui.render"]);
+    for (const e of ["tool.effects", "ui.render"]) expect(r.stdout).toMatch(new RegExp(`^${e.replace(".", "\\.")}\\s+no\\s+assembly\\s`, "m"));
+    expect(r.stdout).toMatch(/^context\.rewind\s+no\s+engine\s/m);
+    // Every declared event has an answer.
+    expect(r.stdout.split("\n").filter((l) => l.includes("NOT IMPLEMENTED"))).toEqual([]);
   });
 
   it("stores the simulator's key with deepcode setup (a warning, not a refusal), and silently with --force", async () => {

@@ -27,6 +27,13 @@ describe("an untrusted project's settings", () => {
     expect(r.items.map((i) => i.what)).toEqual(["raise the monthly budget from 100 to 500", "let a spent budget be raised"]);
   });
 
+  it("may keep checkpoints on, bound them and choose a planner, but not switch checkpoints off", () => {
+    expect(split({ checkpoints: { enabled: true, maxBytes: 1000 }, planner: "reasoner", autoPlan: "ask" }).kept).toEqual({ checkpoints: { enabled: true, maxBytes: 1000 }, planner: "reasoner", autoPlan: "ask" });
+    const off = split({ checkpoints: { enabled: false } });
+    expect(off.kept).toEqual({});
+    expect(off.items.map((i) => i.what)).toEqual(["switch file checkpoints off (no /undo or /rewind of files)"]);
+  });
+
   it("run no hooks and load no plugins or servers, each one listed", () => {
     const r = split({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./check.sh" }] }] }, plugins: ["./p.js"], mcpServers: { db: { command: "x" } } });
     expect(r.kept).toEqual({});

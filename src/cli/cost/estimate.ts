@@ -11,7 +11,8 @@
 // it is not.
 //
 // A tier that would switch the cache off pays for it in its first request: another model
-// family finds nothing cached (the cache is per model), and a switch of thinking on or off
+// family finds only what its own earlier requests left (the cache is per model: nothing, or
+// its last request and reply when plan mode's planner went between), and a switch of thinking on or off
 // re-reads the log from the first reply that carries reasoning. Those tiers' ranges move by
 // the lost hits, billed at miss price instead of hit price.
 
@@ -31,6 +32,9 @@ export interface EstimateSource {
   messages?: readonly ChatMessage[];
   /** The last request in this session, as this process saw it: usage, model, thinking. */
   last?: { usage: Usage; model: string; thinking: boolean };
+  /** What each model family's cache holds of this session (its last request + reply), when it
+   *  sent any: a tier of another family than the last request's finds that much cached. */
+  cachedBy?: Readonly<Record<string, number>>;
   budget: EstimateInputs["budget"];
   /** The session has the Task tool: the turn may start subagents (delegationOf). */
   hasTask?: boolean;
@@ -50,8 +54,9 @@ export function computeEstimate(src: EstimateSource, tiers: TierProfiles, table:
       tiers: e.tiers.map((t) => {
         if (t.error !== undefined) return t;
         const p = tiers[t.tier];
-        const kept = (familyOf(p.model, table) ?? p.model) !== (familyOf(last.model, table) ?? last.model)
-          ? 0
+        const family = familyOf(p.model, table) ?? p.model;
+        const kept = family !== (familyOf(last.model, table) ?? last.model)
+          ? Math.min(src.cachedBy?.[family] ?? 0, e.known.cachedTokens)
           : p.thinking !== last.thinking && hasReasoning(src.messages ?? [])
             ? Math.min(keptOnSwitch, e.known.cachedTokens)
             : e.known.cachedTokens;

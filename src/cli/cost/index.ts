@@ -28,7 +28,7 @@
 
 import type { TurnProfile, Usage } from "../../contract/index.js";
 import {
-  budgetState, classifyTask, costOf, estimateLineVariants, familyOf, formatEstimateLine, isPeak, isTierName, ledgerRecord,
+  budgetState, classifyTask, costOf, estimateLineVariants, familyOf, floorToCacheUnit, formatEstimateLine, isPeak, isTierName, ledgerRecord,
   TIER_FOR_CLASS, TIER_NAMES, toCostEstimates,
   type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TierName, type TierProfiles, type TurnEstimate,
 } from "../../core/cost/index.js";
@@ -49,6 +49,9 @@ export type { EstimateMode, TierMode } from "./settings.js";
 interface SessionState {
   /** The last request this process saw in the session, and whether it thought. */
   last?: { usage: Usage; model: string; thinking: boolean };
+  /** What each model family's cache holds of this session: its last request and reply, in
+   *  whole units (the server caches per model; plan mode's planner and executor keep two). */
+  cachedBy: Record<string, number>;
   /** Whether the current turn's profile thinks. */
   thinking?: boolean;
   auto: AutoState;
@@ -149,6 +152,7 @@ class RunningCost implements CostControl {
       const r = await next(e);
       const s = this.session(e.sessionId);
       s.last = { usage: e.usage, model: e.model, thinking: s.thinking ?? capsFor(e.model).thinkingByDefault };
+      s.cachedBy[familyOf(e.model, this.prices) ?? e.model] = floorToCacheUnit(e.usage.prompt_tokens + e.usage.completion_tokens);
       const at = new Date(e.at);
       let cost: Cost;
       try {
@@ -181,7 +185,7 @@ class RunningCost implements CostControl {
 
   private session(id: string): SessionState {
     let s = this.sessions.get(id);
-    if (!s) this.sessions.set(id, (s = { auto: {} }));
+    if (!s) this.sessions.set(id, (s = { auto: {}, cachedBy: {} }));
     return s;
   }
 
@@ -193,7 +197,7 @@ class RunningCost implements CostControl {
     const s = this.session(sessionId);
     const engine = this.engineFor(sessionId);
     return computeEstimate(
-      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, budget: this.budget().state, hasTask: engine?.tools.get("Task") !== undefined },
+      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, cachedBy: s.cachedBy, budget: this.budget().state, hasTask: engine?.tools.get("Task") !== undefined },
       this.tiers, this.prices, this.now(),
     );
   }
@@ -214,9 +218,13 @@ class RunningCost implements CostControl {
   private async commitTurn(sessionId: string, turn: number, prompt: string, profile: TurnProfile): Promise<void> {
     const s = this.session(sessionId);
     const tier = isTierName(profile.tier) ? profile.tier : undefined;
-    s.auto = { current: tier ?? s.auto.current, lastAsked: TIER_FOR_CLASS[classifyTask(prompt)] };
+    // A turn run for another purpose (plan mode's planner) leaves auto's memory of the
+    // session's tier alone: the executor's turns go on where they were.
+    if (profile.purpose === undefined) {
+      s.auto = { current: tier ?? s.auto.current, lastAsked: TIER_FOR_CLASS[classifyTask(prompt)] };
+      this.lastRun = tier;
+    }
     s.thinking = thinks(profile);
-    this.lastRun = tier;
     let e = s.pending?.prompt === prompt ? s.pending.e : undefined;
     s.pending = undefined;
     s.turnEstimate = undefined;

@@ -3,12 +3,14 @@
 //   - a question without fields: `y` yes, `n` no (both remembered when the question is
 //     rememberable); Ctrl-C or any other key is no, not remembered;
 //   - a form: `y` to fill it in (each field shows its type and default; Enter keeps the
-//     default), `n` declines, Ctrl-C cancels.
+//     default), `n` declines, Ctrl-C cancels;
+//   - a question with `choices`: the key of one of them (`[g] go [e] edit [d] drop`); any
+//     other key is no.
 // Keys are read as during a turn (TurnKeys); a question that arrives while nobody's keys are
 // being read (between turns) is answered no, with a reason. Questions are asked one at a time.
 // Registered in the builtin tier, so policy and plugin hooks in outer tiers answer first.
 
-import type { EventOf, JsonValue, PersonAnswer, PersonField } from "../../contract/index.js";
+import type { EventOf, JsonValue, PersonAnswer, PersonChoice, PersonField } from "../../contract/index.js";
 import type { Chain } from "../../core/chain.js";
 import type { Style } from "../render/style.js";
 import type { Key, TurnKeys } from "./keys.js";
@@ -41,6 +43,7 @@ async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> 
   if (!d.keys.active) return { decision: "deny", reason: "it was asked while no turn or command was running, so nobody was asked", by: "repl" };
   d.out.write(`\r\x1b[2K\n${s(["bold", "yellow"], `? ${e.title}`)}\n`);
   for (const l of e.detail) if (l) d.out.write(`  ${l}\n`);
+  if (e.choices?.length) return choose(d, e.choices);
   const fields = e.fields ?? [];
   const remembered = e.rememberable ? s("dim", "  (your answer is remembered)") : "";
   d.out.write(`${s("bold", "[y]")} ${fields.length ? "answer" : "yes"}   ${s("bold", "[n]")} ${fields.length ? "decline" : "no"}${remembered}  › `);
@@ -66,6 +69,21 @@ async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> 
     if (v !== undefined) values[f.name] = v;
   }
   return { decision: "allow", values, by: "user" };
+}
+
+/** A question answered with one of a few keys: the key pressed, or no for any other key. */
+async function choose(d: AskDeps, choices: readonly PersonChoice[]): Promise<PersonAnswer> {
+  const s = d.style;
+  d.out.write(`${choices.map((c) => `${s("bold", `[${c.key}]`)} ${c.label}`).join("   ")}  › `);
+  const k = await d.keys.ask();
+  const key = k.kind === "key" ? k.key.toLowerCase() : "";
+  const c = choices.find((x) => x.key === key);
+  if (!c) {
+    d.out.write(`${s("red", k.kind === "interrupt" ? "cancelled" : "no")}\n`);
+    return { decision: "deny", reason: k.kind === "interrupt" ? "cancel" : "the user chose none of the answers", by: "user" };
+  }
+  d.out.write(`${s("green", c.label)}\n`);
+  return { decision: "allow", choice: c.key, by: "user" };
 }
 
 /** One field: its value, undefined to leave it to its default, null when cancelled. */

@@ -9,12 +9,15 @@ import type { CostControl } from "../cost/index.js";
 import { fit } from "../render/figures.js";
 import type { Style } from "../render/style.js";
 import { ESC, isEnter, type TurnKeys } from "./keys.js";
+import { plannedEstimateLine, type PlanStatus } from "../plan/repl.js";
 
 /** How long the tier chooser waits before it accepts the recommended tier. */
 export const CHOOSER_MS = 3000;
 
 export interface BeforeTurn {
   cost: CostControl;
+  /** The turn plans (plan mode): its estimate is planner + executor, and there is no chooser. */
+  planned?: PlanStatus;
   engine: Engine;
   keys: TurnKeys;
   out: NodeJS.WriteStream;
@@ -43,6 +46,10 @@ export async function beforeTurn(d: BeforeTurn, prompt: string): Promise<boolean
   if (cost.estimateMode === "off") return true;
   const e = await cost.estimate(prompt, d.engine);
   const width = (d.out.columns || 80) - 1; // the last column would wrap on some terminals
+  if (d.planned) {
+    d.print(style("dim", fit([`≈ ${plannedEstimateLine(e, d.planned.plannerTier, cost.currency)}`, `≈ plan + run ${e.taskClass}`], width - 2)));
+    return true;
+  }
   if (cost.estimateMode === "show") {
     d.print(style("dim", `≈ ${cost.estimateLine(e, undefined, width - 2)}`));
     return true;

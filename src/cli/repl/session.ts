@@ -24,6 +24,7 @@ import { History } from "./history.js";
 import { TurnKeys } from "./keys.js";
 import { openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
 import { readPrompt, type PromptResult } from "./prompt.js";
+import { planStatus, routePrompt } from "../plan/repl.js";
 
 export interface ReplStart extends OpenRequest {
   initialPrompt?: string;
@@ -64,6 +65,10 @@ export class Repl implements ReplApi {
     registerConfirm({ chain: this.app.chain, keys: this.keys, rules: this.app.sessionRules, out: this.out, style: this.style });
     registerPersonAsk({ chain: this.app.chain, keys: this.keys, out: this.out, style: this.style });
     registerMentions(this.app.chain, this.app.root, { onNotes: (notes) => notes.forEach((n) => this.print(this.style("yellow", `! ${n}`))) });
+    // What a mod says to the person (checkpoints dropped by the store's bound…), in place.
+    this.app.chain.setCore("ui.render", (e) => {
+      if (e.item.kind === "text") this.print(this.style(e.item.level === "info" ? "dim" : "yellow", `\r\x1b[2K! ${e.item.text}`));
+    });
     // Every priced request of the current session (turns and compactions alike) counts in
     // /status and the status line, with the price the usage ledger records.
     this.app.chain.on("prepend", "repl-session-totals", "model.usage", null, async (e, next) => {
@@ -104,7 +109,7 @@ export class Repl implements ReplApi {
   /** Loop 2: turns until the person leaves. `first` is a prompt already read while loading. */
   async run(start: ReplStart, first?: PromptResult): Promise<number> {
     if (start.resume !== undefined || start.continue) this.showEarlierTurns();
-    if (start.initialPrompt) await this.runTurn(start.initialPrompt);
+    if (start.initialPrompt) await this.prompt(start.initialPrompt);
     let pending = first;
     while (!this.leaving) {
       const r = pending ?? await readPrompt({
@@ -121,7 +126,7 @@ export class Repl implements ReplApi {
       if (!text) continue;
       this.history.add(r.text);
       if (text.startsWith("/")) await this.command(text);
-      else await this.runTurn(r.text);
+      else await this.prompt(r.text);
     }
     await this.engine.close("exit");
     await this.app.cost?.flush(); // every usage line on disk before the process ends
@@ -139,6 +144,26 @@ export class Repl implements ReplApi {
     this.leaving = true;
   }
 
+  /** A typed prompt: planned first when plan mode is on or autoPlan says so (src/cli/plan). */
+  private async prompt(text: string): Promise<void> {
+    const s = this.style;
+    const route = await routePrompt({
+      app: this.app,
+      print: (t) => this.print(s("dim", t)),
+      ask: async (q) => {
+        const yes = await this.withKeys(async () => {
+          this.out.write(`${q} ${s("bold", "[y]")} plan first  ${s("bold", "[n]")} just do it  › `);
+          const k = await this.keys.ask();
+          return k.kind === "key" && k.key.toLowerCase() === "y";
+        });
+        this.out.write(yes === undefined ? "cancelled\n" : yes ? "plan first\n" : "no\n");
+        return yes;
+      },
+    }, text);
+    if (route === "plan") return this.command(`/plan ${text}`);
+    if (route === "turn") return this.runTurn(text);
+  }
+
   /** Run one turn, with the person able to interrupt it. */
   async runTurn(prompt: string): Promise<void> {
     const ctl = new AbortController();
@@ -150,7 +175,9 @@ export class Repl implements ReplApi {
     });
     let complete: Extract<StreamEvent, { type: "turn.complete" }> | undefined;
     try {
-      if (this.app.cost && !(await beforeTurn({ cost: this.app.cost, engine: this.engine, keys: this.keys, out: this.out, style: this.style, print: (t) => this.print(t) }, prompt))) return;
+      const plan = planStatus(this.app);
+      const planned = plan?.planning ? plan : undefined;
+      if (this.app.cost && !(await beforeTurn({ cost: this.app.cost, planned, engine: this.engine, keys: this.keys, out: this.out, style: this.style, print: (t) => this.print(t) }, prompt))) return;
       for await (const ev of this.engine.submit(prompt, { signal: ctl.signal })) {
         renderer.handle(ev);
         if (ev.type === "tool.end" && !ev.output.isError && (ev.tool === "Write" || ev.tool === "Edit")) {

@@ -67,6 +67,12 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   /** The session's starting tier: one of the four, or `auto` (deepcode picks per turn). */
   tier: { t: "enum", values: ["auto", "chat-fast", "chat-full", "reasoner-budget", "reasoner"] },
   compaction: { t: "object", keys: { threshold: num, betweenTurns: num, window: num, keepTurns: num } },
+  /** The tier (chat-fast, chat-full, reasoner-budget, reasoner) or model that plans in plan mode (default reasoner-budget). */
+  planner: str,
+  /** Offer (ask) or enter (on) plan mode first when a task looks multi-file or architectural. */
+  autoPlan: { t: "enum", values: ["off", "ask", "on"] },
+  /** File checkpoints before every change (/undo, /rewind): on unless `enabled: false`; the store's bound in bytes. */
+  checkpoints: { t: "object", keys: { enabled: bool, maxBytes: num } },
   toolResultMaxBytes: num,
   /** How long a response may send only keep-alives before it ends with an error (ms, default 300 000). */
   apiIdleTimeoutMs: num,

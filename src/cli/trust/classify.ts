@@ -35,7 +35,9 @@ export interface TrustedView {
 
 type Split = (value: JsonValue, file: string, key: string, ref: TrustedView) => { keep?: JsonValue; items: TrustItem[] };
 
-/** Keys that never loosen a rule, spend more or run anything. */
+/** Keys that never loosen a rule, spend more or run anything. (`model`, `tier` and `planner`
+ *  choose models like a person would; the budgets, which only tighten here, bound what they
+ *  spend. `autoPlan` adds a read-only planning turn before a large task, never a change.) */
 const SAFE = new Set(["$schema", "model", "tier", "estimate", "currency", "theme", "compaction", "toolResultMaxBytes", "apiIdleTimeoutMs", "planner", "autoPlan"]);
 
 const RULES: Record<string, Split> = {
@@ -49,6 +51,17 @@ const RULES: Record<string, Split> = {
       else if (k === "additionalDirectories" && Array.isArray(x)) for (const d of x) items.push(item(file, "permissions.additionalDirectories", `extra writable folder ${String(d)}`, d));
       else items.push(item(file, `permissions.${k}`, `permissions.${k} = ${short(x)}`, x));
     }
+    return { keep, items };
+  },
+  // Checkpoints are the person's way back: a project may keep them on or bound them, but
+  // switching them off takes that away, so it needs trust (as switching the sandbox off does).
+  checkpoints: (v, file) => {
+    if (!isObject(v)) return { items: [] };
+    const keep: { [k: string]: JsonValue } = {};
+    const items: TrustItem[] = [];
+    if (v.enabled === true) keep.enabled = true;
+    else if (v.enabled !== undefined) items.push(item(file, "checkpoints.enabled", "switch file checkpoints off (no /undo or /rewind of files)", v.enabled));
+    if (v.maxBytes !== undefined) keep.maxBytes = v.maxBytes;
     return { keep, items };
   },
   sandbox: (v, file) => {

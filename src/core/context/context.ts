@@ -4,6 +4,10 @@
 // reason (compaction, reload, a thinking-mode switch) says otherwise. Because deepcode knows
 // the bytes of its previous request, it can tell exactly where a request stopped extending the
 // previous one and why — the miss explainer. A divergence without a named reason is a bug.
+//
+// The server caches per model, so "the previous request" is the previous request to the same
+// model family: a session whose turns go to two models (plan mode's planner and the session's
+// executor) keeps two lines of requests over one shared log, each extending its own.
 
 import type { ChatMessage, ChatRequest, ModelCaps, ToolDefinition, Usage } from "../../contract/index.js";
 import { reasoningRequired, withoutReasoning } from "../../contract/index.js";
@@ -85,11 +89,14 @@ export class CacheFirstContext {
   private log: AppendOnlyLog;
   private readonly pieceOf = new WeakMap<object, Piece>();
   private systemPiece?: Piece;
-  /** The last request built, and the one whose usage was last observed. */
+  /** The last request built (any model), and the one whose usage was last observed. */
   private sent?: Sent;
   private observed?: { pieces: number; promptTokens: number };
-  /** The named reason for the divergence the next request will show; consumed by it. */
-  private reason?: string;
+  /** The last request built and observed per model family: what its next request extends. */
+  private readonly sentBy = new Map<string, Sent>();
+  private readonly observedBy = new Map<string, { pieces: number; promptTokens: number }>();
+  /** Named reasons for the divergence each family's next request will show; consumed by it. */
+  private readonly reasons = new Map<string, string>();
   private readonly records: RequestRecord[] = [];
   private lastPrompt = 0;
   /** The prefix's zones as the last observed request measured them (exact, from usage), kept
@@ -101,7 +108,7 @@ export class CacheFirstContext {
   constructor(
     private prefix: Prefix,
     private caps: ModelCaps,
-    private readonly opts: { resultMaxBytes?: number; onAppend?: (m: ChatMessage) => void } = {},
+    private readonly opts: { resultMaxBytes?: number; onAppend?: (m: ChatMessage) => void; capsOf?: (model: string) => ModelCaps } = {},
     log?: AppendOnlyLog,
   ) {
     this.log = log ?? new AppendOnlyLog(0);
@@ -139,15 +146,21 @@ export class CacheFirstContext {
     return this.caps.reasoningBackWithTools;
   }
 
-  /** Name the reason for the divergence the next request will show (compaction, reload…). */
+  /** Name the reason for the divergence the next request will show (compaction, reload…):
+   *  the next request of every model that has sent one, since each extends its own. */
   expectDivergence(reason: string): void {
-    this.reason = reason;
+    for (const family of this.sentBy.keys()) {
+      const before = this.reasons.get(family);
+      this.reasons.set(family, before && before !== reason ? `${before}, then ${reason}` : reason);
+    }
   }
 
-  /** Start a new log (compaction): same prefix, new messages. The old log is not edited. */
+  /** Start a new log (compaction, a rewind): same prefix, new messages. The old log is not
+   *  edited. */
   startEpoch(messages: readonly ChatMessage[], reason: string): void {
     this.log = new AppendOnlyLog(this.log.epoch + 1, messages);
     this.observed = undefined; // the last exact count no longer describes these pieces
+    this.observedBy.clear();
     this.expectDivergence(reason);
   }
 
@@ -170,6 +183,7 @@ export class CacheFirstContext {
   replacePrefix(prefix: Prefix, reason: string): void {
     this.prefix = prefix;
     this.observed = undefined;
+    this.observedBy.clear();
     this.expectDivergence(reason);
   }
 
@@ -188,7 +202,7 @@ export class CacheFirstContext {
     if (p.thinking) request.thinking = { type: p.thinking };
     if (p.effort) request.reasoning_effort = p.effort;
     if (p.maxTokens) request.max_tokens = p.maxTokens;
-    const thinking = reasoningRequired(this.caps, request);
+    const thinking = reasoningRequired(this.capsFor(p.model), request);
     const system: ChatMessage = { role: "system", content: this.prefix.system };
     request.messages = [system, ...this.log.messages.map((m) => (thinking ? m : withoutReasoningOnce(m)))];
     return { request, thinking };
@@ -197,21 +211,30 @@ export class CacheFirstContext {
   build(p: BuildParams): { request: ChatRequest; newMessages: number; divergence?: Divergence; zones: Ledger["zones"] } {
     const { request, thinking } = this.requestFor(p);
     const pieces = this.piecesOf(request.messages.slice(1));
-    const divergence = this.compare(pieces, thinking, p.model);
+    const family = this.capsFor(p.model).family;
+    const last = this.sentBy.get(family);
+    const divergence = this.compare(pieces, thinking, p.model, family);
     const zones = this.zones(pieces);
-    const newMessages = this.sent && !divergence ? pieces.length - this.sent.pieces.length : request.messages.length - 1;
-    this.sent = { pieces, model: p.model, family: this.caps.family, thinking, estimate: zones.system + zones.tools + zones.log + zones.tail, divergence };
+    const newMessages = last && !divergence ? pieces.length - last.pieces.length : request.messages.length - 1;
+    this.sent = { pieces, model: p.model, family, thinking, estimate: zones.system + zones.tools + zones.log + zones.tail, divergence };
+    this.sentBy.set(family, this.sent);
     return { request, newMessages, divergence, zones };
+  }
+
+  /** The capabilities of the model a request goes to (the session's, or a turn's other tier). */
+  private capsFor(model: string): ModelCaps {
+    return model === this.caps.model || !this.opts.capsOf ? this.caps : this.opts.capsOf(model);
   }
 
   /** Reconcile with the API's usage after a response; returns what it means for the cache. */
   observe(usage: Usage): RequestRecord {
     const sent = this.sent;
     const divergence = sent?.divergence;
-    // The previous request's prompt was persisted by the server in 64-token units, so a
+    // The previous request to this model was persisted by the server in 64-token units, so a
     // request that extends it must hit at least that much.
-    const expectedHit = divergence || !this.observed ? 0 : Math.floor(this.observed.promptTokens / UNIT) * UNIT;
-    const previous = this.observed?.promptTokens;
+    const mine = sent ? this.observedBy.get(sent.family) : undefined;
+    const expectedHit = divergence || !mine ? 0 : Math.floor(mine.promptTokens / UNIT) * UNIT;
+    const previous = mine?.promptTokens;
     const record: RequestRecord = {
       promptTokens: usage.prompt_tokens,
       hitTokens: usage.prompt_cache_hit_tokens,
@@ -228,6 +251,7 @@ export class CacheFirstContext {
     if (sent) {
       this.calibration.observe(sent.estimate, usage.prompt_tokens);
       this.observed = { pieces: sent.pieces.length, promptTokens: usage.prompt_tokens };
+      this.observedBy.set(sent.family, this.observed);
       const z = this.zones(sent.pieces);
       this.prefixExact = { fingerprint: this.prefix.fingerprint, system: z.system, tools: z.tools };
     }
@@ -274,13 +298,13 @@ export class CacheFirstContext {
     return { system, tools, log: obs.promptTokens - system - tools, tail };
   }
 
-  private compare(pieces: Piece[], thinking: boolean, model: string): Divergence | undefined {
-    const last = this.sent;
-    const named = this.reason;
-    this.reason = undefined;
-    if (!last) return undefined;
-    // Another model family has nothing cached, whatever the bytes: the request starts over.
-    if (this.caps.family !== last.family) return { piece: 0, zone: "system", reason: named ?? `the model changed (${last.model} → ${model}); the server caches per model`, expected: true };
+  private compare(pieces: Piece[], thinking: boolean, model: string, family: string): Divergence | undefined {
+    const last = this.sentBy.get(family);
+    const named = this.reasons.get(family);
+    this.reasons.delete(family);
+    // The first request to a model after requests to another has nothing cached, whatever the
+    // bytes: it starts over (its later requests extend it, even with the other model between).
+    if (!last) return this.sent ? { piece: 0, zone: "system", reason: `the model changed (${this.sent.model} → ${model}); the server caches per model`, expected: true } : undefined;
     let i = 0;
     const n = Math.min(last.pieces.length, pieces.length);
     while (i < n && (last.pieces[i] === pieces[i] || last.pieces[i].json === pieces[i].json)) i++;

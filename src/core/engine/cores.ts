@@ -5,7 +5,7 @@
 // tiers above can observe, rewrite or pre-empt it. What the answers need of the engine is
 // passed in explicitly (EngineAccess), so this file can be read on its own.
 
-import type { EventName, StreamEvent, SystemSection, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
+import type { EventName, RewindResult, StreamEvent, SystemSection, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
 import type { SessionRecord } from "../session/store.js";
 import type { Chain, SessionCores } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
@@ -29,6 +29,7 @@ export interface EngineAccess {
   /** The core sections of the system prompt (deepcode's base prompt, or a subagent's own). */
   system(root: string): SystemSection[];
   tailNotes(): Promise<{ notes: TailNote[] }>;
+  rewind(turn: number): RewindResult;
   toolContext(callId: string, signal?: AbortSignal): ToolContext;
   registry: ToolRegistry;
   prices?: PriceTable;
@@ -38,7 +39,7 @@ export interface EngineAccess {
 /** The events an engine answers for its own session (`deepcode --events` names them). */
 export const ENGINE_EVENTS: readonly EventName[] = [
   "session.start", "session.end", "prompt.submit", "context.system", "context.tail", "context.build", "context.prefix.changed",
-  "context.compact", "model.stream", "model.response", "model.usage", "model.repair", "tool.list", "tool.input", "tool.call",
+  "context.compact", "context.rewind", "model.stream", "model.response", "model.usage", "model.repair", "tool.list", "tool.input", "tool.call",
   "tool.result", "turn.start", "turn.step", "turn.complete",
 ];
 
@@ -81,6 +82,7 @@ export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
       const { messages: _m, ...result } = r;
       return result;
     },
+    "context.rewind": (ev) => e.rewind(ev.turn),
     "model.stream": (ev) => e.emit({ type: "model.delta", step: ev.step, delta: ev.delta }),
     "model.response": (ev) => ev.response,
     "model.usage": (ev) => {

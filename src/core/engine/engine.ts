@@ -9,6 +9,7 @@ import type {
   JsonValue,
   ModelCaps,
   ReadRecord,
+  RewindResult,
   StopReason,
   StreamEvent,
   SystemSection,
@@ -22,7 +23,8 @@ import { CacheFirstContext, type Ledger } from "../context/context.js";
 import { AppendOnlyLog, buildPrefix, restorePrefix, type Prefix } from "../context/prefix.js";
 import { createToolContext } from "../tool-context.js";
 import { newSessionId, type SessionRecord, type SessionStore, type SessionWriter } from "../session/store.js";
-import { answerOrphans, replay } from "../session/replay.js";
+import { answerOrphans, replay, type TurnMark } from "../session/replay.js";
+import { rewindLog } from "./rewind.js";
 import { Channel } from "./channel.js";
 import { runTurn, type TurnEnd } from "./loop.js";
 import { PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
@@ -92,6 +94,10 @@ export class Engine {
   private readonly reads = new Map<string, ReadRecord>();
   private readonly shell: { cwd: string };
   private readonly announced = new Set<string>();
+  /** The turn each late tool was announced in, and where each completed turn ended in the
+   *  log: what a rewind needs (`context.rewind`). */
+  private readonly announcedIn = new Map<string, number>();
+  private marks = new Map<number, TurnMark>();
   private readonly notified = new Map<string, number>();
   private readonly breakers = new CompactionBreakers();
   /** Whether the prefix is fixed for good. A new session's prefix is provisional until its
@@ -128,6 +134,7 @@ export class Engine {
     e.writer = opts.store?.writer(e.sessionId);
     e.record({ t: "session", id: e.sessionId, root: opts.root, model: opts.model, created: (opts.now?.() ?? new Date()).toISOString(), version: opts.version, ...e.who });
     e.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: e.sections, fingerprint: prefix.fingerprint, reason: "session start" });
+    e.prefixSections = e.sections;
     if (!opts.agent) await e.chain.dispatch({ type: "session.start", sessionId: e.sessionId, root: opts.root, resumed: false, model: opts.model });
     return e;
   }
@@ -142,7 +149,10 @@ export class Engine {
     e.fixed = true;
     e.turn = state.turns;
     e.sections = state.prefix.sections;
+    e.prefixSections = state.prefix.sections;
     state.announced.forEach((t) => e.announced.add(t));
+    state.announcedIn.forEach((turn, t) => e.announcedIn.set(t, turn));
+    e.marks = state.marks;
     const repaired = answerOrphans(state.messages);
     e.context = e.newContext(restorePrefix(state.prefix.system, state.prefix.tools), new AppendOnlyLog(state.epoch, repaired.messages));
     e.writer = opts.store.writer(id);
@@ -283,6 +293,7 @@ export class Engine {
     // A compaction's digest request within the turn is part of what the turn cost.
     const end = { ...turnEnd, usage: addUsage(turnEnd.usage, this.extra.usage), costUsd: turnEnd.costUsd + this.extra.costUsd };
     this.record({ t: "turn", turn, prompt, stopReason, usage: end.usage, costUsd: end.costUsd, at: this.now().toISOString(), durationMs, ...(end.loop ? { loop: end.loop } : {}) });
+    this.marks.set(turn, { messages: this.context.messages, length: this.context.messages.length, fingerprint: this.context.currentPrefix.fingerprint });
     if (end.loop) {
       this.emit?.({ type: "notice", level: "warn", code: "call-loop", message: `the model repeated a suppressed call in ${end.loop.requests} request(s), costing $${end.loop.costUsd.toFixed(4)}` });
     }
@@ -326,7 +337,10 @@ export class Engine {
     const late = lateTools(this.opts.registry.list(), this.context.currentPrefix.tools, this.announced);
     if (late.note) {
       notes.push(late.note);
-      late.names.forEach((n) => this.announced.add(n));
+      for (const n of late.names) {
+        this.announced.add(n);
+        this.announcedIn.set(n, this.turn);
+      }
       this.record({ t: "announce", tools: late.names });
     }
     const changed = changedFiles(this.reads, this.notified, this.opts.root);
@@ -370,6 +384,7 @@ export class Engine {
     const prefix = await this.freshPrefix();
     if (prefix.fingerprint === this.context.currentPrefix.fingerprint) return;
     this.context.fixPrefix(prefix);
+    this.prefixSections = this.sections;
     this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.sections, fingerprint: prefix.fingerprint, reason: "first request" });
   }
 
@@ -387,11 +402,35 @@ export class Engine {
     const before = this.context.currentPrefix.fingerprint;
     await this.chain.dispatch({ type: "context.prefix.changed", sessionId: this.sessionId, reason: "reload", before, after: prefix.fingerprint, tokens });
     this.context.replacePrefix(prefix, "reload");
+    this.prefixSections = this.sections;
     this.fixed = true;
     this.announced.clear();
     this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.sections, fingerprint: prefix.fingerprint, reason: "reload" });
     return true;
   }
+
+  /** Cut the conversation back to the end of `turn` (`context.rewind`'s core answer): the
+   *  log becomes exactly what it was then, as a new epoch named for the miss explainer. */
+  rewind(turn: number): RewindResult {
+    if (this.running) return { ok: false, error: "a turn is running", turn: this.turn, rewound: [], messages: this.context.messages.length, notes: [] };
+    const r = rewindLog(this.marks, turn, this.context.messages, this.context.currentPrefix.fingerprint);
+    if ("error" in r) return { ok: false, error: r.error, turn, rewound: [], messages: this.context.messages.length, notes: [] };
+    this.marks = r.marks;
+    this.context.startEpoch(r.messages, `rewind to turn ${turn}`);
+    this.record({ t: "rewind", turn, reason: `rewind to turn ${turn}`, at: this.now().toISOString() });
+    for (const [tool, t] of this.announcedIn) {
+      if (t <= turn) continue;
+      this.announcedIn.delete(tool);
+      this.announced.delete(tool);
+    }
+    // Instruction changes announced in the rewound turns are gone with them: the next turn
+    // compares with the prefix's own sections again and says what differs now.
+    this.sections = this.prefixSections;
+    return { ok: true, turn, rewound: r.rewound, messages: r.messages.length, notes: r.notes };
+  }
+
+  /** The sections the current prefix was built from (what a rewind compares with again). */
+  private prefixSections: SystemSection[] = [];
 
   /** Run a tool on the person's behalf (a custom command's !`cmd`), through the same pipeline
    *  as a model's call: tool.input → validation → tool.check → permission.ask → tool.call. */
@@ -443,7 +482,7 @@ export class Engine {
   }
 
   private newContext(prefix: Prefix, log: AppendOnlyLog): CacheFirstContext {
-    return new CacheFirstContext(prefix, this.opts.caps(this.profile.model), { resultMaxBytes: this.opts.resultMaxBytes, onAppend: (m) => this.record({ t: "msg", m }) }, log);
+    return new CacheFirstContext(prefix, this.opts.caps(this.profile.model), { resultMaxBytes: this.opts.resultMaxBytes, onAppend: (m) => this.record({ t: "msg", m }), capsOf: this.opts.caps }, log);
   }
 
   private installCores(): void {
@@ -459,6 +498,7 @@ export class Engine {
       record: (r) => this.record(r),
       system: (root) => (this.opts.agent ? agentSections(root, this.opts.agent.identity.name, this.opts.agent.system) : baseSections(root)),
       tailNotes: () => this.tailNotes(),
+      rewind: (turn) => this.rewind(turn),
       toolContext: (callId, signal) =>
         createToolContext(this.chain, {
           root: this.opts.root,

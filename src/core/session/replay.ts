@@ -1,5 +1,10 @@
 // Rebuild a session's state from its records: the prefix exactly as stored, the current
 // epoch's messages exactly as sent, and what a resumed turn needs to know.
+//
+// A rewind record starts a new epoch with the messages the log had when its turn ended: the
+// replay keeps, for every completed turn, which epoch's messages it ended in and how many
+// (`marks`), so the cut is exact across compactions too. Turns after the one rewound to are
+// `rewound`: their lines stay in the file, they are no longer part of the conversation.
 
 import type { ChatMessage, SystemSection, ToolDefinition } from "../../contract/index.js";
 import type { LoadedSession } from "./store.js";
@@ -14,11 +19,34 @@ export interface Replayed {
   turns: number;
   costUsd: number;
   announced: Set<string>;
+  /** The turn each announced tool was announced in (a rewind forgets later announcements). */
+  announcedIn: Map<string, number>;
+  /** Where each completed turn of the current line ended: that epoch's messages, how many. */
+  marks: Map<number, TurnMark>;
+  /** Turns a rewind took out of the conversation. */
+  rewound: Set<number>;
   torn?: string;
 }
 
+/** Where a turn ended in the log: the first `length` messages of `messages` (its epoch's). */
+export interface TurnMark {
+  messages: readonly ChatMessage[];
+  length: number;
+  /** The prefix the turn's requests were sent with. */
+  fingerprint?: string;
+}
+
+/** The log as it was when `turn` ended (turn 0: empty), or why there is no such point. */
+export function logAt(marks: ReadonlyMap<number, TurnMark>, turn: number): ChatMessage[] | string {
+  if (turn === 0) return [];
+  const m = marks.get(turn);
+  if (!m) return `turn ${turn} is not part of this conversation (it did not complete, or a rewind took it out)`;
+  return m.messages.slice(0, m.length);
+}
+
 export function replay(s: LoadedSession): Replayed {
-  const out: Replayed = { id: s.id, root: "", model: "", messages: [], epoch: 0, turns: 0, costUsd: 0, announced: new Set(), torn: s.torn };
+  const out: Replayed = { id: s.id, root: "", model: "", messages: [], epoch: 0, turns: 0, costUsd: 0, announced: new Set(), announcedIn: new Map(), marks: new Map(), rewound: new Set(), torn: s.torn };
+  let fingerprint: string | undefined;
   for (const r of s.records) {
     switch (r.t) {
       case "session":
@@ -27,6 +55,7 @@ export function replay(s: LoadedSession): Replayed {
         break;
       case "prefix":
         out.prefix = { system: r.system, tools: r.tools, sections: r.sections ?? [] };
+        fingerprint = r.fingerprint;
         break;
       case "msg":
         out.messages.push(r.m);
@@ -35,15 +64,35 @@ export function replay(s: LoadedSession): Replayed {
         out.messages = [...r.messages];
         out.epoch++;
         break;
+      case "rewind": {
+        const log = logAt(out.marks, r.turn);
+        if (typeof log === "string") break; // a record this replay cannot place changes nothing
+        out.messages = log;
+        out.epoch++;
+        for (const t of [...out.marks.keys()].filter((t) => t > r.turn)) {
+          out.marks.delete(t);
+          out.rewound.add(t);
+        }
+        for (const [tool, t] of out.announcedIn) {
+          if (t <= r.turn) continue;
+          out.announcedIn.delete(tool);
+          out.announced.delete(tool);
+        }
+        break;
+      }
       case "turn":
         out.turns = Math.max(out.turns, r.turn);
         out.costUsd += r.costUsd;
+        out.marks.set(r.turn, { messages: out.messages, length: out.messages.length, fingerprint });
         break;
       case "model":
         out.model = r.model;
         break;
       case "announce":
-        for (const t of r.tools) out.announced.add(t);
+        for (const t of r.tools) {
+          out.announced.add(t);
+          out.announcedIn.set(t, out.turns + 1);
+        }
         break;
       default:
         break; // usage and display records do not shape the state

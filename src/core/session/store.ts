@@ -23,6 +23,10 @@ export type SessionRecord =
   | { t: "msg"; m: ChatMessage }
   /** Compaction: the log starts again with these messages (the old lines stay for the record). */
   | { t: "epoch"; reason: string; messages: ChatMessage[] }
+  /** A rewind: the log starts again with the messages it had when `turn` ended (0: none), as
+   *  the replay of the records before this one rebuilds them; the turns after it stay in the
+   *  file, rewound. */
+  | { t: "rewind"; turn: number; reason: string; at: string }
   /** `loop`: requests the model spent repeating calls the call-storm breaker suppressed. */
   | { t: "turn"; turn: number; prompt: string; stopReason: StopReason; usage: Usage; costUsd: number; at: string; durationMs: number; loop?: { requests: number; costUsd: number } }
   | { t: "usage"; turn: number; step: number; model: string; usage: Usage; costUsd: number; at: string }

@@ -1,0 +1,207 @@
+// Built-in mod: plan mode. Before a large change the model looks and proposes, and touches
+// nothing until the person says go.
+//
+// While a session plans:
+//   - tool.check: every call that is not read-only is denied, with a reason that tells the
+//     model it is planning — the session's own, and any other session's while a planning turn
+//     runs (a subagent it starts plans with it). A shell command passes only when `tool.effects` says it only reads.
+//     Assembly loads this mod in the prepend tier right inside the permission gate, so the deny
+//     is outer to every plugin and hook (none can allow a write then), and no `a` answer can
+//     let one through: the call never reaches permission.ask.
+//   - turn.start: the turn runs on the planner (config `planner`: settings `planner`, default
+//     reasoner-budget), marked `purpose: "plan"`; the budget gate, outside this hook, still
+//     downgrades it at 80%. Execution runs on the session's own tier.
+//   - context.tail: the planning instruction rides at the turn's tail, never in the prefix
+//     (the tools offered are the same in every mode, so the prefix never changes).
+//   - turn.complete: the turn's answer is the plan; it waits for go, edit or drop.
+//
+// `/plan TASK` runs the planning turn, then asks the person: go (the next turn carries the plan
+// out; the plan is in the log), edit (notes go back to the planner, which revises), drop. Config
+// `start: true` (`--permission-mode plan`) plans every turn of the run: `-p` prints the plan and
+// exits. api.status reports { planning, awaiting, planner } for the REPL.
+
+import type { JsonValue, Plugin, PluginApi, CommandContext, TurnProfile } from "../../src/contract/index.js";
+import { deniedWhilePlanning, DROPPED_NOTE, GO_PROMPT, PLANNING_NOTE, revisePrompt, USAGE } from "./prompts.js";
+
+interface SessionPlan {
+  planning: boolean;
+  /** A plan came back and waits for go, edit or drop. */
+  awaiting: boolean;
+  plan?: string;
+  /** Notes for the next turn's tail (a dropped plan). */
+  notes: string[];
+}
+
+const plugin: Plugin = {
+  id: "plan",
+  description: "plan mode: read-only planning turns on a planner tier, then go, edit or drop",
+  register(api) {
+    const planner = readPlanner(api.config.planner);
+    const start = api.config.start === true;
+    const sessions = new Map<string, SessionPlan>();
+    let current = "";
+    const state = (id: string): SessionPlan => {
+      let s = sessions.get(id);
+      if (!s) sessions.set(id, (s = { planning: start, awaiting: false, notes: [] }));
+      return s;
+    };
+
+    api.on("session.start", (e, next) => {
+      current = e.sessionId;
+      state(e.sessionId);
+      return next(e);
+    });
+
+    // A planning turn running now (session and turn): whatever it starts inside — a subagent's
+    // session with an id of its own — plans with it, so its changes are denied too.
+    const planningTurns = new Set<string>();
+    const planning = (sessionId: string): boolean => sessions.get(sessionId)?.planning === true || planningTurns.size > 0;
+
+    api.on("tool.check", async (e, next) => {
+      if (!planning(e.sessionId) || e.readOnly === true) return next(e);
+      if (e.tool === "Bash") {
+        const fx = await api.dispatch({ type: "tool.effects", sessionId: e.sessionId, tool: e.tool, input: e.input });
+        if (fx.readOnly) return next(e);
+      }
+      return { decision: "deny", reason: deniedWhilePlanning(e.tool), by: "plan mode" };
+    });
+
+    api.on("turn.start", async (e, next) => {
+      // A turn of this session that ended without turn.complete (it failed inside) ends here.
+      for (const k of [...planningTurns]) if (k.startsWith(`${e.sessionId}\u0000`)) planningTurns.delete(k);
+      const r = await next(e);
+      if (!sessions.get(e.sessionId)?.planning || r?.refuse) return r;
+      planningTurns.add(`${e.sessionId}\u0000${e.turn}`);
+      const notices = [...(r?.notices ?? []), `planning with ${planner.label}: read-only tools only, the answer is a plan to review`];
+      return { ...(r ?? {}), profile: { ...planner.profile, purpose: "plan" }, notices };
+    });
+
+    api.on("context.tail", async (e, next) => {
+      const r = await next(e);
+      const s = sessions.get(e.sessionId);
+      if (!s) return r;
+      const notes = [...r.notes, ...s.notes.splice(0).map((text, i) => ({ id: `plan-${i}`, text }))];
+      if (s.planning) notes.push({ id: "plan-mode", text: PLANNING_NOTE });
+      return { notes };
+    });
+
+    api.on("turn.complete", (e, next) => {
+      planningTurns.delete(`${e.sessionId}\u0000${e.turn}`);
+      const s = sessions.get(e.sessionId);
+      if (s?.planning && e.stopReason === "completed" && e.text.trim()) {
+        s.awaiting = true;
+        s.plan = e.text;
+      }
+      return next(e);
+    });
+
+    api.status(() => {
+      const s = sessions.get(current);
+      return { planning: s?.planning ?? start, awaiting: s?.awaiting ?? false, planner: planner.label, plannerTier: planner.profile.tier ?? null };
+    });
+
+    api.command({
+      name: "plan",
+      args: "[TASK | go | edit NOTES | drop | off]",
+      description: `plan a task first with ${planner.label} (read-only), then go, edit or drop the plan`,
+      complete: (p) => ["go", "edit", "drop", "off"].filter((x) => x.startsWith(p)),
+      run: (ctx) => command(api, ctx, state(ctx.sessionId), planner.label),
+    });
+  },
+};
+
+async function command(api: PluginApi, ctx: CommandContext, s: SessionPlan, label: string): Promise<void> {
+  const args = ctx.args.trim();
+  const [verb, ...rest] = args.split(/\s+/);
+  if (args === "") {
+    if (s.awaiting) return review(api, ctx, s);
+    return ctx.print(`${s.planning ? "plan mode is on: your next prompt is planned" : "plan mode is off"} (planner: ${label})\n${USAGE}`);
+  }
+  if (verb === "off") {
+    Object.assign(s, { planning: false, awaiting: false });
+    return ctx.print("plan mode off: prompts run on the session's tier again");
+  }
+  if (verb === "go" || verb === "drop" || (verb === "edit" && rest.length === 0)) {
+    if (!s.awaiting) return ctx.print("no plan is waiting for an answer: /plan TASK plans one");
+    if (verb === "go") return go(ctx, s);
+    if (verb === "drop") return drop(ctx, s);
+    const notes = await askNotes(api, ctx);
+    return notes ? revise(api, ctx, s, notes) : ctx.print("no notes: the plan still waits (/plan go, /plan edit NOTES, /plan drop)");
+  }
+  if (verb === "edit") return revise(api, ctx, s, rest.join(" "));
+  Object.assign(s, { planning: true, awaiting: false });
+  await ctx.submit(args);
+  return review(api, ctx, s);
+}
+
+/** The plan came back: ask go, edit or drop. */
+async function review(api: PluginApi, ctx: CommandContext, s: SessionPlan): Promise<void> {
+  if (!s.awaiting) {
+    if (s.planning) ctx.print("no plan came back (the turn did not complete): your next prompt plans again; /plan off leaves plan mode");
+    return;
+  }
+  if (!ctx.interactive) return ctx.print("the plan waits: /plan go, /plan edit NOTES or /plan drop");
+  const a = await api.dispatch({
+    type: "person.ask",
+    sessionId: ctx.sessionId,
+    kind: "plan.review",
+    from: "plan",
+    title: "The plan is ready: go, edit or drop?",
+    detail: ["go carries it out now on the session's tier; edit sends your notes to the planner"],
+    choices: [
+      { key: "g", label: "go" },
+      { key: "e", label: "edit" },
+      { key: "d", label: "drop" },
+    ],
+  });
+  if (a.decision !== "allow") return ctx.print("the plan waits: /plan go, /plan edit NOTES or /plan drop (your next prompt revises it)");
+  if (a.choice === "g") return go(ctx, s);
+  if (a.choice === "d") return drop(ctx, s);
+  const notes = await askNotes(api, ctx);
+  return notes ? revise(api, ctx, s, notes) : ctx.print("no notes: the plan still waits (/plan go, /plan edit NOTES, /plan drop)");
+}
+
+async function go(ctx: CommandContext, s: SessionPlan): Promise<void> {
+  Object.assign(s, { planning: false, awaiting: false });
+  await ctx.submit(GO_PROMPT);
+}
+
+function drop(ctx: CommandContext, s: SessionPlan): void {
+  Object.assign(s, { planning: false, awaiting: false });
+  s.notes.push(DROPPED_NOTE);
+  ctx.print("plan dropped (the model is told at the next turn); plan mode off");
+}
+
+async function revise(api: PluginApi, ctx: CommandContext, s: SessionPlan, notes: string): Promise<void> {
+  Object.assign(s, { planning: true, awaiting: false });
+  await ctx.submit(revisePrompt(notes));
+  return review(api, ctx, s);
+}
+
+async function askNotes(api: PluginApi, ctx: CommandContext): Promise<string | undefined> {
+  const a = await api.dispatch({
+    type: "person.ask",
+    sessionId: ctx.sessionId,
+    kind: "plan.notes",
+    from: "plan",
+    title: "Your notes for the planner",
+    detail: ["the planner revises the plan with them (still read-only)"],
+    fields: [{ name: "notes", title: "notes", type: "string", required: true }],
+  });
+  const v = a.decision === "allow" ? a.values?.notes : undefined;
+  return typeof v === "string" && v.trim() ? v.trim() : undefined;
+}
+
+function readPlanner(v: JsonValue | undefined): { label: string; profile: TurnProfile } {
+  const o = typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
+  const p = typeof o.profile === "object" && o.profile !== null && !Array.isArray(o.profile) ? o.profile : {};
+  if (typeof p.model !== "string") throw new Error("plan: config.planner.profile.model is missing (assembly passes the resolved planner)");
+  const profile: TurnProfile = { model: p.model };
+  if (typeof p.tier === "string") profile.tier = p.tier;
+  if (p.thinking === "enabled" || p.thinking === "disabled") profile.thinking = p.thinking;
+  if (p.effort === "low" || p.effort === "high" || p.effort === "max") profile.effort = p.effort;
+  if (typeof p.maxTokens === "number") profile.maxTokens = p.maxTokens;
+  return { label: typeof o.label === "string" ? o.label : p.model, profile };
+}
+
+export default plugin;

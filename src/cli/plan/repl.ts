@@ -1,0 +1,71 @@
+// The REPL's part of plan mode (the mechanism is mods/plan): where a typed prompt goes, and
+// the estimate line of a planning turn.
+//
+// A prompt goes to `/plan` when plan mode is on (the mod's status says so: `/plan` alone or
+// `--permission-mode plan`), or when settings `autoPlan` is `ask` or `on` and the task
+// classifier the estimate uses sees a multi-file or architectural task (class refactor or
+// architecture): `ask` offers plan mode first ([y] plan first, anything else runs it as it is),
+// `on` enters it and says so. The estimate of a planning turn is planner + executor: the
+// planner's range for this prompt, plus the session's tier's range for carrying it out.
+
+import type { JsonValue } from "../../contract/index.js";
+import { classifyTask, formatRange, isTierName, type Currency, type TierName, type TurnEstimate } from "../../core/cost/index.js";
+import type { App } from "../assemble.js";
+import { autoPlanSetting, type AutoPlan } from "./config.js";
+
+export interface PlanStatus {
+  planning: boolean;
+  awaiting: boolean;
+  planner: string;
+  /** The planner's tier, when it is one (a model name is not). */
+  plannerTier?: TierName;
+}
+
+/** The plan mod's state, as it reports it (undefined when it did not load). */
+export function planStatus(app: Pick<App, "pluginStatus">): PlanStatus | undefined {
+  const s = app.pluginStatus("plan") as { [k: string]: JsonValue } | undefined;
+  if (!s || typeof s !== "object") return undefined;
+  const tier = typeof s.plannerTier === "string" && isTierName(s.plannerTier) ? s.plannerTier : undefined;
+  return { planning: s.planning === true, awaiting: s.awaiting === true, planner: typeof s.planner === "string" ? s.planner : "the planner", plannerTier: tier };
+}
+
+export type Route = "plan" | "turn" | "cancel";
+
+export interface RouteDeps {
+  app: Pick<App, "pluginStatus" | "settings">;
+  /** Ask the person a yes/no question (true: yes; undefined: cancelled with Ctrl-C). */
+  ask(question: string): Promise<boolean | undefined>;
+  print(text: string): void;
+}
+
+/** Whether a typed prompt runs as it is or is planned first. */
+export async function routePrompt(d: RouteDeps, text: string): Promise<Route> {
+  const st = planStatus(d.app);
+  if (!st) return "turn";
+  if (st.planning) return "plan";
+  const auto: AutoPlan = autoPlanSetting(d.app.settings as App["settings"]);
+  if (auto === "off") return "turn";
+  const cls = classifyTask(text);
+  if (cls !== "refactor" && cls !== "architecture") return "turn";
+  const what = cls === "refactor" ? "a multi-file change" : "an architectural task";
+  if (auto === "on") {
+    d.print(`this looks like ${what}: planning it first with ${st.planner} (settings autoPlan on)`);
+    return "plan";
+  }
+  const yes = await d.ask(`This looks like ${what}. Plan it first with ${st.planner}?`);
+  return yes === undefined ? "cancel" : yes ? "plan" : "turn";
+}
+
+/** The estimate line of a planning turn: planner + executor, and their sum. */
+export function plannedEstimateLine(e: TurnEstimate, planner: TierName | undefined, currency: Currency): string {
+  const range = (lo: number, hi: number): string => formatRange(lo, hi, currency);
+  const exec = e.tiers.find((t) => t.tier === e.recommended);
+  const plan = planner ? e.tiers.find((t) => t.tier === planner) : undefined;
+  if (!plan || plan.error !== undefined || !exec || exec.error !== undefined) {
+    return `${e.taskClass} → plan with ${planner ?? "the planner"} (no estimate: ${planner ? "no price" : "not a tier"}) + run ${e.recommended}`;
+  }
+  const usd = currency === "USD";
+  const p = usd ? [plan.lowUsd, plan.highUsd] : [plan.lowCny, plan.highCny];
+  const x = usd ? [exec.lowUsd, exec.highUsd] : [exec.lowCny, exec.highCny];
+  return `${e.taskClass} → plan ${planner} ${range(p[0], p[1])} + run ${e.recommended} ${range(x[0], x[1])} = ${range(p[0] + x[0], p[1] + x[1])} (planner + executor)`;
+}
