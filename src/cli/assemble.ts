@@ -17,7 +17,7 @@ import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import { SessionStore } from "../core/session/store.js";
 import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
 import { builtinTools } from "../builtins/index.js";
-import { capsFor, createProvider, ENDPOINTS, type Provider } from "../providers/index.js";
+import { capsFor, createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../providers/index.js";
 import { loadSettings, defaultManagedPath } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
@@ -32,6 +32,9 @@ import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
+import { pluginParts, type PluginParts } from "./plugins/load.js";
+import { pluginHookLayers, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
+import { telemetryFile, telemetrySetting } from "./telemetry.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -80,6 +83,8 @@ export interface App {
   pluginStatus(id: string): JsonValue | undefined;
   store: SessionStore;
   plugins: PluginLoad[];
+  /** The enabled, verified Claude Code plugins and their parts (src/cli/plugins/load.ts). */
+  pluginParts: PluginParts;
   apiKey?: ApiKey;
   model: string;
   /** The engine of the current session, once there is one (the gate reads Bash's cwd from it). */
@@ -106,6 +111,10 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   if (keyWarning) warn(keyWarning);
   const permissions = permissionSetup(settings);
   permissions.warnings.forEach(warn);
+  // Installed Claude Code plugins: enabled, allowed by the managed policy, and with their files
+  // as installed — a refused one is said here, loudly, and the rest loads.
+  const parts = pluginParts({ home, settings });
+  parts.problems.forEach(warn);
 
   const chain = new Chain();
   chain.onReport((r) => warn(`${r.owner} on ${r.event}: ${r.message}`));
@@ -133,6 +142,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     pluginStatus: services.pluginStatus,
     store: new SessionStore(home, o.root),
     plugins: [],
+    pluginParts: parts,
     apiKey: resolveApiKey(env, home),
     model,
     prices,
@@ -152,6 +162,28 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       prices,
     }),
   };
+
+  const host: PluginHost = {
+    chain,
+    root: o.root,
+    home,
+    trusted: trust.trusted,
+    addTool: (spec, source) => registry.add(spec, source),
+    removeTool: (name) => registry.remove(name),
+    ...services.host,
+    log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
+    config: (id) => pluginConfig(settings, id),
+  };
+  // `/plugin` in the REPL (before any plugin could claim the name).
+  services.commands.add(pluginSlashCommand({ chain, home, root: o.root, settings }), "plugins");
+  // Telemetry (off unless the person's own settings turn it on) before the permission gate, so
+  // its prepend-tier hooks are outermost and see every decision, a settings deny included.
+  const telemetry = telemetrySetting(settings);
+  telemetry.warnings.forEach(warn);
+  if (telemetry.enabled) {
+    const config = { enabled: true, file: telemetryFile(home), models: [...KNOWN_MODELS] };
+    app.plugins.push(await loadPlugin({ ...host, config: () => config }, modPath("telemetry"), "prepend", "/"));
+  }
 
   // Repairs first among builtin-tier hooks: the call-storm breaker must see a call before the
   // gate's own builtin-tier hook answers it.
@@ -187,21 +219,18 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
   });
 
-  const host: PluginHost = {
-    chain,
-    root: o.root,
-    home,
-    trusted: trust.trusted,
-    addTool: (spec, source) => registry.add(spec, source),
-    removeTool: (name) => registry.remove(name),
-    ...services.host,
-    log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
-    config: (id) => pluginConfig(settings, id),
-  };
   for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, modPath(mod), "builtin", "/"));
+  // hookify rules: every rule file of the project and the person (they only tighten, so a
+  // project's own apply untrusted too); the transcript folder for `transcript` conditions.
+  app.plugins.push(await loadPlugin({ ...host, config: (id) => ({ ...pluginConfig(settings, id), sessionsDir: app.store.dir }) }, modPath("hookify"), "builtin", "/"));
   // Claude Code hooks from settings, through the hooks mod: the managed policy's in prepend,
   // every other layer's in user (none when the managed policy sets allowManagedHooksOnly).
-  const hookLayers = settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true }));
+  // Enabled plugins' hooks join as layers of their own: user tier, or prepend for a plugin the
+  // managed policy enables.
+  const hookLayers = [
+    ...settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true })),
+    ...pluginHookLayers(parts),
+  ];
   for (const [scope, tier] of [["managed", "prepend"], ["settings", "user"]] as const) {
     app.plugins.push(await loadPlugin({ ...host, config: () => ({ scope, layers: hookLayers, sessionsDir: app.store.dir }) }, modPath("hooks"), tier, "/"));
   }
@@ -215,6 +244,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     trusted: trust.trusted,
     mcpConfig: o.mcpConfig,
     strict: o.strictMcpConfig,
+    pluginServers: pluginMcpServers(parts),
     secretEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)],
     additionalDirectories: permissions.additionalDirectories,
     logDir: app.store.dir,
@@ -223,6 +253,11 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   mcp.problems.forEach(warn);
   app.plugins.push(await loadPlugin({ ...host, config: () => mcp.config }, modPath("mcp"), "builtin", "/"));
   for (const p of pluginList(settings)) app.plugins.push(await loadPlugin(host, p.specifier, p.tier, p.base));
+  // Native modules Claude-Code-format plugins ship (`deepcode` in plugin.json).
+  for (const m of pluginModules(parts)) app.plugins.push({ ...(await loadPlugin(host, m.specifier, m.tier, "/")), source: `${m.id} (${m.specifier})` });
+  // HAND-OFF (skills and agents): `parts.skillDirs` and `parts.agentDirs` list each enabled,
+  // verified plugin's skill and agent folders ({plugin, name, dir}); the skills and agents mods
+  // take them when they merge (commands, hooks, servers and modules are wired above).
   // The Bash sandbox last of all (builtin tier): the innermost process.run hook, so whatever a
   // plugin rewrites upstream is wrapped, and nothing runs after it to unwrap it.
   app.plugins.push(await loadPlugin({ ...host, config: () => sandboxConfig(settings, permissions) }, modPath("sandbox"), "builtin", "/"));
@@ -237,9 +272,9 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
   return `deepcode runs non-interactively (-p), so nobody can approve ${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in .deepcode/settings.json.${because}`;
 }
 
-/** Built-in mods, loaded through the same interface as third-party plugins. (hooks and sandbox
- *  load separately: they need their tier and their part of settings.) */
-export const BUILTIN_MODS = ["instructions"];
+/** Built-in mods, loaded through the same interface as third-party plugins. (hooks, hookify, mcp,
+ *  telemetry and sandbox load separately: they need their tier or their part of settings.) */
+export const BUILTIN_MODS = ["instructions", "memory"];
 
 function modPath(mod: string): string {
   return fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url));

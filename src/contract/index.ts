@@ -5,3 +5,4 @@ export * from "./stream.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./plugin.js";
+export * from "./telemetry.js";
