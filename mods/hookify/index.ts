@@ -61,8 +61,8 @@ const plugin: Plugin = {
         return { decision: "ask", reason: why, by: "hookify" };
       }
       if (v?.action === "warn") {
-        pending.set(e.callId, v.message);
-        api.log.warn(`hookify rule ${names(v.rules)} warns about this ${e.tool} call: ${firstLine(v.message)}`);
+        pending.set(e.callId, `[hookify ${names(v.rules)}] ${v.message}`);
+        api.log.warn(`rule ${names(v.rules)} warns about this ${e.tool} call: ${firstLine(v.rules[0].message)}`);
       }
       return next();
     });
@@ -72,19 +72,19 @@ const plugin: Plugin = {
       const note = pending.get(e.callId);
       if (note === undefined) return r;
       pending.delete(e.callId);
-      return { ...r, content: `${r.content}\n\n[hookify] ${note}` };
+      return { ...r, content: `${r.content}\n\n${note}` };
     });
 
     api.on("prompt.submit", async (e, next) => {
       const v = evaluate(current(), { kind: "prompt", text: e.text });
       if (v?.action === "block") {
-        api.log.warn(`hookify rule ${names(v.rules)} blocked this prompt: ${firstLine(v.message)}`);
+        api.log.warn(`rule ${names(v.rules)} blocked this prompt: ${firstLine(v.rules[0].message)}`);
         return { text: e.text, blocked: `hookify rule ${names(v.rules)}: ${v.message}` };
       }
       const r = await next();
       if (!v) return r;
-      api.log.warn(`hookify rule ${names(v.rules)} warns about this prompt: ${firstLine(v.message)}`);
-      return { ...r, context: [...(r.context ?? []), `[hookify] ${v.message}`] };
+      api.log.warn(`rule ${names(v.rules)} warns about this prompt: ${firstLine(v.rules[0].message)}`);
+      return { ...r, context: [...(r.context ?? []), `[hookify ${names(v.rules)}] ${v.message}`] };
     });
 
     api.on("turn.complete", async (e, next) => {
@@ -94,7 +94,7 @@ const plugin: Plugin = {
       const v = evaluate(current(), { kind: "stop", transcript, reason: e.stopReason });
       if (!v) return r;
       if (v.action !== "block" || e.stopReason !== "completed" || r?.continueWith || continued.get(e.sessionId) === e.turn) {
-        api.log.warn(`hookify rule ${names(v.rules)}: ${firstLine(v.message)}`);
+        api.log.warn(`rule ${names(v.rules)}: ${firstLine(v.rules[0].message)}`);
         return r;
       }
       continued.set(e.sessionId, e.turn);
@@ -137,7 +137,7 @@ async function runCommand(api: PluginApi, ctx: CommandContext, rules: readonly L
 
 function brokenLine(b: Broken, root: string): string {
   const guard = !b.enabled || b.action === "warn" ? "" : b.event === "prompt" || b.event === "stop" ? "" : ` — until it is fixed, ${b.event === "bash" ? "Bash calls" : b.event === "file" ? "Edit and Write calls" : "tool calls"} ask`;
-  return `${place(b, root)}: hookify rule ${b.name} is disabled: ${b.problem}${guard}`;
+  return `${place(b, root)}: rule ${b.name} is disabled: ${b.problem}${guard}`;
 }
 
 function place(r: Loaded, root: string): string {

@@ -1,6 +1,6 @@
 // Which rules apply to an event, and what they decide. As hookify: every condition of a rule
 // must match; of the rules that match, `block` wins over `ask`, which wins over `warn`, and the
-// messages of the winning kind are combined, each under its rule's name.
+// messages of the winning kind are combined, each under its rule's name (one alone as it is).
 
 import type { Broken, Loaded, Rule, RuleAction, RuleEvent } from "./rules.js";
 
@@ -70,7 +70,9 @@ export function evaluate(rules: readonly Loaded[], s: Subject): Verdict | null {
   const hit = rules.filter((r): r is Rule => r.kind === "rule" && r.enabled && applies(r, s) && matches(r, s));
   for (const action of ["block", "ask", "warn"] as const) {
     const of = hit.filter((r) => r.action === action);
-    if (of.length) return { action, rules: of, message: of.map((r) => `**[${r.name}]**\n${r.message || `(the rule ${r.name} matched)`}`).join("\n\n") };
+    const text = (r: Rule): string => r.message || `(the rule ${r.name} matched)`;
+    if (of.length === 1) return { action, rules: of, message: text(of[0]) };
+    if (of.length) return { action, rules: of, message: of.map((r) => `**[${r.name}]**\n${text(r)}`).join("\n\n") };
   }
   return null;
 }

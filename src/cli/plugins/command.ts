@@ -153,6 +153,7 @@ export async function runPlugin(args: string[], options: AssembleOptions): Promi
   const env = options.env ?? process.env;
   const home = options.home ?? deepcodeHome(env);
   const read = loadSettings({ root: options.root, home, flagFile: options.flagSettings, managedPath: options.managedPath ?? defaultManagedPath() });
+  for (const w of read.warnings) process.stderr.write(`deepcode: ${w}\n`);
   const settings = applyTrust(read, resolveTrust({ root: options.root, home, settings: read, flag: options.trustProject }));
   return runPluginVerbs(args, { home, root: options.root, settings }, terminalUi);
 }

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { join, relative, resolve, sep } from "node:path";
 import type { LoadedSettings } from "../settings/types.js";
 import { cloneAt } from "./git.js";
-import { copyPlugin, digestOf, digestOfDir, recordFiles } from "./files.js";
+import { copyPlugin, digestOf, digestOfDir, drift, driftWords, recordFiles } from "./files.js";
 import { readMarketplace, type MarketplaceEntry } from "./manifest.js";
 import { addMarketplace, declaredMarketplaces, describeSource, PluginError, updateMarketplace } from "./marketplaces.js";
 import { brings, bringsLines, readContents, RISKY, type Brings } from "./parts.js";
@@ -142,7 +142,8 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
     const newFiles = recordFiles(staged.dir);
     const changes = fileChanges(rec, newFiles);
     const version = next.manifest.version ?? entry.version;
-    if (digestOf(newFiles) === rec.digest) {
+    const tampered = drift(final, rec.files, true);
+    if (digestOf(newFiles) === rec.digest && !tampered) {
       c.ui.say(`${id} is up to date (${version ?? "no version"}, sha256 ${rec.digest.slice(0, 16)}…)`);
       return false;
     }
@@ -153,6 +154,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
       before = { hooks: [], servers: [], native: [], permissions: [], commands: [], skills: [], agents: [] }; // the installed copy is broken: all is new
     }
     const lines = updateLines(changes, before, brings(next));
+    if (tampered) lines.unshift(`! the installed files changed since install (${driftWords(tampered)}); this puts the marketplace's files back`);
     c.ui.say(`Update ${id} ${rec.version ?? "?"} → ${version ?? "?"}:`);
     for (const l of lines) c.ui.say(l);
     if (!(await c.ui.confirm(`Apply this update to ${id}?`, lines))) return false;
