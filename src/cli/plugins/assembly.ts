@@ -49,9 +49,10 @@ export function pluginSlashCommand(o: { chain: Chain; home: string; root: string
     run: async (ctx) => {
       await runPluginVerbs(splitArgs(ctx.args), { home: o.home, root: o.root, settings: o.settings }, (yes) => ({
         say: ctx.print,
-        confirm: async (title, lines) => {
+        // What it brings was just printed (say): the question itself is one line.
+        confirm: async (title) => {
           if (yes) return true;
-          const a = await o.chain.dispatch({ type: "person.ask", sessionId: ctx.sessionId, kind: "plugin.install", from: "plugins", title, detail: lines });
+          const a = await o.chain.dispatch({ type: "person.ask", sessionId: ctx.sessionId, kind: "plugin.install", from: "plugins", title, detail: [] });
           return a.decision === "allow";
         },
       }));
