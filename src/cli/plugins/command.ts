@@ -9,6 +9,7 @@ import { loadSettings, defaultManagedPath } from "../settings/load.js";
 import { applyTrust, resolveTrust } from "../trust/index.js";
 import { deepcodeHome } from "../home.js";
 import type { AssembleOptions } from "../assemble.js";
+import { closest } from "../options.js";
 import { digestOfDir } from "./files.js";
 import { installPlugin, setPluginEnabled, uninstallPlugin, updatePlugin, type PluginCtx, type Ui } from "./install.js";
 import { addMarketplace, describeSource, parseMarketArg, PluginError, removeMarketplace, updateMarketplace } from "./marketplaces.js";
@@ -94,8 +95,10 @@ export async function runPluginVerbs(args: string[], c: Omit<PluginCtx, "ui">, u
       }
       case "marketplace":
         return await marketplaceVerb(ctx, rest);
-      default:
-        return usage(u, `unknown verb '${verb}'`);
+      default: {
+        const near = closest(verb, ["list", "install", "update", "verify", "enable", "disable", "uninstall", "remove", "digest", "marketplace", "help"]);
+        return usage(u, `unknown verb '${verb}'${near ? `; did you mean ${near}?` : ""}`);
+      }
     }
   } catch (err) {
     // A refusal (PluginError), a file to fix (ConfigError), git's own words (GitError), or what

@@ -115,7 +115,7 @@ export async function installPlugin(c: PluginCtx, spec: string, scope: Scope): P
     renameSync(staged.dir, final);
     const files = recordFiles(final);
     const now = new Date().toISOString();
-    lock.plugins[id] = { id, name: entry.name, marketplace: market.name, version, source: entry.rawSource, commit: staged.commit, digest: digestOf(files), installedAt: now, files };
+    lock.plugins[id] = { id, name: entry.name, marketplace: market.name, version, source: entry.rawSource, entry: entry.raw, commit: staged.commit, digest: digestOf(files), installedAt: now, files };
     writeLock(c.home, lock);
     setEnabled(scopeFile(scope, c.root, c.home), id, true);
     c.ui.say(`Installed ${id} and enabled it (${scope} scope, ${scopeFile(scope, c.root, c.home)}). It loads when deepcode next starts.`);
@@ -149,7 +149,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
     }
     let before: Brings;
     try {
-      before = brings(readContents(final, { id, name: rec.name, data, entry: entry.raw }));
+      before = brings(readContents(final, { id, name: rec.name, data, entry: rec.entry }));
     } catch {
       before = { hooks: [], servers: [], native: [], permissions: [], commands: [], skills: [], agents: [] }; // the installed copy is broken: all is new
     }
@@ -163,7 +163,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
     renameSync(staged.dir, final);
     rmSync(old, { recursive: true, force: true });
     const files = recordFiles(final);
-    lock.plugins[id] = { ...rec, version, source: entry.rawSource, commit: staged.commit, digest: digestOf(files), updatedAt: new Date().toISOString(), files };
+    lock.plugins[id] = { ...rec, version, source: entry.rawSource, entry: entry.raw, commit: staged.commit, digest: digestOf(files), updatedAt: new Date().toISOString(), files };
     writeLock(c.home, lock);
     c.ui.say(`Updated ${id}. It loads when deepcode next starts.`);
     return true;
@@ -212,7 +212,12 @@ export async function uninstallPlugin(c: PluginCtx, id: string, scope?: Scope): 
   const cleared: string[] = [];
   for (const s of SCOPES) {
     if (s === "project" && scope !== "project") continue;
-    if (setEnabled(scopeFile(s, c.root, c.home), id, undefined)) cleared.push(scopeFile(s, c.root, c.home));
+    const file = scopeFile(s, c.root, c.home);
+    try {
+      if (setEnabled(file, id, undefined)) cleared.push(file);
+    } catch (err) {
+      c.ui.say(`deepcode: ${(err as Error).message}: take ${id} out of its enabledPlugins yourself`);
+    }
   }
   c.ui.say(`Uninstalled ${id}: its files, its data folder and its lock entry are gone${cleared.length ? `; enabledPlugins no longer names it in ${cleared.join(", ")}` : ""}.`);
   const project = scopeFile("project", c.root, c.home);

@@ -67,7 +67,7 @@ export function pluginParts(o: { home: string; settings: LoadedSettings }): Plug
     }
     let contents: PluginContents;
     try {
-      contents = readContents(dir, { id, name: record.name, data: dataDir(o.home, id) });
+      contents = readContents(dir, { id, name: record.name, data: dataDir(o.home, id), entry: record.entry });
     } catch (err) {
       parts.problems.push(`plugin ${id} did not load: ${(err as Error).message}; the rest keeps working`);
       continue;

@@ -42,6 +42,9 @@ export interface InstallRecord {
   version?: string;
   /** The marketplace entry's source, as written there. */
   source: JsonValue;
+  /** The marketplace entry as it was at install: where the plugin has no plugin.json (or the
+   *  entry says `strict: false`) it defines the plugin's parts, at every start. */
+  entry?: { [k: string]: JsonValue };
   /** The git commit the files came from (a git source, or a git marketplace's clone). */
   commit?: string;
   /** sha256 over every file's sha256 and path (see digestOf in lock.ts). */
