@@ -194,7 +194,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     managedBroken: permissions.managedBroken,
   });
 
-  // Before any plugin or mod loads, so its prepend hooks (budget gate, usage ledger) are outermost.
+  // Before any plugin or mod loads (but telemetry, which only observes), so its prepend hooks
+  // (budget gate, usage ledger) are outermost.
   app.cost = installCost(app, { interactive: o.interactive ?? false });
   if (!o.interactive) {
     // Nobody can answer a permission prompt (-p, subcommands): an ask is a deny, and the model

@@ -2,13 +2,14 @@
 // marketplace with the review-kit plugin, written as its authors would) committed into a git
 // repository and published as a bare repository in a temp folder — never the network. The
 // real CLI runs against the simulator with its own project and home (cliEnv).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
-import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import { runBin, type Run } from "../e2e/helpers.js";
 
 export const FIXTURE = fileURLToPath(new URL("../fixtures/claude-marketplace", import.meta.url));
 export const MANAGED_BIN = fileURLToPath(new URL("../helpers/cli-with-managed.mjs", import.meta.url));
@@ -63,24 +64,9 @@ export function makeMarket(): Market {
   };
 }
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The real CLI (async: the simulator lives in this process). `managed`: a policy file. */
 export function deepcode(env: CliEnv, args: string[], o: { managed?: string; env?: Record<string, string>; stdin?: string } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const entry = o.managed ? [MANAGED_BIN, o.managed] : [BIN];
-    const child = spawn(process.execPath, [...entry, ...args], { cwd: env.root, env: { ...env.env, ...o.env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(o.stdin ?? "");
-  });
+  return runBin(args, { cwd: env.root, env: { ...env.env, ...o.env }, stdin: o.stdin, entry: o.managed ? [MANAGED_BIN, o.managed] : undefined });
 }
 
 export interface Rig {

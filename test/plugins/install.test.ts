@@ -75,6 +75,7 @@ describe.skipIf(!GIT_AVAILABLE)("installing a plugin from a marketplace", () => 
     expect(json(join(rig.env.home, "settings.json"))).toEqual({ enabledPlugins: { [PLUGIN_ID]: true } });
     const list = await rig.run(["plugin", "list"]);
     expect(list.stdout).toMatch(/✓ review-kit@acme-tools 1\.0\.0\n {4}enabled \(user\); 9 files as installed; sha256 [0-9a-f]{64}/);
+    expect(list.stdout).toContain("    commands /review-kit:review; skills changelog; agents code-reviewer; 1 hook; 1 MCP server");
     const again = await rig.run(["plugin", "install", PLUGIN_ID, "--yes-install"]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("is already installed");

@@ -7,7 +7,8 @@ import { enabledPlugins } from "./enabled.js";
 import { readMarketplace } from "./manifest.js";
 import { declaredMarketplaces, describeSource } from "./marketplaces.js";
 import type { PluginCtx } from "./install.js";
-import { installDir, readKnown, readLock } from "./store.js";
+import { brings, readContents } from "./parts.js";
+import { dataDir, installDir, readKnown, readLock, type InstallRecord } from "./store.js";
 
 export function listPlugins(c: PluginCtx): void {
   const lock = readLock(c.home);
@@ -22,6 +23,7 @@ export function listPlugins(c: PluginCtx): void {
     const integrity = changed ? `FILES CHANGED since install (${driftWords(changed)}): refused at start` : `${Object.keys(rec.files).length} files as installed`;
     c.ui.say(`${e?.enabled && !changed ? "✓" : "·"} ${id} ${rec.version ?? ""}`.trimEnd());
     c.ui.say(`    ${state}; ${integrity}; sha256 ${rec.digest}`);
+    c.ui.say(`    ${summary(c, id, rec.name, rec.entry)}`);
   }
   const known = readKnown(c.home);
   const available: string[] = [];
@@ -77,4 +79,23 @@ export function verifyPlugins(c: PluginCtx, ids: readonly string[]): boolean {
     } else c.ui.say(`✓ ${id}: all ${Object.keys(rec.files).length} files match the lock (sha256 ${rec.digest})`);
   }
   return ok;
+}
+
+/** One line of what an installed plugin brings (counts, and its commands, skills and agents by name). */
+function summary(c: PluginCtx, id: string, name: string, entry: InstallRecord["entry"]): string {
+  let b;
+  try {
+    b = brings(readContents(installDir(c.home, id), { id, name, data: dataDir(c.home, id), entry }));
+  } catch (err) {
+    return `cannot be read: ${(err as Error).message}`;
+  }
+  const parts = [
+    b.commands.length ? `commands ${b.commands.join(", ")}` : "",
+    b.skills.length ? `skills ${b.skills.join(", ")}` : "",
+    b.agents.length ? `agents ${b.agents.join(", ")}` : "",
+    b.hooks.length ? `${b.hooks.length} hook${b.hooks.length === 1 ? "" : "s"}` : "",
+    b.servers.length ? `${b.servers.length} MCP server${b.servers.length === 1 ? "" : "s"}` : "",
+    b.native.length ? "a deepcode module" : "",
+  ].filter(Boolean);
+  return parts.length ? parts.join("; ") : "nothing deepcode loads";
 }
