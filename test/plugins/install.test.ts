@@ -110,6 +110,30 @@ describe.skipIf(!GIT_AVAILABLE)("installing a plugin from a marketplace", () => 
     expect(ok.stdout).toContain(`sha256 ${digest} (as pinned)`);
   });
 
+  it("installs a plugin from its own git repository at the commit the marketplace pins, and refuses a commit that is not there", async () => {
+    rig = await pluginRig();
+    // review-kit's own repository: the marketplace's working copy doubles as it (a git-subdir source).
+    const sha = rig.market.publish({ "plugins/review-kit/NOTICE": "pinned\n" }, "the pinned commit");
+    rig.market.publish({ "plugins/review-kit/NOTICE": "later\n" }, "a later commit");
+    const mf = JSON.parse(readFileSync(join(rig.market.work, ".claude-plugin", "marketplace.json"), "utf8"));
+    mf.plugins[0].source = { source: "git-subdir", url: rig.market.bare, path: "plugins/review-kit", sha };
+    rig.market.publish({ ".claude-plugin/marketplace.json": JSON.stringify(mf, null, 2) }, "pin review-kit by commit");
+    await rig.run(["plugin", "marketplace", "add", rig.market.bare]);
+    const r = await rig.run(["plugin", "install", PLUGIN_ID, "--yes-install"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`at ${sha.slice(0, 12)}`);
+    expect(readFileSync(join(installedDir(rig.env), "NOTICE"), "utf8")).toBe("pinned\n");
+    expect(json(join(rig.env.home, "plugins", "lock.json")).plugins[PLUGIN_ID].commit).toBe(sha);
+    await rig.run(["plugin", "uninstall", PLUGIN_ID]);
+    mf.plugins[0].source.sha = "0123456789abcdef0123456789abcdef01234567";
+    rig.market.publish({ ".claude-plugin/marketplace.json": JSON.stringify(mf, null, 2) }, "pin a commit that does not exist");
+    await rig.run(["plugin", "marketplace", "update", "acme-tools"]);
+    const bad = await rig.run(["plugin", "install", PLUGIN_ID, "--yes-install"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("the pinned commit 0123456789abcdef0123456789abcdef01234567 is not in");
+    expect(existsSync(installedDir(rig.env))).toBe(false);
+  });
+
   it("uninstall leaves nothing: no files, no data folder, no lock entry, no enabledPlugins entry", async () => {
     rig = await pluginRig();
     await rig.installKit();

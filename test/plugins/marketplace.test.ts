@@ -53,6 +53,16 @@ describe.skipIf(!GIT_AVAILABLE)("marketplaces", () => {
     expect((await rig.run(["plugin", "marketplace", "add", FIXTURE], { managed: blocked })).stderr).toMatch(/the managed policy blocks this marketplace \(blockedMarketplaces/);
   });
 
+  it("holds a marketplace added before the policy restricted them to the policy: no install from it", async () => {
+    rig = await pluginRig();
+    await rig.run(["plugin", "marketplace", "add", rig.market.bare]);
+    const managed = policy(rig, { strictKnownMarketplaces: [{ source: "github", repo: "acme/approved" }] });
+    const r = await rig.run(["plugin", "install", PLUGIN_ID, "--yes-install"], { managed });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("cannot install from marketplace acme-tools: the managed policy allows only the marketplaces strictKnownMarketplaces lists");
+    expect(existsSync(installedDir(rig.env))).toBe(false);
+  });
+
   it("ignores strictKnownMarketplaces in the person's own settings, with a warning: only a policy can set it", async () => {
     rig = await pluginRig();
     writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ strictKnownMarketplaces: [] }));

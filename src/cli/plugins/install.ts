@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { join, relative, resolve, sep } from "node:path";
 import type { LoadedSettings } from "../settings/types.js";
 import { cloneAt } from "./git.js";
+import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { copyPlugin, digestOf, digestOfDir, drift, driftWords, recordFiles } from "./files.js";
 import { readMarketplace, type MarketplaceEntry } from "./manifest.js";
 import { addMarketplace, declaredMarketplaces, describeSource, PluginError, updateMarketplace } from "./marketplaces.js";
@@ -59,7 +60,14 @@ async function resolveSpec(c: PluginCtx, spec: string): Promise<{ market: KnownM
   }
   if (found.length === 0) throw new PluginError(`no plugin ${spec} in ${m ? `marketplace ${m[2]}` : "any known marketplace"} (deepcode plugin list shows what is available)`);
   if (found.length > 1) throw new PluginError(`${name} is in several marketplaces (${found.map((f) => f.market.name).join(", ")}): say which, as ${name}@<marketplace>`);
+  allowedMarket(c, found[0].market);
   return { ...found[0], id: `${name}@${found[0].market.name}` };
+}
+
+/** A marketplace added before the managed policy restricted them is held to it all the same. */
+function allowedMarket(c: PluginCtx, market: KnownMarketplace): void {
+  const blocked = blockedByPolicy(marketPolicy(c.settings), market.source);
+  if (blocked) throw new PluginError(`cannot install from marketplace ${market.name}: ${blocked}`);
 }
 
 async function stage(home: string, market: KnownMarketplace, entry: MarketplaceEntry): Promise<Staged> {
@@ -131,6 +139,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
   if (!rec) throw new PluginError(`${id} is not installed`);
   const market = readKnown(c.home)[rec.marketplace];
   if (!market) throw new PluginError(`${id}'s marketplace ${rec.marketplace} is no longer known: add it again to update the plugin`);
+  allowedMarket(c, market);
   const fresh = (await updateMarketplace(c.home, market.name)).market;
   const entry = readMarketplace(fresh.location).plugins.find((p) => p.name === rec.name);
   if (!entry) throw new PluginError(`${rec.name} is no longer in marketplace ${market.name}`);
