@@ -163,17 +163,6 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     }),
   };
 
-  const host: PluginHost = {
-    chain,
-    root: o.root,
-    home,
-    trusted: trust.trusted,
-    addTool: (spec, source) => registry.add(spec, source),
-    removeTool: (name) => registry.remove(name),
-    ...services.host,
-    log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
-    config: (id) => pluginConfig(settings, id),
-  };
   // `/plugin` in the REPL (before any plugin could claim the name).
   services.commands.add(pluginSlashCommand({ chain, home, root: o.root, settings }), "plugins");
   // Telemetry (off unless the person's own settings turn it on) before the permission gate, so
@@ -182,7 +171,9 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   telemetry.warnings.forEach(warn);
   if (telemetry.enabled) {
     const config = { enabled: true, file: telemetryFile(home), models: [...KNOWN_MODELS] };
-    app.plugins.push(await loadPlugin({ ...host, config: () => config }, modPath("telemetry"), "prepend", "/"));
+    // An observer's host: it contributes nothing (no tools, commands or mentions), it only hooks.
+    const observer: PluginHost = { chain, root: o.root, home, trusted: trust.trusted, addTool: () => { throw new Error("telemetry contributes no tools"); }, removeTool: () => undefined, log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)), config: () => config };
+    app.plugins.push(await loadPlugin(observer, modPath("telemetry"), "prepend", "/"));
   }
 
   // Repairs first among builtin-tier hooks: the call-storm breaker must see a call before the
@@ -220,6 +211,17 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
   });
 
+  const host: PluginHost = {
+    chain,
+    root: o.root,
+    home,
+    trusted: trust.trusted,
+    addTool: (spec, source) => registry.add(spec, source),
+    removeTool: (name) => registry.remove(name),
+    ...services.host,
+    log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
+    config: (id) => pluginConfig(settings, id),
+  };
   for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, modPath(mod), "builtin", "/"));
   // hookify rules: every rule file of the project and the person (they only tighten, so a
   // project's own apply untrusted too); the transcript folder for `transcript` conditions.
