@@ -10,6 +10,7 @@ import { applyTrust, resolveTrust } from "../../src/cli/trust/index.js";
 import { pluginParts } from "../../src/cli/plugins/load.js";
 import { pluginHookLayers, pluginMcpServers } from "../../src/cli/plugins/assembly.js";
 import { parseMarketArg } from "../../src/cli/plugins/marketplaces.js";
+import { githubUrl } from "../../src/cli/plugins/manifest.js";
 import { GIT_AVAILABLE, installedDir, PLUGIN_ID, pluginRig, type Rig } from "./helpers.js";
 
 let rig: Rig | undefined;
@@ -116,6 +117,7 @@ describe("marketplace sources as typed after `marketplace add`", () => {
   it("maps GitHub's owner/repo shorthand to its repository, with #ref as a branch or tag", () => {
     expect(parseMarketArg("anthropics/claude-code", "/nowhere")).toEqual({ source: "github", repo: "anthropics/claude-code" });
     expect(parseMarketArg("acme/plugins#v2", "/nowhere")).toEqual({ source: "github", repo: "acme/plugins", ref: "v2" });
+    expect(githubUrl("anthropics/claude-code")).toBe("https://github.com/anthropics/claude-code.git"); // what git clones
   });
 
   it("reads git URLs (https, ssh, scp-style, file) as git sources", () => {
