@@ -11,7 +11,10 @@
 //    Goal (issue 7): first prompt under 150 ms. The absolute figure depends on the machine; bare
 //    node's own time is printed beside it. The same REPL with three stdio MCP servers configured
 //    (the everything server, in ~/.deepcode/mcp.json) runs in the same rounds: goal (issue 16),
-//    no measurable difference to the first prompt (servers start in the background).
+//    no measurable difference to the first prompt (servers start in the background). So does the
+//    REPL with a Claude Code plugin installed (test/fixtures/claude-marketplace's review-kit: a
+//    hook, an MCP server, a command; its files checked against the lock at every start): goal
+//    (issue 14), no measurable difference either.
 // 2. Memory after a long session: deepcode in a child process of its own (assembled as the REPL
 //    assembles it: settings, permission gate answered "a", cost engine, mods, transcript on
 //    disk), running the coding session of bench/sessions.mjs for 200 turns (40 with --fast)
@@ -110,20 +113,32 @@ async function timings() {
   const servers = Object.fromEntries(["one", "two", "three"].map((n) => [n, { command: process.execPath, args: [everything, "stdio"] }]));
   writeFileSync(join(mcpHome, "mcp.json"), JSON.stringify({ mcpServers: servers }));
   const mcpEnv = { ...env, HOME: mcpHome, DEEPCODE_HOME: mcpHome };
+  // The same person with one Claude Code plugin installed, from the fixture marketplace folder.
+  const pluginHome = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-bench-startup-plugin-")));
+  const pluginEnv = { ...env, HOME: pluginHome, DEEPCODE_HOME: pluginHome };
+  const market = fileURLToPath(new URL("../test/fixtures/claude-marketplace", import.meta.url));
+  execFileSync(process.execPath, [CLI, "plugin", "marketplace", "add", market], { env: pluginEnv, cwd: root, stdio: "ignore" });
+  execFileSync(process.execPath, [CLI, "plugin", "install", "review-kit@acme-tools", "--yes-install"], { env: pluginEnv, cwd: root, stdio: "ignore" });
   const node = process.execPath;
   const rounds = fast ? 5 : 15;
-  const rows = { node: [], ptyNode: [], version: [], prompt: [], banner: [], promptMcp: [], bannerMcp: [] };
+  const rows = { node: [], ptyNode: [], version: [], prompt: [], banner: [], promptMcp: [], bannerMcp: [], promptPlugin: [], bannerPlugin: [] };
   try {
     for (let r = 0; r <= rounds; r++) {
       const nodeMs = await timeToExit(node, ["-e", "0"], { env, cwd: root });
       const [pc, pa] = inPty(`${node} -e 0`);
       const ptyNodeMs = await timeToExit(pc, pa, { env, cwd: root });
       const versionMs = await timeToExit(node, [CLI, "--version"], { env, cwd: root, expect: "." });
-      // The two REPL runs swap places every round, so neither always follows the other.
-      const first = r % 2 === 0 ? await timeRepl({ env, cwd: root }) : await timeRepl({ env: mcpEnv, cwd: root });
-      const second = r % 2 === 0 ? await timeRepl({ env: mcpEnv, cwd: root }) : await timeRepl({ env, cwd: root });
-      const [repl, withMcp] = r % 2 === 0 ? [first, second] : [second, first];
+      // The REPL runs rotate every round, so none always follows another.
+      const envs = [env, mcpEnv, pluginEnv];
+      const got = [];
+      for (let k = 0; k < 3; k++) {
+        const i = (k + r) % 3;
+        got[i] = await timeRepl({ env: envs[i], cwd: root });
+      }
+      const [repl, withMcp, withPlugin] = got;
       if (r === 0) continue; // warm-up: file-system caches, the first run's history file
+      rows.promptPlugin.push(withPlugin.prompt);
+      rows.bannerPlugin.push(withPlugin.banner);
       rows.promptMcp.push(withMcp.prompt);
       rows.bannerMcp.push(withMcp.banner);
       rows.node.push(nodeMs);
@@ -138,6 +153,7 @@ async function timings() {
     rmSync(root, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
     rmSync(mcpHome, { recursive: true, force: true });
+    rmSync(pluginHome, { recursive: true, force: true });
   }
 }
 
@@ -252,6 +268,8 @@ export async function run() {
     ["deepcode: banner complete (pty)", fmt.ms(m("banner")), fmt.ms(min("banner")), fmt.ratio(m("banner") / m("ptyNode")), "node -e 0, in a pty"],
     ["deepcode + 3 MCP servers: first prompt ›", fmt.ms(m("promptMcp")), fmt.ms(min("promptMcp")), fmt.ratio(m("promptMcp") / m("prompt")), "deepcode: first prompt (no servers)"],
     ["deepcode + 3 MCP servers: banner complete", fmt.ms(m("bannerMcp")), fmt.ms(min("bannerMcp")), fmt.ratio(m("bannerMcp") / m("banner")), "deepcode: banner (no servers)"],
+    ["deepcode + a plugin: first prompt ›", fmt.ms(m("promptPlugin")), fmt.ms(min("promptPlugin")), fmt.ratio(m("promptPlugin") / m("prompt")), "deepcode: first prompt (no plugin)"],
+    ["deepcode + a plugin: banner complete", fmt.ms(m("bannerPlugin")), fmt.ms(min("bannerPlugin")), fmt.ratio(m("bannerPlugin") / m("banner")), "deepcode: banner (no plugin)"],
   ];
   table(`startup: time to the first prompt and --version, against bare node (median of ${t.rounds} interleaved rounds${fast ? ", fast" : ""})`, rows);
   const firstPrompt = m("prompt") - wrapper;
@@ -265,6 +283,8 @@ export async function run() {
     "  in the background (the prompt does not wait for them). pty: util-linux `script -qfec`, output read here.",
     `With three stdio MCP servers configured (the everything server ×3, user scope) the first prompt takes ${fmt.ratio(m("promptMcp") / m("prompt"))} the time`,
     "  it takes without (goal: no measurable difference; the servers start in the background, after the prompt).",
+    `With a Claude Code plugin installed (review-kit: a hook, an MCP server, a command; its 9 files checked against the lock,`,
+    `  stat first) the first prompt takes ${fmt.ratio(m("promptPlugin") / m("prompt"))} and the banner ${fmt.ratio(m("bannerPlugin") / m("banner"))} the time without.`,
     `The simulator on 127.0.0.1 received ${t.requests} request(s) during these start-ups.`,
   ].join("\n"));
 

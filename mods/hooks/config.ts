@@ -1,7 +1,9 @@
 // Reading Claude Code's `hooks` settings into what the hooks mod runs.
 //
 // The mod gets, through `api.config` (assembly passes it; see index.ts):
-//   { scope: "managed" | "settings", layers: [{ name, file, hooks, allowManagedHooksOnly }], sessionsDir }
+//   { scope: "managed" | "settings", layers: [{ name, file, hooks, allowManagedHooksOnly, env? }], sessionsDir }
+// An enabled plugin's hooks come as a layer of their own (named "plugin", or "managed" when the
+// managed policy enables the plugin), with `env` for its commands (CLAUDE_PLUGIN_ROOT …).
 // or, for a plain configuration (tests, embedding), `{ hooks: { … } }`. The "managed" instance
 // takes the managed policy's hooks; the "settings" instance every other layer's — none when a
 // managed layer sets `allowManagedHooksOnly`. Hooks accumulate across layers, in layer order.
@@ -25,6 +27,8 @@ export const DEFAULT_TIMEOUT_S = 60;
 export interface HookCommand {
   command: string;
   timeoutMs: number;
+  /** Variables its layer adds to the command's environment (a plugin's CLAUDE_PLUGIN_ROOT). */
+  env?: Record<string, string>;
 }
 
 export interface HookGroup {
@@ -52,12 +56,12 @@ function isObj(v: JsonValue | undefined): v is Obj {
 }
 
 /** The hooks objects this instance runs, each with the file it came from. */
-function selectSources(config: Readonly<Obj>, warnings: string[]): Array<{ file: string; hooks: Obj }> {
+function selectSources(config: Readonly<Obj>, warnings: string[]): Array<{ file: string; hooks: Obj; env?: Record<string, string> }> {
   if (isObj(config.hooks)) return [{ file: "settings", hooks: config.hooks }];
   const layers = Array.isArray(config.layers) ? config.layers.filter(isObj) : [];
   const managedScope = config.scope === "managed";
   const managedOnly = layers.some((l) => l.name === "managed" && l.allowManagedHooksOnly === true);
-  const out: Array<{ file: string; hooks: Obj }> = [];
+  const out: Array<{ file: string; hooks: Obj; env?: Record<string, string> }> = [];
   for (const l of layers) {
     if (!isObj(l.hooks) || Object.keys(l.hooks).length === 0) continue;
     const file = typeof l.file === "string" ? l.file : String(l.name);
@@ -66,7 +70,8 @@ function selectSources(config: Readonly<Obj>, warnings: string[]): Array<{ file:
       warnings.push(`${file}: hooks ignored — the managed policy allows only its own hooks (allowManagedHooksOnly)`);
       continue;
     }
-    out.push({ file, hooks: l.hooks });
+    const env = isObj(l.env) ? Object.fromEntries(Object.entries(l.env).filter((e): e is [string, string] => typeof e[1] === "string")) : undefined;
+    out.push({ file, hooks: l.hooks, ...(env ? { env } : {}) });
   }
   return out;
 }
@@ -74,7 +79,7 @@ function selectSources(config: Readonly<Obj>, warnings: string[]): Array<{ file:
 export function readHookSet(config: Readonly<Obj>): HookSet {
   const warnings: string[] = [];
   const events = new Map<HookEvent, HookGroup[]>();
-  for (const { file, hooks } of selectSources(config, warnings)) {
+  for (const { file, hooks, env } of selectSources(config, warnings)) {
     for (const [event, list] of Object.entries(hooks)) {
       if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
         warnings.push(`${file}: '${event}' hooks are not run by deepcode (it runs ${HOOK_EVENTS.join(", ")}); ignored`);
@@ -85,7 +90,7 @@ export function readHookSet(config: Readonly<Obj>): HookSet {
         continue;
       }
       list.forEach((entry, i) => {
-        const group = readGroup(entry, `${file}: hooks.${event}[${i}]`, event as HookEvent, warnings);
+        const group = readGroup(entry, `${file}: hooks.${event}[${i}]`, event as HookEvent, warnings, env);
         if (group) (events.get(event as HookEvent) ?? events.set(event as HookEvent, []).get(event as HookEvent)!).push(group);
       });
     }
@@ -98,7 +103,7 @@ export function readHookSet(config: Readonly<Obj>): HookSet {
   };
 }
 
-function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: string[]): HookGroup | null {
+function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: string[], env?: Record<string, string>): HookGroup | null {
   const gate = event === "PreToolUse";
   /** An entry that cannot run: on the gate it still matches (everything, when even its matcher
    *  is unreadable), so the calls it would have seen are denied. */
@@ -120,7 +125,7 @@ function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: 
       if (typeof h.timeout === "number" && h.timeout > 0 && Number.isFinite(h.timeout)) seconds = h.timeout;
       else warnings.push(`${where}.hooks[${j}]: timeout must be a number of seconds > 0; using ${DEFAULT_TIMEOUT_S}`);
     }
-    commands.push({ command: h.command, timeoutMs: Math.round(seconds * 1000) });
+    commands.push({ command: h.command, timeoutMs: Math.round(seconds * 1000), ...(env ? { env } : {}) });
   }
   return { matches: m, commands };
 }

@@ -84,7 +84,7 @@ function registerHooks(api: PluginApi, set: HookSet): void {
       ...fields,
     };
     const outcomes = await Promise.all(
-      commands.map(async (c): Promise<Outcome> => ({ command: c.command, timeoutMs: c.timeoutMs, run: await runHookCommand(c.command, input, { cwd: api.root, timeoutMs: c.timeoutMs }) })),
+      commands.map(async (c): Promise<Outcome> => ({ command: c.command, timeoutMs: c.timeoutMs, run: await runHookCommand(c.command, input, { cwd: api.root, timeoutMs: c.timeoutMs, env: c.env }) })),
     );
     return { outcomes, problems };
   };

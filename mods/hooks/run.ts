@@ -97,10 +97,11 @@ function killTree(pid: number, nonce: string, sig: NodeJS.Signals): void {
   if (sig === "SIGKILL") killMarked(nonce, sig);
 }
 
-export function runHookCommand(command: string, input: object, o: { cwd: string; timeoutMs: number }): Promise<HookRun> {
+/** `o.env`: variables the hook's own configuration adds (a plugin's CLAUDE_PLUGIN_ROOT). */
+export function runHookCommand(command: string, input: object, o: { cwd: string; timeoutMs: number; env?: Readonly<Record<string, string>> }): Promise<HookRun> {
   return new Promise((resolve) => {
     const nonce = randomBytes(12).toString("hex");
-    const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_PROJECT_DIR: o.cwd, DEEPCODE_PROJECT_DIR: o.cwd, [RUN_MARK]: nonce };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...o.env, CLAUDE_PROJECT_DIR: o.cwd, DEEPCODE_PROJECT_DIR: o.cwd, [RUN_MARK]: nonce };
     delete env.DEEPSEEK_API_KEY;
     let child;
     try {

@@ -1,5 +1,7 @@
-// Built-in mod: project instructions. Adds AGENTS.md (CLAUDE.md where no AGENTS.md stands) and
-// the user's own ~/.deepcode/AGENTS.md to the system prompt's sections. It registers through
+// Built-in mod: project instructions. Adds the user's own ~/.deepcode/AGENTS.md, the project's
+// AGENTS.md (CLAUDE.md where no AGENTS.md stands) and the person's private AGENTS.local.md
+// (CLAUDE.local.md where no AGENTS.local.md stands; keep it git-ignored) to the system prompt's
+// sections, in that order. Memory (`# text`, /memory, the Remember tool) writes to these files. It registers through
 // the same interface as any third-party plugin. The engine gathers sections once for the
 // cached prefix and again each turn: an edit mid-session reaches the model as a tail note
 // with the new text, never as a prefix change.
@@ -42,11 +44,17 @@ export function instructionSections(root: string, home: string, max = DEFAULT_MA
   const userFile = join(home, "AGENTS.md");
   const user = read(userFile, max);
   if (user?.text.trim()) out.push(section("instructions:user", `The user's own instructions (${userFile}):\n\n${user.text.trim()}`, cutNote(userFile, user, max)));
-  for (const name of ["AGENTS.md", "CLAUDE.md"]) {
-    const r = read(join(root, name), max);
-    if (r !== undefined) {
-      if (r.text.trim()) out.push(section(`instructions:${name}`, `Project instructions (${name} in the project root):\n\n${r.text.trim()}`, cutNote(name, r, max)));
-      break; // CLAUDE.md only where no AGENTS.md stands
+  const files: Array<[string[], string]> = [
+    [["AGENTS.md", "CLAUDE.md"], "Project instructions"],
+    [["AGENTS.local.md", "CLAUDE.local.md"], "The user's private instructions for this project"],
+  ];
+  for (const [names, what] of files) {
+    for (const name of names) {
+      const r = read(join(root, name), max);
+      if (r !== undefined) {
+        if (r.text.trim()) out.push(section(`instructions:${name}`, `${what} (${name} in the project root):\n\n${r.text.trim()}`, cutNote(name, r, max)));
+        break; // the Claude Code name only where deepcode's does not stand
+      }
     }
   }
   return out;

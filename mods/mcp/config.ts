@@ -10,7 +10,7 @@
 
 import type { JsonValue } from "../../src/contract/index.js";
 
-export type Scope = "local" | "project" | "user" | "flag" | "settings";
+export type Scope = "local" | "project" | "user" | "flag" | "settings" | "plugin";
 
 export interface ServerConfig {
   name: string;
@@ -89,7 +89,7 @@ function readServer(v: JsonValue): ServerConfig | string {
     isObject(x) ? Object.fromEntries(Object.entries(x).map(([k, val]) => [k, String(val)])) : undefined;
   const out: ServerConfig = {
     name,
-    scope: (["local", "project", "user", "flag", "settings"] as const).find((s) => s === v.scope) ?? "user",
+    scope: (["local", "project", "user", "flag", "settings", "plugin"] as const).find((s) => s === v.scope) ?? "user",
     source: typeof v.source === "string" ? v.source : "?",
     transport,
     command: typeof v.command === "string" ? v.command : undefined,

@@ -17,7 +17,7 @@ import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import { SessionStore } from "../core/session/store.js";
 import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
 import { builtinTools } from "../builtins/index.js";
-import { capsFor, createProvider, ENDPOINTS, type Provider } from "../providers/index.js";
+import { capsFor, createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../providers/index.js";
 import { loadSettings, defaultManagedPath } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
 import { permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
@@ -35,6 +35,9 @@ import { pluginServices } from "./plugin-services.js";
 import { Spawner, spawnLimits } from "./spawn.js";
 import { toolEffects } from "./effects/tool-effects.js";
 import { checkpointsModConfig, planModConfig, plannerSetting } from "./plan/config.js";
+import { pluginParts, type PluginParts } from "./plugins/load.js";
+import { pluginHookLayers, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
+import { telemetryFile, telemetrySetting } from "./telemetry.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -85,6 +88,8 @@ export interface App {
   pluginStatus(id: string): JsonValue | undefined;
   store: SessionStore;
   plugins: PluginLoad[];
+  /** The enabled, verified Claude Code plugins and their parts (src/cli/plugins/load.ts). */
+  pluginParts: PluginParts;
   apiKey?: ApiKey;
   model: string;
   /** The engine of the current session, once there is one (the gate reads Bash's cwd from it). */
@@ -113,6 +118,10 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   if (keyWarning) warn(keyWarning);
   const permissions = permissionSetup(settings);
   permissions.warnings.forEach(warn);
+  // Installed Claude Code plugins: enabled, allowed by the managed policy, and with their files
+  // as installed — a refused one is said here, loudly, and the rest loads.
+  const parts = pluginParts({ home, settings });
+  parts.problems.forEach(warn);
 
   const chain = new Chain();
   chain.onReport((r) => warn(`${r.owner} on ${r.event}: ${r.message}`));
@@ -141,6 +150,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     pluginStatus: services.pluginStatus,
     store: new SessionStore(home, o.root),
     plugins: [],
+    pluginParts: parts,
     apiKey: resolveApiKey(env, home),
     model,
     prices,
@@ -164,6 +174,19 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     }),
   };
 
+  // `/plugin` in the REPL (before any plugin could claim the name).
+  services.commands.add(pluginSlashCommand({ chain, home, root: o.root, settings }), "plugins");
+  // Telemetry (off unless the person's own settings turn it on) before the permission gate, so
+  // its prepend-tier hooks are outermost and see every decision, a settings deny included.
+  const telemetry = telemetrySetting(settings);
+  telemetry.warnings.forEach(warn);
+  if (telemetry.enabled) {
+    const config = { enabled: true, file: telemetryFile(home), models: [...KNOWN_MODELS] };
+    // An observer's host: it contributes nothing (no tools, commands or mentions), it only hooks.
+    const observer: PluginHost = { chain, root: o.root, home, trusted: trust.trusted, addTool: () => { throw new Error("telemetry contributes no tools"); }, removeTool: () => undefined, log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)), config: () => config };
+    app.plugins.push(await loadPlugin(observer, modPath("telemetry"), "prepend", "/"));
+  }
+
   // Repairs first among builtin-tier hooks: the call-storm breaker must see a call before the
   // gate's own builtin-tier hook answers it.
   registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
@@ -176,7 +199,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     managedBroken: permissions.managedBroken,
   });
 
-  // Before any plugin or mod loads, so its prepend hooks (budget gate, usage ledger) are outermost.
+  // Before any plugin or mod loads (but telemetry, which only observes), so its prepend hooks
+  // (budget gate, usage ledger) are outermost.
   app.cost = installCost(app, { interactive: o.interactive ?? false });
   if (!o.interactive) {
     // Nobody can answer a permission prompt (-p, subcommands): an ask is a deny, and the model
@@ -222,7 +246,12 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     removeTool: (name) => registry.remove(name),
     ...services.host,
     allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
-    contributions: [],
+    // Enabled plugins' skill and agent folders, as if each plugin had contributed them
+    // (api.contribute): the skills and agents mods name them `<plugin>:<name>`.
+    contributions: [
+      ...parts.skillDirs.map((d) => ({ kind: "skills" as const, dir: d.dir, source: d.name })),
+      ...parts.agentDirs.map((d) => ({ kind: "agents" as const, dir: d.dir, source: d.name })),
+    ],
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
   };
@@ -233,9 +262,17 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   app.plugins.push(await loadPlugin({ ...host, config: () => planModConfig(planner, o.planMode === true) }, modPath("plan"), "prepend", "/"));
   for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, modPath(mod), "builtin", "/"));
   app.plugins.push(await loadPlugin({ ...host, config: () => checkpointsModConfig(settings, app.store.dir) }, modPath("checkpoints"), "builtin", "/"));
+  // hookify rules: every rule file of the project and the person (they only tighten, so a
+  // project's own apply untrusted too); the transcript folder for `transcript` conditions.
+  app.plugins.push(await loadPlugin({ ...host, config: (id) => ({ ...pluginConfig(settings, id), sessionsDir: app.store.dir }) }, modPath("hookify"), "builtin", "/"));
   // Claude Code hooks from settings, through the hooks mod: the managed policy's in prepend,
   // every other layer's in user (none when the managed policy sets allowManagedHooksOnly).
-  const hookLayers = settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true }));
+  // Enabled plugins' hooks join as layers of their own: user tier, or prepend for a plugin the
+  // managed policy enables.
+  const hookLayers = [
+    ...settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true })),
+    ...pluginHookLayers(parts),
+  ];
   for (const [scope, tier] of [["managed", "prepend"], ["settings", "user"]] as const) {
     app.plugins.push(await loadPlugin({ ...host, config: () => ({ scope, layers: hookLayers, sessionsDir: app.store.dir }) }, modPath("hooks"), tier, "/"));
   }
@@ -249,6 +286,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     trusted: trust.trusted,
     mcpConfig: o.mcpConfig,
     strict: o.strictMcpConfig,
+    pluginServers: pluginMcpServers(parts),
     secretEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)],
     additionalDirectories: permissions.additionalDirectories,
     logDir: app.store.dir,
@@ -257,6 +295,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   mcp.problems.forEach(warn);
   app.plugins.push(await loadPlugin({ ...host, config: () => mcp.config }, modPath("mcp"), "builtin", "/"));
   for (const p of pluginList(settings)) app.plugins.push(await loadPlugin(host, p.specifier, p.tier, p.base));
+  // Native modules Claude-Code-format plugins ship (`deepcode` in plugin.json).
+  for (const m of pluginModules(parts)) app.plugins.push({ ...(await loadPlugin(host, m.specifier, m.tier, "/")), source: `${m.id} (${m.specifier})` });
   // The Bash sandbox last of all (builtin tier): the innermost process.run hook, so whatever a
   // plugin rewrites upstream is wrapped, and nothing runs after it to unwrap it.
   app.plugins.push(await loadPlugin({ ...host, config: () => sandboxConfig(settings, permissions) }, modPath("sandbox"), "builtin", "/"));
@@ -271,9 +311,10 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
   return `deepcode runs non-interactively (-p), so nobody can approve ${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in .deepcode/settings.json.${because}`;
 }
 
-/** Built-in mods, loaded through the same interface as third-party plugins. (hooks and sandbox
- *  load separately: they need their tier and their part of settings.) */
-export const BUILTIN_MODS = ["instructions", "skills", "agents"];
+/** Built-in mods, loaded through the same interface as third-party plugins. (plan, checkpoints,
+ *  hooks, hookify, mcp, telemetry and sandbox load separately: they need their tier or their
+ *  part of settings.) */
+export const BUILTIN_MODS = ["instructions", "memory", "skills", "agents"];
 
 function modPath(mod: string): string {
   return fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url));

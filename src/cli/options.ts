@@ -70,6 +70,17 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
     ownArgs: true,
   },
   {
+    name: "plugin",
+    args: "VERB …",
+    help: "Claude Code plugins and marketplaces: list, install, update, verify, enable, disable, uninstall, marketplace (deepcode plugin --help)",
+    options: [
+      { name: "scope", short: "s", type: "string", value: "user|project|local", help: "where install, enable and disable write enabledPlugins (default user)" },
+      { name: "yes-install", type: "boolean", help: "install or update without being asked (needed where there is no terminal)" },
+      HELP_OPTION,
+    ],
+    ownArgs: true,
+  },
+  {
     name: "trust",
     help: "workspace trust: trust this project's own settings and commands as they are now",
     options: [
@@ -98,6 +109,7 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
       { name: "estimates", type: "boolean", help: "how often the pre-turn estimate held the actual cost" },
       { name: "by", type: "string", value: "day|month", help: "only one table" },
       { name: "currency", type: "string", value: "USD|CNY", help: "the currency to show" },
+      { name: "telemetry", type: "boolean", help: "what the local telemetry file recorded (when your settings turned it on)" },
       HELP_OPTION,
     ],
   },

@@ -13,6 +13,8 @@ import { assemble, type App } from "./assemble.js";
 import { noKeyHelp } from "./credentials.js";
 import type { Flags, OutputFormat } from "./main.js";
 import { mcpServers } from "./mcp-servers.js";
+import { loadCustomCommands } from "./commands/custom.js";
+import { commandLine, runCustomCommand } from "./commands/run.js";
 import { registerMentions } from "./mentions.js";
 import { UsageError } from "./options.js";
 import { streamJsonInput, type InputLine } from "./print-input.js";
@@ -78,6 +80,10 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
     return failed(o.format, e instanceof Error ? e.message : String(e), started, out, err);
   }
   app.engine = engine;
+  // Custom commands work here as in the REPL: `-p "/review src/a.ts"` (project, user, plugins).
+  const loaded = loadCustomCommands({ root: app.root, home: app.home, plugins: app.pluginParts.commands });
+  loaded.warnings.forEach(say);
+  const custom = loaded.commands;
   const stream = o.format === "stream-json" ? new StreamJsonWriter((l) => void out.write(`${l}\n`), { partial: o.partial === true, model: () => model }) : undefined;
   stream?.init(engine.sessionId, {
     cwd: app.root,
@@ -86,7 +92,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
     mcpServers: mcpServers(app),
     permissionMode: o.permissionMode ?? "default",
     apiKeySource: app.apiKey?.source ?? "none",
-    slashCommands: [],
+    slashCommands: custom.map((c) => c.name),
     version: packageVersion(),
   });
   const controller = new AbortController();
@@ -102,13 +108,18 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
         continue;
       }
       apiMs = 0;
-      const r = await runTurn(engine, input.text, controller.signal, (ev) => {
+      const onEvent = (ev: StreamEvent): void => {
         if (stream) stream.handle(ev);
         else {
           const line = progressLine(ev);
           if (line) err.write(`${line}\n`);
         }
-      });
+      };
+      const named = commandLine(input.text, custom);
+      const r = named
+        ? await runCustomCommand(app, engine, named.command, named.args, { expand: (fn) => fn(controller.signal), warn: say, turn: (p) => runTurn(engine, p, controller.signal, onEvent) })
+        : await runTurn(engine, input.text, controller.signal, onEvent);
+      if (!r) continue; // not reached: -p expands without asking anyone, so it always resolves
       const result = resultObject({ final: r.final, facts: r.facts, sessionId: engine.sessionId, durationMs: Date.now() - turnStarted, apiMs: Math.round(apiMs) });
       turnStarted = Date.now();
       report(o.format, result, r.final, out, err);

@@ -27,6 +27,7 @@ export async function runSubcommand(command: string, args: string[], options: As
 /** A subcommand that reads its own arguments (`deepcode mcp add NAME -- cmd args…`). */
 async function runOwn(command: string, args: string[], options: AssembleOptions): Promise<number> {
   if (command === "mcp") return (await import("./mcp/command.js")).runMcp(args, options);
+  if (command === "plugin") return (await import("./plugins/command.js")).runPlugin(args, options);
   throw new NotImplementedError(`deepcode ${command}`);
 }
 
@@ -105,6 +106,12 @@ function sessions(options: AssembleOptions): number {
 async function stats(values: Parsed["values"], options: AssembleOptions): Promise<number> {
   if (values.by !== undefined && values.by !== "day" && values.by !== "month") throw new UsageError(`deepcode stats --by must be day or month, not '${String(values.by)}'`);
   const home = options.home ?? deepcodeHome(options.env ?? process.env);
+  if (values.telemetry) {
+    const { formatTelemetry, readTelemetry, telemetryFile } = await import("./telemetry.js");
+    const t = readTelemetry(home);
+    process.stdout.write(`${values.json ? JSON.stringify(t, null, 2) : formatTelemetry(t, telemetryFile(home))}\n`);
+    return 0;
+  }
   const ledger = await readLedger(home);
   for (const s of ledger.skipped) process.stderr.write(`deepcode: skipped ${s.torn ? "a torn" : "an invalid"} line ${s.line} of the usage ledger (${s.reason})\n`);
   if (values.currency !== undefined && !/^(usd|cny)$/i.test(String(values.currency))) throw new UsageError(`deepcode stats --currency must be USD or CNY, not '${String(values.currency)}'`);

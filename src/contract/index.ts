@@ -8,3 +8,4 @@ export * from "./agents.js";
 export * from "./plugin.js";
 export * from "./frontmatter.js";
 export * from "./claude-files.js";
+export * from "./telemetry.js";

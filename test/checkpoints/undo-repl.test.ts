@@ -46,7 +46,9 @@ describe("/undo in the REPL", () => {
   it("asks before overwriting a file changed on disk since the turn, and keeps it when told to", async () => {
     const t = await repl.open({ replies: [READ, FOUR, { content: "all four done" }] }, FILES, { args: ARGS });
     enter(t, "change four files");
-    await t.waitFor("all four done");
+    // The turn's cost line comes after turn.complete, where checkpoints note each file's state:
+    // an edit made before that would count as the turn's own.
+    await t.waitFor(/all four done[\s\S]*this turn/);
     writeFileSync(join(repl.env.root, "a.txt"), "the person's own edit\n");
     enter(t, "/undo");
     await t.waitFor("a.txt changed on disk since deepcode's last change to it (by you or another program)");

@@ -37,10 +37,11 @@ export async function cliRig(script: Script, files: Record<string, string> = {})
   };
 }
 
-export function runBin(args: string[], o: { cwd: string; env: Record<string, string | undefined>; stdin?: string }): Promise<Run> {
+/** `entry`: what node runs instead of bin/deepcode.js (test/helpers/cli-with-managed.mjs and its policy file). */
+export function runBin(args: string[], o: { cwd: string; env: Record<string, string | undefined>; stdin?: string; entry?: string[] }): Promise<Run> {
   return new Promise((resolve) => {
     const env = Object.fromEntries(Object.entries(o.env).filter(([, v]) => v !== undefined)) as Record<string, string>;
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: o.cwd, env });
+    const child = spawn(process.execPath, [...(o.entry ?? [BIN]), ...args], { cwd: o.cwd, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -44,7 +44,7 @@ describe("skills within one session", () => {
     expect(systemOf(1)).toBe(systemOf(0));
     expect(systemOf(0)).not.toContain("second");
     const tail = lastUser(1);
-    expect(tail).toContain('The instructions "skills" changed since this session began');
+    expect(tail).toContain('The instructions "skills" gained these lines since this session began');
     expect(tail).toContain("- second: The second skill");
   });
 

@@ -6,8 +6,10 @@
 //   2. <root>/.claude/commands/**/*.md     (project, Claude Code's)
 //   3. <home>/commands/**/*.md             (user; home is ~/.deepcode or DEEPCODE_HOME)
 //   4. <userHome>/.claude/commands/**/*.md (user, Claude Code's)
+//   5. each enabled plugin's commands/ (and the paths its plugin.json adds), as /<plugin>:<name>
 // So a project command always wins over a user one. A file in a sub-folder is namespaced:
-// `git/commit.md` → `/git:commit`. Hidden files and folders are skipped.
+// `git/commit.md` → `/git:commit`. Hidden files and folders are skipped. A plugin's commands are
+// the person's own (they installed it): its `allowed-tools` and !`cmd` lines apply untrusted too.
 //
 // Frontmatter keys: description, argument-hint, allowed-tools, model. A problem in a header line
 // is a warning naming file and line; the command still loads with defaults for what was bad. A
@@ -21,7 +23,7 @@
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { listField, parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
 
 export { bangCommands, expandCommand, splitArgs, engineRunner, type CommandRunner, type ExpandedCommand } from "./expand.js";
@@ -37,7 +39,9 @@ export interface CustomCommand {
   /** The prompt template, without the frontmatter. */
   body: string;
   file: string;
-  scope: "project" | "user";
+  scope: "project" | "user" | "plugin";
+  /** The plugin (`name@marketplace`) it came from. */
+  plugin?: string;
   /** Which tool's folder it came from. */
   origin: "deepcode" | "claude";
 }
@@ -50,6 +54,16 @@ export interface LoadCommandsOptions {
   userHome?: string;
   /** Built-in command names (without the slash): a file claiming one is skipped with a warning. */
   reserved?: readonly string[];
+  /** Enabled plugins' command folders and files (src/cli/plugins/parts.ts). */
+  plugins?: readonly PluginCommandSource[];
+}
+
+/** A plugin's command folder (`dir`) or single command file (`file`), namespaced by `prefix`. */
+export interface PluginCommandSource {
+  plugin: string;
+  prefix: string;
+  dir?: string;
+  file?: string;
 }
 
 const KNOWN_KEYS = new Set(["description", "argument-hint", "allowed-tools", "model"]);
@@ -65,15 +79,38 @@ export function loadCustomCommands(o: LoadCommandsOptions): { commands: CustomCo
     { dir: join(o.home, "commands"), scope: "user", origin: "deepcode" },
     { dir: join(userHome, ".claude", "commands"), scope: "user", origin: "claude" },
   ];
-  const reserved = new Set(o.reserved ?? []);
+  return collect([...places, ...pluginPlaces(o.plugins ?? [])], new Set(o.reserved ?? []));
+}
+
+/** Only the commands of these plugin sources (what an install shows it brings). */
+export function loadPluginCommands(sources: readonly PluginCommandSource[]): { commands: CustomCommand[]; warnings: string[] } {
+  return collect(pluginPlaces(sources), new Set());
+}
+
+interface Place {
+  dir: string;
+  scope: CustomCommand["scope"];
+  origin: CustomCommand["origin"];
+  prefix?: string;
+  plugin?: string;
+  file?: string;
+}
+
+function pluginPlaces(sources: readonly PluginCommandSource[]): Place[] {
+  return sources.map((s) => ({ dir: s.dir ?? dirname(s.file ?? ""), file: s.file, scope: "plugin", origin: "claude", prefix: s.prefix, plugin: s.plugin }));
+}
+
+function collect(places: readonly Place[], reserved: ReadonlySet<string>): { commands: CustomCommand[]; warnings: string[] } {
   const byName = new Map<string, CustomCommand>();
   const warnings: string[] = [];
   const seenDirs = new Set<string>();
   for (const place of places) {
-    if (seenDirs.has(place.dir)) continue; // home === userHome/.deepcode and the like
-    seenDirs.add(place.dir);
-    for (const file of markdownFiles(place.dir)) {
-      const name = relative(place.dir, file).replace(/\.md$/i, "").split(/[\\/]/).join(":");
+    const key = place.file ?? place.dir;
+    if (seenDirs.has(key)) continue; // home === userHome/.deepcode and the like
+    seenDirs.add(key);
+    for (const file of place.file ? [place.file] : markdownFiles(place.dir)) {
+      const own = relative(place.dir, file).replace(/\.md$/i, "").split(/[\\/]/).join(":");
+      const name = place.prefix ? `${place.prefix}:${own}` : own;
       if (/\s/.test(name)) {
         warnings.push(`${file}: a command name cannot contain spaces; skipped`);
         continue;
@@ -84,6 +121,7 @@ export function loadCustomCommands(o: LoadCommandsOptions): { commands: CustomCo
       }
       if (byName.has(name)) continue; // a higher-precedence file already claimed the name
       const cmd = readCommand(file, name, place.scope, place.origin, warnings);
+      if (cmd && place.plugin) cmd.plugin = place.plugin;
       if (cmd) byName.set(name, cmd);
     }
   }

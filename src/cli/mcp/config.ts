@@ -21,6 +21,8 @@ export interface McpConfigInput {
   trusted: boolean;
   mcpConfig?: string[];
   strict?: boolean;
+  /** Enabled plugins' servers (src/cli/plugins/assembly.ts). */
+  pluginServers?: ReadonlyArray<{ name: string; file: string; raw: { [k: string]: JsonValue } }>;
   /** Variables that hold API keys (DEEPSEEK_API_KEY and every provider's). */
   secretEnv: readonly string[];
   additionalDirectories: readonly string[];
@@ -32,7 +34,7 @@ export interface McpConfigInput {
 const INHERITED = /^(PATH|HOME|USER|LOGNAME|SHELL|LANG|LC_[A-Z_]+|TERM|TMPDIR|TZ|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy)$/;
 
 export function mcpModConfig(i: McpConfigInput): { config: { [k: string]: JsonValue }; problems: string[] } {
-  const { servers: found, problems } = configuredServers({ root: i.root, home: i.home, settings: i.settings, mcpConfig: i.mcpConfig, strict: i.strict });
+  const { servers: found, problems } = configuredServers({ root: i.root, home: i.home, settings: i.settings, mcpConfig: i.mcpConfig, strict: i.strict, pluginServers: i.pluginServers });
   const policy = readPolicy(i.settings);
   problems.push(...policy.problems);
   const merged = i.settings.merged;

@@ -5,6 +5,7 @@
 //   local    ~/.deepcode/mcp.json  projects.<project's real path>.mcpServers (yours, this project)
 //   project  <root>/.mcp.json  (the repository's: needs trust, and each server your approval)
 //   user     ~/.deepcode/mcp.json  mcpServers, and settings.json `mcpServers` (yours, every project)
+//   plugin   an enabled plugin's .mcp.json (src/cli/plugins), named plugin_<plugin>_<server>
 // A settings layer's `mcpServers` counts as its layer's scope (project and local layers as the
 // project's, the managed policy's as the administrator's).
 
@@ -14,7 +15,7 @@ import { ConfigError, type JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson } from "../settings/json.js";
 import type { LoadedSettings } from "../settings/types.js";
 
-export type Scope = "local" | "project" | "user" | "flag" | "settings";
+export type Scope = "local" | "project" | "user" | "flag" | "settings" | "plugin";
 
 export interface Configured {
   name: string;
@@ -29,6 +30,8 @@ export interface SourceOptions {
   settings: LoadedSettings;
   mcpConfig?: string[];
   strict?: boolean;
+  /** Enabled plugins' servers, already named and with ${CLAUDE_PLUGIN_ROOT} expanded. */
+  pluginServers?: ReadonlyArray<{ name: string; file: string; raw: { [k: string]: JsonValue } }>;
 }
 
 export function userMcpFile(home: string): string {
@@ -69,13 +72,14 @@ export function configuredServers(o: SourceOptions): { servers: Configured[]; pr
       problems.push(`${(err as Error).message}; its MCP servers are left out`);
     }
     add("user", userMcpFile(o.home), isObject(user.mcpServers) ? user.mcpServers : undefined);
+    for (const p of o.pluginServers ?? []) add("plugin", p.file, { [p.name]: p.raw });
     for (const layer of o.settings.layers) {
       const s = layer.settings.mcpServers;
       if (!isObject(s)) continue;
       add(layer.name === "user" ? "user" : layer.name === "project" || layer.name === "local" ? "project" : layer.name === "flag" ? "flag" : "settings", layer.file, s);
     }
   }
-  const order: Scope[] = ["flag", "local", "project", "user", "settings"];
+  const order: Scope[] = ["flag", "local", "project", "user", "plugin", "settings"];
   const byName = new Map<string, Configured>();
   for (const c of found.sort((a, b) => order.indexOf(a.scope) - order.indexOf(b.scope))) if (!byName.has(c.name)) byName.set(c.name, c);
   return { servers: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };

@@ -2,14 +2,14 @@
 // `/name` is not known (a file added mid-session works at once), each turned into a slash
 // command. Warnings (a bad header line, a file that is not registered) are said when found.
 
-import { loadCustomCommands, type CustomCommand } from "../commands/custom.js";
+import { loadCustomCommands, type CustomCommand, type PluginCommandSource } from "../commands/custom.js";
 import { BUILTIN_COMMANDS } from "./commands.js";
 
 export class CustomCommands {
   private list: CustomCommand[] = [];
   private said = new Set<string>();
 
-  constructor(private readonly where: { root: string; home: string }) {}
+  constructor(private readonly where: { root: string; home: string; plugins?: readonly PluginCommandSource[] }) {}
 
   get commands(): readonly CustomCommand[] {
     return this.list;

@@ -13,7 +13,8 @@ import { statusLine, TurnRenderer } from "../render/turn.js";
 import { fit, money, tokens } from "../render/figures.js";
 import { completeLine } from "../complete.js";
 import { registerMentions } from "../mentions.js";
-import { bangCommands, engineRunner, expandCommand, type CommandRunner, type CustomCommand } from "../commands/custom.js";
+import type { CustomCommand } from "../commands/custom.js";
+import { runCustomCommand } from "../commands/run.js";
 import { BUILTIN_COMMANDS, helpText, type ReplApi, type SessionTotals, type SlashCommand } from "./commands.js";
 import { beforeTurn } from "./before-turn.js";
 import { CustomCommands } from "./custom-commands.js";
@@ -52,7 +53,7 @@ export class Repl implements ReplApi {
 
   constructor(readonly app: App, readonly style: Style, private readonly warnings: string[]) {
     this.history = new History(app.home, app.root);
-    this.custom = new CustomCommands({ root: app.root, home: app.home });
+    this.custom = new CustomCommands({ root: app.root, home: app.home, plugins: app.pluginParts.commands });
   }
 
   print(text: string): void {
@@ -102,6 +103,11 @@ export class Repl implements ReplApi {
     return lines.join("\n");
   }
 
+  /** Warnings plugins gave after the banner (a hookify rule that broke, a hook's message). */
+  private sayLateWarnings(): void {
+    for (const w of this.warnings.splice(0)) this.print(this.style("yellow", `! ${w}`));
+  }
+
   reloadCommands(): string[] {
     return this.custom.reload();
   }
@@ -125,8 +131,12 @@ export class Repl implements ReplApi {
       const text = r.text.trim();
       if (!text) continue;
       this.history.add(r.text);
-      if (text.startsWith("/")) await this.command(text);
+      // `# text` on one line is a memory (Claude Code's convention): /memory add it. A prompt
+      // that should start with # starts with a space instead.
+      if (/^#[^\n]*\S/.test(r.text) && !r.text.includes("\n")) await this.command(`/memory add ${r.text.slice(1).trim()}`);
+      else if (text.startsWith("/")) await this.command(text);
       else await this.prompt(r.text);
+      this.sayLateWarnings();
     }
     await this.engine.close("exit");
     await this.app.cost?.flush(); // every usage line on disk before the process ends
@@ -274,33 +284,18 @@ export class Repl implements ReplApi {
   }
 
   private slashCommand(c: CustomCommand): SlashCommand {
+    const where = c.scope === "plugin" ? `plugin ${c.plugin ?? ""}`.trim() : c.scope;
     return {
       name: c.name,
       args: c.argumentHint,
-      description: `${c.description} ${this.style("dim", `(${c.scope})`)}`,
+      description: `${c.description} ${this.style("dim", `(${where})`)}`,
       run: async (r: ReplApi, args: string) => {
-        // Claude Code's meaning: `allowed-tools` are allowed without asking while the command
-        // runs — its own !`cmd` lines included (never against a deny); `model` runs this
-        // command's turn on that model.
-        // A project's command loosens rules or runs its !`cmd` lines only in a trusted project.
-        const trusted = c.scope !== "project" || this.app.trust.trusted;
-        if (!trusted && (c.allowedTools?.length || bangCommands(c.body).length)) {
-          this.print(this.style("yellow", `! this project is not trusted: /${c.name}'s allowed-tools and !\`cmd\` lines are ignored (/trust)`));
-        }
-        // For this session's own calls: a subagent the turn starts does not inherit them.
-        const release = this.app.sessionRules.temporary(trusted ? (c.allowedTools ?? []) : [], this.engine.sessionId);
-        const model = this.engine.profile.model;
-        try {
+        await runCustomCommand(this.app, this.engine, c, args, {
           // A !`cmd` line may need a person's y/a/n: read keys (and Ctrl-C) as in a turn.
-          const run = (signal: AbortSignal): CommandRunner => (trusted ? engineRunner(this.engine, signal) : async () => ({ ok: false, output: "not run: this project is not trusted" }));
-          const x = await this.withKeys((signal) => expandCommand(c, args, run(signal)));
-          if (!x) return;
-          if (x.model && x.model !== model) this.engine.setModel(x.model);
-          await r.runTurn(x.prompt);
-        } finally {
-          release();
-          if (this.engine.profile.model !== model) this.engine.setModel(model);
-        }
+          expand: (fn) => this.withKeys(fn),
+          warn: (m) => this.print(this.style("yellow", `! ${m}`)),
+          turn: (prompt) => r.runTurn(prompt),
+        });
       },
     };
   }

@@ -48,6 +48,8 @@ interface ReadFile {
 }
 
 const RULE_KINDS: RuleKind[] = ["allow", "ask", "deny"];
+/** Keys only an administrator's policy may set; elsewhere they are dropped with a warning. */
+const MANAGED_ONLY = ["allowManagedHooksOnly", "strictKnownMarketplaces", "blockedMarketplaces"] as const;
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const warnings: string[] = [];
@@ -62,9 +64,10 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const layers: SettingsLayer[] = [];
   for (const s of sources) {
     const r = readSettingsFile(s.file, s.required, warnings, seen); // throws ConfigError
-    if (r.settings.allowManagedHooksOnly !== undefined) {
-      warnings.push(`${s.file}: 'allowManagedHooksOnly' is only honoured in the managed policy (ignored here)`);
-      delete r.settings.allowManagedHooksOnly;
+    for (const key of MANAGED_ONLY) {
+      if (r.settings[key] === undefined) continue;
+      warnings.push(`${s.file}: '${key}' is only honoured in the managed policy (ignored here)`);
+      delete r.settings[key];
     }
     layers.push({ name: s.name, file: s.file, settings: r.settings, present: r.present, positions: r.positions });
   }

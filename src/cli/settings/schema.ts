@@ -102,6 +102,15 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   /** Projects trusted without asking (CI): absolute paths, `path/**` for every project below.
    *  Honoured in the user, flag and managed layers only. */
   trustedProjects: strings,
+  /** Claude Code plugins by id (`<plugin>@<marketplace>`): true enables, false disables; the
+   *  later layer wins and the managed policy's word is final (src/cli/plugins/enabled.ts). */
+  enabledPlugins: { t: "record", of: bool },
+  /** Marketplaces settings declare: `{name: {source: {source: "github", repo} | …}}`. */
+  extraKnownMarketplaces: { t: "record", of: anyObject },
+  /** Managed policy only: the marketplace sources that may be added (empty: none). */
+  strictKnownMarketplaces: { t: "array", of: anyObject },
+  /** Managed policy only: marketplace sources that may never be added. */
+  blockedMarketplaces: { t: "array", of: anyObject },
 
   // Claude Code settings deepcode does not use: accepted, noted once, ignored.
   apiKeyHelper: ignored,
@@ -110,8 +119,6 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   cleanupPeriodDays: ignored,
   includeCoAuthoredBy: ignored,
   disableAllHooks: ignored,
-  enabledPlugins: ignored,
-  extraKnownMarketplaces: ignored,
   forceLoginMethod: ignored,
   forceLoginOrgUUID: ignored,
   otelHeadersHelper: ignored,

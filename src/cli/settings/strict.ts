@@ -32,8 +32,6 @@ export const MANAGED_IGNORABLE: ReadonlySet<string> = new Set([
   "alwaysThinkingEnabled",
   "enableAllProjectMcpServers",
   "enabledMcpjsonServers",
-  "enabledPlugins",
-  "extraKnownMarketplaces",
 ]);
 
 /** Strict reading (the managed layer): what a lenient read would warn about and drop is an error. */

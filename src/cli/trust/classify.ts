@@ -107,7 +107,22 @@ const RULES: Record<string, Split> = {
   // Server lists only narrow what may start: an untrusted project may set them.
   deniedMcpServers: (v) => ({ keep: v, items: [] }),
   allowedMcpServers: (v) => ({ keep: v, items: [] }),
-  telemetry: (v, file) => (v === false || (isObject(v) && v.enabled === false) ? { keep: v, items: [] } : { items: [item(file, "telemetry", "turn telemetry on", v)] }),
+  // Never honoured from a project layer, trusted or not (src/cli/telemetry.ts reads the user
+  // layer only): nothing to trust, and kept so the warning that it is ignored can name the file.
+  telemetry: (v) => ({ keep: v, items: [] }),
+  // A project enabling a plugin loosens (the plugin's hooks, servers and commands would run);
+  // disabling one only tightens.
+  enabledPlugins: (v, file) => {
+    if (!isObject(v)) return { items: [] };
+    const keep: { [k: string]: JsonValue } = {};
+    const items: TrustItem[] = [];
+    for (const [id, on] of Object.entries(v)) {
+      if (on === true) items.push(item(file, `enabledPlugins.${id}`, `enable plugin ${id} (its hooks, MCP servers and commands run)`, on));
+      else keep[id] = on;
+    }
+    return { keep, items };
+  },
+  extraKnownMarketplaces: (v, file) => ({ items: isObject(v) ? Object.entries(v).map(([name, m]) => item(file, `extraKnownMarketplaces.${name}`, `declare plugin marketplace ${name} (${short(isObject(m) ? (m.source ?? m) : m)})`, m)) : [] }),
   trustedProjects: (v, file) => ({ items: [item(file, "trustedProjects", "trust projects (only your own settings can)", v)] }),
 };
 

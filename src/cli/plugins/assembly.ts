@@ -1,0 +1,61 @@
+// What assemble.ts hands each mechanism from the enabled plugins (load.ts `pluginParts`):
+// hook layers for the hooks mod, servers for the MCP configuration, native modules for the
+// plugin loader, and `/plugin` for the REPL. Commands go to the custom-command loader through
+// `app.pluginParts.commands`; skill and agent folders reach the skills and agents mods as the
+// host's contributions (assemble.ts), as a native plugin's api.contribute would.
+
+import type { CommandSpec, JsonValue } from "../../contract/index.js";
+import type { Chain } from "../../core/chain.js";
+import { splitArgs } from "../commands/custom.js";
+import type { LoadedSettings } from "../settings/types.js";
+import { runPluginVerbs } from "./command.js";
+import type { PluginParts } from "./load.js";
+import { pluginServerName } from "./parts.js";
+
+/** A type, not an interface: it travels in `api.config`, which is JSON. */
+export type HookLayer = {
+  name: string;
+  file: string;
+  hooks: JsonValue;
+  allowManagedHooksOnly: boolean;
+  env: Record<string, string>;
+};
+
+/** One hooks-mod layer per plugin with hooks: "managed" (prepend tier) for plugins the managed
+ *  policy enables, "plugin" (user tier) for the rest. */
+export function pluginHookLayers(parts: PluginParts): HookLayer[] {
+  return parts.plugins
+    .filter((p) => p.contents.hooks)
+    .map((p) => ({ name: p.tier === "managed" ? "managed" : "plugin", file: `plugin ${p.id} (${p.contents.hooks!.files.join(", ")})`, hooks: p.contents.hooks!.hooks, allowManagedHooksOnly: false, env: p.contents.vars }));
+}
+
+export function pluginMcpServers(parts: PluginParts): Array<{ name: string; file: string; raw: { [k: string]: JsonValue } }> {
+  return parts.plugins.flatMap((p) => p.contents.servers.map((s) => ({ name: pluginServerName(p.contents.manifest.name, s.name), file: s.file, raw: s.config })));
+}
+
+/** Native modules (`deepcode` in plugin.json): user tier, or prepend for a managed plugin. */
+export function pluginModules(parts: PluginParts): Array<{ specifier: string; tier: "user" | "prepend"; id: string }> {
+  return parts.plugins.filter((p) => p.contents.native).map((p) => ({ specifier: p.contents.native!, tier: p.tier === "managed" ? "prepend" : "user", id: p.id }));
+}
+
+/** `/plugin …` in the REPL: the same verbs as `deepcode plugin`, asking through person.ask. */
+export function pluginSlashCommand(o: { chain: Chain; home: string; root: string; settings: LoadedSettings }): CommandSpec {
+  return {
+    name: "plugin",
+    args: "[list | install NAME@MARKET | update | verify | enable | disable | uninstall | marketplace …]",
+    description: "Claude Code plugins and marketplaces (changes load when deepcode next starts)",
+    complete: (p, words) =>
+      (words.length === 0 ? ["list", "install", "update", "verify", "enable", "disable", "uninstall", "marketplace", "digest", "help"] : words[0] === "marketplace" && words.length === 1 ? ["add", "list", "update", "remove"] : []).filter((x) => x.startsWith(p)),
+    run: async (ctx) => {
+      await runPluginVerbs(splitArgs(ctx.args), { home: o.home, root: o.root, settings: o.settings }, (yes) => ({
+        say: ctx.print,
+        // What it brings was just printed (say): the question itself is one line.
+        confirm: async (title) => {
+          if (yes) return true;
+          const a = await o.chain.dispatch({ type: "person.ask", sessionId: ctx.sessionId, kind: "plugin.install", from: "plugins", title, detail: [] });
+          return a.decision === "allow";
+        },
+      }));
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// Which plugins are enabled: settings `enabledPlugins` ({"<plugin>@<marketplace>": true|false},
+// as Claude Code writes it) in every layer, the later layer winning — user, project, local,
+// flag, then the managed policy, whose word is final (a plugin it sets to false stays off, one
+// it sets to true is on wherever it is installed). A project's own `true` counts only in a
+// trusted project: workspace trust cuts it before this reads the layers.
+//
+// The managed policy also decides which marketplaces may be used: `strictKnownMarketplaces`
+// (an allow-list of marketplace sources; empty allows none) and `blockedMarketplaces` (a deny
+// list). Both are read from the managed layer only; nothing a user sets widens them.
+
+import type { JsonValue } from "../../contract/index.js";
+import type { LoadedSettings, SettingsLayerName } from "../settings/types.js";
+import { isObject } from "./store.js";
+
+export interface Enabled {
+  enabled: boolean;
+  layer: SettingsLayerName;
+  file: string;
+}
+
+export function enabledPlugins(settings: LoadedSettings): Map<string, Enabled> {
+  const out = new Map<string, Enabled>();
+  for (const l of settings.layers) {
+    const map = l.settings.enabledPlugins;
+    if (!isObject(map)) continue;
+    for (const [id, v] of Object.entries(map)) if (typeof v === "boolean") out.set(id, { enabled: v, layer: l.name, file: l.file });
+  }
+  return out;
+}
+
+export interface MarketPolicy {
+  /** Undefined: no allow-list. */
+  allow?: Array<{ [k: string]: JsonValue }>;
+  block: Array<{ [k: string]: JsonValue }>;
+}
+
+export function marketPolicy(settings: LoadedSettings): MarketPolicy {
+  const p: MarketPolicy = { block: [] };
+  for (const l of settings.layers) {
+    if (l.name !== "managed") continue;
+    const allow = l.settings.strictKnownMarketplaces;
+    if (Array.isArray(allow)) p.allow = [...(p.allow ?? []), ...allow.filter(isObject)];
+    const block = l.settings.blockedMarketplaces;
+    if (Array.isArray(block)) p.block.push(...block.filter(isObject));
+  }
+  return p;
+}
+
+/** Why the managed policy does not let this marketplace source be used, or undefined. */
+export function blockedByPolicy(policy: MarketPolicy, source: { [k: string]: JsonValue }): string | undefined {
+  const hit = policy.block.find((b) => sameSource(b, source));
+  if (hit) return `the managed policy blocks this marketplace (blockedMarketplaces ${JSON.stringify(hit)})`;
+  if (policy.allow && !policy.allow.some((a) => sameSource(a, source))) {
+    return policy.allow.length === 0 ? "the managed policy allows no marketplaces (strictKnownMarketplaces is empty)" : "the managed policy allows only the marketplaces strictKnownMarketplaces lists, and this is not one of them";
+  }
+  return undefined;
+}
+
+/** A policy entry matches a source: the same kind and place (a github repo case-insensitively,
+ *  a git URL or folder exactly), or `hostPattern`, a regular expression a git URL's host must
+ *  match. `ref`/`path` in an entry must match too when the entry names them. */
+function sameSource(entry: { [k: string]: JsonValue }, s: { [k: string]: JsonValue }): boolean {
+  if (entry.source === "hostPattern" && typeof entry.hostPattern === "string") {
+    const url = s.source === "github" ? `https://github.com/${String(s.repo)}` : typeof s.url === "string" ? s.url : "";
+    try {
+      return new RegExp(entry.hostPattern).test(hostOf(url));
+    } catch {
+      return false; // a pattern that does not compile matches nothing (the allow-list stays closed)
+    }
+  }
+  const kind = (x: { [k: string]: JsonValue }): string => (x.source === "url" ? "git" : String(x.source));
+  if (kind(entry) !== kind(s)) return false;
+  for (const k of ["ref", "path"] as const) if (entry[k] !== undefined && entry[k] !== s[k]) return false;
+  if (s.source === "github") return typeof entry.repo === "string" && entry.repo.toLowerCase() === String(s.repo).toLowerCase();
+  if (kind(s) === "git") return entry.url === s.url;
+  if (s.source === "directory") return entry.path === s.path;
+  return false;
+}
+
+function hostOf(url: string): string {
+  const scp = /^[^@/]+@([^:/]+):/.exec(url);
+  if (scp) return scp[1];
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
+}

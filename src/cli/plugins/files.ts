@@ -1,0 +1,148 @@
+// A plugin's files: copied at install, hashed into the lock, and checked against it.
+//
+// - Copying follows a symlink only when it leads inside the plugin (its target's content is
+//   copied as a plain file or folder); one that leads outside refuses the install. `.git/` is
+//   not part of a plugin.
+// - The digest of a plugin is sha256 over its files in path order, one line each:
+//   `<sha256 of the file>  <relative path>\n` — what `sha256sum` prints, so a marketplace author
+//   can compute the `sha256` pin with ordinary tools (README: Plugins).
+// - Checking at start-up is cheap: a file whose size, mode and mtime are what the lock recorded
+//   is taken as unchanged; only the others are hashed. `deepcode plugin verify` hashes all.
+
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import type { FileRecord } from "./store.js";
+
+const MAX_DEPTH = 16;
+const MAX_FILES = 10_000;
+
+/** Every file below `dir` (relative paths with `/`), skipping `.git`; symlinks as they are. */
+function walk(dir: string, base = dir, depth = 0, out: string[] = []): string[] {
+  if (depth > MAX_DEPTH) throw new Error(`${dir}: folders nest deeper than ${MAX_DEPTH}`);
+  for (const name of readdirSync(dir).sort()) {
+    if (name === ".git") continue;
+    const p = join(dir, name);
+    const st = lstatSync(p);
+    if (st.isDirectory()) walk(p, base, depth + 1, out);
+    else out.push(relative(base, p).split(sep).join("/"));
+    if (out.length > MAX_FILES) throw new Error(`${base}: more than ${MAX_FILES} files`);
+  }
+  return out;
+}
+
+/** Copy a plugin's folder to `dst` (which must not exist). */
+export function copyPlugin(src: string, dst: string): void {
+  const realRoot = realpathSync(src);
+  const copy = (from: string, to: string, depth: number): void => {
+    if (depth > MAX_DEPTH) throw new Error(`${src}: folders nest deeper than ${MAX_DEPTH}`);
+    mkdirSync(to, { recursive: true });
+    for (const name of readdirSync(from).sort()) {
+      if (name === ".git") continue;
+      const p = join(from, name);
+      let st = lstatSync(p);
+      if (st.isSymbolicLink()) {
+        const real = realpathSync(p);
+        if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new Error(`${relative(src, p)} is a symlink that leads outside the plugin (${real}); a plugin's files must be its own`);
+        st = statSync(p);
+      }
+      if (st.isDirectory()) copy(p, join(to, name), depth + 1);
+      else if (st.isFile()) {
+        copyFileSync(p, join(to, name));
+        chmodSync(join(to, name), st.mode & 0o777);
+      } else throw new Error(`${relative(src, p)} is not a file or a folder`);
+    }
+  };
+  copy(src, dst, 0);
+}
+
+export function sha256File(file: string): string {
+  return createHash("sha256").update(readFileSync(file)).digest("hex");
+}
+
+/** The lock's record of every file of an installed plugin. */
+export function recordFiles(dir: string): Record<string, FileRecord> {
+  const out: Record<string, FileRecord> = {};
+  for (const rel of walk(dir)) {
+    const p = join(dir, rel);
+    const st = lstatSync(p);
+    if (!st.isFile()) throw new Error(`${rel} is not a plain file`);
+    out[rel] = { sha256: sha256File(p), size: st.size, mode: st.mode & 0o777, mtimeMs: st.mtimeMs };
+  }
+  return out;
+}
+
+/** The sha256 over every file's hash and path (sha256sum's lines, in path order). */
+export function digestOf(files: Readonly<Record<string, { sha256: string }>>): string {
+  const lines = Object.keys(files)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((rel) => `${files[rel].sha256}  ${rel}\n`)
+    .join("");
+  return createHash("sha256").update(lines).digest("hex");
+}
+
+/** The digest of a folder as it is (a plugin before install: what a marketplace pins). */
+export function digestOfDir(dir: string): string {
+  const files: Record<string, { sha256: string }> = {};
+  const realRoot = realpathSync(dir);
+  for (const rel of walk(dir)) {
+    const p = join(dir, rel);
+    const real = realpathSync(p);
+    if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new Error(`${rel} is a symlink that leads outside the plugin (${real})`);
+    if (statSync(p).isDirectory()) {
+      for (const [inner, rec] of Object.entries(digestFiles(p))) files[`${rel}/${inner}`] = rec;
+    } else files[rel] = { sha256: sha256File(p) };
+  }
+  return digestOf(files);
+}
+
+function digestFiles(dir: string): Record<string, { sha256: string }> {
+  const out: Record<string, { sha256: string }> = {};
+  for (const rel of walk(dir)) out[rel] = { sha256: sha256File(join(dir, rel)) };
+  return out;
+}
+
+export interface Drift {
+  modified: string[];
+  added: string[];
+  missing: string[];
+}
+
+export function driftWords(d: Drift): string {
+  const parts: string[] = [];
+  const list = (xs: string[]): string => (xs.length > 4 ? `${xs.slice(0, 4).join(", ")} and ${xs.length - 4} more` : xs.join(", "));
+  if (d.modified.length) parts.push(`changed: ${list(d.modified)}`);
+  if (d.added.length) parts.push(`added: ${list(d.added)}`);
+  if (d.missing.length) parts.push(`missing: ${list(d.missing)}`);
+  return parts.join("; ");
+}
+
+/** What differs between `dir` and the lock's records; `full` hashes every file, otherwise only
+ *  those whose size, mode or mtime changed. Null when nothing does. */
+export function drift(dir: string, records: Readonly<Record<string, FileRecord>>, full = false): Drift | null {
+  const d: Drift = { modified: [], added: [], missing: [] };
+  let present: string[];
+  try {
+    present = walk(dir);
+  } catch {
+    present = []; // the folder is gone (or unreadable): every file is missing
+  }
+  const seen = new Set(present);
+  for (const rel of present) {
+    const rec = records[rel];
+    if (!rec) {
+      d.added.push(rel);
+      continue;
+    }
+    const p = join(dir, rel);
+    const st = lstatSync(p);
+    if (!st.isFile() || st.size !== rec.size || (st.mode & 0o777) !== rec.mode) {
+      d.modified.push(rel);
+      continue;
+    }
+    if (!full && st.mtimeMs === rec.mtimeMs) continue;
+    if (sha256File(p) !== rec.sha256) d.modified.push(rel);
+  }
+  for (const rel of Object.keys(records)) if (!seen.has(rel)) d.missing.push(rel);
+  return d.modified.length || d.added.length || d.missing.length ? d : null;
+}

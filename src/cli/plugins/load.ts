@@ -1,0 +1,81 @@
+// Start-up: the installed plugins that are enabled and intact, and their parts. A plugin whose
+// files changed since install (a modified, added or missing file), whose marketplace the
+// managed policy does not allow, or whose folder cannot be read is refused — said loudly, with
+// what is wrong — and everything else loads. The check is stat-first: a file whose size, mode
+// and mtime are as installed is not read again (`deepcode plugin verify` hashes every file).
+
+import { readKnown, readLock, dataDir, installDir, type InstallRecord } from "./store.js";
+import { drift, driftWords } from "./files.js";
+import { blockedByPolicy, enabledPlugins, marketPolicy } from "./enabled.js";
+import { readContents, type PluginContents } from "./parts.js";
+import type { PluginCommandSource } from "../commands/custom.js";
+import type { LoadedSettings } from "../settings/types.js";
+
+export interface LoadedPlugin {
+  id: string;
+  record: InstallRecord;
+  contents: PluginContents;
+  /** "managed": the managed policy enables it — its hooks and module run in the prepend tier. */
+  tier: "user" | "managed";
+}
+
+/** What the enabled plugins contribute, part by part, for assembly to hand to each mechanism. */
+export interface PluginParts {
+  plugins: LoadedPlugin[];
+  /** Plugins refused or broken, each in one loud line (start-up prints them). */
+  problems: string[];
+  commands: PluginCommandSource[];
+  /** For the skills mod (as contributions, assemble.ts): each enabled, verified plugin's skill
+   *  folders (SKILL.md per sub-folder, Claude Code's format), namespaced by plugin. */
+  skillDirs: Array<{ plugin: string; name: string; dir: string }>;
+  /** For the agents mod, the same way: each enabled, verified plugin's agent folders (one .md per agent). */
+  agentDirs: Array<{ plugin: string; name: string; dir: string }>;
+}
+
+export function pluginParts(o: { home: string; settings: LoadedSettings }): PluginParts {
+  const parts: PluginParts = { plugins: [], problems: [], commands: [], skillDirs: [], agentDirs: [] };
+  const enabled = enabledPlugins(o.settings);
+  if (enabled.size === 0) return parts;
+  let lock;
+  let known;
+  try {
+    lock = readLock(o.home);
+    known = readKnown(o.home);
+  } catch (err) {
+    parts.problems.push(`no plugin loads: ${(err as Error).message}`);
+    return parts;
+  }
+  const policy = marketPolicy(o.settings);
+  for (const [id, state] of enabled) {
+    if (!state.enabled) continue;
+    const record = lock.plugins[id];
+    if (!record) {
+      parts.problems.push(`plugin ${id} is enabled (${state.file}) but not installed: deepcode plugin install ${id}`);
+      continue;
+    }
+    const market = known[record.marketplace];
+    const blocked = market ? blockedByPolicy(policy, market.source) : policy.allow ? "its marketplace is no longer known, and the managed policy allows only listed marketplaces" : undefined;
+    if (blocked) {
+      parts.problems.push(`plugin ${id} is NOT loaded: ${blocked}`);
+      continue;
+    }
+    const dir = installDir(o.home, id);
+    const changed = drift(dir, record.files);
+    if (changed) {
+      parts.problems.push(`plugin ${id} is NOT loaded: its files changed since it was installed (${driftWords(changed)}). If you did not change them, something else did; reinstall with deepcode plugin update ${id} (or uninstall it), and deepcode plugin verify for details`);
+      continue;
+    }
+    let contents: PluginContents;
+    try {
+      contents = readContents(dir, { id, name: record.name, data: dataDir(o.home, id), entry: record.entry });
+    } catch (err) {
+      parts.problems.push(`plugin ${id} did not load: ${(err as Error).message}; the rest keeps working`);
+      continue;
+    }
+    parts.plugins.push({ id, record, contents, tier: state.layer === "managed" ? "managed" : "user" });
+    parts.commands.push(...contents.commands);
+    parts.skillDirs.push(...contents.skillDirs.map((dir) => ({ plugin: id, name: contents.manifest.name, dir })));
+    parts.agentDirs.push(...contents.agentDirs.map((dir) => ({ plugin: id, name: contents.manifest.name, dir })));
+  }
+  return parts;
+}

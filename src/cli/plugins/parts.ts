@@ -1,0 +1,170 @@
+// A plugin's parts, each for the mechanism deepcode has for it: command folders for the custom
+// command loader (as /<plugin>:<name>), skill and agent folders for the skills and agents mods,
+// its hooks for the hooks mod, its MCP servers for the MCP configuration, and a native module
+// for the plugin loader. `${CLAUDE_PLUGIN_ROOT}` / `${DEEPCODE_PLUGIN_ROOT}` (the installed
+// folder) and `${CLAUDE_PLUGIN_DATA}` / `${DEEPCODE_PLUGIN_DATA}` (its writable data folder)
+// are expanded in hook commands and server configurations; hook commands also get them in
+// their environment, as Claude Code's do.
+
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { ConfigError, type JsonValue } from "../../contract/index.js";
+import { bangCommands, loadPluginCommands, type PluginCommandSource } from "../commands/custom.js";
+import { readManifest, type Obj, type PluginManifest } from "./manifest.js";
+import { isObject, readJsonFile } from "./store.js";
+
+export interface PluginContents {
+  manifest: PluginManifest;
+  root: string;
+  commands: PluginCommandSource[];
+  skillDirs: string[];
+  agentDirs: string[];
+  /** Claude Code's hooks object (events → groups), expanded; null when it has none. */
+  hooks: { files: string[]; hooks: Obj } | null;
+  /** MCP servers by name, expanded; each with the file it came from. */
+  servers: Array<{ name: string; file: string; config: Obj }>;
+  native?: string;
+  /** The variables expanded (and put in hook commands' environment). */
+  vars: Record<string, string>;
+}
+
+export function pluginVars(root: string, data: string): Record<string, string> {
+  return { CLAUDE_PLUGIN_ROOT: root, DEEPCODE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: data, DEEPCODE_PLUGIN_DATA: data };
+}
+
+/** Read what the plugin folder at `root` holds. Throws ConfigError naming the file that is wrong. */
+/** `installedAt`: where the folder will be once installed (it is read from `root`, a staging
+ *  copy, while an install or update is being decided); the variables expand to it. */
+export function readContents(root: string, o: { id: string; name: string; data: string; entry?: Obj; installedAt?: string }): PluginContents {
+  const manifest = readManifest(root, { name: o.name, entry: o.entry });
+  const vars = pluginVars(o.installedAt ?? root, o.data);
+  const isDir = (p: string): boolean => existsSync(p) && statSync(p).isDirectory();
+  const dirsOf = (def: string, extra: readonly string[]): string[] => [...new Set([join(root, def), ...extra])].filter(isDir);
+  const commands: PluginCommandSource[] = [];
+  for (const p of [join(root, "commands"), ...manifest.commands]) {
+    if (isDir(p)) commands.push({ plugin: o.id, prefix: manifest.name, dir: p });
+    else if (existsSync(p) && p.endsWith(".md")) commands.push({ plugin: o.id, prefix: manifest.name, file: p });
+  }
+  const hookSources: Array<{ file: string; value: JsonValue }> = [];
+  const defaultHooks = join(root, "hooks", "hooks.json");
+  for (const h of existsSync(defaultHooks) && !manifest.hooks.includes(defaultHooks) ? [defaultHooks, ...manifest.hooks] : manifest.hooks) {
+    if (typeof h !== "string") hookSources.push({ file: manifest.file, value: h });
+    else hookSources.push({ file: h, value: required(h) });
+  }
+  const hooks: Obj = {};
+  for (const { file, value } of hookSources) {
+    if (!isObject(value)) throw new ConfigError("a hooks file must be a JSON object ({\"hooks\": {\"PreToolUse\": […]}})", file);
+    const events = isObject(value.hooks) ? value.hooks : value;
+    for (const [event, groups] of Object.entries(events)) {
+      if (event === "description") continue;
+      if (!Array.isArray(groups)) throw new ConfigError(`hooks.${event} must be a list of {matcher, hooks}`, file);
+      hooks[event] = [...((hooks[event] as JsonValue[] | undefined) ?? []), ...(expand(groups, vars) as JsonValue[])];
+    }
+  }
+  const servers: PluginContents["servers"] = [];
+  const defaultMcp = join(root, ".mcp.json");
+  for (const m of existsSync(defaultMcp) && !manifest.mcpServers.includes(defaultMcp) ? [defaultMcp, ...manifest.mcpServers] : manifest.mcpServers) {
+    const file = typeof m === "string" ? m : manifest.file;
+    const value = typeof m === "string" ? required(m) : m;
+    if (!isObject(value)) throw new ConfigError("an MCP configuration must be a JSON object", file);
+    const map = isObject(value.mcpServers) ? value.mcpServers : value;
+    for (const [name, cfg] of Object.entries(map)) {
+      if (!isObject(cfg)) throw new ConfigError(`MCP server "${name}" must be an object`, file);
+      servers.push({ name, file, config: expand(cfg, vars) as Obj });
+    }
+  }
+  return {
+    manifest,
+    root,
+    commands,
+    skillDirs: dirsOf("skills", manifest.skills),
+    agentDirs: dirsOf("agents", manifest.agents),
+    hooks: Object.keys(hooks).length ? { files: hookSources.map((h) => h.file), hooks } : null,
+    servers,
+    native: manifest.native,
+    vars,
+  };
+}
+
+function required(file: string): JsonValue {
+  const v = readJsonFile(file);
+  if (v === undefined) throw new ConfigError("the plugin names this file, but it is not there", file);
+  return v;
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}` and the other plugin variables in every string of `v`. */
+export function expand(v: JsonValue, vars: Readonly<Record<string, string>>): JsonValue {
+  if (typeof v === "string") return v.replace(/\$\{(CLAUDE_PLUGIN_ROOT|DEEPCODE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|DEEPCODE_PLUGIN_DATA)\}/g, (_m, name: string) => vars[name]);
+  if (Array.isArray(v)) return v.map((x) => expand(x, vars));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, expand(x, vars)]));
+  return v;
+}
+
+/** The MCP server name a plugin's server gets: Claude Code's `plugin_<plugin>_<server>`. */
+export function pluginServerName(plugin: string, server: string): string {
+  return `plugin_${plugin}_${server}`;
+}
+
+/** What a plugin brings, in words, by kind. `hooks`, `servers`, `native` and `permissions`
+ *  (commands with allowed-tools or !`cmd` lines) can run code or loosen a rule: an install
+ *  asks about them, an update shows how they change. */
+export interface Brings {
+  hooks: string[];
+  servers: string[];
+  native: string[];
+  permissions: string[];
+  commands: string[];
+  skills: string[];
+  agents: string[];
+}
+
+export const RISKY: ReadonlyArray<keyof Brings> = ["hooks", "servers", "native", "permissions"];
+
+export function brings(c: PluginContents): Brings {
+  const b: Brings = { hooks: [], servers: [], native: [], permissions: [], commands: [], skills: [], agents: [] };
+  for (const [event, groups] of Object.entries(c.hooks?.hooks ?? {})) {
+    for (const g of Array.isArray(groups) ? groups : []) {
+      const matcher = isObject(g) && typeof g.matcher === "string" && g.matcher ? ` (${g.matcher})` : "";
+      for (const h of isObject(g) && Array.isArray(g.hooks) ? g.hooks : []) {
+        b.hooks.push(`${event}${matcher} hook: ${isObject(h) && typeof h.command === "string" ? h.command : JSON.stringify(h)}`);
+      }
+    }
+  }
+  for (const s of c.servers) b.servers.push(`MCP server ${pluginServerName(c.manifest.name, s.name)}: ${serverText(s.config)}`);
+  if (c.native) b.native.push(`a deepcode module, loaded into deepcode itself: ${relative(c.root, c.native)}`);
+  const { commands } = loadPluginCommands(c.commands);
+  for (const cmd of commands) {
+    b.commands.push(`/${cmd.name}`);
+    if (cmd.allowedTools?.length) b.permissions.push(`/${cmd.name} allows ${cmd.allowedTools.join(", ")} while it runs`);
+    const bangs = bangCommands(cmd.body);
+    if (bangs.length) b.permissions.push(`/${cmd.name} runs ${bangs.map((x) => `\`${x}\``).join(", ")}`);
+  }
+  for (const d of c.skillDirs) for (const n of names(d)) if (existsSync(join(d, n, "SKILL.md"))) b.skills.push(n);
+  for (const d of c.agentDirs) for (const n of names(d)) if (n.endsWith(".md")) b.agents.push(n.slice(0, -3));
+  return b;
+}
+
+/** The lines an install shows: what can run code or loosen a rule first, then the rest. */
+export function bringsLines(b: Brings): string[] {
+  const lines: string[] = [];
+  const verb: Partial<Record<keyof Brings, string>> = { hooks: "runs a", servers: "starts", native: "loads", permissions: "command" };
+  for (const k of RISKY) for (const x of b[k]) lines.push(`! ${verb[k]} ${x}`);
+  if (b.commands.length) lines.push(`  commands: ${b.commands.join(", ")}`);
+  if (b.skills.length) lines.push(`  skills: ${b.skills.join(", ")}`);
+  if (b.agents.length) lines.push(`  agents: ${b.agents.join(", ")}`);
+  return lines;
+}
+
+function names(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return []; // an unreadable folder lists nothing
+  }
+}
+
+function serverText(cfg: Obj): string {
+  if (typeof cfg.url === "string") return cfg.url;
+  const args = Array.isArray(cfg.args) ? cfg.args.map(String) : [];
+  return [String(cfg.command ?? "?"), ...args].join(" ");
+}

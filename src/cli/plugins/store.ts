@@ -1,0 +1,126 @@
+// Where plugins live, and the lock that says what was installed:
+//
+//   $DEEPCODE_HOME/plugins/
+//     known_marketplaces.json        the marketplaces added (name → source, where it is on disk)
+//     marketplaces/<name>/           a git marketplace's clone (a directory one stays where it is)
+//     installed/<plugin>@<market>/   each installed plugin's files, copied at install
+//     data/<plugin>@<market>/        ${CLAUDE_PLUGIN_DATA}: a plugin's own writable folder
+//     lock.json                      per plugin: version, source, commit, and every file's sha256
+//
+// Files are written atomically (a temp file renamed over) with mode 0600: the lock is what
+// start-up checks a plugin's files against, so only deepcode writes it.
+
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ConfigError, type JsonValue } from "../../contract/index.js";
+import { JsonSyntaxError, parseJson } from "../settings/json.js";
+
+export function pluginsDir(home: string): string {
+  return join(home, "plugins");
+}
+export const lockFile = (home: string): string => join(pluginsDir(home), "lock.json");
+export const knownFile = (home: string): string => join(pluginsDir(home), "known_marketplaces.json");
+export const installDir = (home: string, id: string): string => join(pluginsDir(home), "installed", id);
+export const dataDir = (home: string, id: string): string => join(pluginsDir(home), "data", id);
+export const marketplaceDir = (home: string, name: string): string => join(pluginsDir(home), "marketplaces", name);
+
+/** What the lock records of one installed file. */
+export interface FileRecord {
+  sha256: string;
+  size: number;
+  /** Permission bits (an executable script that lost or gained +x changed). */
+  mode: number;
+  /** When it was written at install: a file whose size and mtime still match is not re-hashed. */
+  mtimeMs: number;
+}
+
+export interface InstallRecord {
+  /** `<plugin>@<marketplace>`, the key settings `enabledPlugins` uses. */
+  id: string;
+  name: string;
+  marketplace: string;
+  version?: string;
+  /** The marketplace entry's source, as written there. */
+  source: JsonValue;
+  /** The marketplace entry as it was at install: where the plugin has no plugin.json (or the
+   *  entry says `strict: false`) it defines the plugin's parts, at every start. */
+  entry?: { [k: string]: JsonValue };
+  /** The git commit the files came from (a git source, or a git marketplace's clone). */
+  commit?: string;
+  /** sha256 over every file's sha256 and path (see digestOf in lock.ts). */
+  digest: string;
+  installedAt: string;
+  updatedAt?: string;
+  files: Record<string, FileRecord>;
+}
+
+export interface Lock {
+  version: 1;
+  plugins: Record<string, InstallRecord>;
+}
+
+export interface KnownMarketplace {
+  name: string;
+  /** Claude Code's marketplace source object: {source: "directory", path} | {source: "git", url, ref?} | {source: "github", repo, ref?}. */
+  source: { [k: string]: JsonValue };
+  /** The folder holding `.claude-plugin/marketplace.json`. */
+  location: string;
+  addedAt: string;
+  updatedAt?: string;
+  commit?: string;
+}
+
+export function readLock(home: string): Lock {
+  const v = readJsonFile(lockFile(home));
+  if (v === undefined) return { version: 1, plugins: {} };
+  if (!isObject(v) || !isObject(v.plugins)) throw new ConfigError("the plugin lock is not an object with \"plugins\"; reinstall the plugins (deepcode plugin install …)", lockFile(home));
+  return v as unknown as Lock;
+}
+
+export function writeLock(home: string, lock: Lock): void {
+  writeJsonFile(lockFile(home), lock as unknown as JsonValue);
+}
+
+export function readKnown(home: string): Record<string, KnownMarketplace> {
+  const v = readJsonFile(knownFile(home));
+  if (v === undefined) return {};
+  if (!isObject(v)) throw new ConfigError("must be a JSON object of marketplaces by name", knownFile(home));
+  return v as unknown as Record<string, KnownMarketplace>;
+}
+
+export function writeKnown(home: string, known: Record<string, KnownMarketplace>): void {
+  writeJsonFile(knownFile(home), known as unknown as JsonValue);
+}
+
+/** A JSON file, or undefined when it does not exist; a malformed one is a ConfigError with its line. */
+export function readJsonFile(file: string): JsonValue | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new ConfigError(`cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`, file);
+  }
+  try {
+    return parseJson(text).value;
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) throw new ConfigError(err.message, file, err.line, err.column);
+    throw err;
+  }
+}
+
+export function writeJsonFile(file: string, value: JsonValue, mode = 0o600, dirMode = 0o700): void {
+  mkdirSync(dirname(file), { recursive: true, mode: dirMode });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode });
+  chmodSync(tmp, mode);
+  renameSync(tmp, file);
+}
+
+export function isObject(v: unknown): v is { [k: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `<plugin>@<marketplace>`; both parts kebab-ish names (they become folder names). */
+export const PLUGIN_ID = /^([A-Za-z0-9][A-Za-z0-9._-]*)@([A-Za-z0-9][A-Za-z0-9._-]*)$/;
+export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -1,0 +1,47 @@
+// `# use tabs` at the REPL prompt (Claude Code's convention), in a real terminal: the person
+// picks the file (Enter keeps the project's AGENTS.md), the line is added, and the next
+// request carries it as a tail note while still extending the previous request.
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { enter, useRepl } from "../repl/helpers.js";
+import { chatBodies, extensionBreaks } from "../helpers/extension.js";
+
+const repl = useRepl();
+
+describe("memory at the REPL prompt", () => {
+  it("adds `# use tabs` to AGENTS.md, and the next request has it as a tail note and extends the previous one", async () => {
+    const t = await repl.open({ default: { content: "fine" } }, { "AGENTS.md": "# Conventions\n" });
+    enter(t, "first");
+    await t.waitFor(/^fine$/m);
+    enter(t, "# use tabs");
+    await t.waitFor("Save this memory to which instructions file?");
+    expect(t.screen()).toContain("- use tabs");
+    t.press("y");
+    await t.waitFor(/file \(1\) AGENTS\.md \(this project, shared with the repository\)/);
+    t.press("Enter");
+    await t.waitFor(/Saved to AGENTS\.md: - use tabs/);
+    expect(readFileSync(join(repl.env.root, "AGENTS.md"), "utf8")).toBe("# Conventions\n- use tabs\n");
+    enter(t, "second");
+    await t.waitFor(/fine[\s\S]*fine/);
+    const bodies = chatBodies(repl.sim.requests);
+    expect(bodies).toHaveLength(2);
+    expect(String(bodies[1].messages.at(-2)?.content)).toContain("gained these lines since this session began (everything before them still holds):\n\n- use tabs");
+    expect(extensionBreaks(bodies, [{ content: "fine" }, { content: "fine" }])).toEqual([]);
+  }, 60_000);
+
+  it("opens an instructions file in $EDITOR with /memory", async () => {
+    const env = await repl.project({ default: { content: "fine" } });
+    // An editor that writes the file it is given, as a person would, then exits.
+    env.env.EDITOR = `sh -c 'echo written by the editor > "$1"' editor`;
+    const term = await repl.start();
+    enter(term, "/memory");
+    await term.waitFor("Edit which instructions file?");
+    term.press("y");
+    await term.waitFor(/file \(1\)/);
+    term.type("2");
+    term.press("Enter");
+    await term.waitFor(/AGENTS\.local\.md saved/);
+    expect(readFileSync(join(repl.env.root, "AGENTS.local.md"), "utf8")).toBe("written by the editor\n");
+  }, 60_000);
+});
