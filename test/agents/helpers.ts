@@ -1,12 +1,13 @@
 // Subagent tests against the simulator: a stateless scripted model that answers the main agent
 // and each subagent from their own conversation (which agent is asking is read from its system
 // prompt), and the real CLI run in a temp project.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { startSimulator, type Script, type ScriptEntry, type SimRequest, type Simulator } from "../sim/server.mjs";
 import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import { runBin } from "../e2e/helpers.js";
 import { Tmux } from "../helpers/tmux.js";
 
 /** What every subagent's system prompt starts with (src/core/engine/system-prompt.ts). */
@@ -75,15 +76,7 @@ export const task = (subagent_type: string, description: string, prompt: string)
 
 /** Run the real CLI in the project; asynchronously (the simulator lives in this process). */
 export function deepcode(env: CliEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: env.root, env: env.env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end("");
-  });
+  return runBin(args, { cwd: env.root, env: env.env });
 }
 
 export function gitInit(root: string): void {

@@ -6,12 +6,12 @@
 // DeepSeek's history rules, and `-c` continues the session. DEEPCODE_CORPUS_BIN runs another
 // build of deepcode (the measurement of main in the closing note used it).
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSimulator, type Script, type ScriptEntry, type Simulator } from "../sim/server.mjs";
 import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import { runBin } from "../e2e/helpers.js";
 
 interface Expect {
   files?: Record<string, string>;
@@ -45,15 +45,7 @@ const CLI = process.env.DEEPCODE_CORPUS_BIN ?? BIN;
 const families = readdirSync(DIR).filter((f) => f.endsWith(".json")).sort().map((f) => JSON.parse(readFileSync(join(DIR, f), "utf8")) as { family: string; cases: Case[] });
 
 function deepcode(env: CliEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: env.root, env: env.env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end("");
-  });
+  return runBin(args, { cwd: env.root, env: env.env, entry: [CLI] });
 }
 
 /** A script that answers the replies in order, then the case's default (or alternation). */

@@ -32,7 +32,7 @@ import { appendTurnStart, changedFiles, lateTools, sectionChanges } from "./tail
 import { CompactionBreakers, DEFAULT_BETWEEN_TURNS, DEFAULT_THRESHOLD } from "./compaction.js";
 import { sessionCores } from "./cores.js";
 import { agentSections, baseSections } from "./system-prompt.js";
-import { plural, type PriceTable } from "../cost/index.js";
+import { formatMoney, plural, type PriceTable } from "../cost/index.js";
 
 const MAX_STOP_CONTINUATIONS = 3;
 
@@ -295,7 +295,7 @@ export class Engine {
     this.record({ t: "turn", turn, prompt, stopReason, usage: end.usage, costUsd: end.costUsd, at: this.now().toISOString(), durationMs, ...(end.loop ? { loop: end.loop } : {}) });
     this.marks.set(turn, { messages: this.context.messages, length: this.context.messages.length, fingerprint: this.context.currentPrefix.fingerprint });
     if (end.loop) {
-      this.emit?.({ type: "notice", level: "warn", code: "call-loop", message: `the model repeated a suppressed call in ${end.loop.requests} request(s), costing $${end.loop.costUsd.toFixed(4)}` });
+      this.emit?.({ type: "notice", level: "warn", code: "call-loop", message: `the model repeated a suppressed call in ${plural(end.loop.requests, "request")}, costing ${formatMoney(end.loop.costUsd, "USD")}` });
     }
     if (!dispatched) await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason, usage: end.usage, text: end.text, ...this.who });
     this.emit?.({ ...this.completeEvent(turn, stopReason, end), durationMs });
