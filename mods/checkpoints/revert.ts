@@ -113,7 +113,7 @@ function describe(store: CheckpointStore, item: RevertItem): string {
     const c = lineChanges(current.toString("utf8"), before.toString("utf8"));
     return c.removed === 0 && c.added === 0 ? "restored (mode)" : `restored (−${c.removed} +${c.added} lines)`;
   } catch {
-    return "restored";
+    return "restored"; // the summary only: a file unreadable for its diff is still put back
   }
 }
 

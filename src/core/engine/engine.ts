@@ -28,7 +28,8 @@ import { rewindLog } from "./rewind.js";
 import { Channel } from "./channel.js";
 import { runTurn, type TurnEnd } from "./loop.js";
 import { PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
-import { appendTurnStart, changedFiles, lateTools, sectionChanges } from "./tail.js";
+import { appendTurnStart } from "./tail.js";
+import { TailState } from "./tail-state.js";
 import { CompactionBreakers, DEFAULT_BETWEEN_TURNS, DEFAULT_THRESHOLD } from "./compaction.js";
 import { sessionCores } from "./cores.js";
 import { agentSections, baseSections } from "./system-prompt.js";
@@ -85,7 +86,7 @@ export class Engine {
   readonly chain: Chain;
   profile: TurnProfile;
   private context!: CacheFirstContext;
-  private sections: SystemSection[] = [];
+  private readonly tail = new TailState();
   private writer?: SessionWriter;
   private emit?: (e: StreamEvent) => void;
   private turn = 0;
@@ -93,12 +94,8 @@ export class Engine {
   private resumed = false;
   private readonly reads = new Map<string, ReadRecord>();
   private readonly shell: { cwd: string };
-  private readonly announced = new Set<string>();
-  /** The turn each late tool was announced in, and where each completed turn ended in the
-   *  log: what a rewind needs (`context.rewind`). */
-  private readonly announcedIn = new Map<string, number>();
+  /** Where each completed turn ended in the log: what a rewind needs (`context.rewind`). */
   private marks = new Map<number, TurnMark>();
-  private readonly notified = new Map<string, number>();
   private readonly breakers = new CompactionBreakers();
   /** Whether the prefix is fixed for good. A new session's prefix is provisional until its
    *  first turn (fixPrefix); a resumed one's was fixed by the process that started it. */
@@ -133,8 +130,8 @@ export class Engine {
     e.context = e.newContext(prefix, new AppendOnlyLog(0));
     e.writer = opts.store?.writer(e.sessionId);
     e.record({ t: "session", id: e.sessionId, root: opts.root, model: opts.model, created: (opts.now?.() ?? new Date()).toISOString(), version: opts.version, ...e.who });
-    e.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: e.sections, fingerprint: prefix.fingerprint, reason: "session start" });
-    e.prefixSections = e.sections;
+    e.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: e.tail.sections, fingerprint: prefix.fingerprint, reason: "session start" });
+    e.tail.prefixBuilt();
     if (!opts.agent) await e.chain.dispatch({ type: "session.start", sessionId: e.sessionId, root: opts.root, resumed: false, model: opts.model });
     return e;
   }
@@ -148,10 +145,7 @@ export class Engine {
     e.resumed = true;
     e.fixed = true;
     e.turn = state.turns;
-    e.sections = state.prefix.sections;
-    e.prefixSections = state.prefix.sections;
-    state.announced.forEach((t) => e.announced.add(t));
-    state.announcedIn.forEach((turn, t) => e.announcedIn.set(t, turn));
+    e.tail.restore(state.prefix.sections, state.announced, state.announcedIn);
     e.marks = state.marks;
     const repaired = answerOrphans(state.messages);
     e.context = e.newContext(restorePrefix(state.prefix.system, state.prefix.tools), new AppendOnlyLog(state.epoch, repaired.messages));
@@ -203,7 +197,7 @@ export class Engine {
   }
   /** What the system sections say to the person (an instructions file cut to its limit…). */
   get sectionNotes(): string[] {
-    return this.sections.flatMap((s) => (s.note ? [s.note] : []));
+    return this.tail.sections.flatMap((s) => (s.note ? [s.note] : []));
   }
   ledger(): Ledger {
     return this.context.ledger();
@@ -330,22 +324,10 @@ export class Engine {
 
   /** The core answer of `context.tail`: what changed since the last turn. */
   private async tailNotes(): Promise<{ notes: TailNote[] }> {
-    const notes: TailNote[] = [];
     const fresh = await this.gatherSections();
-    notes.push(...sectionChanges(this.sections, fresh));
-    this.sections = fresh;
-    const late = lateTools(this.opts.registry.list(), this.context.currentPrefix.tools, this.announced);
-    if (late.note) {
-      notes.push(late.note);
-      for (const n of late.names) {
-        this.announced.add(n);
-        this.announcedIn.set(n, this.turn);
-      }
-      this.record({ t: "announce", tools: late.names });
-    }
-    const changed = changedFiles(this.reads, this.notified, this.opts.root);
-    if (changed) notes.push(changed);
-    return { notes };
+    const r = this.tail.notes({ fresh, registered: this.opts.registry.list(), inPrefix: this.context.currentPrefix.tools, reads: this.reads, root: this.opts.root, turn: this.turn });
+    if (r.announced.length) this.record({ t: "announce", tools: r.announced });
+    return { notes: r.notes };
   }
 
   private async maybeCompact(turn: number, step: number): Promise<void> {
@@ -384,8 +366,8 @@ export class Engine {
     const prefix = await this.freshPrefix();
     if (prefix.fingerprint === this.context.currentPrefix.fingerprint) return;
     this.context.fixPrefix(prefix);
-    this.prefixSections = this.sections;
-    this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.sections, fingerprint: prefix.fingerprint, reason: "first request" });
+    this.tail.prefixBuilt();
+    this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.tail.sections, fingerprint: prefix.fingerprint, reason: "first request" });
   }
 
   /** What `/reload` would do: the prefix this deepcode would build now, and what it costs. */
@@ -402,10 +384,9 @@ export class Engine {
     const before = this.context.currentPrefix.fingerprint;
     await this.chain.dispatch({ type: "context.prefix.changed", sessionId: this.sessionId, reason: "reload", before, after: prefix.fingerprint, tokens });
     this.context.replacePrefix(prefix, "reload");
-    this.prefixSections = this.sections;
+    this.tail.prefixBuilt(true);
     this.fixed = true;
-    this.announced.clear();
-    this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.sections, fingerprint: prefix.fingerprint, reason: "reload" });
+    this.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: this.tail.sections, fingerprint: prefix.fingerprint, reason: "reload" });
     return true;
   }
 
@@ -418,19 +399,9 @@ export class Engine {
     this.marks = r.marks;
     this.context.startEpoch(r.messages, `rewind to turn ${turn}`);
     this.record({ t: "rewind", turn, reason: `rewind to turn ${turn}`, at: this.now().toISOString() });
-    for (const [tool, t] of this.announcedIn) {
-      if (t <= turn) continue;
-      this.announcedIn.delete(tool);
-      this.announced.delete(tool);
-    }
-    // Instruction changes announced in the rewound turns are gone with them: the next turn
-    // compares with the prefix's own sections again and says what differs now.
-    this.sections = this.prefixSections;
+    this.tail.rewindTo(turn);
     return { ok: true, turn, rewound: r.rewound, messages: r.messages.length, notes: r.notes };
   }
-
-  /** The sections the current prefix was built from (what a rewind compares with again). */
-  private prefixSections: SystemSection[] = [];
 
   /** Run a tool on the person's behalf (a custom command's !`cmd`), through the same pipeline
    *  as a model's call: tool.input → validation → tool.check → permission.ask → tool.call. */
@@ -477,7 +448,7 @@ export class Engine {
   private async freshPrefix(adopt = true): Promise<Prefix> {
     const sections = await this.gatherSections();
     const tools = await this.chain.dispatch({ type: "tool.list", sessionId: this.sessionId });
-    if (adopt) this.sections = sections;
+    if (adopt) this.tail.sections = sections;
     return buildPrefix(sections, tools);
   }
 
