@@ -92,6 +92,12 @@ export class Spawner {
     try {
       for await (const ev of child.submit(e.prompt, { signal: e.signal })) {
         if (ev.type === "turn.complete") end = ev;
+        // A subagent's warnings (a compaction that failed, a call loop, a price it lacks…)
+        // reach the person as the main agent's do, named for the agent; its progress is the
+        // spawner's to show (onEvent).
+        if (ev.type === "notice" && ev.level === "warn") {
+          await this.app.chain.dispatch({ type: "ui.render", item: { kind: "text", text: `subagent ${e.name} (${e.task}): ${ev.message}`, level: "warn" } }).catch(() => undefined); // showing it is best effort: the run goes on
+        }
         try {
           e.onEvent?.(ev);
         } catch {
