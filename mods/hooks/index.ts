@@ -73,11 +73,22 @@ function registerHooks(api: PluginApi, set: HookSet): void {
   /** The turn a Stop hook last continued, per session: `stop_hook_active`. */
   const continued = new Map<string, number>();
 
+  /** A subagent's session → its main session: its transcript is `<main>/<id>.jsonl`. */
+  const mainOf = new Map<string, string>();
+  api.on("turn.start", (e, next) => {
+    if (e.agent) mainOf.set(e.sessionId, e.agent.rootSessionId);
+    return next(e);
+  });
+  const transcriptOf = (sessionId: string): string => {
+    const main = mainOf.get(sessionId);
+    return main ? join(sessionsDir, main, `${sessionId}.jsonl`) : join(sessionsDir, `${sessionId}.jsonl`);
+  };
+
   const run = async (event: HookEvent, value: string | readonly string[] | null, sessionId: string, fields: Record<string, unknown>): Promise<{ outcomes: Outcome[]; problems: string[] }> => {
     const { commands, problems } = matching(set, event, value);
     const input = {
       session_id: sessionId,
-      transcript_path: join(sessionsDir, `${sessionId}.jsonl`),
+      transcript_path: transcriptOf(sessionId),
       cwd: api.root,
       permission_mode: "default",
       hook_event_name: event,

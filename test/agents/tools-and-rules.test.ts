@@ -111,4 +111,16 @@ describe("Stop hooks and subagents", () => {
     expect(rows("stops.jsonl").map((r) => r.last_assistant_message)).toEqual(["done"]);
     expect(rows("substops.jsonl")).toMatchObject([{ hook_event_name: "SubagentStop", agent_type: "reader", last_assistant_message: "read it" }]);
   });
+
+  it("give a subagent's hooks the path of its own transcript, which exists", async () => {
+    const hooks = { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: "cat >> reads.jsonl; echo >> reads.jsonl" }] }] };
+    await p.open(
+      { main: [{ tool_calls: [task("reader", "read", "Read a.txt.")] }, { content: "done" }], agents: [{ marker: "READER-AGENT", steps: [call("Read", { file_path: "a.txt" }), { content: "read it" }] }] },
+      { ".claude/agents/reader.md": READER, "a.txt": "x", ".deepcode/settings.json": JSON.stringify({ hooks }) },
+    );
+    await deepcode(p.env, ["-p", "go", "--trust-project"]);
+    const [seen] = readFileSync(join(p.env.root, "reads.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { session_id: string; transcript_path: string });
+    expect(seen.transcript_path.endsWith(`/${seen.session_id}.jsonl`)).toBe(true);
+    expect(readFileSync(seen.transcript_path, "utf8")).toContain('"t":"session"');
+  });
 });
