@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport } from "./jsonrpc.js";
 import { contentType, exchange, statusError, type Connector, type HttpAuth } from "./http.js";
-import { SseReader } from "./sse.js";
+import { SseParser } from "../../src/contract/index.js";
 
 export interface LegacySseOptions {
   url: string;
@@ -33,7 +33,7 @@ export class LegacySseTransport implements Transport {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the server sent no endpoint event within ${Math.round(this.o.timeoutMs / 1000)} s`)), this.o.timeoutMs);
       timer.unref();
-      const reader = new SseReader((ev) => {
+      const reader = new SseParser({ onEvent: (ev) => {
         if (ev.event === "endpoint") {
           try {
             this.endpoint = new URL(ev.data.trim(), url);
@@ -46,13 +46,13 @@ export class LegacySseTransport implements Transport {
           resolve();
           return;
         }
-        if (ev.event !== "message") return;
+        if ((ev.event ?? "message") !== "message") return;
         try {
           h.message(JSON.parse(ev.data));
         } catch {
           // not JSON: nothing a client can act on
         }
-      });
+      } });
       void (async () => {
         try {
           for await (const c of res as AsyncIterable<Buffer>) reader.push(c);

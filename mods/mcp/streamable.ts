@@ -9,7 +9,7 @@
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport } from "./jsonrpc.js";
 import { contentType, exchange, readBody, statusError, type Connector, type HttpAuth } from "./http.js";
-import { SseReader } from "./sse.js";
+import { SseParser, type SseState } from "../../src/contract/index.js";
 
 export interface StreamableOptions {
   url: string;
@@ -200,9 +200,9 @@ export class StreamableHttpTransport implements Transport {
 
   /** Read an SSE stream to its end (or until it breaks): each JSON message to `message`;
    *  the stream's last event id and retry come back, for reopening it. */
-  private async read(res: IncomingMessage, message: (m: unknown) => void, retryBefore?: number): Promise<SseReader["state"]> {
-    const reader = new SseReader((ev) => {
-      if (ev.event !== "message") return;
+  private async read(res: IncomingMessage, message: (m: unknown) => void, retryBefore?: number): Promise<SseState> {
+    const reader = new SseParser({ onEvent: (ev) => {
+      if ((ev.event ?? "message") !== "message") return;
       let m: unknown;
       try {
         m = JSON.parse(ev.data);
@@ -210,7 +210,7 @@ export class StreamableHttpTransport implements Transport {
         return; // not JSON: nothing a client can act on
       }
       message(m);
-    });
+    } });
     if (retryBefore !== undefined) reader.state.retryMs = retryBefore;
     this.track(res);
     try {

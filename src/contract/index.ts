@@ -9,3 +9,4 @@ export * from "./plugin.js";
 export * from "./frontmatter.js";
 export * from "./claude-files.js";
 export * from "./telemetry.js";
+export * from "./sse.js";

@@ -16,7 +16,7 @@
 import type { FinishReason, Usage } from "../contract/index.js";
 import type { Assembler } from "./assemble.js";
 import { isObject, malformed, num, parseJson, str, streamError, usage } from "./protocol.js";
-import type { SseEvent } from "./sse.js";
+import type { SseEvent } from "../contract/sse.js";
 
 const STOP: Readonly<Record<string, FinishReason>> = {
   end_turn: "stop",

@@ -13,7 +13,7 @@ import { openSocket } from "./connect.js";
 import type { ConnectOptions, Target } from "./connect.js";
 import { AttemptFailure, apiMessageOf, networkFailure, parseRetryAfter, redact, statusFailure } from "./errors.js";
 import type { WireProtocol } from "./protocol.js";
-import { SseParser } from "./sse.js";
+import { SseParser } from "../contract/sse.js";
 
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -184,7 +184,7 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
           if (ev.event !== "ping") progress(); // the Anthropic protocol's keep-alive is an event
           if (!settled && next(ev) === "done") succeed();
         },
-      });
+      }, { flushAtEnd: true });
       const guarded = (step: () => void) => {
         try {
           step();

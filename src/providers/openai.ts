@@ -8,7 +8,7 @@ import type { ChatRequest, Usage } from "../contract/index.js";
 import type { Assembler } from "./assemble.js";
 import { finishOf, isObject, malformed, num, parseJson, str, streamError, usage } from "./protocol.js";
 import type { WireProtocol } from "./protocol.js";
-import type { SseEvent } from "./sse.js";
+import type { SseEvent } from "../contract/sse.js";
 
 export const openaiProtocol: WireProtocol = {
   name: "openai",

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { SseReader, type SseMessage } from "../../mods/mcp/sse.js";
+import { SseParser, type SseEvent } from "../../src/contract/sse.js";
 
-function read(chunks: string[]): { messages: SseMessage[]; reader: SseReader } {
-  const messages: SseMessage[] = [];
-  const reader = new SseReader((m) => messages.push(m));
+// The parser as MCP's HTTP transports use it (src/contract/sse.ts, shared with the providers):
+// resumption state, and the spec's end of stream (an unfinished event is dropped).
+function read(chunks: string[]): { messages: SseEvent[]; reader: SseParser } {
+  const messages: SseEvent[] = [];
+  const reader = new SseParser({ onEvent: (m) => messages.push(m) });
   for (const c of chunks) reader.push(Buffer.from(c));
   reader.end();
   return { messages, reader };
@@ -13,8 +15,9 @@ describe("the SSE reader of the MCP HTTP transports", () => {
   it("joins data lines, names events, and remembers the last id and the retry for resumption", () => {
     const { messages, reader } = read(["id: 7\nretry: 500\ndata: \n\n", "event: endpoint\ndata: /message?s=1\n\n", "id: 8\ndata: {\"a\":\ndata: 1}\n\n"]);
     expect(messages).toEqual([
+      { data: "", id: "7" }, // MCP's priming event: only its id and retry matter (not JSON, so no message)
       { event: "endpoint", data: "/message?s=1", id: "7" },
-      { event: "message", data: '{"a":\n1}', id: "8" },
+      { data: '{"a":\n1}', id: "8" },
     ]);
     expect(reader.state).toEqual({ lastEventId: "8", retryMs: 500 });
   });
@@ -22,8 +25,8 @@ describe("the SSE reader of the MCP HTTP transports", () => {
   it("survives bytes cut anywhere: inside a line, a CRLF pair, a UTF-8 character", () => {
     const whole = Buffer.from("data: héllo 缓存\r\n\r\ndata: two\r\n\r\n");
     for (let cut = 1; cut < whole.length; cut++) {
-      const messages: SseMessage[] = [];
-      const r = new SseReader((m) => messages.push(m));
+      const messages: SseEvent[] = [];
+      const r = new SseParser({ onEvent: (m) => messages.push(m) });
       r.push(whole.subarray(0, cut));
       r.push(whole.subarray(cut));
       r.end();

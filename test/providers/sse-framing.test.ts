@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SseParser } from "../../src/providers/sse.js";
-import type { SseEvent } from "../../src/providers/sse.js";
+import { SseParser, type SseEvent } from "../../src/contract/sse.js";
 import { WIRE_USAGE, ask, chunk, provider, rawServer, startStream, tick } from "./helpers.js";
 import type { RawServer } from "./helpers.js";
 
@@ -13,7 +12,7 @@ afterEach(async () => {
 function parse(parts: Uint8Array[]): { events: SseEvent[]; comments: string[] } {
   const events: SseEvent[] = [];
   const comments: string[] = [];
-  const p = new SseParser({ onEvent: (e) => events.push(e), onComment: (c) => comments.push(c) });
+  const p = new SseParser({ onEvent: (e) => events.push(e), onComment: (c) => comments.push(c) }, { flushAtEnd: true });
   for (const part of parts) p.push(part);
   p.end();
   return { events, comments };

@@ -1,12 +1,15 @@
-// A byte-level Server-Sent Events parser (the WHATWG event-stream rules that matter here).
-// Bytes may arrive split anywhere — inside a line, inside a CRLF pair, inside a UTF-8
-// character — so decoding is streaming and lines are only cut at complete terminators.
+// Server-Sent Events: one byte-level parser for every event stream deepcode reads — the model's
+// streamed replies (src/providers) and MCP's HTTP transports (mods/mcp) — following the WHATWG
+// event-stream rules. Bytes may arrive split anywhere (inside a line, a CRLF pair, a UTF-8
+// character), so decoding streams and a line is only taken at a complete terminator.
 
 export interface SseEvent {
-  /** The `event:` field, when the server names its events (the Anthropic protocol does). */
+  /** The `event:` field, when the server names its events (`endpoint`, Anthropic's types). */
   event?: string;
   /** The `data:` lines of one event, joined with "\n". */
   data: string;
+  /** The last `id:` seen on the stream when this event was dispatched, if any. */
+  id?: string;
 }
 
 export interface SseSink {
@@ -15,7 +18,15 @@ export interface SseSink {
   onComment?(text: string): void;
 }
 
+/** What a client needs to reopen the stream where it broke (Last-Event-ID, `retry:`). */
+export interface SseState {
+  lastEventId?: string;
+  /** The server's `retry:` in ms, when it sent one. */
+  retryMs?: number;
+}
+
 export class SseParser {
+  readonly state: SseState = {};
   private readonly decoder = new TextDecoder("utf-8");
   private buffer = "";
   /** The previous chunk ended in CR: a LF starting the next one belongs to that terminator. */
@@ -23,18 +34,21 @@ export class SseParser {
   private data: string[] = [];
   private event: string | undefined;
 
-  constructor(private readonly sink: SseSink) {}
+  /** `flushAtEnd`: an event the stream ended without its blank line is still dispatched (a
+   *  one-shot reply keeps its last words); without it, as the spec says, it is dropped. */
+  constructor(private readonly sink: SseSink, private readonly opts: { flushAtEnd?: boolean } = {}) {}
 
   push(chunk: Uint8Array): void {
     this.feed(this.decoder.decode(chunk, { stream: true }));
   }
 
-  /** The stream ended: flush a last event that had no blank line after it. */
   end(): void {
     this.feed(this.decoder.decode());
-    if (this.buffer.length > 0) this.line(this.buffer);
+    if (this.opts.flushAtEnd && this.buffer.length > 0) this.line(this.buffer);
     this.buffer = "";
-    this.dispatch();
+    if (this.opts.flushAtEnd) this.dispatch();
+    this.data = [];
+    this.event = undefined;
   }
 
   private feed(text: string): void {
@@ -71,7 +85,9 @@ export class SseParser {
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") this.data.push(value);
     else if (field === "event") this.event = value;
-    // `id:` and `retry:` mean nothing to a one-shot request; other fields are ignored by the spec.
+    else if (field === "id" && !value.includes("\u0000")) this.state.lastEventId = value;
+    else if (field === "retry" && /^\d+$/.test(value)) this.state.retryMs = Number(value);
+    // Other fields are ignored, as the spec says.
   }
 
   private dispatch(): void {
@@ -80,7 +96,8 @@ export class SseParser {
       return;
     }
     const ev: SseEvent = { data: this.data.join("\n") };
-    if (this.event !== undefined) ev.event = this.event;
+    if (this.event) ev.event = this.event;
+    if (this.state.lastEventId !== undefined) ev.id = this.state.lastEventId;
     this.data = [];
     this.event = undefined;
     this.sink.onEvent(ev);
