@@ -81,3 +81,21 @@ describe("Bash while planning", () => {
     expect(existsSync(join(rig.env.root, "pwned.txt"))).toBe(false);
   });
 });
+
+describe("the read-only tools while planning", () => {
+  it("runs Grep and Glob (which run rg) with patterns a shell would read as syntax", async () => {
+    const calls = [
+      { name: "Grep", arguments: { pattern: "hel+o; rm a.txt $(touch out1)", path: "." } },
+      { name: "Grep", arguments: { pattern: "hello", path: ".", output_mode: "content" } },
+      { name: "Glob", arguments: { pattern: "**/*.txt" } },
+    ];
+    rig = await cliRig({ replies: [{ tool_calls: calls }, { content: "## Steps\n1. nothing" }] }, { "a.txt": "hello\n" });
+    const r = await rig.run(["-p", "--permission-mode", "plan", "look around"]);
+    expect(r.code).toBe(0);
+    const results = chatBodies(rig.sim.requests).at(-1)!.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+    expect(results[0]).not.toMatch(/plan mode|denied/i);
+    expect(results[1]).toContain("hello");
+    expect(results[2]).toContain("a.txt");
+    expect(existsSync(join(rig.env.root, "out1"))).toBe(false);
+  });
+});
