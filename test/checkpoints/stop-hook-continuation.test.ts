@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { planRevert } from "../../mods/checkpoints/revert.js";
 import type { TurnInfo } from "../../mods/checkpoints/store.js";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
+import { STOP_ONCE } from "./helpers.js";
 
 let rig: CliRig | undefined;
 afterEach(async () => {
@@ -15,7 +16,6 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const ONCE = `input=$(cat); case "$input" in *'"stop_hook_active":true'*) exit 0 ;; *) echo '{"decision":"block","reason":"go on"}' ;; esac`;
 
 describe("checkpoints and a Stop hook's continuation", () => {
   it("keeps a file written in the continuation and changed by the person afterwards, unless --force", async () => {
@@ -27,7 +27,7 @@ describe("checkpoints and a Stop hook's continuation", () => {
         { content: "second stop" },
       ],
     });
-    writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: ONCE }] }] } }));
+    writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: STOP_ONCE }] }] } }));
     expect((await rig.run(["-p", "--allowedTools", "Write", "go"])).code).toBe(0);
     expect(readFileSync(join(rig.env.root, "b.txt"), "utf8")).toBe("b\n");
     writeFileSync(join(rig.env.root, "a.txt"), "my own edit\n");

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
+import { STOP_ONCE } from "../checkpoints/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
 
 let rig: CliRig | undefined;
@@ -13,8 +14,6 @@ afterEach(async () => {
   rig = undefined;
 });
 
-/** Blocks the first stop of a turn, lets the next one through. */
-const ONCE = `input=$(cat); case "$input" in *'"stop_hook_active":true'*) exit 0 ;; *) echo '{"decision":"block","reason":"go on"}' ;; esac`;
 
 describe("plan mode and a Stop hook's continuation", () => {
   it("denies a subagent's write started in the continuation of a planning turn", async () => {
@@ -27,7 +26,7 @@ describe("plan mode and a Stop hook's continuation", () => {
         { content: "## Steps\n1. plan again" },
       ],
     });
-    writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: ONCE }] }] } }));
+    writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: STOP_ONCE }] }] } }));
     const r = await rig.run(["-p", "--permission-mode", "plan", "--allowedTools", "Write,Task", "plan it"]);
     expect(r.code).toBe(0);
     const results = chatBodies(rig.sim.requests).flatMap((b) => b.messages.filter((m) => m.role === "tool").map((m) => String(m.content)));
