@@ -64,8 +64,9 @@ const plugin: Plugin = {
       }
     };
 
-    /** The turn ended: what each touched path is now, new files below touched folders, the bound. */
-    const finish = async (sessionId: string, turn: number, prompt: string, costUsd: number): Promise<void> => {
+    /** What each path the turn touched is now, and new files below touched folders: on every
+     *  turn.complete of the turn (a Stop hook's continuation goes on touching paths). */
+    const recordEnds = (sessionId: string, turn: number): void => {
       const s = store(sessionId);
       const t = s.turn(turn);
       for (const [path, before] of [...t.before]) {
@@ -73,6 +74,12 @@ const plugin: Plugin = {
         for (const p of pathsBelow(path) ?? []) if (!t.before.has(p)) s.touch(turn, p, null);
       }
       for (const path of t.before.keys()) s.after(turn, path, stateOf(path));
+    };
+
+    /** The turn ended: its end states, its line in the journal, the bound. */
+    const finish = async (sessionId: string, turn: number, prompt: string, costUsd: number): Promise<void> => {
+      const s = store(sessionId);
+      recordEnds(sessionId, turn);
       s.ended(turn, prompt, costUsd);
       const dropped = s.enforceBound();
       if (dropped.turns.length) {
@@ -129,7 +136,10 @@ const plugin: Plugin = {
     api.on("turn.complete", async (e, next) => {
       const r = await next(e);
       const i = running.findIndex((x) => x.sessionId === e.sessionId && x.turn === e.turn);
-      if (i === 0) {
+      // A Stop hook's continueWith keeps the turn running: its end states so far are recorded,
+      // and it finishes at the turn.complete that comes back without one (or at the next turn.start).
+      if (i === 0 && r?.continueWith) recordEnds(e.sessionId, e.turn);
+      else if (i === 0) {
         const [t] = running.splice(0, running.length);
         await finish(t.sessionId, t.turn, t.prompt, t.costUsd);
       } else if (i > 0) running.splice(i, 1);

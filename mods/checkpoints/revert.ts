@@ -2,7 +2,8 @@
 // `/rewind N`: every turn after N). For each path those turns touched, the target is its state
 // before the earliest of them changed it, and the state it should have now is the one the
 // latest of them left. A path whose state on disk is not that (the person or another program
-// changed it since) is a conflict: it is not overwritten unless the caller says so.
+// changed it since) is a conflict: it is not overwritten unless the caller says so — and so is a
+// path whose end state was never recorded, when it is not already as the target.
 
 import { readFileSync } from "node:fs";
 import { relative, isAbsolute } from "node:path";
@@ -43,7 +44,9 @@ export function planRevert(turns: TurnInfo[]): RevertPlan {
     const now = stateOf(path);
     const expected = last.after.get(path);
     const same = now === stateOfEntry(target, path);
-    items.push({ path, target, turn: first.turn, same, conflict: !same && expected !== undefined && now !== expected });
+    // No end state recorded (a crash, a change between turns, a path the store never saw end):
+    // nothing says the content on disk is the turns' own, so it is a conflict too (fail closed).
+    items.push({ path, target, turn: first.turn, same, conflict: !same && (expected === undefined || now !== expected) });
   }
   return {
     turns: kept.map((t) => t.turn),

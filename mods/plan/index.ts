@@ -13,14 +13,17 @@
 //     downgrades it at 80%. Execution runs on the session's own tier.
 //   - context.tail: the planning instruction rides at the turn's tail, never in the prefix
 //     (the tools offered are the same in every mode, so the prefix never changes).
-//   - turn.complete: the turn's answer is the plan; it waits for go, edit or drop.
+//   - turn.complete: the turn's answer is the plan; it waits for go, edit or drop. The planning
+//     turn ends when turn.complete returns without a Stop hook's continueWith.
+//   - fs.write, process.run: while a planning turn runs, no file is written and only a command
+//     `tool.effects` calls read-only runs, whatever tool asks (one that claims readOnly too).
 //
 // `/plan TASK` runs the planning turn, then asks the person: go (the next turn carries the plan
 // out; the plan is in the log), edit (notes go back to the planner, which revises), drop. Config
 // `start: true` (`--permission-mode plan`) plans every turn of the run: `-p` prints the plan and
 // exits. api.status reports { planning, awaiting, planner } for the REPL.
 
-import type { JsonValue, Plugin, PluginApi, CommandContext, TurnProfile } from "../../src/contract/index.js";
+import { DeniedError, type JsonValue, type Plugin, type PluginApi, type CommandContext, type TurnProfile } from "../../src/contract/index.js";
 import { deniedWhilePlanning, DROPPED_NOTE, GO_PROMPT, PLANNING_NOTE, revisePrompt, USAGE } from "./prompts.js";
 
 interface SessionPlan {
@@ -85,13 +88,32 @@ const plugin: Plugin = {
       return { notes };
     });
 
-    api.on("turn.complete", (e, next) => {
-      planningTurns.delete(`${e.sessionId}\u0000${e.turn}`);
+    // A Stop hook's continueWith keeps the same turn running (and its subagents planning with
+    // it): the planning turn ends only when turn.complete comes back without one — or, when the
+    // engine stops continuing at its bound, at the session's next turn.start.
+    api.on("turn.complete", async (e, next) => {
       const s = sessions.get(e.sessionId);
       if (s?.planning && e.stopReason === "completed" && e.text.trim()) {
         s.awaiting = true;
         s.plan = e.text;
       }
+      const r = await next(e);
+      if (!r?.continueWith) planningTurns.delete(`${e.sessionId}\u0000${e.turn}`);
+      return r;
+    });
+
+    // Defence in depth while a planning turn runs: a tool that claims to be read-only (a
+    // plugin's, an MCP server's) still cannot write a file or run a command that is not a
+    // reader's, whatever it told tool.check.
+    api.on("fs.write", (e, next) => {
+      if (planningTurns.size > 0) throw new DeniedError(`plan mode: you are planning, so nothing is written now (${e.path}); the plan names the change instead`, "plan mode");
+      return next(e);
+    });
+    api.on("process.run", async (e, next) => {
+      if (planningTurns.size === 0) return next(e);
+      const command = shellLine(e.argv, e.command);
+      const fx = await api.dispatch({ type: "tool.effects", sessionId: "", tool: "Bash", input: { command }, cwd: e.cwd });
+      if (!fx.readOnly) throw new DeniedError(`plan mode: you are planning, so only commands that read run now (not ${command.length > 80 ? `${command.slice(0, 79)}…` : command})`, "plan mode");
       return next(e);
     });
 
@@ -109,6 +131,19 @@ const plugin: Plugin = {
     });
   },
 };
+
+/** The Bash tool's own epilogue after the command (it reports the folder the shell ends in). */
+const BASH_EPILOGUE = /^([\s\S]*)\n__deepcode_status=\$\?\nprintf '\\n__deepcode_cwd_[0-9a-f]{16}__%s\\n' "\$PWD"\nexit \$__deepcode_status\n$/;
+
+/** The shell line a process runs: the script of `bash -c SCRIPT` (the Bash tool's command when
+ *  the rest is its epilogue), else the argv quoted word by word. */
+function shellLine(argv: string[], command: string | undefined): string {
+  if (argv.length === 3 && /^(?:\/(?:usr\/)?bin\/)?(?:ba)?sh$/.test(argv[0]) && argv[1] === "-c") {
+    const m = BASH_EPILOGUE.exec(argv[2]);
+    return m && m[1] === command ? m[1] : argv[2];
+  }
+  return argv.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+}
 
 async function command(api: PluginApi, ctx: CommandContext, s: SessionPlan, label: string): Promise<void> {
   const args = ctx.args.trim();

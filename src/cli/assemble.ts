@@ -224,7 +224,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   chain.setCore("agent.spawn", (e) => spawner.spawn(e));
 
   // The files a call would write, for checkpoints and plan mode (src/cli/effects/tool-effects.ts).
-  chain.setCore("tool.effects", (e) => toolEffects(e.tool, e.input, { root: o.root, cwd: e.cwd ?? app.engine?.cwd ?? o.root, home: homedir(), spec: registry.get(e.tool)?.spec }));
+  // A shell command starts in the Bash folder of the session that makes the call (a subagent's own).
+  chain.setCore("tool.effects", (e) => toolEffects(e.tool, e.input, { root: o.root, cwd: e.cwd ?? app.engineOf(e.sessionId)?.cwd ?? o.root, home: homedir(), spec: registry.get(e.tool)?.spec }));
   // Text for the person from a mod (checkpoints dropped by the store's bound…): stderr here;
   // the REPL prints it in place.
   chain.setCore("ui.render", (e) => {

@@ -66,6 +66,7 @@ const SEEN = [
   "cp -r sub sub2",
   "echo a > x; echo b 2> y; echo c &> z",
   "cat a.txt | tee -a b.txt >/dev/null",
+  "xxd a.txt xx.out",
 ];
 
 const UNSEEN: Array<[string, RegExp]> = [
@@ -76,6 +77,10 @@ const UNSEEN: Array<[string, RegExp]> = [
   ['echo x > "$OUT"', /writes a file named only at run time/],
   ["ls | xargs rm", /the files it gets come from its input|xargs/],
   ["find . -name '*.txt' -delete", /^find -delete: /],
+  ["rg --pre ./x.sh hello", /^rg: --pre runs a program/],
+  ["git grep -O./x.sh hello", /^git: git grep -O opens the matches in a program/],
+  ["GIT_EXTERNAL_DIFF=./x.sh git diff", /^git: GIT_EXTERNAL_DIFF set for it/],
+  ["PAGER=./x.sh git log", /^git: PAGER set for it/],
 ];
 
 describe("tool.effects for a shell command", () => {

@@ -1,7 +1,7 @@
 // The checkpoint store's bound: content-addressed objects, the oldest turns dropped first when
 // the store grows past settings checkpoints.maxBytes, and said so — also through the real CLI.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CheckpointStore } from "../../mods/checkpoints/store.js";
@@ -67,7 +67,8 @@ describe("the checkpoint store", () => {
 describe("the bound through the real CLI", () => {
   it("says which turns' checkpoints it dropped, and /rewind then says their changes stay", async () => {
     rig = await cliRig(turnScript(), { "shared.txt": "x".repeat(3000) });
-    rig.env.write(".deepcode/settings.json", JSON.stringify({ checkpoints: { maxBytes: 5000 } }));
+    // The person's own settings: a project may not bound checkpoints below 1 MiB untrusted.
+    writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ checkpoints: { maxBytes: 5000 } }));
     const said: string[] = [];
     for (let k = 1; k <= 3; k++) {
       const r = await rig.run(["-p", ...(k > 1 ? ["-c"] : []), ...ALLOW, `turn ${k}`]);

@@ -118,8 +118,12 @@ export const FAMILIES: Family[] = [
       "awk 'BEGIN{while((getline l < \".env\")>0) print l}'", "awk -f evil.awk", "find . -maxdepth 1 -name victim.txt -delete",
       "find . -name README.md -fprint x.txt", "sort -o x.txt README.md", "sort --output=victim.txt README.md", "tar -tf a.tar -I pwned",
       "tar -tf a.tar --use-compress-program=pwned", "tar -tf a.tar --checkpoint=1 --checkpoint-action=exec=pwned",
+      "rg --pre pwned readme", "rg --pre=pwned readme .", "rg -i --pre ./evil.sh readme", "rg --pre-glob '*.md' --pre pwned readme",
+      "rg --hostname-bin=pwned --hyperlink-format='file://{host}{path}' readme", "git grep -Opwned readme", "git grep -nOpwned readme",
+      "git grep -O pwned readme", "xxd README.md victim.txt", "xxd -r README.md victim.txt", "xxd -c 8 README.md victim.txt",
+      "PAGER=pwned git log", "LESSOPEN='|pwned %s' less README.md", "RIPGREP_CONFIG_PATH=evil.rgrc rg readme",
       // careful: the plain forms, and options that run nothing
-      "npm test", "npm test -- --grep x", "git status", "git log --oneline -1", "git -C src status", "sed -n 1p README.md", "awk '$1 > 5' README.md",
+      "rg -n readme", "rg -e --pre readme", "xxd README.md", "git grep -n readme", "npm test", "npm test -- --grep x", "git status", "git log --oneline -1", "git -C src status", "sed -n 1p README.md", "awk '$1 > 5' README.md",
       "awk '/readme|x/' README.md", "sort -r README.md", "find . -name '*.md'",
     ],
   },

@@ -119,6 +119,7 @@ export function makeFixture(): Fixture {
   t("evilmod.py", "import os\nos.system('pwned')\n");
   t("Evil.pm", "package Evil;\nsystem('pwned');\n1;\n");
   t("evil.sed", "1e pwned\n");
+  t("evil.rgrc", "--pre=pwned\n");
   t("evil.awk", "BEGIN { system(\"pwned\") }\n");
   t("evilbin/ls", "#!/bin/sh\npwned\n", 0o755);
   symlinkSync("../outside", join(ws, "linkdir"));

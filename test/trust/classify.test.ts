@@ -28,10 +28,19 @@ describe("an untrusted project's settings", () => {
   });
 
   it("may keep checkpoints on, bound them and choose a planner, but not switch checkpoints off", () => {
-    expect(split({ checkpoints: { enabled: true, maxBytes: 1000 }, planner: "reasoner", autoPlan: "ask" }).kept).toEqual({ checkpoints: { enabled: true, maxBytes: 1000 }, planner: "reasoner", autoPlan: "ask" });
+    expect(split({ checkpoints: { enabled: true, maxBytes: 8 * 1024 * 1024 }, planner: "reasoner", autoPlan: "ask" }).kept).toEqual({ checkpoints: { enabled: true, maxBytes: 8 * 1024 * 1024 }, planner: "reasoner", autoPlan: "ask" });
     const off = split({ checkpoints: { enabled: false } });
     expect(off.kept).toEqual({});
     expect(off.items.map((i) => i.what)).toEqual(["switch file checkpoints off (no /undo or /rewind of files)"]);
+  });
+
+  it("cannot bound checkpoints below 1 MiB, which would switch them off in effect", () => {
+    for (const maxBytes of [0, 1000, 1024 * 1024 - 1, -5, "0"]) {
+      const r = split({ checkpoints: { maxBytes } });
+      expect({ maxBytes, kept: r.kept }).toEqual({ maxBytes, kept: {} });
+      expect(r.items.map((i) => i.what)).toEqual([`bound file checkpoints to ${JSON.stringify(maxBytes)} bytes, below 1 MiB (which keeps almost nothing to /undo or /rewind)`]);
+    }
+    expect(split({ checkpoints: { maxBytes: 1024 * 1024 } }).kept).toEqual({ checkpoints: { maxBytes: 1024 * 1024 } });
   });
 
   it("run no hooks and load no plugins or servers, each one listed", () => {

@@ -14,7 +14,9 @@
 //
 // `readOnly` for Bash is deliberately narrow: every part a program of READERS (or a harmless
 // builtin) with no write, nothing the parser is unsure of, no option that runs other code, and
-// not inside a wrapper (`bash -c`, `xargs`, `find -exec`). Plan mode lets only such commands
+// not inside a wrapper (`bash -c`, `xargs`, `find -exec`), no variable assigned. A reader's write
+// options and operands (`xxd IN OUT`, `tree -o F`, `less -o F`) are file effects, its options
+// that run a program (`rg --pre`, `git grep -O`) are program risks (permissions/shell/programs.ts). Plan mode lets only such commands
 // through; anything else is a change until shown otherwise.
 
 import { existsSync } from "node:fs";
@@ -25,6 +27,7 @@ import { resolveWord } from "../permissions/bash-paths.js";
 import { fileEffects } from "../permissions/shell/effects.js";
 import { parseShell, type ShellPart } from "../permissions/shell/parser.js";
 import { programRisks } from "../permissions/shell/programs.js";
+import { isSafeEnv } from "../permissions/match.js";
 
 export interface EffectsEnv {
   root: string;
@@ -74,6 +77,13 @@ export function bashEffects(command: string, env: Pick<EffectsEnv, "cwd" | "home
     if (fx.unknownFiles) unknown.push(`${part.name}: the files it gets come from its input`);
     const what = knownWrites(part);
     if (what) unknown.push(what);
+    // A known program made to run another one (`rg --pre ./x`, `git grep -O./x`, `PAGER=./x git
+    // log`): what that one writes is not the reader's to name.
+    else if (part.words.length > 0) {
+      for (const r of programRisks(part)) unknown.push(`${part.name}: ${r.why}`);
+      const set = part.assigns.filter((a) => !isSafeEnv(a));
+      if (set.length > 0) unknown.push(`${part.name}: ${set.join(", ")} set for it can make it run another program`);
+    }
     if (written.length > 0 || what || !readsOnly(part)) readOnly = false;
   }
   return { writes: withMissingParents([...writes]), unknown, readOnly };
@@ -106,6 +116,10 @@ function knownWrites(part: ShellPart): string | null {
 
 /** The part only reads: a known reader, run directly, with no option that runs other code. */
 function readsOnly(part: ShellPart): boolean {
+  // An assignment, before a command (`GIT_EXTERNAL_DIFF=./x git diff`, `PAGER=…`, `LESSOPEN=…`)
+  // or alone (the Bash tool's shell keeps it, and an exported name such as PATH stays
+  // exported), can make a reader run another program: never read-only.
+  if (part.assigns.length > 0) return false;
   if (part.words.length === 0) return part.redirects.every((r) => !r.write);
   if (!READERS.has(part.name) || part.via.length > 0 || part.unsure.length > 0 || part.escalated) return false;
   if (part.redirects.some((r) => r.write)) return false;

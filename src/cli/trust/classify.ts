@@ -9,6 +9,9 @@
 import type { JsonValue } from "../../contract/index.js";
 import type { Settings } from "../settings/types.js";
 
+/** The smallest checkpoints.maxBytes an untrusted project may set. */
+const CHECKPOINTS_FLOOR = 1024 * 1024;
+
 /** One thing an untrusted project would change if it were trusted. */
 export interface TrustItem {
   /** The file it comes from (absolute). */
@@ -53,15 +56,17 @@ const RULES: Record<string, Split> = {
     }
     return { keep, items };
   },
-  // Checkpoints are the person's way back: a project may keep them on or bound them, but
-  // switching them off takes that away, so it needs trust (as switching the sandbox off does).
+  // Checkpoints are the person's way back: a project may keep them on or bound them (to 1 MiB
+  // at least), but switching them off takes that away, so it needs trust (as switching the sandbox off does).
   checkpoints: (v, file) => {
     if (!isObject(v)) return { items: [] };
     const keep: { [k: string]: JsonValue } = {};
     const items: TrustItem[] = [];
     if (v.enabled === true) keep.enabled = true;
     else if (v.enabled !== undefined) items.push(item(file, "checkpoints.enabled", "switch file checkpoints off (no /undo or /rewind of files)", v.enabled));
-    if (v.maxBytes !== undefined) keep.maxBytes = v.maxBytes;
+    // A bound too small to keep a turn's files is checkpoints switched off by other means.
+    if (typeof v.maxBytes === "number" && v.maxBytes >= CHECKPOINTS_FLOOR) keep.maxBytes = v.maxBytes;
+    else if (v.maxBytes !== undefined) items.push(item(file, "checkpoints.maxBytes", `bound file checkpoints to ${JSON.stringify(v.maxBytes)} bytes, below 1 MiB (which keeps almost nothing to /undo or /rewind)`, v.maxBytes));
     return { keep, items };
   },
   sandbox: (v, file) => {

@@ -160,6 +160,16 @@ const HANDLERS: Record<string, Handler> = {
   },
 };
 HANDLERS.egrep = HANDLERS.fgrep = HANDLERS.grep;
+// `xxd IN OUT` (and `xxd -r IN OUT`): the second operand is written. Every operand after the
+// first counts, so a value option it does not know (`-cols 8`) errs towards a write.
+HANDLERS.xxd = (_part, args, out) => {
+  const written = operandsOf(args, "cglson", []).slice(1);
+  out.reads = out.reads.filter((w) => !written.includes(w));
+  for (const word of written) if (word.value !== "-") out.edits.push({ word, how: "xxd's output operand", option: at(args, word) });
+};
+HANDLERS.tree = (_part, args, out) => edits(args, out, "o", ["output"], "tree -o");
+HANDLERS.less = HANDLERS.more = (_part, args, out) => edits(args, out, "oO", ["log-file", "LOG-FILE"], "less -o (a log file)");
+HANDLERS.zstdcat = (_part, args, out) => edits(args, out, "o", [], "zstd -o");
 HANDLERS.ag = HANDLERS.ack = (part, args, out) => {
   const dirs = operandsOf(args, "ABCGgm", ["after", "before", "context", "file-search-regex", "max-count", "depth", "type"]).slice(1);
   const skipHidden = !has(args, /^--hidden$|^-[A-Za-z]*u|^--(?:unrestricted|all-types)$/);

@@ -93,6 +93,14 @@ const SPECS: Record<string, Spec> = {
   more: { risky: { "+": "runs a command at start" } },
   gcc: { risky: { "-wrapper": "runs the compiler under another program", "-fplugin": "loads a compiler plugin", "-specs": "reads a specs file (which can run programs)" } },
   find: { risky: { "-delete": "deletes every file it finds" } },
+  rg: {
+    risky: { "--pre": "runs a program on every file it searches", "--pre-glob": "chooses the files a --pre program runs on", "--hostname-bin": "runs a program to learn the host name" },
+    value: ["-e", "--regexp", "-f", "--file", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "-m", "--max-count", "-A", "-B", "-C", "-M", "-j", "-E", "-r", "--replace", "--type-add", "--sort", "--sortr", "--pre", "--pre-glob", "--hostname-bin"],
+  },
+  ag: { risky: { "--pager": "runs another pager program" } },
+  ack: { risky: { "--pager": "runs another pager program", "--output": "evaluates an output expression" } },
+  tree: { risky: { "-R": "runs tree again in every folder, writing 00Tree.html there" } },
+  file: { risky: { "-C": "compiles a magic file, writing a .mgc file" } },
 };
 SPECS.nvim = SPECS.vi = SPECS.view = SPECS.ex = SPECS.vim;
 SPECS.cc = SPECS["g++"] = SPECS.clang = SPECS.gcc;
@@ -207,7 +215,13 @@ function gitRisks(part: ShellPart, out: Risk[]): void {
     const v = w[k].value;
     if (v === "--") break;
     const name = optionName(v);
-    if (name === null || GIT_OPTIONS[name] === undefined) continue;
+    if (name === null) continue;
+    // `git grep -Ovim`, `-nO`: -O takes its program attached, and short options cluster.
+    if (subcommand === "grep" && /^-[A-Za-z]*O/.test(v) && GIT_OPTIONS[name] === undefined) {
+      out.push({ at: k, why: `git grep -O ${GIT_OPTIONS["-O"]}` });
+      continue;
+    }
+    if (GIT_OPTIONS[name] === undefined) continue;
     const only = GIT_OPTION_SUBCOMMANDS[name];
     if (only === undefined || only.has(subcommand)) out.push({ at: k, why: `git ${subcommand} ${name} ${GIT_OPTIONS[name]}` });
   }
