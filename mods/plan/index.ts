@@ -146,8 +146,12 @@ function shellLine(argv: string[], command: string | undefined): string {
 }
 
 async function command(api: PluginApi, ctx: CommandContext, s: SessionPlan, label: string): Promise<void> {
-  const args = ctx.args.trim();
-  const [verb, ...rest] = args.split(/\s+/);
+  let args = ctx.args.trim();
+  // `/plan -- TASK`: all of it is the task (a prompt typed in plan mode comes this way, so
+  // "go with option B" or "drop the old API" is planned, never read as a verb).
+  const task = /^--(?:\s|$)/.test(args);
+  if (task) args = args.slice(2).trim();
+  const [verb, ...rest] = task ? [""] : args.split(/\s+/);
   if (args === "") {
     if (s.awaiting) return review(api, ctx, s);
     return ctx.print(`${s.planning ? "plan mode is on: your next prompt is planned" : "plan mode is off"} (planner: ${label})\n${USAGE}`);

@@ -31,6 +31,7 @@ export const DROPPED_NOTE = "The person dropped the plan you proposed: do not ca
 
 export const USAGE = [
   "/plan TASK          plan TASK with the planner: read-only tools, then a plan to review",
+  "/plan -- TASK       the same, for a task that starts with go, edit, drop or off",
   "/plan go            carry out the plan waiting for an answer (on the session's tier)",
   "/plan edit NOTES    send notes to the planner; it revises the plan",
   "/plan drop          drop the plan",

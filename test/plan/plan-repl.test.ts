@@ -104,4 +104,14 @@ describe("autoPlan", () => {
     await t.waitFor("? The plan is ready: go, edit or drop?");
     expect(billed().map((x) => x.body.model)).toEqual(["deepseek-v4-pro"]);
   });
+
+  it("plans a typed task that starts with a /plan verb (drop, go, off) as the task it is", async () => {
+    const t = await repl.open({ replies: [{ content: PLAN1 }], default: { content: "fine" } }, {}, { settings: { estimate: "show", autoPlan: "on" } });
+    enter(t, "drop the legacy API across all the modules");
+    await t.waitFor("? The plan is ready: go, edit or drop?");
+    expect(t.screen()).not.toContain("no plan is waiting");
+    const [first] = billed();
+    expect(first.body.model).toBe("deepseek-v4-pro");
+    expect(JSON.stringify(first.body.messages.at(-1))).toContain("drop the legacy API across all the modules");
+  });
 });

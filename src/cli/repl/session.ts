@@ -170,7 +170,7 @@ export class Repl implements ReplApi {
         return yes;
       },
     }, text);
-    if (route === "plan") return this.command(`/plan ${text}`);
+    if (route === "plan") return this.command(`/plan -- ${text}`); // all of it the task, never a verb
     if (route === "turn") return this.runTurn(text);
   }
 
