@@ -25,6 +25,7 @@ export async function undo(d: CommandDeps, ctx: CommandContext): Promise<void> {
   ctx.print(`undo turn ${t.turn}${t.prompt ? ` (${quote(t.prompt)})` : ""}:`);
   const done = await revert(d, ctx, store, plan, force);
   d.tell(ctx.sessionId, `The person undid your file changes of turn ${t.turn}${t.prompt ? ` (${quote(t.prompt)})` : ""}: ${summaryForModel(done)}. The conversation is unchanged, so the files no longer match what that turn did: read them again before editing.`);
+  failIfKept(ctx, done);
 }
 
 export async function rewind(d: CommandDeps, ctx: CommandContext): Promise<void> {
@@ -49,6 +50,24 @@ export async function rewind(d: CommandDeps, ctx: CommandContext): Promise<void>
     }
   }
   return rewindTo(d, ctx, store, turn, what as "files" | "conversation" | "both", force);
+}
+
+/** `/rewind N conversation` with file checkpoints off (settings checkpoints.enabled: false). */
+export async function rewindConversationOnly(api: PluginApi, ctx: CommandContext): Promise<void> {
+  const words = ctx.args.trim().split(/\s+/).filter(Boolean);
+  const n = words.find((w) => /^\d+$/.test(w));
+  const fail = (why: string): void => {
+    ctx.print(`not rewound: ${why}`);
+    if (!ctx.interactive) throw new Error(`not rewound: ${why}`);
+  };
+  if (words.includes("files") || words.includes("both") || !words.includes("conversation") || n === undefined) {
+    return fail("file checkpoints are off (settings checkpoints.enabled), so only the conversation can go back: /rewind N conversation (deepcode rewind --conversation)");
+  }
+  const turn = Number(n);
+  const conv = await api.dispatch({ type: "context.rewind", sessionId: ctx.sessionId, turn });
+  if (!conv.ok) return fail(`the conversation cannot go back to the end of turn ${turn} (${conv.error})`);
+  ctx.print(`conversation rewound to the end of turn ${turn}: ${conv.rewound.length} later turn${conv.rewound.length === 1 ? "" : "s"} left it (${conv.messages} messages remain; the next request extends turn ${turn}'s, still cached). Files are as they are now (checkpoints are off).`);
+  for (const note of conv.notes) ctx.print(`! ${note}`);
 }
 
 async function rewindAsked(d: CommandDeps, ctx: CommandContext, live: TurnInfo[], force: boolean): Promise<void> {
@@ -87,29 +106,38 @@ async function askWhat(api: PluginApi, sessionId: string, turn: number): Promise
 }
 
 async function rewindTo(d: CommandDeps, ctx: CommandContext, store: CheckpointStore, turn: number, what: "files" | "conversation" | "both", force: boolean): Promise<void> {
-  const later = [...store.turns.values()].filter((t) => t.turn > turn && !t.reverted);
-  let files: Applied | undefined;
-  if (what !== "conversation") {
-    ctx.print(`files as they were after turn ${turn}:`);
-    files = await revert(d, ctx, store, planRevert(later), force);
+  const last = Math.max(0, ...[...store.turns.values()].filter((t) => !t.rewound).map((t) => t.turn));
+  if (what === "files" && turn > last) {
+    const msg = `there is no turn ${turn}: the last turn is ${last}`;
+    ctx.print(`not rewound: ${msg}`);
+    if (!ctx.interactive) throw new Error(`not rewound: ${msg}`);
+    return;
   }
+  const later = [...store.turns.values()].filter((t) => t.turn > turn && !t.reverted);
+  // The conversation first: a turn it cannot go back to (none such, the last one, a turn that
+  // failed) changes nothing at all, files included.
   let conv: RewindResult | undefined;
   if (what !== "files") {
     conv = await d.api.dispatch({ type: "context.rewind", sessionId: ctx.sessionId, turn });
     if (!conv.ok) {
-      ctx.print(`the conversation was not rewound: ${conv.error}`);
-      if (!files) throw new Error(`not rewound: ${conv.error}`);
-    } else {
-      store.rewound(conv.rewound, turn);
-      ctx.print(`conversation rewound to the end of turn ${turn}: ${conv.rewound.length} later turn${conv.rewound.length === 1 ? "" : "s"} left it (${conv.messages} messages remain; the next request extends turn ${turn}'s, still cached). The transcript keeps them, marked as rewound.`);
-      for (const n of conv.notes) ctx.print(`! ${n}`);
-      if (!files) {
-        const changed = later.filter((t) => t.before.size > 0);
-        if (changed.length) ctx.print(`files are as they are now: turns ${changed.map((t) => t.turn).join(", ")} changed some (/rewind ${turn} files puts them back)`);
-      }
+      ctx.print(`not rewound: the conversation cannot go back to the end of turn ${turn} (${conv.error})${what === "both" ? "; the files were left as they are" : ""}`);
+      if (!ctx.interactive) throw new Error(`not rewound: ${conv.error}`);
+      return;
     }
+    store.rewound(conv.rewound, turn);
+    ctx.print(`conversation rewound to the end of turn ${turn}: ${conv.rewound.length} later turn${conv.rewound.length === 1 ? "" : "s"} left it (${conv.messages} messages remain; the next request extends turn ${turn}'s, still cached). The transcript keeps them, marked as rewound.`);
+    for (const n of conv.notes) ctx.print(`! ${n}`);
+  }
+  let files: Applied | undefined;
+  if (what !== "conversation") {
+    ctx.print(`files as they were after turn ${turn}:`);
+    files = await revert(d, ctx, store, planRevert(later), force);
+  } else {
+    const changed = later.filter((t) => t.before.size > 0);
+    if (changed.length) ctx.print(`files are as they are now: turns ${changed.map((t) => t.turn).join(", ")} changed some (/rewind ${turn} files puts them back)`);
   }
   d.tell(ctx.sessionId, noteFor(turn, conv?.ok === true, files, later));
+  failIfKept(ctx, files);
 }
 
 function noteFor(turn: number, conversation: boolean, files: Applied | undefined, later: TurnInfo[]): string {
@@ -156,8 +184,13 @@ async function revert(d: CommandDeps, ctx: CommandContext, store: CheckpointStor
     for (const u of plan.unseen) ctx.print(`    turn ${u.turn}: ${u.what}`);
   }
   if (plan.unseen.length || done.restored.length) ctx.print(`  ${BLIND_SPOT}`);
-  if (!ctx.interactive && done.kept.length) throw new Error(`${done.kept.length} file(s) changed on disk since and were kept: --force overwrites them`);
   return done;
+}
+
+/** Where nobody could answer (deepcode rewind), a kept file is a failure: exit 1, after the
+ *  model was told what really happened. */
+function failIfKept(ctx: CommandContext, done: Applied | undefined): void {
+  if (!ctx.interactive && done?.kept.length) throw new Error(`${done.kept.length} file(s) changed on disk since and were kept: --force overwrites them`);
 }
 
 function summaryForModel(a: Applied): string {

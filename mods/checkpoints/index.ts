@@ -19,7 +19,7 @@
 
 import { lstatSync } from "node:fs";
 import type { Plugin } from "../../src/contract/index.js";
-import { rewind, undo } from "./commands.js";
+import { rewind, rewindConversationOnly, undo } from "./commands.js";
 import { entryOf, linkTarget, pathsBelow, stateOf } from "./files.js";
 import { shown } from "./revert.js";
 import { CheckpointStore } from "./store.js";
@@ -33,7 +33,8 @@ const plugin: Plugin = {
     if (api.config.enabled === false || !sessionsDir) {
       const off = (ctx: { print(t: string): void }): void => ctx.print("checkpoints are off (settings checkpoints.enabled): nothing to put back");
       api.command({ name: "undo", description: "put back the files the last turn changed (checkpoints are off)", run: off });
-      api.command({ name: "rewind", description: "go back to the end of a turn (checkpoints are off)", run: off });
+      // The conversation needs no file store: it can still go back (and stays cached).
+      api.command({ name: "rewind", args: "N conversation", description: "cut the conversation back to the end of turn N (file checkpoints are off)", run: (ctx) => rewindConversationOnly(api, ctx) });
       return;
     }
     const stores = new Map<string, CheckpointStore>();

@@ -108,6 +108,36 @@ describe("deepcode rewind", () => {
     expect(objects).toHaveLength(5);
   });
 
+  it("changes nothing and exits 1 for a turn the conversation cannot go back to, past the last one or the last one itself", async () => {
+    const id = await fiveTurns();
+    const before = read("shared.txt");
+    for (const args of [["--turn", "9"], ["--turn", "5"], ["--turn", "9", "--files"], ["--turn", "9", "--conversation"]]) {
+      const r = await rig!.run(["rewind", "--session", id, ...args]);
+      expect({ args, code: r.code }).toEqual({ args, code: 1 });
+      expect(r.stdout + r.stderr).toMatch(/not rewound/);
+      expect(read("shared.txt")).toBe(before);
+      expect(existsSync(join(rig!.env.root, "f5.txt"))).toBe(true);
+    }
+    // Nothing was said to the model either: the next turn's tail has no rewind note.
+    await rig!.run(["-p", "-c", ...ALLOW, "turn 6"]);
+    const last = chatBodies(rig!.sim.requests).at(-1) as { messages: Array<{ role: string; content: string }> };
+    expect(last.messages.some((m) => m.role === "user" && /The person (rewound|put the files back)/.test(m.content))).toBe(false);
+  });
+
+  it("still rewinds the conversation with file checkpoints off, and refuses (exit 1) to put files back", async () => {
+    rig = await cliRig(turnScript(), { "shared.txt": "line0\n" });
+    writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ checkpoints: { enabled: false } }));
+    for (let k = 1; k <= 3; k++) expect((await rig.run(["-p", ...(k > 1 ? ["-c"] : []), ...ALLOW, `turn ${k}`])).code).toBe(0);
+    const id = /([^/]+)\.jsonl$/.exec(readdirSync(join(rig.env.home, "sessions"), { recursive: true }).map(String).find((f) => f.endsWith(".jsonl"))!)![1];
+    const files = await rig.run(["rewind", "--session", id, "--turn", "1"]);
+    expect(files.code).toBe(1);
+    expect(files.stdout + files.stderr).toContain("file checkpoints are off");
+    const conv = await rig.run(["rewind", "--session", id, "--turn", "1", "--conversation"]);
+    expect(conv.code).toBe(0);
+    expect(conv.stdout).toContain("conversation rewound to the end of turn 1: 2 later turns left it");
+    expect(read("shared.txt")).toBe("line0\nline1\nline2\nline3\n");
+  });
+
   it("answers bad arguments with a usage error", async () => {
     rig = await cliRig({ default: { content: "x" } });
     expect((await rig.run(["rewind", "--turn", "1"])).stderr).toContain("deepcode rewind needs --session ID");
