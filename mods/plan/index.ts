@@ -55,6 +55,15 @@ const plugin: Plugin = {
       return next(e);
     });
 
+    // A rewound conversation no longer holds the plan that waited: `go` would approve a plan
+    // the model cannot see.
+    api.on("context.rewind", async (e, next) => {
+      const r = await next(e);
+      const s = sessions.get(e.sessionId);
+      if (r.ok && s?.awaiting) Object.assign(s, { awaiting: false, plan: undefined });
+      return r;
+    });
+
     // A planning turn running now (session and turn): whatever it starts inside — a subagent's
     // session with an id of its own — plans with it, so its changes are denied too.
     const planningTurns = new Set<string>();

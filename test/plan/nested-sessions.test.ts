@@ -52,3 +52,19 @@ describe("plan mode and the sessions a planning turn starts", () => {
     expect(String(after.content)).toMatch(/^deny by core/);
   });
 });
+
+describe("plan mode and a rewind", () => {
+  it("forgets the plan that waited once the conversation is rewound past it: go has nothing to approve", async () => {
+    const script = { replies: [{ content: "hello" }, { content: "## Steps\n1. x" }] };
+    h = await startHarness({ script, mods: [plan], modConfig: (id): Record<string, JsonValue> => (id === "plan" ? { planner: { label: "reasoner-budget", profile: { model: "deepseek-v4-pro", thinking: "enabled" } } } : {}) });
+    await h.turn("hi");
+    const printed: string[] = [];
+    const run = (args: string) => h!.commands.get("plan")!.spec.run({ args, sessionId: h!.engine.sessionId, signal: new AbortController().signal, interactive: false, print: (t) => printed.push(t), submit: async (p) => void (await h!.turn(p)) });
+    await run("-- add a file");
+    expect(printed.at(-1)).toContain("the plan waits");
+    const r = await h.chain.dispatch({ type: "context.rewind", sessionId: h.engine.sessionId, turn: 1 });
+    expect(r.ok).toBe(true);
+    await run("go");
+    expect(printed.at(-1)).toContain("no plan is waiting for an answer");
+  });
+});
