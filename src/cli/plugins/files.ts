@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { FileRecord } from "./store.js";
+import { inert } from "../render/inert.js";
 
 const MAX_DEPTH = 16;
 const MAX_FILES = 10_000;
@@ -110,7 +111,10 @@ export interface Drift {
 
 export function driftWords(d: Drift): string {
   const parts: string[] = [];
-  const list = (xs: string[]): string => (xs.length > 4 ? `${xs.slice(0, 4).join(", ")} and ${xs.length - 4} more` : xs.join(", "));
+  const list = (ys: string[]): string => {
+    const xs = ys.map(inert); // file names are the plugin's own text
+    return xs.length > 4 ? `${xs.slice(0, 4).join(", ")} and ${xs.length - 4} more` : xs.join(", ");
+  };
   if (d.modified.length) parts.push(`changed: ${list(d.modified)}`);
   if (d.added.length) parts.push(`added: ${list(d.added)}`);
   if (d.missing.length) parts.push(`missing: ${list(d.missing)}`);

@@ -15,6 +15,7 @@ import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { copyPlugin, digestOf, digestOfDir, drift, driftWords, recordFiles } from "./files.js";
 import { readMarketplace, type MarketplaceEntry } from "./manifest.js";
 import { addMarketplace, declaredMarketplaces, describeSource, PluginError, updateMarketplace } from "./marketplaces.js";
+import { inert } from "../render/inert.js";
 import { brings, bringsLines, readContents, RISKY, type Brings } from "./parts.js";
 import { enabledIn, scopeFile, setEnabled, SCOPES, type Scope } from "./scope.js";
 import { dataDir, installDir, PLUGIN_ID, pluginsDir, readKnown, readLock, writeLock, type InstallRecord, type KnownMarketplace } from "./store.js";
@@ -112,8 +113,8 @@ export async function installPlugin(c: PluginCtx, spec: string, scope: Scope): P
     const b = brings(contents);
     const version = contents.manifest.version ?? entry.version;
     const risky = RISKY.some((k) => b[k].length > 0);
-    c.ui.say(`${id}${version ? ` ${version}` : ""}${contents.manifest.description ? ` — ${contents.manifest.description}` : ""}`);
-    c.ui.say(`from ${describeSource(market.source)}${staged.commit ? ` at ${staged.commit.slice(0, 12)}` : ""}; sha256 ${staged.digest}${entry.sha256 ? " (as pinned)" : ""}`);
+    c.ui.say(`${id}${version ? ` ${inert(version)}` : ""}${contents.manifest.description ? ` — ${inert(contents.manifest.description)}` : ""}`);
+    c.ui.say(`from ${inert(describeSource(market.source))}${staged.commit ? ` at ${staged.commit.slice(0, 12)}` : ""}; sha256 ${staged.digest}${entry.sha256 ? " (as pinned)" : ""}`);
     const lines = bringsLines(b);
     for (const l of lines.length ? lines : ["  (no commands, hooks, servers, skills or agents)"]) c.ui.say(l);
     const title = `Install ${id}${risky ? " — it can run code on your machine (the lines marked !)" : ""}?`;
@@ -164,7 +165,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
     }
     const lines = updateLines(changes, before, brings(next));
     if (tampered) lines.unshift(`! the installed files changed since install (${driftWords(tampered)}); this puts the marketplace's files back`);
-    c.ui.say(`Update ${id} ${rec.version ?? "?"} → ${version ?? "?"}:`);
+    c.ui.say(`Update ${id} ${inert(rec.version ?? "?")} → ${inert(version ?? "?")}:`);
     for (const l of lines) c.ui.say(l);
     if (!(await c.ui.confirm(`Apply this update to ${id}?`, lines))) return false;
     const old = `${final}.old-${randomBytes(3).toString("hex")}`;
@@ -194,7 +195,7 @@ function fileChanges(rec: InstallRecord, now: Record<string, { sha256: string; m
 
 function updateLines(files: ReturnType<typeof fileChanges>, before: Brings, after: Brings): string[] {
   const lines: string[] = [];
-  const list = (xs: string[]): string => xs.join(", ");
+  const list = (xs: string[]): string => xs.map(inert).join(", ");
   lines.push(`  files: ${[files.changed.length ? `changed ${list(files.changed)}` : "", files.added.length ? `added ${list(files.added)}` : "", files.removed.length ? `removed ${list(files.removed)}` : ""].filter(Boolean).join("; ") || "none"}`);
   const label: Record<keyof Brings, string> = { hooks: "hooks", servers: "MCP servers", native: "module", permissions: "permissions", commands: "commands", skills: "skills", agents: "agents" };
   for (const k of Object.keys(label) as Array<keyof Brings>) {

@@ -14,6 +14,7 @@ import type { LoadedSettings } from "../settings/types.js";
 import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { cloneAt, git } from "./git.js";
 import { githubUrl, marketplaceFile, readMarketplace, type MarketplaceFile } from "./manifest.js";
+import { inert } from "../render/inert.js";
 import { isObject, marketplaceDir, pluginsDir, readKnown, writeKnown, type KnownMarketplace } from "./store.js";
 
 export type MarketSource = { [k: string]: JsonValue };
@@ -42,7 +43,12 @@ export function parseMarketArg(arg: string, cwd: string): MarketSource {
   throw new PluginError(`'${arg}' is not a folder, a git URL or a GitHub owner/repo`);
 }
 
+/** A source in words, for a message (inert: a URL or path is someone else's text). */
 export function describeSource(s: MarketSource): string {
+  return inert(sourceWords(s));
+}
+
+function sourceWords(s: MarketSource): string {
   const ref = typeof s.ref === "string" ? `#${s.ref}` : "";
   if (s.source === "github") return `github ${String(s.repo)}${ref}`;
   if (s.source === "git" || s.source === "url") return `git ${String(s.url)}${ref}`;
