@@ -89,11 +89,11 @@ describe.skipIf(!GIT_AVAILABLE)("an enabled plugin's parts", () => {
     expect(parts.plugins).toEqual([]);
   });
 
-  it("runs the hooks of a plugin the managed policy enables in the managed (prepend) layer", async () => {
+  it("runs the hooks of a plugin the managed policy enables, from a marketplace it declares, in the managed (prepend) layer", async () => {
     rig = await pluginRig();
     await rig.installKit();
     await rig.run(["plugin", "disable", PLUGIN_ID]);
-    const { parts } = partsOf(rig, { managed: { enabledPlugins: { [PLUGIN_ID]: true } } });
+    const { parts } = partsOf(rig, { managed: { enabledPlugins: { [PLUGIN_ID]: true }, extraKnownMarketplaces: { "acme-tools": { source: { source: "git", url: rig.market.bare } } } } });
     expect(parts.plugins.map((p) => p.tier)).toEqual(["managed"]);
     expect(pluginHookLayers(parts)[0].name).toBe("managed");
   });

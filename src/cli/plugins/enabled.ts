@@ -10,7 +10,8 @@
 
 import type { JsonValue } from "../../contract/index.js";
 import type { LoadedSettings, SettingsLayerName } from "../settings/types.js";
-import { isObject } from "./store.js";
+import { isObject, PLUGIN_ID } from "./store.js";
+import { inert } from "../render/inert.js";
 
 export interface Enabled {
   enabled: boolean;
@@ -18,12 +19,19 @@ export interface Enabled {
   file: string;
 }
 
-export function enabledPlugins(settings: LoadedSettings): Map<string, Enabled> {
+/** `problems`, when given, gets one line per key that is not a plugin id (it is skipped). */
+export function enabledPlugins(settings: LoadedSettings, problems?: string[]): Map<string, Enabled> {
   const out = new Map<string, Enabled>();
   for (const l of settings.layers) {
     const map = l.settings.enabledPlugins;
     if (!isObject(map)) continue;
-    for (const [id, v] of Object.entries(map)) if (typeof v === "boolean") out.set(id, { enabled: v, layer: l.name, file: l.file });
+    for (const [id, v] of Object.entries(map)) {
+      if (!PLUGIN_ID.test(id)) {
+        problems?.push(`${l.file}: enabledPlugins: '${inert(id)}' is not a plugin id (<plugin>@<marketplace>); skipped`);
+        continue;
+      }
+      if (typeof v === "boolean") out.set(id, { enabled: v, layer: l.name, file: l.file });
+    }
   }
   return out;
 }
@@ -44,6 +52,24 @@ export function marketPolicy(settings: LoadedSettings): MarketPolicy {
     if (Array.isArray(block)) p.block.push(...block.filter(isObject));
   }
   return p;
+}
+
+/** Does the managed policy itself declare this marketplace — `extraKnownMarketplaces` of the
+ *  managed layer under this name with this source, or an exact `strictKnownMarketplaces` source
+ *  (a hostPattern is a whole host, not one marketplace)? Only then does a plugin the policy
+ *  enables from it run in the managed (prepend) tier. */
+export function managedMarketplace(settings: LoadedSettings, name: string, source: { [k: string]: JsonValue }): boolean {
+  for (const l of settings.layers) {
+    if (l.name !== "managed") continue;
+    const extra = l.settings.extraKnownMarketplaces;
+    if (isObject(extra) && Object.hasOwn(extra, name)) {
+      const d = extra[name];
+      if (isObject(d) && isObject(d.source) && sameSource(d.source, source)) return true;
+    }
+    const strict = l.settings.strictKnownMarketplaces;
+    if (Array.isArray(strict) && strict.some((e) => isObject(e) && e.source !== "hostPattern" && sameSource(e, source))) return true;
+  }
+  return false;
 }
 
 /** Why the managed policy does not let this marketplace source be used, or undefined. */

@@ -102,6 +102,12 @@ async function stage(home: string, market: KnownMarketplace, entry: MarketplaceE
   }
 }
 
+/** A plugin's parts are namespaced by plugin.json's name: it must be the marketplace entry's,
+ *  or one plugin could pass for another (its /name:… commands, skills, agents, servers). */
+function sameName(id: string, entry: MarketplaceEntry, name: string): void {
+  if (name !== entry.name) throw new PluginError(`${id}'s plugin.json calls it "${name}", not ${entry.name} as its marketplace entry does: not installed (a plugin cannot take another plugin's name)`);
+}
+
 export async function installPlugin(c: PluginCtx, spec: string, scope: Scope): Promise<boolean> {
   const { market, entry, id } = await resolveSpec(c, spec);
   const lock = readLock(c.home);
@@ -110,6 +116,7 @@ export async function installPlugin(c: PluginCtx, spec: string, scope: Scope): P
   try {
     const final = installDir(c.home, id);
     const contents = readContents(staged.dir, { id, name: entry.name, data: dataDir(c.home, id), entry: entry.raw, installedAt: final });
+    sameName(id, entry, contents.manifest.name);
     const b = brings(contents);
     const version = contents.manifest.version ?? entry.version;
     const risky = RISKY.some((k) => b[k].length > 0);
@@ -149,6 +156,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
     const final = installDir(c.home, id);
     const data = dataDir(c.home, id);
     const next = readContents(staged.dir, { id, name: entry.name, data, entry: entry.raw, installedAt: final });
+    sameName(id, entry, next.manifest.name);
     const newFiles = recordFiles(staged.dir);
     const changes = fileChanges(rec, newFiles);
     const version = next.manifest.version ?? entry.version;

@@ -6,7 +6,7 @@
 
 import { readKnown, readLock, dataDir, installDir, type InstallRecord } from "./store.js";
 import { drift, driftWords } from "./files.js";
-import { blockedByPolicy, enabledPlugins, marketPolicy } from "./enabled.js";
+import { blockedByPolicy, enabledPlugins, managedMarketplace, marketPolicy } from "./enabled.js";
 import { readContents, type PluginContents } from "./parts.js";
 import type { PluginCommandSource } from "../commands/custom.js";
 import type { LoadedSettings } from "../settings/types.js";
@@ -15,7 +15,9 @@ export interface LoadedPlugin {
   id: string;
   record: InstallRecord;
   contents: PluginContents;
-  /** "managed": the managed policy enables it — its hooks and module run in the prepend tier. */
+  /** "managed": the managed policy enables it and declares its marketplace (by source, in its
+   *  own extraKnownMarketplaces or strictKnownMarketplaces) — its hooks and module run in the
+   *  prepend tier. An id alone is not enough: any repository can call itself that marketplace. */
   tier: "user" | "managed";
 }
 
@@ -34,7 +36,7 @@ export interface PluginParts {
 
 export function pluginParts(o: { home: string; settings: LoadedSettings }): PluginParts {
   const parts: PluginParts = { plugins: [], problems: [], commands: [], skillDirs: [], agentDirs: [] };
-  const enabled = enabledPlugins(o.settings);
+  const enabled = enabledPlugins(o.settings, parts.problems);
   if (enabled.size === 0) return parts;
   let lock;
   let known;
@@ -46,6 +48,7 @@ export function pluginParts(o: { home: string; settings: LoadedSettings }): Plug
     return parts;
   }
   const policy = marketPolicy(o.settings);
+  const loaded: LoadedPlugin[] = [];
   for (const [id, state] of enabled) {
     if (!state.enabled) continue;
     const record = lock.plugins[id];
@@ -72,10 +75,32 @@ export function pluginParts(o: { home: string; settings: LoadedSettings }): Plug
       parts.problems.push(`plugin ${id} did not load: ${(err as Error).message}; the rest keeps working`);
       continue;
     }
-    parts.plugins.push({ id, record, contents, tier: state.layer === "managed" ? "managed" : "user" });
-    parts.commands.push(...contents.commands);
-    parts.skillDirs.push(...contents.skillDirs.map((dir) => ({ plugin: id, name: contents.manifest.name, dir })));
-    parts.agentDirs.push(...contents.agentDirs.map((dir) => ({ plugin: id, name: contents.manifest.name, dir })));
+    // Its parts are namespaced by plugin.json's name (/<name>:cmd, <name>:skill,
+    // plugin_<name>_<server>): it must be the name it was installed as.
+    if (contents.manifest.name !== record.name) {
+      parts.problems.push(`plugin ${id} is NOT loaded: its plugin.json calls it "${contents.manifest.name}", not ${record.name}; a plugin cannot take another's name (its commands, skills, agents and servers would pass for that plugin's)`);
+      continue;
+    }
+    let tier: LoadedPlugin["tier"] = "user";
+    if (state.layer === "managed") {
+      if (market && managedMarketplace(o.settings, record.marketplace, market.source)) tier = "managed";
+      else parts.problems.push(`plugin ${id} is enabled by the managed policy, but its marketplace ${record.marketplace} is not one the policy declares (extraKnownMarketplaces or strictKnownMarketplaces): it loads in the user tier, not before the person's own hooks`);
+    }
+    loaded.push({ id, record, contents, tier });
+  }
+  // Two plugins with one name would share /<name>:… and plugin_<name>_…: neither loads.
+  const byName = new Map<string, string[]>();
+  for (const p of loaded) byName.set(p.contents.manifest.name, [...(byName.get(p.contents.manifest.name) ?? []), p.id]);
+  for (const p of loaded) {
+    const same = byName.get(p.contents.manifest.name)!;
+    if (same.length > 1) {
+      if (same[0] === p.id) parts.problems.push(`plugins ${same.join(" and ")} are NOT loaded: they have the same name, ${p.contents.manifest.name}, and would share its commands, skills, agents and servers; disable all but one (deepcode plugin disable ID)`);
+      continue;
+    }
+    parts.plugins.push(p);
+    parts.commands.push(...p.contents.commands);
+    parts.skillDirs.push(...p.contents.skillDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir })));
+    parts.agentDirs.push(...p.contents.agentDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir })));
   }
   return parts;
 }

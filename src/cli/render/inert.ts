@@ -8,9 +8,7 @@
 // DEL and C1 (U+007F–U+009F), the bidi embeddings, overrides and isolates (U+202A–U+202E,
 // U+2066–U+2069) and the invisible direction marks (U+200E, U+200F, U+061C).
 
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-// eslint-disable-next-line no-control-regex -- the same, with newlines left alone
 const UNSAFE_KEEP_LINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
 function escapeOf(ch: string): string {
