@@ -129,7 +129,7 @@ async function marketplaceVerb(c: PluginCtx, args: string[]): Promise<number> {
     case "update": {
       const names = rest.length ? rest : Object.keys(readKnown(c.home)).sort();
       for (const n of names) {
-        const r = await updateMarketplace(c.home, n);
+        const r = await updateMarketplace(c.home, c.settings, n);
         const moved = r.before && r.market.commit && r.before !== r.market.commit ? ` (${r.before.slice(0, 12)} → ${r.market.commit.slice(0, 12)})` : "";
         c.ui.say(`Updated marketplace ${n}${moved}: ${r.file.plugins.length} plugins. deepcode plugin update installs their new versions.`);
       }

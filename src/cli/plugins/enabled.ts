@@ -83,13 +83,13 @@ export function blockedByPolicy(policy: MarketPolicy, source: { [k: string]: Jso
 }
 
 /** A policy entry matches a source: the same kind and place (a github repo case-insensitively,
- *  a git URL or folder exactly), or `hostPattern`, a regular expression a git URL's host must
+ *  a git URL or folder exactly), or `hostPattern`, a regular expression the whole of a git URL's host must
  *  match. `ref`/`path` in an entry must match too when the entry names them. */
 function sameSource(entry: { [k: string]: JsonValue }, s: { [k: string]: JsonValue }): boolean {
   if (entry.source === "hostPattern" && typeof entry.hostPattern === "string") {
     const url = s.source === "github" ? `https://github.com/${String(s.repo)}` : typeof s.url === "string" ? s.url : "";
     try {
-      return new RegExp(entry.hostPattern).test(hostOf(url));
+      return new RegExp(`^(?:${entry.hostPattern})$`).test(hostOf(url)); // the whole host, as an allow-list means
     } catch {
       return false; // a pattern that does not compile matches nothing (the allow-list stays closed)
     }

@@ -148,7 +148,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
   const market = readKnown(c.home)[rec.marketplace];
   if (!market) throw new PluginError(`${id}'s marketplace ${rec.marketplace} is no longer known: add it again to update the plugin`);
   allowedMarket(c, market);
-  const fresh = (await updateMarketplace(c.home, market.name)).market;
+  const fresh = (await updateMarketplace(c.home, c.settings, market.name)).market;
   const entry = readMarketplace(fresh.location).plugins.find((p) => p.name === rec.name);
   if (!entry) throw new PluginError(`${rec.name} is no longer in marketplace ${market.name}`);
   const staged = await stage(c.home, fresh, entry);

@@ -107,13 +107,17 @@ function clash(known: Record<string, KnownMarketplace>, name: string, source: Ma
   throw new PluginError(`a marketplace named ${name} is already added (${describeSource(had.source)}); remove it first (deepcode plugin marketplace remove ${name})`);
 }
 
-export async function updateMarketplace(home: string, name: string): Promise<{ market: KnownMarketplace; file: MarketplaceFile; before?: string }> {
+/** Fetch a marketplace again: held to the managed policy as an add is (it may have been added
+ *  before the policy restricted marketplaces), and pulled with ext:: URLs refused as a clone is. */
+export async function updateMarketplace(home: string, settings: LoadedSettings, name: string): Promise<{ market: KnownMarketplace; file: MarketplaceFile; before?: string }> {
   const known = readKnown(home);
   const m = known[name];
   if (!m) throw new PluginError(`no marketplace named ${name} (deepcode plugin marketplace list)`);
+  const blocked = blockedByPolicy(marketPolicy(settings), m.source);
+  if (blocked) throw new PluginError(`cannot update marketplace ${name}: ${blocked}`);
   const before = m.commit;
   if (gitUrl(m.source)) {
-    await git(["pull", "--ff-only", "--quiet"], m.location);
+    await git(["-c", "protocol.ext.allow=never", "pull", "--ff-only", "--quiet"], m.location);
     m.commit = await git(["rev-parse", "HEAD"], m.location);
   }
   m.updatedAt = new Date().toISOString();
