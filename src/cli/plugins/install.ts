@@ -83,13 +83,13 @@ async function stage(home: string, market: KnownMarketplace, entry: MarketplaceE
       const from = resolve(market.location, s.path);
       const rel = relative(market.location, from);
       if (rel === ".." || rel.startsWith(`..${sep}`)) throw new PluginError(`${entry.name}'s source ${s.path} leaves its marketplace's folder`);
-      copyPlugin(from, dir);
+      copyPlugin(from, dir, market.location);
     } else {
       const clone = join(base, "clone");
       commit = await cloneAt(s.url, clone, { ref: s.ref, sha: s.sha });
       const from = s.subdir ? resolve(clone, s.subdir) : clone;
       if (s.subdir && relative(clone, from).startsWith("..")) throw new PluginError(`${entry.name}'s path ${s.subdir} leaves its repository`);
-      copyPlugin(from, dir);
+      copyPlugin(from, dir, clone);
     }
     const digest = digestOfDir(dir);
     if (entry.sha256 && entry.sha256 !== digest) {

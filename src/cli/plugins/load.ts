@@ -1,8 +1,9 @@
 // Start-up: the installed plugins that are enabled and intact, and their parts. A plugin whose
 // files changed since install (a modified, added or missing file), whose marketplace the
 // managed policy does not allow, or whose folder cannot be read is refused — said loudly, with
-// what is wrong — and everything else loads. The check is stat-first: a file whose size, mode
-// and mtime are as installed is not read again (`deepcode plugin verify` hashes every file).
+// what is wrong — and everything else loads. The check is stat-first: a file whose size, mode,
+// mtime, ctime and inode are as installed is not read again (`deepcode plugin verify` hashes
+// every file).
 
 import { readKnown, readLock, dataDir, installDir, type InstallRecord } from "./store.js";
 import { drift, driftWords } from "./files.js";

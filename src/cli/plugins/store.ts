@@ -30,8 +30,11 @@ export interface FileRecord {
   size: number;
   /** Permission bits (an executable script that lost or gained +x changed). */
   mode: number;
-  /** When it was written at install: a file whose size and mtime still match is not re-hashed. */
+  /** When it was written at install: a file whose size, mtime, ctime and inode still match is
+   *  not re-hashed at start. (A lock from before ctime and inode were recorded: every file is.) */
   mtimeMs: number;
+  ctimeMs?: number;
+  ino?: number;
 }
 
 export interface InstallRecord {
