@@ -161,7 +161,9 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
     const changes = fileChanges(rec, newFiles);
     const version = next.manifest.version ?? entry.version;
     const tampered = drift(final, rec.files, true);
-    if (digestOf(newFiles) === rec.digest && !tampered) {
+    // The entry counts too: where it defines the plugin's parts (no plugin.json, or strict:
+    // false), a new hook in it is an update even with the files as they were.
+    if (digestOf(newFiles) === rec.digest && !tampered && JSON.stringify(entry.raw) === JSON.stringify(rec.entry)) {
       c.ui.say(`${id} is up to date (${version ?? "no version"}, sha256 ${rec.digest.slice(0, 16)}…)`);
       return false;
     }
