@@ -38,9 +38,11 @@ describe.skipIf(!GIT_AVAILABLE)("an enabled plugin's parts", () => {
     const { parts } = partsOf(rig);
     expect(parts.problems).toEqual([]);
     expect(parts.plugins.map((p) => [p.id, p.tier])).toEqual([[PLUGIN_ID, "user"]]);
-    expect(parts.commands).toEqual([{ plugin: PLUGIN_ID, prefix: "review-kit", dir: join(dir, "commands") }]);
-    expect(parts.skillDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "skills") }]);
-    expect(parts.agentDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "agents") }]);
+    // Each with the lock's hash of every file (pins), which a loader reading them again checks.
+    const pins = expect.objectContaining({ [join(dir, "commands", "review.md")]: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(parts.commands).toEqual([{ plugin: PLUGIN_ID, prefix: "review-kit", dir: join(dir, "commands"), pins }]);
+    expect(parts.skillDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "skills"), pins }]);
+    expect(parts.agentDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "agents"), pins }]);
     const [layer] = pluginHookLayers(parts);
     expect(layer.name).toBe("plugin");
     expect(layer.hooks).toEqual({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `${dir}/hooks/no-force-push.sh`, timeout: 10 }] }] });

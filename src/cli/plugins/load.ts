@@ -5,7 +5,8 @@
 // mtime, ctime and inode are as installed is not read again (`deepcode plugin verify` hashes
 // every file).
 
-import { readKnown, readLock, dataDir, installDir, type InstallRecord } from "./store.js";
+import { join } from "node:path";
+import { byName, readKnown, readLock, dataDir, installDir, type InstallRecord } from "./store.js";
 import { drift, driftWords } from "./files.js";
 import { blockedByPolicy, enabledPlugins, managedMarketplace, marketPolicy } from "./enabled.js";
 import { readContents, type PluginContents } from "./parts.js";
@@ -30,9 +31,9 @@ export interface PluginParts {
   commands: PluginCommandSource[];
   /** For the skills mod (as contributions, assemble.ts): each enabled, verified plugin's skill
    *  folders (SKILL.md per sub-folder, Claude Code's format), namespaced by plugin. */
-  skillDirs: Array<{ plugin: string; name: string; dir: string }>;
+  skillDirs: Array<{ plugin: string; name: string; dir: string; pins: Readonly<Record<string, string>> }>;
   /** For the agents mod, the same way: each enabled, verified plugin's agent folders (one .md per agent). */
-  agentDirs: Array<{ plugin: string; name: string; dir: string }>;
+  agentDirs: Array<{ plugin: string; name: string; dir: string; pins: Readonly<Record<string, string>> }>;
 }
 
 export function pluginParts(o: { home: string; settings: LoadedSettings }): PluginParts {
@@ -90,18 +91,22 @@ export function pluginParts(o: { home: string; settings: LoadedSettings }): Plug
     loaded.push({ id, record, contents, tier });
   }
   // Two plugins with one name would share /<name>:… and plugin_<name>_…: neither loads.
-  const byName = new Map<string, string[]>();
-  for (const p of loaded) byName.set(p.contents.manifest.name, [...(byName.get(p.contents.manifest.name) ?? []), p.id]);
+  const named = new Map<string, string[]>();
+  for (const p of loaded) named.set(p.contents.manifest.name, [...(named.get(p.contents.manifest.name) ?? []), p.id]);
   for (const p of loaded) {
-    const same = byName.get(p.contents.manifest.name)!;
+    const same = named.get(p.contents.manifest.name)!;
     if (same.length > 1) {
       if (same[0] === p.id) parts.problems.push(`plugins ${same.join(" and ")} are NOT loaded: they have the same name, ${p.contents.manifest.name}, and would share its commands, skills, agents and servers; disable all but one (deepcode plugin disable ID)`);
       continue;
     }
+    // Its files' hashes from the lock, by path: the loaders that read its commands, skills and
+    // agents again mid-session (/reload, each turn) skip a file that no longer matches.
+    const base = installDir(o.home, p.id);
+    const pins = byName(Object.fromEntries(Object.entries(p.record.files).map(([rel, f]) => [join(base, rel), f.sha256])));
     parts.plugins.push(p);
-    parts.commands.push(...p.contents.commands);
-    parts.skillDirs.push(...p.contents.skillDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir })));
-    parts.agentDirs.push(...p.contents.agentDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir })));
+    parts.commands.push(...p.contents.commands.map((c) => ({ ...c, pins })));
+    parts.skillDirs.push(...p.contents.skillDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir, pins })));
+    parts.agentDirs.push(...p.contents.agentDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir, pins })));
   }
   return parts;
 }
