@@ -3,23 +3,17 @@
 // names) cannot redraw it with terminal escape codes or reorder it with bidi overrides, and
 // every part that loosens a rule — a command's or a skill's allowed-tools — is marked `!`.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pluginSlashCommand } from "../../src/cli/plugins/assembly.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
 import { runBin } from "../e2e/helpers.js";
-import { folderMarket, verbs } from "./helpers.js";
+import { folderMarket, homeAndProject, verbs } from "./helpers.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
 
-function place(): { home: string; root: string } {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-consent-home-")));
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-consent-proj-")));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(root, { recursive: true, force: true }));
-  return { home, root };
-}
+const place = () => homeAndProject(cleanups);
 
 const REDRAW = "\u001b[2K\r\u001b[1A\u001b[2K\r  (no commands, hooks, servers, skills or agents)";
 // Every character a terminal would act on rather than show.

@@ -145,3 +145,11 @@ export async function verbs(o: { home: string; root: string; managed?: object; a
   }));
   return { code, out: lines.join("\n"), asked };
 }
+
+/** A deepcode home and a project, each a new temp folder; `cleanups` gets their removal. */
+export function homeAndProject(cleanups: Array<() => void>): { home: string; root: string } {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-plugin-home-")));
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-plugin-proj-")));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(root, { recursive: true, force: true }));
+  return { home, root };
+}

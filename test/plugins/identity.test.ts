@@ -3,24 +3,18 @@
 // managed tier is earned by a marketplace the policy itself declares, not by an id string; and
 // an enabledPlugins key that is not an id is named and skipped, never a crash.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pluginParts } from "../../src/cli/plugins/load.js";
 import { pluginHookLayers } from "../../src/cli/plugins/assembly.js";
 import { digestOf, recordFiles } from "../../src/cli/plugins/files.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
-import { folderMarket, verbs } from "./helpers.js";
+import { folderMarket, homeAndProject, verbs } from "./helpers.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
 
-function place(): { home: string; root: string } {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-id-home-")));
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-id-proj-")));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(root, { recursive: true, force: true }));
-  return { home, root };
-}
+const place = () => homeAndProject(cleanups);
 
 function market(name: string, plugins: Record<string, Record<string, string>>) {
   const m = folderMarket(name, plugins);

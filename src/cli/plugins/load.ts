@@ -10,6 +10,7 @@ import { byName, readKnown, readLock, dataDir, installDir, type InstallRecord } 
 import { drift, driftWords } from "./files.js";
 import { blockedByPolicy, enabledPlugins, managedMarketplace, marketPolicy } from "./enabled.js";
 import { readContents, type PluginContents } from "./parts.js";
+import { inert } from "../render/inert.js";
 import type { PluginCommandSource } from "../commands/custom.js";
 import type { LoadedSettings } from "../settings/types.js";
 
@@ -37,6 +38,13 @@ export interface PluginParts {
 }
 
 export function pluginParts(o: { home: string; settings: LoadedSettings }): PluginParts {
+  const parts = collect(o);
+  // A problem may quote a plugin's own text (a JSON key in its hooks file): printed inert.
+  parts.problems = parts.problems.map(inert);
+  return parts;
+}
+
+function collect(o: { home: string; settings: LoadedSettings }): PluginParts {
   const parts: PluginParts = { plugins: [], problems: [], commands: [], skillDirs: [], agentDirs: [] };
   const enabled = enabledPlugins(o.settings, parts.problems);
   if (enabled.size === 0) return parts;
