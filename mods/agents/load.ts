@@ -13,6 +13,7 @@
 // - `model`: `inherit`, a deepcode tier or model id as written; Claude's names map to tiers
 //   (haiku → chat-fast, sonnet → chat-full, opus → reasoner).
 
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAgentFile, toolNames, type Contribution } from "../../src/contract/index.js";
@@ -46,12 +47,12 @@ export interface AgentPlaces {
 }
 
 export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[] } {
-  const places: Array<{ dir: string; scope: Agent["scope"]; source: string; prefix?: string }> = [
+  const places: Array<{ dir: string; scope: Agent["scope"]; source: string; prefix?: string; pins?: Readonly<Record<string, string>> }> = [
     { dir: join(p.root, ".deepcode", "agents"), scope: "project", source: ".deepcode/agents" },
     { dir: join(p.root, ".claude", "agents"), scope: "project", source: ".claude/agents" },
     { dir: join(p.home, "agents"), scope: "user", source: "~/.deepcode/agents" },
     { dir: join(p.userHome, ".claude", "agents"), scope: "user", source: "~/.claude/agents" },
-    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:` })),
+    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, pins: c.pins })),
   ];
   const byName = new Map<string, Agent>();
   const problems: string[] = [];
@@ -61,12 +62,17 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
     seen.add(place.dir);
     for (const entry of mdFiles(place.dir)) {
       const file = join(place.dir, entry);
-      let text: string;
+      let data: Buffer;
       try {
-        text = readFileSync(file, "utf8");
+        data = readFileSync(file);
       } catch {
         continue; // a folder named *.md, or a dangling link: not an agent file
       }
+      if (place.pins && place.pins[file] !== createHash("sha256").update(data).digest("hex")) {
+        problems.push(`${file}: ${place.pins[file] ? "changed" : "added"} since its plugin was installed; this agent is skipped (deepcode plugin verify)`);
+        continue;
+      }
+      const text = data.toString("utf8");
       const parsed = parseAgentFile(text, entry.replace(/\.md$/i, ""));
       if (!parsed.ok) {
         for (const x of parsed.problems) problems.push(`${file}:${x.line}: ${x.message}; this agent is skipped`);

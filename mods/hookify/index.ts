@@ -14,9 +14,9 @@
 // to prevent>` asks the model to write a rule. `api.config` may carry `dirs` (where rule files
 // are looked for) and `sessionsDir` (where transcripts are, for `transcript` conditions).
 
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type { CommandContext, JsonValue, Plugin, PluginApi } from "../../src/contract/index.js";
 import { brokenGuards, evaluate } from "./match.js";
 import { RuleSet, type Broken, type Loaded } from "./rules.js";
@@ -24,7 +24,7 @@ import { RuleSet, type Broken, type Loaded } from "./rules.js";
 /** Stop reasons where the model did not finish on its own: stop rules do not run. */
 const NOT_A_STOP: ReadonlySet<string> = new Set(["interrupted", "error", "budget_exhausted"]);
 /** How much of a transcript a `transcript` condition reads (its end: the latest turns). */
-const TRANSCRIPT_BYTES = 2_000_000;
+const TRANSCRIPT_BYTES = 256 * 1024;
 
 export function ruleDirs(root: string, home: string, userHome = homedir()): string[] {
   return [...new Set([join(root, ".claude"), join(root, ".deepcode"), join(userHome, ".claude"), home])];
@@ -37,7 +37,11 @@ const plugin: Plugin = {
     const c = api.config as Readonly<Record<string, JsonValue>>;
     const dirs = Array.isArray(c.dirs) ? c.dirs.filter((d): d is string => typeof d === "string") : ruleDirs(api.root, api.home);
     const sessionsDir = typeof c.sessionsDir === "string" ? c.sessionsDir : join(api.home, "sessions", api.root.replace(/[^A-Za-z0-9]/g, "-"));
-    const set = new RuleSet(dirs);
+    // The project's own folders (a cloned repository writes them): inside the root, and not the
+    // person's ~/.claude or deepcode's home (a project at the home folder is the person's).
+    const mine = new Set([join(homedir(), ".claude"), api.home].map((d) => resolve(d)));
+    const project = new Set(dirs.filter((d) => !mine.has(resolve(d)) && !relative(api.root, resolve(api.root, d)).startsWith("..")));
+    const set = new RuleSet(dirs, project);
     const current = (): Loaded[] => {
       const { rules, fresh } = set.current();
       for (const b of fresh) api.log.warn(brokenLine(b, api.root));
@@ -159,10 +163,19 @@ function firstLine(s: string): string {
 }
 
 function readTail(file: string): string {
+  let fd: number;
   try {
-    const text = readFileSync(file, "utf8");
-    return text.length > TRANSCRIPT_BYTES ? text.slice(-TRANSCRIPT_BYTES) : text;
+    fd = openSync(file, "r");
   } catch {
     return ""; // no transcript yet (a session that keeps none): nothing to match
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const n = Math.min(size, TRANSCRIPT_BYTES);
+    const buf = Buffer.alloc(n);
+    readSync(fd, buf, 0, n, size - n);
+    return buf.toString("utf8");
+  } finally {
+    closeSync(fd);
   }
 }

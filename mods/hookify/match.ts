@@ -59,10 +59,15 @@ function editsText(edits: unknown[]): string {
   return edits.map((e) => (typeof e === "object" && e !== null ? String((e as { new_string?: unknown }).new_string ?? "") : "")).join(" ");
 }
 
+/** What a condition reads of a field (a prompt, a command, a file's content): its first
+ *  256 KiB, so that no pattern works on an unbounded text. A stop rule's transcript is bounded
+ *  where it is read (its last 256 KiB, index.ts). */
+export const MATCH_CHARS = 256 * 1024;
+
 function matches(r: Rule, s: Subject): boolean {
   return r.conditions.every((c) => {
     const v = field(c.field, s);
-    return v !== undefined && c.test(v);
+    return v !== undefined && c.test(v.length > MATCH_CHARS ? v.slice(0, MATCH_CHARS) : v);
   });
 }
 

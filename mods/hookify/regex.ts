@@ -5,7 +5,11 @@
 //   (?P<name>…) → (?<name>…)     (?P=name) → \k<name>     \A → ^     \Z → end of the text
 //   a leading (?s) / (?m) / (?i) → the flag; (?x) (verbose) has no equivalent → an error
 
-export function compilePattern(pattern: string): RegExp | { error: string } {
+/** Compile a rule's pattern. `untrusted` (a rule from the project, which a cloned repository
+ *  chooses): a quantified group that holds a quantifier — `(a+)+`, `(\w*)*`, `(x{2,})+` — is
+ *  refused, since such a pattern can backtrack for minutes on a short text (the person's own
+ *  rules may use one; what every rule matches against is bounded in match.ts). */
+export function compilePattern(pattern: string, o: { untrusted?: boolean } = {}): RegExp | { error: string } {
   let src = pattern;
   let flags = "i";
   const lead = /^\(\?([aiLmsux]+)\)/.exec(src);
@@ -37,9 +41,39 @@ export function compilePattern(pattern: string): RegExp | { error: string } {
     }
     out += c;
   }
+  if (o.untrusted && nestedQuantifier(out)) {
+    return { error: `the pattern ${JSON.stringify(pattern)} repeats a group that itself repeats (like (a+)+), which can take minutes to match a short text; a project's rules cannot use one — write it without the nested repeat (your own rules in ~/.claude or ~/.deepcode may)` };
+  }
   try {
     return new RegExp(out, flags);
   } catch (err) {
     return { error: `the pattern ${JSON.stringify(pattern)} is not a valid regular expression (${err instanceof Error ? err.message.replace(/^Invalid regular expression: /, "") : String(err)})` };
   }
+}
+
+/** Does a quantified group hold a quantifier (star height above one)? Over JavaScript source. */
+export function nestedQuantifier(src: string): boolean {
+  const repeats = (i: number): boolean => src[i] === "*" || src[i] === "+" || (src[i] === "{" && /^\{\d+(,\d*)?\}/.test(src.slice(i)));
+  const stack: boolean[] = []; // per open group: does it hold a quantifier?
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (c === "(") stack.push(false);
+    else if (c === ")") {
+      const inner = stack.pop() ?? false;
+      const quantified = repeats(i + 1);
+      if (inner && quantified) return true;
+      if ((inner || quantified) && stack.length) stack[stack.length - 1] = true;
+    } else if (repeats(i) && stack.length) stack[stack.length - 1] = true;
+  }
+  return false;
 }

@@ -67,7 +67,8 @@ export interface Broken {
 
 export type Loaded = Rule | Broken;
 
-export function readRule(file: string, text: string): Loaded {
+/** `o.fromProject`: the file is in the project's own folders (a cloned repository's choice). */
+export function readRule(file: string, text: string, o: { fromProject?: boolean } = {}): Loaded {
   const fallbackName = /hookify\.(.+)\.local\.md$/.exec(file)?.[1] ?? file;
   const h = parseHeader(text);
   const s = (k: string): Scalar | undefined => h.scalars.get(k);
@@ -102,21 +103,21 @@ export function readRule(file: string, text: string): Loaded {
       if (event !== "all" && tools === undefined && !FIELDS[event].includes(field.value)) {
         return broken(field.line, `${event} rules have no field ${JSON.stringify(field.value)} (they have ${FIELDS[event].join(", ")}), so this rule would never match`);
       }
-      const c = condition(field.value, opRaw as Operator, p.value);
+      const c = condition(field.value, opRaw as Operator, p.value, o.fromProject);
       if ("error" in c) return broken(p.line, c.error);
       conditions.push(c);
     }
   } else if (pattern) {
-    const c = condition(LEGACY_FIELD[event], "regex_match", pattern.value);
+    const c = condition(LEGACY_FIELD[event], "regex_match", pattern.value, o.fromProject);
     if ("error" in c) return broken(pattern.line, c.error);
     conditions.push(c);
   } else return broken(1, "it has neither pattern nor conditions, so it would never match");
   return { kind: "rule", name, file, line: s("name")?.line ?? 1, enabled, event, action, tools, conditions, message: h.body };
 }
 
-function condition(field: string, operator: Operator, pattern: string): Condition | { error: string } {
+function condition(field: string, operator: Operator, pattern: string, untrusted = false): Condition | { error: string } {
   if (operator === "regex_match") {
-    const re = compilePattern(pattern);
+    const re = compilePattern(pattern, { untrusted });
     if ("error" in re) return re;
     return { field, operator, pattern, test: (v) => re.test(v) };
   }
@@ -137,7 +138,11 @@ const RULE_FILE = /^hookify\..+\.local\.md$/;
 export class RuleSet {
   private readonly cache = new Map<string, { stamp: string; loaded: Loaded }>();
 
-  constructor(private readonly dirs: readonly string[]) {}
+  /** `projectDirs`: those of `dirs` that are the project's own (their patterns are held to more). */
+  constructor(
+    private readonly dirs: readonly string[],
+    private readonly projectDirs: ReadonlySet<string> = new Set(),
+  ) {}
 
   current(): { rules: Loaded[]; fresh: Broken[] } {
     const fresh: Broken[] = [];
@@ -163,7 +168,7 @@ export class RuleSet {
         if (this.cache.get(file)?.stamp === stamp) continue;
         let loaded: Loaded;
         try {
-          loaded = readRule(file, readFileSync(file, "utf8"));
+          loaded = readRule(file, readFileSync(file, "utf8"), { fromProject: this.projectDirs.has(dir) });
         } catch (err) {
           loaded = { kind: "broken", name: n, file, line: 1, problem: `cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`, event: null, action: null, enabled: true };
         }

@@ -16,8 +16,8 @@
 // never write. Settings `pluginConfig.memory.tool: false` leaves the Remember tool out.
 
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, relative } from "node:path";
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { CommandContext, Plugin, PluginApi, ToolContext } from "../../src/contract/index.js";
 import { TARGETS, targetFile, targetLabel, withMemory, type Target } from "./files.js";
 
@@ -80,6 +80,8 @@ async function runMemory(api: PluginApi, ctx: CommandContext): Promise<void> {
   const target = await pick(api, ctx, adding ? text : undefined);
   if (!target) return ctx.print("nothing saved");
   const file = targetFile(target, api.root, api.home);
+  const refused = notOwnFile(file, target === "user" ? api.home : api.root);
+  if (refused) return ctx.print(`nothing saved: ${refused}`);
   if (!adding) return edit(ctx, file);
   let existing = "";
   try {
@@ -88,7 +90,18 @@ async function runMemory(api: PluginApi, ctx: CommandContext): Promise<void> {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") return ctx.print(`cannot read ${file}: ${(err as Error).message}`);
   }
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, withMemory(existing, text));
+  // O_NOFOLLOW: a symlink put there since the check is refused by the kernel, not followed.
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  } catch (err) {
+    return ctx.print(`nothing saved: cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  try {
+    writeFileSync(fd, withMemory(existing, text));
+  } finally {
+    closeSync(fd);
+  }
   ctx.print(`Saved to ${shown(api, file)}: ${withMemory("", text).trim()} — the model sees it from your next prompt, and new sessions have it in their instructions.`);
 }
 
@@ -115,6 +128,31 @@ function edit(ctx: CommandContext, file: string): void {
   const r = spawnSync("sh", ["-c", `${editor} "$1"`, "sh", file], { stdio: "inherit" });
   if (r.error || r.status !== 0) return ctx.print(`${editor} did not finish (${r.error?.message ?? `exit ${r.status}`}); ${file} is as the editor left it`);
   ctx.print(`${file} saved — the model sees the change from your next prompt.`);
+}
+
+/** Why `file` is not the instructions file it stands for, or undefined: a symlink (a cloned
+ *  repository's AGENTS.md linked to ~/.bashrc would have the line appended there), or a file
+ *  whose real place is outside `within` (the project, or deepcode's home for the person's own). */
+function notOwnFile(file: string, within: string): string | undefined {
+  let st;
+  try {
+    st = lstatSync(file);
+  } catch {
+    st = undefined; // not there yet: it is created where it stands (its folder is checked below)
+  }
+  if (st?.isSymbolicLink()) return `${file} is a symlink (to ${readlinkSync(file)}); deepcode writes memories only to a plain file — replace the link with the file itself`;
+  if (st && !st.isFile()) return `${file} is not a plain file`;
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p); // not there yet: its path as written
+    }
+  };
+  const base = real(within);
+  const at = st ? real(file) : join(real(dirname(file)), basename(file));
+  if (at !== base && !at.startsWith(base + sep)) return `${file} is really ${at}, outside ${within}; deepcode writes memories only inside it`;
+  return undefined;
 }
 
 function shown(api: PluginApi, file: string): string {

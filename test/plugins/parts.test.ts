@@ -38,9 +38,11 @@ describe.skipIf(!GIT_AVAILABLE)("an enabled plugin's parts", () => {
     const { parts } = partsOf(rig);
     expect(parts.problems).toEqual([]);
     expect(parts.plugins.map((p) => [p.id, p.tier])).toEqual([[PLUGIN_ID, "user"]]);
-    expect(parts.commands).toEqual([{ plugin: PLUGIN_ID, prefix: "review-kit", dir: join(dir, "commands") }]);
-    expect(parts.skillDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "skills") }]);
-    expect(parts.agentDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "agents") }]);
+    // Each with the lock's hash of every file (pins), which a loader reading them again checks.
+    const pins = expect.objectContaining({ [join(dir, "commands", "review.md")]: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(parts.commands).toEqual([{ plugin: PLUGIN_ID, prefix: "review-kit", dir: join(dir, "commands"), pins }]);
+    expect(parts.skillDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "skills"), pins }]);
+    expect(parts.agentDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "agents"), pins }]);
     const [layer] = pluginHookLayers(parts);
     expect(layer.name).toBe("plugin");
     expect(layer.hooks).toEqual({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `${dir}/hooks/no-force-push.sh`, timeout: 10 }] }] });
@@ -89,11 +91,11 @@ describe.skipIf(!GIT_AVAILABLE)("an enabled plugin's parts", () => {
     expect(parts.plugins).toEqual([]);
   });
 
-  it("runs the hooks of a plugin the managed policy enables in the managed (prepend) layer", async () => {
+  it("runs the hooks of a plugin the managed policy enables, from a marketplace it declares, in the managed (prepend) layer", async () => {
     rig = await pluginRig();
     await rig.installKit();
     await rig.run(["plugin", "disable", PLUGIN_ID]);
-    const { parts } = partsOf(rig, { managed: { enabledPlugins: { [PLUGIN_ID]: true } } });
+    const { parts } = partsOf(rig, { managed: { enabledPlugins: { [PLUGIN_ID]: true }, extraKnownMarketplaces: { "acme-tools": { source: { source: "git", url: rig.market.bare } } } } });
     expect(parts.plugins.map((p) => p.tier)).toEqual(["managed"]);
     expect(pluginHookLayers(parts)[0].name).toBe("managed");
   });

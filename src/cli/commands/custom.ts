@@ -21,6 +21,7 @@
 // - Unknown keys are warned about in deepcode's own folders only; Claude Code files may carry
 //   keys of newer Claude Code versions, and their owners should not see noise for them.
 
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -64,6 +65,9 @@ export interface PluginCommandSource {
   prefix: string;
   dir?: string;
   file?: string;
+  /** The sha256 of every file the plugin installed, by absolute path: a command file not
+   *  listed, or changed since, is skipped when the commands are read again (/reload). */
+  pins?: Readonly<Record<string, string>>;
 }
 
 const KNOWN_KEYS = new Set(["description", "argument-hint", "allowed-tools", "model"]);
@@ -94,10 +98,11 @@ interface Place {
   prefix?: string;
   plugin?: string;
   file?: string;
+  pins?: Readonly<Record<string, string>>;
 }
 
 function pluginPlaces(sources: readonly PluginCommandSource[]): Place[] {
-  return sources.map((s) => ({ dir: s.dir ?? dirname(s.file ?? ""), file: s.file, scope: "plugin", origin: "claude", prefix: s.prefix, plugin: s.plugin }));
+  return sources.map((s) => ({ dir: s.dir ?? dirname(s.file ?? ""), file: s.file, scope: "plugin", origin: "claude", prefix: s.prefix, plugin: s.plugin, pins: s.pins }));
 }
 
 function collect(places: readonly Place[], reserved: ReadonlySet<string>): { commands: CustomCommand[]; warnings: string[] } {
@@ -120,7 +125,7 @@ function collect(places: readonly Place[], reserved: ReadonlySet<string>): { com
         continue;
       }
       if (byName.has(name)) continue; // a higher-precedence file already claimed the name
-      const cmd = readCommand(file, name, place.scope, place.origin, warnings);
+      const cmd = readCommand(file, name, place.scope, place.origin, warnings, place.pins);
       if (cmd && place.plugin) cmd.plugin = place.plugin;
       if (cmd) byName.set(name, cmd);
     }
@@ -129,14 +134,19 @@ function collect(places: readonly Place[], reserved: ReadonlySet<string>): { com
   return { commands, warnings };
 }
 
-function readCommand(file: string, name: string, scope: CustomCommand["scope"], origin: CustomCommand["origin"], warnings: string[]): CustomCommand | undefined {
-  let text: string;
+function readCommand(file: string, name: string, scope: CustomCommand["scope"], origin: CustomCommand["origin"], warnings: string[], pins?: Readonly<Record<string, string>>): CustomCommand | undefined {
+  let data: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    data = readFileSync(file);
   } catch (err) {
     warnings.push(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)}); skipped`);
     return undefined;
   }
+  if (pins && pins[file] !== createHash("sha256").update(data).digest("hex")) {
+    warnings.push(`${file}: ${pins[file] ? "changed" : "added"} since its plugin was installed; /${name} is skipped (deepcode plugin verify)`);
+    return undefined;
+  }
+  const text = data.toString("utf8");
   const fm = parseFrontmatter(text);
   if (fm.unclosed) {
     // Registering it would send its header as the prompt: it is left out, and said so.

@@ -11,6 +11,7 @@ import type { LoadedSettings } from "../settings/types.js";
 import { runPluginVerbs } from "./command.js";
 import type { PluginParts } from "./load.js";
 import { pluginServerName } from "./parts.js";
+import { inert, inertLines } from "../render/inert.js";
 
 /** A type, not an interface: it travels in `api.config`, which is JSON. */
 export type HookLayer = {
@@ -48,11 +49,12 @@ export function pluginSlashCommand(o: { chain: Chain; home: string; root: string
       (words.length === 0 ? ["list", "install", "update", "verify", "enable", "disable", "uninstall", "marketplace", "digest", "help"] : words[0] === "marketplace" && words.length === 1 ? ["add", "list", "update", "remove"] : []).filter((x) => x.startsWith(p)),
     run: async (ctx) => {
       await runPluginVerbs(splitArgs(ctx.args), { home: o.home, root: o.root, settings: o.settings }, (yes) => ({
-        say: ctx.print,
+        // The same last defence as the terminal's (command.ts): every line made inert.
+        say: (line) => ctx.print(inertLines(line)),
         // What it brings was just printed (say): the question itself is one line.
         confirm: async (title) => {
           if (yes) return true;
-          const a = await o.chain.dispatch({ type: "person.ask", sessionId: ctx.sessionId, kind: "plugin.install", from: "plugins", title, detail: [] });
+          const a = await o.chain.dispatch({ type: "person.ask", sessionId: ctx.sessionId, kind: "plugin.install", from: "plugins", title: inert(title), detail: [] });
           return a.decision === "allow";
         },
       }));

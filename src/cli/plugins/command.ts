@@ -10,6 +10,7 @@ import { applyTrust, resolveTrust } from "../trust/index.js";
 import { deepcodeHome } from "../home.js";
 import type { AssembleOptions } from "../assemble.js";
 import { closest } from "../options.js";
+import { inert, inertLines } from "../render/inert.js";
 import { digestOfDir } from "./files.js";
 import { installPlugin, setPluginEnabled, uninstallPlugin, updatePlugin, type PluginCtx, type Ui } from "./install.js";
 import { addMarketplace, describeSource, parseMarketArg, PluginError, removeMarketplace, updateMarketplace } from "./marketplaces.js";
@@ -117,9 +118,9 @@ async function marketplaceVerb(c: PluginCtx, args: string[]): Promise<number> {
     case "add": {
       if (rest.length !== 1) return usage(c.ui, "deepcode plugin marketplace add takes one PATH, GIT-URL or OWNER/REPO");
       const r = await addMarketplace(c.home, c.settings, parseMarketArg(rest[0], c.root));
-      c.ui.say(`${r.replaced ? "Refreshed" : "Added"} marketplace ${r.market.name} (${describeSource(r.market.source)}${r.market.commit ? ` at ${r.market.commit.slice(0, 12)}` : ""}): ${r.file.plugins.length} plugin${r.file.plugins.length === 1 ? "" : "s"}${r.file.owner ? `, by ${r.file.owner}` : ""}`);
-      for (const p of r.file.plugins) c.ui.say(`  ${p.name}@${r.market.name}${p.version ? ` ${p.version}` : ""}${p.description ? ` — ${p.description}` : ""}`);
-      for (const p of r.file.problems) c.ui.say(`! ${p}`);
+      c.ui.say(`${r.replaced ? "Refreshed" : "Added"} marketplace ${r.market.name} (${describeSource(r.market.source)}${r.market.commit ? ` at ${r.market.commit.slice(0, 12)}` : ""}): ${r.file.plugins.length} plugin${r.file.plugins.length === 1 ? "" : "s"}${r.file.owner ? `, by ${inert(r.file.owner)}` : ""}`);
+      for (const p of r.file.plugins) c.ui.say(`  ${p.name}@${r.market.name}${p.version ? ` ${inert(p.version)}` : ""}${p.description ? ` — ${inert(p.description)}` : ""}`);
+      for (const p of r.file.problems) c.ui.say(`! ${inert(p)}`);
       return 0;
     }
     case "list":
@@ -128,7 +129,7 @@ async function marketplaceVerb(c: PluginCtx, args: string[]): Promise<number> {
     case "update": {
       const names = rest.length ? rest : Object.keys(readKnown(c.home)).sort();
       for (const n of names) {
-        const r = await updateMarketplace(c.home, n);
+        const r = await updateMarketplace(c.home, c.settings, n);
         const moved = r.before && r.market.commit && r.before !== r.market.commit ? ` (${r.before.slice(0, 12)} → ${r.market.commit.slice(0, 12)})` : "";
         c.ui.say(`Updated marketplace ${n}${moved}: ${r.file.plugins.length} plugins. deepcode plugin update installs their new versions.`);
       }
@@ -163,16 +164,18 @@ export async function runPlugin(args: string[], options: AssembleOptions): Promi
 
 function terminalUi(yes: boolean): Ui {
   return {
-    say: (line) => void (line.startsWith("deepcode: ") ? process.stderr : process.stdout).write(`${line}\n`),
+    // Every line passes through inertLines: the last defence, should a plugin's or a
+    // marketplace's text reach a line without being made inert where it was put in.
+    say: (line) => void (line.startsWith("deepcode: ") ? process.stderr : process.stdout).write(`${inertLines(line)}\n`),
     confirm: async (title) => {
       if (yes) return true;
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
-        process.stderr.write(`deepcode: ${title} — nobody can answer here (no terminal); pass --yes-install to agree\n`);
+        process.stderr.write(`deepcode: ${inert(title)} — nobody can answer here (no terminal); pass --yes-install to agree\n`);
         return false;
       }
       const rl = createInterface({ input: process.stdin, output: process.stdout });
       try {
-        return /^y(es)?$/i.test((await rl.question(`${title} [y/N] `)).trim());
+        return /^y(es)?$/i.test((await rl.question(`${inert(title)} [y/N] `)).trim());
       } finally {
         rl.close();
       }

@@ -10,7 +10,8 @@
 
 import type { JsonValue } from "../../contract/index.js";
 import type { LoadedSettings, SettingsLayerName } from "../settings/types.js";
-import { isObject } from "./store.js";
+import { isObject, PLUGIN_ID } from "./store.js";
+import { inert } from "../render/inert.js";
 
 export interface Enabled {
   enabled: boolean;
@@ -18,12 +19,19 @@ export interface Enabled {
   file: string;
 }
 
-export function enabledPlugins(settings: LoadedSettings): Map<string, Enabled> {
+/** `problems`, when given, gets one line per key that is not a plugin id (it is skipped). */
+export function enabledPlugins(settings: LoadedSettings, problems?: string[]): Map<string, Enabled> {
   const out = new Map<string, Enabled>();
   for (const l of settings.layers) {
     const map = l.settings.enabledPlugins;
     if (!isObject(map)) continue;
-    for (const [id, v] of Object.entries(map)) if (typeof v === "boolean") out.set(id, { enabled: v, layer: l.name, file: l.file });
+    for (const [id, v] of Object.entries(map)) {
+      if (!PLUGIN_ID.test(id)) {
+        problems?.push(`${l.file}: enabledPlugins: '${inert(id)}' is not a plugin id (<plugin>@<marketplace>); skipped`);
+        continue;
+      }
+      if (typeof v === "boolean") out.set(id, { enabled: v, layer: l.name, file: l.file });
+    }
   }
   return out;
 }
@@ -46,6 +54,24 @@ export function marketPolicy(settings: LoadedSettings): MarketPolicy {
   return p;
 }
 
+/** Does the managed policy itself declare this marketplace — `extraKnownMarketplaces` of the
+ *  managed layer under this name with this source, or an exact `strictKnownMarketplaces` source
+ *  (a hostPattern is a whole host, not one marketplace)? Only then does a plugin the policy
+ *  enables from it run in the managed (prepend) tier. */
+export function managedMarketplace(settings: LoadedSettings, name: string, source: { [k: string]: JsonValue }): boolean {
+  for (const l of settings.layers) {
+    if (l.name !== "managed") continue;
+    const extra = l.settings.extraKnownMarketplaces;
+    if (isObject(extra) && Object.hasOwn(extra, name)) {
+      const d = extra[name];
+      if (isObject(d) && isObject(d.source) && sameSource(d.source, source)) return true;
+    }
+    const strict = l.settings.strictKnownMarketplaces;
+    if (Array.isArray(strict) && strict.some((e) => isObject(e) && e.source !== "hostPattern" && sameSource(e, source))) return true;
+  }
+  return false;
+}
+
 /** Why the managed policy does not let this marketplace source be used, or undefined. */
 export function blockedByPolicy(policy: MarketPolicy, source: { [k: string]: JsonValue }): string | undefined {
   const hit = policy.block.find((b) => sameSource(b, source));
@@ -57,13 +83,13 @@ export function blockedByPolicy(policy: MarketPolicy, source: { [k: string]: Jso
 }
 
 /** A policy entry matches a source: the same kind and place (a github repo case-insensitively,
- *  a git URL or folder exactly), or `hostPattern`, a regular expression a git URL's host must
+ *  a git URL or folder exactly), or `hostPattern`, a regular expression the whole of a git URL's host must
  *  match. `ref`/`path` in an entry must match too when the entry names them. */
 function sameSource(entry: { [k: string]: JsonValue }, s: { [k: string]: JsonValue }): boolean {
   if (entry.source === "hostPattern" && typeof entry.hostPattern === "string") {
     const url = s.source === "github" ? `https://github.com/${String(s.repo)}` : typeof s.url === "string" ? s.url : "";
     try {
-      return new RegExp(entry.hostPattern).test(hostOf(url));
+      return new RegExp(`^(?:${entry.hostPattern})$`).test(hostOf(url)); // the whole host, as an allow-list means
     } catch {
       return false; // a pattern that does not compile matches nothing (the allow-list stays closed)
     }

@@ -1,53 +1,81 @@
 // A plugin's files: copied at install, hashed into the lock, and checked against it.
 //
-// - Copying follows a symlink only when it leads inside the plugin (its target's content is
-//   copied as a plain file or folder); one that leads outside refuses the install. `.git/` is
-//   not part of a plugin.
+// - Copying takes a symlink to one of the plugin's own files as that file; a symlink that leads
+//   outside the plugin, or to a folder, refuses the install, as does a plugin whose real place
+//   is outside its marketplace or repository, or one past 10,000 files or 100 MiB. A `.git/`
+//   at the plugin's top is the repository's, not the plugin's, and is not copied.
 // - The digest of a plugin is sha256 over its files in path order, one line each:
 //   `<sha256 of the file>  <relative path>\n` — what `sha256sum` prints, so a marketplace author
 //   can compute the `sha256` pin with ordinary tools (README: Plugins).
-// - Checking at start-up is cheap: a file whose size, mode and mtime are what the lock recorded
-//   is taken as unchanged; only the others are hashed. `deepcode plugin verify` hashes all.
+// - Checking at start-up is cheap: a file whose size, mode, mtime, ctime and inode are what the
+//   lock recorded is taken as unchanged; only the others are hashed (a ctime moved by a copy or
+//   a backup restore with the same content is fine). `deepcode plugin verify` hashes all.
 
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { FileRecord } from "./store.js";
+import { inert } from "../render/inert.js";
 
 const MAX_DEPTH = 16;
 const MAX_FILES = 10_000;
 
-/** Every file below `dir` (relative paths with `/`), skipping `.git`; symlinks as they are. */
-function walk(dir: string, base = dir, depth = 0, out: string[] = []): string[] {
+/** Every file below `dir` (relative paths with `/`); symlinks as they are. `topGit`: skip a
+ *  `.git` at the top (a plugin folder that is a repository: not the plugin's). An installed
+ *  plugin's folder skips nothing — a `.git` put in it is a file added like any other. */
+function walk(dir: string, topGit = false, base = dir, depth = 0, out: string[] = []): string[] {
   if (depth > MAX_DEPTH) throw new Error(`${dir}: folders nest deeper than ${MAX_DEPTH}`);
   for (const name of readdirSync(dir).sort()) {
-    if (name === ".git") continue;
+    if (topGit && depth === 0 && name === ".git") continue;
     const p = join(dir, name);
     const st = lstatSync(p);
-    if (st.isDirectory()) walk(p, base, depth + 1, out);
+    if (st.isDirectory()) walk(p, false, base, depth + 1, out);
     else out.push(relative(base, p).split(sep).join("/"));
     if (out.length > MAX_FILES) throw new Error(`${base}: more than ${MAX_FILES} files`);
   }
   return out;
 }
 
-/** Copy a plugin's folder to `dst` (which must not exist). */
-export function copyPlugin(src: string, dst: string): void {
+/** The most a plugin's copy may hold: an install stops with an error past either. */
+export const MAX_COPY_FILES = MAX_FILES;
+export const MAX_COPY_BYTES = 100 * 1024 * 1024;
+
+const inside = (real: string, root: string): boolean => real === root || real.startsWith(root + sep);
+
+/** Copy a plugin's folder to `dst` (which must not exist). `within`: the marketplace's folder
+ *  or the repository's clone — the plugin's real place (symlinks resolved) must be inside it.
+ *  A symlink inside the plugin to one of its own files is copied as that file; a symlink that
+ *  leads outside it, or to a folder (a link can make a folder hold itself, over and over), is
+ *  refused. At most MAX_COPY_FILES files and MAX_COPY_BYTES bytes are copied. */
+export function copyPlugin(src: string, dst: string, within?: string, limits = { files: MAX_COPY_FILES, bytes: MAX_COPY_BYTES }): void {
   const realRoot = realpathSync(src);
+  if (within !== undefined && !inside(realRoot, realpathSync(within))) throw new Error(`${src} is really ${realRoot}, outside ${within}; a plugin's source must be inside its marketplace or repository`);
+  let files = 0;
+  let bytes = 0;
   const copy = (from: string, to: string, depth: number): void => {
     if (depth > MAX_DEPTH) throw new Error(`${src}: folders nest deeper than ${MAX_DEPTH}`);
     mkdirSync(to, { recursive: true });
     for (const name of readdirSync(from).sort()) {
-      if (name === ".git") continue;
+      if (depth === 0 && name === ".git") continue; // the repository's, not the plugin's
       const p = join(from, name);
       let st = lstatSync(p);
       if (st.isSymbolicLink()) {
-        const real = realpathSync(p);
-        if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new Error(`${relative(src, p)} is a symlink that leads outside the plugin (${real}); a plugin's files must be its own`);
+        let real: string;
+        try {
+          real = realpathSync(p);
+        } catch {
+          throw new Error(`${relative(src, p)} is a symlink to nothing (${readlinkSync(p)}); a plugin's files must be its own`);
+        }
+        if (!inside(real, realRoot)) throw new Error(`${relative(src, p)} is a symlink that leads outside the plugin (${real}); a plugin's files must be its own`);
         st = statSync(p);
+        if (st.isDirectory()) throw new Error(`${relative(src, p)} is a symlink to a folder (${real}); a plugin's folders must be its own, not links`);
       }
       if (st.isDirectory()) copy(p, join(to, name), depth + 1);
       else if (st.isFile()) {
+        files++;
+        bytes += st.size;
+        if (files > limits.files) throw new Error(`${src} has more than ${limits.files} files: too many for a plugin, not installed`);
+        if (bytes > limits.bytes) throw new Error(`${src} holds more than ${limits.bytes} bytes: too much for a plugin, not installed`);
         copyFileSync(p, join(to, name));
         chmodSync(join(to, name), st.mode & 0o777);
       } else throw new Error(`${relative(src, p)} is not a file or a folder`);
@@ -67,7 +95,7 @@ export function recordFiles(dir: string): Record<string, FileRecord> {
     const p = join(dir, rel);
     const st = lstatSync(p);
     if (!st.isFile()) throw new Error(`${rel} is not a plain file`);
-    out[rel] = { sha256: sha256File(p), size: st.size, mode: st.mode & 0o777, mtimeMs: st.mtimeMs };
+    out[rel] = { sha256: sha256File(p), size: st.size, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
   }
   return out;
 }
@@ -85,7 +113,7 @@ export function digestOf(files: Readonly<Record<string, { sha256: string }>>): s
 export function digestOfDir(dir: string): string {
   const files: Record<string, { sha256: string }> = {};
   const realRoot = realpathSync(dir);
-  for (const rel of walk(dir)) {
+  for (const rel of walk(dir, true)) {
     const p = join(dir, rel);
     const real = realpathSync(p);
     if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new Error(`${rel} is a symlink that leads outside the plugin (${real})`);
@@ -110,7 +138,10 @@ export interface Drift {
 
 export function driftWords(d: Drift): string {
   const parts: string[] = [];
-  const list = (xs: string[]): string => (xs.length > 4 ? `${xs.slice(0, 4).join(", ")} and ${xs.length - 4} more` : xs.join(", "));
+  const list = (ys: string[]): string => {
+    const xs = ys.map(inert); // file names are the plugin's own text
+    return xs.length > 4 ? `${xs.slice(0, 4).join(", ")} and ${xs.length - 4} more` : xs.join(", ");
+  };
   if (d.modified.length) parts.push(`changed: ${list(d.modified)}`);
   if (d.added.length) parts.push(`added: ${list(d.added)}`);
   if (d.missing.length) parts.push(`missing: ${list(d.missing)}`);
@@ -118,7 +149,7 @@ export function driftWords(d: Drift): string {
 }
 
 /** What differs between `dir` and the lock's records; `full` hashes every file, otherwise only
- *  those whose size, mode or mtime changed. Null when nothing does. */
+ *  those whose mtime, ctime or inode moved (a changed size or mode is a change). Null when nothing does. */
 export function drift(dir: string, records: Readonly<Record<string, FileRecord>>, full = false): Drift | null {
   const d: Drift = { modified: [], added: [], missing: [] };
   let present: string[];
@@ -140,7 +171,9 @@ export function drift(dir: string, records: Readonly<Record<string, FileRecord>>
       d.modified.push(rel);
       continue;
     }
-    if (!full && st.mtimeMs === rec.mtimeMs) continue;
+    // The fast path: unchanged size, mode, mtime, ctime and inode. utimes can put an mtime
+    // back, but not a ctime (any write or chmod moves it), and a file swapped in is another inode.
+    if (!full && st.mtimeMs === rec.mtimeMs && st.ctimeMs === rec.ctimeMs && st.ino === rec.ino) continue;
     if (sha256File(p) !== rec.sha256) d.modified.push(rel);
   }
   for (const rel of Object.keys(records)) if (!seen.has(rel)) d.missing.push(rel);

@@ -15,6 +15,7 @@ import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { copyPlugin, digestOf, digestOfDir, drift, driftWords, recordFiles } from "./files.js";
 import { readMarketplace, type MarketplaceEntry } from "./manifest.js";
 import { addMarketplace, declaredMarketplaces, describeSource, PluginError, updateMarketplace } from "./marketplaces.js";
+import { inert } from "../render/inert.js";
 import { brings, bringsLines, readContents, RISKY, type Brings } from "./parts.js";
 import { enabledIn, scopeFile, setEnabled, SCOPES, type Scope } from "./scope.js";
 import { dataDir, installDir, PLUGIN_ID, pluginsDir, readKnown, readLock, writeLock, type InstallRecord, type KnownMarketplace } from "./store.js";
@@ -82,13 +83,13 @@ async function stage(home: string, market: KnownMarketplace, entry: MarketplaceE
       const from = resolve(market.location, s.path);
       const rel = relative(market.location, from);
       if (rel === ".." || rel.startsWith(`..${sep}`)) throw new PluginError(`${entry.name}'s source ${s.path} leaves its marketplace's folder`);
-      copyPlugin(from, dir);
+      copyPlugin(from, dir, market.location);
     } else {
       const clone = join(base, "clone");
       commit = await cloneAt(s.url, clone, { ref: s.ref, sha: s.sha });
       const from = s.subdir ? resolve(clone, s.subdir) : clone;
       if (s.subdir && relative(clone, from).startsWith("..")) throw new PluginError(`${entry.name}'s path ${s.subdir} leaves its repository`);
-      copyPlugin(from, dir);
+      copyPlugin(from, dir, clone);
     }
     const digest = digestOfDir(dir);
     if (entry.sha256 && entry.sha256 !== digest) {
@@ -101,6 +102,12 @@ async function stage(home: string, market: KnownMarketplace, entry: MarketplaceE
   }
 }
 
+/** A plugin's parts are namespaced by plugin.json's name: it must be the marketplace entry's,
+ *  or one plugin could pass for another (its /name:… commands, skills, agents, servers). */
+function sameName(id: string, entry: MarketplaceEntry, name: string): void {
+  if (name !== entry.name) throw new PluginError(`${id}'s plugin.json calls it "${name}", not ${entry.name} as its marketplace entry does: not installed (a plugin cannot take another plugin's name)`);
+}
+
 export async function installPlugin(c: PluginCtx, spec: string, scope: Scope): Promise<boolean> {
   const { market, entry, id } = await resolveSpec(c, spec);
   const lock = readLock(c.home);
@@ -109,11 +116,12 @@ export async function installPlugin(c: PluginCtx, spec: string, scope: Scope): P
   try {
     const final = installDir(c.home, id);
     const contents = readContents(staged.dir, { id, name: entry.name, data: dataDir(c.home, id), entry: entry.raw, installedAt: final });
+    sameName(id, entry, contents.manifest.name);
     const b = brings(contents);
     const version = contents.manifest.version ?? entry.version;
     const risky = RISKY.some((k) => b[k].length > 0);
-    c.ui.say(`${id}${version ? ` ${version}` : ""}${contents.manifest.description ? ` — ${contents.manifest.description}` : ""}`);
-    c.ui.say(`from ${describeSource(market.source)}${staged.commit ? ` at ${staged.commit.slice(0, 12)}` : ""}; sha256 ${staged.digest}${entry.sha256 ? " (as pinned)" : ""}`);
+    c.ui.say(`${id}${version ? ` ${inert(version)}` : ""}${contents.manifest.description ? ` — ${inert(contents.manifest.description)}` : ""}`);
+    c.ui.say(`from ${inert(describeSource(market.source))}${staged.commit ? ` at ${staged.commit.slice(0, 12)}` : ""}; sha256 ${staged.digest}${entry.sha256 ? " (as pinned)" : ""}`);
     const lines = bringsLines(b);
     for (const l of lines.length ? lines : ["  (no commands, hooks, servers, skills or agents)"]) c.ui.say(l);
     const title = `Install ${id}${risky ? " — it can run code on your machine (the lines marked !)" : ""}?`;
@@ -140,7 +148,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
   const market = readKnown(c.home)[rec.marketplace];
   if (!market) throw new PluginError(`${id}'s marketplace ${rec.marketplace} is no longer known: add it again to update the plugin`);
   allowedMarket(c, market);
-  const fresh = (await updateMarketplace(c.home, market.name)).market;
+  const fresh = (await updateMarketplace(c.home, c.settings, market.name)).market;
   const entry = readMarketplace(fresh.location).plugins.find((p) => p.name === rec.name);
   if (!entry) throw new PluginError(`${rec.name} is no longer in marketplace ${market.name}`);
   const staged = await stage(c.home, fresh, entry);
@@ -148,11 +156,14 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
     const final = installDir(c.home, id);
     const data = dataDir(c.home, id);
     const next = readContents(staged.dir, { id, name: entry.name, data, entry: entry.raw, installedAt: final });
+    sameName(id, entry, next.manifest.name);
     const newFiles = recordFiles(staged.dir);
     const changes = fileChanges(rec, newFiles);
     const version = next.manifest.version ?? entry.version;
     const tampered = drift(final, rec.files, true);
-    if (digestOf(newFiles) === rec.digest && !tampered) {
+    // The entry counts too: where it defines the plugin's parts (no plugin.json, or strict:
+    // false), a new hook in it is an update even with the files as they were.
+    if (digestOf(newFiles) === rec.digest && !tampered && JSON.stringify(entry.raw) === JSON.stringify(rec.entry)) {
       c.ui.say(`${id} is up to date (${version ?? "no version"}, sha256 ${rec.digest.slice(0, 16)}…)`);
       return false;
     }
@@ -164,7 +175,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
     }
     const lines = updateLines(changes, before, brings(next));
     if (tampered) lines.unshift(`! the installed files changed since install (${driftWords(tampered)}); this puts the marketplace's files back`);
-    c.ui.say(`Update ${id} ${rec.version ?? "?"} → ${version ?? "?"}:`);
+    c.ui.say(`Update ${id} ${inert(rec.version ?? "?")} → ${inert(version ?? "?")}:`);
     for (const l of lines) c.ui.say(l);
     if (!(await c.ui.confirm(`Apply this update to ${id}?`, lines))) return false;
     const old = `${final}.old-${randomBytes(3).toString("hex")}`;
@@ -194,7 +205,7 @@ function fileChanges(rec: InstallRecord, now: Record<string, { sha256: string; m
 
 function updateLines(files: ReturnType<typeof fileChanges>, before: Brings, after: Brings): string[] {
   const lines: string[] = [];
-  const list = (xs: string[]): string => xs.join(", ");
+  const list = (xs: string[]): string => xs.map(inert).join(", ");
   lines.push(`  files: ${[files.changed.length ? `changed ${list(files.changed)}` : "", files.added.length ? `added ${list(files.added)}` : "", files.removed.length ? `removed ${list(files.removed)}` : ""].filter(Boolean).join("; ") || "none"}`);
   const label: Record<keyof Brings, string> = { hooks: "hooks", servers: "MCP servers", native: "module", permissions: "permissions", commands: "commands", skills: "skills", agents: "agents" };
   for (const k of Object.keys(label) as Array<keyof Brings>) {

@@ -1,13 +1,16 @@
 // Start-up: the installed plugins that are enabled and intact, and their parts. A plugin whose
 // files changed since install (a modified, added or missing file), whose marketplace the
 // managed policy does not allow, or whose folder cannot be read is refused — said loudly, with
-// what is wrong — and everything else loads. The check is stat-first: a file whose size, mode
-// and mtime are as installed is not read again (`deepcode plugin verify` hashes every file).
+// what is wrong — and everything else loads. The check is stat-first: a file whose size, mode,
+// mtime, ctime and inode are as installed is not read again (`deepcode plugin verify` hashes
+// every file).
 
-import { readKnown, readLock, dataDir, installDir, type InstallRecord } from "./store.js";
+import { join } from "node:path";
+import { byName, readKnown, readLock, dataDir, installDir, type InstallRecord } from "./store.js";
 import { drift, driftWords } from "./files.js";
-import { blockedByPolicy, enabledPlugins, marketPolicy } from "./enabled.js";
+import { blockedByPolicy, enabledPlugins, managedMarketplace, marketPolicy } from "./enabled.js";
 import { readContents, type PluginContents } from "./parts.js";
+import { inert } from "../render/inert.js";
 import type { PluginCommandSource } from "../commands/custom.js";
 import type { LoadedSettings } from "../settings/types.js";
 
@@ -15,7 +18,9 @@ export interface LoadedPlugin {
   id: string;
   record: InstallRecord;
   contents: PluginContents;
-  /** "managed": the managed policy enables it — its hooks and module run in the prepend tier. */
+  /** "managed": the managed policy enables it and declares its marketplace (by source, in its
+   *  own extraKnownMarketplaces or strictKnownMarketplaces) — its hooks and module run in the
+   *  prepend tier. An id alone is not enough: any repository can call itself that marketplace. */
   tier: "user" | "managed";
 }
 
@@ -27,14 +32,21 @@ export interface PluginParts {
   commands: PluginCommandSource[];
   /** For the skills mod (as contributions, assemble.ts): each enabled, verified plugin's skill
    *  folders (SKILL.md per sub-folder, Claude Code's format), namespaced by plugin. */
-  skillDirs: Array<{ plugin: string; name: string; dir: string }>;
+  skillDirs: Array<{ plugin: string; name: string; dir: string; pins: Readonly<Record<string, string>> }>;
   /** For the agents mod, the same way: each enabled, verified plugin's agent folders (one .md per agent). */
-  agentDirs: Array<{ plugin: string; name: string; dir: string }>;
+  agentDirs: Array<{ plugin: string; name: string; dir: string; pins: Readonly<Record<string, string>> }>;
 }
 
 export function pluginParts(o: { home: string; settings: LoadedSettings }): PluginParts {
+  const parts = collect(o);
+  // A problem may quote a plugin's own text (a JSON key in its hooks file): printed inert.
+  parts.problems = parts.problems.map(inert);
+  return parts;
+}
+
+function collect(o: { home: string; settings: LoadedSettings }): PluginParts {
   const parts: PluginParts = { plugins: [], problems: [], commands: [], skillDirs: [], agentDirs: [] };
-  const enabled = enabledPlugins(o.settings);
+  const enabled = enabledPlugins(o.settings, parts.problems);
   if (enabled.size === 0) return parts;
   let lock;
   let known;
@@ -46,6 +58,7 @@ export function pluginParts(o: { home: string; settings: LoadedSettings }): Plug
     return parts;
   }
   const policy = marketPolicy(o.settings);
+  const loaded: LoadedPlugin[] = [];
   for (const [id, state] of enabled) {
     if (!state.enabled) continue;
     const record = lock.plugins[id];
@@ -72,10 +85,36 @@ export function pluginParts(o: { home: string; settings: LoadedSettings }): Plug
       parts.problems.push(`plugin ${id} did not load: ${(err as Error).message}; the rest keeps working`);
       continue;
     }
-    parts.plugins.push({ id, record, contents, tier: state.layer === "managed" ? "managed" : "user" });
-    parts.commands.push(...contents.commands);
-    parts.skillDirs.push(...contents.skillDirs.map((dir) => ({ plugin: id, name: contents.manifest.name, dir })));
-    parts.agentDirs.push(...contents.agentDirs.map((dir) => ({ plugin: id, name: contents.manifest.name, dir })));
+    // Its parts are namespaced by plugin.json's name (/<name>:cmd, <name>:skill,
+    // plugin_<name>_<server>): it must be the name it was installed as.
+    if (contents.manifest.name !== record.name) {
+      parts.problems.push(`plugin ${id} is NOT loaded: its plugin.json calls it "${contents.manifest.name}", not ${record.name}; a plugin cannot take another's name (its commands, skills, agents and servers would pass for that plugin's)`);
+      continue;
+    }
+    let tier: LoadedPlugin["tier"] = "user";
+    if (state.layer === "managed") {
+      if (market && managedMarketplace(o.settings, record.marketplace, market.source)) tier = "managed";
+      else parts.problems.push(`plugin ${id} is enabled by the managed policy, but its marketplace ${record.marketplace} is not one the policy declares (extraKnownMarketplaces or strictKnownMarketplaces): it loads in the user tier, not before the person's own hooks`);
+    }
+    loaded.push({ id, record, contents, tier });
+  }
+  // Two plugins with one name would share /<name>:… and plugin_<name>_…: neither loads.
+  const named = new Map<string, string[]>();
+  for (const p of loaded) named.set(p.contents.manifest.name, [...(named.get(p.contents.manifest.name) ?? []), p.id]);
+  for (const p of loaded) {
+    const same = named.get(p.contents.manifest.name)!;
+    if (same.length > 1) {
+      if (same[0] === p.id) parts.problems.push(`plugins ${same.join(" and ")} are NOT loaded: they have the same name, ${p.contents.manifest.name}, and would share its commands, skills, agents and servers; disable all but one (deepcode plugin disable ID)`);
+      continue;
+    }
+    // Its files' hashes from the lock, by path: the loaders that read its commands, skills and
+    // agents again mid-session (/reload, each turn) skip a file that no longer matches.
+    const base = installDir(o.home, p.id);
+    const pins = byName(Object.fromEntries(Object.entries(p.record.files).map(([rel, f]) => [join(base, rel), f.sha256])));
+    parts.plugins.push(p);
+    parts.commands.push(...p.contents.commands.map((c) => ({ ...c, pins })));
+    parts.skillDirs.push(...p.contents.skillDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir, pins })));
+    parts.agentDirs.push(...p.contents.agentDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir, pins })));
   }
   return parts;
 }

@@ -14,6 +14,7 @@ import type { LoadedSettings } from "../settings/types.js";
 import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { cloneAt, git } from "./git.js";
 import { githubUrl, marketplaceFile, readMarketplace, type MarketplaceFile } from "./manifest.js";
+import { inert } from "../render/inert.js";
 import { isObject, marketplaceDir, pluginsDir, readKnown, writeKnown, type KnownMarketplace } from "./store.js";
 
 export type MarketSource = { [k: string]: JsonValue };
@@ -42,7 +43,12 @@ export function parseMarketArg(arg: string, cwd: string): MarketSource {
   throw new PluginError(`'${arg}' is not a folder, a git URL or a GitHub owner/repo`);
 }
 
+/** A source in words, for a message (inert: a URL or path is someone else's text). */
 export function describeSource(s: MarketSource): string {
+  return inert(sourceWords(s));
+}
+
+function sourceWords(s: MarketSource): string {
   const ref = typeof s.ref === "string" ? `#${s.ref}` : "";
   if (s.source === "github") return `github ${String(s.repo)}${ref}`;
   if (s.source === "git" || s.source === "url") return `git ${String(s.url)}${ref}`;
@@ -101,13 +107,17 @@ function clash(known: Record<string, KnownMarketplace>, name: string, source: Ma
   throw new PluginError(`a marketplace named ${name} is already added (${describeSource(had.source)}); remove it first (deepcode plugin marketplace remove ${name})`);
 }
 
-export async function updateMarketplace(home: string, name: string): Promise<{ market: KnownMarketplace; file: MarketplaceFile; before?: string }> {
+/** Fetch a marketplace again: held to the managed policy as an add is (it may have been added
+ *  before the policy restricted marketplaces), and pulled with ext:: URLs refused as a clone is. */
+export async function updateMarketplace(home: string, settings: LoadedSettings, name: string): Promise<{ market: KnownMarketplace; file: MarketplaceFile; before?: string }> {
   const known = readKnown(home);
   const m = known[name];
   if (!m) throw new PluginError(`no marketplace named ${name} (deepcode plugin marketplace list)`);
+  const blocked = blockedByPolicy(marketPolicy(settings), m.source);
+  if (blocked) throw new PluginError(`cannot update marketplace ${name}: ${blocked}`);
   const before = m.commit;
   if (gitUrl(m.source)) {
-    await git(["pull", "--ff-only", "--quiet"], m.location);
+    await git(["-c", "protocol.ext.allow=never", "pull", "--ff-only", "--quiet"], m.location);
     m.commit = await git(["rev-parse", "HEAD"], m.location);
   }
   m.updatedAt = new Date().toISOString();

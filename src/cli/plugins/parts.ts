@@ -6,12 +6,13 @@
 // are expanded in hook commands and server configurations; hook commands also get them in
 // their environment, as Claude Code's do.
 
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { ConfigError, type JsonValue } from "../../contract/index.js";
+import { ConfigError, parseSkillFile, type JsonValue } from "../../contract/index.js";
 import { bangCommands, loadPluginCommands, type PluginCommandSource } from "../commands/custom.js";
 import { readManifest, type Obj, type PluginManifest } from "./manifest.js";
 import { isObject, readJsonFile } from "./store.js";
+import { inert } from "../render/inert.js";
 
 export interface PluginContents {
   manifest: PluginManifest;
@@ -106,7 +107,7 @@ export function pluginServerName(plugin: string, server: string): string {
 }
 
 /** What a plugin brings, in words, by kind. `hooks`, `servers`, `native` and `permissions`
- *  (commands with allowed-tools or !`cmd` lines) can run code or loosen a rule: an install
+ *  (commands with allowed-tools or !`cmd` lines, skills with allowed-tools) can run code or loosen a rule: an install
  *  asks about them, an update shows how they change. */
 export interface Brings {
   hooks: string[];
@@ -135,24 +136,53 @@ export function brings(c: PluginContents): Brings {
   const { commands } = loadPluginCommands(c.commands);
   for (const cmd of commands) {
     b.commands.push(`/${cmd.name}`);
-    if (cmd.allowedTools?.length) b.permissions.push(`/${cmd.name} allows ${cmd.allowedTools.join(", ")} while it runs`);
+    if (cmd.allowedTools?.length) b.permissions.push(`command /${cmd.name} allows ${cmd.allowedTools.join(", ")} while it runs`);
     const bangs = bangCommands(cmd.body);
-    if (bangs.length) b.permissions.push(`/${cmd.name} runs ${bangs.map((x) => `\`${x}\``).join(", ")}`);
+    if (bangs.length) b.permissions.push(`command /${cmd.name} runs ${bangs.map((x) => `\`${x}\``).join(", ")}`);
   }
-  for (const d of c.skillDirs) for (const n of names(d)) if (existsSync(join(d, n, "SKILL.md"))) b.skills.push(n);
+  for (const d of c.skillDirs) {
+    for (const n of names(d)) {
+      const file = join(d, n, "SKILL.md");
+      if (!existsSync(file)) continue;
+      b.skills.push(n);
+      // A skill's allowed-tools run without asking while it is in use, and the model can load
+      // a skill itself (unless disable-model-invocation): a loosening, shown as one.
+      const parsed = parseSkillFile(readText(file), n);
+      if (parsed.ok && parsed.value.allowedTools.length) {
+        const who = parsed.value.modelInvocable ? "the model can load it itself" : "when you load it";
+        b.permissions.push(`skill ${manifestPrefix(c)}${parsed.value.name} allows ${parsed.value.allowedTools.join(", ")} while it is in use (${who})`);
+      }
+    }
+  }
+  // Agent files' `tools` only narrow what a subagent gets (the rules still ask): not listed here.
   for (const d of c.agentDirs) for (const n of names(d)) if (n.endsWith(".md")) b.agents.push(n.slice(0, -3));
+  // Every line is someone else's text (a command, an argument, a file name): inert before it
+  // is printed on a consent screen.
+  for (const k of Object.keys(b) as Array<keyof Brings>) b[k] = b[k].map(inert);
   return b;
 }
 
 /** The lines an install shows: what can run code or loosen a rule first, then the rest. */
 export function bringsLines(b: Brings): string[] {
   const lines: string[] = [];
-  const verb: Partial<Record<keyof Brings, string>> = { hooks: "runs a", servers: "starts", native: "loads", permissions: "command" };
-  for (const k of RISKY) for (const x of b[k]) lines.push(`! ${verb[k]} ${x}`);
+  const verb: Partial<Record<keyof Brings, string>> = { hooks: "runs a", servers: "starts", native: "loads", permissions: "" };
+  for (const k of RISKY) for (const x of b[k]) lines.push(`! ${verb[k] ? `${verb[k]} ` : ""}${x}`);
   if (b.commands.length) lines.push(`  commands: ${b.commands.join(", ")}`);
   if (b.skills.length) lines.push(`  skills: ${b.skills.join(", ")}`);
   if (b.agents.length) lines.push(`  agents: ${b.agents.join(", ")}`);
   return lines;
+}
+
+function manifestPrefix(c: PluginContents): string {
+  return `${c.manifest.name}:`;
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return ""; // unreadable: the skills mod reports it when it loads the folder
+  }
 }
 
 function names(dir: string): string[] {

@@ -8,6 +8,7 @@ import { readMarketplace } from "./manifest.js";
 import { declaredMarketplaces, describeSource } from "./marketplaces.js";
 import type { PluginCtx } from "./install.js";
 import { brings, readContents } from "./parts.js";
+import { inert } from "../render/inert.js";
 import { dataDir, installDir, readKnown, readLock, type InstallRecord } from "./store.js";
 
 export function listPlugins(c: PluginCtx): void {
@@ -21,7 +22,7 @@ export function listPlugins(c: PluginCtx): void {
     const state = e ? `${e.enabled ? "enabled" : "disabled"} (${e.layer}${e.layer === "managed" ? ", forced" : ""})` : "not enabled";
     const changed = drift(installDir(c.home, id), rec.files);
     const integrity = changed ? `FILES CHANGED since install (${driftWords(changed)}): refused at start` : `${Object.keys(rec.files).length} files as installed`;
-    c.ui.say(`${e?.enabled && !changed ? "✓" : "·"} ${id} ${rec.version ?? ""}`.trimEnd());
+    c.ui.say(`${e?.enabled && !changed ? "✓" : "·"} ${id} ${inert(rec.version ?? "")}`.trimEnd());
     c.ui.say(`    ${state}; ${integrity}; sha256 ${rec.digest}`);
     c.ui.say(`    ${summary(c, id, rec.name, rec.entry)}`);
   }
@@ -35,7 +36,7 @@ export function listPlugins(c: PluginCtx): void {
       available.push(`  ${m.name}: cannot be read (${(err as Error).message})`);
       continue;
     }
-    for (const p of entries) if (!lock.plugins[`${p.name}@${m.name}`]) available.push(`  ${p.name}@${m.name}${p.version ? ` ${p.version}` : ""}${p.description ? ` — ${p.description}` : ""}`);
+    for (const p of entries) if (!lock.plugins[`${p.name}@${m.name}`]) available.push(`  ${p.name}@${m.name}${p.version ? ` ${inert(p.version)}` : ""}${p.description ? ` — ${inert(p.description)}` : ""}`);
   }
   if (available.length) c.ui.say(["", "Available (deepcode plugin install <name>@<marketplace>):", ...available].join("\n"));
 }

@@ -20,7 +20,7 @@ export function scopeFile(scope: Scope, root: string, home: string): string {
 export function enabledIn(file: string, id: string): boolean | undefined {
   const v = readJsonFile(file);
   const map = isObject(v) ? v.enabledPlugins : undefined;
-  const x = isObject(map) ? map[id] : undefined;
+  const x = isObject(map) && Object.hasOwn(map, id) ? map[id] : undefined;
   return typeof x === "boolean" ? x : undefined;
 }
 
@@ -29,7 +29,7 @@ export function setEnabled(file: string, id: string, value: boolean | undefined)
   const v = readJsonFile(file) ?? {};
   if (!isObject(v)) throw new ConfigError("a settings file must be a JSON object", file);
   const map: { [k: string]: JsonValue } = isObject(v.enabledPlugins) ? { ...v.enabledPlugins } : {};
-  if (value === undefined ? !(id in map) : map[id] === value) return false;
+  if (value === undefined ? !Object.hasOwn(map, id) : Object.hasOwn(map, id) && map[id] === value) return false;
   if (value === undefined) delete map[id];
   else map[id] = value;
   const next: { [k: string]: JsonValue } = { ...v, enabledPlugins: map };

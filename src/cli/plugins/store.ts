@@ -30,8 +30,11 @@ export interface FileRecord {
   size: number;
   /** Permission bits (an executable script that lost or gained +x changed). */
   mode: number;
-  /** When it was written at install: a file whose size and mtime still match is not re-hashed. */
+  /** When it was written at install: a file whose size, mtime, ctime and inode still match is
+   *  not re-hashed at start. (A lock from before ctime and inode were recorded: every file is.) */
   mtimeMs: number;
+  ctimeMs?: number;
+  ino?: number;
 }
 
 export interface InstallRecord {
@@ -72,9 +75,10 @@ export interface KnownMarketplace {
 
 export function readLock(home: string): Lock {
   const v = readJsonFile(lockFile(home));
-  if (v === undefined) return { version: 1, plugins: {} };
+  if (v === undefined) return { version: 1, plugins: byName({}) as Lock["plugins"] };
   if (!isObject(v) || !isObject(v.plugins)) throw new ConfigError("the plugin lock is not an object with \"plugins\"; reinstall the plugins (deepcode plugin install …)", lockFile(home));
-  return v as unknown as Lock;
+  // Null-prototype maps: an id looked up in them (`constructor`, `__proto__`) finds only what the file holds.
+  return { ...(v as unknown as Lock), plugins: byName(v.plugins) as unknown as Lock["plugins"] };
 }
 
 export function writeLock(home: string, lock: Lock): void {
@@ -83,9 +87,16 @@ export function writeLock(home: string, lock: Lock): void {
 
 export function readKnown(home: string): Record<string, KnownMarketplace> {
   const v = readJsonFile(knownFile(home));
-  if (v === undefined) return {};
+  if (v === undefined) return byName({});
   if (!isObject(v)) throw new ConfigError("must be a JSON object of marketplaces by name", knownFile(home));
-  return v as unknown as Record<string, KnownMarketplace>;
+  return byName(v) as unknown as Record<string, KnownMarketplace>;
+}
+
+/** A copy of `o` without a prototype: every lookup keyed by settings or lock data goes through one. */
+export function byName<T>(o: Readonly<Record<string, T>>): Record<string, T> {
+  const out = Object.create(null) as Record<string, T>;
+  for (const [k, x] of Object.entries(o)) Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 export function writeKnown(home: string, known: Record<string, KnownMarketplace>): void {

@@ -17,8 +17,9 @@ export function sectionChanges(before: readonly SystemSection[], now: readonly S
   for (const s of now) {
     const was = old.get(s.id);
     if (was === undefined) notes.push({ id: `section:${s.id}`, text: `New instructions ("${s.id}") apply from now on:\n\n${s.text}` });
-    else if (was !== s.text && s.text.startsWith(was) && s.text.length - was.length < s.text.length / 2) {
-      // Lines added at the end (a memory, `# use tabs`): only they are new, and only they are sent.
+    else if (was !== s.text && s.text.startsWith(was) && (was.endsWith("\n") || s.text[was.length] === "\n") && s.text.length - was.length < s.text.length / 2) {
+      // Lines added at the end (a memory, `# use tabs`): only they are new, and only they are
+      // sent. Whole lines only: "Run npm test" made "Run npm test -- --run" is a changed line.
       notes.push({ id: `section:${s.id}`, text: `The instructions "${s.id}" gained these lines since this session began (everything before them still holds):\n\n${s.text.slice(was.length).replace(/^\n+/, "")}` });
     } else if (was !== s.text) notes.push({ id: `section:${s.id}`, text: `The instructions "${s.id}" changed since this session began. They now read (this replaces the earlier version):\n\n${s.text}` });
   }
