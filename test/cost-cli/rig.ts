@@ -107,9 +107,11 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
     },
     chats: () => sim.requests.filter((r) => r.path.endsWith("/chat/completions")),
     async close() {
+      // The session's writer flushes on close: removing its folder before could race it.
+      await rig.engine.close("test done");
       await sim.close();
       rmSync(root, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
   return rig;
