@@ -66,7 +66,11 @@ export async function rewindConversationOnly(api: PluginApi, ctx: CommandContext
   const turn = Number(n);
   const conv = await api.dispatch({ type: "context.rewind", sessionId: ctx.sessionId, turn });
   if (!conv.ok) return fail(`the conversation cannot go back to the end of turn ${turn} (${conv.error})`);
-  ctx.print(`conversation rewound to the end of turn ${turn}: ${conv.rewound.length} later turn${conv.rewound.length === 1 ? "" : "s"} left it (${conv.messages} messages remain; the next request extends turn ${turn}'s, still cached). Files are as they are now (checkpoints are off).`);
+  sayRewound(ctx, turn, conv, "Files are as they are now (checkpoints are off).");
+}
+
+function sayRewound(ctx: CommandContext, turn: number, conv: RewindResult, after: string): void {
+  ctx.print(`conversation rewound to the end of turn ${turn}: ${conv.rewound.length} later turn${conv.rewound.length === 1 ? "" : "s"} left it (${conv.messages} messages remain; the next request extends turn ${turn}'s, still cached). ${after}`);
   for (const note of conv.notes) ctx.print(`! ${note}`);
 }
 
@@ -125,8 +129,7 @@ async function rewindTo(d: CommandDeps, ctx: CommandContext, store: CheckpointSt
       return;
     }
     store.rewound(conv.rewound, turn);
-    ctx.print(`conversation rewound to the end of turn ${turn}: ${conv.rewound.length} later turn${conv.rewound.length === 1 ? "" : "s"} left it (${conv.messages} messages remain; the next request extends turn ${turn}'s, still cached). The transcript keeps them, marked as rewound.`);
-    for (const n of conv.notes) ctx.print(`! ${n}`);
+    sayRewound(ctx, turn, conv, "The transcript keeps them, marked as rewound.");
   }
   let files: Applied | undefined;
   if (what !== "conversation") {

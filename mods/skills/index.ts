@@ -60,7 +60,7 @@ class SkillsMod {
     api.on("context.system", async (e, next) => {
       const r = await next();
       if (!e.tools?.includes("Skill")) return r;
-      const index = indexSection(this.scan().skills);
+      const index = indexSection(this.scan().skills); // the prefix: at start, first request, /reload
       return index ? { sections: [...r.sections, index] } : r;
     });
     api.on("context.tail", async (e, next) => {
@@ -69,6 +69,8 @@ class SkillsMod {
       return notes.length ? { notes: [...r.notes, ...notes] } : r;
     });
     api.on("turn.start", async (_e, next) => {
+      // One look at the skill folders per turn, shared by its commands and its tail.
+      this.turnScan = this.scan();
       this.syncCommands();
       const r = await next();
       const notices = this.news.splice(0);
@@ -78,6 +80,7 @@ class SkillsMod {
       try {
         return await next();
       } finally {
+        this.turnScan = undefined;
         this.release(e.sessionId);
       }
     });
@@ -110,6 +113,13 @@ class SkillsMod {
       readOnly: true,
       run: async (input, ctx) => this.call(String(input.skill ?? ""), typeof input.args === "string" ? input.args : "", ctx.sessionId),
     });
+  }
+
+  private turnScan?: { skills: Skill[]; problems: string[] };
+
+  /** This turn's look at the skills (turn.start), or a fresh one between turns. */
+  private current(): { skills: Skill[]; problems: string[] } {
+    return this.turnScan ?? this.scan();
   }
 
   /** Every skill now; problems not reported before go to the next turn's notices. */
@@ -173,7 +183,7 @@ class SkillsMod {
   private changedSince(sessionId: string): Array<{ id: string; text: string }> {
     const mine = this.loaded.get(sessionId);
     if (!mine?.size) return [];
-    const now = new Map(this.scan().skills.map((s) => [s.name, s]));
+    const now = new Map(this.current().skills.map((s) => [s.name, s]));
     const notes: Array<{ id: string; text: string }> = [];
     for (const [name, digest] of mine) {
       const s = now.get(name);
@@ -191,7 +201,7 @@ class SkillsMod {
   /** One `/name` command per skill the person may load, kept in step with the files (and the
    *  Skill tool, once there is a skill the model may load). */
   private syncCommands(): void {
-    const skills = this.scan().skills;
+    const skills = this.current().skills;
     if (skills.some((s) => s.modelInvocable)) this.addTool();
     const want = new Map(skills.filter((s) => s.userInvocable && s.name !== "skills").map((s) => [s.name, s]));
     for (const [name, c] of this.commands) {

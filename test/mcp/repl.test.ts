@@ -2,42 +2,21 @@
 // approves a project server once (remembered per project, asked again when its command
 // changes), answers a server's elicitation form with defaults, sees `/mcp`, runs a server's
 // prompt as a slash command and attaches a resource with @server:uri.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
-import { Tmux, TMUX_AVAILABLE } from "../helpers/tmux.js";
-import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
+import type { Script } from "../sim/server.mjs";
+import { TMUX_AVAILABLE, type Tmux } from "../helpers/tmux.js";
+import { useRepl } from "../repl/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
 import { everythingStdio, mcpJson } from "./helpers.js";
 
-let sim: Simulator | undefined;
-let term: Tmux | undefined;
-let env: CliEnv | undefined;
-afterEach(async () => {
-  term?.kill();
-  await sim?.close();
-  env?.cleanup();
-  term = undefined;
-  sim = undefined;
-  env = undefined;
-});
+const repl = useRepl();
 
-async function open(script: Script, files: Record<string, string>, settings: object = {}): Promise<Tmux> {
-  sim = await startSimulator({ script, apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, { ".deepcode/settings.json": JSON.stringify({ estimate: "show", ...settings }), ...files });
-  return start();
-}
+const open = (script: Script, files: Record<string, string>, settings: object = {}): Promise<Tmux> => repl.open(script, files, { settings: { estimate: "show", ...settings }, width: 300 });
+const start = (): Promise<Tmux> => repl.start("", { width: 300 });
 
-async function start(): Promise<Tmux> {
-  term?.kill();
-  term = new Tmux(`node ${BIN} --trust-project`, { cwd: env!.root, env: env!.env, width: 300 });
-  await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6} ·/);
-  await term.waitFor(/^›\s*$/m);
-  return term;
-}
-
-const tools = () => chatBodies(sim!.requests).map((b) => (b.tools as Array<{ function: { name: string } }>).map((t) => t.function.name));
+const tools = () => chatBodies(repl.sim.requests).map((b) => (b.tools as Array<{ function: { name: string } }>).map((t) => t.function.name));
 
 describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)", () => {
   it("asks once to start a project's server, showing its command; the answer is remembered until the command changes", async () => {
@@ -49,7 +28,7 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     t.type("y");
     await t.waitFor(/^ok$/m);
     expect(tools()[0]).toContain("mcp__everything__echo");
-    const approvals = JSON.parse(readFileSync(join(env!.home, "mcp-approvals.json"), "utf8"));
+    const approvals = JSON.parse(readFileSync(join(repl.env.home, "mcp-approvals.json"), "utf8"));
     expect(Object.values(approvals.projects)[0]).toHaveProperty("everything.allowed", true);
 
     // A new REPL: not asked again, the tools are there from the first request.
@@ -64,7 +43,7 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
 
     // The command changes: asked again.
     const changed = everythingStdio();
-    env!.write(".mcp.json", mcpJson({ everything: { ...changed, args: [...changed.args, "--extra"] } }));
+    repl.env.write(".mcp.json", mcpJson({ everything: { ...changed, args: [...changed.args, "--extra"] } }));
     t2.press("C-d");
     await t2.waitFor(/\[exit 0\]/);
     const t3 = await start();
@@ -92,7 +71,7 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
       t.press("Enter");
     }
     await t.waitFor(/form done/);
-    const last = chatBodies(sim!.requests).at(-1)!.messages.filter((m) => m.role === "tool").map((m) => String(m.content)).join("\n");
+    const last = chatBodies(repl.sim.requests).at(-1)!.messages.filter((m) => m.role === "tool").map((m) => String(m.content)).join("\n");
     expect(last).toMatch(/Ada Lovelace/);
   }, 60_000);
 
@@ -108,14 +87,14 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     t.type("/mcp__everything__args-prompt Paris Texas");
     t.press("Enter");
     await t.waitFor(/^seen$/m);
-    expect(String(chatBodies(sim!.requests).at(-1)!.messages.at(-1)!.content)).toMatch(/Paris/);
+    expect(String(chatBodies(repl.sim.requests).at(-1)!.messages.at(-1)!.content)).toMatch(/Paris/);
     t.type("read @everything:demo://resource/static/document/architecture.md please");
     t.press("Enter");
     await t.waitFor(/seen[\s\S]*seen/);
-    const text = String(chatBodies(sim!.requests).at(-1)!.messages.at(-1)!.content);
+    const text = String(chatBodies(repl.sim.requests).at(-1)!.messages.at(-1)!.content);
     expect(text).toMatch(/<resource server="everything" uri="demo:\/\/resource\/static\/document\/architecture\.md"/);
     // The file mentions leave `@server:uri` to the mcp mod: no "no such file" note for it.
-    expect(JSON.stringify(chatBodies(sim!.requests).at(-1)!.messages)).not.toMatch(/no such file or folder/);
+    expect(JSON.stringify(chatBodies(repl.sim.requests).at(-1)!.messages)).not.toMatch(/no such file or folder/);
     // Tab: the servers with resources, then a server's resources.
     t.type("@every");
     t.press("Tab");
