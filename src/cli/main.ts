@@ -30,6 +30,9 @@ export interface Flags {
   verbose: boolean;
   continue: boolean;
   resume?: string;
+  /** Variadic options that took several words (`--allowedTools A B`): named when `-p` finds
+   *  no prompt left, since Claude Code's grammar takes the prompt as a value there too. */
+  variadicTook?: Parsed["variadicTook"];
   permissionMode: "default" | "acceptEdits" | "plan";
   options: AssembleOptions;
 }
@@ -51,7 +54,7 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
       process.stdout.write(`${packageVersion()}\n`);
       return 0;
     }
-    flags = readFlags(parsed.values, internal);
+    flags = { ...readFlags(parsed.values, internal), ...(parsed.variadicTook ? { variadicTook: parsed.variadicTook } : {}) };
   } catch (err) {
     if (err instanceof UsageError) return usage(err.message);
     if (err instanceof NotImplementedError) return failure(err.message);
@@ -156,6 +159,8 @@ function subcommandIndex(argv: string[]): number {
       const name = a.replace(/^-+/, "").split("=")[0];
       const opt = GLOBAL_OPTIONS.find((o) => o.name === name || o.aliases?.includes(name) || o.short === name);
       if (opt && opt.type === "string" && !a.includes("=") && !(opt.name === "resume" && (argv[i + 1] ?? "-").startsWith("-"))) i++;
+      // a variadic option's values run up to the next option (options.ts expandVariadic)
+      if (opt?.variadic && !a.includes("=")) while (i + 1 < argv.length && !argv[i + 1].startsWith("-")) i++;
       continue;
     }
     return SUBCOMMANDS.some((s) => s.name === a) ? i : -1;

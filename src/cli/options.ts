@@ -14,6 +14,10 @@ export interface OptionSpec {
   value?: string;
   /** May be given more than once (the values accumulate). */
   multiple?: boolean;
+  /** Claude Code's variadic form (`--flag <values...>`): after `--flag`, every following word
+   *  up to the next option (a word starting with `-`) or `--` is one more value; `--flag=v`
+   *  takes `v` alone. Implies `multiple`. */
+  variadic?: boolean;
   /** Other spellings that mean the same option (Claude Code accepts both for a few). */
   aliases?: string[];
   help: string;
@@ -45,11 +49,11 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { name: "model", short: "m", type: "string", value: "NAME", help: "model to use (default deepseek-flash)" },
   { name: "max-turns", type: "string", value: "N", help: "stop after N model rounds in a turn (subtype error_max_turns)" },
   { name: "settings", type: "string", value: "FILE", help: "an extra settings layer (above local, below managed policy)" },
-  { name: "allowedTools", type: "string", value: "RULES", multiple: true, aliases: ["allowed-tools"], help: "allow rules for this run, comma- or space-separated: \"Read,Bash(npm test:*)\"" },
-  { name: "disallowedTools", type: "string", value: "RULES", multiple: true, aliases: ["disallowed-tools"], help: "deny rules for this run, the same grammar" },
+  { name: "allowedTools", type: "string", value: "RULES...", multiple: true, variadic: true, aliases: ["allowed-tools"], help: "allow rules for this run: \"Read,Bash(npm test:*)\" or Read \"Bash(npm test:*)\" (every word up to the next option)" },
+  { name: "disallowedTools", type: "string", value: "RULES...", multiple: true, variadic: true, aliases: ["disallowed-tools"], help: "deny rules for this run, the same grammar" },
   { name: "permission-mode", type: "string", value: "MODE", help: "default | acceptEdits (Edit/Write inside the project without asking) | plan (read-only planning turns; -p prints the plan)" },
   { name: "append-system-prompt", type: "string", value: "TEXT", help: "append text to the system prompt (part of the cached prefix)" },
-  { name: "mcp-config", type: "string", value: "FILE|JSON", multiple: true, help: "MCP servers from this file (or JSON text); repeatable" },
+  { name: "mcp-config", type: "string", value: "FILE|JSON...", multiple: true, variadic: true, help: "MCP servers from these files (or JSON texts); every word up to the next option, repeatable" },
   { name: "strict-mcp-config", type: "boolean", help: "use only the --mcp-config servers, none of the configured ones" },
   { name: "trust-project", type: "boolean", help: "trust this project's own settings and commands for this run (see deepcode trust)" },
   { name: "events", type: "boolean", help: "list the event catalogue and what implements each event" },
@@ -127,12 +131,52 @@ export class UsageError extends Error {
   }
 }
 
-export type Parsed = { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
+export type Parsed = {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+  /** Variadic options that took more than one word (`--allowedTools A B`): `-p` names them
+   *  when no prompt is left, since the prompt may have been taken as a value. */
+  variadicTook?: Array<{ option: string; words: string[] }>;
+};
+
+/** Claude Code's variadic options, as repeated ones: `--flag a b c` → `--flag a --flag b
+ *  --flag c`, up to the next word starting with `-` or `--` (commander's rule, which Claude
+ *  Code's CLI uses). `--flag=a` is one value. */
+export function expandVariadic(args: readonly string[], specs: readonly OptionSpec[]): { args: string[]; took: NonNullable<Parsed["variadicTook"]> } {
+  const variadic = new Map<string, OptionSpec>();
+  for (const s of specs) if (s.variadic) for (const n of [s.name, ...(s.aliases ?? [])]) variadic.set(n, s);
+  const out: string[] = [];
+  const took: NonNullable<Parsed["variadicTook"]> = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    out.push(a);
+    if (a === "--") {
+      out.push(...args.slice(i + 1));
+      break;
+    }
+    const spec = a.startsWith("--") && !a.includes("=") ? variadic.get(a.slice(2)) : undefined;
+    if (!spec) {
+      // another string option's value is never an option name, whatever it looks like
+      const other = a.startsWith("--") && !a.includes("=") ? specs.find((s) => s.type === "string" && (s.name === a.slice(2) || s.aliases?.includes(a.slice(2)))) : undefined;
+      const short = /^-[A-Za-z]$/.test(a) ? specs.find((s) => s.short === a[1] && s.type === "string") : undefined;
+      if ((other || short) && i + 1 < args.length) out.push(args[++i]);
+      continue;
+    }
+    const words: string[] = [];
+    while (i + 1 < args.length && !args[i + 1].startsWith("-")) words.push(args[++i]);
+    if (words.length === 0) continue; // checkKnown says it needs a value
+    out.push(words[0]);
+    for (const w of words.slice(1)) out.push(a, w);
+    if (words.length > 1) took.push({ option: a, words });
+  }
+  return { args: out, took };
+}
 
 /** Parse `args` against `specs` with util.parseArgs, after checking every option against the
  *  table so that an unknown one gets deepcode's own message with the closest known option. */
-export function parseOptions(args: string[], specs: readonly OptionSpec[], o: { positionals?: boolean; where?: string } = {}): Parsed {
-  checkKnown(args, specs, o.where ?? "deepcode");
+export function parseOptions(given: string[], specs: readonly OptionSpec[], o: { positionals?: boolean; where?: string } = {}): Parsed {
+  checkKnown(given, specs, o.where ?? "deepcode");
+  const { args, took } = expandVariadic(given, specs);
   const options: Record<string, { type: "boolean" | "string"; short?: string; multiple?: boolean }> = {};
   for (const s of specs) {
     options[s.name] = { type: s.type, ...(s.short ? { short: s.short } : {}), ...(s.multiple ? { multiple: true } : {}) };
@@ -153,7 +197,7 @@ export function parseOptions(args: string[], specs: readonly OptionSpec[], o: { 
       delete values[a];
     }
   }
-  return { values, positionals: parsed.positionals };
+  return { values, positionals: parsed.positionals, ...(took.length ? { variadicTook: took } : {}) };
 }
 
 function checkKnown(args: string[], specs: readonly OptionSpec[], where: string): void {

@@ -41,7 +41,7 @@ export async function runPrintCommand(flags: Flags, arg: string): Promise<number
     prompts = streamJsonInput(process.stdin);
   } else {
     const prompt = await printPrompt(arg);
-    if (!prompt) throw new UsageError('-p needs a prompt: deepcode -p "…" (or the prompt on stdin)');
+    if (!prompt) throw new UsageError(`-p needs a prompt: deepcode -p "…" (or the prompt on stdin)${tookNote(flags.variadicTook)}`);
     prompts = once({ kind: "prompt", text: prompt });
   }
   const o: PrintOptions = { format: flags.format, continue: flags.continue, resume: flags.resume || undefined, partial: flags.partial, permissionMode: flags.permissionMode };
@@ -193,4 +193,11 @@ async function printPrompt(arg: string): Promise<string> {
 
 async function* once<T>(v: T): AsyncGenerator<T> {
   yield v;
+}
+
+/** Where the prompt may have gone: a variadic option takes every word up to the next option. */
+function tookNote(took: Flags["variadicTook"]): string {
+  if (!took?.length) return "";
+  const t = took[took.length - 1];
+  return `; ${t.option} took ${t.words.map((w) => `'${w}'`).join(" ")} as its values (it takes every word up to the next option, as Claude Code's does): put the prompt before it, or after --`;
 }

@@ -28,7 +28,7 @@ describe("checkpoints and a Stop hook's continuation", () => {
       ],
     });
     writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: STOP_ONCE }] }] } }));
-    expect((await rig.run(["-p", "--allowedTools", "Write", "go"])).code).toBe(0);
+    expect((await rig.run(["-p", "go", "--allowedTools", "Write"])).code).toBe(0);
     expect(readFileSync(join(rig.env.root, "b.txt"), "utf8")).toBe("b\n");
     writeFileSync(join(rig.env.root, "a.txt"), "my own edit\n");
     writeFileSync(join(rig.env.root, "b.txt"), "my own edit\n");

@@ -88,7 +88,7 @@ describe("deepcode -p with a Claude Code .mcp.json (the real everything server o
   it("ends a stdio server's process with the session, and keeps its stderr in a 0600 log beside the transcript", async () => {
     const server = fileURLToPath(new URL("./fixtures/scripted-server.mjs", import.meta.url));
     const e = await setup({ default: { content: "ok" } }, {});
-    const r = await deepcode(e, ["-p", "--mcp-config", JSON.stringify({ mcpServers: { s: { command: process.execPath, args: [server] } } }), "hi"]);
+    const r = await deepcode(e, ["-p", "hi", "--mcp-config", JSON.stringify({ mcpServers: { s: { command: process.execPath, args: [server] } } })]);
     expect(r.code).toBe(0);
     const dir = join(e.home, "sessions", readdirSync(join(e.home, "sessions"))[0]);
     const log = readdirSync(dir).find((f) => f.endsWith(".mcp.log"))!;

@@ -67,7 +67,7 @@ describe("Bash while planning", () => {
     const calls = [...READS, ...WRITES].map((command) => ({ name: "Bash", arguments: { command } }));
     rig = await cliRig({ replies: [{ tool_calls: calls }, { content: "## Steps\n1. nothing" }] }, { "a.txt": "hello\n", list: "a.txt\n", "sub/.keep": "", "x.sh": "#!/bin/sh\necho pwned > pwned.txt\ncat \"$1\"\n", rgrc: "--pre=./x.sh\n" });
     chmodSync(join(rig.env.root, "x.sh"), 0o755);
-    const r = await rig.run(["-p", "--permission-mode", "plan", "--allowedTools", "Bash", "look around"]);
+    const r = await rig.run(["-p", "look around", "--permission-mode", "plan", "--allowedTools", "Bash"]);
     expect(r.code).toBe(0);
     const last = chatBodies(rig.sim.requests).at(-1)!;
     const results = last.messages.filter((m) => m.role === "tool").map((m) => String(m.content));

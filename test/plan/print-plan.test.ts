@@ -20,7 +20,7 @@ const bodies = () => chatBodies(rig!.sim.requests) as unknown as Array<{ model: 
 describe("deepcode -p --permission-mode plan", () => {
   it("denies a write while planning, runs on the planner tier, and prints the plan", async () => {
     rig = await cliRig({ replies: [call("Write", { file_path: "made.txt", content: "x" }), call("Read", { file_path: "a.txt" }), { content: PLAN }] }, { "a.txt": "hello\n" });
-    const r = await rig.run(["-p", "--permission-mode", "plan", "--allowedTools", "Write", "add a --verbose flag"]);
+    const r = await rig.run(["-p", "add a --verbose flag", "--permission-mode", "plan", "--allowedTools", "Write"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${PLAN}\n`);
     expect(existsSync(join(rig.env.root, "made.txt"))).toBe(false);
