@@ -241,6 +241,8 @@ export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
   { path: ".mcp.json", why: "starts MCP servers (programs) in later sessions" },
   { path: ".git/config", why: "can make git run programs" },
   { path: ".git/hooks", tree: true, why: "holds programs git runs" },
+  { path: ".git/config.worktree", why: "can make git run programs (per-worktree config)" },
+  { path: ".git/info/attributes", why: "picks the filter and diff drivers git runs" },
 ];
 
 /**
@@ -268,7 +270,80 @@ export function protectedProjectEntry(rel: string): { entry: string; why: string
       return { entry: e.path, why: `${e.tree ? `${e.path}/` : e.path} ${e.why}${rel.startsWith(e.path) ? "" : ` (${rel.split("/").slice(0, base.length).join("/")} names it on a case-insensitive or Windows file system)`}` };
     }
   }
+  return gitControlEntry(rel);
+}
+
+/** A git directory's files that make git run programs or look elsewhere for them: `config`
+ *  (aliases, `core.fsmonitor`, `core.sshCommand`, filters), `config.worktree`, `hooks/`,
+ *  `info/attributes` (which filter and diff drivers run), and `commondir`/`gitdir` (where a
+ *  worktree's or module's git directory, config included, really is). */
+const GIT_CONTROL_FILES = ["config", "config.worktree", "commondir", "gitdir"];
+
+/**
+ * Every git control file below the root, at any depth: in the project's `.git`, in a nested
+ * repository's (`vendor/x/.git/config`: git run in that folder obeys it), in a submodule's or a
+ * worktree's git directory (`.git/modules/<name>/…`, nested modules too, `.git/worktrees/<id>/…`),
+ * and a `.git` that is a file (a gitlink: it names the git directory git uses there). Names are
+ * folded as for the list above. A file in a module's own object store that happens to be named
+ * like one (`.git/modules/hooks/…` for a submodule named `hooks`) asks too: a false ask costs a
+ * keystroke, a missed one runs a program.
+ */
+export function gitControlEntry(rel: string): { entry: string; why: string } | null {
+  const raw = rel.split("/");
+  const segs = raw.map(foldName);
+  for (let i = 0; i < segs.length; i++) {
+    if (!sameName(segs[i], ".git")) continue;
+    const at = (n: number): string => raw.slice(0, n).join("/");
+    if (i === segs.length - 1) return { entry: at(i + 1), why: `${at(i + 1)} names the git directory git uses there (a .git file points it anywhere)` };
+    const rest = segs.slice(i + 1);
+    // Where a git directory's control files may stand: the .git folder itself, or below a
+    // module's or a worktree's folder in it.
+    const placed = (k: number): boolean => k === 0 || rest[0] === "modules" || rest[0] === "worktrees";
+    for (let k = 0; k < rest.length; k++) {
+      const entry = at(i + 2 + k);
+      if (rest[k] === "hooks" && placed(k)) return { entry, why: `${entry}/ holds programs git runs` };
+      if (k === rest.length - 1 && GIT_CONTROL_FILES.includes(rest[k]) && placed(k)) return { entry, why: `${entry} can make git run programs or read another git directory` };
+      if (k === rest.length - 2 && rest[k] === "info" && rest[k + 1] === "attributes" && placed(k)) return { entry: at(i + 3 + k), why: `${at(i + 3 + k)} picks the filter and diff drivers git runs` };
+    }
+  }
   return null;
+}
+
+/** `core.hooksPath` in a git config file's text (the last one set wins, as git reads it), or
+ *  undefined. Quotes and backslash escapes as git writes them; `include` files are not
+ *  followed. The folder it names holds programs git runs, so it is protected like `.git/hooks`
+ *  (the permission gate resolves it against the project root). */
+export function gitHooksPath(configText: string): string | undefined {
+  let section = "";
+  let found: string | undefined;
+  for (const line of configText.split(/\r?\n/)) {
+    const head = /^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
+    let body = line;
+    if (head) {
+      section = head[1].toLowerCase();
+      body = head[2];
+    }
+    const kv = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(body);
+    if (!kv || section !== "core" || kv[1].toLowerCase() !== "hookspath") continue;
+    found = gitValue(kv[2]);
+  }
+  return found === "" ? undefined : found;
+}
+
+/** A git config value: quotes removed, escapes read, a comment outside quotes dropped. */
+function gitValue(v: string): string {
+  let out = "";
+  let quoted = false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === "\\" && i + 1 < v.length) {
+      const n = v[++i];
+      out += n === "n" ? "\n" : n === "t" ? "\t" : n;
+    } else if (!quoted && (c === "#" || c === ";")) break;
+    else out += c;
+  }
+  return out.trim();
 }
 
 /** Code points HFS+ ignores in names (git's `is_hfs_dotgit` list). */

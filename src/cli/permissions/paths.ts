@@ -2,10 +2,10 @@
 // link made earlier in the session is caught), whether it is inside the workspace fence, whether
 // it is a well-known secret, and whether a path rule matches it.
 
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { globToRegExp } from "../../builtins/glob-match.js";
-import { CREDENTIALS_FILE, procSecretReason, protectedProjectEntry, secretLocations, secretNameReason, type SecretLocation } from "../../contract/protected.js";
+import { CREDENTIALS_FILE, gitHooksPath, procSecretReason, protectedProjectEntry, secretLocations, secretNameReason, type SecretLocation } from "../../contract/protected.js";
 import { identitySecret } from "../../builtins/secret-identity.js";
 import type { RuleMatch } from "./rules.js";
 
@@ -211,7 +211,65 @@ export function protectedReason(view: PathView, env: PathEnv): { why: string; en
       if (!found.entries.includes(entry)) found.entries.push(entry);
     }
   }
-  return found;
+  if (found) return found;
+  // The folder the repository's `core.hooksPath` names holds programs git runs, as .git/hooks does.
+  for (const hooks of hooksFolders(env)) {
+    const inside = [view.lexical, view.real].some((p) => p !== null && [hooks, canonical(hooks) ?? hooks].some((h) => isWithin(p, h)));
+    if (inside) return { why: `${hooks}/ is this repository's core.hooksPath: it holds programs git runs`, entries: [hooks] };
+  }
+  return null;
+}
+
+const hooksCache = new Map<string, { stamp: string; folders: string[] }>();
+
+/** The folders `core.hooksPath` names in the project's git config (`.git/config` and
+ *  `.git/config.worktree`, or those of the git directory a `.git` file points to), resolved as
+ *  git does: `~/` from the home folder, a relative path from the top of the working tree. Read
+ *  again when a config file changes (a hooksPath set mid-session counts at once). */
+function hooksFolders(env: PathEnv): string[] {
+  const gitDir = gitDirOf(env.root);
+  if (gitDir === null) return [];
+  const files = [join(gitDir, "config"), join(gitDir, "config.worktree")];
+  const stamp = files.map((f) => {
+    try {
+      const st = statSync(f);
+      return `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      return "-"; // no such config file: nothing from it
+    }
+  }).join("|");
+  const key = `${env.root}\u0000${env.home}`;
+  const cached = hooksCache.get(key);
+  if (cached?.stamp === stamp) return cached.folders;
+  const folders: string[] = [];
+  for (const f of files) {
+    let text: string;
+    try {
+      text = readFileSync(f, "utf8");
+    } catch {
+      continue; // missing or unreadable: it names no hooks folder
+    }
+    const h = gitHooksPath(text);
+    if (h === undefined) continue;
+    const abs = resolve(env.root, expandHome(h, env.home));
+    if (!folders.includes(abs)) folders.push(abs);
+  }
+  hooksCache.set(key, { stamp, folders });
+  return folders;
+}
+
+/** The project's git directory: `.git`, or where a `.git` file (`gitdir: …`) points. */
+function gitDirOf(root: string): string | null {
+  const dot = join(root, ".git");
+  try {
+    const st = lstatSync(dot);
+    if (st.isDirectory()) return dot;
+    if (!st.isFile()) return null;
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dot, "utf8"));
+    return m ? resolve(root, m[1]) : null;
+  } catch {
+    return null; // not a git repository (or unreadable): no hooks folder to protect
+  }
 }
 
 const NOCASE = process.platform === "darwin" || process.platform === "win32";
