@@ -56,7 +56,10 @@ describe("a protected path by another spelling still asks", () => {
   });
 
   it("leaves look-alikes that no file system resolves to a protected path alone", () => {
-    for (const p of [".gitx/hooks/a", "git/hooks/a", ".mcp.jsonx", ".mcp.json.bak", "x.mcp.json", ".deepcodes/a", "src/.GIT/hooks/a", ".claude/notes.md"]) expect(protectedProjectEntry(p), p).toBeNull();
+    for (const p of [".gitx/hooks/a", "git/hooks/a", ".mcp.jsonx", ".mcp.json.bak", "x.mcp.json", ".deepcodes/a", ".claude/notes.md", "src/.github/hooks/a"]) expect(protectedProjectEntry(p), p).toBeNull();
+    // A nested repository's git directory is a git control place of its own (git run in src/
+    // obeys src/.git/hooks), so it is protected at any depth (issue 22).
+    expect(protectedProjectEntry("src/.GIT/hooks/a")?.entry).toBe("src/.GIT/hooks");
   });
 
   it("folds one segment the way the gate compares it", () => {
