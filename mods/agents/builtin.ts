@@ -1,5 +1,5 @@
-// The subagent types deepcode ships. An agent file of the same name (project, user or plugin)
-// takes a built-in's place. Their prompts are part of each run's cached prefix: fixed text.
+// The subagent types deepcode ships. An agent file of the person's own with the same name takes
+// a built-in's place; a project's cannot (it is offered as `project:<name>`, load.ts). Their prompts are part of each run's cached prefix: fixed text.
 
 import type { Agent } from "./load.js";
 

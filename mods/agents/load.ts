@@ -1,9 +1,14 @@
 // Finding subagent types: agent files (`<folder>/<name>.md`, Claude Code's format), the first to
-// claim a name wins (Claude Code's precedence: the project's over the person's over plugins'):
-//   1. <root>/.deepcode/agents   2. <root>/.claude/agents       (project)
-//   3. <deepcode home>/agents    4. <user home>/.claude/agents  (user)
-//   5. folders plugins contributed (api.contribute("agents", dir)); named `<plugin>:<name>`
-//   6. the built-in types (builtin.ts), which any file of the same name replaces.
+// claim a name wins:
+//   1. <deepcode home>/agents    2. <user home>/.claude/agents  (user: the person's own)
+//   3. folders plugins contributed (api.contribute("agents", dir)); named `<plugin>:<name>`
+//   4. the built-in types (builtin.ts), which a file of the person's own of the same name replaces
+//   5. <root>/.deepcode/agents   6. <root>/.claude/agents       (project)
+// A project never silently replaces what the person has (a cloned repository's `explore.md`
+// would otherwise turn the read-only explore agent into one that writes): a project file whose
+// name a built-in, personal or plugin type already holds (names compared without case) is
+// offered as `project:<name>` instead, and said once, naming both. A project's type is the
+// project's by its name, as Claude Code's old `/project:` commands were.
 // A file whose header cannot be read is reported with file and line and skipped; the rest load.
 //
 // What deepcode makes of a file's fields:
@@ -44,20 +49,31 @@ export interface AgentPlaces {
   home: string;
   userHome: string;
   plugins: readonly Contribution[];
+  /** Whether the person trusted the project (workspace trust): an untrusted project's agent
+   *  runs on the caller's model, whatever its `model` says (it must not spend more). */
+  trusted?: boolean;
 }
 
+/** The prefix a project's agent gets when its own name is taken. */
+export const PROJECT_PREFIX = "project:";
+
 export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[] } {
-  const places: Array<{ dir: string; scope: Agent["scope"]; source: string; prefix?: string; pins?: Readonly<Record<string, string>> }> = [
-    { dir: join(p.root, ".deepcode", "agents"), scope: "project", source: ".deepcode/agents" },
-    { dir: join(p.root, ".claude", "agents"), scope: "project", source: ".claude/agents" },
+  const places: Array<{ dir: string; scope: Agent["scope"]; source: string; prefix?: string; pins?: Readonly<Record<string, string>> } | "builtin"> = [
     { dir: join(p.home, "agents"), scope: "user", source: "~/.deepcode/agents" },
     { dir: join(p.userHome, ".claude", "agents"), scope: "user", source: "~/.claude/agents" },
     ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, pins: c.pins })),
+    "builtin",
+    { dir: join(p.root, ".deepcode", "agents"), scope: "project", source: ".deepcode/agents" },
+    { dir: join(p.root, ".claude", "agents"), scope: "project", source: ".claude/agents" },
   ];
   const byName = new Map<string, Agent>();
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const place of places) {
+    if (place === "builtin") {
+      for (const b of BUILTIN_AGENTS) if (!byName.has(b.name)) byName.set(b.name, b);
+      continue;
+    }
     if (seen.has(place.dir)) continue;
     seen.add(place.dir);
     for (const entry of mdFiles(place.dir)) {
@@ -79,11 +95,22 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
         continue;
       }
       const f = parsed.value;
-      const name = `${place.prefix ?? ""}${f.name}`;
-      if (byName.has(name.toLowerCase())) continue;
+      let name = `${place.prefix ?? ""}${f.name}`;
       const notes: string[] = [];
+      const held = byName.get(name.toLowerCase());
+      if (held && place.scope === "project" && held.scope !== "project") {
+        const whose = held.scope === "builtin" ? "the built-in" : held.scope === "plugin" ? `${held.source}'s` : `your own (${held.file ?? held.source})`;
+        name = `${PROJECT_PREFIX}${f.name}`;
+        problems.push(`${file}: the agent name '${f.name}' is ${whose} ${held.name} agent's, which a project cannot replace; this project's agent is available as '${name}'`);
+        notes.push(`named ${name}: '${f.name}' is ${whose} agent's`);
+      }
+      if (byName.has(name.toLowerCase())) continue;
       const tools = f.tools ? mapTools(f.tools, notes) : undefined;
-      const model = mapModel(f.model, notes);
+      let model = mapModel(f.model, notes);
+      if (place.scope === "project" && p.trusted !== true && model !== "inherit") {
+        notes.push(`model: ${model} is not used: the project is not trusted, so this agent runs on the caller's model`);
+        model = "inherit";
+      }
       byName.set(name.toLowerCase(), {
         name,
         description: f.description,
@@ -100,7 +127,6 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
       });
     }
   }
-  for (const b of BUILTIN_AGENTS) if (!byName.has(b.name)) byName.set(b.name, b);
   return { agents: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
 }
 
