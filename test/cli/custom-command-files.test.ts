@@ -28,14 +28,18 @@ describe("custom commands are found in four places, and a project command wins o
     expect(byName(commands, "a")?.file).toBe(join(d.root, ".deepcode/commands/a.md"));
   });
 
-  it("lets the project's file win a name clash with the person's, and deepcode's folder win over Claude Code's", () => {
-    writeTree(d.root, { ".deepcode/commands/review.md": "from project deepcode", ".claude/commands/review.md": "from project claude", ".claude/commands/fix.md": "fix from project claude" });
+  it("keeps the person's command on a name clash (the project's is /project:<name>, said naming both files), and deepcode's folder wins over Claude Code's", () => {
+    writeTree(d.root, { ".deepcode/commands/review.md": "from project deepcode", ".claude/commands/review.md": "from project claude", ".claude/commands/fix.md": "fix from project claude", ".claude/commands/only.md": "only in the project" });
     writeTree(d.home, { "commands/review.md": "from user deepcode", "commands/fix.md": "fix from user deepcode" });
     writeTree(d.userHome, { ".claude/commands/review.md": "from user claude" });
-    const { commands } = load();
-    expect(byName(commands, "review")?.body).toBe("from project deepcode");
-    expect(byName(commands, "fix")?.body).toBe("fix from project claude");
+    const { commands, warnings } = load();
+    expect(byName(commands, "review")?.body).toBe("from user deepcode");
+    expect(byName(commands, "project:review")?.body).toBe("from project deepcode");
+    expect(byName(commands, "fix")?.body).toBe("fix from user deepcode");
+    expect(byName(commands, "project:fix")?.body).toBe("fix from project claude");
+    expect(byName(commands, "only")?.body).toBe("only in the project");
     expect(commands.filter((c) => c.name === "review")).toHaveLength(1);
+    expect(warnings).toContain(`${join(d.root, ".claude/commands/fix.md")}: /fix is your own command (${join(d.home, "commands/fix.md")}), which a project cannot replace; this file is /project:fix`);
   });
 
   it("namespaces files in sub-folders with colons: git/commit.md is /git:commit", () => {

@@ -2,12 +2,15 @@
 // format so its `.claude/commands/` files work unchanged.
 //
 // Where they come from, highest precedence first (the first file to claim a name wins):
-//   1. <root>/.deepcode/commands/**/*.md   (project)
-//   2. <root>/.claude/commands/**/*.md     (project, Claude Code's)
-//   3. <home>/commands/**/*.md             (user; home is ~/.deepcode or DEEPCODE_HOME)
-//   4. <userHome>/.claude/commands/**/*.md (user, Claude Code's)
-//   5. each enabled plugin's commands/ (and the paths its plugin.json adds), as /<plugin>:<name>
-// So a project command always wins over a user one. A file in a sub-folder is namespaced:
+//   1. <home>/commands/**/*.md             (user; home is ~/.deepcode or DEEPCODE_HOME)
+//   2. <userHome>/.claude/commands/**/*.md (user, Claude Code's)
+//   3. each enabled plugin's commands/ (and the paths its plugin.json adds), as /<plugin>:<name>
+//   4. <root>/.deepcode/commands/**/*.md   (project)
+//   5. <root>/.claude/commands/**/*.md     (project, Claude Code's)
+// A project never silently replaces a command the person has: a project file whose name one of
+// theirs (their own or an installed plugin's: `.claude/commands/kit/deploy.md` against the
+// plugin's /kit:deploy) already holds is offered as /project:<name> instead (Claude Code's old
+// prefix for project commands), with a warning naming both files. A file in a sub-folder is namespaced:
 // `git/commit.md` → `/git:commit`. Hidden files and folders are skipped. A plugin's commands are
 // the person's own (they installed it): its `allowed-tools` and !`cmd` lines apply untrusted too.
 //
@@ -77,13 +80,15 @@ const MAX_DEPTH = 8;
 
 export function loadCustomCommands(o: LoadCommandsOptions): { commands: CustomCommand[]; warnings: string[] } {
   const userHome = o.userHome ?? homedir();
-  const places: Array<{ dir: string; scope: CustomCommand["scope"]; origin: CustomCommand["origin"] }> = [
-    { dir: join(o.root, ".deepcode", "commands"), scope: "project", origin: "deepcode" },
-    { dir: join(o.root, ".claude", "commands"), scope: "project", origin: "claude" },
+  const mine: Place[] = [
     { dir: join(o.home, "commands"), scope: "user", origin: "deepcode" },
     { dir: join(userHome, ".claude", "commands"), scope: "user", origin: "claude" },
   ];
-  return collect([...places, ...pluginPlaces(o.plugins ?? [])], new Set(o.reserved ?? []));
+  const project: Place[] = [
+    { dir: join(o.root, ".deepcode", "commands"), scope: "project", origin: "deepcode" },
+    { dir: join(o.root, ".claude", "commands"), scope: "project", origin: "claude" },
+  ];
+  return collect([...mine, ...pluginPlaces(o.plugins ?? []), ...project], new Set(o.reserved ?? []));
 }
 
 /** Only the commands of these plugin sources (what an install shows it brings). */
@@ -115,7 +120,13 @@ function collect(places: readonly Place[], reserved: ReadonlySet<string>): { com
     seenDirs.add(key);
     for (const file of place.file ? [place.file] : markdownFiles(place.dir)) {
       const own = relative(place.dir, file).replace(/\.md$/i, "").split(/[\\/]/).join(":");
-      const name = place.prefix ? `${place.prefix}:${own}` : own;
+      let name = place.prefix ? `${place.prefix}:${own}` : own;
+      const held = byName.get(name);
+      if (held && place.scope === "project" && held.scope !== "project") {
+        const theirs = `/${name}`;
+        name = `project:${name}`;
+        warnings.push(`${file}: ${theirs} is ${held.scope === "plugin" ? `plugin ${held.plugin ?? ""}'s` : "your own"} command (${held.file}), which a project cannot replace; this file is /${name}`);
+      }
       if (/\s/.test(name)) {
         warnings.push(`${file}: a command name cannot contain spaces; skipped`);
         continue;
