@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import type { JsonValue } from "../../contract/index.js";
 import { assemble, deepcodeHome, type AssembleOptions } from "../assemble.js";
 import { isObject, parsed, projectMcpFile, readOptional, realOr, userMcpFile } from "./sources.js";
+import { badServerName } from "./config.js";
 
 export const MCP_HELP = `deepcode mcp — MCP servers (Claude Code's configuration format)
 
@@ -96,6 +97,8 @@ function add(args: string[], root: string, home: string): number {
   const transport = values.transport ?? "stdio";
   const [name, ...more] = positionals;
   if (!name) return usage("deepcode mcp add needs a NAME");
+  const bad = badServerName(name);
+  if (bad) return usage(`MCP server ${bad}`);
   let server: { [k: string]: JsonValue };
   if (transport === "http" || transport === "sse") {
     const url = more[0] ?? (dash >= 0 ? args[dash + 1] : undefined);
@@ -121,6 +124,8 @@ function addJson(args: string[], root: string, home: string): number {
   if (!scope) return usage(`--scope must be local, project or user, not '${values.scope}'`);
   const [name, json] = positionals;
   if (!name || !json) return usage("deepcode mcp add-json NAME JSON");
+  const bad = badServerName(name);
+  if (bad) return usage(`MCP server ${bad}`);
   const v = parsed(json, "the JSON argument");
   if (!isObject(v)) return usage("the server's JSON must be an object");
   return write(scope, name, v, root, home);

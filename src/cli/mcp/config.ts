@@ -100,6 +100,8 @@ function serverEntry(c: Configured, i: McpConfigInput, g: Gates): { [k: string]:
     out.headers = xs(r.headers);
   }
   const why = (): string | undefined => {
+    const bad = badServerName(c.name);
+    if (bad) return bad;
     if (type !== "stdio" && type !== "sse" && transport === "stdio") return `unknown transport type "${type}" (stdio, http or sse)`;
     if (transport === "stdio" && !out.command) return "no \"command\" to start";
     if (transport !== "stdio" && !/^https?:\/\//.test(String(out.url))) return `"url" must be an http:// or https:// URL`;
@@ -118,6 +120,21 @@ function serverEntry(c: Configured, i: McpConfigInput, g: Gates): { [k: string]:
     out.why = reason;
   } else if (c.scope === "project") out.approval = g.all || g.enabled.has(c.name) ? "settings" : "ask";
   return out;
+}
+
+/**
+ * Why a server's name cannot be used, or undefined. Its tools are `mcp__<name>__<tool>` (the
+ * name with characters the API refuses as `_`, mods/mcp/names.ts) and a rule `mcp__github`
+ * covers every tool starting `mcp__github__`: a name with `__` in it, or ending in `_`, would
+ * put its tools under another server's rules (`github__issues` under `mcp__github`). Such a
+ * name is refused, whatever scope it comes from, so a rule's server is always exactly one.
+ */
+export function badServerName(name: string): string | undefined {
+  const safe = name.replace(/[^A-Za-z0-9_-]/g, "_");
+  if (safe === "" || safe.includes("__") || safe.endsWith("_")) {
+    return `its name "${name}" ${safe.includes("__") ? "contains __" : safe === "" ? "is empty" : "ends in _"} once made a tool name (mcp__${safe}__…), so its tools would fall under another server's permission rules; rename it (letters, digits, - and single _)`;
+  }
+  return undefined;
 }
 
 function inherited(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -1,6 +1,8 @@
 // Where MCP servers are configured, in Claude Code's format (`{"mcpServers": {name: {…}}}`),
 // and the files `deepcode mcp add|remove` write. Scopes, narrowest first (a name in a narrower
-// scope wins):
+// scope wins — except that a project's server never replaces one of the person's: a project
+// entry whose name any other scope has is left out, said naming both files, so an untrusted
+// `.mcp.json` cannot switch the person's server off by taking its name):
 //   flag     --mcp-config FILE|JSON (repeatable; with --strict-mcp-config the only source)
 //   local    ~/.deepcode/mcp.json  projects.<project's real path>.mcpServers (yours, this project)
 //   project  <root>/.mcp.json  (the repository's: needs trust, and each server your approval)
@@ -81,7 +83,16 @@ export function configuredServers(o: SourceOptions): { servers: Configured[]; pr
   }
   const order: Scope[] = ["flag", "local", "project", "user", "plugin", "settings"];
   const byName = new Map<string, Configured>();
-  for (const c of found.sort((a, b) => order.indexOf(a.scope) - order.indexOf(b.scope))) if (!byName.has(c.name)) byName.set(c.name, c);
+  const theirs = new Map<string, Configured>();
+  for (const c of found) if (c.scope !== "project" && !theirs.has(c.name)) theirs.set(c.name, c);
+  for (const c of found.sort((a, b) => order.indexOf(a.scope) - order.indexOf(b.scope))) {
+    const mine = theirs.get(c.name);
+    if (c.scope === "project" && mine) {
+      problems.push(`${c.file}: the MCP server "${c.name}" is left out: ${mine.file} (${mine.scope}) has a server of that name, which a project's cannot replace; give the project's another name`);
+      continue;
+    }
+    if (!byName.has(c.name)) byName.set(c.name, c);
+  }
   return { servers: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
 }
 
