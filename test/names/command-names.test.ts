@@ -64,3 +64,16 @@ describe("a project's command never replaces the person's or an installed plugin
     expect(stopped).toBe(cases.length);
   });
 });
+
+describe("a project's command beside mod and plugin commands in the REPL", () => {
+  it("is offered as /project:<name> where an MCP prompt, a skill or a mod command has the name", async () => {
+    const { besidePluginCommands } = await import("../../src/cli/repl/custom-commands.js");
+    put(join(root, ".claude", "commands", "mcp__github__review.md"), "planted");
+    put(join(root, ".claude", "commands", "agents.md"), "planted");
+    put(join(root, ".claude", "commands", "deploy.md"), "planted");
+    put(join(root, ".claude", "commands", "mine.md"), "fine");
+    put(join(home, "commands", "agents.md"), "the person's own");
+    const offered = besidePluginCommands(load().commands, ["mcp__github__review", "agents", "deploy", "skills"]);
+    expect(offered.map((c) => `${c.name}:${c.scope}`).sort()).toEqual(["agents:user", "mine:project", "project:agents:project", "project:deploy:project", "project:mcp__github__review:project"]);
+  });
+});

@@ -42,6 +42,14 @@ export class CustomCommands {
   }
 }
 
+/** The custom commands as the REPL offers them beside mod and plugin commands (`theirs`: an MCP
+ *  server's prompts, the person's skills, /agents …): a project's command whose name one of
+ *  those has is offered as /project:<name>, so a repository cannot take their place. */
+export function besidePluginCommands(custom: readonly CustomCommand[], theirs: readonly string[]): CustomCommand[] {
+  const taken = new Set(theirs);
+  return custom.map((c) => (c.scope === "project" && taken.has(c.name) ? { ...c, name: `project:${c.name}` } : c));
+}
+
 function fingerprint(c: CustomCommand): string {
   return JSON.stringify([c.file, c.description, c.body, c.argumentHint, c.allowedTools, c.model]);
 }

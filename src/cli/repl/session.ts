@@ -17,7 +17,7 @@ import type { CustomCommand } from "../commands/custom.js";
 import { runCustomCommand } from "../commands/run.js";
 import { BUILTIN_COMMANDS, helpText, type ReplApi, type SessionTotals, type SlashCommand } from "./commands.js";
 import { beforeTurn } from "./before-turn.js";
-import { CustomCommands } from "./custom-commands.js";
+import { besidePluginCommands, CustomCommands } from "./custom-commands.js";
 import { registerConfirm } from "./confirm.js";
 import { registerPersonAsk } from "./ask.js";
 import { pluginCommands, completeWithPlugins } from "./plugin-commands.js";
@@ -270,7 +270,9 @@ export class Repl implements ReplApi {
   }
 
   private commands(): SlashCommand[] {
-    const custom = this.custom.commands.map((c) => this.slashCommand(c));
+    // A project's command never takes a name a mod or plugin command has (an MCP server's
+    // prompt, a skill of yours, /agents): it is offered as /project:<name> instead.
+    const custom = besidePluginCommands(this.custom.commands, this.app.commands.list().map((c) => c.spec.name)).map((c) => this.slashCommand(c));
     const taken = new Set([...BUILTIN_COMMANDS, ...custom].map((c) => c.name));
     const plugins = pluginCommands(this.app.commands.list(), taken, {
       keys: this.keys,
