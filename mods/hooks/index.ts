@@ -21,6 +21,7 @@
 // never a rule's ask. A hook's deny or ask always stands. When the hooks give no opinion the
 // downstream answer is passed back untouched, so the gate still recognises its own default.
 
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { toolNames, type GateDecision, type JsonValue, type Plugin, type PluginApi, type ToolOutput } from "../../src/contract/index.js";
 import { longestTimeoutMs, matching, readHookSet, type HookEvent, type HookSet } from "./config.js";
@@ -41,7 +42,8 @@ const NO_STOP_HOOK: ReadonlySet<string> = new Set(["interrupted", "error", "budg
  *  duplicates src/core/session/store.ts `projectKey` (a mod cannot import src/core); assembly
  *  passes `sessionsDir` so this fallback is only for hosts that do not. */
 function defaultSessionsDir(home: string, root: string): string {
-  return join(home, "sessions", root.replace(/[^A-Za-z0-9]/g, "-"));
+  const hash = createHash("sha256").update(root).digest("hex").slice(0, 12);
+  return join(home, "sessions", `${root.replace(/[^A-Za-z0-9]/g, "-").slice(0, 120)}-${hash}`);
 }
 
 const plugin: Plugin = {

@@ -2,6 +2,7 @@
 // call and the model reads the hook's stderr; an allow from the hook lifts the default ask; a
 // settings deny is answered before the hook is even asked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectKey } from "../../src/core/session/project-key.js";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Simulator } from "../sim/server.mjs";
@@ -77,7 +78,7 @@ describe("a PreToolUse hook from project settings, in a real process", () => {
       tool_input: { command: "touch blocked.txt" },
       tool_use_id: "call_blocked",
     });
-    expect(first.transcript_path).toBe(join(box.deepcodeHome, "sessions", box.root.replace(/[^A-Za-z0-9]/g, "-"), `${run.result?.session_id}.jsonl`));
+    expect(first.transcript_path).toBe(join(box.deepcodeHome, "sessions", projectKey(box.root), `${run.result?.session_id}.jsonl`));
     expect(existsSync(first.transcript_path as string)).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
 // Prompt history: <home>/history/<project>.jsonl, one JSON string per line (multi-line
 // prompts survive), newest last, deduplicated (an entry typed again moves to the end), at most
 // 1000 entries. A history that cannot be read or written never stops the REPL.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectKey } from "../../core/session/store.js";
+import { legacyProjectKey, projectKey } from "../../core/session/project-key.js";
 
 const MAX = 1000;
 
@@ -13,7 +13,8 @@ export class History {
 
   constructor(home: string, root: string) {
     this.file = join(home, "history", `${projectKey(root)}.jsonl`);
-    this.entries = load(this.file);
+    // The history kept under the old key (sessions/project-key.ts) until this file exists.
+    this.entries = existsSync(this.file) ? load(this.file) : load(join(home, "history", `${legacyProjectKey(root)}.jsonl`));
   }
 
   /** For readline: newest first, one line each (a multi-line prompt shows joined). */
@@ -32,7 +33,7 @@ export class History {
     this.entries = [...this.entries.filter((e) => e !== text), text].slice(-MAX);
     try {
       mkdirSync(join(this.file, ".."), { recursive: true, mode: 0o700 });
-      if (had || this.entries.length === MAX) writeFileSync(this.file, this.entries.map((e) => JSON.stringify(e)).join("\n") + "\n", { mode: 0o600 });
+      if (had || this.entries.length === MAX || !existsSync(this.file)) writeFileSync(this.file, this.entries.map((e) => JSON.stringify(e)).join("\n") + "\n", { mode: 0o600 });
       else appendFileSync(this.file, `${JSON.stringify(text)}\n`, { mode: 0o600 });
     } catch {
       // History is a convenience: a read-only home must not break the REPL.

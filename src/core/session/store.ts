@@ -12,6 +12,7 @@
 import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { migrateLegacySessions, projectKey } from "./project-key.js";
 import type { AgentIdentity, ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
 
 export type SessionRecord =
@@ -64,10 +65,7 @@ export interface SessionSummary {
   agents: Array<{ id: string; name: string; task: string; file: string }>;
 }
 
-/** `/home/me/src/app` → `-home-me-src-app`: one folder per project. */
-export function projectKey(root: string): string {
-  return root.replace(/[^A-Za-z0-9]/g, "-");
-}
+export { projectKey } from "./project-key.js";
 
 export function newSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
@@ -79,6 +77,7 @@ export class SessionStore {
 
   constructor(home: string, root: string, dir?: string) {
     this.dir = dir ?? join(home, "sessions", projectKey(root));
+    if (dir === undefined) migrateLegacySessions(home, root, this.dir);
   }
 
   /** Where the subagents of main session `rootId` are kept: `<dir>/<rootId>/`. */
