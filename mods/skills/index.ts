@@ -16,7 +16,10 @@
 // `/name`) until that session's turn completes, calls matching them run without asking, in that
 // session only (a subagent it starts does not inherit them), through api.allow — so never
 // against a deny, an ask rule or the managed policy. A project's skills get this only in a
-// trusted project (workspace trust lists them); the person's own and plugins' always.
+// trusted project (workspace trust lists them), and only as they were when the session started
+// (what the person trusted): a project skill added or whose `allowed-tools` changed since asks
+// as usual until deepcode starts again and trust covers it. The person's own and plugins'
+// always.
 
 import { homedir } from "node:os";
 import type { Plugin, PluginApi, SystemSection, ToolOutput, Unsubscribe } from "../../src/contract/index.js";
@@ -49,9 +52,14 @@ class SkillsMod {
 
   constructor(private readonly api: PluginApi) {}
 
+  /** The project's skills with allowed-tools as they were at start, in a trusted project:
+   *  `file` → its allowed-tools (canonical). What trust covered, and nothing later. */
+  private readonly trustedAtStart = new Map<string, string>();
+
   install(): void {
     const api = this.api;
     const found = this.scan(false);
+    if (api.trusted) for (const s of found.skills) if (s.scope === "project" && s.allowedTools.length) this.trustedAtStart.set(s.file, grantKey(s));
     for (const p of found.problems) api.log.warn(p);
     // The Skill tool only where there are skills: a project without any does not carry its
     // definition in every request. One that appears later (a skill written mid-session, a
@@ -150,7 +158,8 @@ class SkillsMod {
     (this.loaded.get(sessionId) ?? this.loaded.set(sessionId, new Map()).get(sessionId)!).set(s.name, s.digest);
     const granted: string[] = [];
     const refused: string[] = [];
-    const trusted = s.scope !== "project" || this.api.trusted;
+    const late = s.scope === "project" && this.api.trusted && s.allowedTools.length > 0 && this.trustedAtStart.get(s.file) !== grantKey(s);
+    const trusted = s.scope !== "project" || (this.api.trusted && !late);
     if (s.allowedTools.length && trusted) {
       const mine = this.grants.get(sessionId) ?? this.grants.set(sessionId, []).get(sessionId)!;
       for (const rule of s.allowedTools) {
@@ -170,7 +179,8 @@ class SkillsMod {
     }
     if (granted.length) lines.push("", `Until this turn ends these run without asking: ${granted.join(", ")}.`);
     if (refused.length) lines.push("", `allowed-tools not applied: ${refused.join("; ")}.`);
-    if (s.allowedTools.length && !trusted) lines.push("", `This project is not trusted, so the skill's allowed-tools (${s.allowedTools.join(", ")}) ask as usual.`);
+    if (late) lines.push("", `This skill's allowed-tools (${s.allowedTools.join(", ")}) were added or changed after the project was trusted, at the start of this session, so they ask as usual (they take effect once deepcode starts again and trust covers them).`);
+    else if (s.allowedTools.length && !trusted) lines.push("", `This project is not trusted, so the skill's allowed-tools (${s.allowedTools.join(", ")}) ask as usual.`);
     return { content: lines.join("\n"), summary: `Skill ${s.name} (${s.source}${files.length ? `, ${files.length} file${files.length === 1 ? "" : "s"}` : ""})`, meta: { skill: s.name, dir: s.dir } };
   }
 
@@ -278,4 +288,9 @@ function bodyWith(body: string, args: string): string {
 function oneLine(s: string, n: number): string {
   const l = s.replace(/\s+/g, " ").trim();
   return l.length > n ? `${l.slice(0, n - 1)}…` : l;
+}
+
+/** What a project skill's trust covers: its name and allowed-tools, as the trust digest does. */
+function grantKey(s: Skill): string {
+  return JSON.stringify([s.name, s.allowedTools]);
 }

@@ -27,8 +27,8 @@ describe("an untrusted project's settings", () => {
     expect(r.items.map((i) => i.what)).toEqual(["raise the monthly budget from 100 to 500", "let a spent budget be raised"]);
   });
 
-  it("may keep checkpoints on, bound them and choose a planner, but not switch checkpoints off", () => {
-    expect(split({ checkpoints: { enabled: true, maxBytes: 8 * 1024 * 1024 }, planner: "reasoner", autoPlan: "ask" }).kept).toEqual({ checkpoints: { enabled: true, maxBytes: 8 * 1024 * 1024 }, planner: "reasoner", autoPlan: "ask" });
+  it("may keep checkpoints on, bound them and ask before planning, but not switch checkpoints off", () => {
+    expect(split({ checkpoints: { enabled: true, maxBytes: 8 * 1024 * 1024 }, autoPlan: "ask" }).kept).toEqual({ checkpoints: { enabled: true, maxBytes: 8 * 1024 * 1024 }, autoPlan: "ask" });
     const off = split({ checkpoints: { enabled: false } });
     expect(off.kept).toEqual({});
     expect(off.items.map((i) => i.what)).toEqual(["switch file checkpoints off (no /undo or /rewind of files)"]);
@@ -49,10 +49,17 @@ describe("an untrusted project's settings", () => {
     expect(r.items.map((i) => i.what)).toEqual(["run PreToolUse (Bash) hook: ./check.sh", "load plugin ./p.js", "start MCP server db"]);
   });
 
-  it("keep what neither loosens nor runs anything (model, compaction, display)", () => {
-    const r = split({ model: "deepseek-v4-pro", compaction: { threshold: 0.7 }, estimate: "show", theme: "dark" });
+  it("keep what neither loosens, spends more nor runs anything (compaction, display)", () => {
+    const r = split({ compaction: { threshold: 0.7 }, estimate: "show", theme: "dark" });
     expect(r.items).toEqual([]);
-    expect(Object.keys(r.kept)).toEqual(["model", "compaction", "estimate", "theme"]);
+    expect(Object.keys(r.kept)).toEqual(["compaction", "estimate", "theme"]);
+  });
+
+  it("need trust for a model choice: an untrusted project cannot switch the session to a pricier model (issue 22)", () => {
+    const r = split({ model: "deepseek-reasoner", tier: "reasoner", planner: "deepseek-reasoner", autoPlan: "on", theme: "dark" });
+    expect(r.kept).toEqual({ theme: "dark" });
+    expect(r.items.map((i) => i.key)).toEqual(["model", "tier", "planner", "autoPlan"]);
+    expect(r.items[0].what).toBe("run the session on the model deepseek-reasoner (it may cost more)");
   });
 
   it("need trust for a key no rule names (a new key loosens until someone decides otherwise)", () => {

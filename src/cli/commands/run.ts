@@ -5,6 +5,7 @@
 // !`cmd` lines only in a trusted project; a plugin's is the person's own (they installed it).
 
 import type { App } from "../assemble.js";
+import { trustCovers } from "../trust/index.js";
 import type { Engine } from "../../core/engine/engine.js";
 import { bangCommands, engineRunner, expandCommand, type CommandRunner, type CustomCommand, type ExpandedCommand } from "./custom.js";
 
@@ -16,9 +17,17 @@ export interface CommandRun<T> {
 }
 
 export async function runCustomCommand<T>(app: App, engine: Engine, c: CustomCommand, args: string, r: CommandRun<T>): Promise<T | undefined> {
-  const trusted = c.scope !== "project" || app.trust.trusted;
+  const projectTrusted = c.scope !== "project" || app.trust.trusted;
+  // A project's command grants and runs only what trust covered at start: a file added or
+  // changed mid-session (after the person said yes) asks as an untrusted one does.
+  const covered = c.scope !== "project" || (trustCovers(app.trust, c.file, "allowed-tools", c.allowedTools ?? []) && trustCovers(app.trust, c.file, "!cmd", bangCommands(c.body)));
+  const trusted = projectTrusted && covered;
   if (!trusted && (c.allowedTools?.length || bangCommands(c.body).length)) {
-    r.warn(`this project is not trusted: /${c.name}'s allowed-tools and !\`cmd\` lines are ignored (/trust)`);
+    r.warn(
+      projectTrusted
+        ? `/${c.name} was added or changed after this project was trusted: its allowed-tools and !\`cmd\` lines are ignored until deepcode starts again and trust covers them`
+        : `this project is not trusted: /${c.name}'s allowed-tools and !\`cmd\` lines are ignored (/trust)`,
+    );
   }
   // For this session's own calls: a subagent the turn starts does not inherit them.
   const release = app.sessionRules.temporary(trusted ? (c.allowedTools ?? []) : [], engine.sessionId);
@@ -27,7 +36,9 @@ export async function runCustomCommand<T>(app: App, engine: Engine, c: CustomCom
     const run = (signal: AbortSignal): CommandRunner => (trusted ? engineRunner(engine, signal) : async () => ({ ok: false, output: "not run: this project is not trusted" }));
     const x = await r.expand((signal) => expandCommand(c, args, run(signal)));
     if (!x) return undefined;
-    if (x.model && x.model !== model) engine.setModel(x.model);
+    // An untrusted project's command does not choose the model (it must not spend more).
+    if (x.model && x.model !== model && !projectTrusted) r.warn(`this project is not trusted: /${c.name}'s model ${x.model} is not used (/trust)`);
+    else if (x.model && x.model !== model) engine.setModel(x.model);
     return await r.turn(x.prompt);
   } finally {
     release();

@@ -38,10 +38,17 @@ export interface TrustedView {
 
 type Split = (value: JsonValue, file: string, key: string, ref: TrustedView) => { keep?: JsonValue; items: TrustItem[] };
 
-/** Keys that never loosen a rule, spend more or run anything. (`model`, `tier` and `planner`
- *  choose models like a person would; the budgets, which only tighten here, bound what they
- *  spend. `autoPlan` adds a read-only planning turn before a large task, never a change.) */
-const SAFE = new Set(["$schema", "model", "tier", "estimate", "currency", "theme", "compaction", "toolResultMaxBytes", "apiIdleTimeoutMs", "planner", "autoPlan"]);
+/** Keys that never loosen a rule, spend more or run anything. (`model`, `tier`, `planner` and
+ *  `autoPlan` are not among them: a cloned repository must not switch the session to a pricier
+ *  model or add planning turns on the planner's; they take effect once the project is trusted.) */
+const SAFE = new Set(["$schema", "estimate", "currency", "theme", "compaction", "toolResultMaxBytes", "apiIdleTimeoutMs"]);
+
+/** The model choices a project's settings may make once trusted, in words for the question. */
+const MODEL_KEYS: Record<string, string> = {
+  model: "run the session on the model",
+  tier: "run the session on the tier",
+  planner: "plan with",
+};
 
 const RULES: Record<string, Split> = {
   permissions: (v, file) => {
@@ -129,6 +136,9 @@ const RULES: Record<string, Split> = {
   },
   extraKnownMarketplaces: (v, file) => ({ items: isObject(v) ? Object.entries(v).map(([name, m]) => item(file, `extraKnownMarketplaces.${name}`, `declare plugin marketplace ${name} (${short(isObject(m) ? (m.source ?? m) : m)})`, m)) : [] }),
   trustedProjects: (v, file) => ({ items: [item(file, "trustedProjects", "trust projects (only your own settings can)", v)] }),
+  // "off" and "ask" spend nothing without the person's yes; "on" adds planning turns unasked.
+  autoPlan: (v, file) => (v === "on" ? { items: [item(file, "autoPlan", "plan before large tasks without asking (planning turns cost more)", v)] } : { keep: v, items: [] }),
+  ...Object.fromEntries(Object.entries(MODEL_KEYS).map(([key, words]): [string, Split] => [key, (v, file) => ({ items: [item(file, key, `${words} ${short(v)} (it may cost more)`, v)] })])),
 };
 
 /** Split one project-owned settings file into what applies untrusted and what needs trust. */

@@ -47,6 +47,20 @@ export interface TrustState {
   storeProblem?: string;
 }
 
+/**
+ * Did the trust in force cover this exact project content, as it was at start? What trust
+ * grants is checked when it is used: a command file added or changed since (its
+ * `allowed-tools`, its !`cmd` lines) was never shown to the person, so it is not covered.
+ * `kind` is the item's key suffix (`allowed-tools`, `!cmd`); an empty `value` grants nothing
+ * and is covered.
+ */
+export function trustCovers(state: TrustState, file: string, kind: string, value: readonly string[]): boolean {
+  if (value.length === 0) return true;
+  if (!state.trusted) return false;
+  const want = JSON.stringify(value);
+  return state.items.some((i) => i.file === file && i.key.startsWith("command ") && i.key.endsWith(` ${kind}`) && JSON.stringify(i.value) === want);
+}
+
 export function resolveTrust(o: TrustOptions): TrustState {
   const root = real(o.root);
   const items = trustItems({ root: o.root, home: o.home, userHome: o.userHome, settings: o.settings });
