@@ -110,11 +110,49 @@ export function readVerdict(path: string, rules: readonly Rule[], env: PathEnv, 
   if (deny) return ruleVerdict("deny", deny, `reading ${abs} is denied`);
   const ask = pathRules(rules, "read", "ask").find(m.loose);
   if (ask) return ruleVerdict("ask", ask, `reading ${abs} asks`);
-  const allow = pathRules(rules, "read", "allow").find(m.strict);
+  const allows = pathRules(rules, "read", "allow").filter(m.strict);
+  const allow = allows[0];
   const secret = secretReason(m.view, env, opts);
-  if (secret && !allow) return { decision: "ask", reason: `${abs}: ${secret}, so reading it asks (an allow rule naming the path lifts this)`, by: "secrets" };
+  if (secret) {
+    // A rule that allows reading everywhere (`Read(**)`, `Read(~/**)`, `Read(src/**)`) is not
+    // a decision about secrets: only one that names the secret lifts the ask (namesSecret).
+    const naming = allows.find((r) => namesSecret(r.match, m.view, env));
+    if (naming) return ruleVerdict("allow", naming, `reading ${abs} is allowed`);
+    return { decision: "ask", reason: `${abs}: ${secret}, so reading it asks (an allow rule naming it lifts this, e.g. Read(${secretExample(abs)}); a broad one such as Read(**) does not)`, by: "secrets" };
+  }
   if (allow) return ruleVerdict("allow", allow, `reading ${abs} is allowed`);
   return null;
+}
+
+/**
+ * Does an allow rule name a secret, rather than allow reading everything around it? What counts:
+ * - its last segment has a literal part other than dots: the file's own name or a pattern of
+ *   names (`Read(.env)`, `Read(**\/.env.local)`, `Read(*.pem)`, `Read(~/.ssh/id_ed25519)`) —
+ *   not `*`, `**`, `.*` or `*.*`;
+ * - or its last segment is only wildcards and the folder before it (the literal segments, from
+ *   its anchor) is a secret place or inside one (`Read(~/.ssh/**)`, `Read(~/.aws/*)`): the
+ *   person named the credentials folder itself.
+ * `Read(**)`, `Read(/**)`, `Read(~/**)`, `Read(src/**)` and `Read(**\/*)` never name one.
+ */
+function namesSecret(match: Extract<RuleMatch, { type: "path" }>, view: PathView, env: PathEnv): boolean {
+  const segs = match.glob.split("/").filter((x) => x !== "");
+  const last = segs[segs.length - 1] ?? "";
+  if (/[^*?.[\]{}\\!]/.test(last.replace(/\[[^\]]*\]|\{[^}]*\}/g, ""))) return true;
+  if (match.anchor === "anywhere") return false;
+  const literal: string[] = [];
+  for (const seg of segs) {
+    if (/[*?[\]{}\\]/.test(seg)) break;
+    literal.push(seg);
+  }
+  const bases = match.anchor === "abs" ? ["/"] : match.anchor === "home" ? [env.home, canonical(env.home) ?? env.home] : [env.root, canonical(env.root) ?? env.root];
+  const paths = [view.lexical, view.real].filter((p): p is string => p !== null);
+  return secretPlaces(env).some((place) => paths.some((p) => isWithin(p, place.path)) && bases.some((b) => isWithin(resolve(b, ...literal), place.path)));
+}
+
+/** A rule naming this secret file, for the message: its own name, anywhere. */
+function secretExample(abs: string): string {
+  const name = abs.slice(abs.lastIndexOf(sep) + 1);
+  return /^[A-Za-z0-9._-]+$/.test(name) ? name : "<its path>";
 }
 
 /**
