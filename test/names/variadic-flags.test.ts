@@ -49,6 +49,23 @@ describe("Claude Code's variadic options", () => {
     for (const p of [comma, spaced, quoted]) expect(splitRules(p.values.disallowedTools as string[])).toEqual(["Read", "Bash(git push:*)", "Edit(a,b)"]);
   });
 
+  it("reads every string option alike in its space and = forms, and its short form (corpus)", () => {
+    let tried = 0;
+    for (const spec of GLOBAL_OPTIONS.filter((o) => o.type === "string")) {
+      const value = spec.name === "settings" ? "s.json" : "v1";
+      const want = spec.multiple ? [value] : value;
+      const spellings = [spec.name, ...(spec.aliases ?? [])];
+      for (const n of spellings) {
+        for (const args of [[`--${n}`, value, "--verbose"], [`--${n}=${value}`, "--verbose"], ...(spec.short ? [[`-${spec.short}`, value, "--verbose"], [`-${spec.short}${value}`, "--verbose"]] : [])]) {
+          const p = parseOptions(args, GLOBAL_OPTIONS, { positionals: true });
+          expect({ args, value: p.values[spec.name], verbose: p.values.verbose }).toEqual({ args, value: want, verbose: true });
+          tried++;
+        }
+      }
+    }
+    expect(tried).toBeGreaterThanOrEqual(30);
+  });
+
   it("never reads another option's value as a list word or an option", () => {
     const p = parseOptions(["-m", "deepseek-chat", "--allowedTools", "Read", "--settings", "s.json", "hi"], GLOBAL_OPTIONS, { positionals: true });
     expect(p.values.allowedTools).toEqual(["Read"]);
