@@ -17,7 +17,7 @@ afterEach(async () => {
 async function fiveTurns(): Promise<string> {
   rig = await cliRig(turnScript(), { "shared.txt": "line0\n" });
   for (let k = 1; k <= 5; k++) {
-    const r = await rig.run(["-p", ...(k > 1 ? ["-c"] : []), ...ALLOW, "--output-format", "json", `turn ${k}`]);
+    const r = await rig.run(["-p", ...(k > 1 ? ["-c"] : []), `turn ${k}`, ...ALLOW, "--output-format", "json"]);
     expect(r.code).toBe(0);
   }
   const sessions = readdirSync(join(rig.env.home, "sessions"), { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
@@ -42,7 +42,7 @@ describe("deepcode rewind", () => {
     const before = rig!.sim.requests.filter((q) => q.usage);
     expect(before).toHaveLength(10);
     const turn2 = before[3]; // turn 1: requests 0–1, turn 2: 2–3
-    const next = await rig!.run(["-p", "-c", ...ALLOW, "turn 6"]);
+    const next = await rig!.run(["-p", "-c", "turn 6", ...ALLOW]);
     expect(next.code).toBe(0);
     expect(next.stderr).not.toMatch(/unexpected cache miss|cache-divergence/);
     const after = rig!.sim.requests.filter((q) => q.usage);
@@ -72,7 +72,7 @@ describe("deepcode rewind", () => {
     expect(f.code).toBe(0);
     expect(read("shared.txt")).toBe("line0\nline1\n");
     expect(f.stdout).not.toContain("conversation rewound");
-    const next = await rig!.run(["-p", "-c", ...ALLOW, "turn 6"]);
+    const next = await rig!.run(["-p", "-c", "turn 6", ...ALLOW]);
     expect(next.code).toBe(0);
     const b = chatBodies(rig!.sim.requests).at(-2)!;
     const users = b.messages.filter((m) => m.role === "user").map((m) => String(m.content));
@@ -119,7 +119,7 @@ describe("deepcode rewind", () => {
       expect(existsSync(join(rig!.env.root, "f5.txt"))).toBe(true);
     }
     // Nothing was said to the model either: the next turn's tail has no rewind note.
-    await rig!.run(["-p", "-c", ...ALLOW, "turn 6"]);
+    await rig!.run(["-p", "-c", "turn 6", ...ALLOW]);
     const last = chatBodies(rig!.sim.requests).at(-1) as { messages: Array<{ role: string; content: string }> };
     expect(last.messages.some((m) => m.role === "user" && /The person (rewound|put the files back)/.test(m.content))).toBe(false);
   });
@@ -127,7 +127,7 @@ describe("deepcode rewind", () => {
   it("still rewinds the conversation with file checkpoints off, and refuses (exit 1) to put files back", async () => {
     rig = await cliRig(turnScript(), { "shared.txt": "line0\n" });
     writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ checkpoints: { enabled: false } }));
-    for (let k = 1; k <= 3; k++) expect((await rig.run(["-p", ...(k > 1 ? ["-c"] : []), ...ALLOW, `turn ${k}`])).code).toBe(0);
+    for (let k = 1; k <= 3; k++) expect((await rig.run(["-p", ...(k > 1 ? ["-c"] : []), `turn ${k}`, ...ALLOW])).code).toBe(0);
     const id = /([^/]+)\.jsonl$/.exec(readdirSync(join(rig.env.home, "sessions"), { recursive: true }).map(String).find((f) => f.endsWith(".jsonl"))!)![1];
     const files = await rig.run(["rewind", "--session", id, "--turn", "1"]);
     expect(files.code).toBe(1);

@@ -71,7 +71,7 @@ describe("the bound through the real CLI", () => {
     writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ checkpoints: { maxBytes: 5000 } }));
     const said: string[] = [];
     for (let k = 1; k <= 3; k++) {
-      const r = await rig.run(["-p", ...(k > 1 ? ["-c"] : []), ...ALLOW, `turn ${k}`]);
+      const r = await rig.run(["-p", ...(k > 1 ? ["-c"] : []), `turn ${k}`, ...ALLOW]);
       expect(r.code).toBe(0);
       said.push(r.stderr);
     }

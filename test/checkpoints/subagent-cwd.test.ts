@@ -22,7 +22,7 @@ describe("checkpoints of a subagent's shell writes", () => {
         { content: "all done" },
       ],
     }, { "f.txt": "orig\n", "sub/f.txt": "sub's own\n" });
-    expect((await rig.run(["-p", "--allowedTools", "Bash,Task", "go"])).code).toBe(0);
+    expect((await rig.run(["-p", "go", "--allowedTools", "Bash,Task"])).code).toBe(0);
     expect(readFileSync(join(rig.env.root, "f.txt"), "utf8")).toBe("changed\n");
     const sessions = readdirSync(join(rig.env.home, "sessions"), { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
     const id = /([^/]+)\.jsonl$/.exec(sessions[0])![1];

@@ -27,7 +27,7 @@ describe("plan mode and a Stop hook's continuation", () => {
       ],
     });
     writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: STOP_ONCE }] }] } }));
-    const r = await rig.run(["-p", "--permission-mode", "plan", "--allowedTools", "Write,Task", "plan it"]);
+    const r = await rig.run(["-p", "plan it", "--permission-mode", "plan", "--allowedTools", "Write,Task"]);
     expect(r.code).toBe(0);
     const results = chatBodies(rig.sim.requests).flatMap((b) => b.messages.filter((m) => m.role === "tool").map((m) => String(m.content)));
     expect(results.some((t) => /^Permission denied for Write: plan mode/.test(t))).toBe(true);
