@@ -222,15 +222,16 @@ export class SessionStore {
   /** The latest session with something in it that no other process is writing (`-c`): an
    *  empty one has nothing to continue. A session killed during its first turn counts — its
    *  messages are there to resume. Only the newest files are read (by mtime, through the
-   *  index), not the whole folder. `skipped` hears about each newer session passed over
+   *  index), not the whole folder. `held: true` takes a session held by another process too
+   *  (to fork it). `skipped` hears about each newer session passed over
    *  because another process holds it. */
-  latest(skipped?: (s: SessionSummary, holder: LockHolder) => void): SessionSummary | undefined {
+  latest(skipped?: (s: SessionSummary, holder: LockHolder) => void, o: { held?: boolean } = {}): SessionSummary | undefined {
     const index = new SummaryIndex(this.dir);
     try {
       for (const f of this.files()) {
         const s = this.summaryOf(f, index);
         if (!s || s.messages === 0) continue;
-        const holder = this.holder(s.id);
+        const holder = o.held ? undefined : this.holder(s.id);
         if (!holder) return s;
         skipped?.(s, holder);
       }
