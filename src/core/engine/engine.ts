@@ -179,9 +179,17 @@ export class Engine {
       e.setModel(opts.model);
       e.startNotes.push(`switched from ${state.model} to ${opts.model} (-m); the server caches per model, so the next request re-reads the context once`);
     }
-    if (repaired.dropped) e.startNotes.push(`${plural(repaired.dropped, "tool result")} whose call was lost with a damaged line ${repaired.dropped === 1 ? "was" : "were"} dropped (the API refuses a result without its call)`);
-    if (repaired.recovered) e.startNotes.push(`${plural(repaired.recovered, "tool call")} that finished before the last exit ${repaired.recovered === 1 ? "keeps its" : "keep their"} result`);
-    if (repaired.answered) e.startNotes.push(`${plural(repaired.answered, "tool call")} cut off by the last exit ${repaired.answered === 1 ? "was" : "were"} answered as interrupted`);
+    // What earlier resumes repaired and said already is repaired the same way, silently.
+    const said = state.repaired;
+    const dropped = repaired.dropped - said.dropped;
+    const recovered = repaired.recovered - said.recovered;
+    const answered = repaired.answered - said.answered;
+    if (dropped > 0) e.startNotes.push(`${plural(dropped, "tool result")} whose call was lost with a damaged line ${dropped === 1 ? "was" : "were"} dropped (the API refuses a result without its call)`);
+    if (recovered > 0) e.startNotes.push(`${plural(recovered, "tool call")} that finished before the last exit ${recovered === 1 ? "keeps its" : "keep their"} result`);
+    if (answered > 0) e.startNotes.push(`${plural(answered, "tool call")} cut off by the last exit ${answered === 1 ? "was" : "were"} answered as interrupted`);
+    if (dropped > 0 || recovered > 0 || answered > 0 || state.damagedLines.some((l) => !said.lines.includes(l))) {
+      e.record({ t: "repaired", lines: state.damagedLines, dropped: repaired.dropped, answered: repaired.answered, recovered: repaired.recovered });
+    }
     await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
     return e;
   }

@@ -31,6 +31,9 @@ export interface Replayed {
   prefixLost?: string;
   /** Results of calls, by call id, written when each call ended (`result` records). */
   results: Map<string, string>;
+  /** Lines that could not be read, and what earlier resumes already repaired and said. */
+  damagedLines: number[];
+  repaired: { lines: number[]; dropped: number; answered: number; recovered: number };
 }
 
 /** Where a turn ended in the log: the first `length` messages of `messages` (its epoch's). */
@@ -50,7 +53,7 @@ export function logAt(marks: ReadonlyMap<number, TurnMark>, turn: number): ChatM
 }
 
 export function replay(s: LoadedSession): Replayed {
-  const out: Replayed = { id: s.id, root: "", model: "", messages: [], epoch: 0, turns: 0, costUsd: 0, announced: new Set(), announcedIn: new Map(), marks: new Map(), rewound: new Set(), torn: s.torn, results: new Map() };
+  const out: Replayed = { id: s.id, root: "", model: "", messages: [], epoch: 0, turns: 0, costUsd: 0, announced: new Set(), announcedIn: new Map(), marks: new Map(), rewound: new Set(), torn: s.torn, results: new Map(), damagedLines: [], repaired: { lines: [], dropped: 0, answered: 0, recovered: 0 } };
   let fingerprint: string | undefined;
   for (const r of s.records) {
     switch (r.t) {
@@ -63,7 +66,11 @@ export function replay(s: LoadedSession): Replayed {
         fingerprint = r.fingerprint;
         out.prefixLost = undefined;
         break;
+      case "repaired":
+        out.repaired = { lines: r.lines ?? [], dropped: r.dropped ?? 0, answered: r.answered ?? 0, recovered: r.recovered ?? 0 };
+        break;
       case "damaged":
+        out.damagedLines.push(r.line);
         if (r.type === "prefix") out.prefixLost = `line ${r.line} held the session's prefix (system prompt and tools) and could not be read`;
         break;
       case "result":

@@ -52,6 +52,9 @@ export type SessionRecord =
    *  until its turn comes — a kill -9 in between does not turn a finished call into an
    *  interrupted one on resume. */
   | { t: "result"; callId: string; content: string }
+  /** What a resume repaired and said (damaged lines, results dropped, calls answered): a later
+   *  resume repairs the same way and says only what is new. */
+  | { t: "repaired"; lines: number[]; dropped: number; answered: number; recovered: number }
   /** Never written: `load` puts one where a line could not be read, with what the line's
    *  surviving start says it was (`type`, and the message `role`), for the replay to repair. */
   | { t: "damaged"; line: number; bytes: number; last: boolean; type?: string; role?: string };
@@ -181,7 +184,7 @@ export class SessionStore {
     }
     const lines = text.split("\n");
     const records: SessionRecord[] = [];
-    const damaged: string[] = [];
+    const damaged: Array<{ line: number; text: string }> = [];
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (line.trim() === "") continue;
@@ -199,9 +202,11 @@ export class SessionStore {
       const type = /^\{"t":"([a-z-]+)"/.exec(line)?.[1];
       const role = type === "msg" ? /^\{"t":"msg","m":\{"role":"([a-z]+)"/.exec(line)?.[1] : undefined;
       records.push({ t: "damaged", line: i + 1, bytes: line.length, last, ...(type ? { type } : {}), ...(role ? { role } : {}) });
-      damaged.push(`${last ? "the last line" : `line ${i + 1}`} of ${file}${type ? ` (a ${type} record${role ? `, ${role}` : ""})` : ""} was torn and skipped`);
+      damaged.push({ line: i + 1, text: `${last ? "the last line" : `line ${i + 1}`} of ${file}${type ? ` (a ${type} record${role ? `, ${role}` : ""})` : ""} was torn and skipped` });
     }
-    const torn = damaged.length ? damaged.join("; ") : undefined;
+    const said = new Set(records.flatMap((r) => (r.t === "repaired" && Array.isArray(r.lines) ? r.lines : [])));
+    const news = damaged.filter((d) => !said.has(d.line));
+    const torn = news.length ? news.map((d) => d.text).join("; ") : undefined;
     return { id, file, records, torn };
   }
 
