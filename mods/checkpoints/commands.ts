@@ -19,7 +19,7 @@ export const BLIND_SPOT = "Checkpoints restore what Write, Edit and the shell co
 export async function undo(d: CommandDeps, ctx: CommandContext): Promise<void> {
   const force = /(?:^|\s)--force\b/.test(ctx.args);
   const store = d.store(ctx.sessionId);
-  const t = [...store.turns.values()].filter((x) => !x.rewound && !x.reverted && (x.before.size > 0 || x.unseen.length > 0 || x.damaged.length > 0)).sort((a, b) => b.turn - a.turn)[0];
+  const t = [...store.turns.values()].filter((x) => !x.rewound && !x.reverted && (x.before.size > 0 || x.unseen.length > 0 || (x.damaged?.length ?? 0) > 0)).sort((a, b) => b.turn - a.turn)[0];
   if (!t) return ctx.print("nothing to undo: no turn of this conversation changed a file checkpoints saw");
   const plan = planRevert([t], store.damagedAnywhere);
   ctx.print(`undo turn ${t.turn}${t.prompt ? ` (${quote(t.prompt)})` : ""}:`);

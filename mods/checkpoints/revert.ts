@@ -56,7 +56,7 @@ export function planRevert(turns: TurnInfo[], damagedAnywhere: readonly number[]
     items: order(items),
     unseen: turns.flatMap((t) => t.unseen.map((what) => ({ turn: t.turn, what }))),
     dropped: turns.filter((t) => t.dropped).map((t) => t.turn),
-    damaged: [...turns.flatMap((t) => t.damaged.map((line) => ({ line, turn: t.turn }))), ...damagedAnywhere.map((line) => ({ line }))],
+    damaged: [...turns.flatMap((t) => (t.damaged ?? []).map((line) => ({ line, turn: t.turn }))), ...damagedAnywhere.map((line) => ({ line }))],
   };
 }
 

@@ -43,7 +43,7 @@ export interface TurnInfo {
   dropped: boolean;
   /** Journal lines of this turn that could not be read (torn, garbled): what they recorded
    *  (a path's state before or after the turn) is unknown, so it cannot be put back. */
-  damaged: number[];
+  damaged?: number[];
 }
 
 export class CheckpointStore {
@@ -242,7 +242,7 @@ export class CheckpointStore {
       const type = /^\{"t":"([a-z]+)"/.exec(line)?.[1];
       if (type !== undefined && !["touch", "after", "unseen"].includes(type)) continue;
       const turn = /"turn":(\d+)/.exec(line)?.[1];
-      if (turn !== undefined) this.turn(Number(turn)).damaged.push(i + 1);
+      if (turn !== undefined) (this.turn(Number(turn)).damaged ??= []).push(i + 1);
       else this.damagedAnywhere.push(i + 1);
     }
     try {
