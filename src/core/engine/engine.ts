@@ -213,7 +213,7 @@ export class Engine {
         return [
           { ...this.sessionRecord(), model: this.profile.model },
           { t: "prefix", system: p.system, tools: [...p.tools], sections: this.tail.sections, fingerprint: p.fingerprint, reason: "re-seeded: the session file was deleted or replaced" },
-          { t: "epoch", reason: "re-seeded: the session file was deleted or replaced", messages: [...this.context.messages] },
+          { t: "epoch", reason: "re-seeded: the session file was deleted or replaced", messages: [...this.context.messages], turns: this.turn },
         ];
       },
       warn: (message) => this.warn("session-file", message),

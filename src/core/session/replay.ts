@@ -82,6 +82,7 @@ export function replay(s: LoadedSession): Replayed {
       case "epoch":
         out.messages = [...r.messages];
         out.epoch++;
+        if (typeof r.turns === "number") out.turns = Math.max(out.turns, r.turns);
         break;
       case "rewind": {
         const log = logAt(out.marks, r.turn);

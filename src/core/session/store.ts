@@ -28,8 +28,9 @@ export type SessionRecord =
   /** Tools announced at the tail (reachable through the proxy tool). */
   | { t: "announce"; tools: string[] }
   | { t: "msg"; m: ChatMessage }
-  /** Compaction: the log starts again with these messages (the old lines stay for the record). */
-  | { t: "epoch"; reason: string; messages: ChatMessage[] }
+  /** Compaction: the log starts again with these messages (the old lines stay for the record).
+   *  `turns`: the turns the session had (a file written again after it was deleted). */
+  | { t: "epoch"; reason: string; messages: ChatMessage[]; turns?: number }
   /** A rewind: the log starts again with the messages it had when `turn` ended (0: none), as
    *  the replay of the records before this one rebuilds them; the turns after it stay in the
    *  file, rewound. */
