@@ -105,6 +105,11 @@ export function replay(s: LoadedSession): Replayed {
         out.costUsd += r.costUsd;
         out.marks.set(r.turn, { messages: out.messages, length: out.messages.length, fingerprint });
         break;
+      case "usage":
+        // A turn cut off by a crash has usage records but no turn record: the next turn is
+        // numbered after it, so no two turns of a session (nor their ledger lines) share a number.
+        out.turns = Math.max(out.turns, r.turn);
+        break;
       case "model":
         out.model = r.model;
         break;
