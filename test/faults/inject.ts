@@ -26,7 +26,7 @@ export function rng(seed: number): { next(): number; int(n: number): number; pic
 type Message = { role: string; content?: string | null };
 
 /** What file `fK.txt` holds once turn K wrote it: big enough that a half write would show. */
-export const fileBody = (k: number): string => `turn ${k}\n${"x".repeat(64 * 1024)}\n`;
+export const fileBody = (k: number): string => `turn ${k}\n${"x".repeat(4 * 1024)}\n`;
 
 /** "turn K": two concurrent Reads, then a Write and a Bash append, then "done K". Stateless,
  *  so it answers a resumed, repaired or forked conversation as well as a fresh one. */
