@@ -78,6 +78,10 @@ describe("one writer per session", () => {
     expect(direct.stderr).toContain(`session ${id} is in use by deepcode (pid ${held.pid}`);
     expect(direct.stderr).toContain("--fork-session");
 
+    // deepcode sessions says which session is in use, and by whom.
+    const listed = await rig.run(["sessions"]);
+    expect(listed.stdout).toMatch(new RegExp(`${id} .*\\(in use: pid ${held.pid} on `));
+
     writeFileSync(join(rig.env.root, "go"), "");
     const done = await held.done;
     expect(done.code).toBe(0);
