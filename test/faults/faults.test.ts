@@ -5,7 +5,8 @@
 // CI runs a small, fixed form (DEEPCODE_FAULTS trials, default 3: one of each kind; seed DEEPCODE_FAULTS_SEED,
 // default fixed), within a time budget (DEEPCODE_FAULTS_MS; the trials not started by then are
 // reported as not tried). A larger run: DEEPCODE_FAULTS=60 npx vitest run test/faults
-// (DEEPCODE_FAULTS_VERBOSE=1 prints each trial). A failure names
+// (DEEPCODE_FAULTS_VERBOSE=1 prints each trial; DEEPCODE_FAULTS_BIN=<other>/bin/deepcode.js
+// measures another build). A failure names
 // the seed and the trial; the same seed replays the same faults (kill points depend on the
 // simulator's request count, then a seeded delay).
 import { afterAll, describe, expect, it } from "vitest";

@@ -6,8 +6,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliRig, type CliRig, type Run } from "../e2e/helpers.js";
-import { BIN } from "../helpers/cli-env.js";
+import { cliRig, runBin, type CliRig, type Run } from "../e2e/helpers.js";
+import { BIN as OWN_BIN } from "../helpers/cli-env.js";
+
+/** The CLI under test: this build, or another one's bin/deepcode.js (to measure main, say). */
+const BIN = process.env.DEEPCODE_FAULTS_BIN ?? OWN_BIN;
 import type { Script } from "../sim/server.mjs";
 
 /** mulberry32: a small seeded generator, so a trial is reproducible from its seed. */
@@ -89,7 +92,7 @@ export class FaultRig {
   }
 
   run(args: string[]): Promise<Run> {
-    return this.rig.run(args);
+    return runBin(args, { cwd: this.rig.env.root, env: this.rig.env.env, entry: [BIN] });
   }
 
   /** The project's session files, newest first. */
