@@ -1,7 +1,7 @@
 // What reaches the session file while a session runs: each call's result when the call ends,
 // a fresh line after someone else's torn write, and a file deleted under the writer noticed.
 import { afterEach, describe, expect, it } from "vitest";
-import { appendFileSync, existsSync, readFileSync, unlinkSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import type { StreamEvent, ToolSpec } from "../../src/contract/index.js";
 import { answerOrphans, replay, INTERRUPTED_RESULT } from "../../src/core/session/replay.js";
 import { chatBodies } from "../helpers/extension.js";
@@ -126,5 +126,21 @@ describe("the session file under the writer", () => {
     const next = chatBodies(h.sim.requests).pop()!.messages.map((m) => JSON.stringify(m));
     expect(next.slice(0, sent.length)).toEqual(sent);
     expect(readFileSync(file, "utf8")).toContain('"prompt":"two"');
+  });
+
+  it("notices a transcript replaced mid-session (an editor's save: a new file renamed over it) and goes on in the new file", async () => {
+    h = await startHarness({ script: { default: { content: "ok" } }, tools: testTools(), allowAll: true });
+    await h.turn("one");
+    const file = h.store.fileOf(h.engine.sessionId);
+    writeFileSync(`${file}.tmp`, readFileSync(file, "utf8").split("\n").slice(0, 2).join("\n")); // the first lines only, no newline at the end
+    renameSync(`${file}.tmp`, file);
+    const events: StreamEvent[] = await h.turn("two");
+    expect(events.some((e) => e.type === "notice" && e.code === "session-file" && /was replaced by another file/.test(e.message))).toBe(true);
+    const sent = chatBodies(h.sim.requests).pop()!.messages.map((m) => JSON.stringify(m));
+    h.sim.setScript({ replies: [{ content: "three" }] });
+    await h.resume();
+    await h.turn("three");
+    const next = chatBodies(h.sim.requests).pop()!.messages.map((m) => JSON.stringify(m));
+    expect(next.slice(0, sent.length)).toEqual(sent);
   });
 });
