@@ -19,9 +19,9 @@ export const BLIND_SPOT = "Checkpoints restore what Write, Edit and the shell co
 export async function undo(d: CommandDeps, ctx: CommandContext): Promise<void> {
   const force = /(?:^|\s)--force\b/.test(ctx.args);
   const store = d.store(ctx.sessionId);
-  const t = [...store.turns.values()].filter((x) => !x.rewound && !x.reverted && (x.before.size > 0 || x.unseen.length > 0)).sort((a, b) => b.turn - a.turn)[0];
+  const t = [...store.turns.values()].filter((x) => !x.rewound && !x.reverted && (x.before.size > 0 || x.unseen.length > 0 || (x.damaged?.length ?? 0) > 0)).sort((a, b) => b.turn - a.turn)[0];
   if (!t) return ctx.print("nothing to undo: no turn of this conversation changed a file checkpoints saw");
-  const plan = planRevert([t]);
+  const plan = planRevert([t], store.damagedAnywhere);
   ctx.print(`undo turn ${t.turn}${t.prompt ? ` (${quote(t.prompt)})` : ""}:`);
   const done = await revert(d, ctx, store, plan, force);
   d.tell(ctx.sessionId, `The person undid your file changes of turn ${t.turn}${t.prompt ? ` (${quote(t.prompt)})` : ""}: ${summaryForModel(done)}. The conversation is unchanged, so the files no longer match what that turn did: read them again before editing.`);
@@ -134,7 +134,7 @@ async function rewindTo(d: CommandDeps, ctx: CommandContext, store: CheckpointSt
   let files: Applied | undefined;
   if (what !== "conversation") {
     ctx.print(`files as they were after turn ${turn}:`);
-    files = await revert(d, ctx, store, planRevert(later), force);
+    files = await revert(d, ctx, store, planRevert(later, store.damagedAnywhere), force);
   } else {
     const changed = later.filter((t) => t.before.size > 0);
     if (changed.length) ctx.print(`files are as they are now: turns ${changed.map((t) => t.turn).join(", ")} changed some (/rewind ${turn} files puts them back)`);
@@ -173,6 +173,11 @@ async function revert(d: CommandDeps, ctx: CommandContext, store: CheckpointStor
     });
     return a.decision === "allow" && a.choice === "o";
   });
+  // What damaged journal lines recorded is unknown, so it was not put back: a failure, said.
+  if (plan.damaged.length) {
+    const where = plan.damaged.map((x) => `line ${x.line}${x.turn !== undefined ? ` (turn ${x.turn})` : ""}`).join(", ");
+    done.failed.push({ path: "(checkpoint journal)", error: `${where} of the checkpoint journal could not be read: the file changes ${plan.damaged.length === 1 ? "it" : "they"} recorded were not put back — check those files yourself` });
+  }
   // Only a complete revert marks the turns: with a file kept, a later /undo or rewind tries
   // again (what was put back is then already as it should be, and is left alone).
   if (done.kept.length === 0 && done.failed.length === 0 && plan.turns.length) store.reverted(plan.turns);
@@ -180,7 +185,7 @@ async function revert(d: CommandDeps, ctx: CommandContext, store: CheckpointStor
   for (const r of done.restored) ctx.print(`  ${r.path.padEnd(width)}  ${r.what}`);
   for (const k of done.kept) ctx.print(`  ${k.padEnd(width)}  kept: changed on disk since${force ? "" : " (--force overwrites)"}`);
   for (const f of done.failed) ctx.print(`  ${f.path.padEnd(width)}  NOT restored: ${f.error}`);
-  if (done.restored.length + done.kept.length + done.failed.length === 0) ctx.print("  (no file to put back: they are already as they were)");
+  if (done.restored.length + done.kept.length + done.failed.length + plan.unseen.length === 0) ctx.print("  (no file to put back: they are already as they were)");
   if (plan.dropped.length) ctx.print(`! the file checkpoints of turn${plan.dropped.length === 1 ? "" : "s"} ${plan.dropped.join(", ")} were dropped to keep the store within its bound (settings checkpoints.maxBytes): their changes stay`);
   if (plan.unseen.length) {
     ctx.print("! not undone — checkpoints cannot see these:");
@@ -194,6 +199,7 @@ async function revert(d: CommandDeps, ctx: CommandContext, store: CheckpointStor
  *  model was told what really happened. */
 function failIfKept(ctx: CommandContext, done: Applied | undefined): void {
   if (!ctx.interactive && done?.kept.length) throw new Error(`${done.kept.length} file(s) changed on disk since and were kept: --force overwrites them`);
+  if (!ctx.interactive && done?.failed.length) throw new Error(`not everything was put back: ${done.failed.map((f) => f.path).join(", ")}`);
 }
 
 function summaryForModel(a: Applied): string {

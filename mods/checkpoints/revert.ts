@@ -27,9 +27,12 @@ export interface RevertPlan {
   unseen: Array<{ turn: number; what: string }>;
   /** Turns of the set whose checkpoints the store's bound dropped. */
   dropped: number[];
+  /** Journal lines that could not be read and may hold changes of these turns (turn: unknown
+   *  when the line does not say): those changes are not put back. */
+  damaged: Array<{ line: number; turn?: number }>;
 }
 
-export function planRevert(turns: TurnInfo[]): RevertPlan {
+export function planRevert(turns: TurnInfo[], damagedAnywhere: readonly number[] = []): RevertPlan {
   const byPath = new Map<string, { first: TurnInfo; last: TurnInfo }>();
   const kept = turns.filter((t) => !t.dropped).sort((a, b) => a.turn - b.turn);
   for (const t of kept) {
@@ -53,6 +56,7 @@ export function planRevert(turns: TurnInfo[]): RevertPlan {
     items: order(items),
     unseen: turns.flatMap((t) => t.unseen.map((what) => ({ turn: t.turn, what }))),
     dropped: turns.filter((t) => t.dropped).map((t) => t.turn),
+    damaged: [...turns.flatMap((t) => (t.damaged ?? []).map((line) => ({ line, turn: t.turn }))), ...damagedAnywhere.map((line) => ({ line }))],
   };
 }
 

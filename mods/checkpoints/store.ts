@@ -41,6 +41,9 @@ export interface TurnInfo {
   rewound: boolean;
   /** Its file checkpoints were dropped by the bound. */
   dropped: boolean;
+  /** Journal lines of this turn that could not be read (torn, garbled): what they recorded
+   *  (a path's state before or after the turn) is unknown, so it cannot be put back. */
+  damaged?: number[];
 }
 
 export class CheckpointStore {
@@ -50,6 +53,10 @@ export class CheckpointStore {
   readonly turns = new Map<number, TurnInfo>();
   private readonly sizes = new Map<string, number>();
   private pending: string[] = [];
+  /** Damaged journal lines whose turn cannot be told: they may hold any turn's changes. */
+  readonly damagedAnywhere: number[] = [];
+  /** Whether this process checked that the journal ends with a newline before appending. */
+  private freshLine = false;
 
   constructor(sessionsDir: string, sessionId: string, readonly maxBytes: number) {
     if (!/^[A-Za-z0-9_.-]+$/.test(sessionId)) throw new Error(`not a session id: '${sessionId}'`);
@@ -62,7 +69,7 @@ export class CheckpointStore {
   /** The turn's record, created when first needed. */
   turn(n: number): TurnInfo {
     let t = this.turns.get(n);
-    if (!t) this.turns.set(n, (t = { turn: n, prompt: "", costUsd: 0, before: new Map(), after: new Map(), unseen: [], reverted: false, rewound: false, dropped: false }));
+    if (!t) this.turns.set(n, (t = { turn: n, prompt: "", costUsd: 0, before: new Map(), after: new Map(), unseen: [], reverted: false, rewound: false, dropped: false, damaged: [] }));
     return t;
   }
 
@@ -194,7 +201,19 @@ export class CheckpointStore {
 
   private append(r: LogRecord): void {
     this.ensure();
-    appendFileSync(this.logFile, `${JSON.stringify(r)}\n`, { mode: 0o600 });
+    // A line torn by a crash must not swallow the next record: the first append of a process
+    // starts a fresh line when the journal does not end with one.
+    let lead = "";
+    if (!this.freshLine) {
+      this.freshLine = true;
+      try {
+        const text = readFileSync(this.logFile);
+        if (text.length > 0 && text[text.length - 1] !== 0x0a) lead = "\n";
+      } catch {
+        // no journal yet
+      }
+    }
+    appendFileSync(this.logFile, `${lead}${JSON.stringify(r)}\n`, { mode: 0o600 });
   }
 
   private load(): void {
@@ -204,15 +223,27 @@ export class CheckpointStore {
     } catch {
       return; // a session without checkpoints yet
     }
-    for (const line of text.split("\n")) {
+    const lines = text.split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
       if (!line.trim()) continue;
-      let r: LogRecord;
+      let r: LogRecord | undefined;
       try {
         r = JSON.parse(line) as LogRecord;
       } catch {
-        continue; // a torn last line (a crash mid-write): what it held is lost, the rest stands
+        r = undefined;
       }
-      this.apply(r);
+      if (r && typeof r === "object" && typeof r.t === "string") {
+        this.apply(r);
+        continue;
+      }
+      // A torn or garbled line: what it held is lost, the rest stands. A line that may have
+      // recorded a file's state is kept in mind, so nothing later claims that file is back.
+      const type = /^\{"t":"([a-z]+)"/.exec(line)?.[1];
+      if (type !== undefined && !["touch", "after", "unseen"].includes(type)) continue;
+      const turn = /"turn":(\d+)/.exec(line)?.[1];
+      if (turn !== undefined) (this.turn(Number(turn)).damaged ??= []).push(i + 1);
+      else this.damagedAnywhere.push(i + 1);
     }
     try {
       for (const name of readdirSync(this.objectsDir)) if (/^[0-9a-f]{64}$/.test(name)) this.sizes.set(name, statSync(join(this.objectsDir, name)).size);

@@ -33,6 +33,8 @@ export interface Flags {
   /** Variadic options that took several words (`--allowedTools A B`): named when `-p` finds
    *  no prompt left, since Claude Code's grammar takes the prompt as a value there too. */
   variadicTook?: Parsed["variadicTook"];
+  /** --fork-session: -c / -r continue a copy under a new id. */
+  fork: boolean;
   permissionMode: "default" | "acceptEdits" | "plan";
   options: AssembleOptions;
 }
@@ -81,10 +83,10 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
       return await runPrintCommand(flags, positionals.join(" "));
     }
     const { runRepl } = await import("./repl/repl.js");
-    return await runRepl(options, { continue: flags.continue, resume: flags.resume, initialPrompt: positionals.join(" ") || undefined });
+    return await runRepl(options, { continue: flags.continue, resume: flags.resume, fork: flags.fork, initialPrompt: positionals.join(" ") || undefined });
   } catch (err) {
     if (err instanceof UsageError) return usage(err.message);
-    if (err instanceof ConfigError || err instanceof NotImplementedError || err instanceof ProviderError) return failure(err.message);
+    if (err instanceof ConfigError || err instanceof NotImplementedError || err instanceof ProviderError || (err instanceof Error && err.name === "SessionBusyError")) return failure(err.message);
     throw err;
   }
 }
@@ -102,6 +104,7 @@ function readFlags(v: Parsed["values"], internal: Internal): Flags {
   const maxTurns = rawTurns === undefined ? undefined : Number(rawTurns);
   if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) throw new UsageError(`--max-turns needs a whole number ≥ 1, not '${rawTurns}'`);
   const resume = str("resume");
+  if (v["fork-session"] === true && v.continue !== true && resume === undefined) throw new UsageError("--fork-session goes with -c or -r ID: it continues a copy of that session");
   if (print && resume === "") throw new UsageError("-r needs a session id with -p (nobody can pick one here): pass deepcode -p -r <id>, or -c for the latest session (deepcode sessions lists them)");
   const settings = str("settings");
   if (settings !== undefined && !existsSync(resolve(settings))) throw new UsageError(`--settings ${settings}: no such file`);
@@ -128,7 +131,7 @@ function readFlags(v: Parsed["values"], internal: Internal): Flags {
     // Claude Code's plan mode: every turn plans (read-only tools, the planner tier); -p prints the plan.
     planMode: mode === "plan",
   };
-  return { print, format, inputFormat, partial: v["include-partial-messages"] === true || v.verbose === true, verbose: v.verbose === true, continue: v.continue === true, resume, permissionMode: mode, options };
+  return { print, format, inputFormat, partial: v["include-partial-messages"] === true || v.verbose === true, verbose: v.verbose === true, continue: v.continue === true, resume, fork: v["fork-session"] === true, permissionMode: mode, options };
 }
 
 function permissionMode(mode: string | undefined): Flags["permissionMode"] {

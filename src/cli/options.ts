@@ -46,6 +46,7 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { name: "verbose", type: "boolean", help: "stream-json: the stream_event lines too (as --include-partial-messages); accepted, and nothing more, elsewhere" },
   { name: "continue", short: "c", type: "boolean", help: "continue the latest session of this directory" },
   { name: "resume", short: "r", type: "string", value: "[ID]", help: "resume a session by id (without ID: pick one; -p needs the id)" },
+  { name: "fork-session", type: "boolean", help: "with -c or -r: continue a copy of the session under a new id (the original is left as it is; also when another deepcode is writing it)" },
   { name: "model", short: "m", type: "string", value: "NAME", help: "model to use (default deepseek-flash)" },
   { name: "max-turns", type: "string", value: "N", help: "stop after N model rounds in a turn (subtype error_max_turns)" },
   { name: "settings", type: "string", value: "FILE", help: "an extra settings layer (above local, below managed policy)" },

@@ -8,6 +8,7 @@
 
 import type { StreamEvent } from "../contract/index.js";
 import { ConfigError, NotImplementedError, ProviderError } from "../contract/index.js";
+import { chooseSession } from "./session-pick.js";
 import { Engine } from "../core/engine/engine.js";
 import { assemble, type App } from "./assemble.js";
 import { noKeyHelp } from "./credentials.js";
@@ -27,6 +28,8 @@ export interface PrintOptions {
   format: OutputFormat;
   continue?: boolean;
   resume?: string;
+  /** --fork-session */
+  fork?: boolean;
   /** stream_event lines in stream-json (`--include-partial-messages`, `--verbose`). */
   partial?: boolean;
   permissionMode?: string;
@@ -44,7 +47,7 @@ export async function runPrintCommand(flags: Flags, arg: string): Promise<number
     if (!prompt) throw new UsageError(`-p needs a prompt: deepcode -p "…" (or the prompt on stdin)${tookNote(flags.variadicTook)}`);
     prompts = once({ kind: "prompt", text: prompt });
   }
-  const o: PrintOptions = { format: flags.format, continue: flags.continue, resume: flags.resume || undefined, partial: flags.partial, permissionMode: flags.permissionMode };
+  const o: PrintOptions = { format: flags.format, continue: flags.continue, resume: flags.resume || undefined, fork: flags.fork, partial: flags.partial, permissionMode: flags.permissionMode };
   let app: App;
   try {
     app = await assemble(flags.options);
@@ -170,11 +173,7 @@ function failed(format: OutputFormat, message: string, started: number, out: Nod
 
 async function openSession(app: App, o: PrintOptions, say: (m: string) => void): Promise<Engine> {
   const opts = app.engineOptions();
-  let id = o.resume;
-  if (!id && o.continue) {
-    id = app.store.latest()?.id;
-    if (!id) say("no earlier session in this directory; starting a new one");
-  }
+  const id = chooseSession(app.store, o, say);
   if (!id) return Engine.start(opts);
   const engine = await Engine.resume(opts, id);
   for (const note of engine.startNotes) say(note);

@@ -96,7 +96,9 @@ function sessions(options: AssembleOptions): number {
   }
   for (const s of list) {
     const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
-    process.stdout.write(`${s.id}  ${when}  ${plural(s.turns, "turn").padStart(9)}  ${money(s.costUsd).padStart(9)}  ${oneLine(s.firstPrompt, 60)}\n`);
+    const holder = store.holder(s.id);
+    const busy = holder ? `  (in use: pid ${holder.pid} on ${holder.host})` : "";
+    process.stdout.write(`${s.id}  ${when}  ${plural(s.turns, "turn").padStart(9)}  ${money(s.costUsd).padStart(9)}  ${oneLine(s.firstPrompt, 60)}${busy}\n`);
     for (const l of agentLines(store, s)) process.stdout.write(`${l}\n`);
   }
   process.stdout.write(`\nResume one with: deepcode -r <id>   (or -c for the latest)\n`);

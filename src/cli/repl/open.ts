@@ -4,6 +4,7 @@
 
 import type { ChatMessage } from "../../contract/index.js";
 import { Engine } from "../../core/engine/engine.js";
+import { chooseSession } from "../session-pick.js";
 import type { SessionRecord, SessionSummary } from "../../core/session/store.js";
 import type { App } from "../assemble.js";
 import { MarkdownStream } from "../render/markdown.js";
@@ -14,6 +15,8 @@ export interface OpenRequest {
   continue?: boolean;
   /** An id, or "" to pick from a list. */
   resume?: string;
+  /** --fork-session: continue a copy. */
+  fork?: boolean;
 }
 
 export type Picker = (sessions: SessionSummary[]) => Promise<string | undefined>;
@@ -25,10 +28,8 @@ export async function openSession(app: App, req: OpenRequest, pick: Picker, say:
     const list = app.store.list();
     if (list.length === 0) say("No earlier sessions in this project; starting a new one.");
     else id = await pick(list);
-  } else if (req.continue) {
-    id = app.store.latest()?.id;
-    if (!id) say("No earlier session in this project; starting a new one.");
   }
+  id = chooseSession(app.store, { continue: req.continue && req.resume === undefined, resume: id, fork: req.fork }, say);
   const engine = id ? await Engine.resume(app.engineOptions(), id) : await Engine.start(app.engineOptions());
   for (const note of engine.startNotes) say(note);
   return engine;

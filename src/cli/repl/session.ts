@@ -23,6 +23,7 @@ import { registerPersonAsk } from "./ask.js";
 import { pluginCommands, completeWithPlugins } from "./plugin-commands.js";
 import { History } from "./history.js";
 import { TurnKeys } from "./keys.js";
+import { SessionBusyError } from "../../core/session/lock.js";
 import { openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
 import { readPrompt, type PromptResult } from "./prompt.js";
 import { planStatus, routePrompt } from "../plan/repl.js";
@@ -235,6 +236,8 @@ export class Repl implements ReplApi {
       if (!id) return;
     }
     if (id === this.engine.sessionId) return this.print("that is the current session");
+    const holder = this.app.store.holder(id);
+    if (holder) return this.print(this.style("yellow", new SessionBusyError(id, holder, this.app.store.lockFileOf(id)).message));
     await this.engine.close("switch");
     await this.open({ resume: id });
     this.print(`resumed session ${id}`);

@@ -136,8 +136,12 @@ export class CacheFirstContext {
 
   /** A tool result, bounded once here and never again. */
   appendToolResult(callId: string, content: string): ChatMessage {
-    const bounded = boundResult(content, this.opts.resultMaxBytes ?? DEFAULT_RESULT_MAX_BYTES);
-    return this.append({ role: "tool", tool_call_id: callId, content: bounded });
+    return this.append({ role: "tool", tool_call_id: callId, content: this.boundResult(content) });
+  }
+
+  /** A tool result as `appendToolResult` would store it (for keeping it before its turn). */
+  boundResult(content: string): string {
+    return boundResult(content, this.opts.resultMaxBytes ?? DEFAULT_RESULT_MAX_BYTES);
   }
 
   /** Assistant messages keep `reasoning_content` wherever a thinking request with tools would

@@ -23,6 +23,7 @@ import { CacheFirstContext, type Ledger } from "../context/context.js";
 import { AppendOnlyLog, buildPrefix, restorePrefix, type Prefix } from "../context/prefix.js";
 import { createToolContext } from "../tool-context.js";
 import { newSessionId, type SessionRecord, type SessionStore, type SessionWriter } from "../session/store.js";
+import type { WriterHooks } from "../session/writer.js";
 import { answerOrphans, replay, type TurnMark } from "../session/replay.js";
 import { rewindLog } from "./rewind.js";
 import { Channel } from "./channel.js";
@@ -128,37 +129,104 @@ export class Engine {
     const e = new Engine(opts, newSessionId(opts.now?.()));
     const prefix = await e.freshPrefix();
     e.context = e.newContext(prefix, new AppendOnlyLog(0));
-    e.writer = opts.store?.writer(e.sessionId);
-    e.record({ t: "session", id: e.sessionId, root: opts.root, model: opts.model, created: (opts.now?.() ?? new Date()).toISOString(), version: opts.version, ...e.who });
+    e.writer = e.openWriter(opts.store);
+    e.record(e.sessionRecord());
     e.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: e.tail.sections, fingerprint: prefix.fingerprint, reason: "session start" });
     e.tail.prefixBuilt();
     if (!opts.agent) await e.chain.dispatch({ type: "session.start", sessionId: e.sessionId, root: opts.root, resumed: false, model: opts.model });
     return e;
   }
 
-  /** Resume a stored session: the same prefix and log, so the next request extends the last. */
+  /** Resume a stored session: the same prefix and log, so the next request extends the last.
+   *  The session's lock is taken first (SessionBusyError names the process writing it). A
+   *  damaged file is repaired as it loads (replay.ts): what cannot be kept is dropped with what
+   *  depends on it, a lost prefix is built anew, and `startNotes` says what happened. */
   static async resume(opts: EngineOptions, id: string): Promise<Engine> {
     if (!opts.store) throw new Error("resuming needs a session store");
-    const state = replay(opts.store.load(id));
-    if (!state.prefix) throw new Error(`session ${id} has no prefix record; it cannot be resumed`);
+    const writer = opts.store.writer(id);
+    try {
+      return await Engine.resumeWith(opts, opts.store, id, writer);
+    } catch (err) {
+      writer.close();
+      throw err;
+    }
+  }
+
+  private static async resumeWith(opts: EngineOptions, store: SessionStore, id: string, writer: SessionWriter): Promise<Engine> {
+    const state = replay(store.load(id));
     const e = new Engine({ ...opts, model: state.model || opts.model }, id);
     e.resumed = true;
     e.fixed = true;
     e.turn = state.turns;
-    e.tail.restore(state.prefix.sections, state.announced, state.announcedIn);
     e.marks = state.marks;
-    const repaired = answerOrphans(state.messages);
-    e.context = e.newContext(restorePrefix(state.prefix.system, state.prefix.tools), new AppendOnlyLog(state.epoch, repaired.messages));
-    e.writer = opts.store.writer(id);
+    const repaired = answerOrphans(state.messages, state.results);
+    e.writer = writer;
+    writer.hooks = { ...writer.hooks, ...e.writerHooks() };
     if (state.torn) e.startNotes.push(state.torn);
+    if (state.prefix && !state.prefixLost) {
+      e.tail.restore(state.prefix.sections, state.announced, state.announcedIn);
+      e.context = e.newContext(restorePrefix(state.prefix.system, state.prefix.tools), new AppendOnlyLog(state.epoch, repaired.messages));
+    } else {
+      // The messages are all there; only the prefix is unknown. A prefix built now keeps the
+      // conversation (one request re-reads it) rather than losing the session.
+      const prefix = await e.freshPrefix();
+      e.tail.restore(e.tail.sections, state.announced, state.announcedIn);
+      e.context = e.newContext(prefix, new AppendOnlyLog(state.epoch, repaired.messages));
+      e.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: e.tail.sections, fingerprint: prefix.fingerprint, reason: "rebuilt: the stored prefix could not be read" });
+      e.startNotes.push(`${state.prefixLost ?? "the session file has no prefix record"}: the session goes on with the system prompt and tools as this deepcode builds them now, and keeps all ${plural(repaired.messages.length, "message")}; the next request re-reads the context once`);
+    }
     if (opts.modelChosen && state.model && opts.model !== state.model) {
       e.setModel(opts.model);
       e.startNotes.push(`switched from ${state.model} to ${opts.model} (-m); the server caches per model, so the next request re-reads the context once`);
     }
-    if (repaired.answered) e.startNotes.push(`${plural(repaired.answered, "tool call")} cut off by the last exit ${repaired.answered === 1 ? "was" : "were"} answered as interrupted`);
+    // What earlier resumes repaired and said already is repaired the same way, silently.
+    const said = state.repaired;
+    const dropped = repaired.dropped - said.dropped;
+    const recovered = repaired.recovered - said.recovered;
+    const answered = repaired.answered - said.answered;
+    if (dropped > 0) e.startNotes.push(`${plural(dropped, "tool result")} whose call was lost with a damaged line ${dropped === 1 ? "was" : "were"} dropped (the API refuses a result without its call)`);
+    if (recovered > 0) e.startNotes.push(`${plural(recovered, "tool call")} that finished before the last exit ${recovered === 1 ? "keeps its" : "keep their"} result`);
+    if (answered > 0) e.startNotes.push(`${plural(answered, "tool call")} cut off by the last exit ${answered === 1 ? "was" : "were"} answered as interrupted`);
+    if (dropped > 0 || recovered > 0 || answered > 0 || state.damagedLines.some((l) => !said.lines.includes(l))) {
+      e.record({ t: "repaired", lines: state.damagedLines, dropped: repaired.dropped, answered: repaired.answered, recovered: repaired.recovered });
+    }
     await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
     return e;
   }
+
+  private sessionRecord(): SessionRecord {
+    return { t: "session", id: this.sessionId, root: this.opts.root, model: this.opts.model, created: (this.opts.now?.() ?? new Date()).toISOString(), version: this.opts.version, ...this.who };
+  }
+
+  private openWriter(store: SessionStore | undefined): SessionWriter | undefined {
+    const w = store?.writer(this.sessionId);
+    if (w) w.hooks = { ...w.hooks, ...this.writerHooks() };
+    return w;
+  }
+
+  /** What the writer needs from this engine when its file was deleted or replaced: the
+   *  records that rebuild the session as it stands (the log as one epoch), and a voice. */
+  private writerHooks(): WriterHooks {
+    return {
+      reseed: () => {
+        const p = this.context.currentPrefix;
+        return [
+          { ...this.sessionRecord(), model: this.profile.model },
+          { t: "prefix", system: p.system, tools: [...p.tools], sections: this.tail.sections, fingerprint: p.fingerprint, reason: "re-seeded: the session file was deleted or replaced" },
+          { t: "epoch", reason: "re-seeded: the session file was deleted or replaced", messages: [...this.context.messages], turns: this.turn },
+        ];
+      },
+      warn: (message) => this.warn("session-file", message),
+    };
+  }
+
+  /** A warning for the person: in the running turn's stream, else with the next turn's. */
+  private warn(code: string, message: string): void {
+    if (this.emit) this.emit({ type: "notice", level: "warn", code, message });
+    else this.laterNotices.push({ code, message });
+  }
+
+  private laterNotices: Array<{ code: string; message: string }> = [];
 
   get busy(): boolean {
     return this.running;
@@ -218,6 +286,7 @@ export class Engine {
       if (e.type === "tool.end") this.record({ t: "outcome", callId: e.callId, tool: e.tool, outcome: outcomeOf(e.output), summary: e.output.summary ?? e.tool });
       channel.push(e);
     };
+    for (const n of this.laterNotices.splice(0)) this.emit({ type: "notice", level: "warn", code: n.code, message: n.message });
     this.runOneTurn(prompt, opts.signal ?? new AbortController().signal)
       .catch((err: unknown) => channel.push(this.completeEvent(this.turn, "error", emptyEnd(err))))
       .finally(() => {

@@ -109,17 +109,46 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
       d.context.append({ role: "user", content: ending.prompt });
       continue;
     }
+    const results = new ResultsInOrder(ready.map((r) => r.call.id), d);
     const outcomes = await runCalls(
       ready,
       env,
       d.concurrency,
       (c: ToolCall, tool, input) => d.emit({ type: "tool.start", step, callId: c.id, tool, input }),
-      (o) => d.emit({ type: "tool.end", step, callId: o.call.id, tool: o.tool, output: o.output, durationMs: o.durationMs }),
+      (o) => {
+        results.land(o.call.id, o.output.content);
+        d.emit({ type: "tool.end", step, callId: o.call.id, tool: o.tool, output: o.output, durationMs: o.durationMs });
+      },
     );
-    for (const o of outcomes) d.context.appendToolResult(o.call.id, o.output.content);
+    for (const o of outcomes) results.land(o.call.id, o.output.content); // each lands once: a no-op for those landed above
     endings.progressed();
     const storm = outcomes.filter((o) => String(o.output.meta?.by ?? "").startsWith(STORM_BY));
     if (storm.length) Object.assign(loop, { requests: loop.requests + 1, costUsd: loop.costUsd + stepCost });
     if (storm.some((o) => o.output.meta?.by === STORM_STOP_BY)) return end("repeated_calls", `the model kept repeating a call that could not change anything (${loop.requests} rounds of repeats)`);
+  }
+}
+
+/** Each call's result reaches the session file when the call ends, and the log in the order
+ *  the model declared the calls (the order the next request sends them — the cache invariant):
+ *  a result that is next in order is appended to the log at once; one that finished before an
+ *  earlier call is kept as a `result` record until its turn (a kill -9 meanwhile leaves it for
+ *  the resume, answerOrphans). */
+class ResultsInOrder {
+  private readonly done = new Map<string, string>();
+  private next = 0;
+
+  constructor(
+    private readonly order: readonly string[],
+    private readonly d: Pick<TurnDeps, "context" | "record">,
+  ) {}
+
+  land(callId: string, content: string): void {
+    if (this.done.has(callId) || this.order.indexOf(callId) < this.next) return;
+    this.done.set(callId, content);
+    if (this.order[this.next] !== callId) this.d.record({ t: "result", callId, content: this.d.context.boundResult(content) });
+    while (this.next < this.order.length && this.done.has(this.order[this.next])) {
+      const id = this.order[this.next++];
+      this.d.context.appendToolResult(id, this.done.get(id)!);
+    }
   }
 }

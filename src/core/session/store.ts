@@ -9,21 +9,29 @@
 // each is linked from the session that spawned it by an `agent` record. `list()` and `-c` see
 // main sessions only.
 
-import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { migrateLegacySessions, projectKey } from "./project-key.js";
 import type { AgentIdentity, ChatMessage, StopReason, SystemSection, ToolDefinition, Usage } from "../../contract/index.js";
+import { acquireLock, lockHolder, releaseLock, type LockHolder } from "./lock.js";
+import { SessionWriter } from "./writer.js";
+import { SummaryIndex } from "./index-file.js";
+
+export { SessionWriter } from "./writer.js";
+export { SessionBusyError, type LockHolder } from "./lock.js";
 
 export type SessionRecord =
   /** `agent`: this session is a subagent's (its file lives in its root session's folder). */
-  | { t: "session"; id: string; root: string; model: string; created: string; version: string; agent?: AgentIdentity }
+  /** `forkedFrom`: the session this one is a copy of (`--fork-session`). */
+  | { t: "session"; id: string; root: string; model: string; created: string; version: string; agent?: AgentIdentity; forkedFrom?: string }
   | { t: "prefix"; system: string; tools: ToolDefinition[]; sections: SystemSection[]; fingerprint: string; reason: string }
   /** Tools announced at the tail (reachable through the proxy tool). */
   | { t: "announce"; tools: string[] }
   | { t: "msg"; m: ChatMessage }
-  /** Compaction: the log starts again with these messages (the old lines stay for the record). */
-  | { t: "epoch"; reason: string; messages: ChatMessage[] }
+  /** Compaction: the log starts again with these messages (the old lines stay for the record).
+   *  `turns`: the turns the session had (a file written again after it was deleted). */
+  | { t: "epoch"; reason: string; messages: ChatMessage[]; turns?: number }
   /** A rewind: the log starts again with the messages it had when `turn` ended (0: none), as
    *  the replay of the records before this one rebuilds them; the turns after it stay in the
    *  file, rewound. */
@@ -40,13 +48,24 @@ export type SessionRecord =
   /** A call's arguments exactly as the model sent them, where the log holds other (valid) JSON. */
   | { t: "raw-arguments"; callId: string; raw: string }
   /** A subagent this session spawned: its transcript, relative to this project's sessions folder. */
-  | { t: "agent"; id: string; name: string; task: string; callId?: string; file: string };
+  | { t: "agent"; id: string; name: string; task: string; callId?: string; file: string }
+  /** A call's result, written the moment the call ended: the log takes results in the order
+   *  the model declared its calls, so one that finished before an earlier call is kept here
+   *  until its turn comes — a kill -9 in between does not turn a finished call into an
+   *  interrupted one on resume. */
+  | { t: "result"; callId: string; content: string }
+  /** What a resume repaired and said (damaged lines, results dropped, calls answered): a later
+   *  resume repairs the same way and says only what is new. */
+  | { t: "repaired"; lines: number[]; dropped: number; answered: number; recovered: number }
+  /** Never written: `load` puts one where a line could not be read, with what the line's
+   *  surviving start says it was (`type`, and the message `role`), for the replay to repair. */
+  | { t: "damaged"; line: number; bytes: number; last: boolean; type?: string; role?: string };
 
 export interface LoadedSession {
   id: string;
   file: string;
   records: SessionRecord[];
-  /** Set when the last line was torn and skipped. */
+  /** What was skipped as unreadable, for the person (one sentence). */
   torn?: string;
 }
 
@@ -101,22 +120,58 @@ export class SessionStore {
     return join(this.dir, `${id}.jsonl`);
   }
 
-  /** Open a session file for appending (created 0600 if new). A file whose last line was torn
-   *  (a crash mid-write) gets a newline first, so the next record starts a line of its own
-   *  instead of being glued to the torn one and lost with it. */
+  /** Where the lock naming the process that writes session `id` is kept. */
+  lockFileOf(id: string): string {
+    return join(this.dir, `${basename(this.fileOf(id), ".jsonl")}.lock`);
+  }
+
+  /** Who writes session `id` now, when that is another live process. */
+  holder(id: string): LockHolder | undefined {
+    return lockHolder(this.lockFileOf(id));
+  }
+
+  /** Open a session for appending, as its one writer: takes its lock (SessionBusyError names
+   *  the process holding it), released when the writer closes. The file is created 0600 on the
+   *  first record; a file whose last line was torn gets a newline first, so the next record
+   *  starts a line of its own instead of being glued to the torn one and lost with it. */
   writer(id: string): SessionWriter {
     this.ensureDir();
     const file = this.fileOf(id);
-    const fd = openSync(file, "a+", 0o600);
+    const lock = this.lockFileOf(id);
+    acquireLock(lock, id);
+    const w = new SessionWriter(file, {
+      closed: () => releaseLock(lock),
+      reopened: () => {
+        try {
+          acquireLock(lock, id);
+        } catch {
+          // another process took the session while its file was gone: the warning says the file was written again; the lock stays theirs
+        }
+      },
+    });
+    return w;
+  }
+
+  /** A copy of session `id` under a new id (`--fork-session`): every record the file holds,
+   *  the first `session` record naming the new id and where it came from. The copy resumes
+   *  to the same prefix and log, so its first request hits the original's cache. */
+  fork(id: string): string {
+    const loaded = this.load(id);
+    const to = newSessionId();
+    this.ensureDir();
+    const fd = openSync(this.fileOf(to), "wx", 0o600);
     try {
-      const size = fstatSync(fd).size;
-      const last = Buffer.alloc(1);
-      if (size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) writeSync(fd, "\n");
+      let named = false;
+      for (const r of loaded.records) {
+        if (r.t === "damaged") continue;
+        const out = r.t === "session" && !named ? { ...r, id: to, forkedFrom: id } : r;
+        if (r.t === "session") named = true;
+        writeSync(fd, `${JSON.stringify(out)}\n`);
+      }
     } finally {
       closeSync(fd);
     }
-    chmodSync(file, 0o600);
-    return new SessionWriter(file);
+    return to;
   }
 
   load(id: string): LoadedSession {
@@ -129,44 +184,98 @@ export class SessionStore {
     }
     const lines = text.split("\n");
     const records: SessionRecord[] = [];
-    let torn: string | undefined;
+    const damaged: Array<{ line: number; text: string }> = [];
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (line.trim() === "") continue;
+      let r: unknown;
       try {
-        records.push(JSON.parse(line) as SessionRecord);
+        r = JSON.parse(line);
       } catch {
-        const last = lines.slice(i + 1).every((l) => l.trim() === "");
-        torn = `${last ? "the last line" : `line ${i + 1}`} of ${file} was torn (${line.length} bytes) and was skipped`;
+        r = undefined;
       }
+      if (r !== null && typeof r === "object" && typeof (r as { t?: unknown }).t === "string" && (r as { t: string }).t !== "damaged") {
+        records.push(r as SessionRecord);
+        continue;
+      }
+      const last = lines.slice(i + 1).every((l) => l.trim() === "");
+      const type = /^\{"t":"([a-z-]+)"/.exec(line)?.[1];
+      const role = type === "msg" ? /^\{"t":"msg","m":\{"role":"([a-z]+)"/.exec(line)?.[1] : undefined;
+      records.push({ t: "damaged", line: i + 1, bytes: line.length, last, ...(type ? { type } : {}), ...(role ? { role } : {}) });
+      damaged.push({ line: i + 1, text: `${last ? "the last line" : `line ${i + 1}`} of ${file}${type ? ` (a ${type} record${role ? `, ${role}` : ""})` : ""} was torn and skipped` });
     }
+    const said = new Set(records.flatMap((r) => (r.t === "repaired" && Array.isArray(r.lines) ? r.lines : [])));
+    const news = damaged.filter((d) => !said.has(d.line));
+    const torn = news.length ? news.map((d) => d.text).join("; ") : undefined;
     return { id, file, records, torn };
   }
 
-  /** Sessions of this project, newest first. */
+  /** Sessions of this project, newest first. Summaries come from the folder's index where
+   *  a file is unchanged since it was summarised (index-file.ts); the others are read. */
   list(): SessionSummary[] {
+    const index = new SummaryIndex(this.dir);
+    const out: SessionSummary[] = [];
+    for (const f of this.files()) {
+      const s = this.summaryOf(f, index);
+      if (s) out.push(s);
+    }
+    index.keepOnly(new Set(this.files().map((f) => f.id)));
+    index.save();
+    return out;
+  }
+
+  /** The latest session with something in it that no other process is writing (`-c`): an
+   *  empty one has nothing to continue. A session killed during its first turn counts — its
+   *  messages are there to resume. Only the newest files are read (by mtime, through the
+   *  index), not the whole folder. `held: true` takes a session held by another process too
+   *  (to fork it). `skipped` hears about each newer session passed over
+   *  because another process holds it. */
+  latest(skipped?: (s: SessionSummary, holder: LockHolder) => void, o: { held?: boolean } = {}): SessionSummary | undefined {
+    const index = new SummaryIndex(this.dir);
+    try {
+      for (const f of this.files()) {
+        const s = this.summaryOf(f, index);
+        if (!s || s.messages === 0) continue;
+        const holder = o.held ? undefined : this.holder(s.id);
+        if (!holder) return s;
+        skipped?.(s, holder);
+      }
+      return undefined;
+    } finally {
+      index.save();
+    }
+  }
+
+  /** The folder's main session files, newest first (by mtime). */
+  private files(): Array<{ id: string; size: number; mtimeMs: number }> {
     let names: string[];
     try {
       names = readdirSync(this.dir).filter((n) => n.endsWith(".jsonl"));
     } catch {
       return []; // no sessions folder yet: no sessions
     }
-    const out: SessionSummary[] = [];
+    const out: Array<{ id: string; size: number; mtimeMs: number }> = [];
     for (const name of names) {
-      const id = name.slice(0, -6);
       try {
-        out.push(summarise(this.load(id), statSync(join(this.dir, name)).mtimeMs));
+        const st = statSync(join(this.dir, name));
+        if (st.isFile()) out.push({ id: name.slice(0, -6), size: st.size, mtimeMs: st.mtimeMs });
       } catch {
-        continue; // unreadable file: leave it out of the list rather than fail the listing
+        continue; // removed while listing
       }
     }
-    return out.sort((a, b) => b.modified - a.modified);
+    return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
   }
 
-  /** The latest session with something in it (`-c`): an empty one has nothing to continue.
-   *  A session killed during its first turn counts — its messages are there to resume. */
-  latest(): SessionSummary | undefined {
-    return this.list().find((s) => s.messages > 0);
+  private summaryOf(f: { id: string; size: number; mtimeMs: number }, index: SummaryIndex): SessionSummary | undefined {
+    const known = index.get(f.id, f.size, f.mtimeMs);
+    if (known) return { ...known, file: this.fileOf(f.id), modified: f.mtimeMs };
+    try {
+      const s = summarise(this.load(f.id), f.mtimeMs);
+      index.set(f.id, f.size, f.mtimeMs, s);
+      return s;
+    } catch {
+      return undefined; // unreadable file: leave it out of the list rather than fail the listing
+    }
   }
 
   /** Delete a session's file, and its subagents' with it. */
@@ -205,24 +314,6 @@ export class SessionStore {
       }
       return file;
     }
-  }
-}
-
-/** Appends records through one open descriptor: each record is one write(2) of a whole line,
- *  so a kill -9 loses at most the line being written (a torn last line, skipped on load). */
-export class SessionWriter {
-  private fd: number | undefined;
-
-  constructor(readonly file: string) {}
-
-  append(record: SessionRecord): void {
-    this.fd ??= openSync(this.file, "a", 0o600);
-    writeSync(this.fd, `${JSON.stringify(record)}\n`);
-  }
-
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
   }
 }
 
