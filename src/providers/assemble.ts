@@ -13,6 +13,9 @@ export class Assembler {
   /** True once a piece of the reply (text, reasoning or a tool call) has been handed on:
    *  from then on the request is never retried and any ending keeps what arrived. */
   started = false;
+  /** Pieces handed on so far: the stall timer compares it, so only a piece counts as progress
+   *  (a keep-alive, an empty delta or a usage-only chunk does not). */
+  pieces = 0;
   private text = "";
   private reasoningText = "";
   private readonly calls = new Map<number, PartialCall>();
@@ -75,6 +78,11 @@ export class Assembler {
     return this.calls.size > 0;
   }
 
+  /** Only reasoning arrived so far: nothing a person or the log could keep as an answer. */
+  get reasoningOnly(): boolean {
+    return this.started && this.text === "" && this.calls.size === 0;
+  }
+
   usage(u: Usage): void {
     this.usageSeen = u;
   }
@@ -109,6 +117,7 @@ export class Assembler {
 
   private emit(d: ModelDelta): void {
     this.started = true;
+    this.pieces++;
     try {
       this.onDelta?.(d);
     } catch {

@@ -41,7 +41,7 @@ type Split = (value: JsonValue, file: string, key: string, ref: TrustedView) => 
 /** Keys that never loosen a rule, spend more or run anything. (`model`, `tier` and `planner`
  *  choose models like a person would; the budgets, which only tighten here, bound what they
  *  spend. `autoPlan` adds a read-only planning turn before a large task, never a change.) */
-const SAFE = new Set(["$schema", "model", "tier", "estimate", "currency", "theme", "compaction", "toolResultMaxBytes", "apiIdleTimeoutMs", "planner", "autoPlan"]);
+const SAFE = new Set(["$schema", "model", "tier", "estimate", "currency", "theme", "compaction", "toolResultMaxBytes", "apiIdleTimeoutMs", "apiStallTimeoutMs", "protocol", "planner", "autoPlan"]);
 
 const RULES: Record<string, Split> = {
   permissions: (v, file) => {

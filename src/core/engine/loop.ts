@@ -3,21 +3,25 @@
 // Loop 1 (here) — model rounds. Exit: a reply without tool calls that the ending judge accepts
 //   (completed; an empty or unfinished one is reminded once, then empty_reply/unfinished_reply),
 //   or a stop condition: max rounds, output cut 3 times (output_truncated), content filter,
-//   interrupt, an API error, a call repeated after the call-storm breaker (repeated_calls).
+//   interrupt, an API error, a call repeated after the call-storm breaker (repeated_calls), a
+//   reply degenerated into repetition twice (degenerate_output; never logged). A request over
+//   the context window is asked again once with the turn's large messages bounded (context-limit.ts).
 //   Every exit returns exactly one stop reason; the caller emits turn.complete.
 // Loop 2 (the REPL / -p driver) — turns, until the user stops.
 // Invariants: every tool call in the log gets a result (no orphaned call can reach the API), and
 // what is logged is what the API accepts back (prepareReply: unique ids, JSON arguments);
 // what arrived before a failure stays in the log; errors are data, never an unwinding.
 
-import type { StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
+import type { AssistantMessage, StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
 import { STORM_BY, STORM_STOP_BY } from "../repair/call-storm.js";
 import { EndingJudge } from "../repair/endings.js";
+import { describeRepetition, trailingRepetition } from "../repair/repetition.js";
 import { callIdsOf } from "../session/ids.js";
 import type { SessionRecord } from "../session/store.js";
+import { boundTail, isContextLimit } from "./context-limit.js";
 import { prepareReply } from "./reply.js";
 import { interrupted, runCalls, type CallEnv } from "./tools.js";
 
@@ -51,6 +55,16 @@ export interface TurnEnd {
 }
 
 const MAX_CONTINUATIONS = 3;
+const MAX_DEGENERATE_RETRIES = 1;
+
+/** What degenerated in the reply (its answer or its reasoning), in words, or undefined. */
+function degenerate(m: AssistantMessage): string | undefined {
+  const inContent = trailingRepetition(m.content ?? "");
+  if (inContent) return describeRepetition(inContent, "answer");
+  // Reasoning that loops ends the reply with nothing usable only when no call came out of it.
+  const inReasoning = m.tool_calls?.length ? null : trailingRepetition(m.reasoning_content ?? "");
+  return inReasoning ? describeRepetition(inReasoning, "reasoning") : undefined;
+}
 
 export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   let usage: Usage = { ...ZERO_USAGE };
@@ -60,7 +74,12 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   const loop = { requests: 0, costUsd: 0 };
   let step = 0;
   let rounds = 0; // model requests made: what `num_turns` reports
-  const end = (stopReason: StopReason, error?: string): TurnEnd => ({ stopReason, text, steps: rounds, usage, costUsd, error, ...(loop.requests ? { loop } : {}) });
+  let degenerateRetries = 0;
+  let contextBounded = false;
+  const end = (stopReason: StopReason, error?: string): TurnEnd => {
+    if (stopReason !== "completed") closeFailedTurn(d, stopReason, error);
+    return { stopReason, text, steps: rounds, usage, costUsd, error, ...(loop.requests ? { loop } : {}) };
+  };
 
   for (step = 1; ; step++) {
     if (d.signal.aborted) return end("interrupted");
@@ -79,13 +98,35 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
         onDelta: (delta) => void d.chain.dispatch({ type: "model.stream", sessionId: d.sessionId, step, delta }).catch(() => undefined),
       });
     } catch (err) {
-      return end(d.signal.aborted ? "interrupted" : "error", err instanceof Error ? err.message : String(err));
+      const why = err instanceof Error ? err.message : String(err);
+      const bounded = !d.signal.aborted && !contextBounded && isContextLimit(why) ? boundTail(d.context.messages) : null;
+      if (bounded) {
+        contextBounded = true;
+        const reason = "context limit";
+        d.context.startEpoch(bounded.messages, reason);
+        d.record({ t: "epoch", reason, messages: bounded.messages });
+        d.emit({ type: "notice", level: "warn", code: "context-limit", message: `the request exceeded the model's context window; dropped ${bounded.dropped} and asking again` });
+        continue;
+      }
+      return end(d.signal.aborted ? "interrupted" : "error", why);
     }
-    response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
+    // Judged as it arrived, before any repair rewrites it (a repeated markup token is residue
+    // to the repairs, which would leave an empty reply that hides the loop).
+    const looped = degenerate(response.message);
+    if (!looped) response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
     const stepCost = response.usage ? await d.onUsage(step, response.usage) : 0;
     if (response.usage) {
       usage = addUsage(usage, response.usage);
       costUsd += stepCost;
+    }
+    if (looped) {
+      // Kept out of the log and the answer: logged, it would be re-sent with every request.
+      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: response.usage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "" });
+      if (degenerateRetries++ < MAX_DEGENERATE_RETRIES) {
+        d.emit({ type: "notice", level: "warn", code: "degenerate-output", message: `${looped}; the reply was dropped, asking again` });
+        continue;
+      }
+      return end("degenerate_output", `${looped}; the reply was dropped, again after a retry`);
     }
     const env: CallEnv = { ...d.callEnv, step, cutOff: response.finishReason === "length" };
     const note = (code: string, message: string): void => d.emit({ type: "notice", level: "warn", code, message });
@@ -93,7 +134,7 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     const { message, ready } = await prepareReply(response.message, env, { keepReasoning: d.context.keepsReasoning(), taken: callIdsOf(d.context.messages), incomplete: !!response.incomplete, note, keepRaw });
     if (message.content || ready.length || !response.incomplete) d.context.append(message);
     if (message.content?.trim()) text += (text ? "\n\n" : "") + message.content;
-    d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: response.usage, incomplete: response.incomplete?.reason, costUsd: stepCost });
+    d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: response.usage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: message.content ?? "" });
 
     if (response.incomplete) {
       for (const r of ready) d.context.appendToolResult(r.call.id, interrupted(r.call).output.content);
@@ -122,4 +163,18 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     if (storm.length) Object.assign(loop, { requests: loop.requests + 1, costUsd: loop.costUsd + stepCost });
     if (storm.some((o) => o.output.meta?.by === STORM_STOP_BY)) return end("repeated_calls", `the model kept repeating a call that could not change anything (${loop.requests} rounds of repeats)`);
   }
+}
+
+/** A turn that ends without the model's answer must not leave the log ending in a user message:
+ *  the next prompt (`-c`, the REPL) would follow it as a second user message in a row, which the
+ *  reasoner rejects (DeepSeek-R1#21: "does not support successive user or assistant messages").
+ *  An assistant message saying what happened closes the turn; the log stays append-only, and
+ *  the model reads next time why there was no answer. */
+function closeFailedTurn(d: TurnDeps, stopReason: StopReason, error: string | undefined): void {
+  const last = d.context.messages[d.context.messages.length - 1];
+  if (last === undefined || (last.role !== "user" && last.role !== "latest_reminder")) return;
+  const why = error ?? stopReason;
+  const message: AssistantMessage = { role: "assistant", content: `[deepcode] This turn ended without an answer (${stopReason}: ${why.slice(0, 300)}).` };
+  if (d.context.keepsReasoning()) message.reasoning_content = "";
+  d.context.append(message);
 }
