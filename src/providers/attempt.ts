@@ -115,10 +115,16 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
         if (acc.pieces === seenPieces) return;
         seenPieces = acc.pieces;
         clearTimeout(keepAliveTimer);
-        const s = Math.round(x.stallTimeoutMs / 1000);
+        // Whichever limit is shorter applies: the stall limit, or the keep-alive limit.
+        const stall = x.stallTimeoutMs <= x.keepAliveLimitMs;
+        const ms = stall ? x.stallTimeoutMs : x.keepAliveLimitMs;
         keepAliveTimer = setTimeout(() => {
-          fail(new AttemptFailure("idle_timeout", `the stream stalled: no reasoning, content or tool call for ${s} s (settings apiStallTimeoutMs sets this limit)`, false));
-        }, x.stallTimeoutMs);
+          fail(
+            stall
+              ? new AttemptFailure("idle_timeout", `the stream stalled: no reasoning, content or tool call for ${ms / 1000} s (settings apiStallTimeoutMs sets this limit)`, false)
+              : new AttemptFailure("timeout", `after the reply started, the API sent only keep-alives for ${ms / 1000} s; gave up (settings apiIdleTimeoutMs sets this limit)`, false),
+          );
+        }, ms);
         return;
       }
       clearTimeout(keepAliveTimer);
