@@ -18,6 +18,7 @@ export class Assembler {
   pieces = 0;
   private text = "";
   private reasoningText = "";
+  private signatureText = "";
   private readonly calls = new Map<number, PartialCall>();
   private finishReason: FinishReason | null = null;
   private usageSeen: Usage | undefined;
@@ -41,6 +42,11 @@ export class Assembler {
     if (!text) return;
     this.reasoningText += text;
     this.emit({ kind: "reasoning", text });
+  }
+
+  /** The signature of the reasoning (Anthropic protocol), in pieces: not shown, only kept. */
+  signature(text: string): void {
+    this.signatureText += text;
   }
 
   /** A tool call piece: the first for an index carries id and name, later ones argument
@@ -96,6 +102,7 @@ export class Assembler {
   result(incomplete?: string): ModelResponse {
     const message: ModelResponse["message"] = { role: "assistant", content: this.text };
     if (this.thinking || this.reasoningText) message.reasoning_content = this.reasoningText;
+    if (this.signatureText) message.reasoning_signature = this.signatureText;
     const calls = [...this.calls.entries()].sort((a, b) => a[0] - b[0]);
     if (calls.length > 0) {
       message.tool_calls = calls.map(

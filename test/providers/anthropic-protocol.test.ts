@@ -149,6 +149,8 @@ describe("the Anthropic protocol", () => {
         role: "assistant",
         content: "Reading.",
         reasoning_content: "Need files.",
+        // The thinking block's signature, kept to be sent back with it.
+        reasoning_signature: "sig",
         tool_calls: [
           { id: "toolu_a", type: "function", function: { name: "Read", arguments: '{"path":"a.ts"}' } },
           { id: "toolu_b", type: "function", function: { name: "Grep", arguments: '{"pattern":"x"}' } },
