@@ -12,13 +12,13 @@
 // what is logged is what the API accepts back (prepareReply: unique ids, JSON arguments);
 // what arrived before a failure stays in the log; errors are data, never an unwinding.
 
-import type { AssistantMessage, StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
+import type { AssistantMessage, ModelResponse, StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
 import { STORM_BY, STORM_STOP_BY } from "../repair/call-storm.js";
 import { EndingJudge } from "../repair/endings.js";
-import { describeRepetition, trailingRepetition } from "../repair/repetition.js";
+import { describeRepetition, trailingRepetition, type Repetition } from "../repair/repetition.js";
 import { callIdsOf } from "../session/ids.js";
 import type { SessionRecord } from "../session/store.js";
 import { boundTail, isContextLimit } from "./context-limit.js";
@@ -57,14 +57,23 @@ export interface TurnEnd {
 const MAX_CONTINUATIONS = 3;
 const MAX_DEGENERATE_RETRIES = 1;
 
-/** What degenerated in the reply (its answer or its reasoning), in words, or undefined. */
-function degenerate(m: AssistantMessage): string | undefined {
+/** What degenerated in the reply (its answer or its reasoning), in words, or undefined. Plain
+ *  text counts only when it ran into the output limit (or the stream broke off): a person may
+ *  ask for a line repeated fifty times, and that reply stops by itself. A repeated special
+ *  token (`<｜tool▁calls▁begin｜>` ×31) is never an answer, however the reply ended. */
+function degenerate(r: ModelResponse): string | undefined {
+  const m = r.message;
+  const ranOn = r.finishReason === "length" || r.incomplete !== undefined;
+  const counts = (x: Repetition | null): x is Repetition => x !== null && (ranOn || SPECIAL_TOKEN.test(x.unit));
   const inContent = trailingRepetition(m.content ?? "");
-  if (inContent) return describeRepetition(inContent, "answer");
+  if (counts(inContent)) return describeRepetition(inContent, "answer");
   // Reasoning that loops ends the reply with nothing usable only when no call came out of it.
   const inReasoning = m.tool_calls?.length ? null : trailingRepetition(m.reasoning_content ?? "");
-  return inReasoning ? describeRepetition(inReasoning, "reasoning") : undefined;
+  return counts(inReasoning) ? describeRepetition(inReasoning, "reasoning") : undefined;
 }
+
+/** A model's special token: `<｜…｜>` (full-width bars) or `<|…|>`. */
+const SPECIAL_TOKEN = /<[｜|][^<>]*[｜|]>/;
 
 export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   let usage: Usage = { ...ZERO_USAGE };
@@ -112,7 +121,7 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     }
     // Judged as it arrived, before any repair rewrites it (a repeated markup token is residue
     // to the repairs, which would leave an empty reply that hides the loop).
-    const looped = degenerate(response.message);
+    const looped = degenerate(response);
     if (!looped) response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
     const stepCost = response.usage ? await d.onUsage(step, response.usage) : 0;
     if (response.usage) {
