@@ -21,7 +21,7 @@ import { EndingJudge } from "../repair/endings.js";
 import { describeRepetition, trailingRepetition, type Repetition } from "../repair/repetition.js";
 import { callIdsOf } from "../session/ids.js";
 import type { SessionRecord } from "../session/store.js";
-import { boundTail, isContextLimit } from "./context-limit.js";
+import { boundTail, isContextLimit } from "../context/context-limit.js";
 import { prepareReply } from "./reply.js";
 import { interrupted, runCalls, type CallEnv } from "./tools.js";
 
@@ -84,7 +84,7 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   let step = 0;
   let rounds = 0; // model requests made: what `num_turns` reports
   let degenerateRetries = 0;
-  let contextBounded = false;
+  const tried = { bounded: false, compacted: false };
   const end = (stopReason: StopReason, error?: string): TurnEnd => {
     if (stopReason !== "completed") closeFailedTurn(d, stopReason, error);
     return { stopReason, text, steps: rounds, usage, costUsd, error, ...(loop.requests ? { loop } : {}) };
@@ -108,15 +108,7 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
       });
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      const bounded = !d.signal.aborted && !contextBounded && isContextLimit(why) ? boundTail(d.context.messages) : null;
-      if (bounded) {
-        contextBounded = true;
-        const reason = "context limit";
-        d.context.startEpoch(bounded.messages, reason);
-        d.record({ t: "epoch", reason, messages: bounded.messages });
-        d.emit({ type: "notice", level: "warn", code: "context-limit", message: `the request exceeded the model's context window; dropped ${bounded.dropped} and asking again` });
-        continue;
-      }
+      if (!d.signal.aborted && isContextLimit(why) && (await fitContext(d, tried))) continue;
       return end(d.signal.aborted ? "interrupted" : "error", why);
     }
     // Judged as it arrived, before any repair rewrites it (a repeated markup token is residue
@@ -174,14 +166,36 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   }
 }
 
+/** After the API refused a request as longer than the context window: bound the turn's large
+ *  messages (once), else compact (once). True when the request is worth sending again. */
+async function fitContext(d: TurnDeps, tried: { bounded: boolean; compacted: boolean }): Promise<boolean> {
+  const note = (message: string): void => d.emit({ type: "notice", level: "warn", code: "context-limit", message });
+  const bounded = tried.bounded ? null : boundTail(d.context.messages);
+  if (bounded) {
+    tried.bounded = true;
+    const reason = "context limit";
+    d.context.startEpoch(bounded.messages, reason);
+    d.record({ t: "epoch", reason, messages: bounded.messages });
+    note(`the request exceeded the model's context window; dropped ${bounded.dropped} and asking again`);
+    return true;
+  }
+  if (tried.compacted) return false;
+  tried.compacted = true;
+  const r = await d.chain.dispatch({ type: "context.compact", sessionId: d.sessionId, auto: true });
+  note(r.ok ? `the request exceeded the model's context window; compacted (${r.tokensBefore} → ${r.tokensAfter} tokens) and asking again` : `the request exceeded the model's context window, and compacting failed: ${r.error}`);
+  return r.ok;
+}
+
 /** A turn that ends without the model's answer must not leave the log ending in a user message:
  *  the next prompt (`-c`, the REPL) would follow it as a second user message in a row, which the
  *  reasoner rejects (DeepSeek-R1#21: "does not support successive user or assistant messages").
- *  An assistant message saying what happened closes the turn; the log stays append-only, and
- *  the model reads next time why there was no answer. */
+ *  An assistant message saying what happened closes the turn — after tool results too, so every
+ *  turn ends with an assistant message (where compaction finds turn boundaries) and the model
+ *  reads next time why there was no answer. The log stays append-only. */
 function closeFailedTurn(d: TurnDeps, stopReason: StopReason, error: string | undefined): void {
   const last = d.context.messages[d.context.messages.length - 1];
-  if (last === undefined || (last.role !== "user" && last.role !== "latest_reminder")) return;
+  // Closed already: the model's answer (or an incomplete one that was kept) is last.
+  if (last === undefined || (last.role === "assistant" && !last.tool_calls?.length)) return;
   const why = error ?? stopReason;
   const message: AssistantMessage = { role: "assistant", content: `[deepcode] This turn ended without an answer (${stopReason}: ${why.slice(0, 300)}).` };
   if (d.context.keepsReasoning()) message.reasoning_content = "";
