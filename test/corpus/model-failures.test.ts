@@ -61,7 +61,7 @@ function deepcode(env: CliEnv, args: string[]): Promise<{ code: number | null; s
 function scriptOf(replies: ScriptEntry[], c?: Case, limit?: number, faults = { status: 0 }): Script {
   let i = 0;
   const counted = (e: ScriptEntry): ScriptEntry => {
-    if (e.fault?.status !== undefined) faults.status++;
+    if (e.fault?.status !== undefined || e.fault?.resetBeforeResponse === true) faults.status++;
     return e;
   };
   return {
