@@ -12,16 +12,17 @@
 // what is logged is what the API accepts back (prepareReply: unique ids, JSON arguments);
 // what arrived before a failure stays in the log; errors are data, never an unwinding.
 
-import type { AssistantMessage, ModelResponse, StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
+import type { StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
 import { STORM_BY, STORM_STOP_BY } from "../repair/call-storm.js";
 import { EndingJudge } from "../repair/endings.js";
-import { describeRepetition, trailingRepetition, type Repetition } from "../repair/repetition.js";
+import { degenerateReply } from "../repair/repetition.js";
 import { callIdsOf } from "../session/ids.js";
 import type { SessionRecord } from "../session/store.js";
-import { boundTail, isContextLimit } from "../context/context-limit.js";
+import { isContextLimit } from "../context/context-limit.js";
+import { closeFailedTurn, fitContext } from "./recover.js";
 import { prepareReply } from "./reply.js";
 import { interrupted, runCalls, type CallEnv } from "./tools.js";
 
@@ -56,24 +57,6 @@ export interface TurnEnd {
 
 const MAX_CONTINUATIONS = 3;
 const MAX_DEGENERATE_RETRIES = 1;
-
-/** What degenerated in the reply (its answer or its reasoning), in words, or undefined. Plain
- *  text counts only when it ran into the output limit (or the stream broke off): a person may
- *  ask for a line repeated fifty times, and that reply stops by itself. A repeated special
- *  token (`<｜tool▁calls▁begin｜>` ×31) is never an answer, however the reply ended. */
-function degenerate(r: ModelResponse): string | undefined {
-  const m = r.message;
-  const ranOn = r.finishReason === "length" || r.incomplete !== undefined;
-  const counts = (x: Repetition | null): x is Repetition => x !== null && (ranOn || SPECIAL_TOKEN.test(x.unit));
-  const inContent = trailingRepetition(m.content ?? "");
-  if (counts(inContent)) return describeRepetition(inContent, "answer");
-  // Reasoning that loops ends the reply with nothing usable only when no call came out of it.
-  const inReasoning = m.tool_calls?.length ? null : trailingRepetition(m.reasoning_content ?? "");
-  return counts(inReasoning) ? describeRepetition(inReasoning, "reasoning") : undefined;
-}
-
-/** A model's special token: `<｜…｜>` (full-width bars) or `<|…|>`. */
-const SPECIAL_TOKEN = /<[｜|][^<>]*[｜|]>/;
 
 export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   let usage: Usage = { ...ZERO_USAGE };
@@ -113,7 +96,7 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     }
     // Judged as it arrived, before any repair rewrites it (a repeated markup token is residue
     // to the repairs, which would leave an empty reply that hides the loop).
-    const looped = degenerate(response);
+    const looped = degenerateReply(response);
     if (!looped) response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
     const stepCost = response.usage ? await d.onUsage(step, response.usage) : 0;
     if (response.usage) {
@@ -164,40 +147,4 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     if (storm.length) Object.assign(loop, { requests: loop.requests + 1, costUsd: loop.costUsd + stepCost });
     if (storm.some((o) => o.output.meta?.by === STORM_STOP_BY)) return end("repeated_calls", `the model kept repeating a call that could not change anything (${loop.requests} rounds of repeats)`);
   }
-}
-
-/** After the API refused a request as longer than the context window: bound the turn's large
- *  messages (once), else compact (once). True when the request is worth sending again. */
-async function fitContext(d: TurnDeps, tried: { bounded: boolean; compacted: boolean }): Promise<boolean> {
-  const note = (message: string): void => d.emit({ type: "notice", level: "warn", code: "context-limit", message });
-  const bounded = tried.bounded ? null : boundTail(d.context.messages);
-  if (bounded) {
-    tried.bounded = true;
-    const reason = "context limit";
-    d.context.startEpoch(bounded.messages, reason);
-    d.record({ t: "epoch", reason, messages: bounded.messages });
-    note(`the request exceeded the model's context window; dropped ${bounded.dropped} and asking again`);
-    return true;
-  }
-  if (tried.compacted) return false;
-  tried.compacted = true;
-  const r = await d.chain.dispatch({ type: "context.compact", sessionId: d.sessionId, auto: true });
-  note(r.ok ? `the request exceeded the model's context window; compacted (${r.tokensBefore} → ${r.tokensAfter} tokens) and asking again` : `the request exceeded the model's context window, and compacting failed: ${r.error}`);
-  return r.ok;
-}
-
-/** A turn that ends without the model's answer must not leave the log ending in a user message:
- *  the next prompt (`-c`, the REPL) would follow it as a second user message in a row, which the
- *  reasoner rejects (DeepSeek-R1#21: "does not support successive user or assistant messages").
- *  An assistant message saying what happened closes the turn — after tool results too, so every
- *  turn ends with an assistant message (where compaction finds turn boundaries) and the model
- *  reads next time why there was no answer. The log stays append-only. */
-function closeFailedTurn(d: TurnDeps, stopReason: StopReason, error: string | undefined): void {
-  const last = d.context.messages[d.context.messages.length - 1];
-  // Closed already: the model's answer (or an incomplete one that was kept) is last.
-  if (last === undefined || (last.role === "assistant" && !last.tool_calls?.length)) return;
-  const why = error ?? stopReason;
-  const message: AssistantMessage = { role: "assistant", content: `[deepcode] This turn ended without an answer (${stopReason}: ${why.slice(0, 300)}).` };
-  if (d.context.keepsReasoning()) message.reasoning_content = "";
-  d.context.append(message);
 }

@@ -10,6 +10,8 @@
 // p ≤ MAX_PERIOD. Prose, code and tables are not periodic over that length; a ruler of `=`
 // is, but not for 300 characters.
 
+import type { ModelResponse } from "../../contract/index.js";
+
 const MAX_PERIOD = 400;
 const MIN_REPEATS = 10;
 const MIN_SPAN = 300;
@@ -47,3 +49,21 @@ export function describeRepetition(r: Repetition, where: string): string {
   const shown = unit.length > 60 ? `${unit.slice(0, 57)}…` : unit;
   return `the model's ${where} repeated ${JSON.stringify(shown)} ${r.times} times`;
 }
+
+/** What degenerated in the reply (its answer or its reasoning), in words, or undefined. Plain
+ *  text counts only when it ran into the output limit (or the stream broke off): a person may
+ *  ask for a line repeated fifty times, and that reply stops by itself. A repeated special
+ *  token (`<｜tool▁calls▁begin｜>` ×31) is never an answer, however the reply ended. */
+export function degenerateReply(r: ModelResponse): string | undefined {
+  const m = r.message;
+  const ranOn = r.finishReason === "length" || r.incomplete !== undefined;
+  const counts = (x: Repetition | null): x is Repetition => x !== null && (ranOn || SPECIAL_TOKEN.test(x.unit));
+  const inContent = trailingRepetition(m.content ?? "");
+  if (counts(inContent)) return describeRepetition(inContent, "answer");
+  // Reasoning that loops ends the reply with nothing usable only when no call came out of it.
+  const inReasoning = m.tool_calls?.length ? null : trailingRepetition(m.reasoning_content ?? "");
+  return counts(inReasoning) ? describeRepetition(inReasoning, "reasoning") : undefined;
+}
+
+/** A model's special token: `<｜…｜>` (full-width bars) or `<|…|>`. */
+const SPECIAL_TOKEN = /<[｜|][^<>]*[｜|]>/;
