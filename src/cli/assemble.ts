@@ -232,7 +232,10 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     if (e.item.kind === "text") warn(e.item.text);
   });
 
-  const provider = makeProvider(app, env, keepAliveLimit(numberSetting(settings.merged.apiIdleTimeoutMs), warn));
+  const provider = makeProvider(app, env, keepAliveLimit(numberSetting(settings.merged.apiIdleTimeoutMs), warn), {
+    stallTimeoutMs: keepAliveLimit(numberSetting(settings.merged.apiStallTimeoutMs), warn, "apiStallTimeoutMs", 100),
+    protocol: settings.merged.protocol === "anthropic" ? "anthropic" : "openai",
+  });
   chain.setCore("model.request", (e) => {
     if (!provider) throw new ProviderError("auth", noKeyHelp(home));
     return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
@@ -330,17 +333,20 @@ function sandboxConfig(settings: LoadedSettings, permissions: PermissionSetup): 
   return out;
 }
 
-function makeProvider(app: App, env: NodeJS.ProcessEnv, keepAliveLimitMs: number | undefined): Provider | undefined {
+/** `wire`: settings `apiStallTimeoutMs` and `protocol`. The Anthropic protocol goes to
+ *  DeepSeek's /anthropic endpoint unless DEEPSEEK_BASE_URL names another. */
+function makeProvider(app: App, env: NodeJS.ProcessEnv, keepAliveLimitMs: number | undefined, wire: { stallTimeoutMs?: number; protocol: "openai" | "anthropic" }): Provider | undefined {
   if (!app.apiKey) return undefined;
-  return createProvider({ baseUrl: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL, apiKey: app.apiKey.key, keySource: app.apiKey.source, env, keepAliveLimitMs });
+  const baseUrl = env.DEEPSEEK_BASE_URL || (wire.protocol === "anthropic" ? `${DEFAULT_BASE_URL}/anthropic` : DEFAULT_BASE_URL);
+  return createProvider({ baseUrl, apiKey: app.apiKey.key, keySource: app.apiKey.source, env, keepAliveLimitMs, stallTimeoutMs: wire.stallTimeoutMs, protocol: wire.protocol });
 }
 
-/** Settings `apiIdleTimeoutMs`, kept sane: under a second every queued request would fail. */
-function keepAliveLimit(v: number | undefined, warn: (m: string) => void): number | undefined {
+/** Settings `apiIdleTimeoutMs` (or `name`), kept sane: under `min` ms every request would fail. */
+function keepAliveLimit(v: number | undefined, warn: (m: string) => void, name = "apiIdleTimeoutMs", min = 1000): number | undefined {
   if (v === undefined) return undefined;
-  if (v >= 1000) return Math.floor(v);
-  warn(`apiIdleTimeoutMs ${v} is too small; using 1000`);
-  return 1000;
+  if (v >= min) return Math.floor(v);
+  warn(`${name} ${v} is too small; using ${min}`);
+  return min;
 }
 
 /** Plugins listed in settings: user, project, local and flag layers → user tier; the managed

@@ -84,10 +84,14 @@ export class TurnFacts {
       case "model.delta":
         if (ev.delta.kind === "content") this.stepText += ev.delta.text;
         return;
-      case "model.response":
-        if (this.stepText) this.finalText.push(this.stepText);
+      case "model.response": {
+        // The logged answer when the engine says it (a repair may have taken text out of what
+        // streamed: reasoning before </think>, a degenerate reply); else what streamed.
+        const text = ev.text ?? this.stepText;
+        if (text) this.finalText.push(text);
         this.stepText = "";
         return;
+      }
       case "tool.start":
         this.finalText = []; // text before a tool round introduced it; it is not the answer
         this.inputs.set(ev.callId, ev.input as Record<string, JsonValue>);

@@ -147,7 +147,10 @@ export class StreamJsonWriter {
     }
     const blocks: Block[] = [];
     if (s.thinking) blocks.push({ type: "thinking", thinking: s.thinking });
-    if (s.text) blocks.push({ type: "text", text: s.text });
+    // The answer as logged when the engine says it (a repair may have taken text out of what
+    // streamed: reasoning before </think>, a degenerate reply).
+    const text = ev.text ?? s.text;
+    if (text) blocks.push({ type: "text", text });
     const facts = requestFacts(ev.usage, ev.costUsd, ev.step, ev.incomplete);
     for (const b of blocks) this.assistant(s.id, [b], stop, ev.usage, facts);
     this.step = undefined;

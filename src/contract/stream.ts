@@ -19,6 +19,8 @@ export const STOP_REASONS = [
   "unfinished_reply",
   /** The model kept repeating a call the call-storm breaker had already suppressed. */
   "repeated_calls",
+  /** The model's reply degenerated into one unit repeated over and over, again after a retry. */
+  "degenerate_output",
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
@@ -34,6 +36,10 @@ export type StreamEvent =
       usage?: Usage;
       incomplete?: string;
       costUsd?: number;
+      /** The reply's answer text as it entered the log, after repairs (reasoning moved out of
+       *  it, markup taken as calls); "" for a reply kept out of the log. The streamed deltas
+       *  may have shown more. */
+      text?: string;
     }
   | { type: "tool.start"; step: number; callId: string; tool: string; input: JsonValue }
   /** A running call's progress (ToolContext.progress), for its line on screen. */

@@ -42,6 +42,9 @@ export interface AssistantMessage {
   content: string | null;
   /** Kept only where the model requires it back (see the provider's capability table). */
   reasoning_content?: string;
+  /** The Anthropic protocol's signature of the reasoning (its thinking block): the endpoint
+   *  requires it back with the block. Never sent on the OpenAI protocol. */
+  reasoning_signature?: string;
   tool_calls?: ToolCall[];
 }
 export interface ToolMessage { role: "tool"; tool_call_id: string; content: string }
@@ -156,7 +159,7 @@ export function reasoningRequired(caps: ModelCaps, req: Pick<ChatRequest, "think
 /** An assistant message without its reasoning (what goes back when reasoningRequired says no);
  *  every other message unchanged. A new object: stored messages are frozen. */
 export function withoutReasoning(m: ChatMessage): ChatMessage {
-  if (m.role !== "assistant" || m.reasoning_content === undefined) return m;
-  const { reasoning_content: _dropped, ...rest } = m;
+  if (m.role !== "assistant" || (m.reasoning_content === undefined && m.reasoning_signature === undefined)) return m;
+  const { reasoning_content: _dropped, reasoning_signature: _signature, ...rest } = m;
   return rest;
 }

@@ -52,8 +52,10 @@ export function anthropicWhole(json: unknown, acc: Assembler): void {
   for (const block of json.content) {
     if (!isObject(block)) throw malformed("a content block is not an object");
     if (block.type === "text") acc.content(str(block.text) ?? "");
-    else if (block.type === "thinking") acc.reasoning(str(block.thinking) ?? "");
-    else if (block.type === "tool_use") {
+    else if (block.type === "thinking") {
+      acc.reasoning(str(block.thinking) ?? "");
+      acc.signature(str(block.signature) ?? "");
+    } else if (block.type === "tool_use") {
       acc.toolCall(calls++, { id: str(block.id), name: str(block.name), args: JSON.stringify(block.input ?? {}) });
     }
   }
@@ -87,8 +89,10 @@ export function openAnthropicStream(acc: Assembler): (ev: SseEvent) => "more" | 
         const index = num(data.index);
         const block = isObject(data.content_block) ? data.content_block : {};
         if (block.type === "text") acc.content(str(block.text) ?? "");
-        else if (block.type === "thinking") acc.reasoning(str(block.thinking) ?? "");
-        else if (block.type === "tool_use") {
+        else if (block.type === "thinking") {
+          acc.reasoning(str(block.thinking) ?? "");
+          acc.signature(str(block.signature) ?? "");
+        } else if (block.type === "tool_use") {
           const ordinal = toolIndex.size;
           toolIndex.set(index, ordinal);
           const input = isObject(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : "";
@@ -106,7 +110,7 @@ export function openAnthropicStream(acc: Assembler): (ev: SseEvent) => "more" | 
           if (ordinal === undefined) throw malformed(`input_json_delta for block ${index}, which is not a tool_use`);
           acc.toolCall(ordinal, { args: str(delta.partial_json) ?? "" });
         }
-        // signature_delta: the signature of a thinking block, which the OpenAI-shaped log has no place for.
+        else if (delta.type === "signature_delta") acc.signature(str(delta.signature) ?? "");
         return "more";
       }
       case "message_delta": {

@@ -10,7 +10,8 @@
 //   user / latest_reminder   → text blocks of a user turn (the reminder keeps its place,
 //                              right before the user text it belongs to)
 //   tool messages            → tool_result blocks of a user turn
-//   assistant                → [thinking block (reasoning_content, when sent)] [text] [tool_use…]
+//   assistant                → [thinking block (reasoning_content, when sent, with its
+//                              reasoning_signature)] [text] [tool_use…]
 //                              tool_use.input is the parsed arguments ({} if they do not parse)
 //   consecutive turns of one role are merged (Anthropic alternates user/assistant)
 //   tools → {name, description, input_schema}; tool_choice auto/none/required/named →
@@ -27,7 +28,7 @@ export const ANTHROPIC_VERSION = "2023-06-01";
 
 type Block =
   | { type: "text"; text: string }
-  | { type: "thinking"; thinking: string }
+  | { type: "thinking"; thinking: string; signature?: string }
   | { type: "tool_use"; id: string; name: string; input: JsonValue }
   | { type: "tool_result"; tool_use_id: string; content: string };
 
@@ -100,7 +101,10 @@ function turnsOf(messages: ChatMessage[]): Turn[] {
         break;
       case "assistant": {
         const blocks: Block[] = [];
-        if (typeof m.reasoning_content === "string") blocks.push({ type: "thinking", thinking: m.reasoning_content });
+        // The signature goes back with its block: the endpoint verifies it.
+        if (typeof m.reasoning_content === "string") {
+          blocks.push(typeof m.reasoning_signature === "string" ? { type: "thinking", thinking: m.reasoning_content, signature: m.reasoning_signature } : { type: "thinking", thinking: m.reasoning_content });
+        }
         if (m.content) blocks.push({ type: "text", text: m.content });
         for (const tc of m.tool_calls ?? []) {
           blocks.push({ type: "tool_use", id: tc.id, name: tc.function.name, input: inputOf(tc.function.arguments) });

@@ -13,8 +13,12 @@ export class Assembler {
   /** True once a piece of the reply (text, reasoning or a tool call) has been handed on:
    *  from then on the request is never retried and any ending keeps what arrived. */
   started = false;
+  /** Pieces handed on so far: the stall timer compares it, so only a piece counts as progress
+   *  (a keep-alive, an empty delta or a usage-only chunk does not). */
+  pieces = 0;
   private text = "";
   private reasoningText = "";
+  private signatureText = "";
   private readonly calls = new Map<number, PartialCall>();
   private finishReason: FinishReason | null = null;
   private usageSeen: Usage | undefined;
@@ -38,6 +42,11 @@ export class Assembler {
     if (!text) return;
     this.reasoningText += text;
     this.emit({ kind: "reasoning", text });
+  }
+
+  /** The signature of the reasoning (Anthropic protocol), in pieces: not shown, only kept. */
+  signature(text: string): void {
+    this.signatureText += text;
   }
 
   /** A tool call piece: the first for an index carries id and name, later ones argument
@@ -75,6 +84,11 @@ export class Assembler {
     return this.calls.size > 0;
   }
 
+  /** Only reasoning arrived so far: nothing a person or the log could keep as an answer. */
+  get reasoningOnly(): boolean {
+    return this.started && this.text === "" && this.calls.size === 0;
+  }
+
   usage(u: Usage): void {
     this.usageSeen = u;
   }
@@ -88,6 +102,7 @@ export class Assembler {
   result(incomplete?: string): ModelResponse {
     const message: ModelResponse["message"] = { role: "assistant", content: this.text };
     if (this.thinking || this.reasoningText) message.reasoning_content = this.reasoningText;
+    if (this.signatureText) message.reasoning_signature = this.signatureText;
     const calls = [...this.calls.entries()].sort((a, b) => a[0] - b[0]);
     if (calls.length > 0) {
       message.tool_calls = calls.map(
@@ -109,6 +124,7 @@ export class Assembler {
 
   private emit(d: ModelDelta): void {
     this.started = true;
+    this.pieces++;
     try {
       this.onDelta?.(d);
     } catch {

@@ -31,6 +31,10 @@ export interface AttemptInput {
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
   keepAliveLimitMs: number;
+  /** Once the reply has started: how long it may go without a new piece (reasoning, content or
+   *  a tool call) before the attempt counts as stalled. Keep-alives and empty chunks are not
+   *  progress. */
+  stallTimeoutMs: number;
   signal: AbortSignal;
 }
 
@@ -77,7 +81,12 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
     const fail = (f: AttemptFailure) => {
       if (settled) return;
       cleanup();
-      if (acc.started) resolve(acc.result(redact(incompleteReason(f), x.apiKey)));
+      // An attempt that produced only reasoning is not a reply anyone could keep: it is retried
+      // (DeepSeek-V3#1608: a stream that goes silent mid-reasoning and stays open), unless the
+      // caller cancelled or the total time ran out (signal aborted).
+      if (acc.reasoningOnly && f.kind !== "aborted" && !signal.aborted) {
+        reject(new AttemptFailure(f.kind, `${f.message} (only reasoning had arrived; it was dropped)`, true, f.status));
+      } else if (acc.started) resolve(acc.result(redact(incompleteReason(f), x.apiKey)));
       else reject(f);
     };
     const onAbort = () => {
@@ -97,10 +106,28 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       }
     };
 
-    /** (Re)start the keep-alive limit: only a piece of the reply resets it, never a keep-alive. */
+    /** (Re)start the keep-alive limit: only a piece of the reply resets it, never a keep-alive.
+     *  Once the reply has started, the shorter stall limit applies. */
+    let seenPieces = -1;
     const progress = () => {
-      clearTimeout(keepAliveTimer);
       if (settled) return;
+      if (acc.started) {
+        if (acc.pieces === seenPieces) return;
+        seenPieces = acc.pieces;
+        clearTimeout(keepAliveTimer);
+        // Whichever limit is shorter applies: the stall limit, or the keep-alive limit.
+        const stall = x.stallTimeoutMs <= x.keepAliveLimitMs;
+        const ms = stall ? x.stallTimeoutMs : x.keepAliveLimitMs;
+        keepAliveTimer = setTimeout(() => {
+          fail(
+            stall
+              ? new AttemptFailure("idle_timeout", `the stream stalled: no reasoning, content or tool call for ${ms / 1000} s (settings apiStallTimeoutMs sets this limit)`, false)
+              : new AttemptFailure("timeout", `after the reply started, the API sent only keep-alives for ${ms / 1000} s; gave up (settings apiIdleTimeoutMs sets this limit)`, false),
+          );
+        }, ms);
+        return;
+      }
+      clearTimeout(keepAliveTimer);
       keepAliveTimer = setTimeout(() => {
         const what = acc.started ? "after the reply started, the API sent only keep-alives" : "the API sent only keep-alives and no reply";
         fail(new AttemptFailure("timeout", `${what} for ${x.keepAliveLimitMs / 1000} s; gave up (settings apiIdleTimeoutMs sets this limit)`, false));
@@ -181,8 +208,9 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       const next = x.protocol.openStream(acc);
       const parser = new SseParser({
         onEvent: (ev) => {
-          if (ev.event !== "ping") progress(); // the Anthropic protocol's keep-alive is an event
-          if (!settled && next(ev) === "done") succeed();
+          if (ev.event !== "ping" && !acc.started) progress(); // the Anthropic protocol's keep-alive is an event
+          if (!settled && next(ev) === "done") return succeed();
+          if (acc.started) progress();
         },
       }, { flushAtEnd: true });
       const guarded = (step: () => void) => {

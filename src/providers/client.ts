@@ -20,6 +20,9 @@ const DEFAULTS = {
   firstByteTimeoutMs: 600_000,
   idleTimeoutMs: 120_000,
   keepAliveLimitMs: 300_000,
+  // A person gives up on a silent stream after 15–60 s (DeepSeek-V3#1608); a healthy one sends
+  // a piece every few hundred milliseconds, even while reasoning.
+  stallTimeoutMs: 45_000,
   totalTimeoutMs: 1_800_000,
 };
 
@@ -96,6 +99,7 @@ export function createProvider(opts: ProviderOptions): Provider {
             firstByteTimeoutMs: opts.firstByteTimeoutMs ?? DEFAULTS.firstByteTimeoutMs,
             idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
             keepAliveLimitMs: opts.keepAliveLimitMs ?? DEFAULTS.keepAliveLimitMs,
+            stallTimeoutMs: opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs,
             signal: ctl.signal,
           });
         } catch (err) {

@@ -4,7 +4,7 @@
 // index (the first piece has id, type, name and arguments "", later ones argument fragments);
 // usage rides on the final chunk; reasoning_tokens sit in completion_tokens_details.
 
-import type { ChatRequest, Usage } from "../contract/index.js";
+import type { AssistantMessage, ChatRequest, Usage } from "../contract/index.js";
 import type { Assembler } from "./assemble.js";
 import { finishOf, isObject, malformed, num, parseJson, str, streamError, usage } from "./protocol.js";
 import type { WireProtocol } from "./protocol.js";
@@ -17,7 +17,11 @@ export const openaiProtocol: WireProtocol = {
     return { authorization: `Bearer ${apiKey}`, accept: stream ? "text/event-stream" : "application/json" };
   },
   body(req: ChatRequest, stream: boolean) {
-    const out: ChatRequest = { ...req, stream };
+    // The Anthropic protocol's thinking signature is not part of this wire.
+    const messages = req.messages.some((m) => m.role === "assistant" && m.reasoning_signature !== undefined)
+      ? req.messages.map((m) => (m.role === "assistant" && m.reasoning_signature !== undefined ? dropSignature(m) : m))
+      : req.messages;
+    const out: ChatRequest = { ...req, messages, stream };
     if (stream) out.stream_options = { include_usage: true };
     else delete out.stream_options;
     return JSON.stringify(out);
@@ -95,4 +99,9 @@ function errorText(e: unknown): string {
   if (typeof e === "string") return e;
   if (isObject(e) && typeof e.message === "string") return e.message;
   return JSON.stringify(e).slice(0, 200);
+}
+
+function dropSignature(m: AssistantMessage): AssistantMessage {
+  const { reasoning_signature: _s, ...rest } = m;
+  return rest;
 }

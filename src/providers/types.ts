@@ -25,6 +25,10 @@ export interface ProviderOptions {
    *  (default 300 000; settings `apiIdleTimeoutMs`). A queued request that never starts is not
    *  retried: it would queue again. */
   keepAliveLimitMs?: number;
+  /** Once the reply has started, how long it may go without a new piece of reasoning, content
+   *  or a tool call (default 45 000; settings `apiStallTimeoutMs`). An attempt that stalls with
+   *  only reasoning is retried; one with content or calls ends incomplete. */
+  stallTimeoutMs?: number;
   /** The whole request, retries and their waits included (default 1 800 000). */
   totalTimeoutMs?: number;
   /** Waits between attempts; injectable so tests observe backoff without waiting. */

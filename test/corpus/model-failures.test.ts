@@ -22,6 +22,9 @@ interface Expect {
   stderrIncludes?: string[];
   toolResultIncludes?: string;
   maxRequests?: number;
+  /** Text no assistant message of any request in this run may hold (what must stay out of the
+   *  history: reasoning moved out of the answer, a degenerate reply). */
+  assistantExcludes?: string[];
   /** The model's raw arguments, kept whole in the session file where the log holds other JSON. */
   rawKept?: string;
 }
@@ -38,6 +41,11 @@ interface Case {
   alternate?: ScriptEntry[];
   expect: Expect;
   continue?: { prompt: string; replies: ScriptEntry[]; expect: Expect };
+  /** Settings for both runs (merged over the permissions every case gets). */
+  settings?: Record<string, unknown>;
+  /** The stand-in's context window, in characters of the request's messages: a longer request
+   *  is refused as DeepSeek refuses it (400, "maximum context length"). */
+  contextLimitChars?: number;
 }
 
 const DIR = fileURLToPath(new URL("../fixtures/model-failures/", import.meta.url));
@@ -48,24 +56,47 @@ function deepcode(env: CliEnv, args: string[]): Promise<{ code: number | null; s
   return runBin(args, { cwd: env.root, env: env.env, entry: [CLI] });
 }
 
-/** A script that answers the replies in order, then the case's default (or alternation). */
-function scriptOf(replies: ScriptEntry[], c?: Case): Script {
+/** A script that answers the replies in order, then the case's default (or alternation). A
+ *  request over the case's context window is refused without consuming a reply. */
+function scriptOf(replies: ScriptEntry[], c?: Case, limit?: number, faults = { status: 0 }): Script {
   let i = 0;
+  const counted = (e: ScriptEntry): ScriptEntry => {
+    if (e.fault?.status !== undefined || e.fault?.resetBeforeResponse === true) faults.status++;
+    return e;
+  };
   return {
-    respond: () => {
-      if (i < replies.length) return replies[i++];
-      if (c?.alternate) return c.alternate[i++ % c.alternate.length];
-      return c?.default ?? { content: "Done." };
+    respond: (req: { messages?: unknown[] }) => {
+      const size = JSON.stringify(req.messages ?? []).length;
+      if (limit !== undefined && size > limit) {
+        const asked = Math.round(size * 0.3);
+        return { fault: { status: 400, message: `This model's maximum context length is ${Math.round(limit * 0.3)} tokens. However, you requested ${asked} tokens (${asked} in the messages, 0 in the completion). Please reduce the length of the messages or completion.` } };
+      }
+      if (i < replies.length) return counted(replies[i++]);
+      if (c?.alternate) return counted(c.alternate[i++ % c.alternate.length]);
+      return counted(c?.default ?? { content: "Done." });
     },
   };
 }
 
-async function phase(sim: Simulator, env: CliEnv, args: string[], replies: ScriptEntry[], want: Expect, loopCase?: Case): Promise<void> {
-  sim.setScript(scriptOf(replies, loopCase));
+async function phase(sim: Simulator, env: CliEnv, args: string[], replies: ScriptEntry[], want: Expect, loopCase?: Case, limit?: number, earlier?: string): Promise<void> {
+  const faults = { status: 0 };
+  sim.setScript(scriptOf(replies, loopCase, limit, faults));
   const before = sim.requests.length;
   const r = await deepcode(env, args);
   const mine = sim.requests.slice(before);
-  expect(mine.filter((q) => q.status !== 200).map((q) => q.status), `requests the API refused (stderr: ${r.stderr.slice(-400)})`).toEqual([]);
+  // Refused: every request answered with an error the script did not inject (an over-window
+  // request is the stand-in's own refusal, counted apart).
+  const refused = mine.filter((q) => q.status !== 200 && !(limit !== undefined && q.status === 400 && JSON.stringify(q.json?.messages ?? []).length > limit));
+  expect(refused.length - faults.status, `requests the API refused (stderr: ${r.stderr.slice(-400)}; statuses ${refused.map((q) => q.status).join(", ")})`).toBe(0);
+  // The reasoner refuses two user messages in a row (DeepSeek-R1#21): an earlier turn's prompt
+  // is always followed by that turn's answer (or a note that it had none), never by a new prompt.
+  if (earlier !== undefined) {
+    for (const q of mine) {
+      const ms = (q.json?.messages ?? []) as Array<{ role: string; content: string }>;
+      const at = ms.findIndex((m) => m.role === "user" && m.content === earlier);
+      if (at >= 0) expect(ms[at + 1]?.role, "what follows the previous turn's prompt").toBe("assistant");
+    }
+  }
   let result: { stop_reason: string; result: string; is_error: boolean };
   try {
     result = JSON.parse(r.stdout.trim().split("\n").pop() ?? "") as typeof result;
@@ -84,6 +115,10 @@ async function phase(sim: Simulator, env: CliEnv, args: string[], replies: Scrip
     const tools = mine.flatMap((q) => (q.json?.messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === "tool").map((m) => m.content);
     expect(tools.join("\n")).toContain(want.toolResultIncludes);
   }
+  for (const s of want.assistantExcludes ?? []) {
+    const said = mine.flatMap((q) => (q.json?.messages ?? []) as Array<{ role: string; content: string | null }>).filter((m) => m.role === "assistant").map((m) => m.content ?? "");
+    expect(said.filter((t) => t.includes(s)), `assistant messages holding ${JSON.stringify(s.slice(0, 40))}`).toEqual([]);
+  }
   if (want.maxRequests !== undefined) expect(mine.length).toBeLessThanOrEqual(want.maxRequests);
   if (want.rawKept !== undefined) {
     const folder = join(env.home, "sessions", readdirSync(join(env.home, "sessions"))[0]);
@@ -99,11 +134,11 @@ for (const fam of families) {
         const sim = await startSimulator({ apiKey: "sk-test-cli" });
         const env = cliEnv(sim.url, c.files);
         const settings = join(env.home, "corpus-settings.json");
-        writeFileSync(settings, JSON.stringify({ permissions: { allow: ["Write", "Edit", "Bash"] } }));
+        writeFileSync(settings, JSON.stringify({ ...c.settings, permissions: { allow: ["Write", "Edit", "Bash"] } }));
         try {
-          await phase(sim, env, ["-p", c.prompt, "--output-format", "json", "--settings", settings], c.replies, c.expect, c);
+          await phase(sim, env, ["-p", c.prompt, "--output-format", "json", "--settings", settings], c.replies, c.expect, c, c.contextLimitChars);
           const next = c.continue ?? { prompt: "Thanks. One more line, please.", replies: [{ content: "Continuing." }], expect: { stop: "completed" } };
-          await phase(sim, env, ["-c", "-p", next.prompt, "--output-format", "json", "--settings", settings], next.replies, next.expect);
+          await phase(sim, env, ["-c", "-p", next.prompt, "--output-format", "json", "--settings", settings], next.replies, next.expect, undefined, c.contextLimitChars, c.prompt);
         } finally {
           env.cleanup();
           await sim.close();

@@ -77,8 +77,14 @@ describe("every turn ends with exactly one turn.complete and one of seven stop r
     expect(end.stopReason).toBe("error");
     expect(end.error).toMatch(/API key rejected \(key from test\)/);
     expect(end.error).not.toContain("sk-test-harness");
-    expect(h!.engine.messages.at(-1)).toEqual({ role: "user", content: "do the thing" });
+    // The failed turn is closed by a note, so the next prompt never follows it as a second
+    // user message in a row (DeepSeek-R1#21: the reasoner refuses that history).
+    expect(h!.engine.messages.at(-2)).toEqual({ role: "user", content: "do the thing" });
+    expect(h!.engine.messages.at(-1)).toMatchObject({ role: "assistant", content: expect.stringMatching(/^\[deepcode\] This turn ended without an answer \(error: API key rejected/) });
     expect(complete(await h!.turn("try again")).stopReason).toBe("completed");
+    const sent = (chatBodies(h!.sim.requests).at(-1) as { messages: Array<{ role: string; content: string }> }).messages;
+    const prompt = sent.findIndex((m) => m.role === "user" && m.content === "do the thing");
+    expect(sent[prompt + 1]?.role).toBe("assistant");
   });
 
   it("budget_exhausted: a hook on turn.start refuses the turn before anything is sent", async () => {

@@ -149,6 +149,8 @@ describe("the Anthropic protocol", () => {
         role: "assistant",
         content: "Reading.",
         reasoning_content: "Need files.",
+        // The thinking block's signature, kept to be sent back with it.
+        reasoning_signature: "sig",
         tool_calls: [
           { id: "toolu_a", type: "function", function: { name: "Read", arguments: '{"path":"a.ts"}' } },
           { id: "toolu_b", type: "function", function: { name: "Grep", arguments: '{"pattern":"x"}' } },
@@ -248,5 +250,40 @@ describe("the Anthropic protocol", () => {
         (e: unknown) => e as Error,
       );
     expect(err?.message).toMatch(/API key rejected \(key from ~\/\.deepcode\/credentials\).*invalid x-api-key/);
+  });
+});
+
+describe("the thinking block's signature", () => {
+  const history: ChatRequest = {
+    model: "deepseek-flash",
+    messages: [
+      { role: "user", content: "read a.ts" },
+      { role: "assistant", content: null, reasoning_content: "Read it.", reasoning_signature: "sig-abc", tool_calls: [{ id: "call_1", type: "function", function: { name: "Read", arguments: '{"path":"a.ts"}' } }] },
+      { role: "tool", tool_call_id: "call_1", content: "export {}" },
+    ],
+    // With tools in thinking mode the reasoning goes back (and with it, its signature).
+    tools: [{ type: "function", function: { name: "Read", description: "read a file", parameters: { type: "object", properties: { path: { type: "string" } } } } }],
+    thinking: { type: "enabled" },
+  };
+  const reply = (res: import("node:http").ServerResponse): void => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ id: "m", type: "message", role: "assistant", model: "deepseek-flash", content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } }));
+  };
+
+  it("goes back with its thinking block on the Anthropic wire", async () => {
+    server = await rawServer((_req, res) => reply(res));
+    await provider(server.url, { protocol: "anthropic" }).request({ ...history, stream: false });
+    const sent = JSON.parse(server.received[0].body) as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+    expect(sent.messages[1].content[0]).toEqual({ type: "thinking", thinking: "Read it.", signature: "sig-abc" });
+  });
+
+  it("never reaches the OpenAI wire", async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: "c", object: "chat.completion", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "ok" } }] }));
+    });
+    await provider(server.url).request({ ...history, stream: false });
+    expect(server.received[0].body).not.toContain("sig-abc");
+    expect(server.received[0].body).toContain('"reasoning_content":"Read it."');
   });
 });

@@ -73,7 +73,10 @@ describe("protocol parity", () => {
   it("gives the same content, reasoning, tool calls, finish reason and token counts through both protocols, thinking on", async () => {
     const { openai, anthropic } = await both(ENTRY, REQUEST);
     expect(openai.r.message.reasoning_content).toBe(ENTRY.reasoning);
-    expect(anthropic.r.message).toEqual(openai.r.message);
+    // The Anthropic reply also carries its thinking block's signature, which goes back with it.
+    const { reasoning_signature: signature, ...message } = anthropic.r.message;
+    expect(signature).toMatch(/^sig_/);
+    expect(message).toEqual(openai.r.message);
     expect(anthropic.r.finishReason).toBe(openai.r.finishReason);
     // The Anthropic format has no reasoning-token count; every other count is the same.
     expect({ ...anthropic.r.usage, reasoning_tokens: undefined }).toEqual({ ...openai.r.usage, reasoning_tokens: undefined });

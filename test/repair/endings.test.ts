@@ -37,6 +37,15 @@ describe("how a round without tool calls ends the turn", () => {
     expect(j.judge("stop", say(""))).toMatchObject({ kind: "again" });
   });
 
+  it("spends at most two reminders in a turn, even when tool rounds come between (Reasonix#6617)", () => {
+    const j = new EndingJudge(3);
+    expect(j.judge("stop", say(null, "thinking"))).toMatchObject({ kind: "again" });
+    j.progressed();
+    expect(j.judge("stop", say(null, "thinking"))).toMatchObject({ kind: "again" });
+    j.progressed();
+    expect(j.judge("stop", say(null, "thinking"))).toMatchObject({ kind: "stop", reason: "empty_reply", error: expect.stringMatching(/after 2 reminders this turn/) });
+  });
+
   it("continues a reply cut by the output limit, at most the given number of times", () => {
     const j = new EndingJudge(2);
     expect(j.judge("length", say("part 1"))).toMatchObject({ kind: "again", code: "continuation" });

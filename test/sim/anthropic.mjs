@@ -7,7 +7,8 @@
 //   tools [{name, description, input_schema}] → [{type:"function", function:{name, description,
 //     parameters}}] (keys in that order); user text blocks → one user message (texts joined);
 //   tool_result blocks → tool messages (before the user text of the same message);
-//   assistant thinking → reasoning_content, text → content, tool_use → tool_calls with
+//   assistant thinking → reasoning_content (its `signature` required and checked: the one this
+//     simulator issued for that text), text → content, tool_use → tool_calls with
 //     arguments = JSON.stringify(input); thinking {type} → thinking {type}; tool_choice
 //     auto/any/tool/none → auto/required/named/none; metadata.user_id → user_id.
 // Model names: DeepSeek's own names as on the OpenAI side; claude-opus* → deepseek-v4-pro,
@@ -16,6 +17,7 @@
 // `cache_read_input_tokens` the cached part, following Anthropic's own convention that input
 // tokens exclude cache reads (DeepSeek's compatibility page lists the fields without defining
 // them); `cache_creation_input_tokens` is 0: DeepSeek's cache is written for free.
+import { createHash } from "node:crypto";
 import { split } from "./script.mjs";
 import { MODELS } from "./validate.mjs";
 
@@ -73,6 +75,11 @@ export function toChatRequest(body) {
       /** @type {any} */
       const a = { role: "assistant", content: blocksText(blocks) };
       const thinking = blocks.filter((b) => b?.type === "thinking");
+      for (const [j, b] of blocks.entries()) {
+        if (b?.type !== "thinking") continue;
+        if (typeof b.signature !== "string") return { error: `messages.${i}.content.${j}.thinking.signature: Field required` };
+        if (b.signature !== signatureOf(String(b.thinking ?? ""))) return { error: `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block` };
+      }
       if (thinking.length > 0) a.reasoning_content = thinking.map((b) => String(b.thinking ?? "")).join("");
       const uses = blocks.filter((b) => b?.type === "tool_use");
       if (uses.length > 0) {
@@ -132,8 +139,15 @@ function toolInput(r) {
   });
 }
 
-/** A signature for thinking blocks (clients send it back; the simulator does not check it). */
-const SIGNATURE = "sim-signature";
+/**
+ * The signature of a thinking block: derived from its text, so a block sent back is verified
+ * without state (as the real endpoint verifies its own signatures). A client that drops it, or
+ * sends a block whose text changed, is refused.
+ * @param {string} thinking
+ */
+export function signatureOf(thinking) {
+  return `sig_${createHash("sha256").update(`sim:${thinking}`).digest("base64url").slice(0, 43)}`;
+}
 
 /**
  * The body of a non-streamed Messages reply.
@@ -143,7 +157,7 @@ const SIGNATURE = "sim-signature";
 export function messageBody(r, meta) {
   /** @type {object[]} */
   const content = [];
-  if (r.reasoning !== null) content.push({ type: "thinking", thinking: r.reasoning, signature: SIGNATURE });
+  if (r.reasoning !== null) content.push({ type: "thinking", thinking: r.reasoning, signature: signatureOf(r.reasoning) });
   if (r.content || r.toolCalls.length === 0) content.push({ type: "text", text: r.content });
   const inputs = toolInput(r);
   r.toolCalls.forEach((tc, i) => content.push({ type: "tool_use", id: tc.id, name: tc.name, input: inputs[i] }));
@@ -188,7 +202,7 @@ export function messageEvents(r, meta) {
   };
   if (r.reasoning !== null) {
     const deltas = split(r.reasoning, r.chunkSize).map((thinking) => ({ type: "thinking_delta", thinking }));
-    block({ type: "thinking", thinking: "" }, [...deltas, { type: "signature_delta", signature: SIGNATURE }]);
+    block({ type: "thinking", thinking: "" }, [...deltas, { type: "signature_delta", signature: signatureOf(r.reasoning) }]);
   }
   if (r.content || r.toolCalls.length === 0) {
     block({ type: "text", text: "" }, split(r.content, r.chunkSize).map((text) => ({ type: "text_delta", text })));

@@ -93,8 +93,17 @@ export async function sendEvents(res, events, how) {
     return "dropped";
   }
   if (fault.stallAfterChunks !== undefined) {
-    // The socket stays open until the client gives up or the simulator closes.
+    // The socket stays open until the client gives up or the simulator closes; with
+    // `stallKeepAliveEveryMs`, keep-alive comments go on arriving meanwhile (not progress).
     if (batch) await flush(res, batch);
+    const every = fault.stallKeepAliveEveryMs;
+    if (every !== undefined && every > 0) {
+      const t = setInterval(() => {
+        if (res.destroyed) clearInterval(t);
+        else res.write(": keep-alive\n\n");
+      }, every);
+      res.on("close", () => clearInterval(t));
+    }
     return "stalled";
   }
   if (fault.malformedChunkAt !== undefined && fault.malformedChunkAt >= events.length) batch += how.malformed;

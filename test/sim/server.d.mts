@@ -44,6 +44,8 @@ export interface Fault {
   dropAfterChunks?: number;
   /** Stop writing after this many SSE events; the socket stays open (non-stream: half the body). */
   stallAfterChunks?: number;
+  /** While stalled (streams only), send `: keep-alive` comments at this interval. */
+  stallKeepAliveEveryMs?: number;
   /** Insert one `data:` line that is not JSON before event k (from 0); the stream goes on. */
   malformedChunkAt?: number;
   /** Destroy the connection before any byte of the response. */

@@ -76,6 +76,12 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   toolResultMaxBytes: num,
   /** How long a response may send only keep-alives before it ends with an error (ms, default 300 000). */
   apiIdleTimeoutMs: num,
+  /** How long a started reply may send no reasoning, content or tool call before the attempt
+   *  counts as stalled (ms, default 45 000); a stall with only reasoning is retried. */
+  apiStallTimeoutMs: num,
+  /** The wire protocol: `openai` (default; /chat/completions) or `anthropic` (DeepSeek's
+   *  /anthropic endpoint, Anthropic Messages). */
+  protocol: { t: "enum", values: ["openai", "anthropic"] },
   /** Subagents (the Task tool, any plugin's agent.spawn): how deep they may nest (at most 3),
    *  and how many one session runs at once. */
   subagents: { t: "object", keys: { maxDepth: num, maxParallel: num } },

@@ -41,7 +41,7 @@ type Split = (value: JsonValue, file: string, key: string, ref: TrustedView) => 
 /** Keys that never loosen a rule, spend more or run anything. (`model`, `tier`, `planner` and
  *  `autoPlan` are not among them: a cloned repository must not switch the session to a pricier
  *  model or add planning turns on the planner's; they take effect once the project is trusted.) */
-const SAFE = new Set(["$schema", "estimate", "currency", "theme", "compaction", "toolResultMaxBytes", "apiIdleTimeoutMs"]);
+const SAFE = new Set(["$schema", "estimate", "currency", "theme", "compaction", "toolResultMaxBytes", "apiIdleTimeoutMs", "apiStallTimeoutMs", "protocol"]);
 
 /** The model choices a project's settings may make once trusted, in words for the question. */
 const MODEL_KEYS: Record<string, string> = {

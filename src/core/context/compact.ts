@@ -6,6 +6,7 @@
 
 import type { ChatMessage, ChatRequest, CompactionResult, ModelResponse } from "../../contract/index.js";
 import type { CacheFirstContext, BuildParams } from "./context.js";
+import { boundAll, isContextLimit } from "./context-limit.js";
 
 export interface CompactDeps {
   context: CacheFirstContext;
@@ -36,7 +37,13 @@ export async function compactContext(d: CompactDeps): Promise<CompactionResult &
   const digestRequest: ChatRequest = { ...request, messages: [...request.messages, { role: "user", content: instruction }], tool_choice: "none" };
   let digest: string;
   try {
-    const response = await d.request(digestRequest);
+    const response = await d.request(digestRequest).catch(async (err: unknown) => {
+      // The history no longer fits the window: the digest is asked of it with every large
+      // message bounded, never the same too-long request again.
+      const bounded = isContextLimit(err instanceof Error ? err.message : String(err)) ? boundAll(request.messages) : null;
+      if (!bounded) throw err;
+      return d.request({ ...digestRequest, messages: [...bounded.messages, { role: "user", content: instruction }] });
+    });
     digest = (response.message.content ?? "").trim();
     if (response.incomplete) throw new Error(`the digest reply ended early (${response.incomplete.reason})`);
   } catch (err) {

@@ -3,7 +3,9 @@
 // Loop 1 (here) — model rounds. Exit: a reply without tool calls that the ending judge accepts
 //   (completed; an empty or unfinished one is reminded once, then empty_reply/unfinished_reply),
 //   or a stop condition: max rounds, output cut 3 times (output_truncated), content filter,
-//   interrupt, an API error, a call repeated after the call-storm breaker (repeated_calls).
+//   interrupt, an API error, a call repeated after the call-storm breaker (repeated_calls), a
+//   reply degenerated into repetition twice (degenerate_output; never logged). A request over
+//   the context window is asked again once with the turn's large messages bounded (context-limit.ts).
 //   Every exit returns exactly one stop reason; the caller emits turn.complete.
 // Loop 2 (the REPL / -p driver) — turns, until the user stops.
 // Invariants: every tool call in the log gets a result (no orphaned call can reach the API), and
@@ -16,8 +18,11 @@ import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
 import { STORM_BY, STORM_STOP_BY } from "../repair/call-storm.js";
 import { EndingJudge } from "../repair/endings.js";
+import { degenerateReply } from "../repair/repetition.js";
 import { callIdsOf } from "../session/ids.js";
 import type { SessionRecord } from "../session/store.js";
+import { isContextLimit } from "../context/context-limit.js";
+import { closeFailedTurn, fitContext } from "./recover.js";
 import { prepareReply } from "./reply.js";
 import { interrupted, runCalls, type CallEnv } from "./tools.js";
 
@@ -51,6 +56,7 @@ export interface TurnEnd {
 }
 
 const MAX_CONTINUATIONS = 3;
+const MAX_DEGENERATE_RETRIES = 1;
 
 export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   let usage: Usage = { ...ZERO_USAGE };
@@ -60,7 +66,12 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
   const loop = { requests: 0, costUsd: 0 };
   let step = 0;
   let rounds = 0; // model requests made: what `num_turns` reports
-  const end = (stopReason: StopReason, error?: string): TurnEnd => ({ stopReason, text, steps: rounds, usage, costUsd, error, ...(loop.requests ? { loop } : {}) });
+  let degenerateRetries = 0;
+  const tried = { bounded: false, compacted: false };
+  const end = (stopReason: StopReason, error?: string): TurnEnd => {
+    if (stopReason !== "completed") closeFailedTurn(d, stopReason, error);
+    return { stopReason, text, steps: rounds, usage, costUsd, error, ...(loop.requests ? { loop } : {}) };
+  };
 
   for (step = 1; ; step++) {
     if (d.signal.aborted) return end("interrupted");
@@ -79,13 +90,27 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
         onDelta: (delta) => void d.chain.dispatch({ type: "model.stream", sessionId: d.sessionId, step, delta }).catch(() => undefined),
       });
     } catch (err) {
-      return end(d.signal.aborted ? "interrupted" : "error", err instanceof Error ? err.message : String(err));
+      const why = err instanceof Error ? err.message : String(err);
+      if (!d.signal.aborted && isContextLimit(why) && (await fitContext(d, tried))) continue;
+      return end(d.signal.aborted ? "interrupted" : "error", why);
     }
-    response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
+    // Judged as it arrived, before any repair rewrites it (a repeated markup token is residue
+    // to the repairs, which would leave an empty reply that hides the loop).
+    const looped = degenerateReply(response);
+    if (!looped) response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
     const stepCost = response.usage ? await d.onUsage(step, response.usage) : 0;
     if (response.usage) {
       usage = addUsage(usage, response.usage);
       costUsd += stepCost;
+    }
+    if (looped) {
+      // Kept out of the log and the answer: logged, it would be re-sent with every request.
+      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: response.usage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "" });
+      if (degenerateRetries++ < MAX_DEGENERATE_RETRIES) {
+        d.emit({ type: "notice", level: "warn", code: "degenerate-output", message: `${looped}; the reply was dropped, asking again` });
+        continue;
+      }
+      return end("degenerate_output", `${looped}; the reply was dropped, again after a retry`);
     }
     const env: CallEnv = { ...d.callEnv, step, cutOff: response.finishReason === "length" };
     const note = (code: string, message: string): void => d.emit({ type: "notice", level: "warn", code, message });
@@ -93,7 +118,7 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     const { message, ready } = await prepareReply(response.message, env, { keepReasoning: d.context.keepsReasoning(), taken: callIdsOf(d.context.messages), incomplete: !!response.incomplete, note, keepRaw });
     if (message.content || ready.length || !response.incomplete) d.context.append(message);
     if (message.content?.trim()) text += (text ? "\n\n" : "") + message.content;
-    d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: response.usage, incomplete: response.incomplete?.reason, costUsd: stepCost });
+    d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: response.usage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: message.content ?? "" });
 
     if (response.incomplete) {
       for (const r of ready) d.context.appendToolResult(r.call.id, interrupted(r.call).output.content);

@@ -61,6 +61,7 @@ export async function prepareReply(m: AssistantMessage, env: CallEnv, o: Prepare
   }
   const message: AssistantMessage = { role: "assistant", content: m.content ?? (ready.length ? null : "") };
   if (o.keepReasoning) message.reasoning_content = m.reasoning_content ?? "";
+  if (o.keepReasoning && m.reasoning_signature !== undefined) message.reasoning_signature = m.reasoning_signature;
   if (ready.length) message.tool_calls = ready.map((r) => r.call);
   return { message, ready };
 }

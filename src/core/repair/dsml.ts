@@ -98,7 +98,7 @@ export function dsmlBlocks(text: string, opts: ScanOptions = {}): Block[] {
   if (!hasDsml(text)) return [];
   const blocks: OpenBlock[] = [];
   let block: OpenBlock | null = null;
-  let invoke: (FoundCall & { from: number; params: number }) | null = null;
+  let invoke: (FoundCall & { from: number; params: number; attrArgs?: string }) | null = null;
   let param: { name: string; mode: "string" | "json" | "untyped"; from: number } | null = null;
 
   const endParam = (at: number, closed: boolean): void => {
@@ -110,7 +110,8 @@ export function dsmlBlocks(text: string, opts: ScanOptions = {}): Block[] {
   const endInvoke = (at: number): void => {
     if (invoke !== null && invoke.params === 0) {
       // No parameters: the arguments may be a JSON object written straight inside the invoke.
-      const body = bodyObject(text.slice(invoke.from, at));
+      // …or as an attribute (`<invoke name="X" arguments='{…}'/>`).
+      const body = bodyObject(text.slice(invoke.from, at)) ?? (invoke.attrArgs === undefined ? null : bodyObject(invoke.attrArgs));
       if (body) invoke.input = body;
     }
     if (invoke !== null && block !== null && invoke.name !== "") block.calls.push({ name: invoke.name, input: invoke.input });
@@ -144,7 +145,8 @@ export function dsmlBlocks(text: string, opts: ScanOptions = {}): Block[] {
       if (!tag.close) {
         endInvoke(tag.start);
         if (block === null) block = { start: tag.start, end: tag.end, wrapped: false, calls: [] };
-        invoke = { name: (tag.attrs.name ?? "").trim(), input: {}, from: tag.end, params: 0 };
+        const attrArgs = tag.attrs.arguments ?? tag.attrs.parameters ?? tag.attrs.input;
+        invoke = { name: (tag.attrs.name ?? "").trim(), input: {}, from: tag.end, params: 0, ...(attrArgs !== undefined ? { attrArgs } : {}) };
         block.end = tag.end;
         if (tag.selfClose) endInvoke(tag.end);
       } else if (block !== null) {

@@ -5,7 +5,9 @@
 // fails the same way, the turn ends with a stop reason that says what happened — never a
 // `completed` with nothing in it. A reply cut by the output limit is continued (at most
 // `maxContinuations` times). A round that ran tools in between resets the reminder: the model
-// made progress, so a later empty ending is a new one.
+// made progress, so a later empty ending is a new one — but only `maxReminders` reminders are
+// spent in one turn: a model that alternates tool calls with reasoning-only stops (Reasonix#6617:
+// 25 requests) is stopped at the next such ending once they are spent.
 
 import type { AssistantMessage, FinishReason, StopReason } from "../../contract/index.js";
 
@@ -21,8 +23,20 @@ const DANGLING = /(?::|\.\.\.|…)\s*$/;
 export class EndingJudge {
   private continuations = 0;
   private reminded = false;
+  private reminders = 0;
 
-  constructor(private readonly maxContinuations: number) {}
+  constructor(
+    private readonly maxContinuations: number,
+    private readonly maxReminders = 2,
+  ) {}
+
+  /** A reminder is spent now, or none is left (already reminded, or the turn's budget is used). */
+  private remind(): boolean {
+    if (this.reminded || this.reminders >= this.maxReminders) return false;
+    this.reminded = true;
+    this.reminders++;
+    return true;
+  }
 
   /** Tools ran: a later ending is judged afresh. */
   progressed(): void {
@@ -44,16 +58,14 @@ export class EndingJudge {
     const text = (m.content ?? "").trim();
     const thought = (m.reasoning_content ?? "").trim() !== "";
     if (text === "") {
-      if (this.reminded) return { kind: "stop", reason: "empty_reply", error: "the model sent no answer, again after a reminder" };
-      this.reminded = true;
+      if (!this.remind()) return { kind: "stop", reason: "empty_reply", error: this.reminded ? "the model sent no answer, again after a reminder" : `the model sent no answer, after ${this.reminders} reminders this turn` };
       return thought
         ? { kind: "again", code: "empty-reply", notice: "the model stopped after thinking, with no answer; asking it to finish", prompt: "[deepcode] Your last reply had reasoning but no answer and no tool call. Make the tool call you planned, or give your final answer." }
         : { kind: "again", code: "empty-reply", notice: "the model sent an empty reply; asking it to continue", prompt: "[deepcode] Your last reply was empty. Continue with the task, or give your final answer." };
     }
     const last = text.split("\n").pop() ?? "";
     if (DANGLING.test(last)) {
-      if (this.reminded) return { kind: "stop", reason: "unfinished_reply", error: `the reply stopped where a tool call should follow ("${clip(last)}"), again after a reminder` };
-      this.reminded = true;
+      if (!this.remind()) return { kind: "stop", reason: "unfinished_reply", error: `the reply stopped where a tool call should follow ("${clip(last)}"), ${this.reminded ? "again after a reminder" : `after ${this.reminders} reminders this turn`}` };
       return {
         kind: "again",
         code: "unfinished-reply",

@@ -4,7 +4,8 @@
 // other builtin-tier hook on these events, so the repairs are the outermost builtin hooks:
 //
 //   model.stream    markup held back from the display                (until the reply is judged)
-//   model.response  scavenging of calls written as text            (rewrites the reply)
+//   model.response  reasoning before `</think>` moved out of content (think.ts), then
+//                   scavenging of calls written as text            (rewrites the reply)
 //   tool.list       schema flattening of deep schemas              (wraps the definitions)
 //   tool.input      re-nesting of flat inputs (outer), then JSON repair (inner; wraps the parse)
 //   tool.check      the call-storm breaker                          (may deny)
@@ -21,6 +22,7 @@ import { repairJson } from "./json-repair.js";
 import { scavengeResponse } from "./scavenge.js";
 import { freshCallId } from "../session/ids.js";
 import { contentDelta, StreamHold } from "./stream-hold.js";
+import { moveThinking } from "./think.js";
 
 export { canonicalJson, describeCall } from "./canonical.js";
 export { CallStormBreaker, STORM_BY, STORM_LIMIT, STORM_WINDOW } from "./call-storm.js";
@@ -79,6 +81,13 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
   chain.on("builtin", owner, "turn.complete", null, (e, next) => {
     holds.delete(e.sessionId);
     return next();
+  });
+
+  chain.on("builtin", owner, "model.response", null, async (e, next) => {
+    const moved = moveThinking(e.response);
+    if (moved === null) return next();
+    await log.announce("reasoning-in-content", "moved the reasoning before </think> out of the answer", e.step, e.sessionId);
+    return next({ ...e, response: moved });
   });
 
   chain.on("builtin", owner, "model.response", null, async (e, next) => {

@@ -68,19 +68,34 @@ function toolCallTags(text: string, known: (n: string) => boolean): Block[] {
   for (const m of text.matchAll(/<tool_call\b([^>]*?)(\/?)>/g)) {
     const attrs: Record<string, string> = {};
     for (const a of m[1].matchAll(ATTR)) attrs[a[1]] = unquote(a[2]);
-    const name = attrs.name?.trim();
-    if (!name || !known(name)) continue;
+    let name = attrs.name?.trim();
     let end = m.index + m[0].length;
-    let input = attrs.arguments !== undefined ? objectOf(attrs.arguments) : {};
+    let input: JsonObject | null = attrs.arguments !== undefined ? objectOf(attrs.arguments) : {};
     if (m[2] !== "/") {
       const close = text.indexOf("</tool_call>", end);
       const body = text.slice(end, close < 0 ? text.length : close);
-      if (body.trim() !== "") input = objectOf(body);
+      if (!name) {
+        // A bare tag with the name first: `<tool_call>NAME\n{…}` or `<tool_call>NAME({…})`.
+        // (A JSON object naming the tool inside the tag is json-calls' form.)
+        const head = /^\s*([\w-]+)\s*(?:\(([\s\S]*)\)\s*$|\n([\s\S]*)$|$)/.exec(body);
+        if (!head) continue;
+        name = head[1];
+        input = objectOf(head[2] ?? head[3] ?? "");
+      } else if (/<parameter\b/.test(body)) input = namedParams(body);
+      else if (body.trim() !== "") input = objectOf(body);
       end = close < 0 ? text.length : close + "</tool_call>".length;
     }
+    if (!name || !known(name)) continue;
     if (input) out.push({ start: m.index, end, calls: [{ name, input }] });
   }
   return out;
+}
+
+/** `<parameter name="k">v</parameter>` pairs; values stay text (validation judges their type). */
+function namedParams(body: string): JsonObject {
+  const input: JsonObject = {};
+  for (const p of body.matchAll(/<parameter\s+name\s*=\s*["']?([\w.-]+)["']?\s*>([\s\S]*?)(?:<\/parameter>|(?=<parameter\b)|$)/g)) input[p[1]] = p[2].replace(/^\n/, "").replace(/\n$/, "");
+  return input;
 }
 
 function functionTags(text: string, known: (n: string) => boolean): Block[] {
@@ -143,6 +158,8 @@ const RESIDUE = new RegExp(
   [
     `<${BAR}(?:tool${SP}calls?${SP}(?:begin|end)|tool${SP}sep|end${SP}of${SP}sentence)${BAR}>`,
     "<\\|eot_id\\|>",
+    // a <tool_call> wrapper whose inner markup was taken as a call
+    "<tool_call>\\s*</tool_call>",
     `<\\s*${MARKER}(?:tool_calls|function_calls|tool_use|calls)\\s*>?\\s*$`,
     "\\[(?:END_)?TOOL_REQUEST\\]",
   ].join("|"),

@@ -79,7 +79,8 @@ export function scavengeResponse(response: ModelResponse, opts: ScavengeOptions)
 
   let newContent: string | null = null;
   if (fromContent) {
-    const rest = cut(content, blocks).replace(/\n{3,}/g, "\n\n").trim();
+    // A `<tool_call>` wrapper around a taken block is left as an empty pair: residue too.
+    const rest = cut(content, blocks).replace(/<tool_call>\s*<\/tool_call>/g, "").replace(/\n{3,}/g, "\n\n").trim();
     newContent = rest === "" ? null : rest;
   }
   const where = fromContent ? "" : " from reasoning";
