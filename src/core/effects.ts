@@ -4,7 +4,8 @@
 //
 // Contracts:
 // - fs.read reads at most `maxBytes` and says whether it stopped short; a directory is an
-//   EISDIR error, a missing file ENOENT (the error's `code`, as node:fs reports it).
+//   EISDIR error, a missing file ENOENT (the error's `code`, as node:fs reports it), a FIFO,
+//   socket or device ENOTREG (refused at once: opened non-blocking, never waited on).
 // - fs.write is atomic: a temp file in the same folder, then rename. An existing file keeps its
 //   mode; `mode` applies to new files only. A symlink is written through (its target changes).
 // - process.run spawns argv without a shell, in its own process group. Timeout or abort sends
@@ -30,6 +31,7 @@ import type {
   ProcessRunRequest,
   ProcessRunResult,
 } from "../contract/index.js";
+import { openRegular } from "../contract/regular-file.js";
 import type { Chain } from "./chain.js";
 
 /** Per stream, when the caller does not say. */
@@ -69,10 +71,9 @@ function call<T>(fn: (cb: (err: NodeJS.ErrnoException | null, value: T) => void)
 }
 
 export async function readFileBounded(req: FsReadRequest): Promise<FsReadResult> {
-  const fd = await call<number>((cb) => fs.open(req.path, "r", cb));
+  // Never blocks on a FIFO or a device: those are refused (NotRegularFileError, "ENOTREG").
+  const { fd, stat: st } = await openRegular(req.path);
   try {
-    const st = await call<Stats>((cb) => fs.fstat(fd, cb));
-    if (st.isDirectory()) throw errno("EISDIR", `illegal operation on a directory, read '${req.path}'`);
     const cap = req.maxBytes ?? Number.POSITIVE_INFINITY;
     // Read the size stat gave (within the cap), then on until EOF: the file may have grown.
     const chunks: Buffer[] = [];
