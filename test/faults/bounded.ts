@@ -14,11 +14,12 @@ export interface BoundedRun {
 
 export function runBounded(
   args: string[],
-  o: { cwd: string; env: Record<string, string | undefined>; stdin?: string; limitMs?: number; onStart?: (child: ChildProcess) => void },
+  o: { cwd: string; env: Record<string, string | undefined>; stdin?: string; limitMs?: number; onStart?: (child: ChildProcess) => void; wrap?: string[] },
 ): Promise<BoundedRun> {
   return new Promise((resolve) => {
     const env = Object.fromEntries(Object.entries(o.env).filter(([, v]) => v !== undefined)) as Record<string, string>;
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: o.cwd, env });
+    const argv = [...(o.wrap ?? []), process.execPath, BIN, ...args];
+    const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env });
     let stdout = "";
     let stderr = "";
     let hung = false;
