@@ -20,6 +20,7 @@ const DEFAULTS = {
   firstByteTimeoutMs: 600_000,
   idleTimeoutMs: 120_000,
   keepAliveLimitMs: 300_000,
+  connectTimeoutMs: 30_000,
   totalTimeoutMs: 1_800_000,
 };
 
@@ -53,7 +54,10 @@ export function createProvider(opts: ProviderOptions): Provider {
   const basePath = base.pathname.replace(/\/+$/, "");
   const target = targetOf(base);
   const env = opts.env ?? process.env;
-  const connect = { env, ...(opts.ca !== undefined ? { ca: opts.ca } : {}) };
+  // A connection (through a proxy too) must be up within the connect limit, never longer than
+  // the keep-alive limit (settings apiIdleTimeoutMs): a peer that accepts and says nothing is gone.
+  const connectTimeoutMs = Math.min(opts.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs, opts.keepAliveLimitMs ?? DEFAULTS.keepAliveLimitMs);
+  const connect = { env, connectTimeoutMs, ...(opts.ca !== undefined ? { ca: opts.ca } : {}) };
   const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULTS.maxAttempts);
   const sleep = opts.sleep ?? defaultSleep;
   const random = opts.random ?? Math.random;
