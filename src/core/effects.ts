@@ -10,7 +10,8 @@
 //   mode; `mode` applies to new files only. A symlink is written through (its target changes).
 // - process.run spawns argv without a shell, in its own process group. Timeout or abort sends
 //   SIGTERM to the whole group, then SIGKILL after a short grace. Every live group is killed
-//   when deepcode exits, so no child outlives it. Output is kept per stream up to
+//   when deepcode exits, so no child outlives it — also after kill -9: a watchdog shell that
+//   sees deepcode's end as the end of a pipe kills the groups it was told about. Output is kept per stream up to
 //   `maxOutputBytes` as head + tail, the middle replaced by a marker naming the bytes cut.
 // - http.fetch is the global fetch with a timeout and the caller's abort signal.
 
@@ -153,6 +154,54 @@ function trackGroup(pid: number): void {
     process.on("exit", killAllGroups);
   }
   liveGroups.add(pid);
+  watchdog()?.write(`${pid}\n`);
+}
+
+function untrackGroup(pid: number): void {
+  if (liveGroups.delete(pid)) watchdog()?.write(`-${pid}\n`);
+}
+
+// The watchdog: the exit hook above cannot run when deepcode is killed with SIGKILL (or
+// crashes hard), and a process group outlives its creator. So one small shell, in a group of its
+// own, is told each group deepcode starts (a line "PID") and each one that ended ("-PID"), on
+// its stdin; when that pipe reaches end of file — deepcode is gone, however it died — it sends
+// SIGKILL to every group it still knows, then exits. It holds no file but its stdin (no
+// terminal, nothing of the project) and does nothing while deepcode lives.
+const WATCHDOG_SCRIPT = [
+  'g=" "',
+  "while IFS= read -r l; do",
+  '  case "$l" in',
+  '    -*) g=$(printf "%s" "$g" | sed "s/ ${l#-} / /") ;;',
+  '    *[!0-9]*|"") ;;',
+  '    *) g="$g$l " ;;',
+  "  esac",
+  "done",
+  'for p in $g; do kill -s KILL -- "-$p" 2>/dev/null; done',
+].join("\n");
+
+let watchdogStdin: import("node:stream").Writable | null | undefined;
+
+/** The watchdog's stdin, started on first use; null where there is no POSIX shell (Windows)
+ *  or it could not start (then only the exit hook kills groups). */
+function watchdog(): import("node:stream").Writable | null {
+  if (watchdogStdin !== undefined) return watchdogStdin;
+  watchdogStdin = null;
+  if (process.platform === "win32") return null;
+  try {
+    const w = spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    w.on("error", () => {
+      watchdogStdin = null; // no /bin/sh: the exit hook is all there is
+    });
+    w.unref();
+    const stdin = w.stdin!;
+    // EPIPE: the watchdog was killed; groups are still killed by the exit hook.
+    stdin.on("error", () => (watchdogStdin = null));
+    (stdin as unknown as { unref?: () => void }).unref?.(); // a pipe kept open must not keep deepcode alive
+    watchdogStdin = stdin;
+  } catch {
+    watchdogStdin = null; // spawn threw synchronously (EAGAIN, ENOMEM): the exit hook is all there is
+  }
+  return watchdogStdin;
 }
 
 /** SIGKILL every process group deepcode started that may still be alive (runs at exit). */
@@ -289,7 +338,7 @@ export function runProcess(req: ProcessRunRequest, scrubEnv: readonly string[] =
       child.stdout!.destroy();
       child.stderr!.destroy();
       // A group whose background children still run stays tracked until deepcode exits.
-      if (pid !== undefined && !signalGroup(pid, 0)) liveGroups.delete(pid);
+      if (pid !== undefined && !signalGroup(pid, 0)) untrackGroup(pid);
       const o = out.finish();
       const e = err.finish();
       resolve({
@@ -307,7 +356,7 @@ export function runProcess(req: ProcessRunRequest, scrubEnv: readonly string[] =
     child.on("error", (e) => {
       if (settled) return;
       cleanup();
-      if (pid !== undefined) liveGroups.delete(pid);
+      if (pid !== undefined) untrackGroup(pid);
       reject(e);
     });
     child.on("exit", (code, sig) => {
