@@ -34,6 +34,7 @@ import type {
 } from "../contract/index.js";
 import { openRegular } from "../contract/regular-file.js";
 import type { Chain } from "./chain.js";
+import { noteWrite, setWriteJournal, sweepStaleWrites } from "./write-litter.js";
 
 /** Per stream, when the caller does not say. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_000_000;
@@ -47,10 +48,17 @@ export interface EffectsOptions {
   /** Environment variables no child process may see (the API key's): a command the model
    *  runs could otherwise print it into the transcript. */
   scrubEnv?: readonly string[];
+  /** Where writes in flight are noted (deepcode's home `writes/`): temp files of writes killed
+   *  before their rename are removed at the next start (write-litter.ts). */
+  writeJournal?: string;
 }
 
 export function registerEffects(chain: Chain, opts: EffectsOptions = {}): void {
   const scrub = opts.scrubEnv ?? [];
+  if (opts.writeJournal) {
+    setWriteJournal(opts.writeJournal);
+    sweepStaleWrites(opts.writeJournal);
+  }
   chain.setCore("fs.read", (e) => readFileBounded(e));
   chain.setCore("fs.write", (e) => writeFileAtomic(e));
   chain.setCore("process.run", (e) => runProcess(e, scrub));
@@ -124,6 +132,7 @@ export async function writeFileAtomic(req: FsWriteRequest): Promise<FsWriteResul
   if (existing?.isDirectory()) throw errno("EISDIR", `illegal operation on a directory, write '${req.path}'`);
   const mode = existing ? existing.mode & 0o7777 : req.mode;
   const tmp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const done = noteWrite(tmp); // so a kill -9 before the rename leaves nothing for good (write-litter.ts)
   try {
     // Without a mode to keep or set, the temp file is created as a plain create would (0666
     // minus the umask); otherwise it starts private and gets its exact mode before the rename.
@@ -139,6 +148,8 @@ export async function writeFileAtomic(req: FsWriteRequest): Promise<FsWriteResul
   } catch (err) {
     await unlink(tmp).catch(() => undefined); // the temp file may not exist (open failed)
     throw err;
+  } finally {
+    done();
   }
   return { stat: toFileStat(await stat(target)), created: existing === null };
 }
