@@ -52,6 +52,9 @@ export interface LedgerRecord {
    *  the main session's and turn's it worked for (so a session's cost includes its subagents). */
   agent?: string;
   agentSession?: string;
+  /** The API sent no usage for this request: the token counts (and so the cost) are deepcode's
+   *  estimate from the text (src/core/engine/usage-estimate.ts), not what was billed. */
+  estimated?: true;
 }
 
 export interface SkippedLine {
@@ -78,6 +81,7 @@ export function ledgerRecord(r: {
   cost: Cost;
   estimate?: LedgerEstimate;
   agent?: { name: string; session: string };
+  estimated?: boolean;
 }): LedgerRecord {
   const { hit, miss } = splitPrompt(r.usage);
   const rec: LedgerRecord = {
@@ -105,6 +109,7 @@ export function ledgerRecord(r: {
     rec.agent = r.agent.name;
     rec.agentSession = r.agent.session;
   }
+  if (r.estimated) rec.estimated = true;
   return rec;
 }
 
