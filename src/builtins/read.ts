@@ -47,6 +47,7 @@ export const readTool: ToolSpec<ReadInput> = {
     } catch (err) {
       const code = errCode(err);
       if (code === "ENOENT") return fail(`File does not exist: ${shown}`);
+      if (code === "ENOTREG") return fail(`${shown} is not a regular file (${(err as { kind?: string }).kind ?? "a special file"}); Read reads regular files only, it would wait forever on a pipe or device.`);
       if (code === "EISDIR") return fail(`${shown} is a directory, not a file. List it with Glob (e.g. pattern "${shown === "." ? "" : `${shown}/`}*").`);
       throw err;
     }

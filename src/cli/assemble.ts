@@ -126,7 +126,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const chain = new Chain();
   chain.onReport((r) => warn(`${r.owner} on ${r.event}: ${r.message}`));
   // Every variable that can hold a key deepcode uses stays out of child processes.
-  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)] });
+  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)], writeJournal: join(home, "writes") });
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.add(t, "builtin");
 

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 // errors.js, not the contract's index: the start path loads only what it uses (bench startup).
 import { ConfigError, NotImplementedError, ProviderError } from "../contract/errors.js";
 import { packageVersion } from "./version.js";
+import { deepcodeHome, unwritableHome } from "./home.js";
 import { sealKeyEnv } from "./key-env.js";
 import { GLOBAL_OPTIONS, mainHelp, parseOptions, splitRules, subcommand, SUBCOMMANDS, UsageError, type Parsed } from "./options.js";
 import type { AssembleOptions } from "./assemble.js";
@@ -87,6 +88,8 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
   } catch (err) {
     if (err instanceof UsageError) return usage(err.message);
     if (err instanceof ConfigError || err instanceof NotImplementedError || err instanceof ProviderError || (err instanceof Error && err.name === "SessionBusyError")) return failure(err.message);
+    const home = unwritableHome(err, options.home ?? deepcodeHome(options.env ?? process.env));
+    if (home) return failure(home);
     throw err;
   }
 }

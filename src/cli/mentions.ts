@@ -28,10 +28,11 @@
 // without asking (a deny rule, a secret like `.env`: see mentionAllow), a binary file, and
 // anything past the total budget.
 
-import { closeSync, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { closeSync, lstatSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Chain } from "../core/chain.js";
 import type { GateDecision, Unsubscribe } from "../contract/index.js";
+import { NotRegularFileError, openRegularSync } from "../contract/regular-file.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../builtins/ignore.js";
 
 export const MENTION_MAX_BYTES = 64 * 1024;
@@ -178,15 +179,17 @@ function fileBlock(abs: string, rel: string, maxBytes: number): { text: string }
   let buf: Buffer;
   let size: number;
   try {
-    const fd = openSync(abs, "r");
+    // Opened non-blocking and checked on the descriptor: a FIFO would block the main thread.
+    const { fd, stat } = openRegularSync(abs);
     try {
-      size = fstatSync(fd).size;
+      size = stat.size;
       buf = Buffer.alloc(Math.min(size, maxBytes + 1));
       buf = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
     } finally {
       closeSync(fd);
     }
   } catch (err) {
+    if (err instanceof NotRegularFileError) return { note: `${err.kind}, not a regular file; not attached` };
     return { note: `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}); left as text` };
   }
   if (buf.subarray(0, 8192).includes(0)) return { note: "a binary file; not attached" };

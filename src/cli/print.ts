@@ -23,6 +23,7 @@ import { failedBeforeStart, resultObject, TurnFacts, type ResultObject } from ".
 import { StreamJsonWriter } from "./print-stream.js";
 import { progressLine } from "./render/progress.js";
 import { packageVersion } from "./version.js";
+import { unwritableHome } from "./home.js";
 
 export interface PrintOptions {
   format: OutputFormat;
@@ -80,7 +81,8 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
   try {
     engine = await openSession(app, o, say);
   } catch (e) {
-    return failed(o.format, e instanceof Error ? e.message : String(e), started, out, err);
+    const message = unwritableHome(e, app.home) ?? (e instanceof Error ? e.message : String(e));
+    return failed(o.format, message, started, out, err);
   }
   app.engine = engine;
   // Custom commands work here as in the REPL: `-p "/review src/a.ts"` (project, user, plugins).

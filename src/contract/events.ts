@@ -259,7 +259,7 @@ export interface EventMap {
   /** The usage of one request, as the API reported it. The core answer prices it exactly (the
    *  price in force at `at`); hooks observe it (the usage ledger, budgets, telemetry). */
   "model.usage": {
-    payload: { sessionId: string; turn: number; step: number; model: string; tier?: string; usage: Usage; at: string; agent?: AgentIdentity };
+    payload: { sessionId: string; turn: number; step: number; model: string; tier?: string; usage: Usage; at: string; agent?: AgentIdentity; /** The API sent no usage: deepcode estimated it from the text. */ estimated?: boolean };
     result: { costUsd: number; costCny: number };
   };
   /** A whole reply before it enters the log; repair hooks rewrite it here. */

@@ -4,12 +4,14 @@
 //
 // Contracts:
 // - fs.read reads at most `maxBytes` and says whether it stopped short; a directory is an
-//   EISDIR error, a missing file ENOENT (the error's `code`, as node:fs reports it).
+//   EISDIR error, a missing file ENOENT (the error's `code`, as node:fs reports it), a FIFO,
+//   socket or device ENOTREG (refused at once: opened non-blocking, never waited on).
 // - fs.write is atomic: a temp file in the same folder, then rename. An existing file keeps its
 //   mode; `mode` applies to new files only. A symlink is written through (its target changes).
 // - process.run spawns argv without a shell, in its own process group. Timeout or abort sends
 //   SIGTERM to the whole group, then SIGKILL after a short grace. Every live group is killed
-//   when deepcode exits, so no child outlives it. Output is kept per stream up to
+//   when deepcode exits, so no child outlives it — also after kill -9: a watchdog shell that
+//   sees deepcode's end as the end of a pipe kills the groups it was told about. Output is kept per stream up to
 //   `maxOutputBytes` as head + tail, the middle replaced by a marker naming the bytes cut.
 // - http.fetch is the global fetch with a timeout and the caller's abort signal.
 
@@ -30,7 +32,9 @@ import type {
   ProcessRunRequest,
   ProcessRunResult,
 } from "../contract/index.js";
+import { openRegular } from "../contract/regular-file.js";
 import type { Chain } from "./chain.js";
+import { noteWrite, setWriteJournal, sweepStaleWrites } from "./write-litter.js";
 
 /** Per stream, when the caller does not say. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_000_000;
@@ -44,10 +48,17 @@ export interface EffectsOptions {
   /** Environment variables no child process may see (the API key's): a command the model
    *  runs could otherwise print it into the transcript. */
   scrubEnv?: readonly string[];
+  /** Where writes in flight are noted (deepcode's home `writes/`): temp files of writes killed
+   *  before their rename are removed at the next start (write-litter.ts). */
+  writeJournal?: string;
 }
 
 export function registerEffects(chain: Chain, opts: EffectsOptions = {}): void {
   const scrub = opts.scrubEnv ?? [];
+  if (opts.writeJournal) {
+    setWriteJournal(opts.writeJournal);
+    sweepStaleWrites(opts.writeJournal);
+  }
   chain.setCore("fs.read", (e) => readFileBounded(e));
   chain.setCore("fs.write", (e) => writeFileAtomic(e));
   chain.setCore("process.run", (e) => runProcess(e, scrub));
@@ -69,10 +80,9 @@ function call<T>(fn: (cb: (err: NodeJS.ErrnoException | null, value: T) => void)
 }
 
 export async function readFileBounded(req: FsReadRequest): Promise<FsReadResult> {
-  const fd = await call<number>((cb) => fs.open(req.path, "r", cb));
+  // Never blocks on a FIFO or a device: those are refused (NotRegularFileError, "ENOTREG").
+  const { fd, stat: st } = await openRegular(req.path);
   try {
-    const st = await call<Stats>((cb) => fs.fstat(fd, cb));
-    if (st.isDirectory()) throw errno("EISDIR", `illegal operation on a directory, read '${req.path}'`);
     const cap = req.maxBytes ?? Number.POSITIVE_INFINITY;
     // Read the size stat gave (within the cap), then on until EOF: the file may have grown.
     const chunks: Buffer[] = [];
@@ -122,6 +132,7 @@ export async function writeFileAtomic(req: FsWriteRequest): Promise<FsWriteResul
   if (existing?.isDirectory()) throw errno("EISDIR", `illegal operation on a directory, write '${req.path}'`);
   const mode = existing ? existing.mode & 0o7777 : req.mode;
   const tmp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const done = noteWrite(tmp); // so a kill -9 before the rename leaves nothing for good (write-litter.ts)
   try {
     // Without a mode to keep or set, the temp file is created as a plain create would (0666
     // minus the umask); otherwise it starts private and gets its exact mode before the rename.
@@ -137,6 +148,8 @@ export async function writeFileAtomic(req: FsWriteRequest): Promise<FsWriteResul
   } catch (err) {
     await unlink(tmp).catch(() => undefined); // the temp file may not exist (open failed)
     throw err;
+  } finally {
+    done();
   }
   return { stat: toFileStat(await stat(target)), created: existing === null };
 }
@@ -152,6 +165,54 @@ function trackGroup(pid: number): void {
     process.on("exit", killAllGroups);
   }
   liveGroups.add(pid);
+  watchdog()?.write(`${pid}\n`);
+}
+
+function untrackGroup(pid: number): void {
+  if (liveGroups.delete(pid)) watchdog()?.write(`-${pid}\n`);
+}
+
+// The watchdog: the exit hook above cannot run when deepcode is killed with SIGKILL (or
+// crashes hard), and a process group outlives its creator. So one small shell, in a group of its
+// own, is told each group deepcode starts (a line "PID") and each one that ended ("-PID"), on
+// its stdin; when that pipe reaches end of file — deepcode is gone, however it died — it sends
+// SIGKILL to every group it still knows, then exits. It holds no file but its stdin (no
+// terminal, nothing of the project) and does nothing while deepcode lives.
+const WATCHDOG_SCRIPT = [
+  'g=" "',
+  "while IFS= read -r l; do",
+  '  case "$l" in',
+  '    -*) g=$(printf "%s" "$g" | sed "s/ ${l#-} / /") ;;',
+  '    *[!0-9]*|"") ;;',
+  '    *) g="$g$l " ;;',
+  "  esac",
+  "done",
+  'for p in $g; do kill -s KILL -- "-$p" 2>/dev/null; done',
+].join("\n");
+
+let watchdogStdin: import("node:stream").Writable | null | undefined;
+
+/** The watchdog's stdin, started on first use; null where there is no POSIX shell (Windows)
+ *  or it could not start (then only the exit hook kills groups). */
+function watchdog(): import("node:stream").Writable | null {
+  if (watchdogStdin !== undefined) return watchdogStdin;
+  watchdogStdin = null;
+  if (process.platform === "win32") return null;
+  try {
+    const w = spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    w.on("error", () => {
+      watchdogStdin = null; // no /bin/sh: the exit hook is all there is
+    });
+    w.unref();
+    const stdin = w.stdin!;
+    // EPIPE: the watchdog was killed; groups are still killed by the exit hook.
+    stdin.on("error", () => (watchdogStdin = null));
+    (stdin as unknown as { unref?: () => void }).unref?.(); // a pipe kept open must not keep deepcode alive
+    watchdogStdin = stdin;
+  } catch {
+    watchdogStdin = null; // spawn threw synchronously (EAGAIN, ENOMEM): the exit hook is all there is
+  }
+  return watchdogStdin;
 }
 
 /** SIGKILL every process group deepcode started that may still be alive (runs at exit). */
@@ -288,7 +349,7 @@ export function runProcess(req: ProcessRunRequest, scrubEnv: readonly string[] =
       child.stdout!.destroy();
       child.stderr!.destroy();
       // A group whose background children still run stays tracked until deepcode exits.
-      if (pid !== undefined && !signalGroup(pid, 0)) liveGroups.delete(pid);
+      if (pid !== undefined && !signalGroup(pid, 0)) untrackGroup(pid);
       const o = out.finish();
       const e = err.finish();
       resolve({
@@ -306,7 +367,7 @@ export function runProcess(req: ProcessRunRequest, scrubEnv: readonly string[] =
     child.on("error", (e) => {
       if (settled) return;
       cleanup();
-      if (pid !== undefined) liveGroups.delete(pid);
+      if (pid !== undefined) untrackGroup(pid);
       reject(e);
     });
     child.on("exit", (code, sig) => {

@@ -65,9 +65,13 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
     let timer: NodeJS.Timeout | undefined;
     let keepAliveTimer: NodeJS.Timeout | undefined;
     let sawResponse = false;
+    // The connection's own signal: one still being made when the attempt ends (a timer, an
+    // abort) is torn down with it, so no half-open tunnel keeps the process alive.
+    const connecting = new AbortController();
 
     const cleanup = () => {
       settled = true;
+      if (!connecting.signal.aborted) connecting.abort(new AttemptFailure("aborted", "the attempt ended", false));
       clearTimeout(timer);
       clearTimeout(keepAliveTimer);
       signal.removeEventListener("abort", onAbort);
@@ -90,6 +94,7 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       else reject(f);
     };
     const onAbort = () => {
+      if (!connecting.signal.aborted) connecting.abort(signal.reason);
       fail(signal.reason instanceof AttemptFailure ? signal.reason : new AttemptFailure("aborted", "the request was cancelled", false));
     };
     /** (Re)start the silence timer: any byte resets it, keep-alive comments included. */
@@ -100,9 +105,12 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
         const s = Math.round(x.idleTimeoutMs / 1000);
         timer = setTimeout(() => fail(new AttemptFailure("idle_timeout", `the stream went silent for ${s} s`, false)), x.idleTimeoutMs);
       } else {
-        const s = Math.round(x.firstByteTimeoutMs / 1000);
+        // No response at all (not even a status line) is bounded by the keep-alive limit too.
+        const ms = sawResponse ? x.firstByteTimeoutMs : Math.min(x.firstByteTimeoutMs, x.keepAliveLimitMs);
+        const s = Math.round(ms / 1000);
         const what = sawResponse ? "the reply did not start" : "no response";
-        timer = setTimeout(() => fail(new AttemptFailure("timeout", `${what} from ${x.target.host} within ${s} s`, false)), x.firstByteTimeoutMs);
+        const hint = ms < x.firstByteTimeoutMs ? " (settings apiIdleTimeoutMs sets this limit)" : "";
+        timer = setTimeout(() => fail(new AttemptFailure("timeout", `${what} from ${x.target.host} within ${s} s${hint}`, false)), ms);
       }
     };
 
@@ -136,12 +144,15 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
 
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
-    arm();
+    // While connecting, the connect limit (naming what did not answer) applies; the silence
+    // timer starts once the socket is up.
+    if (x.connect.connectTimeoutMs === undefined) arm();
 
-    openSocket(x.target, x.connect, signal).then(
+    openSocket(x.target, x.connect, connecting.signal).then(
       (s) => {
         if (settled) return void s.destroy();
         socket = s;
+        arm();
         const req = httpRequest({
           method: "POST",
           host: x.target.host,

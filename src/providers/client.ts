@@ -23,6 +23,7 @@ const DEFAULTS = {
   // A person gives up on a silent stream after 15–60 s (DeepSeek-V3#1608); a healthy one sends
   // a piece every few hundred milliseconds, even while reasoning.
   stallTimeoutMs: 45_000,
+  connectTimeoutMs: 30_000,
   totalTimeoutMs: 1_800_000,
 };
 
@@ -56,7 +57,10 @@ export function createProvider(opts: ProviderOptions): Provider {
   const basePath = base.pathname.replace(/\/+$/, "");
   const target = targetOf(base);
   const env = opts.env ?? process.env;
-  const connect = { env, ...(opts.ca !== undefined ? { ca: opts.ca } : {}) };
+  // A connection (through a proxy too) must be up within the connect limit, never longer than
+  // the keep-alive limit (settings apiIdleTimeoutMs): a peer that accepts and says nothing is gone.
+  const connectTimeoutMs = Math.min(opts.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs, opts.keepAliveLimitMs ?? DEFAULTS.keepAliveLimitMs);
+  const connect = { env, connectTimeoutMs, ...(opts.ca !== undefined ? { ca: opts.ca } : {}) };
   const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULTS.maxAttempts);
   const sleep = opts.sleep ?? defaultSleep;
   const random = opts.random ?? Math.random;

@@ -7,7 +7,7 @@ import type { Socket } from "node:net";
 import { connect as tlsConnect, rootCertificates } from "node:tls";
 import type { TLSSocket } from "node:tls";
 import { AttemptFailure, networkFailure } from "./errors.js";
-import { bareHost, proxyFor, tunnel } from "./proxy.js";
+import { bareHost, proxyFor, proxyName, tunnel } from "./proxy.js";
 import type { Env } from "./proxy.js";
 
 export interface Target {
@@ -49,18 +49,53 @@ export function targetOf(url: URL): Target {
 export interface ConnectOptions {
   env: Env;
   ca?: string | Buffer;
+  /** Time allowed to have a connected socket: TCP, the proxy's answer to CONNECT, the TLS
+   *  handshake (default: no limit of its own). A proxy or server that accepts and says nothing
+   *  ends here with a message naming it, instead of holding the run until the first-byte limit. */
+  connectTimeoutMs?: number;
 }
 
 /** Open a connected socket to the target (TLS handshake done for https). Rejects with an
- *  AttemptFailure; on abort it destroys whatever it opened. */
+ *  AttemptFailure; on abort or at the connect limit it destroys whatever it opened. */
 export async function openSocket(t: Target, o: ConnectOptions, signal: AbortSignal): Promise<Socket> {
   const proxy = proxyFor(t.url, o.env);
+  const ctl = new AbortController();
+  const onAbort = () => ctl.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  // What is being waited for, for the message when the limit is reached.
+  const stage: { what: () => string; retryable: boolean } = { what: () => `could not connect to ${t.host}:${t.port}`, retryable: true };
+  const timer =
+    o.connectTimeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          const s = Math.round(o.connectTimeoutMs! / 1000);
+          ctl.abort(new AttemptFailure("timeout", `${stage.what()} within ${s} s (settings apiIdleTimeoutMs shortens this limit)`, stage.retryable));
+        }, o.connectTimeoutMs);
+  try {
+    return await connectStages(t, o, proxy, stage, ctl.signal);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+async function connectStages(t: Target, o: ConnectOptions, proxy: URL | undefined, stage: { what: () => string; retryable: boolean }, signal: AbortSignal): Promise<Socket> {
   let raw: Socket | undefined;
-  if (proxy) raw = await tunnel(proxy, t.host, t.port, signal);
+  if (proxy) {
+    const via = proxyName(proxy);
+    // A proxy that takes the connection and never answers will not answer a retry either.
+    stage.retryable = false;
+    let reached = false;
+    stage.what = () => (reached ? `the proxy ${via} accepted the connection but did not answer the CONNECT to ${t.host}:${t.port}` : `could not connect to the proxy ${via}`);
+    raw = await tunnel(proxy, t.host, t.port, signal, () => (reached = true));
+    stage.what = () => `the TLS handshake with ${t.host} through the proxy ${via} did not finish`;
+  }
   if (!t.secure) {
     if (raw) return raw;
     return settle(netConnect({ host: t.host, port: t.port }), "connect", t.host, signal);
   }
+  if (!raw) stage.what = () => `could not connect to ${t.host}:${t.port} (TCP and TLS)`;
   const tlsOptions = {
     host: t.host,
     port: t.port,
@@ -79,7 +114,7 @@ function settle<S extends Socket | TLSSocket>(socket: S, ready: string, host: st
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       socket.destroy();
-      reject(new AttemptFailure("aborted", "aborted", false));
+      reject(signal.reason instanceof AttemptFailure ? signal.reason : new AttemptFailure("aborted", "aborted", false));
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });

@@ -65,8 +65,17 @@ export function bypassed(target: URL, noProxy: string): boolean {
   return false;
 }
 
-/** Open a CONNECT tunnel to host:port through the proxy; resolves with the raw socket. */
-export function tunnel(proxy: URL, host: string, port: number, signal: AbortSignal): Promise<Socket> {
+/** The proxy as host:port, for messages. */
+export function proxyName(proxy: URL): string {
+  const host = bareHost(proxy.hostname);
+  return `${host.includes(":") ? `[${host}]` : host}:${defaultPort(proxy)}`;
+}
+
+/** Open a CONNECT tunnel to host:port through the proxy; resolves with the raw socket.
+ *  `onReached` is called when the TCP connection to the proxy is up (the CONNECT is sent).
+ *  An abort destroys the request and its socket, and rejects with the signal's AttemptFailure
+ *  when it carries one (the connect limit's, naming the proxy). */
+export function tunnel(proxy: URL, host: string, port: number, signal: AbortSignal, onReached?: () => void): Promise<Socket> {
   const authority = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const headers: Record<string, string> = { host: authority };
   if (proxy.username) {
@@ -74,7 +83,7 @@ export function tunnel(proxy: URL, host: string, port: number, signal: AbortSign
     const pass = decodeURIComponent(proxy.password);
     headers["proxy-authorization"] = `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
   }
-  const where = `proxy ${proxy.host}`;
+  const where = `proxy ${proxyName(proxy)}`;
   return new Promise((resolve, reject) => {
     const req = httpRequest({
       host: bareHost(proxy.hostname),
@@ -83,6 +92,10 @@ export function tunnel(proxy: URL, host: string, port: number, signal: AbortSign
       path: authority,
       headers,
       signal,
+    });
+    req.on("socket", (s: Socket) => {
+      if (!s.connecting) onReached?.();
+      else s.once("connect", () => onReached?.());
     });
     req.on("connect", (res, socket, head) => {
       const status = res.statusCode ?? 0;
@@ -99,6 +112,10 @@ export function tunnel(proxy: URL, host: string, port: number, signal: AbortSign
       }
     });
     req.on("error", (err: NodeJS.ErrnoException) => {
+      if (signal.aborted) {
+        reject(signal.reason instanceof AttemptFailure ? signal.reason : new AttemptFailure("aborted", "the request was cancelled", false));
+        return;
+      }
       reject(new AttemptFailure("network", `cannot reach the ${where} (${err.code ?? err.message})`, true));
     });
     req.end();

@@ -16,7 +16,9 @@ export interface ProviderOptions {
   /** Attempts in all, first included (default 4). */
   maxAttempts?: number;
   /** Silence allowed before the reply starts (default 600 000: the server itself gives up after
-   *  10 min of queueing). Any byte resets it, keep-alive comments included. */
+   *  10 min of queueing). Any byte resets it, keep-alive comments included. Before the response
+   *  itself (status and headers) arrives, keepAliveLimitMs bounds it too: a server that accepts
+   *  and sends nothing is not a queue (DeepSeek answers at once and sends keep-alives). */
   firstByteTimeoutMs?: number;
   /** Silence allowed once the reply has started (default 120 000); keep-alives reset it. */
   idleTimeoutMs?: number;
@@ -29,6 +31,9 @@ export interface ProviderOptions {
    *  or a tool call (default 45 000; settings `apiStallTimeoutMs`). An attempt that stalls with
    *  only reasoning is retried; one with content or calls ends incomplete. */
   stallTimeoutMs?: number;
+  /** Time allowed to connect — TCP, a proxy's answer to CONNECT, TLS (default 30 000; never
+   *  more than keepAliveLimitMs). */
+  connectTimeoutMs?: number;
   /** The whole request, retries and their waits included (default 1 800 000). */
   totalTimeoutMs?: number;
   /** Waits between attempts; injectable so tests observe backoff without waiting. */

@@ -11,9 +11,8 @@
 // - Reading fails closed for budgets: when the ledger exists but cannot be read, `readError`
 //   says why, and a set budget refuses turns rather than guess the spending.
 
-import { readFileSync } from "node:fs";
 import {
-  appendLedger, ledgerPath, parseLedger, periodOf, spending, summarise,
+  appendLedger, ledgerPath, parseLedger, periodOf, readLedgerText, spending, summarise,
   type LedgerRecord, type SummaryRow,
 } from "../../core/cost/index.js";
 
@@ -43,13 +42,10 @@ export class Book {
     const path = ledgerPath(this.home);
     let text = "";
     try {
-      text = readFileSync(path, "utf8");
+      text = readLedgerText(path);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT") {
-        this.readError = `cannot read the usage ledger ${path} (${(err as Error).message})`;
-        this.notify({ level: "warn", code: "ledger-unreadable", message: this.readError });
-      }
+      this.readError = `cannot read the usage ledger: ${(err as Error).message}`;
+      this.notify({ level: "warn", code: "ledger-unreadable", message: this.readError });
     }
     const read = parseLedger(text);
     if (read.skipped.length) {

@@ -169,7 +169,7 @@ class RunningCost implements CostControl {
       const root = this.session(session);
       const estimate = root.turnEstimate?.turn === turn ? root.turnEstimate.value : undefined;
       const agent = e.agent ? { name: e.agent.name, session: e.sessionId } : undefined;
-      await this.book.append(ledgerRecord({ at, project: this.app.root, session, turn, step: e.step, tier: e.tier, usage: e.usage, cost, estimate, agent }));
+      await this.book.append(ledgerRecord({ at, project: this.app.root, session, turn, step: e.step, tier: e.tier, usage: e.usage, cost, estimate, agent, estimated: e.estimated }));
       return r;
     });
     c.setCore("cost.estimate", (e) => {

@@ -9,9 +9,10 @@
 // - The managed path is only a parameter here. Nothing a user sets (environment, flag, project
 //   file) moves or switches off the managed layer; the CLI passes defaultManagedPath().
 
-import { lstatSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError } from "../../contract/errors.js";
+import { NotRegularFileError, readRegularFileSync } from "../../contract/regular-file.js";
 import type { JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson, type JsonPosition } from "./json.js";
 import { checkSettings, isObject } from "./schema.js";
@@ -186,16 +187,23 @@ function broken(
  *  `strict` (the managed layer): an empty file, a key given twice, an unknown key and a Claude
  *  Code key deepcode does not apply (unless harmless: strict.ts) are ConfigErrors too. */
 export function readSettingsFile(file: string, required: boolean, warnings: string[], seen: Set<string>, o: { strict?: boolean } = {}): ReadFile {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    // Non-blocking open, checked on the descriptor: a FIFO here would hang start-up.
+    bytes = readRegularFileSync(file).data;
   } catch (err) {
     const c = code(err);
+    if (c === "ENOENT") {
+      const target = danglingTarget(file);
+      if (target !== undefined) throw new ConfigError(`is a symlink to ${target}, which does not exist: fix or remove the link`, file);
+    }
     if ((c === "ENOENT" || c === "ENOTDIR") && !required) return { settings: {}, present: false, positions: new Map() };
     if (c === "ENOENT") throw new ConfigError("settings file not found", file);
     if (c === "EISDIR") throw new ConfigError("is a folder, not a settings file", file);
+    if (err instanceof NotRegularFileError) throw new ConfigError(`is ${err.kind}, not a settings file: deepcode reads settings from regular files only`, file);
     throw new ConfigError(`cannot read the settings file (${c ?? String(err)})`, file);
   }
+  const text = decodeUtf8(bytes, file);
   if (text.trim() === "" || text.trim() === "\ufeff") {
     if (o.strict) throw new ConfigError("is empty: a managed policy file must hold a JSON object (write {} for no rules)", file);
     return { settings: {}, present: true, positions: new Map() };
@@ -298,6 +306,52 @@ function removePath(obj: Settings, path: string): void {
 
 function where(file: string, pos: JsonPosition | undefined): string {
   return pos ? `${file}:${pos.line}:${pos.column}` : file;
+}
+
+/** Where a dangling symlink at `file` points, or undefined when `file` is not one. */
+function danglingTarget(file: string): string | undefined {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined;
+  } catch {
+    return undefined; // nothing at all there (ENOENT, ENOTDIR): an absent file, not a bad link
+  }
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The file's text; bytes that are not UTF-8 are a ConfigError naming the line and column
+ *  (decoded leniently they would become U+FFFD and reach the API as a model name). */
+function decodeUtf8(bytes: Buffer, file: string): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    let line = 1;
+    let column = 1;
+    for (let i = 0; i < bytes.length; ) {
+      const len = utf8Length(bytes, i);
+      if (len === 0) break;
+      if (bytes[i] === 0x0a) {
+        line++;
+        column = 1;
+      } else column++;
+      i += len;
+    }
+    throw new ConfigError("holds bytes that are not UTF-8: save the file as UTF-8", file, line, column);
+  }
+}
+
+/** The length of the valid UTF-8 sequence at `i`, or 0 when the bytes there are not one. */
+function utf8Length(b: Buffer, i: number): number {
+  const c = b[i];
+  const n = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xf0 && c < 0xf5 ? 4 : 0;
+  if (n === 0 || i + n > b.length) return 0;
+  for (let k = 1; k < n; k++) if ((b[i + k] & 0xc0) !== 0x80) return 0;
+  try {
+    STRICT_UTF8.decode(b.subarray(i, i + n)); // overlong forms and surrogates
+  } catch {
+    return 0;
+  }
+  return n;
 }
 
 function code(err: unknown): string | undefined {

@@ -21,7 +21,7 @@ export {
   type BudgetKind, type BudgetSettings, type BudgetState, type SessionRaise, type SettingsLayer, type Spent,
 } from "./budget.js";
 export {
-  appendLedger, LEDGER_FILE, ledgerPath, ledgerRecord, parseLedger, readLedger,
+  appendLedger, LEDGER_FILE, ledgerError, ledgerPath, ledgerRecord, parseLedger, readLedger, readLedgerText,
   type LedgerEstimate, type LedgerRead, type LedgerRecord, type SkippedLine,
 } from "./ledger.js";
 export {

@@ -6,9 +6,10 @@
 // whole record and reports it; appending first ends a torn line with a newline, so the next
 // record is never glued onto it.
 
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { NotRegularFileError, fileKind, readRegularFileSync } from "../../contract/regular-file.js";
 import type { Usage } from "../../contract/wire.js";
 import { splitPrompt } from "./calc.js";
 import type { TaskClass } from "./classify.js";
@@ -51,6 +52,9 @@ export interface LedgerRecord {
    *  the main session's and turn's it worked for (so a session's cost includes its subagents). */
   agent?: string;
   agentSession?: string;
+  /** The API sent no usage for this request: the token counts (and so the cost) are deepcode's
+   *  estimate from the text (src/core/engine/usage-estimate.ts), not what was billed. */
+  estimated?: true;
 }
 
 export interface SkippedLine {
@@ -77,6 +81,7 @@ export function ledgerRecord(r: {
   cost: Cost;
   estimate?: LedgerEstimate;
   agent?: { name: string; session: string };
+  estimated?: boolean;
 }): LedgerRecord {
   const { hit, miss } = splitPrompt(r.usage);
   const rec: LedgerRecord = {
@@ -104,6 +109,7 @@ export function ledgerRecord(r: {
     rec.agent = r.agent.name;
     rec.agentSession = r.agent.session;
   }
+  if (r.estimated) rec.estimated = true;
   return rec;
 }
 
@@ -111,31 +117,45 @@ export function ledgerPath(home: string): string {
   return join(home, LEDGER_FILE);
 }
 
-/** Whether the file exists and its last byte is not a newline (a torn last line). */
-function endsTorn(path: string): boolean {
+/** Whether the open ledger's last byte is not a newline (a torn last line). */
+function endsTorn(fd: number, size: number): boolean {
+  if (size === 0) return false;
+  const b = Buffer.alloc(1);
+  readSync(fd, b, 0, 1, size - 1);
+  return b[0] !== 0x0a;
+}
+
+/** O_APPEND | O_CREAT, and O_NONBLOCK so a FIFO at the ledger's path fails (ENXIO) or is
+ *  refused after fstat instead of waiting for a reader; O_RDWR to look at the last byte. */
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0);
+
+export async function appendLedger(home: string, record: LedgerRecord): Promise<void> {
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  const path = ledgerPath(home);
   let fd: number;
   try {
-    fd = openSync(path, "r");
-  } catch {
-    return false; // no ledger yet (ENOENT): nothing to repair
+    fd = openSync(path, APPEND_FLAGS, 0o600);
+  } catch (err) {
+    throw ledgerError(path, err);
   }
   try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return false;
-    const b = Buffer.alloc(1);
-    readSync(fd, b, 0, 1, size - 1);
-    return b[0] !== 0x0a;
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new NotRegularFileError(path, fileKind(st));
+    const line = `${endsTorn(fd, st.size) ? "\n" : ""}${JSON.stringify(record)}\n`;
+    // One write with O_APPEND: concurrent sessions interleave whole lines, not bytes.
+    writeSync(fd, line);
   } finally {
     closeSync(fd);
   }
 }
 
-export async function appendLedger(home: string, record: LedgerRecord): Promise<void> {
-  await mkdir(home, { recursive: true, mode: 0o700 });
-  const path = ledgerPath(home);
-  const line = `${endsTorn(path) ? "\n" : ""}${JSON.stringify(record)}\n`;
-  // One write with O_APPEND: concurrent sessions interleave whole lines, not bytes.
-  await appendFile(path, line, { mode: 0o600 });
+/** An error about the ledger file that names it (node's EISDIR, ENXIO… do not). */
+export function ledgerError(path: string, err: unknown): Error {
+  if (err instanceof NotRegularFileError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "EISDIR") return new Error(`the usage ledger ${path} is a directory, not a file: move it away`);
+  if (code === "ENXIO") return new Error(`${path} is a named pipe (FIFO), not a regular file`);
+  return new Error(`cannot use the usage ledger ${path} (${code ?? (err as Error).message})`);
 }
 
 const NUMBERS = ["turn", "prompt", "hit", "miss", "completion", "reasoning", "usd", "cny", "savingUsd", "savingCny"] as const;
@@ -182,14 +202,18 @@ export function parseLedger(text: string): LedgerRead {
   return { records, skipped };
 }
 
-/** Every record of `<home>/usage.jsonl`; a missing file is an empty ledger. */
+/** Every record of `<home>/usage.jsonl`; a missing file is an empty ledger. Anything else at
+ *  that path (a folder, a FIFO) is an error naming the file. */
 export async function readLedger(home: string): Promise<LedgerRead> {
-  let text: string;
+  return parseLedger(readLedgerText(ledgerPath(home)));
+}
+
+/** The ledger's text ("" when there is none); throws an error naming the file otherwise. */
+export function readLedgerText(path: string): string {
   try {
-    text = await readFile(ledgerPath(home), "utf8");
+    return readRegularFileSync(path).data.toString("utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { records: [], skipped: [] };
-    throw err;
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw ledgerError(path, err);
   }
-  return parseLedger(text);
 }

@@ -343,7 +343,7 @@ export class Engine {
       signal,
       callEnv: { chain: this.chain, registry: this.opts.registry, sessionId: this.sessionId, root: this.opts.root, signal, reads: this.reads, shell: this.shell, askLock: { tail: Promise.resolve() }, ...this.who },
       emit: (e) => this.emit?.(e),
-      onUsage: (step, usage) => this.onUsage(turn, step, usage),
+      onUsage: (step, usage, estimated) => this.onUsage(turn, step, usage, estimated),
       beforeStep: (step) => this.maybeCompact(turn, step),
       record: (r) => this.record(r),
     });
@@ -371,16 +371,16 @@ export class Engine {
   }
 
   /** Price a request's usage (model.usage: the cost engine, the ledger) and record it. */
-  private async price(turn: number, step: number, usage: Usage, profile: TurnProfile): Promise<number> {
+  private async price(turn: number, step: number, usage: Usage, profile: TurnProfile, estimated = false): Promise<number> {
     const at = this.now().toISOString();
-    const priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: profile.model, tier: profile.tier, usage, at, ...this.who });
-    this.record({ t: "usage", turn, step, model: profile.model, usage, costUsd: priced.costUsd, at });
+    const priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: profile.model, tier: profile.tier, usage, at, ...(estimated ? { estimated } : {}), ...this.who });
+    this.record({ t: "usage", turn, step, model: profile.model, usage, costUsd: priced.costUsd, at, ...(estimated ? { estimated } : {}) });
     return priced.costUsd;
   }
 
   /** A model round's usage: priced, then reconciled with the context (the miss explainer). */
-  private async onUsage(turn: number, step: number, usage: Usage): Promise<number> {
-    const costUsd = await this.price(turn, step, usage, this.current);
+  private async onUsage(turn: number, step: number, usage: Usage, estimated = false): Promise<number> {
+    const costUsd = await this.price(turn, step, usage, this.current, estimated);
     const r = this.context.observe(usage);
     if (r.divergence && !r.divergence.expected) {
       this.emit?.({ type: "notice", level: "warn", code: "cache-divergence", message: `unexpected cache miss: the request stopped extending the previous one at ${r.divergence.zone}${r.divergence.message !== undefined ? ` message ${r.divergence.message}` : ""}` });

@@ -25,6 +25,7 @@ import { isContextLimit } from "../context/context-limit.js";
 import { closeFailedTurn, fitContext } from "./recover.js";
 import { prepareReply } from "./reply.js";
 import { interrupted, runCalls, type CallEnv } from "./tools.js";
+import { estimateUsage, replyArrived } from "./usage-estimate.js";
 
 export interface TurnDeps {
   chain: Chain;
@@ -38,7 +39,8 @@ export interface TurnDeps {
   callEnv: Omit<CallEnv, "step" | "cutOff">;
   emit(e: StreamEvent): void;
   /** Record a request's usage; resolves to its exact cost in USD. */
-  onUsage(step: number, usage: Usage): Promise<number>;
+  /** `estimated`: the API sent no usage; this one is deepcode's estimate (usage-estimate.ts). */
+  onUsage(step: number, usage: Usage, estimated?: boolean): Promise<number>;
   beforeStep(step: number): Promise<void>;
   /** Keep a record in the session file that is not part of the log (raw arguments). */
   record(r: SessionRecord): void;
@@ -98,14 +100,21 @@ export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
     // to the repairs, which would leave an empty reply that hides the loop).
     const looped = degenerateReply(response);
     if (!looped) response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
-    const stepCost = response.usage ? await d.onUsage(step, response.usage) : 0;
-    if (response.usage) {
-      usage = addUsage(usage, response.usage);
+    // A reply without usage is billed all the same: estimated, booked as estimated, and said.
+    const estimated = !response.usage && replyArrived(response) ? estimateUsage(built.request, response) : undefined;
+    const stepUsage = response.usage ?? estimated;
+    const stepCost = stepUsage ? await d.onUsage(step, stepUsage, estimated !== undefined) : 0;
+    if (stepUsage) {
+      usage = addUsage(usage, stepUsage);
       costUsd += stepCost;
+    }
+    if (estimated) {
+      const cost = stepCost > 0 ? ` ≈$${stepCost.toFixed(4)}` : "";
+      d.emit({ type: "notice", level: "warn", code: "usage-estimated", message: `the API sent no token usage for this reply; deepcode estimated it from the text (≈${estimated.prompt_tokens} prompt, ≈${estimated.completion_tokens} completion tokens${cost}) and booked it in the usage ledger marked as estimated` });
     }
     if (looped) {
       // Kept out of the log and the answer: logged, it would be re-sent with every request.
-      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: response.usage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "" });
+      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: stepUsage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "" });
       if (degenerateRetries++ < MAX_DEGENERATE_RETRIES) {
         d.emit({ type: "notice", level: "warn", code: "degenerate-output", message: `${looped}; the reply was dropped, asking again` });
         continue;
