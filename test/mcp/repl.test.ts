@@ -23,7 +23,7 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     const t = await open({ default: { content: "ok" } }, { ".mcp.json": mcpJson({ everything: everythingStdio() }) });
     t.type("hello");
     t.press("Enter");
-    await t.waitFor(/Start the MCP server "everything" from this project's \.mcp\.json\?/);
+    await t.waitFor(/Start the MCP server "everything" from this project's \.mcp\.json\?[\s\S]*\[y\] yes/);
     expect(t.screen()).toMatch(/runs: .*server-everything\/dist\/index\.js stdio/);
     t.type("y");
     await t.waitFor(/^ok$/m);
@@ -49,7 +49,7 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     const t3 = await start();
     t3.type("third");
     t3.press("Enter");
-    await t3.waitFor(/Start the MCP server "everything"/);
+    await t3.waitFor(/Start the MCP server "everything"[\s\S]*\[y\] yes/);
     t3.type("n");
     await t3.waitFor(/^ok$/m);
   }, 60_000);
@@ -60,7 +60,7 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     t.type("fill the form");
     t.press("Enter");
     await t.waitFor(/The MCP server "everything" asks you:/);
-    t.type("y");
+    // One step: the form's first field is the question (no "y to answer" first).
     await t.waitFor(/String\* \(string\)|String \(string\)/);
     t.type("Ada Lovelace");
     t.press("Enter");

@@ -47,6 +47,7 @@ describe.skipIf(!TMUX_AVAILABLE || !GIT_AVAILABLE)("a plugin in the REPL (tmux)"
     t.type(`/plugin install ${PLUGIN_ID}`);
     t.press("Enter");
     await t.waitFor(`? Install ${PLUGIN_ID} — it can run code on your machine (the lines marked !)?`);
+    await t.waitFor("[y] yes"); // answers count once they are shown
     expect(t.screen()).toContain("! runs a PreToolUse (Bash) hook:");
     t.press("y");
     await t.waitFor(`Installed ${PLUGIN_ID} and enabled it`);

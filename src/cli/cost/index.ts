@@ -40,7 +40,7 @@ import { Budgets } from "./budget.js";
 import { computeEstimate, foldBack } from "./estimate.js";
 import { formatCostReport, formatTiers } from "./report.js";
 import { readCostSettings, type EstimateMode, type TierMode } from "./settings.js";
-import { planTurn, profileOf, switchNote, thinks, type AutoState } from "./tiers.js";
+import { matchTier, planTurn, profileOf, switchNote, thinks, type AutoState } from "./tiers.js";
 import { capsFor } from "../../providers/index.js";
 
 export type { CostControl, CostNotice, InstallCostOptions, TurnCostEstimate } from "./control.js";
@@ -316,7 +316,9 @@ class RunningCost implements CostControl {
   }
 
   tierReport(engine?: Engine): string {
-    const last = engine ? this.sessions.get(engine.sessionId)?.auto.current : undefined;
+    // Following the model: the tier the model in force now amounts to (after a /model, not the
+    // last turn's); auto: the last turn's choice.
+    const last = !engine ? undefined : this.mode.kind === "model" ? matchTier(engine.profile, this.tiers, this.prices) : this.sessions.get(engine.sessionId)?.auto.current;
     return formatTiers(this.mode, this.tiers, last);
   }
 

@@ -162,8 +162,7 @@ export class Repl implements ReplApi {
       print: (t) => this.print(s("dim", t)),
       ask: async (q) => {
         const yes = await this.withKeys(async () => {
-          this.out.write(`${q} ${s("bold", "[y]")} plan first  ${s("bold", "[n]")} just do it  › `);
-          const k = await this.keys.ask();
+          const k = await this.keys.ask({ show: () => this.out.write(`${q} ${s("bold", "[y]")} plan first  ${s("bold", "[n]")} just do it  › `) });
           return k.kind === "key" && k.key.toLowerCase() === "y";
         });
         this.out.write(yes === undefined ? "cancelled\n" : yes ? "plan first\n" : "no\n");
@@ -241,9 +240,16 @@ export class Repl implements ReplApi {
     this.showEarlierTurns();
   }
 
+  /** A yes/no question answered with one key, like every other question (y yes; anything
+   *  else, Enter included, no). */
   async confirm(question: string): Promise<boolean> {
-    const r = await readPrompt({ prompt: `${question} [y/N] `, continuation: "", history: [], exitHint: "" });
-    return r.kind === "line" && /^y(es)?$/i.test(r.text.trim());
+    const s = this.style;
+    const yes = await this.withKeys(async () => {
+      const k = await this.keys.ask({ show: () => this.out.write(`${question} ${s("bold", "[y]")} yes  ${s("bold", "[n]")} no  › `) });
+      return k.kind === "key" && k.key.toLowerCase() === "y";
+    });
+    this.out.write(yes ? `${s("green", "yes")}\n` : `${s("red", yes === undefined ? "cancelled" : "no")}\n`);
+    return yes === true;
   }
 
   /** Open a session; its totals start from what its file records (a resumed session's cost). */
