@@ -74,7 +74,8 @@ export class Repl implements ReplApi {
     // /status and the status line, with the price the usage ledger records.
     this.app.chain.on("prepend", "repl-session-totals", "model.usage", null, async (e, next) => {
       const r = await next(e);
-      if (e.sessionId === this.engine?.sessionId) {
+      // The same rule as the ledger: a subagent's request is booked to the main session.
+      if ((e.agent?.rootSessionId ?? e.sessionId) === this.engine?.sessionId) {
         this.session = { requests: this.session.requests + 1, usage: addUsage(this.session.usage, e.usage), costUsd: this.session.costUsd + (r?.costUsd ?? 0) };
       }
       return r;
