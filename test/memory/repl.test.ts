@@ -28,7 +28,7 @@ describe("memory at the REPL prompt", () => {
     expect(bodies).toHaveLength(2);
     expect(String(bodies[1].messages.at(-2)?.content)).toContain("gained these lines since this session began (everything before them still holds):\n\n- use tabs");
     expect(extensionBreaks(bodies, [{ content: "fine" }, { content: "fine" }])).toEqual([]);
-  }, 60_000);
+  });
 
   it("opens an instructions file in $EDITOR with /memory", async () => {
     const env = await repl.project({ default: { content: "fine" } });
@@ -42,5 +42,5 @@ describe("memory at the REPL prompt", () => {
     term.press("Enter");
     await term.waitFor(/AGENTS\.local\.md saved/);
     expect(readFileSync(join(repl.env.root, "AGENTS.local.md"), "utf8")).toBe("written by the editor\n");
-  }, 60_000);
+  });
 });

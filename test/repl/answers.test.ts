@@ -32,7 +32,7 @@ describe("one-step forms", () => {
     t.type("c");
     await t.waitFor(/conversation rewound to the end of turn 1/);
     expect(t.screen()).not.toContain("not rewound");
-  }, 60_000);
+  });
 
   it("`#` memory: Enter alone takes the stated default file and saves", async () => {
     const t = await repl.open({ default: { content: "fine" } }, { "AGENTS.md": "# Conventions\n" });
@@ -41,7 +41,7 @@ describe("one-step forms", () => {
     t.press("Enter");
     await t.waitFor(/Saved to AGENTS\.md: - keep lines short/);
     expect(readFileSync(join(repl.env.root, "AGENTS.md"), "utf8")).toBe("# Conventions\n- keep lines short\n");
-  }, 60_000);
+  });
 
   it("Esc declines a form and nothing is saved", async () => {
     const t = await repl.open({ default: { content: "fine" } }, { "AGENTS.md": "# Conventions\n" });
@@ -50,7 +50,7 @@ describe("one-step forms", () => {
     t.press("Escape");
     await t.waitFor(/declined[\s\S]*nothing saved/);
     expect(readFileSync(join(repl.env.root, "AGENTS.md"), "utf8")).toBe("# Conventions\n");
-  }, 60_000);
+  });
 });
 
 describe("what `a` remembers", () => {
@@ -68,7 +68,7 @@ describe("what `a` remembers", () => {
     t.type("n");
     await t.waitFor("all done");
     expect(readFileSync(join(repl.env.root, "a.txt"), "utf8")).toBe("one\n");
-  }, 60_000);
+  });
 });
 
 describe("one-key questions and fresh state", () => {
@@ -81,7 +81,7 @@ describe("one-key questions and fresh state", () => {
     await t.waitFor(/Rebuild the prefix\?.*\[y\] yes/);
     t.type("y"); // no Enter
     await t.waitFor("prefix rebuilt");
-  }, 60_000);
+  });
 
   it("/tier and /status show a pinned tier at once", async () => {
     const t = await repl.open({ default: { content: "fine" } });
@@ -92,5 +92,5 @@ describe("one-key questions and fresh state", () => {
     enter(t, "/status");
     await t.waitFor(/^tier {7}reasoner \(pinned\)/m);
     expect(chatBodies(repl.sim.requests)).toHaveLength(0);
-  }, 60_000);
+  });
 });
