@@ -108,6 +108,8 @@ describe("the REPL in a real terminal", () => {
     t.type("/perm");
     t.press("Tab");
     await t.waitFor(/› \/permissions/);
+    t.type("forget"); // the completed word got a space: the argument follows at once
+    await t.waitFor(/› \/permissions forget/);
   });
 
   it("shows the estimate after Enter and runs the tier picked with a number key", async () => {
