@@ -80,7 +80,7 @@ export async function estimateRun(spec, at = offPeakToday()) {
         sessionId: open.engine.sessionId, turn: done.turn, taskClass: est.taskClass, tier: est.recommended,
         low: range.lowUsd, high: range.highUsd, actual: done.costUsd,
         // what the range assumed (low and high case) and what the turn did
-        rounds: [range.low.rounds, range.high.rounds], perRound: [range.low.output / range.low.rounds, range.high.output / range.high.rounds],
+        rounds: [range.low.rounds, range.high.rounds], perRound: [Math.round(range.low.output / range.low.rounds), Math.round(range.high.output / range.high.rounds)],
         steps: done.steps, usage: done.usage,
       });
       if (spec.cli) {
