@@ -3,7 +3,9 @@
 // the screen names, `/reload` taking one key, and `/tier` and `/status` showing the state a
 // change just made.
 import { describe, expect, it } from "vitest";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { BIN } from "../helpers/cli-env.js";
 import { join } from "node:path";
 import { chatBodies } from "../helpers/extension.js";
 import { turnScript } from "../checkpoints/helpers.js";
@@ -92,5 +94,16 @@ describe("one-key questions and fresh state", () => {
     enter(t, "/status");
     await t.waitFor(/^tier {7}reasoner \(pinned\)/m);
     expect(chatBodies(repl.sim.requests)).toHaveLength(0);
+  });
+});
+
+describe("sessions nothing happened in", () => {
+  it("are left out of deepcode sessions (a REPL killed before its first turn)", async () => {
+    const t = await repl.open({ default: { content: "fine" } });
+    t.kill(); // the terminal goes away: no orderly exit deletes the empty session
+    const files = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"));
+    expect(files(join(repl.env.home, "sessions")).length).toBeGreaterThan(0);
+    const listed = spawnSync(process.execPath, [BIN, "sessions"], { cwd: repl.env.root, env: repl.env.env, encoding: "utf8" });
+    expect(listed.stdout).toBe("No sessions in this project yet.\n");
   });
 });

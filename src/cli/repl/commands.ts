@@ -10,7 +10,7 @@ import { formatRules, managedProblem } from "../subcommands.js";
 import type { Style } from "../render/style.js";
 import { money, plural, tokens } from "../render/figures.js";
 import { KNOWN_MODELS } from "../../providers/index.js";
-import { sessionLines } from "./open.js";
+import { listedSessions, sessionLines } from "./open.js";
 import { agentLines } from "../session-tree.js";
 import { describeItems, rememberTrust, trustLine } from "../trust/index.js";
 
@@ -210,7 +210,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     name: "sessions",
     description: "this project's sessions",
     run: (r) => {
-      const list = r.app.store.list();
+      const list = listedSessions(r.app.store.list());
       const lines = sessionLines(list, r.style).flatMap((line, i) => [line, ...agentLines(r.app.store, list[i]).map((l) => r.style("dim", l))]);
       r.print(list.length ? `${lines.join("\n")}\n${r.style("dim", "/resume <number or id> to switch")}` : "No sessions yet.");
     },

@@ -23,7 +23,7 @@ import { registerPersonAsk } from "./ask.js";
 import { pluginCommands, completeWithPlugins } from "./plugin-commands.js";
 import { History } from "./history.js";
 import { TurnKeys } from "./keys.js";
-import { openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
+import { listedSessions, openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
 import { readPrompt, type PromptResult } from "./prompt.js";
 import { planStatus, routePrompt } from "../plan/repl.js";
 
@@ -227,7 +227,7 @@ export class Repl implements ReplApi {
   }
 
   async resume(which?: string): Promise<void> {
-    const list = this.app.store.list();
+    const list = listedSessions(this.app.store.list());
     let id = which;
     if (which && /^\d+$/.test(which) && Number(which) <= list.length) id = list[Number(which) - 1].id;
     if (!id) {
