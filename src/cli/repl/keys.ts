@@ -106,6 +106,11 @@ export class TurnKeys {
 
   constructor(private readonly input: NodeJS.ReadStream = process.stdin, private readonly graceMs = ANSWER_GRACE_MS) {}
 
+  /** A question is open (waiting for its answer, or in its grace period). */
+  get asking(): boolean {
+    return this.waiting !== undefined;
+  }
+
   /** Keys are being read (a turn, or a command that may ask, is running). */
   get active(): boolean {
     return this.onInterrupt !== undefined;

@@ -177,7 +177,7 @@ export class Repl implements ReplApi {
   /** Run one turn, with the person able to interrupt it. */
   async runTurn(prompt: string): Promise<void> {
     const ctl = new AbortController();
-    const renderer = new TurnRenderer({ out: this.out, style: this.style, showThinking: this.showThinking, live: true });
+    const renderer = new TurnRenderer({ out: this.out, style: this.style, showThinking: this.showThinking, live: true, paused: () => this.keys.asking });
     let interrupts = 0;
     this.keys.start(() => {
       interrupts++;
@@ -197,6 +197,7 @@ export class Repl implements ReplApi {
         if (ev.type === "turn.complete") complete = ev;
       }
     } finally {
+      renderer.close();
       this.keys.stop();
     }
     if (!complete) return;
