@@ -16,10 +16,10 @@
 // never write. Settings `pluginConfig.memory.tool: false` leaves the Remember tool out.
 
 import { spawnSync } from "node:child_process";
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { CommandContext, Plugin, PluginApi, ToolContext } from "../../src/contract/index.js";
-import { TARGETS, targetFile, targetLabel, withMemory, type Target } from "./files.js";
+import { ignoreLocalFile, TARGETS, targetFile, targetLabel, withMemory, type Target } from "./files.js";
 
 const plugin: Plugin = {
   id: "memory",
@@ -69,6 +69,8 @@ async function remember(api: PluginApi, ctx: ToolContext, memory: string, file: 
   }
   await ctx.fs.write({ path, data: withMemory(existing, memory), mode: 0o644 });
   const name = relative(api.root, path);
+  const ignored = path !== targetFile("project", api.root, api.home) ? ignoreLocalFile(api.root, path) : undefined;
+  if (ignored) return { content: `Saved to ${name} (${ignored}). It applies from the next turn.`, summary: `Remember → ${name}` };
   return { content: `Saved to ${name}. It applies from the next turn.`, summary: `Remember → ${name}` };
 }
 
@@ -82,7 +84,12 @@ async function runMemory(api: PluginApi, ctx: CommandContext): Promise<void> {
   const file = targetFile(target, api.root, api.home);
   const refused = notOwnFile(file, target === "user" ? api.home : api.root);
   if (refused) return ctx.print(`nothing saved: ${refused}`);
-  if (!adding) return edit(ctx, file);
+  if (!adding) {
+    edit(ctx, file);
+    const ignored = target === "local" && existsSync(file) ? ignoreLocalFile(api.root, file) : undefined;
+    if (ignored) ctx.print(ignored);
+    return;
+  }
   let existing = "";
   try {
     existing = readFileSync(file, "utf8");
@@ -102,7 +109,8 @@ async function runMemory(api: PluginApi, ctx: CommandContext): Promise<void> {
   } finally {
     closeSync(fd);
   }
-  ctx.print(`Saved to ${shown(api, file)}: ${withMemory("", text).trim()} — the model sees it from your next prompt, and new sessions have it in their instructions.`);
+  const ignored = target === "local" ? ignoreLocalFile(api.root, file) : undefined;
+  ctx.print(`Saved to ${shown(api, file)}: ${withMemory("", text).trim()} — the model sees it from your next prompt, and new sessions have it in their instructions.${ignored ? ` (${ignored})` : ""}`);
 }
 
 /** Which file: asked (the REPL answers person.ask), the project's AGENTS.md by default. */

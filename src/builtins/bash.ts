@@ -62,6 +62,7 @@ export const bashTool: ToolSpec<BashInput> = {
       env: { PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" },
       timeoutMs,
       maxOutputBytes: BASH_CAPTURE_BYTES,
+      ...(ctx.progress ? { onOutput: tailOf(marker, ctx.progress.bind(ctx)) } : {}),
     });
     const { stdout, cwd } = takeCwd(r.stdout, marker);
     if (cwd && isDirectory(cwd)) ctx.shell.cwd = cwd;
@@ -83,6 +84,32 @@ export const bashTool: ToolSpec<BashInput> = {
     };
   },
 };
+
+/** How often the running line's tail may change: calm, not a scrolling log. */
+const TAIL_EVERY_MS = 250;
+
+/** A live view of the output: its last line with something on it, as the call's progress
+ *  (the REPL shows it on the running line, and drops it when the call ends). */
+function tailOf(marker: string, progress: NonNullable<ToolContext["progress"]>): (text: string) => void {
+  let pending = "";
+  let last = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const say = (): void => {
+    timer = undefined;
+    last = Date.now();
+    // Inert: escape sequences and control characters of the output never reach the terminal.
+    const clean = (l: string): string => l.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim();
+    const line = pending.split(/\r?\n|\r/).map(clean).filter((l) => l && !l.includes(marker)).pop();
+    if (line) progress({ message: line.length > 120 ? `${line.slice(0, 119)}…` : line });
+  };
+  return (text) => {
+    pending = (pending + text).slice(-4096);
+    const wait = TAIL_EVERY_MS - (Date.now() - last);
+    if (wait <= 0) return say();
+    timer ??= setTimeout(say, wait);
+    timer.unref?.();
+  };
+}
 
 /** stdout without the trailer's line, and the directory it named (if the trailer ran). */
 function takeCwd(stdout: string, marker: string): { stdout: string; cwd: string | null } {

@@ -10,7 +10,9 @@
 // - a later word of a slash command line: that command's argument completer, if it has one
 //   (e.g. `/model ` → model names).
 //
-// Completion never throws: an unreadable folder just offers nothing.
+// Completion never throws: an unreadable folder just offers nothing. A single candidate that is
+// a complete word (not a folder `…/`, not a server `@name:`) gets a trailing space, so the next
+// word can be typed at once, as in a shell.
 
 import { readdirSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
@@ -26,6 +28,17 @@ export interface CompleteOptions {
 export type Completion = [string[], string];
 
 export function completeLine(line: string, o: CompleteOptions): Completion {
+  const [hits, word] = candidates(line, o);
+  return [finishWord(hits), word];
+}
+
+/** One candidate that is a whole word: with a space after it. */
+export function finishWord(hits: readonly string[]): string[] {
+  const all = [...new Set(hits.map((h) => h.trimEnd()))];
+  return all.length === 1 && !/[/:]$/.test(all[0]) ? [`${all[0]} `] : all;
+}
+
+function candidates(line: string, o: CompleteOptions): Completion {
   const word = /(?:^|\s)(@"[^"]*|\S*)$/.exec(line)?.[1] ?? "";
   if (word.startsWith("@")) return [completePath(word, o.root), word];
   const words = line.trimStart().split(/\s+/);

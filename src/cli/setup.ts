@@ -9,8 +9,10 @@
 //   a simulator's `sk-sim`, another vendor's key) is stored with a warning; `--force` stores it
 //   without one.
 // - The key is never printed, not even in part. Messages name the file it went to.
-// - Exit 0: stored (and accepted, or not checkable because the network is down); 1: refused,
-//   or stored but rejected by the API (a key that will not work is worth a red exit status).
+// - The key is checked before it is stored: one the API rejects (401/403) is not stored, and a
+//   key stored earlier stays as it was (`--force` stores it anyway). One that cannot be checked
+//   (the network is down, the API errs) is stored, with a note.
+// - Exit 0: stored (and accepted, or not checkable); 1: refused (malformed, or rejected).
 
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
@@ -55,22 +57,32 @@ export async function setup(home: string, o: SetupOptions): Promise<number> {
   }
   if (!key) return 1;
 
+  const baseUrl = o.env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL;
+  let result: { ok: boolean; status?: number; message: string } | undefined;
+  let failure: string | undefined;
+  try {
+    const provider = createProvider({ baseUrl, apiKey: key, keySource: "the key being set up", env: o.env });
+    result = await provider.check(AbortSignal.timeout(o.timeoutMs ?? 10_000));
+  } catch (err) {
+    failure = scrub(err instanceof Error ? err.message : String(err), key);
+  }
+  const message = result ? scrub(result.message, key) : "";
+  const rejected = result !== undefined && !result.ok && (result.status === 401 || result.status === 403);
+  if (rejected && !o.force) {
+    say(`The API did not accept the key: ${message}`);
+    say("Nothing was stored (an earlier key stays as it was); run `deepcode setup` again with a valid key (https://platform.deepseek.com/api_keys), or --force to store it anyway.");
+    return 1;
+  }
+
   const file = saveApiKey(home, key);
   say(`Stored the key in ${file} (mode 0600).`);
   const odd = o.force ? undefined : keyWarning(key);
   if (odd) say(`Warning: ${odd}; stored anyway (fine for a simulator or another OpenAI-compatible vendor; --force stores without this warning).`);
   if (keyFromEnv(o.env, "DEEPSEEK_API_KEY")?.trim()) say("Note: DEEPSEEK_API_KEY is set in this environment and takes precedence over the stored key.");
-
-  const baseUrl = o.env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL;
-  let result;
-  try {
-    const provider = createProvider({ baseUrl, apiKey: key, keySource: file, env: o.env });
-    result = await provider.check(AbortSignal.timeout(o.timeoutMs ?? 10_000));
-  } catch (err) {
-    say(`Could not check the key: ${scrub(err instanceof Error ? err.message : String(err), key)}`);
+  if (failure !== undefined || !result) {
+    say(`Could not check the key: ${failure ?? "no answer"}`);
     return 0;
   }
-  const message = scrub(result.message, key);
   if (result.ok) {
     say(`Checked against ${baseUrl}: ${message}.`);
     return 0;
@@ -79,9 +91,8 @@ export async function setup(home: string, o: SetupOptions): Promise<number> {
     say(`Could not reach ${baseUrl} to check the key (${message}). It is stored; run \`deepcode doctor\` to check again.`);
     return 0;
   }
-  say(`The API did not accept the key: ${message}`);
-  say("It is stored anyway; run `deepcode setup` again with a valid key (https://platform.deepseek.com/api_keys).");
-  return 1;
+  say(`The API did not accept the key: ${message}${rejected ? " (stored anyway: --force)" : ""}`);
+  return rejected ? 1 : 0;
 }
 
 /** A pasted `DEEPSEEK_API_KEY=sk-…` or `"sk-…"` is taken for the key inside it. */

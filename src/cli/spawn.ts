@@ -109,7 +109,7 @@ export class Spawner {
       await child.close("done");
     }
     if (!end) return { ...refused("the subagent's turn ended without an answer (a bug)"), sessionId: child.sessionId };
-    parent.billToTurn(end.usage, end.costUsd);
+    parent.book("agent", profile.model, end.usage, end.costUsd);
     return {
       sessionId: child.sessionId,
       stopReason: end.stopReason,

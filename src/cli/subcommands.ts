@@ -1,4 +1,5 @@
 // `deepcode <command>`: the things a person runs from the shell rather than inside a session.
+import { listedSessions } from "./repl/open.js";
 import { NotImplementedError } from "../contract/index.js";
 import { calibration, formatCalibration, formatStats, parseCurrency, readLedger, statsJson, summarise } from "../core/cost/index.js";
 import { describeRules } from "./settings/describe.js";
@@ -89,7 +90,7 @@ export function managedProblem(app: { settings: { managed: { problem?: string } 
 
 function sessions(options: AssembleOptions): number {
   const store = new SessionStore(options.home ?? deepcodeHome(options.env ?? process.env), options.root);
-  const list = store.list();
+  const list = listedSessions(store.list());
   if (list.length === 0) {
     process.stdout.write("No sessions in this project yet.\n");
     return 0;

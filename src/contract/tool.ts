@@ -45,6 +45,9 @@ export interface ProcessRunRequest {
   signal?: AbortSignal;
   /** Allow network access from inside the sandbox (when one is active). */
   network?: boolean;
+  /** Called with the output (stdout and stderr) as it arrives, for a live view; what the
+   *  result holds is unchanged. */
+  onOutput?: (text: string) => void;
 }
 export interface ProcessRunResult {
   exitCode: number | null;

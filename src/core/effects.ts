@@ -309,8 +309,16 @@ export function runProcess(req: ProcessRunRequest, scrubEnv: readonly string[] =
     const max = req.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const out = new BoundedOutput(max);
     const err = new BoundedOutput(max);
-    child.stdout!.on("data", (c: Buffer) => out.push(c));
-    child.stderr!.on("data", (c: Buffer) => err.push(c));
+    const live = req.onOutput;
+    const show = (c: Buffer): void => {
+      try {
+        live?.(c.toString("utf8"));
+      } catch {
+        // a live view that fails must not fail the command: its output is still collected
+      }
+    };
+    child.stdout!.on("data", (c: Buffer) => (out.push(c), show(c)));
+    child.stderr!.on("data", (c: Buffer) => (err.push(c), show(c)));
     if (req.stdin !== undefined && child.stdin) {
       child.stdin.on("error", () => undefined); // EPIPE: the child exited without reading its input
       child.stdin.end(req.stdin);

@@ -54,7 +54,7 @@ describe("interrupting a turn", () => {
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stdin.end("");
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 120_000;
     while (!p.sim.requests.some((r) => String(r.body).includes("SLOWPOKE-AGENT")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 200)); // the subagent's reply is streaming now
     child.kill("SIGINT");

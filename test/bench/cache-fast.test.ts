@@ -64,6 +64,6 @@ describe("deepcode's prompt-cache hits on the benchmark's scripted sessions (fas
         expect([...new Set(row.perRequest.map((r) => r.model))].sort()).toEqual(["deepseek-flash", "deepseek-v4-pro"]);
         expect(row.notices.filter((n) => /^cache: rewind to turn \d+; this request re-read \d+ tokens$/.test(n.message))).toHaveLength(1);
       }
-    }, 60_000);
+    });
   }
 });

@@ -78,7 +78,7 @@ export function alive(pid: number): boolean {
 }
 
 /** Poll until `check` holds or `ms` pass; returns the last result. */
-export async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
+export async function eventually(check: () => boolean, ms = 60_000): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (check()) return true;

@@ -26,8 +26,7 @@ describe("/rewind in the REPL", () => {
     enter(t, "/rewind");
     const list = await t.waitFor("? Rewind to the end of which turn?");
     for (let k = 1; k <= 5; k++) expect(list).toMatch(new RegExp(`^\\s+${k}  turn ${k}\\s+2 files\\s+\\$0\\.\\d{4}$`, "m"));
-    t.type("y");
-    await t.waitFor(/turn\* \(integer\)/);
+    await t.waitFor(/turn\* \(integer, 0–5\)/); // one step: the turn number is the answer
     t.type("2");
     t.press("Enter");
     await t.waitFor("[b] both   [f] files   [c] conversation");

@@ -28,7 +28,7 @@ describe("slash commands", () => {
   it("completes a command name from its start, custom commands included", () => {
     expect(completeLine("/co", o)).toEqual([["/compact", "/context", "/cost"], "/co"]);
     expect(completeLine("/git:", o)).toEqual([["/git:commit", "/git:push"], "/git:"]);
-    expect(completeLine("/h", o)).toEqual([["/help"], "/h"]);
+    expect(completeLine("/h", o)).toEqual([["/help "], "/h"]); // a whole word: a space after it
   });
 
   it("offers every command for a lone slash, and nothing for an unknown start", () => {
@@ -45,12 +45,12 @@ describe("paths after @", () => {
 
   it("goes into nested folders", () => {
     expect(completeLine("@src/", o)).toEqual([["@src/api/", "@src/app.ts"], "@src/"]);
-    expect(completeLine("fix @src/api/s", o)).toEqual([["@src/api/server.ts"], "@src/api/s"]);
+    expect(completeLine("fix @src/api/s", o)).toEqual([["@src/api/server.ts "], "@src/api/s"]);
   });
 
   it("offers hidden entries only when the partial starts with a dot", () => {
-    expect(completeLine("@.", o)[0]).toEqual(["@.env"]);
-    expect(completeLine("@src/.", o)[0]).toEqual(["@src/.secret"]);
+    expect(completeLine("@.", o)[0]).toEqual(["@.env "]);
+    expect(completeLine("@src/.", o)[0]).toEqual(["@src/.secret "]);
   });
 
   it("offers nothing outside the root or in a folder that does not exist", () => {
@@ -66,7 +66,7 @@ describe("paths after @", () => {
 describe("command arguments", () => {
   it("asks the command's completer and keeps the candidates that fit the word typed", () => {
     expect(completeLine("/model deepseek-", o)).toEqual([["deepseek-flash", "deepseek-pro", "deepseek-reasoner"], "deepseek-"]);
-    expect(completeLine("/model deepseek-p", o)).toEqual([["deepseek-pro"], "deepseek-p"]);
+    expect(completeLine("/model deepseek-p", o)).toEqual([["deepseek-pro "], "deepseek-p"]);
     expect(completeLine("/model ", o)).toEqual([["deepseek-flash", "deepseek-pro", "deepseek-reasoner"], ""]);
   });
 

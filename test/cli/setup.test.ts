@@ -58,12 +58,16 @@ describe("deepcode setup with the key on stdin (not a terminal)", () => {
     expect(text).not.toContain(GOOD.slice(-8));
   });
 
-  it("stores a key the API rejects, says so without printing it, and exits 1", async () => {
+  it("refuses to store a key the API rejects (the simulator's 401), keeps an earlier key, says so without printing it, and exits 1", async () => {
     const { code, text } = await piped(`${WRONG}\n`);
     expect(code).toBe(1);
-    expect(existsSync(cred())).toBe(true);
+    expect(existsSync(cred())).toBe(false);
     expect(text).toMatch(/The API did not accept the key: .*401/);
+    expect(text).toContain("Nothing was stored");
     expect(text).not.toContain(WRONG);
+    expect((await piped(`${GOOD}\n`)).code).toBe(0);
+    expect((await piped(`${WRONG}\n`)).code).toBe(1);
+    expect(resolveApiKey({}, d.home)?.key).toBe(GOOD); // the good key stays
   });
 
   it("takes a pasted DEEPSEEK_API_KEY=… line, and skips blank lines before it", async () => {
@@ -147,7 +151,8 @@ describe("what counts as an obviously malformed key", () => {
 });
 
 async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  const deadline = Date.now() + 60_000; // a limit for what never happens, not a speed
+  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   if (!cond()) throw new Error("condition never held");
 }
 

@@ -110,8 +110,8 @@ describe("calibration shows how often turns cost what the estimate said", () => 
     const c = calibration(RECORDS);
     expect(c).toMatchObject({ turns: 3, inside: 1 });
     expect(c.byTier).toEqual([
-      { key: "chat-fast", turns: 1, inside: 0, below: 1, above: 0, insideRate: 0 },
-      { key: "chat-full", turns: 2, inside: 1, below: 0, above: 1, insideRate: 0.5 },
+      { key: "chat-fast", turns: 1, inside: 0, below: 1, above: 0, insideRate: 0, tight: 0 },
+      { key: "chat-full", turns: 2, inside: 1, below: 0, above: 1, insideRate: 0.5, tight: 1 },
     ]);
     expect(c.byClass.map((r) => [r.key, r.turns, r.inside])).toEqual([
       ["question", 1, 0],
@@ -128,15 +128,15 @@ describe("calibration shows how often turns cost what the estimate said", () => 
   it("prints the calibration as a headline and two aligned tables", () => {
     expect(formatCalibration(calibration(RECORDS))).toBe(
       [
-        "3 estimated turns, 1 inside the range (33.3%)",
+        "3 estimated turns, 1 inside the range (33.3%), 1 inside with the high end at most 3× the actual (33.3%)",
         "",
-        "tier        turns  inside  below  above  inside %",
-        "chat-fast       1       0      1      0      0.0%",
-        "chat-full       2       1      0      1     50.0%",
+        "tier        turns  inside  below  above  inside %  and high ≤ 3× %",
+        "chat-fast       1       0      1      0      0.0%             0.0%",
+        "chat-full       2       1      0      1     50.0%            50.0%",
         "",
-        "task class  turns  inside  below  above  inside %",
-        "question        1       0      1      0      0.0%",
-        "routine         2       1      0      1     50.0%",
+        "task class  turns  inside  below  above  inside %  and high ≤ 3× %",
+        "question        1       0      1      0      0.0%             0.0%",
+        "routine         2       1      0      1     50.0%            50.0%",
       ].join("\n"),
     );
   });

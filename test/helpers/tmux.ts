@@ -35,11 +35,13 @@ export class Tmux {
   }
 
   /** Wait until the screen matches; the screen is in the error if it never does. */
-  async waitFor(pattern: RegExp | string, timeoutMs = 15_000): Promise<string> {
+  /** The default gives a loaded machine room (the REPL starts node, assembles, talks to the
+   *  simulator); a test that fails waits this long, one that passes never does. */
+  async waitFor(pattern: RegExp | string | ((screen: string) => boolean), timeoutMs = 60_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const s = this.screen();
-      if (typeof pattern === "string" ? s.includes(pattern) : pattern.test(s)) return s;
+      if (typeof pattern === "string" ? s.includes(pattern) : typeof pattern === "function" ? pattern(s) : pattern.test(s)) return s;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen was:\n${s}`);
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -15,7 +15,8 @@ afterEach(async () => {
 /** The Notification hook runs beside the prompt, so it may finish after the turn: wait for the
  *  file it renames into place when it is done. */
 async function waitFor(file: string): Promise<string> {
-  for (let i = 0; i < 400 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 25));
+  const deadline = Date.now() + 120_000; // a limit for a hook that never finishes, not a speed
+  while (!existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   return readFileSync(file, "utf8");
 }
 

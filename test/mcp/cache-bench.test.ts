@@ -18,5 +18,5 @@ describe("the prompt cache with an MCP server that connects after the first requ
     expect(row.toolErrors.filter((e) => /UseTool|mcp__/.test(e))).toEqual([]);
     expect(row.perRequest.filter((r) => r.hit < r.optimum)).toEqual([]);
     expect(row.ofOptimum).toBe(1);
-  }, 120_000);
+  });
 });

@@ -18,7 +18,7 @@ afterEach(async () => {
 
 function connect(env: Record<string, string>): Promise<McpClient> {
   const t = new StdioTransport({ command: process.execPath, args: [SERVER], env: { PATH: process.env.PATH ?? "", ...env }, cwd: process.cwd(), stderr: () => undefined });
-  return McpClient.connect(t, { clientInfo: { name: "t", version: "0" }, handlers: {}, timeoutMs: 10_000, requestTimeoutMs: 10_000 }).then((c) => (open.push(c), c));
+  return McpClient.connect(t, { clientInfo: { name: "t", version: "0" }, handlers: {}, timeoutMs: 60_000, requestTimeoutMs: 60_000 }).then((c) => (open.push(c), c));
 }
 
 describe("the MCP client's handshake and lists", () => {

@@ -44,6 +44,6 @@ describe.skipIf(problem !== undefined)("the official MCP conformance suite passe
       expect(r.out).toMatch(/OVERALL: PASSED/);
       expect(r.out).toMatch(/Passed: (\d+)\/\1, 0 failed/);
       expect(r.code).toBe(0);
-    }, 60_000);
+    });
   }
 });

@@ -69,7 +69,7 @@ const transports: Array<[string, () => Promise<{ transport: Transport; stop(): v
     "HTTP+SSE (legacy)",
     async () => {
       const s = await httpServer("sse");
-      return { transport: new LegacySseTransport({ url: `http://127.0.0.1:${s.port}/sse`, headers: {}, timeoutMs: 10_000 }), stop: () => s.child.kill() };
+      return { transport: new LegacySseTransport({ url: `http://127.0.0.1:${s.port}/sse`, headers: {}, timeoutMs: 60_000 }), stop: () => s.child.kill() };
     },
   ],
 ];
@@ -81,8 +81,8 @@ for (const [label, make] of transports) {
     beforeAll(async () => {
       const t = await make();
       stop = t.stop;
-      client = await McpClient.connect(t.transport, { clientInfo: { name: "deepcode-test", version: "0" }, handlers, timeoutMs: 15_000, requestTimeoutMs: 15_000 });
-    }, 30_000);
+      client = await McpClient.connect(t.transport, { clientInfo: { name: "deepcode-test", version: "0" }, handlers, timeoutMs: 60_000, requestTimeoutMs: 60_000 });
+    });
     afterAll(async () => {
       await client?.close();
       stop();
@@ -97,19 +97,19 @@ for (const [label, make] of transports) {
     });
 
     it("calls a tool and reads its text and structured results", async () => {
-      expect(toolOutput("ev", "get-sum", await client.callTool("get-sum", { a: 2, b: 3 }, { timeoutMs: 10_000 }), 25_000).content).toMatch(/5/);
-      const structured = toolOutput("ev", "get-structured-content", await client.callTool("get-structured-content", { location: "Chicago" }, { timeoutMs: 10_000 }), 25_000);
+      expect(toolOutput("ev", "get-sum", await client.callTool("get-sum", { a: 2, b: 3 }, { timeoutMs: 60_000 }), 25_000).content).toMatch(/5/);
+      const structured = toolOutput("ev", "get-structured-content", await client.callTool("get-structured-content", { location: "Chicago" }, { timeoutMs: 60_000 }), 25_000);
       expect(structured.content).toMatch(/temperature/);
     });
 
     it("says what an image result left out (DeepSeek reads text only)", async () => {
-      const out = toolOutput("ev", "get-tiny-image", await client.callTool("get-tiny-image", {}, { timeoutMs: 10_000 }), 25_000);
+      const out = toolOutput("ev", "get-tiny-image", await client.callTool("get-tiny-image", {}, { timeoutMs: 60_000 }), 25_000);
       expect(out.content).toMatch(/left out what the model cannot read.*an image \(image\/png/s);
     });
 
     it("receives progress notifications of a long-running operation", async () => {
       const progress: number[] = [];
-      const r = await client.callTool("trigger-long-running-operation", { duration: 1, steps: 3 }, { timeoutMs: 15_000, onProgress: (p) => progress.push(p.progress) });
+      const r = await client.callTool("trigger-long-running-operation", { duration: 1, steps: 3 }, { timeoutMs: 60_000, onProgress: (p) => progress.push(p.progress) });
       expect(progress.length).toBeGreaterThanOrEqual(2);
       expect(JSON.stringify(r)).toMatch(/completed/i);
     });
@@ -117,20 +117,20 @@ for (const [label, make] of transports) {
     it("cancels a call when its signal aborts, and the connection goes on", async () => {
       const ctl = new AbortController();
       setTimeout(() => ctl.abort(), 200);
-      await expect(client.callTool("trigger-long-running-operation", { duration: 5, steps: 5 }, { timeoutMs: 15_000, signal: ctl.signal })).rejects.toThrow(/cancelled/);
+      await expect(client.callTool("trigger-long-running-operation", { duration: 5, steps: 5 }, { timeoutMs: 60_000, signal: ctl.signal })).rejects.toThrow(/cancelled/);
       expect(await client.ping()).toEqual({});
     });
 
     it("answers the server's elicitation with the form's defaults for what was left empty", async () => {
-      const r = await client.callTool("trigger-elicitation-request", {}, { timeoutMs: 15_000 });
+      const r = await client.callTool("trigger-elicitation-request", {}, { timeoutMs: 60_000 });
       expect(seen.elicited.length).toBeGreaterThan(0);
       expect(JSON.stringify(r)).toMatch(/Ada/);
     });
 
     it("answers a sampling request and lists the roots", async () => {
-      const r = await client.callTool("trigger-sampling-request", { prompt: "say hi", maxTokens: 20 }, { timeoutMs: 15_000 });
+      const r = await client.callTool("trigger-sampling-request", { prompt: "say hi", maxTokens: 20 }, { timeoutMs: 60_000 });
       expect(JSON.stringify(r)).toMatch(/sampled reply/);
-      const roots = await client.callTool("get-roots-list", {}, { timeoutMs: 15_000 });
+      const roots = await client.callTool("get-roots-list", {}, { timeoutMs: 60_000 });
       expect(JSON.stringify(roots)).toMatch(/deepcode-project/);
     });
 
@@ -158,7 +158,7 @@ for (const [label, make] of transports) {
 describe("Tab after @server: in the REPL (the mcp mod's mention completer)", () => {
   it("offers the resources, the templates' literal parts, and a template variable's values from the server's completion", async () => {
     const { registerResourceMentions } = await import("../../mods/mcp/resources.js");
-    const client = await McpClient.connect(new StdioTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], env: { PATH: process.env.PATH ?? "" }, cwd: process.cwd(), stderr: () => undefined }), { clientInfo: { name: "t", version: "0" }, handlers: {}, timeoutMs: 15_000, requestTimeoutMs: 15_000 });
+    const client = await McpClient.connect(new StdioTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], env: { PATH: process.env.PATH ?? "" }, cwd: process.cwd(), stderr: () => undefined }), { clientInfo: { name: "t", version: "0" }, handlers: {}, timeoutMs: 60_000, requestTimeoutMs: 60_000 });
     try {
       const server = { name: "ev", state: "connected", client, resources: await client.listResources(), templates: await client.listTemplates(), describe: () => "connected" };
       let complete: ((p: string) => Promise<readonly string[]>) | undefined;
@@ -171,5 +171,5 @@ describe("Tab after @server: in the REPL (the mcp mod's mention completer)", () 
     } finally {
       await client.close();
     }
-  }, 30_000);
+  });
 });

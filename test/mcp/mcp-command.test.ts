@@ -31,7 +31,7 @@ describe("deepcode mcp", () => {
     const rm = await deepcode(env, ["mcp", "remove", "everything"]);
     expect(rm.stdout).toMatch(/Removed MCP server everything \(local scope/);
     expect((await deepcode(env, ["mcp", "list"])).stdout).toMatch(/No MCP servers configured/);
-  }, 60_000);
+  });
 
   it("adds http and sse servers with headers to the user scope, and JSON to the project's .mcp.json", async () => {
     env = cliEnv("http://127.0.0.1:9");
@@ -43,7 +43,7 @@ describe("deepcode mcp", () => {
     expect(JSON.parse(readFileSync(join(env.root, ".mcp.json"), "utf8"))).toEqual(JSON.parse(mcpJson({ fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] } })));
     const list = await deepcode(env, ["mcp", "list"], { extraEnv: { MCP_TIMEOUT: "2000" } });
     expect(list.stdout).toMatch(/○ fs\s+not started: the project is not trusted/);
-  }, 60_000);
+  });
 
   it("refuses what it cannot do with a usage error", async () => {
     env = cliEnv("http://127.0.0.1:9");
@@ -51,5 +51,5 @@ describe("deepcode mcp", () => {
     expect((await deepcode(env, ["mcp", "add", "--transport", "http", "x", "ftp://nope"])).code).toBe(2);
     expect((await deepcode(env, ["mcp", "add", "--scope", "galaxy", "x", "--", "cmd"])).code).toBe(2);
     expect((await deepcode(env, ["mcp", "remove", "nothing"])).code).toBe(1);
-  }, 30_000);
+  });
 });

@@ -23,7 +23,7 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     const t = await open({ default: { content: "ok" } }, { ".mcp.json": mcpJson({ everything: everythingStdio() }) });
     t.type("hello");
     t.press("Enter");
-    await t.waitFor(/Start the MCP server "everything" from this project's \.mcp\.json\?/);
+    await t.waitFor(/Start the MCP server "everything" from this project's \.mcp\.json\?[\s\S]*\[y\] yes/);
     expect(t.screen()).toMatch(/runs: .*server-everything\/dist\/index\.js stdio/);
     t.type("y");
     await t.waitFor(/^ok$/m);
@@ -49,10 +49,10 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     const t3 = await start();
     t3.type("third");
     t3.press("Enter");
-    await t3.waitFor(/Start the MCP server "everything"/);
+    await t3.waitFor(/Start the MCP server "everything"[\s\S]*\[y\] yes/);
     t3.type("n");
     await t3.waitFor(/^ok$/m);
-  }, 60_000);
+  });
 
   it("answers a server's elicitation form in the terminal; Enter keeps a field's default", async () => {
     const call = { tool_calls: [{ name: "mcp__everything__trigger-elicitation-request", arguments: {} }] };
@@ -60,27 +60,30 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     t.type("fill the form");
     t.press("Enter");
     await t.waitFor(/The MCP server "everything" asks you:/);
-    t.type("y");
+    // One step: the form's first field is the question (no "y to answer" first).
     await t.waitFor(/String\* \(string\)|String \(string\)/);
     t.type("Ada Lovelace");
     t.press("Enter");
-    // Every other field: Enter (its default, or left out when it may be).
-    for (let i = 0; i < 12; i++) {
-      await new Promise((r) => setTimeout(r, 150));
-      if (/form done/.test(t.screen())) break;
+    // Every other field: Enter (its default, or left out when it may be), each once its prompt
+    // is on screen (a field's prompt ends in ":").
+    const prompts = (s: string): number => (s.match(/^ {2}\S[^\n]*\((string|integer|number|y\/n|one or more|1\))[^\n]*:( |$)/gm) ?? []).length;
+    for (let seen = prompts(t.screen()); !/form done/.test(t.screen()); ) {
       t.press("Enter");
+      const s = await t.waitFor((x) => /form done/.test(x) || prompts(x) > seen);
+      seen = prompts(s);
     }
-    await t.waitFor(/form done/);
     const last = chatBodies(repl.sim.requests).at(-1)!.messages.filter((m) => m.role === "tool").map((m) => String(m.content)).join("\n");
     expect(last).toMatch(/Ada Lovelace/);
-  }, 60_000);
+  });
 
   it("shows /mcp, runs a prompt as a slash command, and attaches a resource with @server:uri", async () => {
     const t = await open({ default: { content: "seen" } }, { ".mcp.json": mcpJson({ everything: everythingStdio() }) }, { enableAllProjectMcpServers: true });
     await t.waitFor(/^›\s*$/m);
-    for (let i = 0; i < 40 && !/connected ·/.test(t.screen()); i++) {
+    // The server connects in the background: ask /mcp until it says so (a limit, not a speed).
+    for (const deadline = Date.now() + 120_000; !/connected ·/.test(t.screen()) && Date.now() < deadline; ) {
       t.type("/mcp");
       t.press("Enter");
+      await t.waitFor(/^›\s*$/m);
       await new Promise((r) => setTimeout(r, 250));
     }
     await t.waitFor(/● everything\s+connected · \d+ tools, 4 prompts, \d+ resources/);
@@ -103,5 +106,5 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     t.press("Tab");
     await t.waitFor(/› @everything:demo:\/\/resource\/static\/document\/architecture\.md\s*$/m);
 
-  }, 60_000);
+  });
 });

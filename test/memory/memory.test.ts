@@ -3,7 +3,7 @@
 // only the added line — the request still extends the previous one byte for byte — and the
 // next session has it in its prefix. AGENTS.local.md (or CLAUDE.local.md) is read too.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHarness, type Harness } from "../helpers/harness.js";
@@ -68,6 +68,17 @@ describe("memory", () => {
     h.chain.on("prepend", "test-person-user", "person.ask", null, () => ({ decision: "allow", values: { file: "user" }, by: "test" }));
     await memoryCommand(h, "add answer in English");
     expect(readFileSync(join(h.home, "AGENTS.md"), "utf8")).toBe("- answer in English\n");
+  });
+
+  it("adds AGENTS.local.md to a git repository's .gitignore when it saves there, once", async () => {
+    h = await startHarness({ script: { default: { content: "ok" } }, mods: [instructions, memory] });
+    mkdirSync(join(h.root, ".git"));
+    writeFileSync(join(h.root, ".gitignore"), "node_modules");
+    answer(h.chain, "local");
+    const said = await memoryCommand(h, "add my editor is helix");
+    expect(said.join("\n")).toContain("added AGENTS.local.md to .gitignore");
+    await memoryCommand(h, "add tabs please");
+    expect(readFileSync(join(h.root, ".gitignore"), "utf8")).toBe("node_modules\nAGENTS.local.md\n");
   });
 
   it("refuses to add a line through a symlink: a cloned repository's AGENTS.md linked to ~/.bashrc stays untouched, and so does the person's own file's target", async () => {

@@ -17,8 +17,8 @@ describe("memory at the REPL prompt", () => {
     enter(t, "# use tabs");
     await t.waitFor("Save this memory to which instructions file?");
     expect(t.screen()).toContain("- use tabs");
-    t.press("y");
-    await t.waitFor(/file \(1\) AGENTS\.md \(this project, shared with the repository\)/);
+    // One step: the file picker is the question, and Enter takes its stated default.
+    await t.waitFor(/file \(1\) AGENTS\.md \(this project, shared with the repository\)[\s\S]*\[1\) AGENTS\.md/);
     t.press("Enter");
     await t.waitFor(/Saved to AGENTS\.md: - use tabs/);
     expect(readFileSync(join(repl.env.root, "AGENTS.md"), "utf8")).toBe("# Conventions\n- use tabs\n");
@@ -28,7 +28,7 @@ describe("memory at the REPL prompt", () => {
     expect(bodies).toHaveLength(2);
     expect(String(bodies[1].messages.at(-2)?.content)).toContain("gained these lines since this session began (everything before them still holds):\n\n- use tabs");
     expect(extensionBreaks(bodies, [{ content: "fine" }, { content: "fine" }])).toEqual([]);
-  }, 60_000);
+  });
 
   it("opens an instructions file in $EDITOR with /memory", async () => {
     const env = await repl.project({ default: { content: "fine" } });
@@ -37,11 +37,10 @@ describe("memory at the REPL prompt", () => {
     const term = await repl.start();
     enter(term, "/memory");
     await term.waitFor("Edit which instructions file?");
-    term.press("y");
     await term.waitFor(/file \(1\)/);
     term.type("2");
     term.press("Enter");
     await term.waitFor(/AGENTS\.local\.md saved/);
     expect(readFileSync(join(repl.env.root, "AGENTS.local.md"), "utf8")).toBe("written by the editor\n");
-  }, 60_000);
+  });
 });

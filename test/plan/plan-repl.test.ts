@@ -27,24 +27,23 @@ describe("/plan in the REPL", () => {
     await t.waitFor("hi there");
     enter(t, "/plan add a greeting file");
     await t.waitFor(/≈ \w+ → plan reasoner-budget \$[\d.–]+ \+ run chat-full \$[\d.–]+ = \$[\d.–]+ \(planner \+ executor\)/);
-    await t.waitFor("? The plan is ready: go, edit or drop?");
+    await t.waitFor(/\? The plan is ready: go, edit or drop\?[\s\S]*\[g\] go/);
     expect(t.screen()).toMatch(/planning with reasoner-budget \(deepseek-v4-pro\)/);
     expect(t.screen()).toMatch(/✗ Write: denied/);
     expect(existsSync(join(repl.env.root, "hello.txt"))).toBe(false);
     t.type("e");
     await t.waitFor("? Your notes for the planner");
-    t.type("y");
-    await t.waitFor(/notes\*/);
+    await t.waitFor(/notes\*/); // one step: the field is the question
     t.type("also add a test");
     t.press("Enter");
-    await t.waitFor(/with a test[\s\S]*\? The plan is ready: go, edit or drop\?/);
+    await t.waitFor(/with a test[\s\S]*\? The plan is ready: go, edit or drop\?[\s\S]*\[g\] go/);
     t.type("g");
     await t.waitFor("hello.txt written");
     expect(readFileSync(join(repl.env.root, "hello.txt"), "utf8")).toBe("hello\n");
     // Plan again after executing: the planner's line goes on from its own last request.
     await t.waitFor(/^›\s*$/m);
     enter(t, "/plan anything else?");
-    await t.waitFor(/nothing more[\s\S]*\? The plan is ready/);
+    await t.waitFor(/nothing more[\s\S]*\? The plan is ready[\s\S]*\[g\] go/);
     t.type("d");
     await t.waitFor("plan dropped");
 
@@ -86,7 +85,7 @@ describe("autoPlan", () => {
     enter(t, "refactor the error handling across all the modules");
     await t.waitFor("This looks like a multi-file change. Plan it first with reasoner-budget (deepseek-v4-pro)?");
     t.type("y");
-    await t.waitFor("? The plan is ready: go, edit or drop?");
+    await t.waitFor(/\? The plan is ready: go, edit or drop\?[\s\S]*\[g\] go/);
     t.type("d");
     await t.waitFor("plan dropped");
     enter(t, "ok then");
@@ -101,14 +100,14 @@ describe("autoPlan", () => {
     const t = await repl.open({ replies: [{ content: PLAN1 }], default: { content: "fine" } }, {}, { settings: { estimate: "show", autoPlan: "on" } });
     enter(t, "design a caching layer between the API client and the storage backend");
     await t.waitFor("this looks like an architectural task: planning it first with reasoner-budget (deepseek-v4-pro) (settings autoPlan on)");
-    await t.waitFor("? The plan is ready: go, edit or drop?");
+    await t.waitFor(/\? The plan is ready: go, edit or drop\?[\s\S]*\[g\] go/);
     expect(billed().map((x) => x.body.model)).toEqual(["deepseek-v4-pro"]);
   });
 
   it("plans a typed task that starts with a /plan verb (drop, go, off) as the task it is", async () => {
     const t = await repl.open({ replies: [{ content: PLAN1 }], default: { content: "fine" } }, {}, { settings: { estimate: "show", autoPlan: "on" } });
     enter(t, "drop the legacy API across all the modules");
-    await t.waitFor("? The plan is ready: go, edit or drop?");
+    await t.waitFor(/\? The plan is ready: go, edit or drop\?[\s\S]*\[g\] go/);
     expect(t.screen()).not.toContain("no plan is waiting");
     const [first] = billed();
     expect(first.body.model).toBe("deepseek-v4-pro");

@@ -111,9 +111,9 @@ describe("lines that fit the terminal", () => {
       enter(t, "what does this project do?");
       await t.waitFor(/^≈ /m);
       t.press("Enter"); // accept at once rather than after the chooser's 3 s
-      await t.waitFor("answered", 15_000);
+      await t.waitFor("answered");
       // The status line comes after the answer: wait for it rather than read the screen at once.
-      const s = await t.waitFor(/\$[\d.]+ (this )?turn|\$[\d.]+ · \$/, 15_000);
+      const s = await t.waitFor(/\$[\d.]+ (this )?turn|\$[\d.]+ · \$/);
       const lines = s.split("\n");
       const estimate = lines.find((l) => l.startsWith("≈ "));
       expect(estimate, s).toBeDefined();

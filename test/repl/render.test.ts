@@ -97,6 +97,14 @@ describe("a turn renders as lines a person can scan", () => {
     expect(out).toBe("● Read a.ts (120 lines)\n✗ Edit a.ts: old_string was not found in a.ts\n");
   });
 
+  it("gives a failed command's reason as its first line with something on it (npm starts with a blank one)", () => {
+    const out = run([
+      { type: "tool.end", step: 1, callId: "1", tool: "Bash", output: { content: "\n> app@1.0.0 test\n> vitest run\n\nFAIL  a.test.ts\n[exit code 1]", isError: true, summary: "Bash npm test → exit 1 (8.9 s)" }, durationMs: 3 },
+      complete,
+    ]);
+    expect(out).toBe("✗ Bash npm test → exit 1 (8.9 s): > app@1.0.0 test\n");
+  });
+
   it("ends a turn that did not complete with its stop reason", () => {
     expect(run([{ ...complete, stopReason: "error", error: "API key rejected" } as StreamEvent])).toBe("■ error: API key rejected\n");
   });

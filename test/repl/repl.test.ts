@@ -108,6 +108,8 @@ describe("the REPL in a real terminal", () => {
     t.type("/perm");
     t.press("Tab");
     await t.waitFor(/› \/permissions/);
+    t.type("forget"); // the completed word got a space: the argument follows at once
+    await t.waitFor(/› \/permissions forget/);
   });
 
   it("shows the estimate after Enter and runs the tier picked with a number key", async () => {
@@ -121,13 +123,25 @@ describe("the REPL in a real terminal", () => {
     expect(req).toMatchObject({ model: "deepseek-v4-pro", reasoning_effort: "max" });
   });
 
-  it("accepts the recommended tier by itself after 3 seconds", async () => {
+  it("by default shows the estimate and runs the turn at once: no chooser, nobody waits", async () => {
+    const t = await open({ default: { content: "answered" } }, {}, "", {});
+    t.type("hi");
+    t.press("Enter");
+    const s = await t.waitFor("answered");
+    expect(s).toMatch(/≈ .*\$[\d.]+.* · \/tier changes the tier/);
+    expect(s).not.toMatch(/Enter accepts|Enter\/1–4/);
+  });
+
+  it("with estimate: ask, the chooser waits for its answer instead of accepting by itself", async () => {
     const t = await open({ default: { content: "answered" } }, {}, "", { estimate: "ask" });
     t.type("hi");
     t.press("Enter");
     await t.waitFor(/Enter( accepts|\/1–4)/);
-    const s = await t.waitFor("answered", 10_000);
-    expect(s).toContain("(accepted)");
+    await new Promise((r) => setTimeout(r, 4000)); // longer than the old 3 s auto-accept
+    expect(chatBodies(repl.sim.requests)).toHaveLength(0);
+    t.press("Enter");
+    const s = await t.waitFor("answered");
+    expect(s).toMatch(/Enter( accepts|\/1–4).* ✓/);
   });
 
   it("asks before a custom command's !`cmd` line runs, and goes on with its output after y", async () => {

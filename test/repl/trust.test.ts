@@ -54,11 +54,20 @@ describe.skipIf(!TMUX_AVAILABLE)("the trust question in the REPL", () => {
     await t.waitFor(/trust {6}untrusted: 3 settings or commands that loosen rules or run code are ignored \(you declined\)/);
   });
 
-  it("is not asked again for a declined project that has not changed", async () => {
+  it("takes one key (no Enter), and is not asked again for a declined project that has not changed", async () => {
     const e = await project();
     let t = start(e);
     await t.waitFor(/Trust it\?/);
     t.type("n");
+    await t.waitFor(/kept untrusted/);
+    await t.waitFor(/^›\s*$/m);
+    t.type("/trust yes");
+    t.press("Enter");
+    await t.waitFor(/trusted — this takes effect when deepcode next starts/);
+    t.type("/trust");
+    t.press("Enter");
+    await t.waitFor(/: trusted \(you answered \/trust yes in this session\); this session still runs it as untrusted/);
+    t.type("/trust no");
     t.press("Enter");
     await t.waitFor(/^›\s*$/m);
     t.press("C-d");
@@ -92,12 +101,11 @@ describe.skipIf(!TMUX_AVAILABLE)("the trust question in the REPL", () => {
     const t = start(e);
     await t.waitFor(/Trust it\?/);
     t.type("n");
-    t.press("Enter");
     await t.waitFor(/^›\s*$/m);
     t.type("/files");
     t.press("Enter");
     await t.waitFor(/allowed-tools and !`cmd` lines are ignored/);
-    await t.waitFor(/^›\s*$/m);
+    await t.waitFor(/^hi$/m); // the turn's reply: its request has been made
     const prompt = sim!.requests.map((r) => JSON.stringify(r.json ?? {})).join("\n");
     expect(prompt).toContain("not run: this project is not trusted");
   });

@@ -19,7 +19,7 @@
 import type { ChatMessage, CostEstimate, Usage } from "../../contract/index.js";
 import {
   delegationOf, estimateTokens, estimateTurn, familyOf, floorToCacheUnit, priceFor,
-  type EstimateInputs, type PriceTable, type TierEstimate, type TierProfiles, type TurnEstimate,
+  type EstimateInputs, type PriceTable, type TierEstimate, type TierProfiles, type TurnEstimate, type TurnShape,
 } from "../../core/cost/index.js";
 import type { Ledger } from "../../core/context/context.js";
 
@@ -38,12 +38,14 @@ export interface EstimateSource {
   budget: EstimateInputs["budget"];
   /** The session has the Task tool: the turn may start subagents (delegationOf). */
   hasTask?: boolean;
+  /** Recent turns' shapes (core shapes.ts), already picked for this prompt's class. */
+  shapes?: readonly TurnShape[];
 }
 
 export function computeEstimate(src: EstimateSource, tiers: TierProfiles, table: PriceTable, now: Date): TurnEstimate {
   const runs = delegationOf(src.prompt, { hasTask: src.hasTask === true, earlierMostRuns: mostTaskCalls(src.messages ?? []) });
   const delegation = runs[1] > 0 ? { runs, prefixTokens: (src.ledger?.zones.system ?? 0) + (src.ledger?.zones.tools ?? 0) } : undefined;
-  const base: EstimateInputs = { prompt: src.prompt, attachments: src.attachments, budget: src.budget, agentic: true, ...(delegation ? { delegation } : {}) };
+  const base: EstimateInputs = { prompt: src.prompt, attachments: src.attachments, budget: src.budget, agentic: true, ...(delegation ? { delegation } : {}), ...(src.shapes ? { shapes: src.shapes } : {}) };
   const l = src.ledger;
   const last = src.last;
   if (last && l && l.lastPromptTokens === last.usage.prompt_tokens && l.nextPromptTokens >= last.usage.prompt_tokens) {

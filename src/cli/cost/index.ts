@@ -29,6 +29,7 @@
 import type { TurnProfile, Usage } from "../../contract/index.js";
 import {
   budgetState, classifyTask, costOf, estimateLineVariants, familyOf, floorToCacheUnit, formatEstimateLine, isPeak, isTierName, ledgerRecord,
+  MIN_SHAPES, pickShapes, shapesOf, type TurnShape,
   TIER_FOR_CLASS, TIER_NAMES, toCostEstimates,
   type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TierName, type TierProfiles, type TurnEstimate,
 } from "../../core/cost/index.js";
@@ -40,7 +41,7 @@ import { Budgets } from "./budget.js";
 import { computeEstimate, foldBack } from "./estimate.js";
 import { formatCostReport, formatTiers } from "./report.js";
 import { readCostSettings, type EstimateMode, type TierMode } from "./settings.js";
-import { planTurn, profileOf, switchNote, thinks, type AutoState } from "./tiers.js";
+import { matchTier, planTurn, profileOf, switchNote, thinks, type AutoState } from "./tiers.js";
 import { capsFor } from "../../providers/index.js";
 
 export type { CostControl, CostNotice, InstallCostOptions, TurnCostEstimate } from "./control.js";
@@ -197,9 +198,18 @@ class RunningCost implements CostControl {
     const s = this.session(sessionId);
     const engine = this.engineFor(sessionId);
     return computeEstimate(
-      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, cachedBy: s.cachedBy, budget: this.budget().state, hasTask: engine?.tools.get("Task") !== undefined },
+      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, cachedBy: s.cachedBy, budget: this.budget().state, hasTask: engine?.tools.get("Task") !== undefined, shapes: this.shapes(sessionId, prompt) },
       this.tiers, this.prices, this.now(),
     );
+  }
+
+  /** The recent turns a new turn's range is drawn from: this session's, else this project's
+   *  (a new session starts from what the project's turns did). */
+  private shapes(sessionId: string, prompt: string): TurnShape[] {
+    const records = this.book.records(this.now());
+    let shapes = shapesOf(records, (r) => r.session === sessionId);
+    if (shapes.length < MIN_SHAPES) shapes = shapesOf(records, (r) => r.project === this.app.root);
+    return pickShapes(shapes, classifyTask(prompt));
   }
 
   /** The estimate through the chain: computed, offered to `cost.estimate` hooks, folded back. */
@@ -316,7 +326,9 @@ class RunningCost implements CostControl {
   }
 
   tierReport(engine?: Engine): string {
-    const last = engine ? this.sessions.get(engine.sessionId)?.auto.current : undefined;
+    // Following the model: the tier the model in force now amounts to (after a /model, not the
+    // last turn's); auto: the last turn's choice.
+    const last = !engine ? undefined : this.mode.kind === "model" ? matchTier(engine.profile, this.tiers, this.prices) : this.sessions.get(engine.sessionId)?.auto.current;
     return formatTiers(this.mode, this.tiers, last);
   }
 

@@ -1,6 +1,7 @@
 // What the cost engine reads from settings, with where each part came from:
 //   currency  "USD" | "CNY" (display currency; default USD)
-//   estimate  "ask" | "show" | "off" (the REPL's chooser; default ask)
+//   estimate  "show" | "ask" | "off" (the REPL's estimate line; default show: shown, never
+//             waited on; ask: the tier chooser waits for Enter, 1–4 or Esc)
 //   tiers     profile overrides per tier (core resolveTiers; a bad one is a ConfigError)
 //   tier      "auto" or a tier name: the session's starting tier (default: the configured model's)
 //   budget    { daily?, monthly?, allowRaise? } in the display currency
@@ -33,7 +34,7 @@ export interface CostSettings {
 export function readCostSettings(settings: LoadedSettings): CostSettings {
   const m = settings.merged;
   const currency = parseCurrency(m.currency);
-  const estimate: EstimateMode = m.estimate === "show" || m.estimate === "off" ? m.estimate : "ask";
+  const estimate: EstimateMode = m.estimate === "ask" || m.estimate === "off" ? m.estimate : "show";
   const tiers = resolveTiers(m.tiers, { file: fileOf(settings, "tiers") });
   return { currency, estimate, tiers, tierMode: tierMode(m.tier, fileOf(settings, "tier")), ...budgets(settings, currency) };
 }

@@ -46,6 +46,9 @@ export interface Rule extends RuleSource {
   match: RuleMatch;
   /** For `mcp__server` / `mcp__server__*`: every tool of that server. */
   mcpServer?: string;
+  /** Applies to the tool it names only, not to its family (an `a` answer remembers exactly
+   *  what the screen said: `Write` does not also allow Edit). */
+  exact?: boolean;
 }
 
 export interface CompiledRules {
@@ -193,6 +196,7 @@ function parsePathSpec(spec: string): RuleMatch | { problem: string } {
 
 /** Does this rule concern calls of `tool` at all (before looking at the call's input)? */
 export function ruleAppliesTo(rule: Rule, tool: string): boolean {
+  if (rule.exact && (rule.family === "edit" || rule.family === "read")) return rule.tool === tool;
   switch (rule.family) {
     case "edit":
       return EDIT_TOOLS.has(tool);

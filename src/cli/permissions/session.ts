@@ -17,7 +17,7 @@ export class SessionRules {
 
   /** Remember an allow rule (the text rememberRule produced). Throws when it does not parse. */
   add(text: string): Rule {
-    const rule = parse(text);
+    const rule: Rule = { ...parse(text), exact: true };
     const existing = this.list.find((r) => r.text === rule.text);
     if (existing) return existing;
     this.list.push(rule);

@@ -21,7 +21,8 @@ export function progressLine(ev: StreamEvent): string | undefined {
   }
 }
 
+/** The first line with something on it (npm and others start with a blank line). */
 function firstLine(s: string): string {
-  const l = s.split("\n")[0];
+  const l = s.split("\n").find((x) => x.trim() !== "")?.trim() ?? "";
   return l.length > 160 ? `${l.slice(0, 157)}...` : l;
 }

@@ -2,7 +2,10 @@
 // subset), reasoning is dimmed and folded into one line unless `/think on`, each tool call is
 // one line with its result summarised, and the turn ends with one status line. On a terminal a
 // transient line (reasoning, a running tool) is redrawn in place with `\r`; everything that
-// stays is plain lines, so the scrollback reads like a log.
+// stays is plain lines, so the scrollback reads like a log. The transient line carries a clock
+// (redrawn every second, so a stalled stream or a long command shows time passing) and, for a
+// running command, the last line of its output so far (tool.progress); it goes when the call
+// ends, leaving the call's one result line.
 
 import type { StreamEvent, Usage } from "../../contract/index.js";
 import { MarkdownStream } from "./markdown.js";
@@ -16,6 +19,8 @@ export interface TurnView {
   showThinking: boolean;
   /** Redraw transient lines in place (a TTY); otherwise nothing transient is printed. */
   live: boolean;
+  /** A question is on screen: the clock does not redraw over it. */
+  paused?: () => boolean;
 }
 
 export interface TurnTotals {
@@ -33,6 +38,9 @@ export class TurnRenderer {
   private readonly running = new Map<string, string>();
   /** The last progress a running call reported (tool.progress), shown on its line. */
   private readonly progress = new Map<string, string>();
+  /** When the running calls started (their line's clock). */
+  private readonly started = new Map<string, number>();
+  private ticker?: ReturnType<typeof setInterval>;
 
   constructor(private readonly v: TurnView) {
     this.md = new MarkdownStream(v.style);
@@ -47,6 +55,7 @@ export class TurnRenderer {
       case "tool.start":
         this.endText();
         this.running.set(ev.callId, `${ev.tool} ${briefInput(ev.input)}`);
+        this.started.set(ev.callId, Date.now());
         return this.showRunning();
       case "tool.progress":
         if (!this.running.has(ev.callId)) return;
@@ -55,6 +64,7 @@ export class TurnRenderer {
       case "tool.end": {
         this.running.delete(ev.callId);
         this.progress.delete(ev.callId);
+        this.started.delete(ev.callId);
         this.line(this.toolLine(ev.tool, ev.output));
         return this.showRunning();
       }
@@ -63,6 +73,7 @@ export class TurnRenderer {
       case "notice":
         return this.line(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${ev.message}`));
       case "turn.complete":
+        this.close();
         this.endText();
         this.clearTransient();
         if (ev.stopReason !== "completed") {
@@ -95,7 +106,7 @@ export class TurnRenderer {
       }
       if (this.reasoningChars === 0) this.reasoningStarted = Date.now();
       this.reasoningChars += d.text.length;
-      this.transientLine(this.v.style("dim", `✻ thinking… (${this.reasoningChars} characters)`));
+      this.showThinkingLine();
       return;
     }
     if (d.kind === "content") {
@@ -128,17 +139,39 @@ export class TurnRenderer {
     } else this.foldReasoning();
   }
 
+  private showThinkingLine(): void {
+    this.transientLine(this.v.style("dim", `✻ thinking… (${this.reasoningChars} characters · ${seconds(Date.now() - this.reasoningStarted)})`));
+  }
+
   private showRunning(): void {
     if (this.running.size === 0) return this.clearTransient();
     const names = [...this.running.values()];
-    const one = names.length === 1 ? `${names[0]}${this.progress.size ? ` · ${[...this.progress.values()][0]}` : ""}` : undefined;
-    this.transientLine(this.v.style("dim", `⋯ ${one ?? `${names.length} tools: ${names.map((n) => n.split(" ")[0]).join(", ")}`}`));
+    const since = seconds(Date.now() - Math.min(...this.started.values()));
+    const one = names.length === 1 ? `${names[0]} · ${since}${this.progress.size ? ` · ${[...this.progress.values()][0]}` : ""}` : undefined;
+    this.transientLine(this.v.style("dim", `⋯ ${one ?? `${names.length} tools: ${names.map((n) => n.split(" ")[0]).join(", ")} · ${since}`}`));
+  }
+
+  /** Stop the clock (the turn is over, or the view is closed). */
+  close(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
+  /** Every second while a transient line stands: redraw it with the time that passed. */
+  private tick(): void {
+    if (!this.transient || this.v.paused?.()) return;
+    if (this.running.size > 0) this.showRunning();
+    else if (this.reasoningChars > 0 && !this.inText && !this.v.showThinking) this.showThinkingLine();
   }
 
   private transientLine(text: string): void {
     if (!this.v.live) return;
     this.v.out.write(`\r\x1b[2K${text}`);
     this.transient = true;
+    if (!this.ticker) {
+      this.ticker = setInterval(() => this.tick(), 1000);
+      this.ticker.unref?.();
+    }
   }
 
   private clearTransient(): void {
@@ -193,7 +226,13 @@ function progressText(p: { progress?: number; total?: number; message?: string }
   return [n, p.message ?? ""].filter(Boolean).join(" · ");
 }
 
+/** The first line with something on it (npm and others start with a blank line). */
+function seconds(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
 function firstLine(s: string): string {
-  const l = s.split("\n")[0];
+  const l = s.split("\n").find((x) => x.trim() !== "")?.trim() ?? "";
   return l.length > 160 ? `${l.slice(0, 157)}…` : l;
 }

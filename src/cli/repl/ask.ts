@@ -2,8 +2,9 @@
 // the title and detail lines, then
 //   - a question without fields: `y` yes, `n` no (both remembered when the question is
 //     rememberable); Ctrl-C or any other key is no, not remembered;
-//   - a form: `y` to fill it in (each field shows its type and default; Enter keeps the
-//     default), `n` declines, Ctrl-C cancels;
+//   - a form: answered in one step — its fields are asked at once (each shows its type and
+//     default; Enter takes the default), Esc on an empty field declines, Ctrl-C cancels; an
+//     integer or number outside the field's bounds is asked again;
 //   - a question with `choices`: the key of one of them (`[g] go [e] edit [d] drop`); any
 //     other key is no.
 // Keys are read as during a turn (TurnKeys); a question that arrives while nobody's keys are
@@ -13,7 +14,7 @@
 import type { EventOf, JsonValue, PersonAnswer, PersonChoice, PersonField } from "../../contract/index.js";
 import type { Chain } from "../../core/chain.js";
 import type { Style } from "../render/style.js";
-import type { Key, TurnKeys } from "./keys.js";
+import { ESC, type Key, type TurnKeys } from "./keys.js";
 
 export interface AskDeps {
   chain: Chain;
@@ -45,9 +46,9 @@ async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> 
   for (const l of e.detail) if (l) d.out.write(`  ${l}\n`);
   if (e.choices?.length) return choose(d, e.choices);
   const fields = e.fields ?? [];
+  if (fields.length > 0) return form(d, fields);
   const remembered = e.rememberable ? s("dim", "  (your answer is remembered)") : "";
-  d.out.write(`${s("bold", "[y]")} ${fields.length ? "answer" : "yes"}   ${s("bold", "[n]")} ${fields.length ? "decline" : "no"}${remembered}  › `);
-  const k = await d.keys.ask();
+  const k = await d.keys.ask({ show: () => d.out.write(`${s("bold", "[y]")} yes   ${s("bold", "[n]")} no${remembered}  › `) });
   if (k.kind === "interrupt") {
     d.out.write(`${s("red", "cancelled")}\n`);
     return { decision: "deny", reason: "cancel", by: "user" };
@@ -58,24 +59,32 @@ async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> 
     return { decision: "deny", reason: "the user said no", by: "user", remember: e.rememberable === true && key === "n" };
   }
   d.out.write(`${s("green", "yes")}\n`);
-  if (fields.length === 0) return { decision: "allow", by: "user", remember: e.rememberable === true };
+  return { decision: "allow", by: "user", remember: e.rememberable === true };
+}
+
+/** A form in one step: the answer is the input. Esc on an empty field declines. */
+async function form(d: AskDeps, fields: readonly PersonField[]): Promise<PersonAnswer> {
+  const s = d.style;
+  d.out.write(`${s("dim", "Enter takes the default shown in [ ] · Esc declines · Ctrl-C cancels")}\n`);
   const values: Record<string, JsonValue> = {};
-  for (const f of fields) {
-    const v = await field(d, f);
-    if (v === null) {
-      d.out.write(`${s("red", "cancelled")}\n`);
-      return { decision: "deny", reason: "cancel", by: "user" };
+  for (const [i, f] of fields.entries()) {
+    const v = await field(d, f, i === 0);
+    if (v === null || v === DECLINED) {
+      d.out.write(`${s("red", v === null ? "cancelled" : "declined")}\n`);
+      return v === null ? { decision: "deny", reason: "cancel", by: "user" } : { decision: "deny", reason: "the user declined", by: "user" };
     }
     if (v !== undefined) values[f.name] = v;
+    else if (f.default !== undefined) values[f.name] = f.default;
   }
   return { decision: "allow", values, by: "user" };
 }
 
+const DECLINED = Symbol("declined");
+
 /** A question answered with one of a few keys: the key pressed, or no for any other key. */
 async function choose(d: AskDeps, choices: readonly PersonChoice[]): Promise<PersonAnswer> {
   const s = d.style;
-  d.out.write(`${choices.map((c) => `${s("bold", `[${c.key}]`)} ${c.label}`).join("   ")}  › `);
-  const k = await d.keys.ask();
+  const k = await d.keys.ask({ show: () => d.out.write(`${choices.map((c) => `${s("bold", `[${c.key}]`)} ${c.label}`).join("   ")}  › `) });
   const key = k.kind === "key" ? k.key.toLowerCase() : "";
   const c = choices.find((x) => x.key === key);
   if (!c) {
@@ -86,27 +95,53 @@ async function choose(d: AskDeps, choices: readonly PersonChoice[]): Promise<Per
   return { decision: "allow", choice: c.key, by: "user" };
 }
 
-/** One field: its value, undefined to leave it to its default, null when cancelled. */
-async function field(d: AskDeps, f: PersonField): Promise<JsonValue | undefined | null> {
+/** One field: its value, undefined to leave it to its default, null when cancelled, DECLINED
+ *  when Esc was pressed on it empty. `first`: the form's first field, shown after the grace
+ *  period (keys sent before it appeared are not its answer). */
+async function field(d: AskDeps, f: PersonField, first: boolean): Promise<JsonValue | undefined | null | typeof DECLINED> {
   const s = d.style;
   const label = f.title ?? f.name;
   const choices = (f.options ?? []).map((o, i) => `${i + 1}) ${f.optionLabels?.[i] ?? o}`).join("  ");
   const kind = f.type === "enum" ? `${f.multiple ? "one or more, comma-separated: " : ""}${choices}` : f.type === "boolean" ? "y/n" : f.type;
-  const def = f.default !== undefined ? ` [${typeof f.default === "string" ? f.default : JSON.stringify(f.default)}]` : "";
-  for (;;) {
-    d.out.write(`  ${s("bold", label)}${f.required ? "*" : ""} ${s("dim", `(${kind})`)}${f.description ? s("dim", ` ${f.description}`) : ""}${def}: `);
-    const line = await readLine(d);
-    if (line === null) return null;
+  const bounds = f.type === "integer" || f.type === "number" ? rangeText(f) : "";
+  const def = f.default !== undefined ? ` [${defaultText(f)}]` : "";
+  const promptText = `  ${s("bold", label)}${f.required ? "*" : ""} ${s("dim", `(${kind}${bounds})`)}${f.description ? s("dim", ` ${f.description}`) : ""}${def}: `;
+  for (let again = false; ; again = true) {
+    const show = (): void => void d.out.write(promptText);
+    const armed = first && !again; // the form's first look: shown after the grace period
+    if (!armed) show();
+    const line = await readLine(d, armed ? show : undefined);
+    if (line === null || line === DECLINED) return line;
     const text = line.trim();
     if (text === "") {
       if (f.default !== undefined || !f.required) return undefined;
-      d.out.write(`  ${s("yellow", `${label} is required`)}\n`);
+      d.out.write(`  ${s("yellow", `${label} is required (Esc declines)`)}\n`);
       continue;
     }
     const v = parse(f, text);
-    if (v !== undefined) return v;
-    d.out.write(`  ${s("yellow", `not ${f.type === "enum" ? "one of the choices" : `a ${f.type}`}: ${text}`)}\n`);
+    if (v !== undefined && inRange(f, v)) return v;
+    d.out.write(`  ${s("yellow", v === undefined ? `not ${f.type === "enum" ? "one of the choices" : `a ${f.type}`}: ${text}` : `${text} is outside ${rangeText(f).replace(/^, /, "")}`)}\n`);
   }
+}
+
+function defaultText(f: PersonField): string {
+  if (f.type === "enum" && typeof f.default === "string") {
+    const i = (f.options ?? []).indexOf(f.default);
+    if (i >= 0) return `${i + 1}) ${f.optionLabels?.[i] ?? f.default}`;
+  }
+  return typeof f.default === "string" ? f.default : JSON.stringify(f.default);
+}
+
+function rangeText(f: PersonField): string {
+  if (f.minimum !== undefined && f.maximum !== undefined) return `, ${f.minimum}–${f.maximum}`;
+  if (f.minimum !== undefined) return `, at least ${f.minimum}`;
+  if (f.maximum !== undefined) return `, at most ${f.maximum}`;
+  return "";
+}
+
+function inRange(f: PersonField, v: JsonValue): boolean {
+  if (typeof v !== "number") return true;
+  return (f.minimum === undefined || v >= f.minimum) && (f.maximum === undefined || v <= f.maximum);
 }
 
 function parse(f: PersonField, text: string): JsonValue | undefined {
@@ -134,11 +169,12 @@ function parse(f: PersonField, text: string): JsonValue | undefined {
   }
 }
 
-/** A line typed in raw mode, echoed, with backspace; Enter ends it, Ctrl-C gives null. */
-async function readLine(d: AskDeps): Promise<string | null> {
+/** A line typed in raw mode, echoed, with backspace; Enter ends it, Ctrl-C gives null, Esc on
+ *  an empty line DECLINED. `show` writes the field's prompt when keys start to count. */
+async function readLine(d: AskDeps, show?: () => void): Promise<string | null | typeof DECLINED> {
   let line = "";
   for (let first = true; ; first = false) {
-    const k: Key = await d.keys.lineKey(first);
+    const k: Key = first && show ? await d.keys.lineKey(true, show) : await d.keys.lineKey(first, undefined, false);
     if (k.kind === "interrupt") return null;
     if (k.kind === "paste") {
       line += k.text.replace(/[\r\n]+/g, " ");
@@ -146,6 +182,11 @@ async function readLine(d: AskDeps): Promise<string | null> {
       continue;
     }
     if (k.kind !== "key") continue;
+    if (k.key === ESC && line === "") {
+      d.out.write("\n");
+      return DECLINED;
+    }
+    if (k.key.startsWith(ESC)) continue; // arrows and other sequences mean nothing here
     for (const ch of k.key) {
       if (ch === "\r" || ch === "\n") {
         d.out.write("\n");

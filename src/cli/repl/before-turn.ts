@@ -1,18 +1,18 @@
 // The cost before a turn, in the REPL: a spent budget may be raised for the session after a
-// confirmation; then the estimate line, and with `estimate: ask` the tier chooser — Enter
-// accepts, 1–4 picks a tier for this turn, Esc cancels (the prompt comes back to be edited),
-// 3 s without an answer accepts. Only those keys answer the chooser: other typing is kept for
-// the next prompt. Ctrl-C cancels the turn.
+// confirmation; then the estimate line. With `estimate: show` (the default) the line is shown
+// and the turn starts at once — nobody waits; it names `/tier` for changing the tier. With
+// `estimate: ask` (opt-in) the tier chooser waits for an answer — Enter accepts, 1–4 picks a
+// tier for this turn, Esc cancels (the prompt comes back to be edited). It has no timer: an
+// answer that accepts by itself is what let an Enter meant for it land on the next question.
+// Only those keys answer the chooser: other typing is kept for the next prompt. Ctrl-C cancels
+// the turn.
 
 import type { Engine } from "../../core/engine/engine.js";
 import type { CostControl } from "../cost/index.js";
-import { fit } from "../render/figures.js";
+import { fit, visibleLength } from "../render/figures.js";
 import type { Style } from "../render/style.js";
 import { ESC, isEnter, type TurnKeys } from "./keys.js";
 import { plannedEstimateLine, type PlanStatus } from "../plan/repl.js";
-
-/** How long the tier chooser waits before it accepts the recommended tier. */
-export const CHOOSER_MS = 3000;
 
 export interface BeforeTurn {
   cost: CostControl;
@@ -34,8 +34,7 @@ export async function beforeTurn(d: BeforeTurn, prompt: string): Promise<boolean
   if (budget.state === "exhausted") {
     d.print(style("yellow", `! ${budget.message}`));
     if (!budget.canRaise) return false;
-    d.out.write(`Raise it for this session? ${style("bold", "[y]")} yes  ${style("bold", "[n]")} no  › `);
-    const k = await d.keys.ask();
+    const k = await d.keys.ask({ show: () => d.out.write(`Raise it for this session? ${style("bold", "[y]")} yes  ${style("bold", "[n]")} no  › `) });
     const yes = k.kind === "key" && k.key.toLowerCase() === "y";
     d.out.write(`${yes ? "yes" : "no"}\n`);
     if (!yes) return false;
@@ -51,15 +50,16 @@ export async function beforeTurn(d: BeforeTurn, prompt: string): Promise<boolean
     return true;
   }
   if (cost.estimateMode === "show") {
-    d.print(style("dim", `≈ ${cost.estimateLine(e, undefined, width - 2)}`));
+    const hint = " · /tier changes the tier";
+    const line = cost.estimateLine(e, undefined, width - 2 - hint.length);
+    d.print(style("dim", `≈ ${line}${visibleLength(line) + hint.length + 2 <= width ? hint : ""}`));
     return true;
   }
   // The hint and the answer ("(accepted)") share the line: the most detail of the estimate
   // first, then the longest hint that still fits beside it.
   const hints = [" · Enter accepts, 1–4 picks, Esc cancels", " · Enter/1–4/Esc", ""];
   const line = fit(cost.estimateLines(e).flatMap((l) => hints.map((h) => `≈ ${l}${h}`)), width - 12);
-  d.out.write(`${style("dim", line)} `);
-  const k = await d.keys.ask(CHOOSER_MS, chooserKey);
+  const k = await d.keys.ask({ accepts: chooserKey, show: () => d.out.write(`${style("dim", line)} `) });
   if (k.kind === "interrupt") {
     d.out.write("cancelled\n");
     return false;
@@ -73,6 +73,6 @@ export async function beforeTurn(d: BeforeTurn, prompt: string): Promise<boolean
   if (Number.isInteger(n) && n >= 1 && n <= 4) {
     const r = cost.pick(n);
     d.out.write(`${r.ok ? r.message : style("red", r.message)}\n`);
-  } else d.out.write(`${style("dim", k.kind === "timeout" ? "(accepted)" : "✓")}\n`);
+  } else d.out.write(`${style("dim", "✓")}\n`);
   return true;
 }

@@ -10,7 +10,7 @@ import { formatRules, managedProblem } from "../subcommands.js";
 import type { Style } from "../render/style.js";
 import { money, plural, tokens } from "../render/figures.js";
 import { KNOWN_MODELS } from "../../providers/index.js";
-import { sessionLines } from "./open.js";
+import { listedSessions, sessionLines } from "./open.js";
 import { agentLines } from "../session-tree.js";
 import { describeItems, rememberTrust, trustLine } from "../trust/index.js";
 
@@ -48,6 +48,18 @@ export interface SlashCommand {
   complete?(partial: string, r: ReplApi): string[];
 }
 
+/** `/trust yes|no` answered in this process, per app: what /trust and /status say from then on
+ *  (the session keeps running as it started; the answer takes effect at the next start). */
+const trustAnswers = new WeakMap<object, boolean>();
+
+function trustNow(r: ReplApi): string {
+  const t = r.app.trust;
+  const answer = trustAnswers.get(r.app);
+  if (answer === undefined) return trustLine(t);
+  const said = `${answer ? "trusted" : "untrusted"} (you answered /trust ${answer ? "yes" : "no"} in this session)`;
+  return answer === t.trusted ? said : `${said}; this session still runs it as ${t.trusted ? "trusted" : "untrusted"} until deepcode next starts`;
+}
+
 const sub = (n: number, d: number) => (d ? `${Math.round((n / d) * 100)}%` : "–");
 
 export const BUILTIN_COMMANDS: SlashCommand[] = [
@@ -62,8 +74,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       r.print(
         [
           `model      ${p.model}${p.tier ? ` (tier ${p.tier})` : ""}${p.thinking ? `, thinking ${p.thinking}` : ""}`,
+          ...(r.app.cost ? [`${r.app.cost.tierReport(r.engine).split("\n")[0].replace(/^tier: /, "tier       ")}`] : []),
           `project    ${r.app.root}`,
-          `trust      ${trustLine(r.app.trust)}`,
+          `trust      ${trustNow(r)}`,
           `session    ${r.engine.sessionId} · ${plural(r.engine.turns, "turn")}`,
           `context    ${tokens(l.nextPromptTokens)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)}) in the next request`,
           `cache      ${sub(t.usage.prompt_cache_hit_tokens, t.usage.prompt_tokens)} of this session's prompt tokens served from the cache (${plural(t.requests, "request")})`,
@@ -83,13 +96,14 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       const a = args.trim().toLowerCase();
       if (a === "yes" || a === "no") {
         rememberTrust(r.app.home, t, a === "yes");
+        trustAnswers.set(r.app, a === "yes");
         const now = a === "yes" ? "trusted" : "kept untrusted";
         const changes = (a === "yes") !== t.trusted;
         return r.print(`${t.root} ${now}${changes ? " — this takes effect when deepcode next starts (its hooks, plugins and rules load at start)" : ""}`);
       }
       if (a) return r.print(r.style("yellow", "/trust takes yes, no, or nothing (show)"));
       const items = describeItems(t, r.app.root);
-      r.print([`${t.root}: ${trustLine(t)}`, ...items.map((l) => `  ${l}`), r.style("dim", "/trust yes trusts it as it is now; /trust no keeps it untrusted")].join("\n"));
+      r.print([`${t.root}: ${trustNow(r)}`, ...items.map((l) => `  ${l}`), r.style("dim", "/trust yes trusts it as it is now; /trust no keeps it untrusted")].join("\n"));
     },
   },
   {
@@ -196,7 +210,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     name: "sessions",
     description: "this project's sessions",
     run: (r) => {
-      const list = r.app.store.list();
+      const list = listedSessions(r.app.store.list());
       const lines = sessionLines(list, r.style).flatMap((line, i) => [line, ...agentLines(r.app.store, list[i]).map((l) => r.style("dim", l))]);
       r.print(list.length ? `${lines.join("\n")}\n${r.style("dim", "/resume <number or id> to switch")}` : "No sessions yet.");
     },

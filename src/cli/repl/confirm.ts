@@ -43,8 +43,7 @@ async function ask(d: ConfirmDeps, e: EventOf<"permission.ask">): Promise<AskAns
   const who = e.agent ? `${s("magenta", `[subagent ${e.agent.name}: ${e.agent.task}]`)} ` : "";
   d.out.write(`\r\x1b[2K\n${who}${s(["bold", "yellow"], `? ${e.tool} wants to run`)} ${s("dim", `(${e.reason})`)}\n`);
   d.out.write(`${preview(e.preview, s)}\n`);
-  d.out.write(`${s("bold", "[y]")} yes, once   ${s("bold", "[a]")} always this session: ${s("cyan", e.remember)}   ${s("bold", "[n]")} no  › `);
-  const k = await d.keys.ask();
+  const k = await d.keys.ask({ show: () => d.out.write(`${s("bold", "[y]")} yes, once   ${s("bold", "[a]")} always this session: ${s("cyan", e.remember)}   ${s("bold", "[n]")} no  › `) });
   if (k.kind === "key" && k.key.toLowerCase() === "y") {
     d.out.write(`${s("green", "yes")}\n`);
     return { decision: "allow", by: "user" };

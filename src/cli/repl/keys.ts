@@ -4,7 +4,11 @@
 // What arrives in one read is split into keys (a character, an escape sequence, a bracketed
 // paste as one key), so `y⏎` typed fast, sent by tmux or over SSH is two keys, not one string:
 // - A question (y/a/n, the budget prompt, the tier chooser) is answered by the first key typed
-//   after it was asked that it accepts; an Enter right after the answering key is consumed.
+//   after its answers were shown that it accepts; an Enter right after the answering key is
+//   consumed. Its answers are shown only after a short grace period (ANSWER_GRACE_MS) from the
+//   moment the question opened: a key arriving in that time was meant for what was on screen
+//   before (an Enter for the last question, the tail of some typing), so it stays type-ahead and
+//   never answers this question.
 //   The tier chooser accepts only its own keys (Enter, 1–4, Esc); other typing is not an answer.
 // - Everything else is type-ahead: kept, in order, and handed to the next prompt (as in a shell).
 //   Keys typed before a question was asked stay type-ahead: they never answer it.
@@ -63,6 +67,19 @@ export function splitKeys(s: string): { keys: string[]; rest: string } {
   return { keys, rest: "" };
 }
 
+/** How long after a question opens its answers appear and keys start to count as answers.
+ *  Shorter than a person's reaction to a new question; longer than a key already on its way. */
+export const ANSWER_GRACE_MS = 400;
+
+export interface AskOptions {
+  /** Answered "timeout" when nothing it takes is typed in this time after the answers show. */
+  timeoutMs?: number;
+  /** Which keys answer (any by default); other keys stay type-ahead. */
+  accepts?: (k: string) => boolean;
+  /** Writes the answers line; called when keys start to count (after the grace period). */
+  show?: () => void;
+}
+
 export function isEnter(k: string): boolean {
   return k === "\r" || k === "\n";
 }
@@ -74,6 +91,8 @@ interface Waiting {
   from: number;
   /** A key of a line being typed (a form field): no Enter is consumed after it. */
   line: boolean;
+  /** Still in the grace period: no key answers yet. */
+  arming: boolean;
 }
 
 export class TurnKeys {
@@ -85,7 +104,12 @@ export class TurnKeys {
   private swallowEnter = false;
   private readonly onData = (data: Buffer | string): void => this.data(data.toString());
 
-  constructor(private readonly input: NodeJS.ReadStream = process.stdin) {}
+  constructor(private readonly input: NodeJS.ReadStream = process.stdin, private readonly graceMs = ANSWER_GRACE_MS) {}
+
+  /** A question is open (waiting for its answer, or in its grace period). */
+  get asking(): boolean {
+    return this.waiting !== undefined;
+  }
 
   /** Keys are being read (a turn, or a command that may ask, is running). */
   get active(): boolean {
@@ -108,27 +132,44 @@ export class TurnKeys {
     this.answer({ kind: "interrupt" });
   }
 
-  /** Wait for a key typed from now on that `accepts` takes (any key by default); a timeout or
-   *  Ctrl-C answers instead. Enter is "\r". */
-  ask(timeoutMs?: number, accepts: (k: string) => boolean = () => true): Promise<Key> {
-    this.answer({ kind: "interrupt" }); // a question left open is over
+  /** Wait for a key typed after the answers are shown (`o.show`, after the grace period) that
+   *  `o.accepts` takes (any key by default); a timeout or Ctrl-C answers instead. Enter is "\r". */
+  ask(o: AskOptions = {}): Promise<Key> {
+    return this.open(false, o);
+  }
+
+  /** The next key of a line being typed (a form field), Enter included. The first key is one
+   *  typed after the field shows (`show`, after the grace period), as for ask(); each later one
+   *  follows the key before it, even when they arrived in one read ("Ada Lovelace" sent at
+   *  once is the whole line, not "A"). `grace` false: a field after another one, whose first
+   *  key may follow the Enter that ended the field before. */
+  lineKey(first: boolean, show?: () => void, grace = true): Promise<Key> {
+    if (first) return this.open(true, { show }, grace);
+    this.answer({ kind: "interrupt" });
     this.swallowEnter = false;
     return new Promise((resolve) => {
-      this.waiting = { resolve, accepts, from: this.buffer.length, line: false };
-      if (timeoutMs !== undefined) this.timer = setTimeout(() => this.answer({ kind: "timeout" }), timeoutMs);
+      this.waiting = { resolve, accepts: () => true, from: this.lineAt, line: true, arming: false };
       this.pump();
     });
   }
 
-  /** The next key of a line being typed (a form field), Enter included: the first key is one
-   *  typed from now on, as for ask(); each later one follows the key before it, even when they
-   *  arrived in one read ("Ada Lovelace" sent at once is the whole line, not "A"). */
-  lineKey(first: boolean): Promise<Key> {
-    this.answer({ kind: "interrupt" });
+  private open(line: boolean, o: AskOptions, grace = true): Promise<Key> {
+    this.answer({ kind: "interrupt" }); // a question left open is over
     this.swallowEnter = false;
     return new Promise((resolve) => {
-      this.waiting = { resolve, accepts: () => true, from: first ? this.buffer.length : this.lineAt, line: true };
-      this.pump();
+      const w: Waiting = { resolve, accepts: o.accepts ?? (() => true), from: Infinity, line, arming: true };
+      this.waiting = w;
+      const arm = (): void => {
+        if (this.waiting !== w) return; // answered (interrupted) meanwhile
+        w.arming = false;
+        w.from = this.buffer.length; // what came in the grace period is type-ahead
+        this.swallowEnter = false;
+        o.show?.();
+        if (o.timeoutMs !== undefined) this.timer = setTimeout(() => this.answer({ kind: "timeout" }), o.timeoutMs);
+        this.pump();
+      };
+      if (grace && this.graceMs > 0) this.timer = setTimeout(arm, this.graceMs);
+      else arm();
     });
   }
 
@@ -173,9 +214,16 @@ export class TurnKeys {
    *  first: once other typing stands in front, later keys are that typing's, not answers. */
   private pump(): void {
     const w = this.waiting;
-    if (!w || this.buffer.length <= w.from) return;
+    if (!w || w.arming) return;
+    // A line typed in front of the answer and ended with Enter is the next prompt's: the key
+    // after it may answer (`/status⏎` typed at the chooser, then Enter to accept).
+    while (this.buffer.length > w.from && !w.accepts(this.buffer[w.from])) {
+      const end = this.buffer.findIndex((k, i) => i > w.from && isEnter(k));
+      if (end < 0) return;
+      w.from = end + 1;
+    }
+    if (this.buffer.length <= w.from) return;
     const k = this.buffer[w.from];
-    if (!w.accepts(k)) return;
     this.buffer.splice(w.from, 1);
     if (w.line) {
       this.lineAt = w.from;

@@ -19,13 +19,19 @@ export interface OpenRequest {
   fork?: boolean;
 }
 
+/** The sessions worth listing: a session nothing happened in (started, then the process was
+ *  killed before a first turn) is left out of `deepcode sessions`, /sessions and the pickers. */
+export function listedSessions(list: readonly SessionSummary[]): SessionSummary[] {
+  return list.filter((s) => s.turns > 0 || s.messages > 0 || s.costUsd > 0);
+}
+
 export type Picker = (sessions: SessionSummary[]) => Promise<string | undefined>;
 
 export async function openSession(app: App, req: OpenRequest, pick: Picker, say: (m: string) => void): Promise<Engine> {
   let id: string | undefined;
   if (req.resume !== undefined && req.resume !== "") id = req.resume;
   else if (req.resume === "") {
-    const list = app.store.list();
+    const list = listedSessions(app.store.list());
     if (list.length === 0) say("No earlier sessions in this project; starting a new one.");
     else id = await pick(list);
   }

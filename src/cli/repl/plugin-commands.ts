@@ -4,6 +4,7 @@
 // Ctrl-C aborts its signal), `submit` running a turn in between. Tab completion asks their
 // completers and the `@` completers too, which may answer asynchronously (an MCP server).
 
+import { finishWord } from "../complete.js";
 import type { MentionCompleter } from "../../contract/index.js";
 import type { CommandRegistry, RegisteredCommand } from "../../core/commands.js";
 import type { Style } from "../render/style.js";
@@ -69,8 +70,8 @@ export async function completeWithPlugins(line: string, own: [string[], string],
     const c = words[0].startsWith("/") && words.length > 1 ? commands.get(words[0].slice(1)) : undefined;
     if (c?.spec.complete) extra.push(...(await bounded(Promise.resolve().then(() => c.spec.complete!(word, words.slice(1, -1))))));
   }
-  const all = [...new Set([...own[0], ...extra.filter((x) => x.startsWith(word))])].sort();
-  return [all, word];
+  const all = [...new Set([...own[0].map((x) => x.trimEnd()), ...extra.filter((x) => x.startsWith(word))])].sort();
+  return [finishWord(all), word];
 }
 
 async function bounded(p: Promise<readonly string[]>): Promise<readonly string[]> {

@@ -14,7 +14,10 @@ import { PassThrough } from "node:stream";
 import { PASTE_END, PASTE_START } from "./keys.js";
 import { visibleLength } from "../render/figures.js";
 
-export type PromptResult = { kind: "line"; text: string } | { kind: "exit"; why: "ctrl-c" | "ctrl-d" } | { kind: "failed"; error: unknown };
+export type PromptResult = ({ kind: "line"; text: string } | { kind: "exit"; why: "ctrl-c" | "ctrl-d" } | { kind: "failed"; error: unknown }) & {
+  /** The `interject` text was printed before the prompt ended. */
+  interjected?: boolean;
+};
 
 export interface PromptOptions {
   prompt: string;
@@ -52,6 +55,7 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let lastCtrlC = 0;
     let done = false;
+    let interjected = false;
     let pending = ""; // an unfinished paste or escape sequence, waiting for the rest
     const finish = (r: PromptResult): void => {
       if (done) return;
@@ -60,7 +64,7 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
       stdin.off("data", onData);
       stdin.pause();
       rl.close();
-      resolve(r);
+      resolve(interjected ? { ...r, interjected } : r);
     };
     const onData = (data: Buffer | string): void => {
       let s = pending + data.toString();
@@ -133,6 +137,7 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     o.interject?.then(
       (text) => {
         if (done || !text) return;
+        interjected = true;
         output.write(`\r\x1b[2K${text}\n`);
         rl.prompt(true);
       },

@@ -55,5 +55,7 @@ export async function runRepl(options: AssembleOptions, start: ReplStart): Promi
     interject: booting.then((r) => r.banner()),
   });
   const repl = await booting; // a failure to start (a malformed settings file…) surfaces here
+  // The prompt ended before everything loaded: the rest of the banner now, above what runs.
+  if (!first.interjected && first.kind === "line") process.stdout.write(`${repl.banner()}\n`);
   return repl.run(start, first);
 }

@@ -24,7 +24,7 @@ import { pluginCommands, completeWithPlugins } from "./plugin-commands.js";
 import { History } from "./history.js";
 import { TurnKeys } from "./keys.js";
 import { SessionBusyError } from "../../core/session/lock.js";
-import { openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
+import { listedSessions, openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
 import { readPrompt, type PromptResult } from "./prompt.js";
 import { planStatus, routePrompt } from "../plan/repl.js";
 
@@ -75,7 +75,8 @@ export class Repl implements ReplApi {
     // /status and the status line, with the price the usage ledger records.
     this.app.chain.on("prepend", "repl-session-totals", "model.usage", null, async (e, next) => {
       const r = await next(e);
-      if (e.sessionId === this.engine?.sessionId) {
+      // The same rule as the ledger: a subagent's request is booked to the main session.
+      if ((e.agent?.rootSessionId ?? e.sessionId) === this.engine?.sessionId) {
         this.session = { requests: this.session.requests + 1, usage: addUsage(this.session.usage, e.usage), costUsd: this.session.costUsd + (r?.costUsd ?? 0) };
       }
       return r;
@@ -163,8 +164,7 @@ export class Repl implements ReplApi {
       print: (t) => this.print(s("dim", t)),
       ask: async (q) => {
         const yes = await this.withKeys(async () => {
-          this.out.write(`${q} ${s("bold", "[y]")} plan first  ${s("bold", "[n]")} just do it  › `);
-          const k = await this.keys.ask();
+          const k = await this.keys.ask({ show: () => this.out.write(`${q} ${s("bold", "[y]")} plan first  ${s("bold", "[n]")} just do it  › `) });
           return k.kind === "key" && k.key.toLowerCase() === "y";
         });
         this.out.write(yes === undefined ? "cancelled\n" : yes ? "plan first\n" : "no\n");
@@ -178,7 +178,7 @@ export class Repl implements ReplApi {
   /** Run one turn, with the person able to interrupt it. */
   async runTurn(prompt: string): Promise<void> {
     const ctl = new AbortController();
-    const renderer = new TurnRenderer({ out: this.out, style: this.style, showThinking: this.showThinking, live: true });
+    const renderer = new TurnRenderer({ out: this.out, style: this.style, showThinking: this.showThinking, live: true, paused: () => this.keys.asking });
     let interrupts = 0;
     this.keys.start(() => {
       interrupts++;
@@ -198,6 +198,7 @@ export class Repl implements ReplApi {
         if (ev.type === "turn.complete") complete = ev;
       }
     } finally {
+      renderer.close();
       this.keys.stop();
     }
     if (!complete) return;
@@ -228,7 +229,7 @@ export class Repl implements ReplApi {
   }
 
   async resume(which?: string): Promise<void> {
-    const list = this.app.store.list();
+    const list = listedSessions(this.app.store.list());
     let id = which;
     if (which && /^\d+$/.test(which) && Number(which) <= list.length) id = list[Number(which) - 1].id;
     if (!id) {
@@ -244,9 +245,16 @@ export class Repl implements ReplApi {
     this.showEarlierTurns();
   }
 
+  /** A yes/no question answered with one key, like every other question (y yes; anything
+   *  else, Enter included, no). */
   async confirm(question: string): Promise<boolean> {
-    const r = await readPrompt({ prompt: `${question} [y/N] `, continuation: "", history: [], exitHint: "" });
-    return r.kind === "line" && /^y(es)?$/i.test(r.text.trim());
+    const s = this.style;
+    const yes = await this.withKeys(async () => {
+      const k = await this.keys.ask({ show: () => this.out.write(`${question} ${s("bold", "[y]")} yes  ${s("bold", "[n]")} no  › `) });
+      return k.kind === "key" && k.key.toLowerCase() === "y";
+    });
+    this.out.write(yes ? `${s("green", "yes")}\n` : `${s("red", yes === undefined ? "cancelled" : "no")}\n`);
+    return yes === true;
   }
 
   /** Open a session; its totals start from what its file records (a resumed session's cost). */

@@ -6,7 +6,7 @@ import { ConfigError } from "../../contract/errors.js";
 import type { AssembleOptions } from "../assemble.js";
 import { deepcodeHome } from "../home.js";
 import type { Style } from "../render/style.js";
-import { readPrompt } from "../repl/prompt.js";
+import { TurnKeys } from "../repl/keys.js";
 import { defaultManagedPath, loadSettings } from "../settings/load.js";
 import { describeItems, needsQuestion, rememberTrust, resolveTrust } from "./index.js";
 
@@ -29,13 +29,20 @@ export async function askTrust(o: AssembleOptions, style: Style, out: NodeJS.Wri
   out.write(`${style("dim", "Its own files may always tighten rules. Trusting it also lets these take effect:")}\n`);
   for (const l of lines.slice(0, MAX_SHOWN)) out.write(`  ${l}\n`);
   if (lines.length > MAX_SHOWN) out.write(`  … and ${lines.length - MAX_SHOWN} more (deepcode trust --show lists them)\n`);
-  const r = await readPrompt({ prompt: `Trust it? ${style("bold", "[y]")} yes  ${style("bold", "[N]")} no, keep it untrusted  › `, continuation: "", history: [], exitHint: "" });
-  if (r.kind !== "line") {
-    out.write(`${style("dim", "no answer: untrusted for this session (asked again next time)")}
-`);
+  // One key, like every other question: y trusts, n (or any other key) keeps it untrusted.
+  const keys = new TurnKeys();
+  keys.start(() => undefined);
+  let k;
+  try {
+    k = await keys.ask({ show: () => out.write(`Trust it? ${style("bold", "[y]")} yes  ${style("bold", "[n]")} no, keep it untrusted  › `) });
+  } finally {
+    keys.stop();
+  }
+  if (k.kind !== "key") {
+    out.write(`${style("dim", "no answer: untrusted for this session (asked again next time)")}\n`);
     return;
   }
-  const yes = /^y(es)?$/i.test(r.text.trim());
+  const yes = k.key.toLowerCase() === "y";
   rememberTrust(home, state, yes);
   out.write(yes ? `${style("green", "trusted")} — remembered until its settings or commands change\n` : `${style("dim", "kept untrusted: those are ignored (/trust or deepcode trust to change that)")}\n`);
 }

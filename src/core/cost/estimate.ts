@@ -18,6 +18,10 @@
 // subagent's prefix (cached once an earlier run of its type left it there: the low case; read
 // whole in the high case's first run) plus its task — that loops like a routine turn of its
 // own. `delegation.runs` says how many runs to expect (low, high); see delegationOf.
+//
+// Recent turns, when there are enough (shapes.ts): a tier the recent turns ran at is priced by
+// their shapes instead of the tables — each shape simulated on this turn's known context, the
+// cheapest and the dearest widened by SHAPE_MARGIN — so the range is what turns here cost.
 
 import type { CostEstimate } from "../../contract/events.js";
 import type { Usage } from "../../contract/wire.js";
@@ -36,6 +40,7 @@ import {
   type TierProfiles,
 } from "./tiers.js";
 import type { PriceTable, Rates } from "./types.js";
+import { MIN_SHAPES, SHAPE_MARGIN, type TurnShape } from "./shapes.js";
 
 export interface EstimateInputs {
   /** The prompt as typed. */
@@ -61,6 +66,8 @@ export interface EstimateInputs {
   budget?: "ok" | "downgrade" | "exhausted";
   /** Subagent runs the turn is expected to start (low, high), and a subagent's prefix size. */
   delegation?: { runs: Span; prefixTokens: number };
+  /** Recent turns' shapes (pickShapes): the tier they ran at is priced from them. */
+  shapes?: readonly TurnShape[];
 }
 
 /** What one case (low or high) of a tier's range adds up to. */
@@ -160,8 +167,18 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
     const price = priceFor(profile.model, now, table);
     if (!price.ok) return { tier, model: profile.model, error: price.message };
     const [outLow, outHigh] = OUTPUT_PER_ROUND[taskClass][tier].map((o) => Math.min(o, profile.maxTokens));
-    const low = plus(simulate(known, rounds[0], outLow, tool[0]), delegated(inputs.delegation, 0, tier, profile.maxTokens));
-    const high = plus(simulate(known, rounds[1], outHigh, tool[1]), delegated(inputs.delegation, 1, tier, profile.maxTokens));
+    let low = plus(simulate(known, rounds[0], outLow, tool[0]), delegated(inputs.delegation, 0, tier, profile.maxTokens));
+    let high = plus(simulate(known, rounds[1], outHigh, tool[1]), delegated(inputs.delegation, 1, tier, profile.maxTokens));
+    const seen = (inputs.shapes ?? []).filter((s) => s.tier === tier);
+    if (agentic && seen.length >= MIN_SHAPES) {
+      const runs = seen.map((s) => simulate(known, Math.max(1, s.rounds), Math.min(s.outputPerRound, profile.maxTokens), s.toolPerRound));
+      const cost = (t: TurnTokens): number => bill(t, price.usd);
+      const cheapest = runs.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+      const dearest = runs.reduce((a, b) => (cost(b) > cost(a) ? b : a));
+      const [m0, m1] = SHAPE_MARGIN;
+      low = plus(scale(cheapest, m0), delegated(inputs.delegation, 0, tier, profile.maxTokens));
+      high = plus(scale(dearest, m1), delegated(inputs.delegation, 1, tier, profile.maxTokens));
+    }
     return {
       tier,
       model: profile.model,
@@ -196,6 +213,11 @@ function delegated(d: EstimateInputs["delegation"], k: 0 | 1, tier: TierName, ma
   let total = none;
   for (let i = 0; i < d.runs[k]; i++) total = plus(total, simulate(k === 1 && i === 0 ? { ...warm, cachedTokens: 0 } : warm, rounds, out, tool));
   return total;
+}
+
+/** A case's tokens times `k` (the margin around the recent turns' range). */
+function scale(t: TurnTokens, k: number): TurnTokens {
+  return { rounds: t.rounds, hit: t.hit * k, miss: t.miss * k, output: t.output * k };
 }
 
 function plus(a: TurnTokens, b: TurnTokens): TurnTokens {

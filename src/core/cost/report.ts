@@ -50,7 +50,7 @@ export function formatStats(summary: Summary, currency: Currency): string {
 }
 
 function calCells(r: CalibrationRow): string[] {
-  return [r.key, String(r.turns), String(r.inside), String(r.below), String(r.above), formatPercent(r.inside, r.turns)];
+  return [r.key, String(r.turns), String(r.inside), String(r.below), String(r.above), formatPercent(r.inside, r.turns), formatPercent(r.tight, r.turns)];
 }
 
 /**
@@ -59,8 +59,8 @@ function calCells(r: CalibrationRow): string[] {
  */
 export function formatCalibration(cal: Calibration): string {
   if (cal.turns === 0) return "no estimates recorded yet";
-  const head = `${cal.turns} estimated turn${cal.turns === 1 ? "" : "s"}, ${cal.inside} inside the range (${formatPercent(cal.inside, cal.turns)})`;
-  const cols = ["turns", "inside", "below", "above", "inside %"];
+  const head = `${cal.turns} estimated turn${cal.turns === 1 ? "" : "s"}, ${cal.inside} inside the range (${formatPercent(cal.inside, cal.turns)}), ${cal.tight} inside with the high end at most 3× the actual (${formatPercent(cal.tight, cal.turns)})`;
+  const cols = ["turns", "inside", "below", "above", "inside %", "and high ≤ 3× %"];
   const table = columns([["tier", ...cols], ...cal.byTier.map(calCells), [""], ["task class", ...cols], ...cal.byClass.map(calCells)]);
   return `${head}\n\n${table}`;
 }

@@ -139,18 +139,22 @@ export interface CalibrationRow {
   above: number;
   /** inside ÷ turns. */
   insideRate: number;
+  /** Inside, with the high end at most 3× the actual cost (a range that still guides). */
+  tight: number;
 }
 
 export interface Calibration {
   turns: number;
   inside: number;
   insideRate: number;
+  /** Inside with the high end ≤ 3× the actual cost. */
+  tight: number;
   byTier: CalibrationRow[];
   byClass: CalibrationRow[];
 }
 
 function calRow(key: string): CalibrationRow {
-  return { key, turns: 0, inside: 0, below: 0, above: 0, insideRate: 0 };
+  return { key, turns: 0, inside: 0, below: 0, above: 0, insideRate: 0, tight: 0 };
 }
 
 /**
@@ -176,14 +180,17 @@ export function calibration(records: readonly LedgerRecord[]): Calibration {
     const e = t.estimate;
     if (!e) continue;
     const where = t.usd < e.lowUsd - eps ? "below" : t.usd > e.highUsd + eps ? "above" : "inside";
+    const tight = where === "inside" && e.highUsd <= 3 * t.usd + eps ? 1 : 0;
     for (const [map, key] of [[byTier, e.tier], [byClass, String(e.taskClass)]] as const) {
       let row = map.get(key);
       if (!row) map.set(key, (row = calRow(key)));
       row.turns++;
       row[where]++;
+      row.tight += tight;
     }
     all.turns++;
     all[where]++;
+    all.tight += tight;
   }
   // Known names in their natural order (cheapest tier first), unknown ones after, by name.
   const finish = (m: Map<string, CalibrationRow>, order: readonly string[]): CalibrationRow[] => {
@@ -196,6 +203,7 @@ export function calibration(records: readonly LedgerRecord[]): Calibration {
     turns: all.turns,
     inside: all.inside,
     insideRate: all.turns ? all.inside / all.turns : 0,
+    tight: all.tight,
     byTier: finish(byTier, TIER_NAMES),
     byClass: finish(byClass, TASK_CLASSES),
   };

@@ -25,6 +25,10 @@ export interface EngineAccess {
   price(turn: number, step: number, usage: Usage, profile: TurnProfile): Promise<number>;
   /** Add a request outside the model rounds (a compaction's digest) to the running turn. */
   billToTurn(usage: Usage, costUsd: number): void;
+  /** This engine is pricing one of its own requests (a model.usage it dispatched). */
+  pricingOwn(): boolean;
+  /** Book a request made for the session by someone else (an MCP server's sampling). */
+  book(via: "agent" | "sampling", model: string, usage: Usage, costUsd: number): void;
   record(r: SessionRecord): void;
   /** The core sections of the system prompt (deepcode's base prompt, or a subagent's own). */
   system(root: string): SystemSection[];
@@ -88,8 +92,12 @@ export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
     "model.usage": (ev) => {
       try {
         const cost = costOf(ev.usage, ev.model, new Date(ev.at), e.prices);
+        // A request someone else made for this session (an MCP server's sampling): the
+        // session's account and its turn have it too, as the ledger does.
+        if (!e.pricingOwn()) e.book("sampling", ev.model, ev.usage, cost.usd);
         return { costUsd: cost.usd, costCny: cost.cny };
       } catch (err) {
+        if (!e.pricingOwn()) e.book("sampling", ev.model, ev.usage, 0);
         if (!unpriced.has(ev.model)) {
           unpriced.add(ev.model);
           e.emit({ type: "notice", level: "warn", code: "no-price", message: `${(err as Error).message}; its cost shows as 0` });

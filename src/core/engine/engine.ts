@@ -373,7 +373,13 @@ export class Engine {
   /** Price a request's usage (model.usage: the cost engine, the ledger) and record it. */
   private async price(turn: number, step: number, usage: Usage, profile: TurnProfile, estimated = false): Promise<number> {
     const at = this.now().toISOString();
-    const priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: profile.model, tier: profile.tier, usage, at, ...(estimated ? { estimated } : {}), ...this.who });
+    this.pricing++;
+    let priced;
+    try {
+      priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: profile.model, tier: profile.tier, usage, at, ...(estimated ? { estimated } : {}), ...this.who });
+    } finally {
+      this.pricing--;
+    }
     this.record({ t: "usage", turn, step, model: profile.model, usage, costUsd: priced.costUsd, at, ...(estimated ? { estimated } : {}) });
     return priced.costUsd;
   }
@@ -489,6 +495,18 @@ export class Engine {
     this.extra = { usage: addUsage(this.extra.usage, usage), costUsd: this.extra.costUsd + costUsd };
   }
 
+  /** Book a request made for this session outside its own rounds (a subagent's run, an MCP
+   *  server's sampling): a usage line in the session file, so a resumed session's totals (the
+   *  status line, /status, `deepcode sessions`) hold what the ledger holds, and the running
+   *  turn's cost. */
+  book(via: "agent" | "sampling", model: string, usage: Usage, costUsd: number): void {
+    this.record({ t: "usage", turn: this.turn, step: 0, model, usage, costUsd, at: this.now().toISOString(), via });
+    this.billToTurn(usage, costUsd);
+  }
+
+  /** Own requests being priced (model.usage events this engine dispatched itself). */
+  private pricing = 0;
+
   /** Link a subagent's transcript from this session's. */
   link(l: AgentLink): void {
     this.record({ t: "agent", ...l });
@@ -535,6 +553,8 @@ export class Engine {
       emit: (e) => this.emit?.(e),
       price: (turn, step, usage, profile) => this.price(turn, step, usage, profile),
       billToTurn: (usage, costUsd) => this.billToTurn(usage, costUsd),
+      pricingOwn: () => this.pricing > 0,
+      book: (via, model, usage, costUsd) => this.book(via, model, usage, costUsd),
       record: (r) => this.record(r),
       system: (root) => (this.opts.agent ? agentSections(root, this.opts.agent.identity.name, this.opts.agent.system) : baseSections(root)),
       tailNotes: () => this.tailNotes(),

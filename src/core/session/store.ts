@@ -38,7 +38,9 @@ export type SessionRecord =
   | { t: "rewind"; turn: number; reason: string; at: string }
   /** `loop`: requests the model spent repeating calls the call-storm breaker suppressed. */
   | { t: "turn"; turn: number; prompt: string; stopReason: StopReason; usage: Usage; costUsd: number; at: string; durationMs: number; loop?: { requests: number; costUsd: number } }
-  | { t: "usage"; turn: number; step: number; model: string; usage: Usage; costUsd: number; at: string; estimated?: boolean }
+  /** `via`: a request made for this session outside its own rounds (a subagent's run, an MCP
+   *  server's sampling), so the session's totals hold everything it was billed. */
+  | { t: "usage"; turn: number; step: number; model: string; usage: Usage; costUsd: number; at: string; via?: "agent" | "sampling"; estimated?: boolean }
   /** How a tool call ended, for showing a resumed session as it happened (the log keeps only
    *  what the model saw). */
   | { t: "outcome"; callId: string; tool: string; outcome: "ok" | "denied" | "failed" | "suppressed" | "interrupted"; summary: string }

@@ -1,0 +1,32 @@
+// What shows while tools work, in a real terminal (issue 30): an approved command has a running
+// line with a clock and the last line of its output so far, which goes when it ends (the call's
+// one result line stays); a slow reasoning stream shows a clock too.
+import { describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { enter, useRepl } from "./helpers.js";
+
+const repl = useRepl();
+
+describe("while tools work", () => {
+  it("shows a running command with its elapsed time and a calm tail of its output, collapsed when done", async () => {
+    // The command waits for a file the test creates once it has seen the running line.
+    const command = "echo compiling step one; while [ ! -f go ]; do sleep 0.1; done; echo all finished";
+    const t = await repl.open({ replies: [{ tool_calls: [{ name: "Bash", arguments: { command } }] }, { content: "ran it" }] }, {}, { args: '--allowedTools "Bash"' });
+    enter(t, "run the build");
+    await t.waitFor(/⋯ Bash .* · \d+ s · compiling step one/);
+    await t.waitFor(/⋯ Bash .* · [1-9]\d* s · compiling step one/); // the clock moves
+    writeFileSync(join(repl.env.root, "go"), "");
+    const s = await t.waitFor(/ran it/);
+    expect(s).toMatch(/● Bash .* → exit 0/);
+    expect(s).not.toMatch(/⋯ Bash/); // the running line went
+  });
+
+  it("shows a clock beside a slow reasoning stream", async () => {
+    const slow = { reasoning: "weighing the options ".repeat(12), content: "decided", chunkSize: 6, chunkDelayMs: 150 };
+    const t = await repl.open({ replies: [slow] });
+    enter(t, "think about it");
+    await t.waitFor(/✻ thinking… \(\d+ characters · [1-9]\d* s\)/);
+    await t.waitFor(/^decided$/m);
+  });
+});
