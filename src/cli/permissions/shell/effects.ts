@@ -140,7 +140,8 @@ const SYSTEM_BIN = /^\/(?:usr\/)?(?:local\/)?s?bin\//;
 
 export function fileEffects(part: ShellPart): FileEffects {
   const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null, unknownFiles: false };
-  for (const w of part.writes) out.edits.push({ word: w, how: part.via.includes("time") ? "time -o" : "a wrapper's output option" });
+  for (const w of part.writes) out.edits.push({ word: w, how: part.via.includes("time") ? "time -o" : "a wrapper's output file" });
+  out.reads.push(...part.reads);
   for (const r of part.redirects) {
     if (!r.target) continue;
     if (r.write) out.edits.push({ word: r.target, how: `the redirection '${r.fd ?? ""}${r.op}'` });

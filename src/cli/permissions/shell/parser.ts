@@ -19,6 +19,7 @@ import { changeDir, cloneCwd } from "./cwd.js";
 import { deceptive } from "./scan.js";
 import type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart } from "./types.js";
 import { basename, unwrap } from "./unwrap.js";
+import { spellOutOptions } from "./long-options.js";
 
 export type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart };
 
@@ -226,6 +227,12 @@ class Parser {
     // variables bash and programs read (PATH, IFS…, all upper case), not for a lower-case name.
     for (const r of redirects) if (r.fd?.startsWith("{") && /[A-Z]/.test(r.fd)) assigns.push(r.fd.slice(1, -1));
     const u = unwrap(words.slice(i));
+    const head = u.words[0];
+    if (head !== undefined && !head.expanded) {
+      const spelled = spellOutOptions(basename(head.value), u.words);
+      u.words = spelled.words;
+      unsure.push(...spelled.unsure);
+    }
     const part: ShellPart = {
       words: u.words,
       name: "",
@@ -235,6 +242,7 @@ class Parser {
       assigns: [...assigns, ...u.assigns],
       redirects,
       writes: u.writes,
+      reads: u.reads,
       cwd: cloneCwd(this.state.cwd),
       unsure: [...unsure, ...words.flatMap((w) => w.unsure), ...redirects.flatMap((r) => r.target?.unsure ?? []), ...u.unsure],
       escalated: u.escalated,
