@@ -112,7 +112,7 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
   if (linker && writesSomething) {
     out.push({ decision: "ask", reason: `another command on this line may create or move a link first (${linker}), so where '${label}' writes is known only after it runs`, by: "shell parser" });
   }
-  if (effects.unknownFiles) out.push({ decision: "ask", reason: `'${label}' reads or writes files named only at run time (${part.via.join(", ")} adds them)`, by: "shell parser" });
+  if (effects.unknownFiles) out.push({ decision: "ask", reason: `'${label}' reads or writes files named only at run time (${part.via.join(", ") || part.name} adds them)`, by: "shell parser" });
   for (const w of effects.writes) {
     const follow = !effects.noFollow.has(w);
     out.push(...judgeWord(w, part.cwd, ctx, "writes to", (p) => (isDeviceSink(p) ? null : worse(writeVerdict(p, ctx.rules, ctx.env, follow), follow ? hardLinkVerdict(p) : null))));

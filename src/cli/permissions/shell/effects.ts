@@ -102,7 +102,10 @@ const SPECS: Record<string, Spec> = {
   base64: { reads: true, arg: "w" },
   base32: { reads: true, arg: "w" },
   sort: { reads: true, arg: "koSt", longArg: ["key", "output", "buffer-size", "field-separator", "compress-program"] },
-  uniq: { reads: true, arg: "fsw" },
+  uniq: { reads: true, arg: "fsw", longArg: ["skip-fields", "skip-chars", "check-chars"] },
+  shuf: { reads: true, arg: "nio", longArg: ["head-count", "input-range", "output", "random-source"] },
+  sponge: { writes: "all", edits: true },
+  file: { reads: true, arg: "mefFP", longArg: ["magic-file", "exclude", "exclude-quiet", "files-from", "separator", "parameter"] },
   cut: { reads: true, arg: "bcdf", longArg: ["bytes", "characters", "delimiter", "fields"] },
   grep: { reads: true, skipFirst: true, arg: "efmABCDd", longArg: ["regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "label"] },
   egrep: { reads: true, skipFirst: true, arg: "efmABCd" },
@@ -110,7 +113,6 @@ const SPECS: Record<string, Spec> = {
   rg: { reads: true, skipFirst: true, arg: "efgtTmABCMjE", longArg: ["regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "max-depth", "threads", "encoding", "replace", "type-add", "sort", "sortr", "pre"] },
   ag: { reads: true, skipFirst: true, arg: "ABCGgm", longArg: ["after", "before", "context", "file-search-regex", "max-count", "depth"] },
   ack: { reads: true, skipFirst: true, arg: "ABCgm", longArg: ["after-context", "before-context", "context", "type", "max-count"] },
-  jq: { reads: true, skipFirst: true, arg: "f", longArg: ["arg", "argjson", "slurpfile", "rawfile", "indent"] },
   awk: { reads: true, skipFirst: true, arg: "Ffv" },
   gawk: { reads: true, skipFirst: true, arg: "FfvilE" },
   mawk: { reads: true, skipFirst: true, arg: "Ffv" },
@@ -154,7 +156,7 @@ export function fileEffects(part: ShellPart): FileEffects {
   const known = programEffects(part, out);
   // `xargs cat`: the files come from its input. (`find -exec cat {}`: they are below find's
   // folders, which find's own effects read as trees.)
-  out.unknownFiles = part.argsUnknown && !part.via.includes("find -exec") && (spec !== undefined || known);
+  out.unknownFiles ||= part.argsUnknown && !part.via.includes("find -exec") && (spec !== undefined || known);
   return out;
 }
 

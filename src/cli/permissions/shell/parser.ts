@@ -20,6 +20,7 @@ import { deceptive } from "./scan.js";
 import type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart } from "./types.js";
 import { basename, unwrap } from "./unwrap.js";
 import { spellOutOptions } from "./long-options.js";
+import { commandStrings, optionLikeMatches } from "./command-options.js";
 
 export type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart };
 
@@ -266,8 +267,21 @@ class Parser {
       part.unsure.push(...builtin.unsure);
       part.assigns.push(...builtin.assigns);
     }
+    if (cw !== undefined) {
+      const dashed = optionLikeMatches(part.words, part.cwd);
+      if (dashed.length > 0) part.unsure.push(`a glob matches files named like options (${dashed.slice(0, 3).join(", ")}), which '${part.name}' would read as options`);
+    }
     this.out.parts.push(part);
     if (builtin?.script !== undefined) this.nested(builtin.script, true);
+    for (const c of cw === undefined ? [] : commandStrings(part.name, part.words)) {
+      if (c.expanded) part.unsure.push(`the ${c.how} command is expanded at run time`);
+      const from = this.out.parts.length;
+      this.nested(c.source, false);
+      for (const p of this.out.parts.slice(from)) {
+        p.escalated ||= part.escalated;
+        p.via = [...part.via, c.how, ...p.via];
+      }
+    }
 
     if (u.script) {
       const from = this.out.parts.length;
