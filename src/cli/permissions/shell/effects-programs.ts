@@ -117,7 +117,11 @@ const HANDLERS: Record<string, Handler> = {
     const words = /^[A-Za-z]+$/.test(first) ? [sub(args[0], `-${first}`), ...args.slice(1)] : args;
     const letters = words.filter((w) => /^-[A-Za-z]/.test(w.value)).map((w) => w.value.slice(1)).join("");
     const create = /[cru]/.test(letters) || has(words, /^--(?:create|append|update)$/);
-    if (/x/.test(letters) || has(words, /^--(?:extract|get)$/)) out.links = "tar -x can create links";
+    if (/x/.test(letters) || has(words, /^--(?:extract|get)$/)) {
+      out.links = "tar -x can create links";
+      // The files it writes are named inside the archive (a protected path among them?).
+      if (!/O/.test(letters) && !has(words, /^--to-(?:stdout|command)/)) out.unknownFiles = true;
+    }
     if (!create) return;
     edits(words, out, "f", ["file"], "tar -f");
     const operands = operandsOf(words, "fCbgHKLNTVX", ["file", "directory", "exclude", "files-from", "exclude-from", "transform", "format", "owner", "group", "mode", "mtime", "label"]);
@@ -168,6 +172,13 @@ HANDLERS.xxd = (_part, args, out) => {
   const written = operandsOf(args, "cglson", []).slice(1);
   out.reads = out.reads.filter((w) => !written.includes(w));
   for (const word of written) if (word.value !== "-") out.edits.push({ word, how: "xxd's output operand", option: at(args, word) });
+};
+// Archives name the files they write: `unzip a.zip` may plant `.mcp.json` or `.claude/…`.
+HANDLERS.unzip = (_part, args, out) => {
+  if (!has(args, /^-[A-Za-z]*[lptvzZ]/)) out.unknownFiles = true;
+};
+HANDLERS["7z"] = HANDLERS["7za"] = HANDLERS.cpio = (_part, args, out) => {
+  if (has(args, /^(?:x|e)$|^-[A-Za-z]*i|^--extract$/)) out.unknownFiles = true;
 };
 HANDLERS.tree = (_part, args, out) => edits(args, out, "o", ["output"], "tree -o");
 HANDLERS.less = HANDLERS.more = (_part, args, out) => edits(args, out, "oO", ["log-file", "LOG-FILE"], "less -o (a log file)");
@@ -319,7 +330,11 @@ const GIT_CHECKOUTS = new Set(["checkout", "switch", "restore", "reset", "merge"
 function remoteCopy(operands: Word[], recursive: boolean, how: string, out: FileEffects): void {
   const local = (w: Word): boolean => !/^[^/]*:/.test(w.value);
   const dest = operands[operands.length - 1];
-  if (operands.length >= 2 && local(dest)) out.writes.push(dest);
+  if (operands.length >= 2 && local(dest)) {
+    out.writes.push(dest);
+    const sources = operands.slice(0, -1).filter(local);
+    if (sources.length > 0) out.copies.push({ sources, dest, how, recursive, into: operands.length > 2 || how === "rsync", contents: how === "rsync" });
+  }
   readAll(operands.slice(0, -1).filter(local), recursive, how, out);
 }
 

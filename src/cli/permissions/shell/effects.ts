@@ -38,6 +38,20 @@ export interface TreeRead {
   skipHidden?: boolean;
 }
 
+/** Files copied, moved or linked into a destination: what lands there is named by the sources
+ *  (`cp -r templates/.claude .` writes `./.claude/commands/…`), judged in bash-paths.ts. */
+export interface CopyEffect {
+  sources: Word[];
+  dest: Word;
+  how: string;
+  /** Folders are copied with everything below them (cp -r, mv, rsync -r). */
+  recursive: boolean;
+  /** The destination is a folder the sources go into (`-t DIR`, several sources). */
+  into: boolean;
+  /** rsync: a source ending in `/` copies what is inside it, not the folder. */
+  contents?: boolean;
+}
+
 export interface FileEffects {
   writes: Word[];
   edits: EditEffect[];
@@ -50,6 +64,7 @@ export interface FileEffects {
   links: string | null;
   /** A file command that gets more file arguments at run time (`xargs cat`): unknown files. */
   unknownFiles: boolean;
+  copies: CopyEffect[];
 }
 
 interface Spec {
@@ -141,7 +156,7 @@ const ON_NAME = new Set(["rm", "unlink", "rmdir"]);
 const SYSTEM_BIN = /^\/(?:usr\/)?(?:local\/)?s?bin\//;
 
 export function fileEffects(part: ShellPart): FileEffects {
-  const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null, unknownFiles: false };
+  const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null, unknownFiles: false, copies: [] };
   for (const w of part.writes) out.edits.push({ word: w, how: part.via.includes("time") ? "time -o" : "a wrapper's output file" });
   out.reads.push(...part.reads);
   for (const r of part.redirects) {
@@ -207,6 +222,13 @@ function operandEffects(part: ShellPart, spec: Spec, out: FileEffects): void {
   else out.writes.push(...written);
   if (ON_NAME.has(part.name)) for (const f of files) out.noFollow.add(f);
   if (spec.readsSources) out.reads.push(...(target ? files : files.slice(0, -1)));
+  if (spec.readsSources && (target || files.length >= 2)) {
+    const dest = target ?? files[files.length - 1];
+    const sources = target ? files : files.slice(0, -1);
+    const recursive = part.name === "mv" || part.words.slice(1).some((w) => /^-[A-Za-z]*[rRa]|^--(?:recursive|archive)$/.test(w.value));
+    const noTarget = part.words.slice(1).some((w) => /^-[A-Za-z]*T|^--no-target-directory$/.test(w.value));
+    out.copies.push({ sources, dest, how: part.name, recursive: recursive && part.name !== "ln" && part.name !== "link", into: !noTarget && (target !== null || sources.length > 1) });
+  }
 }
 
 /** The operands of a command (words after its options), given which short and long options take
