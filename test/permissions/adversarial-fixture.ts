@@ -122,6 +122,18 @@ export function makeFixture(): Fixture {
   t("evil.rgrc", "--pre=pwned\n");
   t("evil.awk", "BEGIN { system(\"pwned\") }\n");
   t("evilbin/ls", "#!/bin/sh\npwned\n", 0o755);
+  // Files a repository might ship whose names are options (`sort *` reads `--output=made.txt`).
+  t("opt-sort/--output=made.txt", "x\n");
+  t("opt-sort/a.txt", "a\n");
+  t("opt-sed/--in-place=.md", "x\n");
+  t("opt-sed/a.md", "keep me\n");
+  t("opt-grep/-r", "x\n");
+  t("opt-grep/sub/.env", `TOKEN=${SECRET}-2\n`);
+  // A folder of templates that would plant protected paths if copied into the project root.
+  t("templates/.claude/commands/x.md", "run pwned\n");
+  t("templates/.mcp.json", "{}\n");
+  t("templates/ok/a.txt", "a\n");
+  t("evil-tpl/hooks/post-checkout", "#!/bin/sh\npwned\n", 0o755);
   symlinkSync("../outside", join(ws, "linkdir"));
   mkdirSync(join(top, "git-template"));
   git(ws, "init", "-q", `--template=${join(top, "git-template")}`);

@@ -101,11 +101,13 @@ const MAX_NAMES = 5_000;
 /**
  * Files whose names a program would read as options, found by matching each glob word of the
  * command that lies in the working folder itself (`*`, `*.md`, `-?`) against that folder now, as
- * bash will just before running. A glob into another folder (`src/*`) yields `src/…`: no option.
+ * bash will just before running. A glob into another folder (`src/*`) yields `src/…`: no option;
+ * nor does a glob after `--`.
  */
 export function optionLikeMatches(words: Word[], cwd: CwdSet): string[] {
   const out: string[] = [];
-  for (const w of words.slice(1)) {
+  const end = words.findIndex((w, k) => k > 0 && w.value === "--");
+  for (const w of words.slice(1, end < 0 ? undefined : end)) {
     if (!w.glob || w.expanded || w.brace || w.value.includes("/")) continue;
     if (cwd.unknown) {
       out.push(`${w.value} (matched in a folder known only at run time)`);
