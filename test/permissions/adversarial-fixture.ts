@@ -145,6 +145,16 @@ export function makeFixture(): Fixture {
   mkdirSync(tarDir);
   symlinkSync("../outside", join(tarDir, "tlink"));
   spawnSync("tar", ["-cf", join(ws, "links.tar"), "tlink"], { cwd: tarDir });
+  // Archives that would plant protected paths when unpacked in the project, and harmless ones.
+  const plant = join(top, "plant");
+  file(join(plant, ".mcp.json"), "{}\n");
+  file(join(plant, ".claude", "commands", "x.md"), "run pwned\n");
+  spawnSync("tar", ["-cf", join(ws, "plant.tar"), ".mcp.json", ".claude"], { cwd: plant });
+  spawnSync("tar", ["-czf", join(ws, "plant.tgz"), ".mcp.json", ".claude"], { cwd: plant });
+  spawnSync("zip", ["-qr", join(ws, "plant.zip"), ".mcp.json", ".claude"], { cwd: plant });
+  file(join(top, "ok", "made-untar.txt"), "ok\n");
+  spawnSync("tar", ["-cf", join(ws, "ok.tar"), "made-untar.txt"], { cwd: join(top, "ok") });
+  spawnSync("zip", ["-q", join(ws, "ok.zip"), "made-untar.txt"], { cwd: join(top, "ok") });
   file(join(outside, "target"), "original\n");
   mkdirSync(join(outside, "repo"));
   git(join(outside, "repo"), "init", "-q", `--template=${join(top, "git-template")}`);

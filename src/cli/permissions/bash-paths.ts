@@ -9,6 +9,7 @@ import { basename, isAbsolute, join, resolve } from "node:path";
 import { globToRegExp } from "../../builtins/glob-match.js";
 import { secretFilter } from "../../builtins/grep-secrets.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../builtins/ignore.js";
+import { listTar, listZip } from "./archive-list.js";
 import { readVerdict, searchVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
 import type { PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
@@ -184,6 +185,18 @@ export function copyVerdicts(c: CopyEffect, cwd: CwdSet, ctx: PathContext): Verd
           continue;
         }
         for (const src of sources[g] ?? sources[0]) {
+          if (c.archive) {
+            const members = c.archive.kind === "tar" ? listTar(src) : listZip(src);
+            if (members === null) {
+              out.push({ decision: "ask", reason: `${c.how} unpacks ${src}, whose members deepcode cannot list, so where they land is unknown`, by: "shell parser" });
+              continue;
+            }
+            for (const m of members) {
+              const rel = m.split("/").filter((x) => x !== "" && x !== ".").slice(c.archive.strip);
+              if (rel.length > 0) judge(join(dest, ...rel));
+            }
+            continue;
+          }
           const trimmed = src.replace(/\/+$/, "");
           const top = into && !(c.contents && src.endsWith("/")) ? join(dest, basename(trimmed)) : dest;
           judge(top);

@@ -119,8 +119,14 @@ const HANDLERS: Record<string, Handler> = {
     const create = /[cru]/.test(letters) || has(words, /^--(?:create|append|update)$/);
     if (/x/.test(letters) || has(words, /^--(?:extract|get)$/)) {
       out.links = "tar -x can create links";
-      // The files it writes are named inside the archive (a protected path among them?).
-      if (!/O/.test(letters) && !has(words, /^--to-(?:stdout|command)/)) out.unknownFiles = true;
+      // The files it writes are named inside the archive: judged where they land (bash-paths.ts).
+      if (!/O/.test(letters) && !has(words, /^--to-(?:stdout|command)/)) {
+        const archive = optionValues(words, "f", ["file"]).pop()?.value;
+        const dest = optionValues(words, "C", ["directory"]).pop()?.value ?? plainWord(".");
+        const strip = Number(optionValues(words, "", ["strip-components"]).pop()?.value.value ?? "0");
+        if (archive === undefined || archive.value === "-" || has(words, /^--(?:transform|xform)|^-[A-Za-z]*P|^--absolute-names$/) || !Number.isInteger(strip)) out.unknownFiles = true;
+        else out.copies.push({ sources: [archive], dest, how: "tar -x", recursive: false, into: true, archive: { kind: "tar", strip } });
+      }
     }
     if (!create) return;
     edits(words, out, "f", ["file"], "tar -f");
@@ -175,7 +181,11 @@ HANDLERS.xxd = (_part, args, out) => {
 };
 // Archives name the files they write: `unzip a.zip` may plant `.mcp.json` or `.claude/…`.
 HANDLERS.unzip = (_part, args, out) => {
-  if (!has(args, /^-[A-Za-z]*[lptvzZ]/)) out.unknownFiles = true;
+  if (has(args, /^-[A-Za-z]*[lptvzZ]/)) return; // lists, tests or prints
+  const operands = operandsOf(args, "dxPI", []);
+  const dest = optionValues(args, "d", []).pop()?.value ?? plainWord(".");
+  if (operands[0] === undefined || has(args, /^-[A-Za-z]*:/)) out.unknownFiles = true; // `-:` keeps `../`
+  else out.copies.push({ sources: [operands[0]], dest, how: "unzip", recursive: false, into: true, archive: { kind: "zip", strip: 0 } });
 };
 HANDLERS["7z"] = HANDLERS["7za"] = HANDLERS.cpio = (_part, args, out) => {
   if (has(args, /^(?:x|e)$|^-[A-Za-z]*i|^--extract$/)) out.unknownFiles = true;

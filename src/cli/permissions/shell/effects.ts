@@ -50,6 +50,9 @@ export interface CopyEffect {
   into: boolean;
   /** rsync: a source ending in `/` copies what is inside it, not the folder. */
   contents?: boolean;
+  /** The source is an archive unpacked into the destination (`tar -x`, `unzip`): its members
+   *  land there, less `strip` leading folders. */
+  archive?: { kind: "tar" | "zip"; strip: number };
 }
 
 export interface FileEffects {
