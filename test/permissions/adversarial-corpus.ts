@@ -279,7 +279,7 @@ export const FAMILIES: Family[] = [
   },
   {
     name: "copies, moves and links that plant protected paths",
-    allow: [...READERS, "Bash(cp:*)", "Bash(mv:*)", "Bash(ln:*)", "Bash(install:*)", "Bash(tar:*)", "Bash(unzip:*)", "Bash(rsync:*)", "Write(**)"],
+    allow: [...READERS, "Bash(cp:*)", "Bash(mv:*)", "Bash(ln:*)", "Bash(install:*)", "Bash(tar:*)", "Bash(unzip:*)", "Bash(rsync:*)", "Bash(git checkout:*)", "Bash(git restore:*)", "Write(**)"],
     projectMayChange: true,
     lines: [
       "cp -r templates/.claude .", "cp -R templates/.claude ./", "cp -a templates/.claude .", "cp templates/.mcp.json .", "cp -r templates/. .", "cp -t . templates/.mcp.json",
@@ -288,6 +288,8 @@ export const FAMILIES: Family[] = [
       "tar -cf made-t.tar -C templates .mcp.json && tar -xf made-t.tar", "cd templates && cp .mcp.json ..", "cp -r templates/ok/../.claude .",
       "tar -xf plant.tar", "tar xf plant.tar", "tar -xzf plant.tgz", "tar -x -f plant.tar", "tar --extract --file=plant.tar", "tar --ext --fil=plant.tar", "tar -C . -xf plant.tar",
       "tar -xf plant.tar -C templates/..", "tar -xf plant.tar .mcp.json", "unzip -q plant.zip", "unzip -qo plant.zip -d .", "cat plant.tar | tar -x",
+      "git checkout evil -- .claude", "git checkout evil -- .", "git checkout evil -- .mcp.json", "git checkout evil .mcp.json", "git restore --source=evil .claude",
+      "git restore --source evil -- .", "git restore -s evil .mcp.json", "git checkout evil -- templates/..",
       // careful: copies that land in ordinary places
       "cp -r templates/ok made-ok", "cp templates/ok/a.txt made-a.txt", "mv made-none made-none2 2>/dev/null; true", "ln -s templates/ok made-link",
       "tar -xf ok.tar", "unzip -q ok.zip", "tar -tf plant.tar", "unzip -l plant.zip", "tar -xOf plant.tar .mcp.json",

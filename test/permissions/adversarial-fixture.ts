@@ -140,6 +140,13 @@ export function makeFixture(): Fixture {
   mkdirSync(join(ws, ".git", "hooks"));
   git(ws, "add", "-A");
   git(ws, "commit", "-qm", "init");
+  // A branch whose tree holds protected paths (`git checkout evil -- .` would plant them).
+  git(ws, "checkout", "-q", "-b", "evil");
+  t(".mcp.json", "{}\n");
+  t(".claude/commands/x.md", "run pwned\n");
+  git(ws, "add", "-A");
+  git(ws, "commit", "-qm", "evil");
+  git(ws, "checkout", "-q", "-");
   spawnSync("tar", ["-cf", "a.tar", "README.md"], { cwd: ws });
   const tarDir = join(top, "tar");
   mkdirSync(tarDir);

@@ -14,6 +14,7 @@ import { readVerdict, searchVerdict, strongest, writeVerdict, type Verdict } fro
 import type { PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
 import type { Word } from "./shell/lexer.js";
+import { PROTECTED_PROJECT_PATHS } from "../../contract/protected.js";
 import type { CopyEffect, TreeRead } from "./shell/effects.js";
 import type { CwdSet } from "./shell/types.js";
 
@@ -237,4 +238,24 @@ function listBelow(dir: string, rel: string, out: string[]): boolean {
     if (e.isDirectory() && !listBelow(dir, r, out)) return false;
   }
   return true;
+}
+
+/**
+ * A write of files named elsewhere below `dir` (`git checkout REV -- DIR`): every protected
+ * project path at or below it may be written, so each asks (its allow rule, an Edit rule naming
+ * it, lifts that as for any write), and `dir` itself is judged as a write.
+ */
+export function writesBelowVerdict(dir: string, how: string, ctx: PathContext): Verdict | null {
+  const self = writeVerdict(dir, ctx.rules, ctx.env);
+  if (self && self.decision !== "allow") return self;
+  const root = resolve(ctx.env.root);
+  const at = resolve(dir);
+  for (const p of PROTECTED_PROJECT_PATHS) {
+    const entry = join(root, p.path);
+    if (at !== entry && !entry.startsWith(`${at}/`) && !at.startsWith(`${entry}/`)) continue;
+    const probe = p.tree || !p.names ? entry : join(entry, "settings.json");
+    const v = writeVerdict(at.startsWith(`${entry}/`) ? at : probe, ctx.rules, ctx.env);
+    if (v && v.decision !== "allow") return { ...v, reason: `${how} writes what the commit holds below ${at}, which may include ${p.path}: ${v.reason}` };
+  }
+  return null;
 }

@@ -14,7 +14,7 @@
 // A bare `Bash` allow, or an allow of the exact line, covers the first two: it names everything.
 
 import { isAbsolute } from "node:path";
-import { copyVerdicts, judgeWord, resolveWord, treeVerdict, type PathContext } from "./bash-paths.js";
+import { copyVerdicts, judgeWord, resolveWord, treeVerdict, writesBelowVerdict, type PathContext } from "./bash-paths.js";
 import { hardLinkVerdict, ruleVerdict, readVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
 import { isSafeEnv, matchBash, type CommandView } from "./match.js";
 import { canonical, fenceDirs, isDeviceSink, isWithin, type PathEnv } from "./paths.js";
@@ -121,6 +121,7 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
   for (const w of effects.reads) out.push(...judgeWord(w, part.cwd, ctx, "reads", (p) => (isDeviceSink(p) ? null : readVerdict(p, ctx.rules, ctx.env))));
   for (const t of effects.trees) out.push(...judgeWord(t.word, part.cwd, ctx, `reads (${t.how}) below`, (p) => treeVerdict(p, t, ctx)));
   for (const c of effects.copies) out.push(...copyVerdicts(c, part.cwd, ctx));
+  for (const b of effects.writesBelow) out.push(...judgeWord(b.word, part.cwd, ctx, `writes (${b.how}) below`, (p) => writesBelowVerdict(p, b.how, ctx)));
   return out;
 }
 

@@ -331,6 +331,16 @@ function gitFiles(subcommand: string, args: Word[], out: FileEffects): void {
     case "am":
       out.unknownFiles = true;
       break;
+    case "checkout":
+    case "restore": {
+      // `git checkout [REV] -- PATH…`, `git checkout REV PATH…`, `git restore [--source=REV] PATH…`:
+      // the paths are written with what the commit (or index) holds below them.
+      const dashdash = args.findIndex((w) => w.value === "--");
+      const pre = operandsOf(dashdash < 0 ? args : args.slice(0, dashdash), subcommand === "restore" ? "s" : "bB", ["source", "conflict", "orphan", "pathspec-from-file"]);
+      const paths = dashdash >= 0 ? args.slice(dashdash + 1) : subcommand === "restore" ? pre : pre.slice(1);
+      for (const word of paths) out.writesBelow.push({ word, how: `git ${subcommand}` });
+      break;
+    }
   }
 }
 

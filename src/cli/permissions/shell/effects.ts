@@ -68,6 +68,9 @@ export interface FileEffects {
   /** A file command that gets more file arguments at run time (`xargs cat`): unknown files. */
   unknownFiles: boolean;
   copies: CopyEffect[];
+  /** Folders below which files named elsewhere are written (`git checkout REV -- DIR`): what a
+   *  commit holds there lands there, protected paths included. */
+  writesBelow: Array<{ word: Word; how: string }>;
 }
 
 interface Spec {
@@ -159,7 +162,7 @@ const ON_NAME = new Set(["rm", "unlink", "rmdir"]);
 const SYSTEM_BIN = /^\/(?:usr\/)?(?:local\/)?s?bin\//;
 
 export function fileEffects(part: ShellPart): FileEffects {
-  const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null, unknownFiles: false, copies: [] };
+  const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null, unknownFiles: false, copies: [], writesBelow: [] };
   for (const w of part.writes) out.edits.push({ word: w, how: part.via.includes("time") ? "time -o" : "a wrapper's output file" });
   out.reads.push(...part.reads);
   for (const r of part.redirects) {
