@@ -208,6 +208,93 @@ export const FAMILIES: Family[] = [
       "grep -rl readme src", "cat README.md", "ls -la", "find . -name '*.md'",
     ],
   },
+  {
+    name: "long options abbreviated as the programs accept them",
+    allow: [...READERS, ...SHELL_STATE, "Bash(git fetch:*)", "Bash(git ls-remote:*)", "Bash(git clone:*)", "Bash(git grep:*)", "Bash(git blame:*)", "Bash(uniq:*)", "Bash(iconv:*)", "Bash(shuf:*)", "Bash(date:*)", "Bash(file:*)", "Bash(du:*)"],
+    lines: [
+      "npm test --node-opt=--require=./lib/evil.js", "npm test -node-opt=--require=./lib/evil.js", "npm test --node-o --require=./lib/evil.js", "npm test --node=--require=./lib/evil.js",
+      "npm test --script-sh=./evil.sh", "npm test --scr=./evil.sh", "npm test -script-sh=./evil.sh", "npm test --userc=evil.npmrc", "npm test --globalc=evil.npmrc", "npm test --pref other",
+      "sed --in-pl 's/keep/lost/' victim.txt", "sed --in-p=.bak 's/keep/lost/' victim.txt", "sed --expr='1e pwned' README.md", "sed --e='1e pwned' README.md", "sed --fil=evil.sed README.md",
+      "sed -n --expr='s/.*/x/w x.txt' README.md", "tar -tf a.tar --checkpoint=1 --checkpoint-act=exec=pwned", "tar -tf a.tar --checkp=1 --checkpoint-a=exec=pwned", "tar -tf a.tar --use-compress-prog=pwned",
+      "tar -tf a.tar --use=pwned", "make test --eva='X:=$(shell pwned)'", "make test --fil=other.mk", "make test --makef=other.mk", "make test --dir=other", "make test --direc=other",
+      "git fetch --upload-pa=pwned .", "git fetch --upl=pwned .", "git ls-remote --upload-pa=pwned .", "git clone -q --templ=evil-tpl . made-clone", "git grep --open-files-in=pwned readme",
+      "git grep --no-ind CANARY", "git blame --conte=.env README.md", "sort --outp=x.txt README.md", "sort --out=victim.txt README.md", "sort --o=victim.txt README.md", "grep --recur CANARY .",
+      "grep --dereference-r CANARY .", "xargs --arg-f=.env echo", "xargs --arg=.env echo", "timeout --sig=KILL 5 pwned", "env --unse=HOME pwned", "nice --adj=1 pwned", "stdbuf --out=L pwned",
+      "date --fi=.env", "file --files-f=.env", "wc --files0=.env", "du --files0-f=.env", "uniq --sk=1 README.md victim.txt", "iconv -f utf8 -t utf8 --outp=victim.txt README.md", "shuf --out=victim.txt README.md",
+      "diff --from-f=.env README.md", "diff --recur --from-f=.env src",
+      // careful: abbreviations of options that only shape output
+      "sed --quie -n 1p README.md", "sort --rev README.md", "grep --line-n readme README.md", "git grep --line-n readme", "npm test --sil", "head --lin=1 README.md",
+    ],
+  },
+  {
+    name: "options that read files the reader must see",
+    allow: [...READERS, ...SHELL_STATE, "Bash(git grep:*)", "Bash(git blame:*)", "Bash(date:*)", "Bash(file:*)", "Bash(du:*)", "Bash(jq:*)"],
+    lines: [
+      "git diff --no-index .env README.md", "git diff --no-index -- .env README.md", "git diff .env ../outside/target", "git grep --no-index CANARY", "git grep --no-index -e CANARY -- .",
+      "git grep --untracked --no-exclude-standard CANARY", "git blame --contents .env README.md", "git blame --contents=.env -- README.md", "wc --files0-from=.env", "du --files0-from=.env",
+      "printf '.env\\0' | sort --files0-from=-", "sort --files0-from=.env", "date -f .env", "date --file=.env", "file -f .env", "file --files-from=.env", "diff --from-file=.env README.md",
+      "diff README.md --to-file=.env", "xargs -a .env echo", "xargs -a.env echo", "jq -n --rawfile x .env '$x'", "jq -n --slurpfile x .env '$x'", "jq -R . .env",
+      "awk 'BEGIN{ARGV[1]=\".env\";ARGC=2}{print}'", "awk 'BEGIN{ARGV[ARGC++]=\".env\"}1' README.md", "awk 'BEGIN { ARGV [1] = \".env\" ; ARGC = 2 } { print }'",
+      "awk '/\"/{x=1} BEGIN{system(\"pwned\")} /\"/{x=2}' README.md", "awk '/\"/ {x=1} BEGIN{while((getline l < \".env\")>0) print l} /\"/ {x=2}'", "git add --pathspec-from-file=.env",
+      // careful: the same programs on ordinary files
+      "git diff", "git diff --stat", "git diff HEAD -- README.md", "git blame README.md", "date", "wc -l README.md", "jq -n 1", "awk '{print $1}' README.md", "awk '/\"/' README.md",
+    ],
+  },
+  {
+    name: "operands and options that are outputs",
+    allow: [...READERS, "Bash(uniq:*)", "Bash(iconv:*)", "Bash(shuf:*)", "Bash(split:*)", "Bash(csplit:*)", "Bash(zstd:*)", "Bash(tee:*)"],
+    lines: [
+      "uniq README.md victim.txt", "uniq - .mcp.json < README.md", "uniq README.md .mcp.json", "uniq - package.json < README.md && npm test", "uniq -c README.md .deepcode/settings.json",
+      "iconv -f utf8 -t utf8 -o victim.txt README.md", "iconv -f utf8 -t utf8 -o .mcp.json README.md", "iconv -f utf8 -t utf8 -ovictim.txt README.md", "shuf -o victim.txt README.md",
+      "shuf -o .mcp.json README.md", "split -l 1 README.md", "split -l 1 README.md .git/hooks/pre-", "csplit -f .git/hooks/x README.md 1", "zstd -q README.md -o .mcp.json",
+      "zstd -q -f README.md -o made-z.zst", "xxd README.md .mcp.json", "sort README.md -o .mcp.json",
+      // careful: output to the terminal
+      "uniq README.md", "uniq -c README.md -", "shuf -n 1 README.md", "iconv -f utf8 -t utf8 README.md", "zstd -q -c README.md > /dev/null",
+    ],
+  },
+  {
+    name: "files named like options, matched by a glob",
+    allow: [...READERS, ...SHELL_STATE],
+    lines: [
+      "cd opt-sort && sort *", "cd opt-sort && sort -- *", "cd opt-sed && sed -n p *.md", "cd opt-sed && sed -n p *", "cd opt-grep && grep CANARY *", "cd opt-grep && cat *",
+      "cd opt-grep; grep CANARY *", "cd opt-sort && sort ?*", "cd opt-sort && sort [-a]*",
+      // careful: the same globs where no name starts with a dash
+      "cat src/*", "sort src/*.txt", "grep a src/*", "cd src && cat *",
+    ],
+  },
+  {
+    name: "wrappers that run their arguments, under a bare Bash allow",
+    allow: ["Bash"],
+    lines: [
+      "setarch x86_64 pwned", "setarch x86_64 -R pwned", "setarch $(uname -m) pwned", "linux64 pwned", "linux32 pwned", "linux64 -R rm victim.txt", "rbash -c pwned", "rbash -c 'rm victim.txt'",
+      "split --filter=pwned README.md", "split --filt=pwned README.md", "split -l 1 --filter='rm victim.txt' README.md", "tar -xf a.tar --to-command=pwned", "tar -xf a.tar --to-comm=pwned",
+      "tar -tf a.tar --checkpoint=1 --checkpoint-action=exec=pwned", "tar -tf a.tar -I pwned", "tar -tf a.tar --use-compress-program='pwned -x'", "nice -n 1 pwned", "nice --adj=1 pwned",
+      "timeout --sig=KILL 5 pwned", "timeout -k 1 5 rm victim.txt", "stdbuf -oL pwned", "stdbuf --out=L rm victim.txt", "env -S pwned", "env --split-string='rm victim.txt'",
+      "flock made-lock pwned", "flock made-lock -c pwned", "script -qc pwned /dev/null", "script -q -c 'rm victim.txt' /dev/null", "ionice -c 3 pwned", "taskset 1 pwned",
+      "xargs -a README.md pwned", "git -c alias.x='!pwned' x", "git -c core.sshCommand=pwned ls-remote ssh://example.invalid/x", "ssh -o ProxyCommand=pwned example.invalid",
+      "ssh -oProxyCommand='rm victim.txt' example.invalid", "sort --compress-program=pwned README.md",
+      // careful: wrappers around allowed commands
+      "nice -n 1 ls", "timeout 5 ls", "setarch x86_64 ls", "linux64 ls", "stdbuf -oL ls", "split -l 1 --filter='cat > /dev/null' README.md",
+    ],
+  },
+  {
+    name: "copies, moves and links that plant protected paths",
+    allow: [...READERS, "Bash(cp:*)", "Bash(mv:*)", "Bash(ln:*)", "Bash(install:*)", "Bash(tar:*)", "Bash(unzip:*)", "Bash(rsync:*)", "Bash(git checkout:*)", "Bash(git restore:*)", "Write(**)"],
+    projectMayChange: true,
+    lines: [
+      "cp -r templates/.claude .", "cp -R templates/.claude ./", "cp -a templates/.claude .", "cp templates/.mcp.json .", "cp -r templates/. .", "cp -t . templates/.mcp.json",
+      "cp --target-directory=. templates/.mcp.json", "cp --target=. templates/.mcp.json", "mv templates/.mcp.json .", "mv templates/.claude .", "mv -t . templates/.claude", "ln -s templates/.mcp.json .",
+      "ln templates/.mcp.json .", "install templates/.mcp.json .", "install -D templates/.mcp.json .mcp.json", "cp -r templates/.claude made-c && mv made-c/commands .claude",
+      "tar -cf made-t.tar -C templates .mcp.json && tar -xf made-t.tar", "cd templates && cp .mcp.json ..", "cp -r templates/ok/../.claude .",
+      "tar -xf plant.tar", "tar xf plant.tar", "tar -xzf plant.tgz", "tar -x -f plant.tar", "tar --extract --file=plant.tar", "tar --ext --fil=plant.tar", "tar -C . -xf plant.tar",
+      "tar -xf plant.tar -C templates/..", "tar -xf plant.tar .mcp.json", "unzip -q plant.zip", "unzip -qo plant.zip -d .", "cat plant.tar | tar -x",
+      "git checkout evil -- .claude", "git checkout evil -- .", "git checkout evil -- .mcp.json", "git checkout evil .mcp.json", "git restore --source=evil .claude",
+      "git restore --source evil -- .", "git restore -s evil .mcp.json", "git checkout evil -- templates/..",
+      // careful: copies that land in ordinary places
+      "cp -r templates/ok made-ok", "cp templates/ok/a.txt made-a.txt", "mv made-none made-none2 2>/dev/null; true", "ln -s templates/ok made-link",
+      "tar -xf ok.tar", "unzip -q ok.zip", "tar -tf plant.tar", "unzip -l plant.zip", "tar -xOf plant.tar .mcp.json",
+    ],
+  },
 ];
 
 /** Must be allowed without a prompt, and run for real, under the readers' rules. */

@@ -122,17 +122,46 @@ export function makeFixture(): Fixture {
   t("evil.rgrc", "--pre=pwned\n");
   t("evil.awk", "BEGIN { system(\"pwned\") }\n");
   t("evilbin/ls", "#!/bin/sh\npwned\n", 0o755);
+  // Files a repository might ship whose names are options (`sort *` reads `--output=made.txt`).
+  t("opt-sort/--output=made.txt", "x\n");
+  t("opt-sort/a.txt", "a\n");
+  t("opt-sed/--in-place=.md", "x\n");
+  t("opt-sed/a.md", "keep me\n");
+  t("opt-grep/-r", "x\n");
+  t("opt-grep/sub/.env", `TOKEN=${SECRET}-2\n`);
+  // A folder of templates that would plant protected paths if copied into the project root.
+  t("templates/.claude/commands/x.md", "run pwned\n");
+  t("templates/.mcp.json", "{}\n");
+  t("templates/ok/a.txt", "a\n");
+  t("evil-tpl/hooks/post-checkout", "#!/bin/sh\npwned\n", 0o755);
   symlinkSync("../outside", join(ws, "linkdir"));
   mkdirSync(join(top, "git-template"));
   git(ws, "init", "-q", `--template=${join(top, "git-template")}`);
   mkdirSync(join(ws, ".git", "hooks"));
   git(ws, "add", "-A");
   git(ws, "commit", "-qm", "init");
+  // A branch whose tree holds protected paths (`git checkout evil -- .` would plant them).
+  git(ws, "checkout", "-q", "-b", "evil");
+  t(".mcp.json", "{}\n");
+  t(".claude/commands/x.md", "run pwned\n");
+  git(ws, "add", "-A");
+  git(ws, "commit", "-qm", "evil");
+  git(ws, "checkout", "-q", "-");
   spawnSync("tar", ["-cf", "a.tar", "README.md"], { cwd: ws });
   const tarDir = join(top, "tar");
   mkdirSync(tarDir);
   symlinkSync("../outside", join(tarDir, "tlink"));
   spawnSync("tar", ["-cf", join(ws, "links.tar"), "tlink"], { cwd: tarDir });
+  // Archives that would plant protected paths when unpacked in the project, and harmless ones.
+  const plant = join(top, "plant");
+  file(join(plant, ".mcp.json"), "{}\n");
+  file(join(plant, ".claude", "commands", "x.md"), "run pwned\n");
+  spawnSync("tar", ["-cf", join(ws, "plant.tar"), ".mcp.json", ".claude"], { cwd: plant });
+  spawnSync("tar", ["-czf", join(ws, "plant.tgz"), ".mcp.json", ".claude"], { cwd: plant });
+  spawnSync("zip", ["-qr", join(ws, "plant.zip"), ".mcp.json", ".claude"], { cwd: plant });
+  file(join(top, "ok", "made-untar.txt"), "ok\n");
+  spawnSync("tar", ["-cf", join(ws, "ok.tar"), "made-untar.txt"], { cwd: join(top, "ok") });
+  spawnSync("zip", ["-q", join(ws, "ok.zip"), "made-untar.txt"], { cwd: join(top, "ok") });
   file(join(outside, "target"), "original\n");
   mkdirSync(join(outside, "repo"));
   git(join(outside, "repo"), "init", "-q", `--template=${join(top, "git-template")}`);

@@ -5,15 +5,17 @@
 // tools); this file only says which paths a word names.
 
 import { lstatSync, readdirSync, statSync, type Dirent } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 import { globToRegExp } from "../../builtins/glob-match.js";
 import { secretFilter } from "../../builtins/grep-secrets.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../builtins/ignore.js";
-import { readVerdict, searchVerdict, strongest, type Verdict } from "./checks.js";
+import { listTar, listZip } from "./archive-list.js";
+import { readVerdict, searchVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
 import type { PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
 import type { Word } from "./shell/lexer.js";
-import type { TreeRead } from "./shell/effects.js";
+import { PROTECTED_PROJECT_PATHS } from "../../contract/protected.js";
+import type { CopyEffect, TreeRead } from "./shell/effects.js";
 import type { CwdSet } from "./shell/types.js";
 
 export interface PathContext {
@@ -154,4 +156,106 @@ function isLinkToFolder(p: string): boolean {
   } catch {
     return false; // dangling or unreadable: leads nowhere a search could follow
   }
+}
+
+/** At most this many entries below a copied folder are placed at the destination; beyond, it asks. */
+const MAX_COPY_ENTRIES = 5_000;
+
+/**
+ * Where a copy, move or link lands (`cp -r templates/.claude .` writes `./.claude/commands/…`,
+ * `ln -s x/.mcp.json .` writes `./.mcp.json`): every path it creates below the destination is
+ * judged as a write of its own — protected paths and the fence as for Edit — since the
+ * destination word alone names only the folder. Paths are placed as the program places them: into
+ * the destination when it is a folder (or `-t`, or several sources), as the destination otherwise.
+ */
+export function copyVerdicts(c: CopyEffect, cwd: CwdSet, ctx: PathContext): Verdict[] {
+  const dests = resolveWord(c.dest, cwd, ctx.env.home);
+  if (dests === null) return []; // the destination itself is judged as a write (a file named only at run time)
+  const out: Verdict[] = [];
+  const judge = (p: string): void => {
+    const v = writeVerdict(p, ctx.rules, ctx.env);
+    if (v && v.decision !== "allow") out.push({ ...v, reason: `${c.how} writes ${p}: ${v.reason}` });
+  };
+  dests.forEach((group, g) => {
+    for (const dest of group) {
+      const into = c.into || isFolder(dest);
+      for (const w of c.sources) {
+        const sources = resolveWord(w, cwd, ctx.env.home);
+        if (sources === null) {
+          out.push({ decision: "ask", reason: `${c.how} copies a file named only at run time (${w.raw}) into ${dest}`, by: "shell parser" });
+          continue;
+        }
+        for (const src of sources[g] ?? sources[0]) {
+          if (c.archive) {
+            const members = c.archive.kind === "tar" ? listTar(src) : listZip(src);
+            if (members === null) {
+              out.push({ decision: "ask", reason: `${c.how} unpacks ${src}, whose members deepcode cannot list, so where they land is unknown`, by: "shell parser" });
+              continue;
+            }
+            for (const m of members) {
+              const rel = m.split("/").filter((x) => x !== "" && x !== ".").slice(c.archive.strip);
+              if (rel.length > 0) judge(join(dest, ...rel));
+            }
+            continue;
+          }
+          const trimmed = src.replace(/\/+$/, "");
+          const top = into && !(c.contents && src.endsWith("/")) ? join(dest, basename(trimmed)) : dest;
+          judge(top);
+          if (!c.recursive || !isFolder(src)) continue;
+          const below: string[] = [];
+          if (!listBelow(trimmed, "", below)) {
+            out.push({ decision: "ask", reason: `${c.how} copies ${trimmed}, which holds more than ${MAX_COPY_ENTRIES} entries: too many to check where they land`, by: "shell parser" });
+            continue;
+          }
+          for (const rel of below) judge(join(top, rel));
+        }
+      }
+    }
+  });
+  return out;
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false; // missing or unreadable: the copy creates it as a file
+  }
+}
+
+/** Relative paths below `dir` (links not followed), at most MAX_COPY_ENTRIES; false past that. */
+function listBelow(dir: string, rel: string, out: string[]): boolean {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(join(dir, rel), { withFileTypes: true });
+  } catch {
+    return true; // unreadable: the copy fails there too
+  }
+  for (const e of entries) {
+    const r = rel === "" ? e.name : `${rel}/${e.name}`;
+    out.push(r);
+    if (out.length > MAX_COPY_ENTRIES) return false;
+    if (e.isDirectory() && !listBelow(dir, r, out)) return false;
+  }
+  return true;
+}
+
+/**
+ * A write of files named elsewhere below `dir` (`git checkout REV -- DIR`): every protected
+ * project path at or below it may be written, so each asks (its allow rule, an Edit rule naming
+ * it, lifts that as for any write), and `dir` itself is judged as a write.
+ */
+export function writesBelowVerdict(dir: string, how: string, ctx: PathContext): Verdict | null {
+  const self = writeVerdict(dir, ctx.rules, ctx.env);
+  if (self && self.decision !== "allow") return self;
+  const root = resolve(ctx.env.root);
+  const at = resolve(dir);
+  for (const p of PROTECTED_PROJECT_PATHS) {
+    const entry = join(root, p.path);
+    if (at !== entry && !entry.startsWith(`${at}/`) && !at.startsWith(`${entry}/`)) continue;
+    const probe = p.tree || !p.names ? entry : join(entry, "settings.json");
+    const v = writeVerdict(at.startsWith(`${entry}/`) ? at : probe, ctx.rules, ctx.env);
+    if (v && v.decision !== "allow") return { ...v, reason: `${how} writes what the commit holds below ${at}, which may include ${p.path}: ${v.reason}` };
+  }
+  return null;
 }

@@ -14,7 +14,7 @@
 // A bare `Bash` allow, or an allow of the exact line, covers the first two: it names everything.
 
 import { isAbsolute } from "node:path";
-import { judgeWord, resolveWord, treeVerdict, type PathContext } from "./bash-paths.js";
+import { copyVerdicts, judgeWord, resolveWord, treeVerdict, writesBelowVerdict, type PathContext } from "./bash-paths.js";
 import { hardLinkVerdict, ruleVerdict, readVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
 import { isSafeEnv, matchBash, type CommandView } from "./match.js";
 import { canonical, fenceDirs, isDeviceSink, isWithin, type PathEnv } from "./paths.js";
@@ -112,7 +112,7 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
   if (linker && writesSomething) {
     out.push({ decision: "ask", reason: `another command on this line may create or move a link first (${linker}), so where '${label}' writes is known only after it runs`, by: "shell parser" });
   }
-  if (effects.unknownFiles) out.push({ decision: "ask", reason: `'${label}' reads or writes files named only at run time (${part.via.join(", ")} adds them)`, by: "shell parser" });
+  if (effects.unknownFiles) out.push({ decision: "ask", reason: `'${label}' reads or writes files named only at run time (${part.via.join(", ") || part.name} adds them)`, by: "shell parser" });
   for (const w of effects.writes) {
     const follow = !effects.noFollow.has(w);
     out.push(...judgeWord(w, part.cwd, ctx, "writes to", (p) => (isDeviceSink(p) ? null : worse(writeVerdict(p, ctx.rules, ctx.env, follow), follow ? hardLinkVerdict(p) : null))));
@@ -120,6 +120,8 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
   for (const e of effects.edits) out.push(...judgeWord(e.word, part.cwd, ctx, `writes (${e.how}) to`, (p) => editVerdict(p, e, covered(e), label, ctx)));
   for (const w of effects.reads) out.push(...judgeWord(w, part.cwd, ctx, "reads", (p) => (isDeviceSink(p) ? null : readVerdict(p, ctx.rules, ctx.env))));
   for (const t of effects.trees) out.push(...judgeWord(t.word, part.cwd, ctx, `reads (${t.how}) below`, (p) => treeVerdict(p, t, ctx)));
+  for (const c of effects.copies) out.push(...copyVerdicts(c, part.cwd, ctx));
+  for (const b of effects.writesBelow) out.push(...judgeWord(b.word, part.cwd, ctx, `writes (${b.how}) below`, (p) => writesBelowVerdict(p, b.how, ctx)));
   return out;
 }
 

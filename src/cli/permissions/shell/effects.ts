@@ -38,6 +38,23 @@ export interface TreeRead {
   skipHidden?: boolean;
 }
 
+/** Files copied, moved or linked into a destination: what lands there is named by the sources
+ *  (`cp -r templates/.claude .` writes `./.claude/commands/…`), judged in bash-paths.ts. */
+export interface CopyEffect {
+  sources: Word[];
+  dest: Word;
+  how: string;
+  /** Folders are copied with everything below them (cp -r, mv, rsync -r). */
+  recursive: boolean;
+  /** The destination is a folder the sources go into (`-t DIR`, several sources). */
+  into: boolean;
+  /** rsync: a source ending in `/` copies what is inside it, not the folder. */
+  contents?: boolean;
+  /** The source is an archive unpacked into the destination (`tar -x`, `unzip`): its members
+   *  land there, less `strip` leading folders. */
+  archive?: { kind: "tar" | "zip"; strip: number };
+}
+
 export interface FileEffects {
   writes: Word[];
   edits: EditEffect[];
@@ -50,6 +67,10 @@ export interface FileEffects {
   links: string | null;
   /** A file command that gets more file arguments at run time (`xargs cat`): unknown files. */
   unknownFiles: boolean;
+  copies: CopyEffect[];
+  /** Folders below which files named elsewhere are written (`git checkout REV -- DIR`): what a
+   *  commit holds there lands there, protected paths included. */
+  writesBelow: Array<{ word: Word; how: string }>;
 }
 
 interface Spec {
@@ -102,7 +123,10 @@ const SPECS: Record<string, Spec> = {
   base64: { reads: true, arg: "w" },
   base32: { reads: true, arg: "w" },
   sort: { reads: true, arg: "koSt", longArg: ["key", "output", "buffer-size", "field-separator", "compress-program"] },
-  uniq: { reads: true, arg: "fsw" },
+  uniq: { reads: true, arg: "fsw", longArg: ["skip-fields", "skip-chars", "check-chars"] },
+  shuf: { reads: true, arg: "nio", longArg: ["head-count", "input-range", "output", "random-source"] },
+  sponge: { writes: "all", edits: true },
+  file: { reads: true, arg: "mefFP", longArg: ["magic-file", "exclude", "exclude-quiet", "files-from", "separator", "parameter"] },
   cut: { reads: true, arg: "bcdf", longArg: ["bytes", "characters", "delimiter", "fields"] },
   grep: { reads: true, skipFirst: true, arg: "efmABCDd", longArg: ["regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "label"] },
   egrep: { reads: true, skipFirst: true, arg: "efmABCd" },
@@ -110,7 +134,6 @@ const SPECS: Record<string, Spec> = {
   rg: { reads: true, skipFirst: true, arg: "efgtTmABCMjE", longArg: ["regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "max-depth", "threads", "encoding", "replace", "type-add", "sort", "sortr", "pre"] },
   ag: { reads: true, skipFirst: true, arg: "ABCGgm", longArg: ["after", "before", "context", "file-search-regex", "max-count", "depth"] },
   ack: { reads: true, skipFirst: true, arg: "ABCgm", longArg: ["after-context", "before-context", "context", "type", "max-count"] },
-  jq: { reads: true, skipFirst: true, arg: "f", longArg: ["arg", "argjson", "slurpfile", "rawfile", "indent"] },
   awk: { reads: true, skipFirst: true, arg: "Ffv" },
   gawk: { reads: true, skipFirst: true, arg: "FfvilE" },
   mawk: { reads: true, skipFirst: true, arg: "Ffv" },
@@ -139,8 +162,9 @@ const ON_NAME = new Set(["rm", "unlink", "rmdir"]);
 const SYSTEM_BIN = /^\/(?:usr\/)?(?:local\/)?s?bin\//;
 
 export function fileEffects(part: ShellPart): FileEffects {
-  const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null, unknownFiles: false };
-  for (const w of part.writes) out.edits.push({ word: w, how: part.via.includes("time") ? "time -o" : "a wrapper's output option" });
+  const out: FileEffects = { writes: [], edits: [], reads: [], trees: [], noFollow: new Set(), links: null, unknownFiles: false, copies: [], writesBelow: [] };
+  for (const w of part.writes) out.edits.push({ word: w, how: part.via.includes("time") ? "time -o" : "a wrapper's output file" });
+  out.reads.push(...part.reads);
   for (const r of part.redirects) {
     if (!r.target) continue;
     if (r.write) out.edits.push({ word: r.target, how: `the redirection '${r.fd ?? ""}${r.op}'` });
@@ -153,7 +177,7 @@ export function fileEffects(part: ShellPart): FileEffects {
   const known = programEffects(part, out);
   // `xargs cat`: the files come from its input. (`find -exec cat {}`: they are below find's
   // folders, which find's own effects read as trees.)
-  out.unknownFiles = part.argsUnknown && !part.via.includes("find -exec") && (spec !== undefined || known);
+  out.unknownFiles ||= part.argsUnknown && !part.via.includes("find -exec") && (spec !== undefined || known);
   return out;
 }
 
@@ -204,6 +228,13 @@ function operandEffects(part: ShellPart, spec: Spec, out: FileEffects): void {
   else out.writes.push(...written);
   if (ON_NAME.has(part.name)) for (const f of files) out.noFollow.add(f);
   if (spec.readsSources) out.reads.push(...(target ? files : files.slice(0, -1)));
+  if (spec.readsSources && (target || files.length >= 2)) {
+    const dest = target ?? files[files.length - 1];
+    const sources = target ? files : files.slice(0, -1);
+    const recursive = part.name === "mv" || part.words.slice(1).some((w) => /^-[A-Za-z]*[rRa]|^--(?:recursive|archive)$/.test(w.value));
+    const noTarget = part.words.slice(1).some((w) => /^-[A-Za-z]*T|^--no-target-directory$/.test(w.value));
+    out.copies.push({ sources, dest, how: part.name, recursive: recursive && part.name !== "ln" && part.name !== "link", into: !noTarget && (target !== null || sources.length > 1) });
+  }
 }
 
 /** The operands of a command (words after its options), given which short and long options take

@@ -19,6 +19,8 @@ import { changeDir, cloneCwd } from "./cwd.js";
 import { deceptive } from "./scan.js";
 import type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart } from "./types.js";
 import { basename, unwrap } from "./unwrap.js";
+import { spellOutOptions } from "./long-options.js";
+import { commandStrings, optionLikeMatches } from "./command-options.js";
 
 export type { CwdSet, ParsedShell, Redirect, ShellContext, ShellPart };
 
@@ -226,6 +228,12 @@ class Parser {
     // variables bash and programs read (PATH, IFS…, all upper case), not for a lower-case name.
     for (const r of redirects) if (r.fd?.startsWith("{") && /[A-Z]/.test(r.fd)) assigns.push(r.fd.slice(1, -1));
     const u = unwrap(words.slice(i));
+    const head = u.words[0];
+    if (head !== undefined && !head.expanded) {
+      const spelled = spellOutOptions(basename(head.value), u.words);
+      u.words = spelled.words;
+      unsure.push(...spelled.unsure);
+    }
     const part: ShellPart = {
       words: u.words,
       name: "",
@@ -235,6 +243,7 @@ class Parser {
       assigns: [...assigns, ...u.assigns],
       redirects,
       writes: u.writes,
+      reads: u.reads,
       cwd: cloneCwd(this.state.cwd),
       unsure: [...unsure, ...words.flatMap((w) => w.unsure), ...redirects.flatMap((r) => r.target?.unsure ?? []), ...u.unsure],
       escalated: u.escalated,
@@ -258,8 +267,21 @@ class Parser {
       part.unsure.push(...builtin.unsure);
       part.assigns.push(...builtin.assigns);
     }
+    if (cw !== undefined) {
+      const dashed = optionLikeMatches(part.words, part.cwd);
+      if (dashed.length > 0) part.unsure.push(`a glob matches files named like options (${dashed.slice(0, 3).join(", ")}), which '${part.name}' would read as options`);
+    }
     this.out.parts.push(part);
     if (builtin?.script !== undefined) this.nested(builtin.script, true);
+    for (const c of cw === undefined ? [] : commandStrings(part.name, part.words)) {
+      if (c.expanded) part.unsure.push(`the ${c.how} command is expanded at run time`);
+      const from = this.out.parts.length;
+      this.nested(c.source, false);
+      for (const p of this.out.parts.slice(from)) {
+        p.escalated ||= part.escalated;
+        p.via = [...part.via, c.how, ...p.via];
+      }
+    }
 
     if (u.script) {
       const from = this.out.parts.length;

@@ -147,14 +147,53 @@ export function awkRisk(words: Word[]): Risk | null {
 }
 
 export function awkProgramRisk(program: string): string | null {
-  const code = program
-    .replace(/"(?:\\.|[^"\\])*"/g, '""')
-    .replace(/(^|[(,~!{};&|]\s*)\/(?:\\.|[^/\\\n])+\//g, "$1//")
-    .replace(/#[^\n]*/g, "");
+  const code = awkCode(program);
+  if (code === null) return "a program deepcode cannot read (a string or regular expression does not end)";
   if (/\bsystem\s*\(/.test(code)) return "system() runs a shell command";
   if (/(^|[^|])\|(?!\|)/.test(code)) return "a pipe runs a shell command";
   if (/\bgetline\b/.test(code)) return "getline reads another file or a command's output";
   if (/\bprintf?\b[^;{}\n]*>/.test(code)) return "print > writes a file";
   if (/@(?:load|include|namespace)/.test(code)) return "@load/@include loads other code";
+  if (/\bARGV\s*\[[^\]]*\]\s*=(?!=)|\bARGC\s*(?:[-+*/]?=(?!=)|\+\+|--)|\+\+\s*ARGC|--\s*ARGC|\b(?:split|delete|sub|gsub)\s*\([^)]*\bARGV\b|\bdelete\s+ARGV\b|\bARGV\b\s*\)/.test(code)) {
+    return "the program changes ARGV, choosing which files it reads";
+  }
   return null;
+}
+
+/** An awk program with its strings, regular expressions and comments emptied, read left to right
+ *  as awk reads it (a `/` starts a regular expression only where an operand may begin), or null
+ *  when a string or regular expression does not end. */
+export function awkCode(program: string): string | null {
+  let out = "";
+  let last = ""; // the last significant character of the code so far
+  for (let i = 0; i < program.length; i++) {
+    const c = program[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < program.length && program[j] !== '"' && program[j] !== "\n") j += program[j] === "\\" ? 2 : 1;
+      if (program[j] !== '"') return null;
+      out += '""';
+      last = '"';
+      i = j;
+    } else if (c === "/" && (last === "" || /[(,~!{};&|?:=\n[]/.test(last) || /\b(?:print|printf|return|in)$/.test(out))) {
+      let j = i + 1;
+      let bracket = false;
+      while (j < program.length && (program[j] !== "/" || bracket) && program[j] !== "\n") {
+        if (program[j] === "\\") j++;
+        else if (program[j] === "[") bracket = true;
+        else if (program[j] === "]") bracket = false;
+        j++;
+      }
+      if (program[j] !== "/") return null;
+      out += "//";
+      last = "/";
+      i = j;
+    } else if (c === "#") {
+      while (i + 1 < program.length && program[i + 1] !== "\n") i++;
+    } else {
+      out += c;
+      if (!/[ \t]/.test(c)) last = c;
+    }
+  }
+  return out;
 }

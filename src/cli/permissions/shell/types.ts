@@ -32,6 +32,8 @@ export interface ShellPart {
   redirects: Redirect[];
   /** Files written by wrappers (`time -o FILE`). */
   writes: Word[];
+  /** Files read by wrappers (`xargs -a FILE`). */
+  reads: Word[];
   cwd: CwdSet;
   unsure: string[];
   escalated: boolean;

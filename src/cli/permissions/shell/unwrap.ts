@@ -7,6 +7,7 @@
 
 import { setOptionRisk, setLetterRisk } from "./builtins.js";
 import { plainWord, type Word } from "./lexer.js";
+import { wrapperLong } from "./long-options.js";
 
 export interface Unwrapped {
   /** The command that runs, first word is its name; empty when the wrapper runs nothing. */
@@ -17,8 +18,10 @@ export interface Unwrapped {
   argsUnknown: boolean;
   /** Runs with raised privileges (sudo, doas). */
   escalated: boolean;
-  /** Files the wrappers themselves write (`time -o FILE`). */
+  /** Files the wrappers themselves write (`time -o FILE`, `flock FILE`, `script FILE`). */
   writes: Word[];
+  /** Files the wrappers themselves read (`xargs -a FILE`). */
+  reads: Word[];
   unsure: string[];
   /** The wrappers peeled off, outermost first, for messages. */
   via: string[];
@@ -28,7 +31,7 @@ export interface Unwrapped {
   lookup?: boolean;
 }
 
-export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "busybox-sh"]);
+export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "busybox-sh", "rbash", "yash", "posh", "lksh", "oksh", "loksh", "pdksh", "ksh93"]);
 
 interface OptSpec {
   /** Short options that take a value (`-n 5` or `-n5`). */
@@ -61,6 +64,14 @@ const SPECS: Record<string, OptSpec> = {
   doas: { arg: "uC", flag: "ns" },
   busybox: {},
   toybox: {},
+  // util-linux's personality wrappers: `setarch ARCH [options] [command]`, `linux64 [command]`.
+  setarch: { flag: "vRFZLXBIST3", longFlag: ["verbose", "addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6"] },
+  chronic: { flag: "ev" },
+  unbuffer: { flag: "p" },
+  ionice: { arg: "cnpPu", flag: "tV", longArg: ["class", "classdata", "pid", "pgid", "uid"], longFlag: ["ignore"] },
+  flock: { arg: "wEc", flag: "sexunoFv", longArg: ["timeout", "wait", "conflict-exit-code", "command"], longFlag: ["shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose"] },
+  script: { arg: "cEoTBIO", flag: "aefqm", longArg: ["command", "echo", "output-limit", "log-timing", "log-io", "log-in", "log-out", "logging-format"], longFlag: ["append", "return", "flush", "force", "quiet"] },
+  watch: { arg: "nqs", flag: "bcCegtwrpx", longArg: ["interval", "equexit", "shell"], longFlag: ["beep", "color", "no-color", "differences", "errexit", "chgexit", "exec", "no-title", "no-wrap", "no-rerun", "precise"] },
   xargs: {
     arg: "adEILnPs",
     flag: "0rtpxo",
@@ -76,7 +87,7 @@ interface Scanned {
   unknown: string[];
 }
 
-function scanOptions(ws: Word[], spec: OptSpec, optionalGlued = ""): Scanned {
+function scanOptions(program: string, ws: Word[], spec: OptSpec, optionalGlued = ""): Scanned {
   const opts: Array<[string, Word]> = [];
   const empty = plainWord("");
   const part = (w: Word, value: string): Word => ({ ...w, value, raw: value });
@@ -96,7 +107,9 @@ function scanOptions(ws: Word[], spec: OptSpec, optionalGlued = ""): Scanned {
     if (!v.startsWith("-") || v === "-") break;
     if (v.startsWith("--")) {
       const eq = v.indexOf("=");
-      const name = eq < 0 ? v.slice(2) : v.slice(2, eq);
+      const written = eq < 0 ? v.slice(2) : v.slice(2, eq);
+      // `timeout --sig=KILL`: the wrapper reads any unique prefix (long-options.ts).
+      const name = wrapperLong(program, [...(spec.longArg ?? []), ...(spec.longFlag ?? [])], written) ?? written;
       if (spec.longArg?.includes(name)) {
         if (eq >= 0) opts.push([name, part(ws[i], v.slice(eq + 1))]);
         else opts.push([name, ws[++i] ?? empty]);
@@ -136,11 +149,18 @@ const ENV_ASSIGN = /^[^=]+=/;
  *  follow (their options are many and odd): the line asks, so a deny rule cannot be bypassed
  *  through them and an allow rule for them does not vouch for what they run. */
 const RUNS_ANOTHER = new Set([
-  "watch", "strace", "ltrace", "valgrind", "gdb", "ionice", "chrt", "taskset", "numactl", "flock", "unbuffer", "chronic",
-  "script", "su", "sg", "runuser", "setpriv", "pkexec", "firejail", "unshare", "nsenter", "chroot", "systemd-run",
+  "strace", "ltrace", "valgrind", "gdb", "ionice", "chrt", "taskset", "numactl",
+  "su", "sg", "runuser", "setpriv", "pkexec", "firejail", "unshare", "nsenter", "chroot", "systemd-run",
   "parallel", "sem", "at", "batch", "entr", "caffeinate", "faketime", "fakeroot", "proxychains", "proxychains4",
   "torsocks", "catchsegv", "cgexec", "prlimit", "xvfb-run", "dbus-run-session", "ssh-agent", "tsp",
+  "coreutils", "nq", "ts", "pee", "ifne", "vipe", "expect", "rlwrap", "sshpass", "nocache", "eatmydata", "hwloc-bind", "cpulimit", "trickle",
+  "tsocks", "perf", "hyperfine", "watchexec", "nodemon", "direnv", "nix-shell", "dotenv", "cross-env", "env-cmd", "ccache", "distcc", "bwrap",
+  "capsh", "runcon", "chpst", "softlimit", "envdir", "setlock", "setuidgid", "tini", "dumb-init", "gosu", "su-exec", "run-parts", "start-stop-daemon",
+  "daemonize", "tmux", "screen", "dtach", "abduco", "xterm", "sandbox-exec", "fish", "csh", "tcsh", "nu", "pwsh", "xonsh", "elvish", "rc", "es",
+  "newgrp", "pexec", "byobu", "reptyr", "retry", "timelimit", "stdbuf-wrapper",
 ]);
+/** `linux64 [options] [command]`: setarch under another name, with the architecture in the name. */
+const PERSONALITY = new Set(["linux32", "linux64", "i386", "x86_64", "uname26", "i686", "armv7l", "aarch64", "ppc64", "s390x"]);
 
 export function basename(p: string): string {
   const i = p.lastIndexOf("/");
@@ -149,7 +169,7 @@ export function basename(p: string): string {
 
 /** Peel wrappers off a command (its words after any leading `VAR=x` assignments). */
 export function unwrap(words: Word[]): Unwrapped {
-  const out: Unwrapped = { words, assigns: [], argsUnknown: false, escalated: false, writes: [], unsure: [], via: [] };
+  const out: Unwrapped = { words, assigns: [], argsUnknown: false, escalated: false, writes: [], reads: [], unsure: [], via: [] };
   for (let guard = 0; guard < 16 && out.words.length > 0; guard++) {
     const cw = out.words[0];
     if (cw.expanded || cw.glob || cw.brace) return out; // the parser reports the computed name
@@ -168,10 +188,13 @@ export function unwrap(words: Word[]): Unwrapped {
       out.unsure.push(`'${name}' runs another command, which deepcode does not follow`);
       return out;
     }
-    const spec = SPECS[name];
+    const personality = PERSONALITY.has(name);
+    const spec = SPECS[personality ? "setarch" : name];
     if (spec === undefined) return out;
 
-    const s = scanOptions(args, spec, name === "xargs" ? "eil" : "");
+    // `setarch ARCH [options] …`: the architecture comes first.
+    const scanned = name === "setarch" && args[0] !== undefined && !args[0].value.startsWith("-") ? args.slice(1) : args;
+    const s = scanOptions(name, scanned, spec, name === "xargs" ? "eil" : "");
     if (s.unknown.length > 0) {
       out.unsure.push(`unknown option ${s.unknown.join(" ")} of '${name}'`);
       return out;
@@ -193,6 +216,41 @@ export function unwrap(words: Word[]): Unwrapped {
       case "timeout":
         rest = rest.slice(1); // the duration
         break;
+      case "setarch":
+      case "linux32":
+      case "linux64":
+        if (rest.length === 0 && !has("list")) out.unsure.push(`${name} without a command runs a shell that reads its commands from standard input`);
+        break;
+      case "ionice":
+        if (has("p") || has("P") || has("u") || has("pid") || has("pgid") || has("uid")) return { ...out, words: [] }; // sets running processes' priority
+        break;
+      case "flock": {
+        // `flock FILE CMD…`, `flock FILE -c CMD`, `flock FD`: the lock file is created if missing.
+        const lock = rest[0];
+        if (lock === undefined) return { ...out, words: [] };
+        if (/^[0-9]+$/.test(lock.value) && rest.length === 1) return { ...out, words: [] };
+        out.writes.push(lock);
+        rest = rest.slice(1);
+        const c = s.opts.find(([k]) => k === "c" || k === "command")?.[1];
+        if (rest[0]?.value === "-c" || rest[0]?.value === "--command" || c) return commandString(out, "flock -c", c ?? rest[1]);
+        break;
+      }
+      case "script": {
+        // `script [-c CMD] [FILE]`: FILE (default ./typescript) and the timing logs are written.
+        out.writes.push(rest[0] ?? plainWord("typescript"));
+        for (const [k, v] of s.opts) if ("TBIO".includes(k) || k.startsWith("log-")) out.writes.push(v);
+        const c = s.opts.find(([k]) => k === "c" || k === "command")?.[1];
+        if (c === undefined) {
+          out.unsure.push("script without -c runs an interactive shell");
+          return { ...out, words: [] };
+        }
+        return commandString(out, "script -c", c);
+      }
+      case "watch":
+        // The command's words are joined with spaces and run by `sh -c` (unless -x/--exec).
+        if (has("x") || has("exec")) break;
+        if (rest.some((w) => w.expanded)) out.unsure.push("watch runs text expanded at run time as a shell command");
+        return commandString(out, "watch", { ...plainWord(rest.map((w) => w.value).join(" ")) });
       case "env":
         if (has("S") || has("split-string")) out.unsure.push("env -S splits a string into a command");
         if (has("C") || has("chdir")) out.unsure.push("env -C runs the command in another folder");
@@ -214,6 +272,7 @@ export function unwrap(words: Word[]): Unwrapped {
         break;
       case "xargs":
         out.argsUnknown = true;
+        for (const [k, v] of s.opts) if (k === "a" || k === "arg-file") out.reads.push(v);
         if (rest.length === 0) rest = [plainWord("echo")];
         break;
     }
@@ -223,6 +282,19 @@ export function unwrap(words: Word[]): Unwrapped {
     }
     out.words = rest;
   }
+  return out;
+}
+
+/** A wrapper that runs a string as a shell command (`flock F -c CMD`, `script -c CMD`, `watch`). */
+function commandString(out: Unwrapped, how: string, cmd: Word | undefined): Unwrapped {
+  out.words = [];
+  if (cmd === undefined) {
+    out.unsure.push(`${how} without a command`);
+    return out;
+  }
+  if (cmd.expanded) out.unsure.push(`the ${how} command is expanded at run time`);
+  out.via[out.via.length - 1] = how;
+  out.script = { source: cmd.value, sameShell: false };
   return out;
 }
 
