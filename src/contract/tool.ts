@@ -45,6 +45,9 @@ export interface ProcessRunRequest {
   signal?: AbortSignal;
   /** Allow network access from inside the sandbox (when one is active). */
   network?: boolean;
+  /** Nothing may be written, the workspace included (plan mode): a sandbox, when one is
+   *  active, binds every folder read-only but a private temp folder. */
+  readOnly?: boolean;
 }
 export interface ProcessRunResult {
   exitCode: number | null;
