@@ -16,7 +16,7 @@ export const BENIGN = [
   ...[
     "cat README.md", "cat package.json", "head -20 src/app.js", "tail -n 5 CHANGELOG.md", "ls", "ls -la", "ls -la src", "ls src test",
     "wc -l src/*.js", "cat src/math.js | head -30", "sed -n '1,15p' src/util.js", "head -c 200 data/log.txt", "cat docs/guide.md",
-    "ls -R docs", "stat src/app.js", "file src/app.js", "du -sh src", "cat -n src/index.js", "nl src/math.js", "tail -f /dev/null --pid=$$ 2>/dev/null; echo ok",
+    "ls -R docs", "stat src/app.js", "file src/app.js", "du -sh src", "cat -n src/index.js", "nl src/math.js", "tail -n 3 data/log.txt",
     "cat .gitignore", "cat Makefile", "head -n 3 src/*.js", "less -F README.md < /dev/null | head -5", "od -c data/users.json | head -3",
     "jq '.scripts' package.json", "jq -r '.name' package.json", "cat data/users.json | jq length", "column -t -s, data/table.csv", "realpath src/app.js",
     "readlink -f src", "ls -1 test | wc -l",

@@ -91,7 +91,7 @@ const plugin: Plugin = {
       const guarded = dirs.flatMap(guardedPaths);
       const before = snapshot(guarded);
       const parents = dirs.flatMap((d) => missingParents(guardedPaths(d), d));
-      let undone: string[] = [];
+      let undone: string[];
       let r: ProcessRunResult;
       try {
         r = await next({ ...e, argv });
