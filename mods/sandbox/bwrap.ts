@@ -167,12 +167,17 @@ export function sandboxArgs(o: WrapOptions): string[] {
   // secrets back (a later mount over a parent folder would cover an earlier one inside it).
   // A place that holds a writable folder (a project inside ~/.deepcode/plugins) is not hidden:
   // that would hide the workspace; its credentials file still is.
+  const hidden: string[] = [];
   for (const l of secretLocations(home, o.deepcodeHome)) {
-    if (!writable.some((w) => inside(w, l.path))) args.push(...hide(l.path));
-    else if (l.deepcodeHome) args.push(...hide(join(l.path, "credentials")));
+    const h = !writable.some((w) => inside(w, l.path)) ? l.path : l.deepcodeHome ? join(l.path, "credentials") : null;
+    if (h === null) continue;
+    const mount = hide(h);
+    if (mount.length > 0) hidden.push(h);
+    args.push(...mount);
   }
   // Project secrets (`.env`, keys …) are hidden like the home ones: /dev/null stands in.
-  for (const p of projectSecrets(writable)) args.push("--ro-bind", "/dev/null", p);
+  // (Not inside a place already hidden: there is nothing to bind over.)
+  for (const p of projectSecrets(writable)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
   if (!o.readOnly) for (const w of writable) for (const p of protectedPaths(w)) args.push("--ro-bind", p, p);
   args.push("--unshare-all");
   if (o.network) args.push("--share-net");
