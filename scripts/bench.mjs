@@ -8,9 +8,9 @@ import { fileURLToPath } from "node:url";
 const dir = fileURLToPath(new URL("../bench/", import.meta.url));
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const order = ["chain", "gate", "cache", "cost", "tools", "loop", "startup"];
-const onDemand = ["peers"];
+const onDemand = ["peers", "friction"];
 const sections = readdirSync(dir)
-  .filter((f) => f.endsWith(".mjs") && f !== "lib.mjs")
+  .filter((f) => f.endsWith(".mjs") && f !== "lib.mjs" && !f.startsWith("friction-"))
   .map((f) => f.slice(0, -4))
   .filter((s) => (wanted.length === 0 ? !onDemand.includes(s) : wanted.includes(s)))
   .sort((a, b) => (order.indexOf(a) + 99) % 99 - (order.indexOf(b) + 99) % 99);

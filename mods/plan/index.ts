@@ -16,7 +16,8 @@
 //   - turn.complete: the turn's answer is the plan; it waits for go, edit or drop. The planning
 //     turn ends when turn.complete returns without a Stop hook's continueWith.
 //   - fs.write, process.run: while a planning turn runs, no file is written and only a command
-//     `tool.effects` calls read-only runs, whatever tool asks (one that claims readOnly too).
+//     `tool.effects` calls read-only runs, whatever tool asks (one that claims readOnly too);
+//     it runs with `readOnly: true`, so the Bash sandbox binds the workspace read-only as well.
 //
 // `/plan TASK` runs the planning turn, then asks the person: go (the next turn carries the plan
 // out; the plan is in the log), edit (notes go back to the planner, which revises), drop. Config
@@ -123,7 +124,8 @@ const plugin: Plugin = {
       const command = shellLine(e.argv, e.command);
       const fx = await api.dispatch({ type: "tool.effects", sessionId: "", tool: "Bash", input: { command }, cwd: e.cwd });
       if (!fx.readOnly) throw new DeniedError(`plan mode: you are planning, so only commands that read run now (not ${command.length > 80 ? `${command.slice(0, 79)}…` : command})`, "plan mode");
-      return next(e);
+      // And where a sandbox runs it, nothing is writable either: what the reader missed cannot write.
+      return next({ ...e, readOnly: true });
     });
 
     api.status(() => {

@@ -13,18 +13,25 @@
 //   - well-known secrets in the home folder (~/.ssh, ~/.aws, … and deepcode's credentials; the
 //     contract's list, src/contract/protected.ts) hidden: an empty folder or file stands in
 //     their place;
+//   - secrets in the workspace (`.env*`, keys, token files: the contract's names) hidden the
+//     same way (secrets.ts);
 //   - files in the workspace whose change would loosen the rules or run code later (the
 //     contract's protected project paths: .deepcode/, .claude/settings*.json,
-//     .claude/commands/, .mcp.json, .git/config, .git/hooks/) read-only where they exist —
-//     and .deepcode/ always: it is created (empty) in the workspace root first;
+//     .claude/commands/, .mcp.json, .git/config, .git/hooks/, and git's other control files,
+//     protect.ts) read-only where they exist — and .deepcode/ always: it is created (empty) in
+//     the workspace root first; what a command creates where nothing existed is undone after
+//     it (protect.ts, index.ts);
+//   - with `readOnly` (plan mode), nothing writable at all but the private temp folders;
 //   - no capabilities (`--cap-drop ALL`: running as root, bwrap would otherwise keep them);
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
 
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/protected.js";
+import { existingGuarded, guardedPaths } from "./protect.js";
+import { projectSecrets } from "./secrets.js";
 
 /** What the probe runs: the same namespaces and mounts a real command gets. */
 export const PROBE_ARGS = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "true"];
@@ -84,6 +91,9 @@ export interface WrapOptions {
   cwd: string;
   home?: string;
   tmp?: string;
+  /** Nothing writable but the private temp folders (plan mode): the workspace and the extra
+   *  folders are bound read-only. */
+  readOnly?: boolean;
 }
 
 /** The folders a sandboxed command may write, real paths, the root first. */
@@ -103,25 +113,11 @@ function inside(child: string, parent: string): boolean {
   return r === "" || (!r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r));
 }
 
-/** What stays read-only in each writable folder: the contract's protected project paths
- *  (src/contract/protected.ts, the gate's list), where they exist. */
+/** What stays read-only in each writable folder, where it exists: the contract's protected
+ *  project paths (src/contract/protected.ts, the gate's list) and git's other control files
+ *  (protect.ts, which also undoes what a command creates where nothing exists yet). */
 function protectedPaths(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of PROTECTED_PROJECT_PATHS) {
-    const path = join(dir, e.path);
-    if (!e.names) {
-      if (existsSync(path)) out.push(path);
-      continue;
-    }
-    let names: string[];
-    try {
-      names = readdirSync(path);
-    } catch {
-      continue; // no such folder (or unreadable): nothing of this entry to protect
-    }
-    for (const n of names.sort()) if (e.names.test(n)) out.push(join(path, n));
-  }
-  return out;
+  return guardedPaths(dir).flatMap(existingGuarded);
 }
 
 /**
@@ -166,16 +162,23 @@ export function sandboxArgs(o: WrapOptions): string[] {
   if (tmp !== "/tmp" && isAbsolute(tmp) && existsSync(tmp) && !inside(tmp, "/tmp") && !writable.some((w) => inside(tmp, w))) args.push("--tmpfs", realpathSync(tmp));
   if (!o.network) args.push("--tmpfs", "/run");
   // Binds come after the tmpfs mounts: a workspace under /tmp is bound on top of the empty one.
-  for (const w of writable) args.push("--bind", w, w);
+  for (const w of writable) args.push(o.readOnly ? "--ro-bind" : "--bind", w, w);
   // Masks go on top of the binds: a workspace that contains the home folder must not bring the
   // secrets back (a later mount over a parent folder would cover an earlier one inside it).
   // A place that holds a writable folder (a project inside ~/.deepcode/plugins) is not hidden:
   // that would hide the workspace; its credentials file still is.
+  const hidden: string[] = [];
   for (const l of secretLocations(home, o.deepcodeHome)) {
-    if (!writable.some((w) => inside(w, l.path))) args.push(...hide(l.path));
-    else if (l.deepcodeHome) args.push(...hide(join(l.path, "credentials")));
+    const h = !writable.some((w) => inside(w, l.path)) ? l.path : l.deepcodeHome ? join(l.path, "credentials") : null;
+    if (h === null) continue;
+    const mount = hide(h);
+    if (mount.length > 0) hidden.push(h);
+    args.push(...mount);
   }
-  for (const w of writable) for (const p of protectedPaths(w)) args.push("--ro-bind", p, p);
+  // Project secrets (`.env`, keys …) are hidden like the home ones: /dev/null stands in.
+  // (Not inside a place already hidden: there is nothing to bind over.)
+  for (const p of projectSecrets(writable)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
+  if (!o.readOnly) for (const w of writable) for (const p of protectedPaths(w)) args.push("--ro-bind", p, p);
   args.push("--unshare-all");
   if (o.network) args.push("--share-net");
   args.push("--die-with-parent", "--cap-drop", "ALL", "--chdir", o.cwd);

@@ -13,11 +13,20 @@
 //   { enabled?: boolean, network?: boolean, additionalDirectories?: string[] }
 // `enabled: false` turns it off; `network: true` lets commands reach the network. A request's
 // own `network: false` tightens that; its `network: true` cannot loosen settings (a tool does
-// not get to lift the policy). Where bubblewrap is not available, this says so once at start,
-// and the permission gate and path fence still apply.
+// not get to lift the policy). A request's `readOnly: true` (plan mode) binds every folder
+// read-only. Where bubblewrap is not available, this says so once at start, and the permission
+// gate and path fence still apply.
+//
+// After each command, protected paths a command created where none existed (which no mount
+// could stop) are removed, and protected files it changed by moving a folder aside are put back
+// (protect.ts); the output says so.
+//
+// api.status: { active, mechanism, network } — the permission gate reads it: only a sandbox that
+// is active and cuts the network off contains a command (sandbox.autoAllowBashIfSandboxed).
 
 import type { JsonValue, Plugin, ProcessRunResult } from "../../src/contract/index.js";
-import { probeBwrap, wrapArgv } from "./bwrap.js";
+import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
+import { guardedPaths, missingParents, restore, snapshot } from "./protect.js";
 
 export interface SandboxSettings {
   enabled?: boolean;
@@ -68,6 +77,7 @@ const plugin: Plugin = {
   register(api) {
     const { settings, writable } = readConfig(api.config as Readonly<Record<string, JsonValue>>);
     const status = sandboxStatus(settings);
+    api.status(() => ({ active: status.active, mechanism: status.mechanism, network: status.network }));
     if (!status.active) {
       if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.`);
       return;
@@ -75,9 +85,23 @@ const plugin: Plugin = {
     const bwrap = status.bwrap as string;
     api.on("process.run", async (e, next): Promise<ProcessRunResult> => {
       const network = status.network && e.network !== false;
-      const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd });
-      const r = await next({ ...e, argv });
-      return { ...r, sandbox: "bwrap" };
+      const readOnly = e.readOnly === true;
+      const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly });
+      const dirs = readOnly ? [] : writableDirs(api.root, writable);
+      const guarded = dirs.flatMap(guardedPaths);
+      const before = snapshot(guarded);
+      const parents = dirs.flatMap((d) => missingParents(guardedPaths(d), d));
+      let undone: string[];
+      let r: ProcessRunResult;
+      try {
+        r = await next({ ...e, argv });
+      } finally {
+        // Also when the run failed or was interrupted: what it created must not outlive it.
+        undone = guarded.length > 0 ? restore(guarded, before, api.root, parents) : [];
+        if (undone.length > 0) api.log.warn(`sandbox: ${undone.join("; ")}`);
+      }
+      const note = undone.length > 0 ? `\n[deepcode sandbox: protected paths are never written by a command; ${undone.join("; ")}]\n` : "";
+      return { ...r, stderr: r.stderr + note, sandbox: "bwrap" };
     });
   },
 };

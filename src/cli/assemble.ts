@@ -190,11 +190,14 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   // Repairs first among builtin-tier hooks: the call-storm breaker must see a call before the
   // gate's own builtin-tier hook answers it.
   registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
+  // `sandbox.autoAllowBashIfSandboxed`: on unless some layer (the managed policy, the person's
+  // settings, a flag file) says false — nobody can turn it back on over another layer's no.
+  const autoAllow = !settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
   registerPermissionGate(chain, {
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
     env: (sessionId) => {
       const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root: o.root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir };
+      return { root: o.root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app) };
     },
     managedBroken: permissions.managedBroken,
   });
@@ -322,6 +325,13 @@ export const BUILTIN_MODS = ["instructions", "memory", "skills", "agents"];
 
 function modPath(mod: string): string {
   return fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url));
+}
+
+/** The sandbox mod reports (api.status) that it wraps every process and cuts the network off:
+ *  only then does it contain a command (src/cli/permissions/contained.ts). */
+function sandboxContains(app: App): boolean {
+  const s = app.pluginStatus("sandbox");
+  return isObject(s) && s.active === true && s.network === false;
 }
 
 /** The sandbox mod's configuration: settings `sandbox` and the extra writable folders. */

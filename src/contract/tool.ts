@@ -48,6 +48,9 @@ export interface ProcessRunRequest {
   /** Called with the output (stdout and stderr) as it arrives, for a live view; what the
    *  result holds is unchanged. */
   onOutput?: (text: string) => void;
+  /** Nothing may be written, the workspace included (plan mode): a sandbox, when one is
+   *  active, binds every folder read-only but a private temp folder. */
+  readOnly?: boolean;
 }
 export interface ProcessRunResult {
   exitCode: number | null;

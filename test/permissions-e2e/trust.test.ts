@@ -44,9 +44,14 @@ function trustCommand(args: string[] = []): Promise<{ code: number | null; stdou
   });
 }
 
+/** The person's settings: the sandbox's own auto-allow off (sandbox.autoAllowBashIfSandboxed),
+ *  so that what runs here is what the project's rules say, trusted or not. */
+const personal = { sandbox: { autoAllowBashIfSandboxed: false } };
+
 beforeEach(() => {
   box = makeBox();
   strangersRepository(box);
+  writeJson(join(box.deepcodeHome, "settings.json"), personal);
 });
 
 afterEach(async () => {
@@ -124,7 +129,7 @@ describe("a trusted project", () => {
   }, CLI_HOOK_TIMEOUT_MS);
 
   it("is trusted by trustedProjects in the person's own settings (for CI), a folder and everything below it", async () => {
-    writeJson(join(box.deepcodeHome, "settings.json"), { trustedProjects: [`${join(box.root, "..")}/**`] });
+    writeJson(join(box.deepcodeHome, "settings.json"), { ...personal, trustedProjects: [`${join(box.root, "..")}/**`] });
     sim = await startSim(removeBoth);
     const r = await runCli({ box, sim, prompt: "clean up", untrusted: true });
     expect(existsSync(join(box.root, "victim.txt"))).toBe(false);

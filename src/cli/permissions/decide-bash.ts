@@ -12,7 +12,15 @@
 // - an option through which the program runs other code (shell/programs.ts);
 // - assignments that change what runs (`PATH=.`, `export NODE_OPTIONS=…`).
 // A bare `Bash` allow, or an allow of the exact line, covers the first two: it names everything.
+//
+// With the sandbox as the boundary (`env.sandboxed`), a part no rule allows is allowed "by the
+// sandbox" unless contained.ts says it escapes (network, publishing, privileges, destroying work
+// a checkpoint cannot bring back); writes inside the workspace, and files named only at run
+// time, need nothing more, because the sandbox keeps them there and protected paths read-only.
+// Deny and ask rules, secret reads, writes outside the workspace or to protected paths, and a
+// line the reader cannot read with confidence still decide as above.
 
+import { tmpdir } from "node:os";
 import { isAbsolute } from "node:path";
 import { copyVerdicts, judgeWord, resolveWord, treeVerdict, writesBelowVerdict, type PathContext } from "./bash-paths.js";
 import { hardLinkVerdict, ruleVerdict, readVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
@@ -23,10 +31,15 @@ import type { Word } from "./shell/lexer.js";
 import { fileEffects, type EditEffect, type FileEffects } from "./shell/effects.js";
 import { parseShell, type ShellPart } from "./shell/parser.js";
 import { programRisks } from "./shell/programs.js";
+import { escapesContainment } from "./contained.js";
 
 export interface BashEnv extends PathEnv {
   /** The Bash tool's current folder (relative paths and `cd` start here). */
   cwd: string;
+  /** Commands run in a sandbox without network and `sandbox.autoAllowBashIfSandboxed` is on:
+   *  a part no rule allows runs without a prompt when the sandbox contains all it does
+   *  (contained.ts); writes it makes inside the workspace need no rule of their own. */
+  sandboxed?: boolean;
 }
 
 const PASS = new Set(["true", "false", ":", "pwd", "test", "[", "[["]);
@@ -64,6 +77,7 @@ export function decideBash(command: string, rules: readonly Rule[], env: BashEnv
 }
 
 interface PartContext extends PathContext {
+  env: BashEnv;
   bash: Rule[];
   /** A bare `Bash` allow, or an exact allow of this whole command line. */
   allowAll: Rule | undefined;
@@ -96,28 +110,31 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
     } else {
       const rule = ctx.bash.find((r) => r.kind === "allow" && r.match.type !== "tool" && matchBash(r, view, true) === "yes");
       const allow = rule ?? ctx.allowAll;
+      const escape = !allow && ctx.env.sandboxed ? escapesContainment(part, ctx.env.root, ctx.env.home) : null;
       if (allow && unsafe.length > 0) out.push(setsVariables(unsafe, label));
       else if (allow) out.push(ruleVerdict("allow", allow, `'${label}' is allowed`));
+      else if (ctx.env.sandboxed && !escape) out.push({ decision: "allow", reason: `'${label}' runs inside the sandbox, which contains what it does`, by: "sandbox" });
+      else if (escape) out.push({ decision: "ask", reason: `'${label}' needs approval: the sandbox does not contain it (${escape.why})`, by: "sandbox" });
       else out.push({ decision: "ask", reason: `'${label}' needs approval: no rule allows '${part.name}'`, by: "default" });
       if (allow && allow !== ctx.allowAll) allowedBy = allow;
     }
   } else {
     if (part.unsure.length > 0) out.push({ decision: "ask", reason: `cannot read '${label}' with confidence: ${unique(part.unsure).join("; ")}`, by: "shell parser" });
-    if (unsafe.length > 0) out.push({ decision: "ask", reason: `sets ${unsafe.join(", ")}, which changes how later commands run`, by: "environment" });
+    if (unsafe.length > 0 && !ctx.env.sandboxed) out.push({ decision: "ask", reason: `sets ${unsafe.join(", ")}, which changes how later commands run`, by: "environment" });
   }
   if (allowedBy) out.push(...riskVerdicts(part, allowedBy, label, ctx));
 
-  const covered = (e: EditEffect): boolean => ctx.allowAll !== undefined || (e.option !== undefined && allowedBy !== undefined && e.option < namedWords(allowedBy));
+  const covered = (e: EditEffect): boolean => ctx.allowAll !== undefined || ctx.env.sandboxed === true || (e.option !== undefined && allowedBy !== undefined && e.option < namedWords(allowedBy));
   const writesSomething = [...effects.writes, ...effects.edits.map((e) => e.word)].some((w) => !(isAbsolute(w.value) && isDeviceSink(w.value)));
-  if (linker && writesSomething) {
+  if (linker && writesSomething && !ctx.env.sandboxed) {
     out.push({ decision: "ask", reason: `another command on this line may create or move a link first (${linker}), so where '${label}' writes is known only after it runs`, by: "shell parser" });
   }
-  if (effects.unknownFiles) out.push({ decision: "ask", reason: `'${label}' reads or writes files named only at run time (${part.via.join(", ") || part.name} adds them)`, by: "shell parser" });
+  if (effects.unknownFiles && !ctx.env.sandboxed) out.push({ decision: "ask", reason: `'${label}' reads or writes files named only at run time (${part.via.join(", ") || part.name} adds them)`, by: "shell parser" });
   for (const w of effects.writes) {
     const follow = !effects.noFollow.has(w);
-    out.push(...judgeWord(w, part.cwd, ctx, "writes to", (p) => (isDeviceSink(p) ? null : worse(writeVerdict(p, ctx.rules, ctx.env, follow), follow ? hardLinkVerdict(p) : null))));
+    out.push(...judgeWord(w, part.cwd, ctx, "writes to", (p) => (isDeviceSink(p) ? null : privateTemp(worse(writeVerdict(p, ctx.rules, ctx.env, follow), follow ? hardLinkVerdict(p) : null), p, ctx.env))));
   }
-  for (const e of effects.edits) out.push(...judgeWord(e.word, part.cwd, ctx, `writes (${e.how}) to`, (p) => editVerdict(p, e, covered(e), label, ctx)));
+  for (const e of effects.edits) out.push(...judgeWord(e.word, part.cwd, ctx, `writes (${e.how}) to`, (p) => privateTemp(editVerdict(p, e, covered(e), label, ctx), p, ctx.env)));
   for (const w of effects.reads) out.push(...judgeWord(w, part.cwd, ctx, "reads", (p) => (isDeviceSink(p) ? null : readVerdict(p, ctx.rules, ctx.env))));
   for (const t of effects.trees) out.push(...judgeWord(t.word, part.cwd, ctx, `reads (${t.how}) below`, (p) => treeVerdict(p, t, ctx)));
   for (const c of effects.copies) out.push(...copyVerdicts(c, part.cwd, ctx));
@@ -162,6 +179,15 @@ function insideWorkspace(w: Word, part: ShellPart, env: PathEnv): boolean {
     const real = canonical(p);
     return real !== null && fence.some((d) => isWithin(real, d));
   });
+}
+
+/** In the sandbox, /tmp and $TMPDIR are a private, empty folder that vanishes with the command
+ *  (mods/sandbox/bwrap.ts): a write there that only the path fence stops is contained. A deny
+ *  rule's verdict stays. */
+function privateTemp(v: Verdict | null, path: string, env: BashEnv): Verdict | null {
+  if (!env.sandboxed || v === null || v.by !== "path fence") return v;
+  const temps = [...new Set(["/tmp", tmpdir()])];
+  return temps.some((t) => isWithin(path, t)) ? null : v;
 }
 
 function worse(a: Verdict | null, b: Verdict | null): Verdict | null {

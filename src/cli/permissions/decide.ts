@@ -22,6 +22,8 @@ export interface ToolCall {
 export interface DecisionEnv extends PathEnv {
   /** Bash's current folder. */
   cwd: string;
+  /** Bash runs in a sandbox that contains it (decide-bash.ts): the auto-allow applies. */
+  sandboxed?: boolean;
   /** The managed policy is broken (a malformed file, or a deny or ask rule that cannot be
    *  parsed): deny everything, loudly. */
   managedBroken?: boolean;

@@ -34,6 +34,9 @@ import type { Rule } from "./rules.js";
 export interface GateEnv extends PathEnv {
   /** Bash's current folder (the Bash tool's persistent cwd). */
   cwd: string;
+  /** Bash commands run in a sandbox without network, and `sandbox.autoAllowBashIfSandboxed`
+   *  is on: contained commands need no rule (decide-bash.ts). */
+  sandboxed?: boolean;
 }
 
 export interface PermissionGateOptions {

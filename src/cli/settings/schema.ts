@@ -53,7 +53,8 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
       enabled: bool,
       /** deepcode: a boolean. Claude Code's object form is accepted and read as "not allowed". */
       network: { t: "either", options: [bool, anyObject] },
-      autoAllowBashIfSandboxed: ignored,
+      /** On by default: with the sandbox active (and no network), contained commands run without a prompt. */
+      autoAllowBashIfSandboxed: bool,
       excludedCommands: ignored,
       allowUnsandboxedCommands: ignored,
       enableWeakerNestedSandbox: ignored,

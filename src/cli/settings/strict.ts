@@ -17,7 +17,6 @@ import type { Settings } from "./types.js";
 export const MANAGED_IGNORABLE: ReadonlySet<string> = new Set([
   "permissions.disableBypassPermissionsMode",
   "permissions.defaultMode", // but not "plan" (strictProblem)
-  "sandbox.autoAllowBashIfSandboxed",
   "sandbox.excludedCommands",
   "sandbox.allowUnsandboxedCommands",
   "sandbox.enableWeakerNestedSandbox",

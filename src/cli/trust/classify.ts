@@ -84,6 +84,8 @@ const RULES: Record<string, Split> = {
     else if (v.enabled !== undefined) items.push(item(file, "sandbox.enabled", "switch the Bash sandbox off", v.enabled));
     if (v.network === true) items.push(item(file, "sandbox.network", "let sandboxed commands use the network", true));
     else if (v.network !== undefined) keep.network = v.network;
+    // Any layer's `false` turns the auto-allow off (assemble.ts), so a project's `true` loosens nothing.
+    if (typeof v.autoAllowBashIfSandboxed === "boolean") keep.autoAllowBashIfSandboxed = v.autoAllowBashIfSandboxed;
     return { keep, items };
   },
   budget: (v, file, _key, ref) => {

@@ -1,0 +1,211 @@
+// Protected paths in the sandbox, whether they exist or not.
+//
+// bwrap can make an existing path read-only (bwrap.ts binds each one), but it can only mount
+// over something that exists: a command could still *create* `.mcp.json`, `.claude/commands/x.md`,
+// `.git/config.worktree`, a hook in a `core.hooksPath` folder that is not there yet — files that
+// a later session or the person's own `git` obeys, outside any sandbox. Creating a mount point
+// for each would leave empty files and folders of other tools in the project. Instead:
+//   - before the command: a snapshot of every protected path (kind, identity, and the content of
+//     files up to 1 MiB);
+//   - after it (the sandbox is gone by then: bwrap's PID namespace ends with the command, so no
+//     process of it is left to write): anything protected that is new is removed, and anything
+//     protected that changed (a parent folder moved aside and a new file put in its place) gets
+//     its content back. What was done is said in the command's output.
+// The check runs before deepcode or the person can read the files, in the same tool call.
+//
+// What counts, relative to each writable folder: the contract's protected project paths
+// (src/contract/protected.ts) and git's other files that make git run programs or loosen
+// checks: `.git/config.worktree`, `.git/info/attributes` (filters), `.git/modules/*/config`
+// and `hooks/`, and the folder `core.hooksPath` names (`.husky/` …).
+
+import { lstatSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync, type Stats } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { PROTECTED_PROJECT_PATHS } from "../../src/contract/protected.js";
+
+/** One protected place: a file or a whole folder (`tree`), or the files in a folder whose
+ *  names match (`names`). Absolute. */
+export interface Guarded {
+  path: string;
+  tree?: boolean;
+  names?: RegExp;
+}
+
+const MAX_CONTENT = 1024 * 1024;
+const MAX_ENTRIES = 5_000;
+
+/** Every protected place in a writable folder, existing or not. */
+export function guardedPaths(dir: string): Guarded[] {
+  const out: Guarded[] = PROTECTED_PROJECT_PATHS.map((e) => ({ path: join(dir, e.path), tree: e.tree, names: e.names }));
+  const git = join(dir, ".git");
+  out.push({ path: join(git, "config.worktree") }, { path: join(git, "info", "attributes") });
+  for (const m of subdirs(join(git, "modules"))) out.push({ path: join(m, "config") }, { path: join(m, "config.worktree") }, { path: join(m, "hooks"), tree: true });
+  const hooksPath = gitHooksPath(git, dir);
+  if (hooksPath) out.push({ path: hooksPath, tree: true });
+  return out;
+}
+
+/** The folder `core.hooksPath` names in a repository's config, absolute (relative paths are
+ *  taken from the work tree, as git does), or null. */
+export function gitHooksPath(gitDir: string, workTree: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(join(gitDir, "config"), "utf8");
+  } catch {
+    return null; // no repository config here
+  }
+  let section = "";
+  let found: string | null = null;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const head = /^\[([^\]\s"]+)(?:\s+"[^"]*")?\]/.exec(line);
+    if (head) section = head[1].toLowerCase();
+    const kv = /^hookspath\s*=\s*(.*)$/i.exec(line);
+    if (section === "core" && kv) found = kv[1].replace(/^"(.*)"$/, "$1").trim();
+  }
+  if (!found) return null;
+  return isAbsolute(found) ? found : resolve(workTree, found);
+}
+
+/** The existing paths of a protected place, for read-only binds: the file or folder itself;
+ *  for a `names` place, the matching files in it. */
+export function existingGuarded(g: Guarded): string[] {
+  if (!g.names) return exists(g.path) ? [g.path] : [];
+  return safeList(g.path)
+    .filter((n) => g.names?.test(n))
+    .sort()
+    .map((n) => join(g.path, n));
+}
+
+interface Entry {
+  kind: "file" | "dir" | "link" | "other";
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  content?: Buffer;
+}
+
+export type Snapshot = Map<string, Entry>;
+
+/** The folders that hold protected places (`.claude`, `.git/info` …) and do not exist now:
+ *  a command that creates one only to put a protected file in it leaves it empty, and
+ *  restore() removes it again. */
+export function missingParents(guarded: readonly Guarded[], root: string): string[] {
+  const out = new Set<string>();
+  for (const g of guarded) {
+    for (let d = dirname(g.path); d.startsWith(`${root}${sep}`); d = dirname(d)) if (!exists(d)) out.add(d);
+  }
+  return [...out].sort((a, b) => b.length - a.length); // deepest first
+}
+
+/** Every path in the protected places as it is now. */
+export function snapshot(guarded: readonly Guarded[]): Snapshot {
+  const out: Snapshot = new Map();
+  const add = (p: string, st: Stats): void => {
+    const kind = st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+    const e: Entry = { kind, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+    if (kind === "file" && st.size <= MAX_CONTENT) {
+      try {
+        e.content = readFileSync(p);
+      } catch {
+        // unreadable: it can still be removed if it is new, not put back if it changes
+      }
+    }
+    out.set(p, e);
+  };
+  for (const g of guarded) {
+    if (g.names) {
+      for (const p of existingGuarded(g)) {
+        const st = lstatOrNull(p);
+        if (st) add(p, st);
+      }
+      continue;
+    }
+    const st = lstatOrNull(g.path);
+    if (!st) continue;
+    add(g.path, st);
+    if (g.tree && st.isDirectory()) walk(g.path, (p, s) => add(p, s), { n: 0 });
+  }
+  return out;
+}
+
+/** Put the protected places back as `before` had them: remove what is new, restore what
+ *  changed or went missing (when its content was kept). Returns what it did, for people. */
+export function restore(guarded: readonly Guarded[], before: Snapshot, root: string, parents: readonly string[] = []): string[] {
+  const after = snapshot(guarded);
+  const done: string[] = [];
+  const rel = (p: string): string => (relative(root, p).startsWith("..") ? p : relative(root, p).split(sep).join("/"));
+  // New paths, shallowest first: removing a new folder removes what is in it.
+  const fresh = [...after.keys()].filter((p) => !before.has(p)).sort((a, b) => a.length - b.length);
+  const removed: string[] = [];
+  for (const p of fresh) {
+    if (removed.some((r) => p.startsWith(`${r}${sep}`))) continue;
+    try {
+      rmSync(p, { recursive: true, force: true });
+      removed.push(p);
+      done.push(`removed ${rel(p)} (created by the command)`);
+    } catch (err) {
+      done.push(`could not remove ${rel(p)}: ${(err as Error).message}`);
+    }
+  }
+  for (const [p, was] of before) {
+    if (was.kind !== "file" || was.content === undefined) continue;
+    const now = after.get(p);
+    if (now && now.kind === "file" && now.ino === was.ino && now.size === was.size && now.mtimeMs === was.mtimeMs) continue;
+    try {
+      if (now && now.kind !== "file") rmSync(p, { recursive: true, force: true });
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, was.content);
+      done.push(`put back ${rel(p)} (the command changed or moved it)`);
+    } catch (err) {
+      done.push(`could not put back ${rel(p)}: ${(err as Error).message}`);
+    }
+  }
+  // Folders that did not exist and now stand empty because of what was removed.
+  if (done.length > 0) {
+    for (const d of parents) {
+      try {
+        rmdirSync(d);
+      } catch {
+        // not empty (the command put other files there, which are its own business), or absent
+      }
+    }
+  }
+  return done;
+}
+
+function walk(dir: string, visit: (p: string, st: Stats) => void, count: { n: number }): void {
+  for (const name of safeList(dir)) {
+    if (++count.n > MAX_ENTRIES) return;
+    const p = join(dir, name);
+    const st = lstatOrNull(p);
+    if (!st) continue;
+    visit(p, st);
+    if (st.isDirectory()) walk(p, visit, count);
+  }
+}
+
+function subdirs(dir: string): string[] {
+  return safeList(dir)
+    .map((n) => join(dir, n))
+    .filter((p) => lstatOrNull(p)?.isDirectory() === true);
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return []; // not a folder, or not there
+  }
+}
+
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null; // not there
+  }
+}
+
+function exists(p: string): boolean {
+  return lstatOrNull(p) !== null;
+}

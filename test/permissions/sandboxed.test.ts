@@ -1,0 +1,89 @@
+// The Bash decision with the sandbox as the boundary (`sandbox.autoAllowBashIfSandboxed`, issue
+// 21): a command the sandbox contains runs without a rule; what it does not contain — the
+// network, publishing, raised privileges, destroying work a checkpoint cannot bring back —
+// still asks; deny and ask rules, secrets, protected paths and writes outside still decide.
+// The effects themselves are tested in test/sandbox/containment.test.ts and, through the real
+// CLI, test/permissions-e2e/friction.test.ts.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { decide, type DecisionEnv } from "../../src/cli/permissions/index.js";
+import { bash, makeWorkspace, rulesOf, type Workspace } from "./helpers.js";
+
+let ws: Workspace;
+let env: DecisionEnv;
+beforeEach(() => {
+  ws = makeWorkspace();
+  env = { ...ws.env, sandboxed: true };
+});
+afterEach(() => ws.cleanup());
+
+const none = rulesOf({});
+
+describe("with the sandbox as the boundary", () => {
+  it.each([
+    "cat README.md", "ls -la src", "grep -rn TODO src", "git status", "git log --oneline -5", "npm test", "npm run build", "make test",
+    "echo hi > out.txt", "sed -i 's/a/b/' src/x.js", "cp a.txt b.txt && mv b.txt c.txt", "rm -rf dist", "git add -A && git commit -m x",
+    "node -e \"console.log(1)\"", "python3 -c 'print(1)'", "for f in src/*; do echo $f; done", "echo $(git rev-parse HEAD)", "CI=1 npm test",
+    "git checkout -b topic", "git stash", "echo x > /tmp/scratch.txt", "git diff HEAD~1 -- src",
+  ])("runs a contained command without a prompt: %s", (command) => {
+    const d = decide({ tool: "Bash", input: { command }, readOnly: false }, none, env);
+    expect(d.decision, d.reason).toBe("allow");
+  });
+
+  it.each([
+    ["git push origin main", "reaches a remote"],
+    ["git pull", "reaches a remote"],
+    ["npm install left-pad", "network"],
+    ["npm publish", "network"],
+    ["pip install requests", "network"],
+    ["curl https://example.com", "network"],
+    ["ssh host true", "network"],
+    ["docker run alpine", "shared system"],
+    ["sudo ls", "privileges"],
+    ["git reset --hard HEAD~3", "cannot bring back"],
+    ["git reset --ha HEAD~3", "cannot bring back"],
+    ["git clean -fdx", "cannot bring back"],
+    ["git checkout -- .", "cannot bring back"],
+    ["git restore src/app.js", "cannot bring back"],
+    ["git stash drop", "cannot bring back"],
+    ["git branch -D feature", "cannot bring back"],
+    ["rm -rf .git", "history"],
+    ["rm -rf ./.git/objects", "history"],
+    ["rm -rf *", "mass delete"],
+    ["rm -rf .", "whole workspace"],
+    ["rm -rf \"$PWD\"", "run time"],
+    ["find . -name '*.js' -delete", "-delete"],
+    ["cd src && git reset --hard", "cannot bring back"],
+  ])("still asks for what the sandbox does not contain: %s", (command, why) => {
+    const d = decide({ tool: "Bash", input: { command }, readOnly: false }, none, env);
+    expect(d.decision).toBe("ask");
+    expect(d.reason).toContain(why);
+  });
+
+  it("keeps deny and ask rules first", () => {
+    expect(bash("rm notes.txt", rulesOf({ project: { deny: ["Bash(rm:*)"] } }), env)).toBe("deny");
+    expect(bash("npm test", rulesOf({ project: { ask: ["Bash(npm test:*)"] } }), env)).toBe("ask");
+    expect(bash("ls", rulesOf({ project: { deny: ["Bash"] } }), env)).toBe("deny");
+  });
+
+  it("still asks before a secret is read, and refuses a write outside the workspace or asks for a protected one", () => {
+    expect(bash("cat .env", none, env)).toBe("ask");
+    expect(bash("cat ~/.ssh/id_rsa", none, env)).toBe("ask");
+    // (This workspace lies in /tmp, which the sandbox replaces with a private folder: writes
+    // outside are judged on paths that are neither.)
+    expect(bash("echo x > /var/tmp/outside.txt", none, env)).toBe("deny");
+    expect(bash("cp src/a.js /etc/profile.d/x.sh", none, env)).toBe("deny");
+    expect(bash("echo '{}' > .mcp.json", none, env)).toBe("ask");
+    expect(bash("echo x > .git/hooks/pre-commit", none, env)).toBe("ask");
+  });
+
+  it("asks for a line the reader cannot read with confidence", () => {
+    expect(bash("echo $'\\x72m' && eval \"$(cat x)\"", none, env)).toBe("ask");
+  });
+
+  it("asks as before when the sandbox does not contain commands (off, unavailable, or network on)", () => {
+    const off = { ...ws.env, sandboxed: false };
+    expect(bash("cat README.md", none, off)).toBe("ask");
+    expect(bash("echo x > /tmp/scratch.txt", none, off)).toBe("deny");
+    expect(bash("node -e 1", none, off)).toBe("ask");
+  });
+});
