@@ -62,6 +62,13 @@ describe("an untrusted project's settings", () => {
     expect(r.items[0].what).toBe("run the session on the model deepseek-reasoner (it may cost more)");
   });
 
+  it("may lower the bound on tool results but not raise it (every result would cost more)", () => {
+    expect(split({ toolResultMaxBytes: 8192 }).kept).toEqual({ toolResultMaxBytes: 8192 });
+    const raised = split({ toolResultMaxBytes: 10_000_000 });
+    expect(raised.kept).toEqual({});
+    expect(raised.items.map((i) => i.key)).toEqual(["toolResultMaxBytes"]);
+  });
+
   it("need trust for a key no rule names (a new key loosens until someone decides otherwise)", () => {
     const r = split({ env: { BASH_ENV: "./x.sh" }, someFutureKey: true });
     expect(r.kept).toEqual({});

@@ -6,6 +6,7 @@
 // person trusted the project. Each key has a rule here; a key this table does not name
 // loosens (fail closed: a new settings key needs trust until someone decides otherwise).
 
+import { DEFAULT_RESULT_MAX_BYTES } from "../../core/context/bound.js";
 import type { JsonValue } from "../../contract/index.js";
 import type { Settings } from "../settings/types.js";
 
@@ -41,7 +42,7 @@ type Split = (value: JsonValue, file: string, key: string, ref: TrustedView) => 
 /** Keys that never loosen a rule, spend more or run anything. (`model`, `tier`, `planner` and
  *  `autoPlan` are not among them: a cloned repository must not switch the session to a pricier
  *  model or add planning turns on the planner's; they take effect once the project is trusted.) */
-const SAFE = new Set(["$schema", "estimate", "currency", "theme", "compaction", "toolResultMaxBytes", "apiIdleTimeoutMs", "apiStallTimeoutMs", "protocol"]);
+const SAFE = new Set(["$schema", "estimate", "currency", "theme", "compaction", "apiIdleTimeoutMs", "apiStallTimeoutMs", "protocol"]);
 
 /** The model choices a project's settings may make once trusted, in words for the question. */
 const MODEL_KEYS: Record<string, string> = {
@@ -138,6 +139,8 @@ const RULES: Record<string, Split> = {
   },
   extraKnownMarketplaces: (v, file) => ({ items: isObject(v) ? Object.entries(v).map(([name, m]) => item(file, `extraKnownMarketplaces.${name}`, `declare plugin marketplace ${name} (${short(isObject(m) ? (m.source ?? m) : m)})`, m)) : [] }),
   trustedProjects: (v, file) => ({ items: [item(file, "trustedProjects", "trust projects (only your own settings can)", v)] }),
+  // A bound on tool results may be lowered untrusted; raised, every result costs more.
+  toolResultMaxBytes: (v, file) => (typeof v === "number" && v <= DEFAULT_RESULT_MAX_BYTES ? { keep: v, items: [] } : { items: [item(file, "toolResultMaxBytes", `raise the bound on each tool result to ${short(v)} bytes (results cost more)`, v)] }),
   // "off" and "ask" spend nothing without the person's yes; "on" adds planning turns unasked.
   autoPlan: (v, file) => (v === "on" ? { items: [item(file, "autoPlan", "plan before large tasks without asking (planning turns cost more)", v)] } : { keep: v, items: [] }),
   ...Object.fromEntries(Object.entries(MODEL_KEYS).map(([key, words]): [string, Split] => [key, (v, file) => ({ items: [item(file, key, `${words} ${short(v)} (it may cost more)`, v)] })])),

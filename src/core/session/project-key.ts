@@ -8,7 +8,7 @@
 // (a folder two projects shared holds both; each takes its own), with everything kept beside
 // each (its subagents' folder, checkpoints, kept outputs: every `<id>` and `<id>.*` entry).
 
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 
@@ -47,6 +47,11 @@ export function migrateLegacySessions(home: string, root: string, dir: string): 
     } catch {
       // ENOENT: another deepcode moved it first; EACCES/EXDEV: it stays in the old folder.
     }
+  }
+  try {
+    rmdirSync(old); // only when empty: later starts need not look again
+  } catch {
+    // ENOTEMPTY: another project's sessions (or files deepcode did not move) are still there.
   }
 }
 
