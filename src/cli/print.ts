@@ -8,7 +8,7 @@
 
 import type { StreamEvent } from "../contract/index.js";
 import { ConfigError, NotImplementedError, ProviderError } from "../contract/index.js";
-import { chooseSession } from "./session-pick.js";
+import { openChosen } from "./session-pick.js";
 import { Engine } from "../core/engine/engine.js";
 import { assemble, type App } from "./assemble.js";
 import { noKeyHelp } from "./credentials.js";
@@ -175,9 +175,7 @@ function failed(format: OutputFormat, message: string, started: number, out: Nod
 
 async function openSession(app: App, o: PrintOptions, say: (m: string) => void): Promise<Engine> {
   const opts = app.engineOptions();
-  const id = chooseSession(app.store, o, say);
-  if (!id) return Engine.start(opts);
-  const engine = await Engine.resume(opts, id);
+  const engine = await openChosen(app.store, o, say, { resume: (id) => Engine.resume(opts, id), start: () => Engine.start(opts) });
   for (const note of engine.startNotes) say(note);
   return engine;
 }

@@ -39,3 +39,18 @@ export function chooseSession(store: SessionStore, c: SessionChoice, say: (m: st
   if (holder) throw new SessionBusyError(id, holder, store.lockFileOf(id));
   return id;
 }
+
+/** Open what `chooseSession` picks. Two `-c` started at the same moment can both find the same
+ *  session free; the one that loses the lock chooses again (the session is held now, so it is
+ *  passed over and said), rather than failing. */
+export async function openChosen<E>(store: SessionStore, c: SessionChoice, say: (m: string) => void, open: { resume(id: string): Promise<E>; start(): Promise<E> }): Promise<E> {
+  for (let attempt = 0; ; attempt++) {
+    const id = chooseSession(store, c, say);
+    if (!id) return open.start();
+    try {
+      return await open.resume(id);
+    } catch (err) {
+      if (!(err instanceof SessionBusyError) || !c.continue || c.resume || attempt >= 2) throw err;
+    }
+  }
+}

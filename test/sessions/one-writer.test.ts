@@ -137,4 +137,19 @@ describe("one writer per session", () => {
     expect(idOf(next)).toBe(id);
     expect(next.stderr).not.toContain("in use");
   });
+
+  it("three -c started at the same moment all run, none writing where another writes, and the latest goes on", async () => {
+    rig = await cliRig(script);
+    expect((await rig.run(["-p", "first"])).code).toBe(0);
+    const runs = await Promise.all([1, 2, 3].map((k) => rig!.run(["-p", "-c", "--output-format", "json", `at once ${k}`])));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    // Each prompt reached exactly one transcript (a run may find the session free again once an
+    // earlier one finished), and every transcript was written by one process at a time.
+    const ids = [...new Set(runs.map(idOf))];
+    const prompts = ids.flatMap((id) => records(id).filter((x) => x.t === "msg" && x.m?.role === "user").map((x) => x.m!.content!.split("\n").pop()!));
+    expect(prompts.filter((u) => u.startsWith("at once")).sort()).toEqual(["at once 1", "at once 2", "at once 3"]);
+    for (const id of ids) expect(records(id).filter((x) => x.t === "session")).toHaveLength(1);
+    expect((await rig.run(["-p", "-c", "after"])).code).toBe(0);
+    expect(rig.sim.requests.every((q) => q.status === 200)).toBe(true);
+  });
 });

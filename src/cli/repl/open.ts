@@ -4,7 +4,7 @@
 
 import type { ChatMessage } from "../../contract/index.js";
 import { Engine } from "../../core/engine/engine.js";
-import { chooseSession } from "../session-pick.js";
+import { openChosen } from "../session-pick.js";
 import type { SessionRecord, SessionSummary } from "../../core/session/store.js";
 import type { App } from "../assemble.js";
 import { MarkdownStream } from "../render/markdown.js";
@@ -35,8 +35,8 @@ export async function openSession(app: App, req: OpenRequest, pick: Picker, say:
     if (list.length === 0) say("No earlier sessions in this project; starting a new one.");
     else id = await pick(list);
   }
-  id = chooseSession(app.store, { continue: req.continue && req.resume === undefined, resume: id, fork: req.fork }, say);
-  const engine = id ? await Engine.resume(app.engineOptions(), id) : await Engine.start(app.engineOptions());
+  const choice = { continue: req.continue && req.resume === undefined, resume: id, fork: req.fork };
+  const engine = await openChosen(app.store, choice, say, { resume: (chosen) => Engine.resume(app.engineOptions(), chosen), start: () => Engine.start(app.engineOptions()) });
   for (const note of engine.startNotes) say(note);
   return engine;
 }
