@@ -11,7 +11,7 @@ import { secretFilter } from "../../builtins/grep-secrets.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../builtins/ignore.js";
 import { listTar, listZip } from "./archive-list.js";
 import { readVerdict, searchVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
-import type { PathEnv } from "./paths.js";
+import { canonical, type PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
 import type { Word } from "./shell/lexer.js";
 import { PROTECTED_PROJECT_PATHS } from "../../contract/protected.js";
@@ -241,21 +241,20 @@ function listBelow(dir: string, rel: string, out: string[]): boolean {
 }
 
 /**
- * A write of files named elsewhere below `dir` (`git checkout REV -- DIR`): every protected
- * project path at or below it may be written, so each asks (its allow rule, an Edit rule naming
- * it, lifts that as for any write), and `dir` itself is judged as a write.
+ * A write of files named elsewhere below `dir` (`git checkout REV -- DIR`): `dir` itself is
+ * judged as a write, and a protected project path at or below it may be written with whatever
+ * the commit holds there, so it asks.
  */
 export function writesBelowVerdict(dir: string, how: string, ctx: PathContext): Verdict | null {
   const self = writeVerdict(dir, ctx.rules, ctx.env);
   if (self && self.decision !== "allow") return self;
-  const root = resolve(ctx.env.root);
   const at = resolve(dir);
-  for (const p of PROTECTED_PROJECT_PATHS) {
-    const entry = join(root, p.path);
-    if (at !== entry && !entry.startsWith(`${at}/`) && !at.startsWith(`${entry}/`)) continue;
-    const probe = p.tree || !p.names ? entry : join(entry, "settings.json");
-    const v = writeVerdict(at.startsWith(`${entry}/`) ? at : probe, ctx.rules, ctx.env);
-    if (v && v.decision !== "allow") return { ...v, reason: `${how} writes what the commit holds below ${at}, which may include ${p.path}: ${v.reason}` };
+  for (const root of new Set([resolve(ctx.env.root), canonical(ctx.env.root) ?? resolve(ctx.env.root)])) {
+    const hit = PROTECTED_PROJECT_PATHS.find((p) => {
+      const entry = join(root, p.path);
+      return entry === at || entry.startsWith(`${at === "/" ? "" : at}/`);
+    });
+    if (hit) return { decision: "ask", reason: `${how} writes what the commit holds below ${at}, which may include ${hit.path}${hit.names ? " files" : ""} (it ${hit.why})`, by: "protected file" };
   }
   return null;
 }
