@@ -60,7 +60,8 @@ describe("/undo in the REPL", () => {
     expect(file("c.txt")).toBe("alpha\nbeta\n");
     // The kept file is offered again by the next /undo; overwriting it now puts it back.
     enter(t, "/undo");
-    await t.waitFor("[o] overwrite   [k] keep it as it is");
+    // The second question's answers (the first one's are still on screen above).
+    await t.waitFor((x) => x.split("[o] overwrite   [k] keep it as it is").length === 3);
     t.type("o");
     await t.waitFor(/undo turn 1[\s\S]*undo turn 1[\s\S]*a\.txt\s+restored/);
     expect(file("a.txt")).toBe("one\ntwo\n");

@@ -55,10 +55,12 @@ export async function beforeTurn(d: BeforeTurn, prompt: string): Promise<boolean
     d.print(style("dim", `≈ ${line}${visibleLength(line) + hint.length + 2 <= width ? hint : ""}`));
     return true;
   }
-  // The hint and the answer ("(accepted)") share the line: the most detail of the estimate
-  // first, then the longest hint that still fits beside it.
-  const hints = [" · Enter accepts, 1–4 picks, Esc cancels", " · Enter/1–4/Esc", ""];
-  const line = fit(cost.estimateLines(e).flatMap((l) => hints.map((h) => `≈ ${l}${h}`)), width - 12);
+  // The hint and the answer share the line: the most detail of the estimate first, then the
+  // longest hint that still fits beside it; the keys are dropped only when nothing else fits
+  // (a person must see how to answer a question that waits).
+  const hints = [" · Enter accepts, 1–4 picks, Esc cancels", " · Enter/1–4/Esc"];
+  const lines = cost.estimateLines(e);
+  const line = fit([...lines.flatMap((l) => hints.map((h) => `≈ ${l}${h}`)), ...lines.map((l) => `≈ ${l}`)], width - 12);
   const k = await d.keys.ask({ accepts: chooserKey, show: () => d.out.write(`${style("dim", line)} `) });
   if (k.kind === "interrupt") {
     d.out.write("cancelled\n");
