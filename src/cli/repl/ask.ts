@@ -14,6 +14,8 @@ import type { EventOf, JsonValue, PersonAnswer, PersonChoice, PersonField } from
 import type { Chain } from "../../core/chain.js";
 import type { Style } from "../render/style.js";
 import type { Key, TurnKeys } from "./keys.js";
+import { inert } from "../render/inert.js";
+import { CONTROL, control } from "../render/terminal.js";
 
 export interface AskDeps {
   chain: Chain;
@@ -41,8 +43,11 @@ export function registerPersonAsk(d: AskDeps): () => void {
 async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> {
   const s = d.style;
   if (!d.keys.active) return { decision: "deny", reason: "it was asked while no turn or command was running, so nobody was asked", by: "repl" };
-  d.out.write(`\r\x1b[2K\n${s(["bold", "yellow"], `? ${e.title}`)}\n`);
-  for (const l of e.detail) if (l) d.out.write(`  ${l}\n`);
+  // The title, the detail, the choices and the fields are someone else's text (an MCP server's
+  // elicitation, a plugin's question): inert, each line one line.
+  control(d.out, CONTROL.clearLine);
+  d.out.write(`\n${s(["bold", "yellow"], `? ${inert(e.title)}`)}\n`);
+  for (const d0 of e.detail) for (const l of d0.split("\n")) if (l) d.out.write(`  ${inert(l)}\n`);
   if (e.choices?.length) return choose(d, e.choices);
   const fields = e.fields ?? [];
   const remembered = e.rememberable ? s("dim", "  (your answer is remembered)") : "";
@@ -74,7 +79,7 @@ async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> 
 /** A question answered with one of a few keys: the key pressed, or no for any other key. */
 async function choose(d: AskDeps, choices: readonly PersonChoice[]): Promise<PersonAnswer> {
   const s = d.style;
-  d.out.write(`${choices.map((c) => `${s("bold", `[${c.key}]`)} ${c.label}`).join("   ")}  › `);
+  d.out.write(`${choices.map((c) => `${s("bold", `[${inert(c.key)}]`)} ${inert(c.label)}`).join("   ")}  › `);
   const k = await d.keys.ask();
   const key = k.kind === "key" ? k.key.toLowerCase() : "";
   const c = choices.find((x) => x.key === key);
@@ -82,19 +87,19 @@ async function choose(d: AskDeps, choices: readonly PersonChoice[]): Promise<Per
     d.out.write(`${s("red", k.kind === "interrupt" ? "cancelled" : "no")}\n`);
     return { decision: "deny", reason: k.kind === "interrupt" ? "cancel" : "the user chose none of the answers", by: "user" };
   }
-  d.out.write(`${s("green", c.label)}\n`);
+  d.out.write(`${s("green", inert(c.label))}\n`);
   return { decision: "allow", choice: c.key, by: "user" };
 }
 
 /** One field: its value, undefined to leave it to its default, null when cancelled. */
 async function field(d: AskDeps, f: PersonField): Promise<JsonValue | undefined | null> {
   const s = d.style;
-  const label = f.title ?? f.name;
-  const choices = (f.options ?? []).map((o, i) => `${i + 1}) ${f.optionLabels?.[i] ?? o}`).join("  ");
+  const label = inert(f.title ?? f.name);
+  const choices = (f.options ?? []).map((o, i) => `${i + 1}) ${inert(f.optionLabels?.[i] ?? o)}`).join("  ");
   const kind = f.type === "enum" ? `${f.multiple ? "one or more, comma-separated: " : ""}${choices}` : f.type === "boolean" ? "y/n" : f.type;
-  const def = f.default !== undefined ? ` [${typeof f.default === "string" ? f.default : JSON.stringify(f.default)}]` : "";
+  const def = f.default !== undefined ? ` [${inert(typeof f.default === "string" ? f.default : JSON.stringify(f.default))}]` : "";
   for (;;) {
-    d.out.write(`  ${s("bold", label)}${f.required ? "*" : ""} ${s("dim", `(${kind})`)}${f.description ? s("dim", ` ${f.description}`) : ""}${def}: `);
+    d.out.write(`  ${s("bold", label)}${f.required ? "*" : ""} ${s("dim", `(${kind})`)}${f.description ? s("dim", ` ${inert(f.description)}`) : ""}${def}: `);
     const line = await readLine(d);
     if (line === null) return null;
     const text = line.trim();
@@ -105,7 +110,7 @@ async function field(d: AskDeps, f: PersonField): Promise<JsonValue | undefined 
     }
     const v = parse(f, text);
     if (v !== undefined) return v;
-    d.out.write(`  ${s("yellow", `not ${f.type === "enum" ? "one of the choices" : `a ${f.type}`}: ${text}`)}\n`);
+    d.out.write(`  ${s("yellow", `not ${f.type === "enum" ? "one of the choices" : `a ${f.type}`}: ${inert(text)}`)}\n`);
   }
 }
 
@@ -142,7 +147,7 @@ async function readLine(d: AskDeps): Promise<string | null> {
     if (k.kind === "interrupt") return null;
     if (k.kind === "paste") {
       line += k.text.replace(/[\r\n]+/g, " ");
-      d.out.write(k.text.replace(/[\r\n]+/g, " "));
+      d.out.write(inert(k.text.replace(/[\r\n]+/g, " ")));
       continue;
     }
     if (k.kind !== "key") continue;
@@ -154,7 +159,7 @@ async function readLine(d: AskDeps): Promise<string | null> {
       if (ch === "\u007f" || ch === "\b") {
         if (line.length > 0) {
           line = line.slice(0, -1);
-          d.out.write("\b \b");
+          control(d.out, CONTROL.backspace);
         }
         continue;
       }

@@ -9,6 +9,8 @@ import { usageTotals } from "../../core/session/store.js";
 import type { Engine } from "../../core/engine/engine.js";
 import { assemble, type App, type AssembleOptions } from "../assemble.js";
 import type { Style } from "../render/style.js";
+import { inertLines } from "../render/inert.js";
+import { CONTROL, control } from "../render/terminal.js";
 import { statusLine, TurnRenderer } from "../render/turn.js";
 import { fit, money, tokens } from "../render/figures.js";
 import { completeLine } from "../complete.js";
@@ -65,10 +67,13 @@ export class Repl implements ReplApi {
     this.warnings.push(...this.custom.load());
     registerConfirm({ chain: this.app.chain, keys: this.keys, rules: this.app.sessionRules, out: this.out, style: this.style });
     registerPersonAsk({ chain: this.app.chain, keys: this.keys, out: this.out, style: this.style });
-    registerMentions(this.app.chain, this.app.root, { onNotes: (notes) => notes.forEach((n) => this.print(this.style("yellow", `! ${n}`))) });
+    registerMentions(this.app.chain, this.app.root, { onNotes: (notes) => notes.forEach((n) => this.print(this.style("yellow", `! ${inertLines(n)}`))) });
     // What a mod says to the person (checkpoints dropped by the store's bound…), in place.
     this.app.chain.setCore("ui.render", (e) => {
-      if (e.item.kind === "text") this.print(this.style(e.item.level === "info" ? "dim" : "yellow", `\r\x1b[2K! ${e.item.text}`));
+      if (e.item.kind === "text") {
+        control(this.out, CONTROL.clearLine);
+        this.print(this.style(e.item.level === "info" ? "dim" : "yellow", `! ${inertLines(e.item.text)}`));
+      }
     });
     // Every priced request of the current session (turns and compactions alike) counts in
     // /status and the status line, with the price the usage ledger records.
@@ -98,14 +103,14 @@ export class Repl implements ReplApi {
         head,
       ], width)),
     ];
-    for (const n of this.engine.sectionNotes) lines.push(s("yellow", `! ${n}`));
-    for (const w of this.warnings.splice(0)) lines.push(s("yellow", `! ${w}`));
+    for (const n of this.engine.sectionNotes) lines.push(s("yellow", `! ${inertLines(n)}`));
+    for (const w of this.warnings.splice(0)) lines.push(s("yellow", `! ${inertLines(w)}`));
     return lines.join("\n");
   }
 
   /** Warnings plugins gave after the banner (a hookify rule that broke, a hook's message). */
   private sayLateWarnings(): void {
-    for (const w of this.warnings.splice(0)) this.print(this.style("yellow", `! ${w}`));
+    for (const w of this.warnings.splice(0)) this.print(this.style("yellow", `! ${inertLines(w)}`));
   }
 
   reloadCommands(): string[] {
