@@ -95,7 +95,7 @@ export interface OwnFileOptions {
 /** What PluginApi.readOwnFile found: the text, or why not (`missing`: there is no such file,
  *  which is no problem to report; otherwise `reason` says why it was refused). */
 export type OwnFileRead =
-  | { ok: true; path: string; real: string; text: string; size: number; truncated: boolean }
+  | { ok: true; path: string; real: string; text: string; data: Buffer; size: number; truncated: boolean }
   | { ok: false; missing: boolean; reason: string };
 
 export interface Contribution {

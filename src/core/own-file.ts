@@ -75,7 +75,8 @@ export function readOwnFile(path: string, o: OwnFileOptions = {}, secret?: Secre
       if (n === 0) break;
       got += n;
     }
-    return { ok: true, path: abs, real, text: buf.subarray(0, got).toString("utf8"), size: st.size, truncated: st.size > got };
+    const data = buf.subarray(0, got);
+    return { ok: true, path: abs, real, text: data.toString("utf8"), data, size: st.size, truncated: st.size > got };
   } finally {
     closeSync(fd);
   }
