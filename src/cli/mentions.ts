@@ -28,7 +28,7 @@
 // without asking (a deny rule, a secret like `.env`: see mentionAllow), a binary file, and
 // anything past the total budget.
 
-import { closeSync, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Chain } from "../core/chain.js";
 import type { GateDecision, Unsubscribe } from "../contract/index.js";
@@ -178,9 +178,13 @@ function fileBlock(abs: string, rel: string, maxBytes: number): { text: string }
   let buf: Buffer;
   let size: number;
   try {
-    const fd = openSync(abs, "r");
+    // O_NONBLOCK: a FIFO (or a device) named in a mention must not hang the prompt; only a
+    // regular file is attached (what was opened is checked, not what the name showed).
+    const fd = openSync(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
-      size = fstatSync(fd).size;
+      const st = fstatSync(fd);
+      if (!st.isFile()) return { note: "not a regular file; not attached" };
+      size = st.size;
       buf = Buffer.alloc(Math.min(size, maxBytes + 1));
       buf = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
     } finally {
