@@ -12,6 +12,7 @@ import { progressLine } from "../../src/cli/render/progress.js";
 import { registerConfirm } from "../../src/cli/repl/confirm.js";
 import { registerPersonAsk } from "../../src/cli/repl/ask.js";
 import { inert } from "../../src/cli/render/inert.js";
+import { withoutUnsafe } from "../../src/cli/repl/session.js";
 import type { StreamEvent } from "../../src/contract/index.js";
 
 export const PAYLOADS: Record<string, string> = {
@@ -168,6 +169,14 @@ describe("the gate itself (every other writer: -p progress on stderr, subcommand
       judge("guarded write", name, t.text());
     }
     expect(failures).toEqual([]);
+  });
+
+  it("leaves out Tab completions readline would print raw (a file named to act on the terminal)", () => {
+    for (const [name, p] of Object.entries(PAYLOADS)) {
+      const [shown] = withoutUnsafe([[`@notes${p}.md`, "@readme.md"], "@"]);
+      judge("Tab completion", name, shown.join(" "));
+      expect(shown).toEqual(["@readme.md"]);
+    }
   });
 
   it("keeps deepcode's own colours and layout, and is idempotent", () => {

@@ -9,7 +9,7 @@ import { usageTotals } from "../../core/session/store.js";
 import type { Engine } from "../../core/engine/engine.js";
 import { assemble, type App, type AssembleOptions } from "../assemble.js";
 import type { Style } from "../render/style.js";
-import { inertLines } from "../render/inert.js";
+import { inert, inertLines } from "../render/inert.js";
 import { CONTROL, control } from "../render/terminal.js";
 import { statusLine, TurnRenderer } from "../render/turn.js";
 import { fit, money, tokens } from "../render/figures.js";
@@ -327,11 +327,18 @@ export class Repl implements ReplApi {
     const cmds = this.commands();
     const argCompleters: Record<string, (partial: string) => readonly string[]> = {};
     for (const c of cmds) if (c.complete) argCompleters[`/${c.name}`] = (p) => c.complete!(p, this);
-    return completeLine(line, { commands: cmds.map((c) => `/${c.name}`), root: this.app.root, argCompleters });
+    return withoutUnsafe(completeLine(line, { commands: cmds.map((c) => `/${c.name}`), root: this.app.root, argCompleters }));
   }
 
   /** Tab completion with what plugins offer too (their commands' arguments, `@` mentions). */
   completeAsync(line: string): Promise<[string[], string]> {
-    return completeWithPlugins(line, this.complete(line), this.app.commands, this.app.mentionCompleters);
+    return completeWithPlugins(line, this.complete(line), this.app.commands, this.app.mentionCompleters).then(withoutUnsafe);
   }
+}
+
+/** Completions readline prints as they are (it draws the prompt unguarded): one holding a
+ *  control character or a bidi override (a file named to retitle the window) is left out —
+ *  shown inert it would complete to a name that does not exist. */
+export function withoutUnsafe(r: [string[], string]): [string[], string] {
+  return [r[0].filter((c) => inert(c) === c), r[1]];
 }
