@@ -70,7 +70,7 @@ class AgentsMod {
   }
 
   private scan(tell = true): { agents: Agent[]; problems: string[] } {
-    const r = loadAgents({ root: this.api.root, home: this.api.home, userHome: homedir(), plugins: this.api.contributed("agents"), trusted: this.api.trusted });
+    const r = loadAgents({ root: this.api.root, home: this.api.home, userHome: homedir(), plugins: this.api.contributed("agents"), trusted: this.api.trusted, read: (f, o) => this.api.readOwnFile(f, o) });
     for (const p of r.problems) {
       if (this.said.has(p)) continue;
       this.said.add(p);

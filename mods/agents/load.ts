@@ -19,9 +19,9 @@
 //   (haiku → chat-fast, sonnet → chat-full, opus → reasoner).
 
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { parseAgentFile, toolNames, type Contribution } from "../../src/contract/index.js";
+import { parseAgentFile, toolNames, type Contribution, type PluginApi } from "../../src/contract/index.js";
 import { BUILTIN_AGENTS } from "./builtin.js";
 
 export interface Agent {
@@ -52,19 +52,24 @@ export interface AgentPlaces {
   /** Whether the person trusted the project (workspace trust): an untrusted project's agent
    *  runs on the caller's model, whatever its `model` says (it must not spend more). */
   trusted?: boolean;
+  /** PluginApi.readOwnFile: an agent file is read with the Read tool's identity checks. */
+  read: PluginApi["readOwnFile"];
 }
+
+/** An agent file larger than this is skipped (its body is the subagent's system prompt). */
+export const MAX_AGENT_BYTES = 1024 * 1024;
 
 /** The prefix a project's agent gets when its own name is taken. */
 export const PROJECT_PREFIX = "project:";
 
 export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[] } {
-  const places: Array<{ dir: string; scope: Agent["scope"]; source: string; prefix?: string; pins?: Readonly<Record<string, string>> } | "builtin"> = [
+  const places: Array<{ dir: string; scope: Agent["scope"]; source: string; prefix?: string; pins?: Readonly<Record<string, string>>; within?: string[] } | "builtin"> = [
     { dir: join(p.home, "agents"), scope: "user", source: "~/.deepcode/agents" },
     { dir: join(p.userHome, ".claude", "agents"), scope: "user", source: "~/.claude/agents" },
-    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, pins: c.pins })),
+    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, pins: c.pins, within: [c.dir] })),
     "builtin",
-    { dir: join(p.root, ".deepcode", "agents"), scope: "project", source: ".deepcode/agents" },
-    { dir: join(p.root, ".claude", "agents"), scope: "project", source: ".claude/agents" },
+    { dir: join(p.root, ".deepcode", "agents"), scope: "project", source: ".deepcode/agents", within: [p.root] },
+    { dir: join(p.root, ".claude", "agents"), scope: "project", source: ".claude/agents", within: [p.root] },
   ];
   const byName = new Map<string, Agent>();
   const problems: string[] = [];
@@ -78,12 +83,19 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
     seen.add(place.dir);
     for (const entry of mdFiles(place.dir)) {
       const file = join(place.dir, entry);
-      let data: Buffer;
-      try {
-        data = readFileSync(file);
-      } catch {
-        continue; // a folder named *.md, or a dangling link: not an agent file
+      // A project's agent file must really lie in the project (a link to ~/.ssh/id_rsa is not
+      // read), never a secret, a regular file, bounded (src/core/own-file.ts).
+      const r = p.read(file, { within: place.within, maxBytes: MAX_AGENT_BYTES });
+      if (!r.ok) {
+        // Missing: a dangling link. A folder named *.md is not an agent file either.
+        if (!r.missing && !/\(a folder\)/.test(r.reason)) problems.push(`${r.reason}; this agent is skipped`);
+        continue;
       }
+      if (r.truncated) {
+        problems.push(`${file} has ${r.size} bytes, more than an agent file may (${MAX_AGENT_BYTES}); this agent is skipped`);
+        continue;
+      }
+      const data = r.data;
       if (place.pins && place.pins[file] !== createHash("sha256").update(data).digest("hex")) {
         problems.push(`${file}: ${place.pins[file] ? "changed" : "added"} since its plugin was installed; this agent is skipped (deepcode plugin verify)`);
         continue;

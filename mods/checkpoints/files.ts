@@ -6,7 +6,7 @@
 
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
 export type Entry = { kind: "file"; hash: string; size: number; mode: number } | { kind: "dir"; mode: number } | { kind: "link"; target: string };
 
@@ -79,6 +79,41 @@ export function stateOf(path: string): string | null {
 function stateOf1(p: string): string {
   const e = entryOf(p);
   return e === null ? "-" : e.kind === "file" ? e.hash : e.kind === "dir" ? "d" : `l:${e.target}`;
+}
+
+/** Why restoring `path` could land outside the project, or undefined: a folder between `root`
+ *  and it that is a symlink leading out of the project now (a folder swapped for a link to ~/.ssh
+ *  since the turn would carry the restored file, or the removal, there), or a component that is
+ *  not a folder. Paths
+ *  outside `root` (a rule let the session write there) are judged from their own folder. */
+export function swappedFolder(root: string, path: string): string | undefined {
+  const rel = relative(root, path);
+  const inside = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  const parts = inside ? rel.split(sep).slice(0, -1) : [];
+  let at = root;
+  for (const part of parts) {
+    at = join(at, part);
+    let st;
+    try {
+      st = lstatSync(at);
+    } catch {
+      return undefined; // missing from here on: created fresh, as real folders
+    }
+    if (st.isSymbolicLink()) {
+      // A link that stays in the project (`lib -> vendor/lib`) is the project's own layout.
+      let real: string | undefined;
+      try {
+        real = realpathSync(at);
+      } catch {
+        real = undefined; // dangling: nothing to restore into
+      }
+      const base = realpathSync(root);
+      if (real === undefined || (real !== base && !real.startsWith(base + sep))) return `${at} is a symlink now (to ${readlinkSync(at)}), leading out of the project, so ${path} would be restored through it; not restored`;
+      continue;
+    }
+    if (!st.isDirectory()) return `${at} is not a folder now; not restored`;
+  }
+  return undefined;
 }
 
 /** Put `path` back to `e` (null: remove it). `content` gives a saved file's bytes. A file is

@@ -7,7 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { relative, isAbsolute } from "node:path";
-import { entryOf, isText, lineChanges, restoreEntry, stateOf, type Entry } from "./files.js";
+import { entryOf, isText, lineChanges, restoreEntry, stateOf, swappedFolder, type Entry } from "./files.js";
 import type { CheckpointStore, TurnInfo } from "./store.js";
 
 export interface RevertItem {
@@ -94,6 +94,12 @@ export async function applyRevert(store: CheckpointStore, plan: RevertPlan, root
       continue;
     }
     const what = describe(store, item);
+    // Checked at write time, right before it: a folder on the way swapped for a symlink since.
+    const swapped = swappedFolder(root, item.path);
+    if (swapped) {
+      out.failed.push({ path: shown(root, item.path), error: swapped });
+      continue;
+    }
     try {
       restoreEntry(item.path, item.target, (h) => store.read(h));
       out.restored.push({ path: shown(root, item.path), what });

@@ -9,9 +9,16 @@
 // A file longer than the limit is cut (it rides on every request), and the cut is said to the
 // person as the section's `note` (banner, /context, doctor) with the limit and how to change
 // it: settings `pluginConfig.instructions.maxChars` (default 40 000 characters).
-import { readFileSync } from "node:fs";
+//
+// Every file is read through api.readOwnFile (the Read tool's identity checks, refusing where
+// Read would ask): a project's file must really lie in the project with one name (an AGENTS.md
+// symlinked or hard-linked to ~/.ssh/id_rsa is not read), never a secret, a regular file only
+// (a FIFO does not hang start-up), and at most what the character limit needs. A refused file
+// is said once, with why.
 import { join } from "node:path";
-import type { Plugin, SystemSection } from "../../src/contract/index.js";
+import type { Plugin, PluginApi, SystemSection } from "../../src/contract/index.js";
+
+type ReadOwn = PluginApi["readOwnFile"];
 
 /** Instruction files larger than this are cut (with a note): they ride on every request. */
 export const DEFAULT_MAX_CHARS = 40_000;
@@ -22,15 +29,20 @@ interface Read {
   cutFrom?: number;
 }
 
-function read(path: string, max: number): Read | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return undefined; // no such file: nothing to add
+/** The file's text (cut to `max` characters), undefined when there is none; a refused file is
+ *  one that stands but is not read (its reason goes to `refused`). */
+function read(readOwn: ReadOwn, path: string, max: number, within: string[] | undefined, refused: string[]): Read | undefined {
+  // UTF-8 takes at most 4 bytes a character: this many bytes always hold `max` characters.
+  const r = readOwn(path, { within, maxBytes: max * 4 + 4 });
+  if (!r.ok) {
+    if (r.missing) return undefined; // no such file: nothing to add
+    refused.push(r.reason);
+    return { text: "" };
   }
-  if (text.length <= max) return { text };
-  return { text: `${text.slice(0, max)}\n[… cut by deepcode: ${text.length - max} more characters]`, cutFrom: text.length };
+  const text = r.text;
+  if (text.length <= max && !r.truncated) return { text };
+  const total = r.truncated ? Math.max(r.size, text.length) : text.length;
+  return { text: `${text.slice(0, max)}\n[… cut by deepcode: ${total - max} more characters]`, cutFrom: total };
 }
 
 function cutNote(path: string, r: Read, max: number): string | undefined {
@@ -39,10 +51,12 @@ function cutNote(path: string, r: Read, max: number): string | undefined {
   return `${path} has ${size} characters; only the first ${max.toLocaleString("en-US")} are sent (raise or lower the limit with settings pluginConfig.instructions.maxChars)`;
 }
 
-export function instructionSections(root: string, home: string, max = DEFAULT_MAX_CHARS): SystemSection[] {
+/** The instruction sections; `refused` receives why a file that stands was not read. */
+export function instructionSections(readOwn: ReadOwn, root: string, home: string, max = DEFAULT_MAX_CHARS, refused: string[] = []): SystemSection[] {
   const out: SystemSection[] = [];
   const userFile = join(home, "AGENTS.md");
-  const user = read(userFile, max);
+  // The person's own file: wherever it leads (they placed it), but never to a secret.
+  const user = read(readOwn, userFile, max, undefined, refused);
   if (user?.text.trim()) out.push(section("instructions:user", `The user's own instructions (${userFile}):\n\n${user.text.trim()}`, cutNote(userFile, user, max)));
   const files: Array<[string[], string]> = [
     [["AGENTS.md", "CLAUDE.md"], "Project instructions"],
@@ -50,7 +64,7 @@ export function instructionSections(root: string, home: string, max = DEFAULT_MA
   ];
   for (const [names, what] of files) {
     for (const name of names) {
-      const r = read(join(root, name), max);
+      const r = read(readOwn, join(root, name), max, [root], refused);
       if (r !== undefined) {
         if (r.text.trim()) out.push(section(`instructions:${name}`, `${what} (${name} in the project root):\n\n${r.text.trim()}`, cutNote(name, r, max)));
         break; // the Claude Code name only where deepcode's does not stand
@@ -73,9 +87,16 @@ const plugin: Plugin = {
       api.log.warn(`pluginConfig.instructions.maxChars must be a whole number ≥ 1000, not ${JSON.stringify(configured)}; using ${DEFAULT_MAX_CHARS}`);
     }
     const max = typeof configured === "number" && Number.isInteger(configured) && configured >= 1000 ? configured : DEFAULT_MAX_CHARS;
+    const said = new Set<string>();
     api.on("context.system", async (e, next) => {
       const r = await next(e);
-      return { sections: [...r.sections, ...instructionSections(e.root, api.home, max)] };
+      const refused: string[] = [];
+      const sections = instructionSections((p, o) => api.readOwnFile(p, o), e.root, api.home, max, refused);
+      for (const why of refused) if (!said.has(why)) {
+        said.add(why);
+        api.log.warn(why);
+      }
+      return { sections: [...r.sections, ...sections] };
     });
   },
 };

@@ -8,6 +8,7 @@
 //
 // Tab offers the servers' resources, and their templates up to the first `{…}`.
 
+import { fileURLToPath } from "node:url";
 import type { PluginApi } from "../../src/contract/index.js";
 import type { JsonObject } from "./jsonrpc.js";
 import { bound } from "./results.js";
@@ -98,11 +99,33 @@ export function registerResourceMentions(api: PluginApi, servers: () => readonly
 async function allowed(api: PluginApi, sessionId: string, server: string, uri: string): Promise<{ ok: boolean; reason?: string }> {
   try {
     const d = await api.dispatch({ type: "tool.check", sessionId, tool: resourceTool(server), input: { server, uri }, callId: `mcp-resource-${++checks}`, readOnly: true, step: 0 });
-    if (d.decision === "allow") return { ok: true };
-    const why = d.reason ? ` (${d.reason})` : "";
-    return { ok: false, reason: d.decision === "deny" ? `reading it is denied${why}` : `reading it needs approval${why}` };
+    if (d.decision !== "allow") return refusal(d);
+    // A file: URI is a file on this machine, read by the server and sent to the model: it
+    // passes the Read tool's own check as well (secrets under any name, Read rules), so
+    // `@files:file:///home/me/.ssh/id_rsa` is not attached where `@~/.ssh/id_rsa` would not be.
+    const path = localPath(uri);
+    if (path === null) return { ok: false, reason: "its file: URI does not name a local file" };
+    if (path === undefined) return { ok: true };
+    const r = await api.dispatch({ type: "tool.check", sessionId, tool: "Read", input: { file_path: path }, callId: `mcp-resource-${++checks}`, readOnly: true, step: 0 });
+    return r.decision === "allow" ? { ok: true } : refusal(r);
   } catch (err) {
     return { ok: false, reason: `the permission check failed (${(err as Error).message})` };
+  }
+}
+
+function refusal(d: { decision: string; reason?: string }): { ok: false; reason: string } {
+  const why = d.reason ? ` (${d.reason})` : "";
+  return { ok: false, reason: d.decision === "deny" ? `reading it is denied${why}` : `reading it needs approval${why}` };
+}
+
+/** The local path a file: URI names; undefined for any other scheme, null for a file: URI
+ *  that names no local file (another host, a malformed one). */
+function localPath(uri: string): string | null | undefined {
+  if (!/^file:/i.test(uri)) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return null;
   }
 }
 

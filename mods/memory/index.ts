@@ -16,7 +16,7 @@
 // never write. Settings `pluginConfig.memory.tool: false` leaves the Remember tool out.
 
 import { spawnSync } from "node:child_process";
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { CommandContext, Plugin, PluginApi, ToolContext } from "../../src/contract/index.js";
 import { ignoreLocalFile, TARGETS, targetFile, targetLabel, withMemory, type Target } from "./files.js";
@@ -98,13 +98,20 @@ async function runMemory(api: PluginApi, ctx: CommandContext): Promise<void> {
   }
   mkdirSync(dirname(file), { recursive: true });
   // O_NOFOLLOW: a symlink put there since the check is refused by the kernel, not followed.
+  // O_NONBLOCK: a FIFO put there does not hang the open. Truncated only after the opened file
+  // itself is checked: one name only (a hard link would carry the line to its other name,
+  // which may lie outside the project), a regular file.
   let fd: number;
   try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0), 0o644);
   } catch (err) {
     return ctx.print(`nothing saved: cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return ctx.print(`nothing saved: ${file} is not a plain file`);
+    if (st.nlink > 1) return ctx.print(`nothing saved: ${file} has ${st.nlink} names (a hard link), and another may lie outside ${target === "user" ? api.home : api.root}; replace it with a copy of itself`);
+    ftruncateSync(fd, 0);
     writeFileSync(fd, withMemory(existing, text));
   } finally {
     closeSync(fd);
@@ -150,6 +157,7 @@ function notOwnFile(file: string, within: string): string | undefined {
   }
   if (st?.isSymbolicLink()) return `${file} is a symlink (to ${readlinkSync(file)}); deepcode writes memories only to a plain file — replace the link with the file itself`;
   if (st && !st.isFile()) return `${file} is not a plain file`;
+  if (st && st.nlink > 1) return `${file} has ${st.nlink} names (a hard link), and another may lie outside ${within}; deepcode writes memories only to a file with one name — replace it with a copy of itself`;
   const real = (p: string): string => {
     try {
       return realpathSync(p);

@@ -132,7 +132,7 @@ class SkillsMod {
 
   /** Every skill now; problems not reported before go to the next turn's notices. */
   private scan(tell = true): { skills: Skill[]; problems: string[] } {
-    const r = loadSkills({ root: this.api.root, home: this.api.home, userHome: homedir(), plugins: this.api.contributed("skills") });
+    const r = loadSkills({ root: this.api.root, home: this.api.home, userHome: homedir(), plugins: this.api.contributed("skills"), read: (f, o) => this.api.readOwnFile(f, o) });
     for (const p of r.problems) {
       if (this.said.has(p)) continue;
       this.said.add(p);

@@ -9,9 +9,9 @@
 // edited mid-session is seen at the next turn.
 
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parseSkillFile, type Contribution, type SkillFile } from "../../src/contract/index.js";
+import { parseSkillFile, type Contribution, type PluginApi, type SkillFile } from "../../src/contract/index.js";
 
 export interface Skill extends SkillFile {
   /** Its folder (absolute) and its SKILL.md. */
@@ -31,18 +31,22 @@ export interface SkillPlaces {
   /** The person's home folder, where ~/.claude lives. */
   userHome: string;
   plugins: readonly Contribution[];
+  /** PluginApi.readOwnFile: a SKILL.md is read with the Read tool's identity checks. */
+  read: PluginApi["readOwnFile"];
 }
 
 const MAX_FILES = 100;
+/** A SKILL.md larger than this is skipped (its body reaches the model when the skill is used). */
+export const MAX_SKILL_BYTES = 1024 * 1024;
 const MAX_DEPTH = 4;
 
 export function loadSkills(p: SkillPlaces): { skills: Skill[]; problems: string[] } {
-  const places: Array<{ dir: string; scope: Skill["scope"]; source: string; prefix?: string; own: boolean; pins?: Readonly<Record<string, string>> }> = [
+  const places: Array<{ dir: string; scope: Skill["scope"]; source: string; prefix?: string; own: boolean; pins?: Readonly<Record<string, string>>; within?: string[] }> = [
     { dir: join(p.home, "skills"), scope: "user", source: "~/.deepcode/skills", own: true },
     { dir: join(p.userHome, ".claude", "skills"), scope: "user", source: "~/.claude/skills", own: false },
-    { dir: join(p.root, ".deepcode", "skills"), scope: "project", source: ".deepcode/skills", own: true },
-    { dir: join(p.root, ".claude", "skills"), scope: "project", source: ".claude/skills", own: false },
-    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, own: false, pins: c.pins })),
+    { dir: join(p.root, ".deepcode", "skills"), scope: "project", source: ".deepcode/skills", own: true, within: [p.root] },
+    { dir: join(p.root, ".claude", "skills"), scope: "project", source: ".claude/skills", own: false, within: [p.root] },
+    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, own: false, pins: c.pins, within: [c.dir] })),
   ];
   const byName = new Map<string, Skill>();
   const problems: string[] = [];
@@ -53,13 +57,23 @@ export function loadSkills(p: SkillPlaces): { skills: Skill[]; problems: string[
     for (const entry of entries(place.dir)) {
       const dir = join(place.dir, entry);
       const file = join(dir, "SKILL.md");
-      let data: Buffer;
       try {
         if (!statSync(dir).isDirectory()) continue;
-        data = readFileSync(file);
       } catch {
-        continue; // not a skill folder (no SKILL.md), or a dangling link
+        continue; // a dangling link: not a skill folder
       }
+      // A project's SKILL.md must really lie in the project (a link to ~/.ssh/id_rsa is not
+      // read), never a secret, a regular file, bounded (src/core/own-file.ts).
+      const r = p.read(file, { within: place.within, maxBytes: MAX_SKILL_BYTES });
+      if (!r.ok) {
+        if (!r.missing) problems.push(`${r.reason}; this skill is skipped`);
+        continue;
+      }
+      if (r.truncated) {
+        problems.push(`${file} has ${r.size} bytes, more than a SKILL.md may (${MAX_SKILL_BYTES}); this skill is skipped`);
+        continue;
+      }
+      const data = r.data;
       const digest = createHash("sha256").update(data).digest("hex");
       if (place.pins && place.pins[file] !== digest) {
         problems.push(`${file}: ${place.pins[file] ? "changed" : "added"} since its plugin was installed; this skill is skipped (deepcode plugin verify)`);

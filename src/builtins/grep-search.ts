@@ -73,7 +73,11 @@ export async function searchBuiltin(q: GrepQuery, ctx: ToolContext, skipped: str
     if (ctx.signal.aborted) throw new GrepAbortedError();
     const data = await pending[i];
     if (i + READ_AHEAD < files.length) pending.push(load(files[i + READ_AHEAD]));
-    if (data === null) continue;
+    if (data === null) {
+      // A read the fence refused (a secret under another name): recorded as left out, as below.
+      q.secrets?.isSecretFile(files[i]);
+      continue;
+    }
     const shown = shownPath(q, files[i]);
     const utf16 = isUtf16(data);
     if (needle !== null && !utf16 && data.indexOf(needle) < 0) continue; // cannot match: skip decoding

@@ -16,6 +16,7 @@ import type { CommandRegistry } from "../core/commands.js";
 import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import { SessionStore } from "../core/session/store.js";
 import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
+import { ownFileSecret } from "./permissions/own-files.js";
 import { builtinTools } from "../builtins/index.js";
 import { capsFor, createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../providers/index.js";
 import { loadSettings, defaultManagedPath } from "./settings/load.js";
@@ -261,6 +262,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     ],
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
+    // PluginApi.readOwnFile: the Read tool's secret check, for files mods read on their own.
+    secret: ownFileSecret(() => ({ root: o.root, home: homedir(), deepcodeHome: home })),
   };
   // Plan mode in the prepend tier, right inside the permission gate: its deny while planning
   // is outer to every plugin and hook (none can allow a write then, and a downstream deny is

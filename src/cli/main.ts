@@ -10,6 +10,7 @@ import { ConfigError, NotImplementedError, ProviderError } from "../contract/err
 import { packageVersion } from "./version.js";
 import { deepcodeHome, unwritableHome } from "./home.js";
 import { sealKeyEnv } from "./key-env.js";
+import { guardTerminal } from "./render/terminal.js";
 import { GLOBAL_OPTIONS, mainHelp, parseOptions, splitRules, subcommand, SUBCOMMANDS, UsageError, type Parsed } from "./options.js";
 import type { AssembleOptions } from "./assemble.js";
 
@@ -42,6 +43,9 @@ export interface Flags {
 
 export async function main(argv: string[], internal: Internal = {}): Promise<number> {
   sealKeyEnv(); // first: the API key out of this process's environment (key-env.ts)
+  // Every write to a terminal passes one gate: someone else's text cannot act on it (terminal.ts).
+  guardTerminal(process.stdout);
+  guardTerminal(process.stderr);
   // `deepcode [options] <command> [its own options]`: global options are parsed up to the
   // subcommand; what follows belongs to it.
   const at = subcommandIndex(argv);

@@ -83,6 +83,21 @@ export interface CommandSpec {
  *  `agents` holds agent files (`*.md`). The skills and agents mods read what was contributed. */
 export type ContentKind = "skills" | "agents";
 
+/** PluginApi.readOwnFile: how a file deepcode reads on its own is held. */
+export interface OwnFileOptions {
+  /** Folders the file must really lie in, after every symlink, with one name only (no hard
+   *  link): the project for the project's own files. None: anywhere (the person's own files). */
+  within?: readonly string[];
+  /** Read at most this many bytes (default 1 MiB); `truncated` says the file was longer. */
+  maxBytes?: number;
+}
+
+/** What PluginApi.readOwnFile found: the text, or why not (`missing`: there is no such file,
+ *  which is no problem to report; otherwise `reason` says why it was refused). */
+export type OwnFileRead =
+  | { ok: true; path: string; real: string; text: string; data: Buffer; size: number; truncated: boolean }
+  | { ok: false; missing: boolean; reason: string };
+
 export interface Contribution {
   kind: ContentKind;
   /** Absolute path of the folder. */
@@ -139,6 +154,12 @@ export interface PluginApi {
    *  project's own files say (its skills, servers, rules) may loosen a rule or run code from
    *  them only when this is true; tightening needs no trust. */
   readonly trusted: boolean;
+  /** Read a file deepcode reads on its own (instructions, SKILL.md, an agent file, a command, a
+   *  memory file) — not for a tool call, which uses `ctx.fs.read` and its fence. The same
+   *  identity checks as the Read tool, refusing where Read would ask: a regular file only
+   *  (a FIFO does not block), never a secret under any name (symlink, hard link), inside
+   *  `within` when given, at most `maxBytes`. Synchronous; never throws for a file's sake. */
+  readOwnFile(path: string, options?: OwnFileOptions): OwnFileRead;
   /** Dispatch an event through the whole chain (e.g. `fs.read` from a plugin's tool, or
    *  `agent.spawn` to start a subagent: the host answers it, with one depth limit for all). */
   dispatch<N extends EventName>(event: EventOf<N>): Promise<Result<N>>;

@@ -18,6 +18,9 @@ export interface FsReadRequest {
   path: string;
   /** Read at most this many bytes (the result says whether it stopped short). */
   maxBytes?: number;
+  /** The tool call this read serves, set by the tool context (ctx.fs.read), never by the tool:
+   *  the fence lets a secret through only when that call's own check named the file. */
+  callId?: string;
 }
 export interface FsReadResult { data: Buffer; stat: FileStat; truncated: boolean }
 
@@ -73,6 +76,8 @@ export interface HttpFetchRequest {
   body?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The tool call this request serves, set by the tool context (ctx.fetch). */
+  callId?: string;
 }
 export interface HttpFetchResult { status: number; headers: Record<string, string>; body: string }
 

@@ -5,6 +5,7 @@
 import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Chain } from "./chain.js";
+import { readOwnFile, type SecretCheck } from "./own-file.js";
 import type { CommandSpec, Contribution, JsonValue, Logger, MentionCompleter, Plugin, PluginApi, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
 
 export interface PluginHost {
@@ -33,6 +34,9 @@ export interface PluginHost {
   contributions?: Contribution[];
   log(level: "info" | "warn" | "error", source: string, message: string): void;
   config(id: string): Readonly<Record<string, JsonValue>>;
+  /** Why a path is a secret (PluginApi.readOwnFile refuses it); without it, only the file's
+   *  kind, place and size are checked. */
+  secret?: SecretCheck;
 }
 
 export interface PluginLoad {
@@ -127,6 +131,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       return u;
     },
     contributed: (kind) => contributionsOf(host).filter((c) => c.kind === kind),
+    readOwnFile: (path, options) => readOwnFile(path, options, host.secret),
     log,
     config: Object.freeze({ ...host.config(plugin.id) }),
     root: host.root,

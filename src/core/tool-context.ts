@@ -30,11 +30,12 @@ export function createToolContext(chain: Chain, opts: ToolContextOptions): ToolC
     callId: opts.callId,
     signal,
     fs: {
-      read: (req) => chain.dispatch({ type: "fs.read", ...req }),
+      // The call's id last: a tool cannot pass another call's (the fence trusts it).
+      read: (req) => chain.dispatch({ type: "fs.read", ...req, callId: opts.callId }),
       write: (req) => chain.dispatch({ type: "fs.write", ...req }),
     },
     run: (req) => chain.dispatch({ type: "process.run", ...req, signal: req.signal ?? signal }),
-    fetch: (req) => chain.dispatch({ type: "http.fetch", ...req, signal: req.signal ?? signal }),
+    fetch: (req) => chain.dispatch({ type: "http.fetch", ...req, signal: req.signal ?? signal, callId: opts.callId }),
     reads: opts.reads ?? new Map(),
     shell: opts.shell ?? { cwd: opts.root },
     ...(opts.progress ? { progress: opts.progress } : {}),

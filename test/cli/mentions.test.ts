@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Chain } from "../../src/core/chain.js";
@@ -34,6 +35,13 @@ describe("@path attaches a file", () => {
     const r = await expand("See @README.md. Then @README.md, again (@src/a.ts)");
     expect(r.text.match(/<file path="README.md"/g)).toHaveLength(1);
     expect(r.text).toContain('<file path="src/a.ts"');
+  });
+
+  it("does not hang on a FIFO: it is not attached, and said so", async () => {
+    execFileSync("mkfifo", [join(d.root, "pipe.md")]);
+    const r = await expand("Look at @pipe.md");
+    expect(r.text).toBe("Look at @pipe.md");
+    expect(r.notes.join("\n")).toMatch(/@pipe\.md: not a regular file; not attached/);
   });
 
   it("reads a quoted path with spaces", async () => {

@@ -47,6 +47,11 @@ export class Tmux {
     }
   }
 
+  /** The pane's title, as the program set it (OSC 0/2) or tmux's default. */
+  title(): string {
+    return this.tmux(["display-message", "-p", "-t", this.name, "#{pane_title}"]).stdout.trim();
+  }
+
   kill(): void {
     this.tmux(["kill-server"]);
   }

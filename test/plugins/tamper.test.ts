@@ -16,6 +16,7 @@ import { loadAgents } from "../../mods/agents/load.js";
 import { pluginParts } from "../../src/cli/plugins/load.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
 import { folderMarket, GIT_AVAILABLE, verbs } from "./helpers.js";
+import { readOwnFile } from "../../src/core/own-file.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
@@ -85,7 +86,7 @@ describe("a plugin's files read again mid-session", () => {
     const k = await installed();
     const parts = pluginParts({ home: k.home, settings: loadSettings({ root: k.root, home: k.home, managedPath: join(k.home, "none.json") }) });
     const contributions = [...parts.skillDirs.map((d) => ({ kind: "skills" as const, dir: d.dir, source: d.name, pins: d.pins })), ...parts.agentDirs.map((d) => ({ kind: "agents" as const, dir: d.dir, source: d.name, pins: d.pins }))];
-    const places = { root: k.root, home: k.home, userHome: k.home };
+    const places = { root: k.root, home: k.home, userHome: k.home, read: readOwnFile };
     const skills = () => loadSkills({ ...places, plugins: contributions.filter((c) => c.kind === "skills") });
     const agents = () => loadAgents({ ...places, plugins: contributions.filter((c) => c.kind === "agents") });
     expect(skills().skills.map((x) => x.name)).toEqual(["kit:notes"]);

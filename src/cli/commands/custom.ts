@@ -25,10 +25,13 @@
 //   keys of newer Claude Code versions, and their owners should not see noise for them.
 
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { listField, parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
+import { readOwnFile, type SecretCheck } from "../../core/own-file.js";
+import type { OwnFileRead } from "../../contract/index.js";
+import { ownFileSecret } from "../permissions/own-files.js";
 
 export { bangCommands, expandCommand, splitArgs, engineRunner, type CommandRunner, type ExpandedCommand } from "./expand.js";
 
@@ -85,10 +88,11 @@ export function loadCustomCommands(o: LoadCommandsOptions): { commands: CustomCo
     { dir: join(userHome, ".claude", "commands"), scope: "user", origin: "claude" },
   ];
   const project: Place[] = [
-    { dir: join(o.root, ".deepcode", "commands"), scope: "project", origin: "deepcode" },
-    { dir: join(o.root, ".claude", "commands"), scope: "project", origin: "claude" },
+    { dir: join(o.root, ".deepcode", "commands"), scope: "project", origin: "deepcode", within: [o.root] },
+    { dir: join(o.root, ".claude", "commands"), scope: "project", origin: "claude", within: [o.root] },
   ];
-  return collect([...mine, ...pluginPlaces(o.plugins ?? []), ...project], new Set(o.reserved ?? []));
+  const secret = ownFileSecret(() => ({ root: o.root, home: userHome, deepcodeHome: o.home }));
+  return collect([...mine, ...pluginPlaces(o.plugins ?? []), ...project], new Set(o.reserved ?? []), secret);
 }
 
 /** Only the commands of these plugin sources (what an install shows it brings). */
@@ -104,13 +108,18 @@ interface Place {
   plugin?: string;
   file?: string;
   pins?: Readonly<Record<string, string>>;
+  /** Where its files must really lie (readOwnFile): the project for the project's commands. */
+  within?: string[];
 }
+
+/** A command file larger than this is skipped (its body becomes a prompt). */
+export const MAX_COMMAND_BYTES = 1024 * 1024;
 
 function pluginPlaces(sources: readonly PluginCommandSource[]): Place[] {
-  return sources.map((s) => ({ dir: s.dir ?? dirname(s.file ?? ""), file: s.file, scope: "plugin", origin: "claude", prefix: s.prefix, plugin: s.plugin, pins: s.pins }));
+  return sources.map((s) => ({ dir: s.dir ?? dirname(s.file ?? ""), file: s.file, scope: "plugin", origin: "claude", prefix: s.prefix, plugin: s.plugin, pins: s.pins, within: [s.dir ?? dirname(s.file ?? "")] }));
 }
 
-function collect(places: readonly Place[], reserved: ReadonlySet<string>): { commands: CustomCommand[]; warnings: string[] } {
+function collect(places: readonly Place[], reserved: ReadonlySet<string>, secret?: SecretCheck): { commands: CustomCommand[]; warnings: string[] } {
   const byName = new Map<string, CustomCommand>();
   const warnings: string[] = [];
   const seenDirs = new Set<string>();
@@ -136,7 +145,8 @@ function collect(places: readonly Place[], reserved: ReadonlySet<string>): { com
         continue;
       }
       if (byName.has(name)) continue; // a higher-precedence file already claimed the name
-      const cmd = readCommand(file, name, place.scope, place.origin, warnings, place.pins);
+      const read = (): OwnFileRead => readOwnFile(file, { within: place.within, maxBytes: MAX_COMMAND_BYTES }, secret);
+      const cmd = readCommand(read, file, name, place.scope, place.origin, warnings, place.pins);
       if (cmd && place.plugin) cmd.plugin = place.plugin;
       if (cmd) byName.set(name, cmd);
     }
@@ -145,14 +155,19 @@ function collect(places: readonly Place[], reserved: ReadonlySet<string>): { com
   return { commands, warnings };
 }
 
-function readCommand(file: string, name: string, scope: CustomCommand["scope"], origin: CustomCommand["origin"], warnings: string[], pins?: Readonly<Record<string, string>>): CustomCommand | undefined {
-  let data: Buffer;
-  try {
-    data = readFileSync(file);
-  } catch (err) {
-    warnings.push(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)}); skipped`);
+function readCommand(read: () => OwnFileRead, file: string, name: string, scope: CustomCommand["scope"], origin: CustomCommand["origin"], warnings: string[], pins?: Readonly<Record<string, string>>): CustomCommand | undefined {
+  // The Read tool's identity checks (src/core/own-file.ts): a project's command file linked to
+  // ~/.ssh/id_rsa, a FIFO, a huge file is skipped with the reason.
+  const r = read();
+  if (!r.ok) {
+    if (!r.missing) warnings.push(`${r.reason}; /${name} is skipped`);
     return undefined;
   }
+  if (r.truncated) {
+    warnings.push(`${file}: ${r.size} bytes, more than a command file may (${MAX_COMMAND_BYTES}); /${name} is skipped`);
+    return undefined;
+  }
+  const data = r.data;
   if (pins && pins[file] !== createHash("sha256").update(data).digest("hex")) {
     warnings.push(`${file}: ${pins[file] ? "changed" : "added"} since its plugin was installed; /${name} is skipped (deepcode plugin verify)`);
     return undefined;

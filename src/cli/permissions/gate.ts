@@ -28,6 +28,7 @@ import { DeniedError, type EventOf, type GateDecision, type Result } from "../..
 import { writeVerdict } from "./checks.js";
 import { decide, type Decision } from "./decide.js";
 import { rememberRule } from "./remember.js";
+import { CallCover, fenceFetchHook, fenceReadHook } from "./fence.js";
 import type { PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
 
@@ -69,8 +70,11 @@ export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions
   const decideFor = (e: EventOf<"tool.check">): Decision =>
     decided.get(e) ?? decide({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.rules(e.sessionId), { ...opts.env(e.sessionId), managedBroken: opts.managedBroken });
 
+  const cover = new CallCover();
+  const fence = { rules: () => opts.rules(), env: () => opts.env(), managedBroken: opts.managedBroken, cover };
   const offs = [
     chain.on("prepend", owner, "tool.check", null, async (e, next) => {
+      cover.record(e, opts.env(e.sessionId)); // what the question names, for the read/fetch fence
       const d = decideFor(e);
       if (d.decision === "deny") return answer(d);
       decided.set(e, d);
@@ -87,6 +91,8 @@ export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions
       return u;
     }),
     chain.on("prepend", owner, "fs.write", null, fenceWriteHook(opts)),
+    chain.on("prepend", owner, "fs.read", null, fenceReadHook(fence)),
+    chain.on("prepend", owner, "http.fetch", null, fenceFetchHook(fence)),
   ];
   return () => offs.forEach((off) => off());
 }

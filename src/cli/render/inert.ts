@@ -26,3 +26,11 @@ export function inert(s: string): string {
 export function inertLines(s: string): string {
   return s.replace(UNSAFE_KEEP_LINES, escapeOf);
 }
+
+const UNSAFE_KEEP_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/** The same, keeping `\n` and `\t` (a `\r\n` becomes `\n`): for running text someone else
+ *  wrote — the model's reply and reasoning, a file's contents — whose layout is its own. */
+export function inertText(s: string): string {
+  return s.replace(/\r\n/g, "\n").replace(UNSAFE_KEEP_TEXT, escapeOf);
+}

@@ -11,6 +11,8 @@ import type { StreamEvent, Usage } from "../../contract/index.js";
 import { MarkdownStream } from "./markdown.js";
 import { fit, moneyLine, tokens } from "./figures.js";
 import type { Style } from "./style.js";
+import { inert, inertLines, inertText } from "./inert.js";
+import { CONTROL, control } from "./terminal.js";
 
 export interface TurnView {
   out: NodeJS.WritableStream;
@@ -54,12 +56,12 @@ export class TurnRenderer {
         return this.endText();
       case "tool.start":
         this.endText();
-        this.running.set(ev.callId, `${ev.tool} ${briefInput(ev.input)}`);
+        this.running.set(ev.callId, inert(`${ev.tool} ${briefInput(ev.input)}`));
         this.started.set(ev.callId, Date.now());
         return this.showRunning();
       case "tool.progress":
         if (!this.running.has(ev.callId)) return;
-        this.progress.set(ev.callId, progressText(ev));
+        this.progress.set(ev.callId, inert(progressText(ev)));
         return this.showRunning();
       case "tool.end": {
         this.running.delete(ev.callId);
@@ -69,15 +71,15 @@ export class TurnRenderer {
         return this.showRunning();
       }
       case "repair":
-        return this.line(this.v.style("dim", `↻ repaired (${ev.kind}): ${ev.detail}`));
+        return this.line(this.v.style("dim", `↻ repaired (${ev.kind}): ${inertLines(ev.detail)}`));
       case "notice":
-        return this.line(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${ev.message}`));
+        return this.line(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${inertLines(ev.message)}`));
       case "turn.complete":
         this.close();
         this.endText();
         this.clearTransient();
         if (ev.stopReason !== "completed") {
-          const why = ev.stopReason === "interrupted" ? "interrupted" : `${ev.stopReason}${ev.error ? `: ${ev.error}` : ""}`;
+          const why = ev.stopReason === "interrupted" ? "interrupted" : `${ev.stopReason}${ev.error ? `: ${inertLines(ev.error)}` : ""}`;
           this.line(this.v.style(ev.stopReason === "interrupted" ? "yellow" : "red", `■ ${why}`));
         }
         return;
@@ -90,18 +92,19 @@ export class TurnRenderer {
    *  why, unless the person said no just above); ↷ suppressed by the call-storm breaker. */
   private toolLine(tool: string, o: Extract<StreamEvent, { type: "tool.end" }>["output"]): string {
     const s = this.v.style;
-    const line = o.summary ?? tool;
+    // A summary and an error are the tool's (or an MCP server's, a plugin's) text: inert.
+    const line = inert(o.summary ?? tool);
     if (o.meta?.outcome === "suppressed") return s("yellow", `↷ ${line}`);
-    if (o.meta?.outcome === "denied") return s("red", `✗ ${line}${o.meta.by !== "user" && typeof o.meta.reason === "string" ? ` — ${o.meta.reason}` : ""}`);
+    if (o.meta?.outcome === "denied") return s("red", `✗ ${line}${o.meta.by !== "user" && typeof o.meta.reason === "string" ? ` — ${inert(o.meta.reason)}` : ""}`);
     if (!o.isError) return `${s("green", "●")} ${line}`;
-    return s("red", `✗ ${line}${/interrupted/.test(line) ? "" : `: ${firstLine(o.content)}`}`);
+    return s("red", `✗ ${line}${/interrupted/.test(line) ? "" : `: ${inert(firstLine(o.content))}`}`);
   }
 
   private delta(d: Extract<StreamEvent, { type: "model.delta" }>["delta"]): void {
     if (d.kind === "reasoning") {
       if (this.v.showThinking) {
         this.clearTransient();
-        this.write(this.v.style(["dim", "italic"], d.text));
+        this.write(this.v.style(["dim", "italic"], inertText(d.text)));
         return;
       }
       if (this.reasoningChars === 0) this.reasoningStarted = Date.now();
@@ -114,10 +117,12 @@ export class TurnRenderer {
         this.foldReasoning();
         this.inText = true;
       }
-      this.write(this.md.write(d.text));
+      // The model's text is made inert before Markdown styles it: an escape it sends is shown,
+      // never obeyed (a title change, a cleared screen); the styling is deepcode's own.
+      this.write(this.md.write(inertText(d.text)));
       return;
     }
-    if (d.kind === "retry") this.line(this.v.style("yellow", `! ${d.reason}; retrying in ${(d.delayMs / 1000).toFixed(1)} s (attempt ${d.attempt})`));
+    if (d.kind === "retry") this.line(this.v.style("yellow", `! ${inert(d.reason)}; retrying in ${(d.delayMs / 1000).toFixed(1)} s (attempt ${d.attempt})`));
   }
 
   /** The reasoning of this round becomes one dim line once the answer (or a tool) begins. */
@@ -166,7 +171,8 @@ export class TurnRenderer {
 
   private transientLine(text: string): void {
     if (!this.v.live) return;
-    this.v.out.write(`\r\x1b[2K${text}`);
+    control(this.v.out, CONTROL.clearLine);
+    this.v.out.write(text);
     this.transient = true;
     if (!this.ticker) {
       this.ticker = setInterval(() => this.tick(), 1000);
@@ -176,7 +182,7 @@ export class TurnRenderer {
 
   private clearTransient(): void {
     if (!this.transient) return;
-    this.v.out.write("\r\x1b[2K");
+    control(this.v.out, CONTROL.clearLine);
     this.transient = false;
   }
 

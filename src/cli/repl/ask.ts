@@ -15,6 +15,8 @@ import type { EventOf, JsonValue, PersonAnswer, PersonChoice, PersonField } from
 import type { Chain } from "../../core/chain.js";
 import type { Style } from "../render/style.js";
 import { ESC, type Key, type TurnKeys } from "./keys.js";
+import { inert } from "../render/inert.js";
+import { CONTROL, control } from "../render/terminal.js";
 
 export interface AskDeps {
   chain: Chain;
@@ -42,8 +44,11 @@ export function registerPersonAsk(d: AskDeps): () => void {
 async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> {
   const s = d.style;
   if (!d.keys.active) return { decision: "deny", reason: "it was asked while no turn or command was running, so nobody was asked", by: "repl" };
-  d.out.write(`\r\x1b[2K\n${s(["bold", "yellow"], `? ${e.title}`)}\n`);
-  for (const l of e.detail) if (l) d.out.write(`  ${l}\n`);
+  // The title, the detail, the choices and the fields are someone else's text (an MCP server's
+  // elicitation, a plugin's question): inert, each line one line.
+  control(d.out, CONTROL.clearLine);
+  d.out.write(`\n${s(["bold", "yellow"], `? ${inert(e.title)}`)}\n`);
+  for (const d0 of e.detail) for (const l of d0.split("\n")) if (l) d.out.write(`  ${inert(l)}\n`);
   if (e.choices?.length) return choose(d, e.choices);
   const fields = e.fields ?? [];
   if (fields.length > 0) return form(d, fields);
@@ -84,14 +89,14 @@ const DECLINED = Symbol("declined");
 /** A question answered with one of a few keys: the key pressed, or no for any other key. */
 async function choose(d: AskDeps, choices: readonly PersonChoice[]): Promise<PersonAnswer> {
   const s = d.style;
-  const k = await d.keys.ask({ show: () => d.out.write(`${choices.map((c) => `${s("bold", `[${c.key}]`)} ${c.label}`).join("   ")}  › `) });
+  const k = await d.keys.ask({ show: () => d.out.write(`${choices.map((c) => `${s("bold", `[${inert(c.key)}]`)} ${inert(c.label)}`).join("   ")}  › `) });
   const key = k.kind === "key" ? k.key.toLowerCase() : "";
   const c = choices.find((x) => x.key === key);
   if (!c) {
     d.out.write(`${s("red", k.kind === "interrupt" ? "cancelled" : "no")}\n`);
     return { decision: "deny", reason: k.kind === "interrupt" ? "cancel" : "the user chose none of the answers", by: "user" };
   }
-  d.out.write(`${s("green", c.label)}\n`);
+  d.out.write(`${s("green", inert(c.label))}\n`);
   return { decision: "allow", choice: c.key, by: "user" };
 }
 
@@ -100,12 +105,12 @@ async function choose(d: AskDeps, choices: readonly PersonChoice[]): Promise<Per
  *  period (keys sent before it appeared are not its answer). */
 async function field(d: AskDeps, f: PersonField, first: boolean): Promise<JsonValue | undefined | null | typeof DECLINED> {
   const s = d.style;
-  const label = f.title ?? f.name;
-  const choices = (f.options ?? []).map((o, i) => `${i + 1}) ${f.optionLabels?.[i] ?? o}`).join("  ");
+  const label = inert(f.title ?? f.name);
+  const choices = (f.options ?? []).map((o, i) => `${i + 1}) ${inert(f.optionLabels?.[i] ?? o)}`).join("  ");
   const kind = f.type === "enum" ? `${f.multiple ? "one or more, comma-separated: " : ""}${choices}` : f.type === "boolean" ? "y/n" : f.type;
   const bounds = f.type === "integer" || f.type === "number" ? rangeText(f) : "";
-  const def = f.default !== undefined ? ` [${defaultText(f)}]` : "";
-  const promptText = `  ${s("bold", label)}${f.required ? "*" : ""} ${s("dim", `(${kind}${bounds})`)}${f.description ? s("dim", ` ${f.description}`) : ""}${def}: `;
+  const def = f.default !== undefined ? ` [${inert(defaultText(f))}]` : "";
+  const promptText = `  ${s("bold", label)}${f.required ? "*" : ""} ${s("dim", `(${kind}${bounds})`)}${f.description ? s("dim", ` ${inert(f.description)}`) : ""}${def}: `;
   for (let again = false; ; again = true) {
     const show = (): void => void d.out.write(promptText);
     const armed = first && !again; // the form's first look: shown after the grace period
@@ -120,7 +125,7 @@ async function field(d: AskDeps, f: PersonField, first: boolean): Promise<JsonVa
     }
     const v = parse(f, text);
     if (v !== undefined && inRange(f, v)) return v;
-    d.out.write(`  ${s("yellow", v === undefined ? `not ${f.type === "enum" ? "one of the choices" : `a ${f.type}`}: ${text}` : `${text} is outside ${rangeText(f).replace(/^, /, "")}`)}\n`);
+    d.out.write(`  ${s("yellow", v === undefined ? `not ${f.type === "enum" ? "one of the choices" : `a ${f.type}`}: ${inert(text)}` : `${inert(text)} is outside ${rangeText(f).replace(/^, /, "")}`)}\n`);
   }
 }
 
@@ -178,7 +183,7 @@ async function readLine(d: AskDeps, show?: () => void): Promise<string | null | 
     if (k.kind === "interrupt") return null;
     if (k.kind === "paste") {
       line += k.text.replace(/[\r\n]+/g, " ");
-      d.out.write(k.text.replace(/[\r\n]+/g, " "));
+      d.out.write(inert(k.text.replace(/[\r\n]+/g, " ")));
       continue;
     }
     if (k.kind !== "key") continue;
@@ -195,7 +200,7 @@ async function readLine(d: AskDeps, show?: () => void): Promise<string | null | 
       if (ch === "\u007f" || ch === "\b") {
         if (line.length > 0) {
           line = line.slice(0, -1);
-          d.out.write("\b \b");
+          control(d.out, CONTROL.backspace);
         }
         continue;
       }

@@ -10,6 +10,7 @@ import type { App } from "../assemble.js";
 import { MarkdownStream } from "../render/markdown.js";
 import type { Style } from "../render/style.js";
 import { money, plural } from "../render/figures.js";
+import { inert, inertText } from "../render/inert.js";
 
 export interface OpenRequest {
   continue?: boolean;
@@ -67,12 +68,12 @@ export function replayText(messages: readonly ChatMessage[], style: Style, outco
   const results = new Map<string, string>();
   for (const m of messages) if (m.role === "tool") results.set(m.tool_call_id, m.content);
   for (const m of messages) {
-    if (m.role === "user" && !m.content.startsWith("[deepcode]")) out.push(`${style("bold", "›")} ${m.content}`);
+    if (m.role === "user" && !m.content.startsWith("[deepcode]")) out.push(`${style("bold", "›")} ${inertText(m.content)}`);
     else if (m.role === "user" && m.content.startsWith("[deepcode] Digest")) out.push(style("dim", "· (earlier turns were compacted into a digest)"));
     else if (m.role === "assistant") {
       if (m.content) {
         const md = new MarkdownStream(style);
-        out.push((md.write(m.content) + md.end()).trimEnd());
+        out.push((md.write(inertText(m.content)) + md.end()).trimEnd()); // the model's text: inert, as in a live turn
       }
       for (const c of m.tool_calls ?? []) out.push(callLine(c.function.name, c.function.arguments, outcomes.get(c.id), results.get(c.id), style));
     }
@@ -82,8 +83,8 @@ export function replayText(messages: readonly ChatMessage[], style: Style, outco
 
 function callLine(tool: string, args: string, o: Outcome | undefined, result: string | undefined, style: Style): string {
   const outcome = o?.outcome ?? guessOutcome(result);
-  const call = `${tool} ${briefArgs(args)}`.trimEnd();
-  if (outcome === "ok") return `${style("green", "✓")} ${o?.summary ?? call}`;
+  const call = inert(`${tool} ${briefArgs(args)}`.trimEnd());
+  if (outcome === "ok") return `${style("green", "✓")} ${inert(o?.summary ?? call)}`;
   if (outcome === "suppressed") return style("yellow", `↷ ${call}: suppressed (the same call again)`);
   return style("red", `✗ ${call}: ${outcome}`);
 }

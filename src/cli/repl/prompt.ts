@@ -13,6 +13,7 @@ import { createInterface, type AsyncCompleter, type Completer, type Interface } 
 import { PassThrough } from "node:stream";
 import { PASTE_END, PASTE_START } from "./keys.js";
 import { visibleLength } from "../render/figures.js";
+import { CONTROL, control, rawView } from "../render/terminal.js";
 
 export type PromptResult = ({ kind: "line"; text: string } | { kind: "exit"; why: "ctrl-c" | "ctrl-d" } | { kind: "failed"; error: unknown }) & {
   /** The `interject` text was printed before the prompt ended. */
@@ -49,7 +50,7 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     setRawMode: (mode: boolean) => (stdin.isTTY ? stdin.setRawMode(mode) : stdin),
   });
   return new Promise((resolve) => {
-    const rl = createInterface({ input: proxy, output, terminal: true, history: [...o.history], historySize: 1000, removeHistoryDuplicates: true, completer: o.completer, tabSize: 2 });
+    const rl = createInterface({ input: proxy, output: rawView(output), terminal: true, history: [...o.history], historySize: 1000, removeHistoryDuplicates: true, completer: o.completer, tabSize: 2 });
     const lines: string[] = [];
     const indent = " ".repeat(visibleLength(o.prompt));
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -91,7 +92,8 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
       moveToEnd(rl);
       const first = rl.line + parts[0];
       rl.write(null, { ctrl: true, name: "u" }); // the typed start becomes part of the block
-      output.write(`\r\x1b[2K${lines.length ? indent : o.prompt}${first}\n`);
+      control(output, CONTROL.clearLine);
+      output.write(`${lines.length ? indent : o.prompt}${first}\n`);
       lines.push(first);
       for (const p of parts.slice(1, -1)) {
         output.write(`${indent}${p}\n`);
@@ -138,7 +140,8 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
       (text) => {
         if (done || !text) return;
         interjected = true;
-        output.write(`\r\x1b[2K${text}\n`);
+        control(output, CONTROL.clearLine);
+        output.write(`${text}\n`);
         rl.prompt(true);
       },
       (error: unknown) => finish({ kind: "failed", error }),

@@ -8,6 +8,7 @@ import type { AssembleOptions } from "../assemble.js";
 import { noKeyHelp, resolveApiKey } from "../credentials.js";
 import { deepcodeHome } from "../home.js";
 import { colourEnabled, makeStyle } from "../render/style.js";
+import { CONTROL, control } from "../render/terminal.js";
 import { packageVersion } from "../version.js";
 import { History } from "./history.js";
 import { readPrompt } from "./prompt.js";
@@ -31,8 +32,8 @@ export async function runRepl(options: AssembleOptions, start: ReplStart): Promi
   }
   // Bracketed paste: the terminal marks a paste, so it is taken whole (prompt.ts) and can never
   // answer a permission question (keys.ts). Turned off again however deepcode exits.
-  process.stdout.write("\x1b[?2004h");
-  process.on("exit", () => process.stdout.write("\x1b[?2004l"));
+  control(process.stdout, CONTROL.pasteOn);
+  process.on("exit", () => control(process.stdout, CONTROL.pasteOff));
   const style = makeStyle(colourEnabled(process.stdout));
   process.stdout.write(`${style("bold", "deepcode")} ${packageVersion()} · ${options.root}\n`);
   // Workspace trust is settled before anything of the project loads (its hooks, plugins).

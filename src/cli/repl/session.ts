@@ -9,6 +9,8 @@ import { usageTotals } from "../../core/session/store.js";
 import type { Engine } from "../../core/engine/engine.js";
 import { assemble, type App, type AssembleOptions } from "../assemble.js";
 import type { Style } from "../render/style.js";
+import { inert, inertLines } from "../render/inert.js";
+import { CONTROL, control } from "../render/terminal.js";
 import { statusLine, TurnRenderer } from "../render/turn.js";
 import { fit, money, tokens } from "../render/figures.js";
 import { completeLine } from "../complete.js";
@@ -66,10 +68,13 @@ export class Repl implements ReplApi {
     this.warnings.push(...this.custom.load());
     registerConfirm({ chain: this.app.chain, keys: this.keys, rules: this.app.sessionRules, out: this.out, style: this.style });
     registerPersonAsk({ chain: this.app.chain, keys: this.keys, out: this.out, style: this.style });
-    registerMentions(this.app.chain, this.app.root, { onNotes: (notes) => notes.forEach((n) => this.print(this.style("yellow", `! ${n}`))) });
+    registerMentions(this.app.chain, this.app.root, { onNotes: (notes) => notes.forEach((n) => this.print(this.style("yellow", `! ${inertLines(n)}`))) });
     // What a mod says to the person (checkpoints dropped by the store's bound…), in place.
     this.app.chain.setCore("ui.render", (e) => {
-      if (e.item.kind === "text") this.print(this.style(e.item.level === "info" ? "dim" : "yellow", `\r\x1b[2K! ${e.item.text}`));
+      if (e.item.kind === "text") {
+        control(this.out, CONTROL.clearLine);
+        this.print(this.style(e.item.level === "info" ? "dim" : "yellow", `! ${inertLines(e.item.text)}`));
+      }
     });
     // Every priced request of the current session (turns and compactions alike) counts in
     // /status and the status line, with the price the usage ledger records.
@@ -100,14 +105,14 @@ export class Repl implements ReplApi {
         head,
       ], width)),
     ];
-    for (const n of this.engine.sectionNotes) lines.push(s("yellow", `! ${n}`));
-    for (const w of this.warnings.splice(0)) lines.push(s("yellow", `! ${w}`));
+    for (const n of this.engine.sectionNotes) lines.push(s("yellow", `! ${inertLines(n)}`));
+    for (const w of this.warnings.splice(0)) lines.push(s("yellow", `! ${inertLines(w)}`));
     return lines.join("\n");
   }
 
   /** Warnings plugins gave after the banner (a hookify rule that broke, a hook's message). */
   private sayLateWarnings(): void {
-    for (const w of this.warnings.splice(0)) this.print(this.style("yellow", `! ${w}`));
+    for (const w of this.warnings.splice(0)) this.print(this.style("yellow", `! ${inertLines(w)}`));
   }
 
   reloadCommands(): string[] {
@@ -335,11 +340,18 @@ export class Repl implements ReplApi {
     const cmds = this.commands();
     const argCompleters: Record<string, (partial: string) => readonly string[]> = {};
     for (const c of cmds) if (c.complete) argCompleters[`/${c.name}`] = (p) => c.complete!(p, this);
-    return completeLine(line, { commands: cmds.map((c) => `/${c.name}`), root: this.app.root, argCompleters });
+    return withoutUnsafe(completeLine(line, { commands: cmds.map((c) => `/${c.name}`), root: this.app.root, argCompleters }));
   }
 
   /** Tab completion with what plugins offer too (their commands' arguments, `@` mentions). */
   completeAsync(line: string): Promise<[string[], string]> {
-    return completeWithPlugins(line, this.complete(line), this.app.commands, this.app.mentionCompleters);
+    return completeWithPlugins(line, this.complete(line), this.app.commands, this.app.mentionCompleters).then(withoutUnsafe);
   }
+}
+
+/** Completions readline prints as they are (it draws the prompt unguarded): one holding a
+ *  control character or a bidi override (a file named to retitle the window) is left out —
+ *  shown inert it would complete to a name that does not exist. */
+export function withoutUnsafe(r: [string[], string]): [string[], string] {
+  return [r[0].filter((c) => inert(c) === c), r[1]];
 }

@@ -10,8 +10,6 @@ import { TurnKeys } from "../repl/keys.js";
 import { defaultManagedPath, loadSettings } from "../settings/load.js";
 import { describeItems, needsQuestion, rememberTrust, resolveTrust } from "./index.js";
 
-const MAX_SHOWN = 20;
-
 export async function askTrust(o: AssembleOptions, style: Style, out: NodeJS.WritableStream = process.stdout): Promise<void> {
   if (o.trustProject) return;
   const home = o.home ?? deepcodeHome(o.env ?? process.env);
@@ -27,8 +25,9 @@ export async function askTrust(o: AssembleOptions, style: Style, out: NodeJS.Wri
   const lines = describeItems(state, o.root);
   out.write(`\n${style(["bold", "yellow"], state.how === "changed" ? "? This project changed since you last answered" : "? Do you trust this project?")} ${style("dim", state.root)}\n`);
   out.write(`${style("dim", "Its own files may always tighten rules. Trusting it also lets these take effect:")}\n`);
-  for (const l of lines.slice(0, MAX_SHOWN)) out.write(`  ${l}\n`);
-  if (lines.length > MAX_SHOWN) out.write(`  … and ${lines.length - MAX_SHOWN} more (deepcode trust --show lists them)\n`);
+  // Every item, however many: a question that hides some of what it grants is no question.
+  // Each line is inert (describeItems), so a hook command cannot redraw the question.
+  for (const l of lines) out.write(`  ${l}\n`);
   // One key, like every other question: y trusts, n (or any other key) keeps it untrusted.
   const keys = new TurnKeys();
   keys.start(() => undefined);

@@ -17,6 +17,7 @@ import { withLayers } from "../settings/load.js";
 import type { LoadedSettings } from "../settings/types.js";
 import { trustDigest, trustItems, untrustedLayers, PROJECT_LAYERS, type TrustItem } from "./items.js";
 import { TrustStore, type TrustRecord } from "./store.js";
+import { inert } from "../render/inert.js";
 
 export { TrustStore, trustDigest, trustItems, type TrustItem, type TrustRecord };
 
@@ -114,8 +115,10 @@ export function trustLine(state: TrustState): string {
 }
 
 /** The items, one per line, for the trust question and `deepcode trust`. */
+/** One line per item, inert: a hook command or a file name is the project's text, and a control
+ *  character in it must not redraw the question it appears in. */
 export function describeItems(state: TrustState, rootForPaths: string): string[] {
-  return state.items.map((i) => `${i.what}  (${relative(rootForPaths, i.file) || i.file})`);
+  return state.items.map((i) => inert(`${i.what}  (${relative(rootForPaths, i.file) || i.file})`));
 }
 
 /** What `-p` and subcommands say when an untrusted project's content is left out. */

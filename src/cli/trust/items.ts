@@ -5,12 +5,13 @@
 // content add one here.
 
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseSkillFile, type JsonValue } from "../../contract/index.js";
 import { bangCommands, loadCustomCommands } from "../commands/custom.js";
 import type { LoadedSettings, SettingsLayer } from "../settings/types.js";
 import { classifySettings, type TrustedView, type TrustItem } from "./classify.js";
+import { readOwnFile } from "../../core/own-file.js";
 
 export type { TrustItem };
 
@@ -89,13 +90,10 @@ function skillItems(root: string): TrustItem[] {
     }
     for (const name of names) {
       const file = join(folder, name, "SKILL.md");
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch {
-        continue; // not a skill folder
-      }
-      const parsed = parseSkillFile(text, name);
+      // As the skills mod reads it (a link out of the project, a FIFO, a huge file: no skill).
+      const r = readOwnFile(file, { within: [root], maxBytes: 1024 * 1024 });
+      if (!r.ok || r.truncated) continue; // not a skill folder, or a file the skills mod skips too
+      const parsed = parseSkillFile(r.text, name);
       if (!parsed.ok || parsed.value.allowedTools.length === 0) continue; // a skill that does not load grants nothing
       const tools = parsed.value.allowedTools;
       out.push({ file, key: `skill ${parsed.value.name} allowed-tools`, what: `the skill ${parsed.value.name} allows ${tools.join(", ")} while it is in use`, value: tools });
@@ -106,12 +104,10 @@ function skillItems(root: string): TrustItem[] {
 
 function mcpItems(root: string): TrustItem[] {
   const file = join(root, ".mcp.json");
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return []; // no .mcp.json (or unreadable: the MCP client reports what it cannot read)
-  }
+  // Not followed out of the project, never a FIFO (the question must not hang), bounded.
+  const r = readOwnFile(file, { within: [root], maxBytes: 4 * 1024 * 1024 });
+  if (!r.ok) return []; // no .mcp.json (or unreadable: the MCP client reports what it cannot read)
+  const text = r.text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
