@@ -90,6 +90,23 @@ export async function run() {
   }
   table("tools: Grep against rg and grep -r (median, process start included)", rows);
 
+  // Peak memory of one Grep, each in a process of its own (bench/tools-memory.mjs): the built-in
+  // search must not hold the tree (it reads a window of files, and of a binary only its head).
+  const memRows = [["Grep memory over node_modules", "built-in peak RSS", "deepcode+rg peak RSS", "node alone", "results (built-in / +rg)"]];
+  const dist = fileURLToPath(new URL("../dist", import.meta.url));
+  const peak = (pattern, mode, via) => {
+    const r = spawnSync(process.execPath, [fileURLToPath(new URL("tools-memory.mjs", import.meta.url)), dist, root, tree, pattern, mode, via], { cwd: root, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`tools-memory: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  };
+  for (const s of searches.slice(0, 3)) {
+    const b = peak(s.pattern, s.mode, "builtin");
+    const a = rg ? peak(s.pattern, s.mode, "rg") : null;
+    const mib = (kib) => `${Math.round(kib / 1024)} MiB`;
+    memRows.push([s.name, mib(b.peakKiB), a ? mib(a.peakKiB) : "-", mib(b.startKiB), `${b.results} / ${a ? a.results : "-"}`]);
+  }
+  table("tools: Grep peak memory (one search per process; maxRSS)", memRows);
+
   const globRows = [["Glob over node_modules", "deepcode", "rg --files -g", "find", "÷ rg", "÷ find", "files (dc / rg / find)"]];
   for (const [pattern, name] of [["**/*.js", "*.js"], ["**/package.json", "package.json"]]) {
     const a = await time(tool(glob, { pattern, path: tree }), rounds);

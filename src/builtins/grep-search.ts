@@ -49,6 +49,8 @@ export class GrepAbortedError extends Error {
   }
 }
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** What is read of a file before knowing whether it is binary (see `load`). */
+const HEAD_BYTES = 64 * 1024;
 
 /** The output lines rg would print (files and count modes unsorted is fine: the caller sorts
  *  both). The files left out as secrets, never read, go to `skipped` (absolute paths). */
@@ -61,20 +63,32 @@ export async function searchBuiltin(q: GrepQuery, ctx: ToolContext, skipped: str
   const needle = literal === null ? null : Buffer.from(literal, "utf8");
   const files = q.targetIsFile ? [q.target] : walkFiles(q.target, walkRules(q), skipped);
   const out: string[] = [];
-  const pending: Array<Promise<Buffer | null>> = [];
-  const load = (p: string): Promise<Buffer | null> =>
-    ctx.fs.read({ path: p, maxBytes: MAX_FILE_BYTES }).then(
-      (r) => r.data,
-      () => null, // unreadable (EACCES, vanished since the walk): rg reports it on stderr and goes on
-    );
+  // A window of READ_AHEAD reads in flight; each slot is let go once its file is searched, so
+  // memory holds at most READ_AHEAD files, never the whole tree's (a resolved promise kept in
+  // an array keeps its Buffer: 833 MB over 100k files before this was a window).
+  const pending: Array<Promise<Buffer | null> | undefined> = [];
+  // The head first: a walked file with a NUL byte in it is skipped (as rg skips binaries), so a
+  // 100 MB binary costs HEAD_BYTES, not its size; only a text file longer than that is read whole.
+  const load = async (p: string): Promise<Buffer | null> => {
+    try {
+      const head = await ctx.fs.read({ path: p, maxBytes: HEAD_BYTES });
+      if (!head.truncated) return head.data;
+      if (!q.targetIsFile && !isUtf16(head.data) && head.data.indexOf(0) >= 0) return null;
+      return (await ctx.fs.read({ path: p, maxBytes: MAX_FILE_BYTES })).data;
+    } catch {
+      return null; // unreadable (EACCES, vanished since the walk, a FIFO): rg reports it on stderr and goes on
+    }
+  };
   for (let i = 0; i < Math.min(READ_AHEAD, files.length); i++) pending.push(load(files[i]));
   let printedAny = false;
   for (let i = 0; i < files.length; i++) {
     if (ctx.signal.aborted) throw new GrepAbortedError();
     const data = await pending[i];
+    pending[i] = undefined;
     if (i + READ_AHEAD < files.length) pending.push(load(files[i + READ_AHEAD]));
     if (data === null) {
-      // A read the fence refused (a secret under another name): recorded as left out, as below.
+      // Unreadable, a binary, or a read the fence refused (a secret under another name: recorded
+      // as left out, as below).
       q.secrets?.isSecretFile(files[i]);
       continue;
     }
