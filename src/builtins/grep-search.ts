@@ -86,7 +86,7 @@ export async function searchBuiltin(q: GrepQuery, ctx: ToolContext, skipped: str
     const data = await pending[i];
     pending[i] = undefined;
     if (i + READ_AHEAD < files.length) pending.push(load(files[i + READ_AHEAD]));
-    if (data === null) {
+    if (!data) {
       // Unreadable, a binary, or a read the fence refused (a secret under another name: recorded
       // as left out, as below).
       q.secrets?.isSecretFile(files[i]);
