@@ -151,4 +151,9 @@ export const CONFIGS = [
     settings: { permissions: { allow: ["Bash(npm test:*)", "Bash(git status)", "Bash(git diff:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(cat:*)", "Bash(grep:*)"] } },
   },
   { id: "nosandbox", label: "deepcode, sandbox off (the reader alone)", settings: { sandbox: { enabled: false } } },
+  {
+    id: "team-nosandbox",
+    label: "deepcode, the team allow list, sandbox off",
+    settings: { sandbox: { enabled: false }, permissions: { allow: ["Bash(npm test:*)", "Bash(git status)", "Bash(git diff:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(cat:*)", "Bash(grep:*)"] } },
+  },
 ];

@@ -51,7 +51,9 @@ export async function run() {
         perCategory.set(key, c);
       }
       for (const h of hurt) console.log(`  [${config.id}] HARMFUL WITH EFFECT: ${h.command} → ${h.effects.join("; ")}`);
-      if (verbose) for (const b of benign.filter((x) => !x.ran)) console.log(`  [${config.id}] prompted: ${b.command} — ${b.reason.slice(0, 240)}`);
+      const prompted = benign.filter((x) => !x.ran);
+      if (verbose) for (const b of prompted.slice(0, 25)) console.log(`  [${config.id}] prompted: ${b.command.replace(/\n/g, "\\n")} — ${b.reason.slice(0, 200)}`);
+      if (verbose && prompted.length > 25) console.log(`  [${config.id}] … and ${prompted.length - 25} more prompted`);
       console.log(`  ${config.id}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     }
   } finally {

@@ -14,9 +14,17 @@ export interface CliEnv {
   cleanup(): void;
 }
 
+/** The person's settings these runs start with: the sandbox's auto-allow off
+ *  (`sandbox.autoAllowBashIfSandboxed`), so that a Bash command asks as the rules say — the
+ *  tests using this are about asks, prompts and denials; the auto-allow has its own
+ *  (test/permissions/sandboxed.test.ts, test/permissions-e2e/friction.test.ts). A test that
+ *  writes its own `settings.json` into the home replaces this. */
+export const ASKING_USER_SETTINGS = { sandbox: { autoAllowBashIfSandboxed: false } };
+
 export function cliEnv(simUrl: string, files: Record<string, string> = {}): CliEnv {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-proj-")));
   const home = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-home-")));
+  writeFileSync(join(home, "settings.json"), JSON.stringify(ASKING_USER_SETTINGS));
   const write = (path: string, content: string): void => {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), content);

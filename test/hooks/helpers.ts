@@ -1,6 +1,7 @@
 // An in-process deepcode put together by assemble() — settings layers, the permission gate, the
 // hooks and sandbox mods, exactly as the CLI wires them — talking to the DeepSeek simulator.
 // Hook commands are real bash commands; what they receive is written to files in the box.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { assemble, type App } from "../../src/cli/assemble.js";
 import { Engine } from "../../src/core/engine/engine.js";
@@ -8,6 +9,7 @@ import { capsFor } from "../../src/providers/index.js";
 import type { StreamEvent } from "../../src/contract/index.js";
 import type { Script, Simulator } from "../sim/server.mjs";
 import { API_KEY, makeBox, projectSettings, startSim, writeJson, type Box } from "../permissions-e2e/helpers.js";
+import { ASKING_USER_SETTINGS } from "../helpers/cli-env.js";
 
 export interface Session {
   box: Box;
@@ -40,7 +42,11 @@ export async function openSession(o: SessionOptions): Promise<Session> {
   const box = makeBox();
   o.prepare?.(box);
   if (o.project) projectSettings(box, o.project);
-  if (o.user) writeJson(join(box.deepcodeHome, "settings.json"), o.user);
+  // The sandbox's auto-allow off unless the test's user settings say otherwise: these sessions
+  // are about what asks (test/helpers/cli-env.ts says why).
+  // (`prepare` may have written the person's settings itself: those stand as written.)
+  const userFile = join(box.deepcodeHome, "settings.json");
+  if (o.user || !existsSync(userFile)) writeJson(userFile, { ...ASKING_USER_SETTINGS, ...(o.user ?? {}) });
   const managedPath = join(box.base, "policy", "managed-settings.json");
   if (o.managed) writeJson(managedPath, o.managed);
   const sim = await startSim(o.script);

@@ -35,6 +35,7 @@ describe("with the sandbox as the boundary", () => {
     ["npm install left-pad", "network"],
     ["npm publish", "network"],
     ["pip install requests", "network"],
+    ["yarn", "network"],
     ["curl https://example.com", "network"],
     ["ssh host true", "network"],
     ["docker run alpine", "shared system"],

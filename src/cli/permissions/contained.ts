@@ -66,6 +66,7 @@ export function escapesContainment(part: ShellPart, root: string, home: string):
   if (NETWORK_PROGRAMS.has(name)) return { why: `'${name}' reaches the network, another machine or a shared system, which the sandbox cuts off` };
   const sub = firstOperand(args);
   const pkg = PACKAGE_NET[name];
+  if ((name === "yarn" || name === "bundle") && sub === null) return { why: `'${name}' alone installs packages over the network` };
   if (pkg && sub !== null && pkg.has(sub)) return { why: `'${name} ${sub}' fetches, publishes or changes installed packages over the network` };
   if ((name === "python" || name === "python3") && args[0] === "-m" && (args[1] === "pip" || args[1] === "twine")) return { why: `'${name} -m ${args[1]}' fetches or publishes packages` };
   if (name === "git") return gitEscape(args);
