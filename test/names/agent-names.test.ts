@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findAgent, loadAgents } from "../../mods/agents/load.js";
+import { readOwnFile } from "../../src/core/own-file.js";
 
 let base: string;
 let root: string;
@@ -27,7 +28,7 @@ function agentFile(dir: string, file: string, name: string, extra = ""): string 
   return path;
 }
 
-const load = (trusted = true) => loadAgents({ root, home, userHome, plugins: [], trusted });
+const load = (trusted = true) => loadAgents({ root, home, userHome, plugins: [], trusted, read: readOwnFile });
 
 describe("a project's agent file never replaces a built-in or personal one", () => {
   const PROJECT_DIRS = () => [join(root, ".deepcode", "agents"), join(root, ".claude", "agents")];
