@@ -30,7 +30,8 @@ export function turnScript(extra: (k: number) => Array<{ name: string; arguments
 }
 
 /** The flags that let those calls run in -p. */
-export const ALLOW = ["--allowedTools", "Write,Edit,Bash"];
+// One word (`=`): the flag is variadic, as Claude Code's, so a prompt after it would be a value.
+export const ALLOW = ["--allowedTools=Write,Edit,Bash"];
 
 /** A Stop hook command that blocks a turn's first stop ("go on") and lets the next one through. */
 export const STOP_ONCE = `input=$(cat); case "$input" in *'"stop_hook_active":true'*) exit 0 ;; *) echo '{"decision":"block","reason":"go on"}' ;; esac`;

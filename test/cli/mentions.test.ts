@@ -41,7 +41,7 @@ describe("@path attaches a file", () => {
     execFileSync("mkfifo", [join(d.root, "pipe.md")]);
     const r = await expand("Look at @pipe.md");
     expect(r.text).toBe("Look at @pipe.md");
-    expect(r.notes.join("\n")).toMatch(/@pipe\.md: not a regular file; not attached/);
+    expect(r.notes.join("\n")).toMatch(/@pipe\.md: (a named pipe \(FIFO\), )?not a regular file; not attached/);
   });
 
   it("reads a quoted path with spaces", async () => {

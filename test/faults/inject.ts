@@ -49,7 +49,8 @@ export const script: Script = {
   },
 };
 
-export const ALLOW = ["--allowedTools", "Write,Bash"];
+// One word (`=`): the flag is variadic, as Claude Code's, so a prompt after it would be a value.
+export const ALLOW = ["--allowedTools=Write,Bash"];
 
 export interface Trial {
   kind: "kill" | "corrupt" | "race";

@@ -1,7 +1,7 @@
 // What deepcode says when its own files are wrong: each message names the file and the
 // problem, never a bare errno (ENOENT … mkdir, EISDIR), and nothing is sent to the API.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../sim/server.mjs";
@@ -61,6 +61,7 @@ describe("messages about deepcode's own files", () => {
   it("a dangling settings symlink is reported, not ignored", { timeout: 90_000 }, async () => {
     const { env: e, sim: s } = await rig();
     const file = join(e.home, "settings.json");
+    rmSync(file, { force: true }); // the rig's own settings file, replaced by the dangling link
     symlinkSync(join(e.home, "dotfiles", "settings.json"), file);
     const r = await runBounded(["-p", "hi"], { cwd: e.root, env: e.env });
     expect(r.code).toBe(1);

@@ -27,7 +27,7 @@ describe("an MCP resource mention of a local file", () => {
     writeFileSync(key, "SECRET-KEY-MATERIAL\n", { mode: 0o600 });
     const config = JSON.stringify({ mcpServers: { files: { command: process.execPath, args: [SERVER], env: { FILE_RESOURCES: "1" } } } });
     const prompt = `look at @files:${pathToFileURL(key).href} and @files:${pathToFileURL(join(env.root, "readme.txt")).href}`;
-    const r = await deepcode(env, ["-p", "--mcp-config", config, prompt]);
+    const r = await deepcode(env, ["-p", prompt, "--mcp-config", config]);
     expect(r.code, r.stderr).toBe(0);
     const sent = sim.requests.map((x) => x.body).join("\n");
     expect(sent).not.toContain("SECRET-KEY-MATERIAL");

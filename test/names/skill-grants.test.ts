@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import skills from "../../mods/skills/index.js";
 import type { PluginApi, ToolOutput, ToolSpec } from "../../src/contract/index.js";
+import { readOwnFile } from "../../src/core/own-file.js";
 
 let base: string;
 let root: string;
@@ -39,6 +40,7 @@ function start(trusted: boolean): { use(name: string): Promise<{ out: ToolOutput
     root,
     home: join(base, "home"),
     trusted,
+    readOwnFile,
   } as unknown as PluginApi;
   void skills.register(api);
   return {
