@@ -104,7 +104,7 @@ describe("a gate's default answer is a property of the chain", () => {
     const off = chain.setGateDefault("tool.check", () => ask("allow"));
     expect(chain.hasGateDefault("tool.check")).toBe(true);
     expect(() => chain.setGateDefault("tool.check", () => ask("ask"))).toThrow(/'tool.check' already has its default answer/);
-    expect(() => chain.setGateDefault("prompt.submit" as never, () => ask("allow"))).toThrow(/'prompt.submit' is not a gate/);
+    expect(() => chain.setGateDefault("prompt.submit" as never, () => ask("allow") as never)).toThrow(/'prompt.submit' is not a gate/);
     expect(() => chain.setCore("tool.check" as never, (() => ask("allow")) as unknown as never)).toThrow(/is a gate.*setGateDefault/);
     off();
     expect(chain.hasGateDefault("tool.check")).toBe(false);
