@@ -164,7 +164,7 @@ export class Chain {
   }
 
   /** Whether a gate event's tail answers something other than deny (for `deepcode --events`). */
-  hasGateDefault(name: GateEventName): boolean {
+  hasGateDefault(name: EventName): boolean {
     return this.gateDefaults.has(name);
   }
 
