@@ -12,24 +12,18 @@
 //   skipped.
 // - hook timing (watchdog.ts): a hook's time limit counts its own time only, not time spent
 //   inside `next`.
+// - the core tier (chain-cores.ts): the host's answers (`setCore`), each session's own
+//   (`setSessionCores`) and each gate's default answer (`setGateDefault`), each set once.
 //
 // One chain, many sessions (a subagent is an engine session of its own): the hooks are one
 // table for the whole process, so every session's calls pass the very same hooks — the
 // permission gate, PreToolUse hooks, the fence, the sandbox, the budget gate, the usage ledger.
-// The core tier has two parts, each answer set once (a second is a ChainError naming the event):
-// - the host's cores (`setCore`): one answer per event for the process — the provider, the
-//   side effects, the cost estimate, spawning an agent. `replaceCore` says a replacement is
-//   meant (the REPL's renderer over assembly's);
-// - each session's cores (`setSessionCores`): what one engine answers for its own session
-//   (its context, its tools, its stream). An event whose `sessionId` names such a session
-//   reaches that session's answer; otherwise (or for an event the session does not answer) the
-//   host's. So a second engine never replaces the first one's answers, and an event a hook
-//   dispatches on behalf of a session (a repair notice, a flushed delta) reaches that session
-//   wherever it is dispatched from. Hooks that keep state per session key it by `sessionId`.
-// Engine events therefore carry a `sessionId`; dispatching one for a session no engine
-// answers (and that no host core answers) throws NotImplementedError naming it.
+// Only the core tier is per session: an event whose `sessionId` names a session reaches that
+// session's answer, so a second engine never replaces the first one's answers, and an event a
+// hook dispatches on behalf of a session (a repair notice, a flushed delta) reaches that session
+// wherever it is dispatched from. Hooks that keep state per session key it by `sessionId`.
 
-import { CATALOGUE, ChainError, HookTimeoutError, NotImplementedError, TIERS, isEventName } from "../contract/index.js";
+import { CATALOGUE, ChainError, HookTimeoutError, TIERS, isEventName } from "../contract/index.js";
 import type {
   AnyHook,
   EventName,
@@ -43,13 +37,15 @@ import type {
   Tier,
   Unsubscribe,
 } from "../contract/index.js";
-import { GATE_POLICY, PLAIN_POLICY, RETHROW, SKIP, gateTail } from "./chain-gate.js";
+import { CoreTier, type SessionCores } from "./chain-cores.js";
+import { GATE_POLICY, PLAIN_POLICY, RETHROW, SKIP } from "./chain-gate.js";
 import type { ChainReport, GateDefault, GateEventName, Policy, Reporter } from "./chain-gate.js";
 import { freezeEvent } from "./freeze.js";
 import { checkPattern, compileMatcher, patternMatches, type CompiledMatcher } from "./matcher.js";
 import { PAUSED, STOPPED, Watchdog } from "./watchdog.js";
 
 export type { ChainReport, GateDefault, GateEventName } from "./chain-gate.js";
+export type { SessionCores, SessionEventName } from "./chain-cores.js";
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 
@@ -63,7 +59,6 @@ interface Entry {
   timeoutMs: number;
 }
 
-type Core = (event: never) => unknown;
 type Ev = { readonly type: string } & Record<string, unknown>;
 /** One dispatch through hooks: its event's name, hooks and policy. */
 interface Dispatch {
@@ -72,17 +67,10 @@ interface Dispatch {
   policy: Policy;
 }
 
-/** Events whose payload names a session: the ones a session's engine can answer. */
-export type SessionEventName = { [N in EventName]: "sessionId" extends keyof EventOf<N> ? N : never }[EventName];
-/** One engine's answers for its own session (setSessionCores). */
-export type SessionCores = { [N in SessionEventName]?: (event: EventOf<N>) => Result<N> | Promise<Result<N>> };
-
 export class Chain {
   private readonly entries: Entry[] = [];
   private readonly compiled = new Map<string, Entry[]>();
-  private readonly cores = new Map<string, Core>();
-  private readonly sessions = new Map<string, ReadonlyMap<string, Core>>();
-  private readonly gateDefaults = new Map<string, Core>();
+  private readonly tail = new CoreTier();
   private readonly reporters: Array<(r: ChainReport) => void> = [];
   private readonly watchdog = new Watchdog();
   private readonly reporter: Reporter = (r) => this.report(r);
@@ -138,15 +126,12 @@ export class Chain {
   /** The host's answer to an event, once: a second answer is refused (replaceCore says a
    *  replacement is meant). Gate events cannot have one: their tail is deny (setGateDefault). */
   setCore<N extends EventName>(name: N, handler: (event: EventOf<N>) => Result<N> | Promise<Result<N>>): void {
-    checkCore(name, handler);
-    if (this.cores.has(name)) throw new ChainError(`'${name}' already has its core answer (replaceCore replaces it on purpose)`);
-    this.cores.set(name, handler as Core);
+    this.tail.setHost(name, handler, false);
   }
 
   /** The host's answer to an event, replacing the one set before (if any) on purpose. */
   replaceCore<N extends EventName>(name: N, handler: (event: EventOf<N>) => Result<N> | Promise<Result<N>>): void {
-    checkCore(name, handler);
-    this.cores.set(name, handler as Core);
+    this.tail.setHost(name, handler, true);
   }
 
   /** A gate's default answer, once, until the returned function is called: what its tail
@@ -154,43 +139,23 @@ export class Chain {
    *  Held to the gate's policy: a throw or a malformed answer is a deny. Hooks downstream of an
    *  outer hook see this answer, not a deny they would have to tell from a real one. */
   setGateDefault<N extends GateEventName>(name: N, answer: GateDefault<N>): Unsubscribe {
-    if (!isEventName(name) || !CATALOGUE[name].gate) throw new ChainError(`'${name}' is not a gate: it has no default answer (setCore)`);
-    if (typeof answer !== "function") throw new ChainError(`the default answer of '${name}' is not a function`);
-    if (this.gateDefaults.has(name)) throw new ChainError(`'${name}' already has its default answer`);
-    this.gateDefaults.set(name, answer as Core);
-    return () => {
-      if (this.gateDefaults.get(name) === (answer as Core)) this.gateDefaults.delete(name);
-    };
+    return this.tail.setGateDefault(name, answer);
   }
 
   /** Whether a gate event's tail answers something other than deny (for `deepcode --events`). */
   hasGateDefault(name: EventName): boolean {
-    return this.gateDefaults.has(name);
+    return this.tail.hasGateDefault(name);
   }
 
   /** A session's own answers (an engine's), until the returned function is called. Events
    *  carrying this `sessionId` reach them before the host's cores. One set per session: a
    *  second is refused, naming the events it would answer twice. */
   setSessionCores(sessionId: string, cores: SessionCores): Unsubscribe {
-    const before = this.sessions.get(sessionId);
-    if (before) {
-      const twice = Object.keys(cores).filter((n) => before.has(n));
-      const named = (twice.length ? twice : [...before.keys()]).map((n) => `'${n}'`).join(", ") || "no events";
-      throw new ChainError(`session '${sessionId}' already has its core answers (${named}; two engines for one session?)`);
-    }
-    const table = new Map<string, Core>();
-    for (const [name, handler] of Object.entries(cores)) {
-      checkCore(name, handler, true);
-      if (typeof handler === "function") table.set(name, handler as Core);
-    }
-    this.sessions.set(sessionId, table);
-    return () => {
-      if (this.sessions.get(sessionId) === table) this.sessions.delete(sessionId);
-    };
+    return this.tail.setSession(sessionId, cores);
   }
 
   hasCore(name: EventName): boolean {
-    return CATALOGUE[name].gate || this.cores.has(name) || [...this.sessions.values()].some((t) => t.has(name));
+    return this.tail.has(name);
   }
 
   onReport(fn: (r: ChainReport) => void): void {
@@ -210,7 +175,7 @@ export class Chain {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (hooks.length === 0) return this.core(name, event as unknown as Ev) as Promise<Result<N>>;
+    if (hooks.length === 0) return this.tail.answer(name, event as unknown as Ev, this.reporter) as Promise<Result<N>>;
     const d: Dispatch = { name, hooks, policy: CATALOGUE[name].gate ? GATE_POLICY : PLAIN_POLICY };
     return this.run(d, 0, freezeEvent(event as unknown as Ev)) as Promise<Result<N>>;
   }
@@ -226,22 +191,6 @@ export class Chain {
     return list;
   }
 
-  private core(name: string, event: Ev): Promise<unknown> {
-    const id = this.sessions.size > 0 ? event.sessionId : undefined;
-    const handler = (typeof id === "string" ? this.sessions.get(id)?.get(name) : undefined) ?? this.cores.get(name);
-    if (handler === undefined) {
-      if (CATALOGUE[name as EventName].gate) return gateTail(name, event, this.gateDefaults.get(name), this.reporter);
-      const whose = typeof event.sessionId === "string" ? ` (for session '${event.sessionId}')` : "";
-      return Promise.reject(new NotImplementedError(`event '${name}' has no core implementation${whose}`));
-    }
-    try {
-      const r = (handler as (e: Ev) => unknown)(event);
-      return r instanceof Promise ? r : Promise.resolve(r);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
-
   /** The continuation (koa-compose's `dispatch(i)`): the first hook from `from` whose matcher
    *  takes `event` runs with `next` bound to the rest; past the last hook, the core tier. What
    *  its answer or failure becomes is the event's policy (chain-gate.ts); its time, the clock's
@@ -249,7 +198,7 @@ export class Chain {
   private run(d: Dispatch, from: number, event: Ev): Promise<unknown> {
     let i = from;
     while (i < d.hooks.length && d.hooks[i].matcher !== null && !d.hooks[i].matcher!(event)) i++;
-    if (i === d.hooks.length) return this.core(d.name, event);
+    if (i === d.hooks.length) return this.tail.answer(d.name, event, this.reporter);
     const h = d.hooks[i];
     return new Promise((resolve, reject) => {
       let called = false;
@@ -310,13 +259,6 @@ export class Chain {
 }
 
 const NO_ERROR = Symbol("no error");
-
-/** A core answer may be set for a declared, non-gate event, and must be a function. */
-function checkCore(name: string, handler: unknown, optional = false): void {
-  if (!isEventName(name)) throw new ChainError(`unknown event '${name}'`);
-  if (CATALOGUE[name].gate) throw new ChainError(`'${name}' is a gate: its core answer is always deny (setGateDefault)`);
-  if (typeof handler !== "function" && !(optional && handler === undefined)) throw new ChainError(`the core answer of '${name}' is not a function`);
-}
 
 /** The event `next(e)` forwards: the hook's own when `e` is omitted or unchanged, else the
  *  rewrite, frozen — which must still be an event of the same name. */
