@@ -14,11 +14,11 @@ export async function describeEvents(options: AssembleOptions): Promise<string> 
   const lines = [`${"event".padEnd(width)}  gate  core                 hooks`];
   for (const name of EVENT_NAMES) {
     const info = CATALOGUE[name];
-    const core = info.gate ? "deny (tail)" : chain.hasCore(name) ? "assembly" : ENGINE_EVENTS.includes(name) ? "engine" : "NOT IMPLEMENTED";
+    const core = info.gate ? (chain.hasGateDefault(name) ? "default, else deny" : "deny (tail)") : chain.hasCore(name) ? "assembly" : ENGINE_EVENTS.includes(name) ? "engine" : "NOT IMPLEMENTED";
     const hooks = chain.hooksFor(name).map((h) => `${h.tier}:${h.owner}`).join(", ");
     lines.push(`${name.padEnd(width)}  ${info.gate ? "yes " : "no  "}  ${core.padEnd(19)}  ${hooks || "-"}`);
     lines.push(`${"".padEnd(width)}        ${info.summary}`);
   }
-  lines.push("", "core: engine = answered by the session's engine (from session start); assembly = set when deepcode is put together; deny (tail) = a gate's fail-closed tail.");
+  lines.push("", "core: engine = answered by the session's engine (from session start); assembly = set when deepcode is put together; deny (tail) = a gate's fail-closed tail; default, else deny = the gate's default answer (the permission rules on tool.check), a deny if it fails.");
   return lines.join("\n");
 }

@@ -2,40 +2,28 @@
 // (prepend → user → append → builtin → core). The first hook registered in the first tier is
 // outermost: it sees the event first and the result last. The core tier is the single tail.
 //
-// Contracts (DESIGN.md §1):
-// - `next(e)` continues; calling it twice throws. A rewrite is a new frozen object.
-// - With no hooks on an event, the core answer runs directly on the caller's object.
-// - A hook's time limit counts its own time only, not time spent inside `next`.
-// - Gate events (tool.check, permission.ask, person.ask): a throw, a timeout or a malformed
-//   result is a deny, and the tail answers deny. Other events: a failing hook is reported and
+// Contracts (DESIGN.md §1), each in one place:
+// - the continuation (`run`, below): `next(e)` continues; calling it twice throws, and so does
+//   calling it after the hook was answered for. A rewrite is a new frozen object. With no hooks
+//   on an event, the core answer runs directly on the caller's object.
+// - the gate policy (chain-gate.ts): on a gate event (tool.check, permission.ask, person.ask) a
+//   throw, a timeout or a malformed result is a deny, and the tail answers the event's default
+//   answer (`setGateDefault`, set once) or deny. Other events: a failing hook is reported and
 //   skipped.
+// - hook timing (watchdog.ts): a hook's time limit counts its own time only, not time spent
+//   inside `next`.
+// - the core tier (chain-cores.ts): the host's answers (`setCore`), each session's own
+//   (`setSessionCores`) and each gate's default answer (`setGateDefault`), each set once.
 //
 // One chain, many sessions (a subagent is an engine session of its own): the hooks are one
 // table for the whole process, so every session's calls pass the very same hooks — the
 // permission gate, PreToolUse hooks, the fence, the sandbox, the budget gate, the usage ledger.
-// The core tier has two parts:
-// - the host's cores (`setCore`): one answer per event for the process — the provider, the
-//   side effects, the cost estimate, spawning an agent;
-// - each session's cores (`setSessionCores`): what one engine answers for its own session
-//   (its context, its tools, its stream). An event whose `sessionId` names such a session
-//   reaches that session's answer; otherwise (or for an event the session does not answer) the
-//   host's. So a second engine never replaces the first one's answers, and an event a hook
-//   dispatches on behalf of a session (a repair notice, a flushed delta) reaches that session
-//   wherever it is dispatched from. Hooks that keep state per session key it by `sessionId`.
-// Engine events therefore carry a `sessionId`; dispatching one for a session no engine
-// answers (and that no host core answers) throws NotImplementedError naming it.
+// Only the core tier is per session: an event whose `sessionId` names a session reaches that
+// session's answer, so a second engine never replaces the first one's answers, and an event a
+// hook dispatches on behalf of a session (a repair notice, a flushed delta) reaches that session
+// wherever it is dispatched from. Hooks that keep state per session key it by `sessionId`.
 
-import {
-  CATALOGUE,
-  ChainError,
-  DeniedError,
-  HookTimeoutError,
-  NotImplementedError,
-  TIERS,
-  denyResult,
-  isEventName,
-  isGateResult,
-} from "../contract/index.js";
+import { CATALOGUE, ChainError, HookTimeoutError, TIERS, isEventName } from "../contract/index.js";
 import type {
   AnyHook,
   EventName,
@@ -49,18 +37,17 @@ import type {
   Tier,
   Unsubscribe,
 } from "../contract/index.js";
-import { freezeEvent, preview } from "./freeze.js";
+import { CoreTier, type SessionCores } from "./chain-cores.js";
+import { GATE_POLICY, PLAIN_POLICY, RETHROW, SKIP } from "./chain-gate.js";
+import type { ChainReport, GateDefault, GateEventName, Policy, Reporter } from "./chain-gate.js";
+import { freezeEvent } from "./freeze.js";
 import { checkPattern, compileMatcher, patternMatches, type CompiledMatcher } from "./matcher.js";
-import { Watchdog, type Frame } from "./watchdog.js";
+import { PAUSED, STOPPED, Watchdog } from "./watchdog.js";
+
+export type { ChainReport, GateDefault, GateEventName } from "./chain-gate.js";
+export type { SessionCores, SessionEventName } from "./chain-cores.js";
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
-
-export interface ChainReport {
-  level: "warn" | "error";
-  owner: string;
-  event: string;
-  message: string;
-}
 
 interface Entry {
   tier: number;
@@ -72,21 +59,21 @@ interface Entry {
   timeoutMs: number;
 }
 
-type Core = (event: never) => unknown;
 type Ev = { readonly type: string } & Record<string, unknown>;
-
-/** Events whose payload names a session: the ones a session's engine can answer. */
-export type SessionEventName = { [N in EventName]: "sessionId" extends keyof EventOf<N> ? N : never }[EventName];
-/** One engine's answers for its own session (setSessionCores). */
-export type SessionCores = { [N in SessionEventName]?: (event: EventOf<N>) => Result<N> | Promise<Result<N>> };
+/** One dispatch through hooks: its event's name, hooks and policy. */
+interface Dispatch {
+  name: string;
+  hooks: Entry[];
+  policy: Policy;
+}
 
 export class Chain {
   private readonly entries: Entry[] = [];
   private readonly compiled = new Map<string, Entry[]>();
-  private readonly cores = new Map<string, Core>();
-  private readonly sessions = new Map<string, ReadonlyMap<string, Core>>();
+  private readonly tail = new CoreTier();
   private readonly reporters: Array<(r: ChainReport) => void> = [];
   private readonly watchdog = new Watchdog();
+  private readonly reporter: Reporter = (r) => this.report(r);
   private seq = 0;
 
   constructor(readonly defaultTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS) {}
@@ -136,31 +123,39 @@ export class Chain {
     return on as OnFunction;
   }
 
-  /** The engine's own answer to an event. Gate events cannot have one: their tail is deny. */
+  /** The host's answer to an event, once: a second answer is refused (replaceCore says a
+   *  replacement is meant). Gate events cannot have one: their tail is deny (setGateDefault). */
   setCore<N extends EventName>(name: N, handler: (event: EventOf<N>) => Result<N> | Promise<Result<N>>): void {
-    if (!isEventName(name)) throw new ChainError(`unknown event '${name}'`);
-    if (CATALOGUE[name].gate) throw new ChainError(`'${name}' is a gate: its core answer is always deny`);
-    this.cores.set(name, handler as Core);
+    this.tail.setHost(name, handler, false);
+  }
+
+  /** The host's answer to an event, replacing the one set before (if any) on purpose. */
+  replaceCore<N extends EventName>(name: N, handler: (event: EventOf<N>) => Result<N> | Promise<Result<N>>): void {
+    this.tail.setHost(name, handler, true);
+  }
+
+  /** A gate's default answer, once, until the returned function is called: what its tail
+   *  answers when no hook answered (the permission gate's rule-based decision on tool.check).
+   *  Held to the gate's policy: a throw or a malformed answer is a deny. Hooks downstream of an
+   *  outer hook see this answer, not a deny they would have to tell from a real one. */
+  setGateDefault<N extends GateEventName>(name: N, answer: GateDefault<N>): Unsubscribe {
+    return this.tail.setGateDefault(name, answer);
+  }
+
+  /** Whether a gate event's tail answers something other than deny (for `deepcode --events`). */
+  hasGateDefault(name: EventName): boolean {
+    return this.tail.hasGateDefault(name);
   }
 
   /** A session's own answers (an engine's), until the returned function is called. Events
-   *  carrying this `sessionId` reach them before the host's cores. One set per session. */
+   *  carrying this `sessionId` reach them before the host's cores. One set per session: a
+   *  second is refused, naming the events it would answer twice. */
   setSessionCores(sessionId: string, cores: SessionCores): Unsubscribe {
-    if (this.sessions.has(sessionId)) throw new ChainError(`session '${sessionId}' already has its core answers (two engines for one session?)`);
-    const table = new Map<string, Core>();
-    for (const [name, handler] of Object.entries(cores)) {
-      if (!isEventName(name)) throw new ChainError(`unknown event '${name}'`);
-      if (CATALOGUE[name].gate) throw new ChainError(`'${name}' is a gate: its core answer is always deny`);
-      if (typeof handler === "function") table.set(name, handler as Core);
-    }
-    this.sessions.set(sessionId, table);
-    return () => {
-      if (this.sessions.get(sessionId) === table) this.sessions.delete(sessionId);
-    };
+    return this.tail.setSession(sessionId, cores);
   }
 
   hasCore(name: EventName): boolean {
-    return CATALOGUE[name].gate || this.cores.has(name) || [...this.sessions.values()].some((t) => t.has(name));
+    return this.tail.has(name);
   }
 
   onReport(fn: (r: ChainReport) => void): void {
@@ -180,8 +175,9 @@ export class Chain {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (hooks.length === 0) return this.core(name, event as unknown as Ev) as Promise<Result<N>>;
-    return this.step(name, CATALOGUE[name].gate, hooks, 0, freezeEvent(event as unknown as Ev)) as Promise<Result<N>>;
+    if (hooks.length === 0) return this.tail.answer(name, event as unknown as Ev, this.reporter) as Promise<Result<N>>;
+    const d: Dispatch = { name, hooks, policy: CATALOGUE[name].gate ? GATE_POLICY : PLAIN_POLICY };
+    return this.run(d, 0, freezeEvent(event as unknown as Ev)) as Promise<Result<N>>;
   }
 
   private hooks(name: string): Entry[] {
@@ -195,119 +191,61 @@ export class Chain {
     return list;
   }
 
-  private core(name: string, event: Ev): Promise<unknown> {
-    const id = this.sessions.size > 0 ? event.sessionId : undefined;
-    const handler = (typeof id === "string" ? this.sessions.get(id)?.get(name) : undefined) ?? this.cores.get(name);
-    if (handler === undefined) {
-      if (CATALOGUE[name as EventName].gate) return Promise.resolve(denyResult("no rule or hook allowed it", "core"));
-      const whose = typeof event.sessionId === "string" ? ` (for session '${event.sessionId}')` : "";
-      return Promise.reject(new NotImplementedError(`event '${name}' has no core implementation${whose}`));
-    }
-    try {
-      const r = (handler as (e: Ev) => unknown)(event);
-      return r instanceof Promise ? r : Promise.resolve(r);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
-
-  private step(name: string, gate: boolean, hooks: Entry[], from: number, event: Ev): Promise<unknown> {
+  /** The continuation (koa-compose's `dispatch(i)`): the first hook from `from` whose matcher
+   *  takes `event` runs with `next` bound to the rest; past the last hook, the core tier. What
+   *  its answer or failure becomes is the event's policy (chain-gate.ts); its time, the clock's
+   *  (watchdog.ts). Two misuse guards: `next` twice, and `next` after the hook was answered for. */
+  private run(d: Dispatch, from: number, event: Ev): Promise<unknown> {
     let i = from;
-    while (i < hooks.length && hooks[i].matcher !== null && !hooks[i].matcher!(event)) i++;
-    if (i === hooks.length) return this.core(name, event);
-    return this.invoke(name, gate, hooks, i, event);
-  }
-
-  private invoke(name: string, gate: boolean, hooks: Entry[], i: number, event: Ev): Promise<unknown> {
-    const h = hooks[i];
+    while (i < d.hooks.length && d.hooks[i].matcher !== null && !d.hooks[i].matcher!(event)) i++;
+    if (i === d.hooks.length) return this.tail.answer(d.name, event, this.reporter);
+    const h = d.hooks[i];
     return new Promise((resolve, reject) => {
-      let nextCalled = false;
+      let called = false;
       let downstream: Promise<unknown> | undefined;
-      let downstreamSettled = false;
-      let downstreamError: unknown = NO_ERROR;
-      let done = false;
-      const frame: Frame = { deadline: 0, remaining: h.timeoutMs, expire: () => fail(new HookTimeoutError(h.owner, name, h.timeoutMs)) };
+      let failedBelow: unknown = NO_ERROR;
+      const clock = this.watchdog.clock(h.timeoutMs, () => failed(new HookTimeoutError(h.owner, d.name, h.timeoutMs)));
 
       const next = (e?: Ev): Promise<unknown> => {
-        if (nextCalled) throw new ChainError(`${h.owner} called next() twice on '${name}'`);
+        if (called) throw new ChainError(`${h.owner} called next() twice on '${d.name}'`);
         // Past its time limit (or failed) the hook was already answered for — skipped, or
         // denied on a gate: continuing now would run the rest of the chain a second time.
-        if (done) throw new ChainError(`${h.owner} called next() on '${name}' after its time ran out`);
-        let forward = event;
-        if (e !== undefined && e !== event) {
-          if (e === null || typeof e !== "object" || e.type !== name) {
-            throw new ChainError(`${h.owner} rewrote '${name}' into something that is not a '${name}' event`);
-          }
-          forward = freezeEvent(e);
-        }
-        nextCalled = true;
-        this.watchdog.pause(frame);
-        downstream = this.step(name, gate, hooks, i + 1, forward).then(
-          (r) => {
-            downstreamSettled = true;
-            if (!done) this.watchdog.start(frame);
-            return r;
-          },
+        if (clock.state === STOPPED) throw new ChainError(`${h.owner} called next() on '${d.name}' after its time ran out`);
+        const forward = rewritten(d.name, h.owner, event, e);
+        called = true;
+        clock.pause();
+        downstream = this.run(d, i + 1, forward).then(
+          (r) => (clock.resume(), r),
           (err: unknown) => {
-            downstreamSettled = true;
-            downstreamError = err;
-            if (!done) this.watchdog.start(frame);
-            throw err;
+            clock.resume();
+            throw (failedBelow = err);
           },
         );
         return downstream;
       };
-
-      const finish = (r: unknown): void => {
-        if (done) return;
-        done = true;
-        this.watchdog.stop(frame);
-        if (nextCalled && !downstreamSettled) {
-          this.report({ level: "warn", owner: h.owner, event: name, message: "hook returned before its downstream finished (missing await on next()?)" });
-        }
-        if (gate && !isGateResult(name as EventName, r)) {
-          this.report({ level: "error", owner: h.owner, event: name, message: `malformed gate result ${preview(r)}: denied` });
-          resolve(denyResult(`hook of ${h.owner} returned a malformed result`, h.owner));
-          return;
-        }
-        resolve(r);
+      const answered = (r: unknown): void => {
+        const was = clock.stop();
+        if (was === STOPPED) return;
+        if (was === PAUSED) this.report({ level: "warn", owner: h.owner, event: d.name, message: "hook returned before its downstream finished (missing await on next()?)" });
+        resolve(d.policy.answer(d.name, h.owner, r, this.reporter));
+      };
+      const failed = (err: unknown): void => {
+        if (clock.stop() === STOPPED) return;
+        // Downstream's own failure passing back through this hook is not this hook's.
+        const f = err === failedBelow ? RETHROW : d.policy.failure(d.name, h.owner, err, this.reporter);
+        if (f === RETHROW) reject(err);
+        else resolve(f === SKIP ? (downstream ?? this.run(d, i + 1, event)) : f);
       };
 
-      const fail = (err: unknown): void => {
-        if (done) return;
-        done = true;
-        this.watchdog.stop(frame);
-        if (err === downstreamError) {
-          reject(err); // downstream's own failure passing back through this hook
-          return;
-        }
-        if (err instanceof DeniedError && !gate) {
-          reject(err); // a deliberate refusal, not a failure: the caller must see it
-          return;
-        }
-        const why = err instanceof Error ? err.message : String(err);
-        if (gate) {
-          this.report({ level: "error", owner: h.owner, event: name, message: `hook failed (${why}): denied` });
-          resolve(denyResult(`hook of ${h.owner} failed: ${why}`, h.owner));
-          return;
-        }
-        this.report({ level: "error", owner: h.owner, event: name, message: `hook failed and was skipped: ${why}` });
-        resolve(downstream ?? this.step(name, gate, hooks, i + 1, event));
-      };
-
-      this.watchdog.start(frame);
       let r: unknown;
       try {
         r = h.hook(event as never, next as never);
       } catch (err) {
-        fail(err);
+        failed(err);
         return;
       }
-      if (r !== null && typeof r === "object" && typeof (r as PromiseLike<unknown>).then === "function") {
-        (r as PromiseLike<unknown>).then(finish, fail);
-      } else {
-        finish(r);
-      }
+      if (r !== null && typeof r === "object" && typeof (r as PromiseLike<unknown>).then === "function") (r as PromiseLike<unknown>).then(answered, failed);
+      else answered(r);
     });
   }
 
@@ -321,3 +259,11 @@ export class Chain {
 }
 
 const NO_ERROR = Symbol("no error");
+
+/** The event `next(e)` forwards: the hook's own when `e` is omitted or unchanged, else the
+ *  rewrite, frozen — which must still be an event of the same name. */
+function rewritten(name: string, owner: string, event: Ev, e: Ev | undefined): Ev {
+  if (e === undefined || e === event) return event;
+  if (e === null || typeof e !== "object" || e.type !== name) throw new ChainError(`${owner} rewrote '${name}' into something that is not a '${name}' event`);
+  return freezeEvent(e);
+}

@@ -112,7 +112,7 @@ describe("a non-gate event skips a failing hook and reports it loudly", () => {
   it("skips a hook that times out and keeps the downstream answer it already had", async () => {
     const { chain, reports } = promptChain();
     let coreRuns = 0;
-    chain.setCore("prompt.submit", (e) => {
+    chain.replaceCore("prompt.submit", (e) => {
       coreRuns++;
       return { text: `core:${e.text}` };
     });

@@ -154,10 +154,13 @@ describe("the permission gate on tool.check", () => {
 
   it("removes its hooks when unregistered", () => {
     const off = registerPermissionGate(chain, { rules: () => [], env: () => ({ root: ws.root, home: ws.home, cwd: ws.root }), managedBroken: false });
-    expect(chain.hooksFor("tool.check")).toHaveLength(2);
+    // One hook on tool.check; its default answer is the chain's (setGateDefault), not a hook's.
+    expect(chain.hooksFor("tool.check")).toHaveLength(1);
+    expect(chain.hasGateDefault("tool.check")).toBe(true);
     expect(chain.hooksFor("fs.write")).toHaveLength(1);
     off();
     expect(chain.hooksFor("tool.check")).toHaveLength(0);
+    expect(chain.hasGateDefault("tool.check")).toBe(false);
   });
 });
 

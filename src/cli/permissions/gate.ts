@@ -12,13 +12,12 @@
 //   - nothing downstream answered → our own decision, default included.
 //
 // Where the default lives: in the gate's own decision (decide() knows read-only → allow,
-// mutating → ask, unknown → deny), answered by the prepend hook. To tell "nothing downstream
-// answered" from a real deny, a builtin-tier hook replaces the chain tail's deny (by "core") with
-// the gate's decision in an object it marks in a private WeakSet: the prepend hook recognises it
-// by identity, and no hook can forge it. Hooks in between (e.g. the call-storm breaker) see that
-// default decision, as they would without the gate. The builtin hook calls next() first, so
-// builtin mods registered after it still get to answer.
-//
+// mutating → ask, unknown → deny), set as tool.check's default answer on the chain
+// (Chain.setGateDefault): the chain's tail answers it when no hook did, so hooks in between (e.g.
+// the call-storm breaker) see that default decision, as they would without the gate, and the
+// prepend hook combines it like any downstream answer (combining the decision with itself gives
+// the decision back). No marker is needed to tell "nothing downstream answered" from a deny.
+
 // fs.write, prepend tier: refuses (throws) a write outside the fence or matching an Edit/Write
 // deny rule — a backstop for plugin tools that write without a Write/Edit tool.check.
 
@@ -65,8 +64,7 @@ export class WriteRefusedError extends DeniedError {
 
 export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions): () => void {
   const owner = opts.owner ?? "permissions";
-  const decided = new WeakMap<object, Decision>(); // event → the gate's decision, for the builtin hook
-  const undecided = new WeakSet<object>(); // answers that mean "no hook answered"
+  const decided = new WeakMap<object, Decision>(); // event → the gate's decision, for the default answer
   const decideFor = (e: EventOf<"tool.check">): Decision =>
     decided.get(e) ?? decide({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.rules(e.sessionId), { ...opts.env(e.sessionId), managedBroken: opts.managedBroken });
 
@@ -78,18 +76,11 @@ export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions
       const d = decideFor(e);
       if (d.decision === "deny") return answer(d);
       decided.set(e, d);
-      const down = await next();
-      const r = undecided.has(down) ? answer(d) : combine(d, down);
+      const r = combine(d, await next());
       // For an ask: what an `a` answer would add for the session, shown before it is pressed.
       return r.decision === "ask" && !r.remember ? { ...r, remember: rememberRule({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.env(e.sessionId)) } : r;
     }),
-    chain.on("builtin", owner, "tool.check", null, async (e, next) => {
-      const r = await next();
-      if (r.by !== "core" || r.decision !== "deny") return r;
-      const u = answer(decideFor(e));
-      undecided.add(u);
-      return u;
-    }),
+    chain.setGateDefault("tool.check", (e) => answer(decideFor(e))),
     chain.on("prepend", owner, "fs.write", null, fenceWriteHook(opts)),
     chain.on("prepend", owner, "fs.read", null, fenceReadHook(fence)),
     chain.on("prepend", owner, "http.fetch", null, fenceFetchHook(fence)),

@@ -69,8 +69,9 @@ export class Repl implements ReplApi {
     registerConfirm({ chain: this.app.chain, keys: this.keys, rules: this.app.sessionRules, out: this.out, style: this.style });
     registerPersonAsk({ chain: this.app.chain, keys: this.keys, out: this.out, style: this.style });
     registerMentions(this.app.chain, this.app.root, { onNotes: (notes) => notes.forEach((n) => this.print(this.style("yellow", `! ${inertLines(n)}`))) });
-    // What a mod says to the person (checkpoints dropped by the store's bound…), in place.
-    this.app.chain.setCore("ui.render", (e) => {
+    // What a mod says to the person (checkpoints dropped by the store's bound…), in place:
+    // replaces assembly's answer (stderr) on purpose.
+    this.app.chain.replaceCore("ui.render", (e) => {
       if (e.item.kind === "text") {
         control(this.out, CONTROL.clearLine);
         this.print(this.style(e.item.level === "info" ? "dim" : "yellow", `! ${inertLines(e.item.text)}`));
