@@ -1,81 +1,32 @@
-// The engine: one session. It owns the cache-first context, gives the chain its core answers
-// for the events it implements, and runs turns (`submit`) as a stream of typed events.
-// The turn loop itself is in loop.ts; tools in tools.ts; the prefix, log and tail in context/.
+// The engine: one session — what lives as long as the session. It owns the cache-first context
+// and its log, the session file (persist.ts), the prefix and its reload, rewind, and billing
+// (billing.ts); it gives the chain its core answers for the events it implements (cores.ts),
+// and runs turns (`submit`) as a stream of typed events. What lives for one turn — turn.start,
+// its bill, the one turn.complete — is a Turn (turn.ts); the turn's two loops are in loop.ts.
 
-import type {
-  AgentIdentity,
-  ChatMessage,
-  CompactionResult,
-  JsonValue,
-  ModelCaps,
-  ReadRecord,
-  RewindResult,
-  StreamEvent,
-  SystemSection,
-  TailNote,
-  TurnProfile,
-  Usage,
-} from "../../contract/index.js";
+import type { AgentIdentity, ChatMessage, CompactionResult, JsonValue, ReadRecord, RewindResult, StreamEvent, TailNote, TurnProfile, Usage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import { CacheFirstContext, type Ledger } from "../context/context.js";
-import { AppendOnlyLog, buildPrefix, restorePrefix, type Prefix } from "../context/prefix.js";
+import { AppendOnlyLog, restorePrefix, type Prefix } from "../context/prefix.js";
 import { createToolContext } from "../tool-context.js";
 import { newSessionId, type SessionRecord, type SessionStore, type SessionWriter } from "../session/store.js";
 import type { WriterHooks } from "../session/writer.js";
 import { answerOrphans, replay, type TurnMark } from "../session/replay.js";
 import { rewindLog } from "./rewind.js";
+import { freshPrefix, gatherSections, type SectionSource } from "./sections.js";
+import { sessionRecord, writerHooks, type SessionNow } from "./persist.js";
 import { Turn, type TurnHost } from "./turn.js";
+import { SessionBilling } from "./billing.js";
+import { repairNotes } from "./resume.js";
+import type { AgentLink, EngineOptions } from "./options.js";
 import { PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
 import { TailState } from "./tail-state.js";
 import { CompactionBreakers } from "./compaction.js";
 import { sessionCores } from "./cores.js";
 import { agentSections, baseSections } from "./system-prompt.js";
-import { plural, type PriceTable } from "../cost/index.js";
+import { plural } from "../cost/index.js";
 
-export interface EngineOptions {
-  chain: Chain;
-  root: string;
-  model: string;
-  /** The person chose `model` for this run (`-m`): a resumed session switches to it, rather
-   *  than going on with the model it was saved with. */
-  modelChosen?: boolean;
-  caps: (model: string) => ModelCaps;
-  registry: ToolRegistry;
-  /** Where sessions live; without one nothing is written (tests, benchmarks). */
-  store?: SessionStore;
-  version: string;
-  profile?: Partial<TurnProfile>;
-  /** Model rounds per turn before stopping with `max_turns` (`--max-turns`). */
-  maxSteps?: number;
-  /** Read-only calls run at once (default 3, at most 16). */
-  concurrency?: number;
-  resultMaxBytes?: number;
-  /** Automatic compaction at `threshold` × `window` tokens (defaults 0.8 × the model's window),
-   *  and before a turn's first round at `betweenTurns` × `window` (default 0.5); `keepTurns`
-   *  user turns stay verbatim (default 1: the turn in progress). See compaction.ts. */
-  compaction?: { threshold?: number; betweenTurns?: number; window?: number; keepTurns?: number };
-  appendSystemPrompt?: string;
-  now?: () => Date;
-  language?: string;
-  /** Prices (the packaged table plus settings `pricing`); default: the packaged table. */
-  prices?: PriceTable;
-  /** This engine is a subagent's (agent.spawn): who it works for, and its own system prompt
-   *  (in place of deepcode's base prompt; the instruction layers come from context.system's
-   *  hooks as for every session). Its session has no session.start/session.end (its run is the
-   *  spawn) and no prompt.submit (its prompt is the calling model's, not a person's). */
-  agent?: { identity: AgentIdentity; system: string };
-}
-
-/** A subagent's transcript, linked from its parent's (`deepcode sessions` nests it). */
-export interface AgentLink {
-  id: string;
-  name: string;
-  task: string;
-  /** The tool call that spawned it. */
-  callId?: string;
-  /** Its file, relative to the parent's sessions folder. */
-  file: string;
-}
+export type { AgentLink, EngineOptions } from "./options.js";
 
 export class Engine {
   readonly chain: Chain;
@@ -99,11 +50,13 @@ export class Engine {
   readonly startNotes: string[] = [];
   private uninstall: () => void = () => undefined;
   private closed = false;
+  private readonly billing: SessionBilling;
 
   private constructor(private readonly opts: EngineOptions, readonly sessionId: string) {
     this.chain = opts.chain;
     this.shell = { cwd: opts.root };
     this.profile = { model: opts.model, ...opts.profile };
+    this.billing = new SessionBilling({ chain: this.chain, sessionId, who: this.who, record: (r) => this.record(r), now: () => this.now() });
     this.installCores();
   }
 
@@ -170,23 +123,15 @@ export class Engine {
       e.setModel(opts.model);
       e.startNotes.push(`switched from ${state.model} to ${opts.model} (-m); the server caches per model, so the next request re-reads the context once`);
     }
-    // What earlier resumes repaired and said already is repaired the same way, silently.
-    const said = state.repaired;
-    const dropped = repaired.dropped - said.dropped;
-    const recovered = repaired.recovered - said.recovered;
-    const answered = repaired.answered - said.answered;
-    if (dropped > 0) e.startNotes.push(`${plural(dropped, "tool result")} whose call was lost with a damaged line ${dropped === 1 ? "was" : "were"} dropped (the API refuses a result without its call)`);
-    if (recovered > 0) e.startNotes.push(`${plural(recovered, "tool call")} that finished before the last exit ${recovered === 1 ? "keeps its" : "keep their"} result`);
-    if (answered > 0) e.startNotes.push(`${plural(answered, "tool call")} cut off by the last exit ${answered === 1 ? "was" : "were"} answered as interrupted`);
-    if (dropped > 0 || recovered > 0 || answered > 0 || state.damagedLines.some((l) => !said.lines.includes(l))) {
-      e.record({ t: "repaired", lines: state.damagedLines, dropped: repaired.dropped, answered: repaired.answered, recovered: repaired.recovered });
-    }
+    const r = repairNotes(state, repaired);
+    e.startNotes.push(...r.notes);
+    if (r.record) e.record(r.record);
     await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
     return e;
   }
 
   private sessionRecord(): SessionRecord {
-    return { t: "session", id: this.sessionId, root: this.opts.root, model: this.opts.model, created: (this.opts.now?.() ?? new Date()).toISOString(), version: this.opts.version, ...this.who };
+    return sessionRecord({ id: this.sessionId, root: this.opts.root, model: this.opts.model, version: this.opts.version, now: () => this.now(), who: this.who });
   }
 
   private openWriter(store: SessionStore | undefined): SessionWriter | undefined {
@@ -195,20 +140,9 @@ export class Engine {
     return w;
   }
 
-  /** What the writer needs from this engine when its file was deleted or replaced: the
-   *  records that rebuild the session as it stands (the log as one epoch), and a voice. */
   private writerHooks(): WriterHooks {
-    return {
-      reseed: () => {
-        const p = this.context.currentPrefix;
-        return [
-          { ...this.sessionRecord(), model: this.profile.model },
-          { t: "prefix", system: p.system, tools: [...p.tools], sections: this.tail.sections, fingerprint: p.fingerprint, reason: "re-seeded: the session file was deleted or replaced" },
-          { t: "epoch", reason: "re-seeded: the session file was deleted or replaced", messages: [...this.context.messages], turns: this.turn },
-        ];
-      },
-      warn: (message) => this.warn("session-file", message),
-    };
+    const now = (): SessionNow => ({ record: this.sessionRecord(), model: this.profile.model, prefix: this.context.currentPrefix, sections: this.tail.sections, messages: this.context.messages, turns: this.turn });
+    return writerHooks(now, (message) => this.warn("session-file", message));
   }
 
   /** A warning for the person: in the running turn's stream, else with the next turn's. */
@@ -284,23 +218,13 @@ export class Engine {
   /** What a turn needs of this session (turn.ts). */
   private turnHost(): TurnHost {
     const o = this.opts;
+    const { chain, sessionId, who, context, profile, resumed, breakers } = this;
     return {
-      chain: this.chain,
-      sessionId: this.sessionId,
-      who: this.who,
-      context: this.context,
-      profile: this.profile,
-      root: o.root,
-      language: o.language,
-      agent: !!o.agent,
-      resumed: this.resumed,
-      maxSteps: o.maxSteps ?? 100,
-      concurrency: o.concurrency ?? 3,
+      chain, sessionId, who, context, profile, resumed, breakers,
+      root: o.root, language: o.language, agent: !!o.agent, maxSteps: o.maxSteps ?? 100, concurrency: o.concurrency ?? 3, compaction: o.compaction ?? {},
       callEnv: { chain: this.chain, registry: o.registry, sessionId: this.sessionId, root: o.root, reads: this.reads, shell: this.shell, ...this.who },
-      compaction: o.compaction ?? {},
-      breakers: this.breakers,
       fixPrefix: () => (this.fixed ? Promise.resolve() : this.fixPrefix()),
-      price: (turn, step, usage, profile, estimated) => this.price(turn, step, usage, profile, estimated),
+      price: (turn, step, usage, profile, estimated) => this.billing.price(turn, step, usage, profile, estimated),
       compact: (instructions, auto) => this.compact(instructions, auto),
       record: (r) => this.record(r),
       mark: (turn) => this.marks.set(turn, { messages: this.context.messages, length: this.context.messages.length, fingerprint: this.context.currentPrefix.fingerprint }),
@@ -308,23 +232,9 @@ export class Engine {
     };
   }
 
-  /** Price a request's usage (model.usage: the cost engine, the ledger) and record it. */
-  private async price(turn: number, step: number, usage: Usage, profile: TurnProfile, estimated = false): Promise<number> {
-    const at = this.now().toISOString();
-    this.pricing++;
-    let priced;
-    try {
-      priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: profile.model, tier: profile.tier, usage, at, ...(estimated ? { estimated } : {}), ...this.who });
-    } finally {
-      this.pricing--;
-    }
-    this.record({ t: "usage", turn, step, model: profile.model, usage, costUsd: priced.costUsd, at, ...(estimated ? { estimated } : {}) });
-    return priced.costUsd;
-  }
-
   /** The core answer of `context.tail`: what changed since the last turn. */
   private async tailNotes(): Promise<{ notes: TailNote[] }> {
-    const fresh = await this.gatherSections();
+    const fresh = await gatherSections(this.sectionSource);
     const r = this.tail.notes({ fresh, registered: this.opts.registry.list(), inPrefix: this.context.currentPrefix.tools, reads: this.reads, root: this.opts.root, turn: this.turn });
     if (r.announced.length) this.record({ t: "announce", tools: r.announced });
     return { notes: r.notes };
@@ -410,12 +320,9 @@ export class Engine {
    *  status line, /status, `deepcode sessions`) hold what the ledger holds, and the running
    *  turn's cost. */
   book(via: "agent" | "sampling", model: string, usage: Usage, costUsd: number): void {
-    this.record({ t: "usage", turn: this.turn, step: 0, model, usage, costUsd, at: this.now().toISOString(), via });
+    this.billing.book(this.turn, via, model, usage, costUsd);
     this.billToTurn(usage, costUsd);
   }
-
-  /** Own requests being priced (model.usage events this engine dispatched itself). */
-  private pricing = 0;
 
   /** Link a subagent's transcript from this session's. */
   link(l: AgentLink): void {
@@ -434,19 +341,14 @@ export class Engine {
     }
   }
 
-  private async gatherSections(): Promise<SystemSection[]> {
-    const tools = this.opts.registry.list().map((t) => t.spec.name);
-    const r = await this.chain.dispatch({ type: "context.system", sessionId: this.sessionId, root: this.opts.root, model: this.profile.model, tools, ...this.who });
-    const sections = [...r.sections];
-    if (this.opts.appendSystemPrompt) sections.push({ id: "append-system-prompt", text: this.opts.appendSystemPrompt });
-    return sections;
+  private get sectionSource(): SectionSource {
+    return { chain: this.chain, sessionId: this.sessionId, root: this.opts.root, model: this.profile.model, who: this.who, registry: this.opts.registry, appendSystemPrompt: this.opts.appendSystemPrompt };
   }
 
   private async freshPrefix(adopt = true): Promise<Prefix> {
-    const sections = await this.gatherSections();
-    const tools = await this.chain.dispatch({ type: "tool.list", sessionId: this.sessionId });
+    const { prefix, sections } = await freshPrefix(this.sectionSource);
     if (adopt) this.tail.sections = sections;
-    return buildPrefix(sections, tools);
+    return prefix;
   }
 
   private newContext(prefix: Prefix, log: AppendOnlyLog): CacheFirstContext {
@@ -461,9 +363,9 @@ export class Engine {
       turnSignal: () => this.active?.signal,
       turn: () => this.turn,
       emit: (e) => this.active?.emit(e),
-      price: (turn, step, usage, profile) => this.price(turn, step, usage, profile),
+      price: (turn, step, usage, profile) => this.billing.price(turn, step, usage, profile),
       billToTurn: (usage, costUsd) => this.billToTurn(usage, costUsd),
-      pricingOwn: () => this.pricing > 0,
+      pricingOwn: () => this.billing.pricingOwn,
       book: (via, model, usage, costUsd) => this.book(via, model, usage, costUsd),
       record: (r) => this.record(r),
       system: (root) => (this.opts.agent ? agentSections(root, this.opts.agent.identity.name, this.opts.agent.system) : baseSections(root)),
