@@ -1,87 +1,32 @@
-// The engine: one session. It owns the cache-first context, gives the chain its core answers
-// for the events it implements, and runs turns (`submit`) as a stream of typed events.
-// The turn loop itself is in loop.ts; tools in tools.ts; the prefix, log and tail in context/.
+// The engine: one session — what lives as long as the session. It owns the cache-first context
+// and its log, the session file (persist.ts), the prefix and its reload, rewind, and billing
+// (billing.ts); it gives the chain its core answers for the events it implements (cores.ts),
+// and runs turns (`submit`) as a stream of typed events. What lives for one turn — turn.start,
+// its bill, the one turn.complete — is a Turn (turn.ts); the turn's two loops are in loop.ts.
 
-import type {
-  AgentIdentity,
-  ChatMessage,
-  CompactionResult,
-  JsonValue,
-  ModelCaps,
-  ReadRecord,
-  RewindResult,
-  StopReason,
-  StreamEvent,
-  SystemSection,
-  TailNote,
-  TurnProfile,
-  Usage,
-} from "../../contract/index.js";
-import { ZERO_USAGE, addUsage } from "../../contract/index.js";
+import type { AgentIdentity, ChatMessage, CompactionResult, JsonValue, ReadRecord, RewindResult, StreamEvent, TailNote, TurnProfile, Usage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import { CacheFirstContext, type Ledger } from "../context/context.js";
-import { AppendOnlyLog, buildPrefix, restorePrefix, type Prefix } from "../context/prefix.js";
+import { AppendOnlyLog, restorePrefix, type Prefix } from "../context/prefix.js";
 import { createToolContext } from "../tool-context.js";
 import { newSessionId, type SessionRecord, type SessionStore, type SessionWriter } from "../session/store.js";
 import type { WriterHooks } from "../session/writer.js";
 import { answerOrphans, replay, type TurnMark } from "../session/replay.js";
 import { rewindLog } from "./rewind.js";
-import { Channel } from "./channel.js";
-import { runTurn, type TurnEnd } from "./loop.js";
+import { freshPrefix, gatherSections, type SectionSource } from "./sections.js";
+import { sessionRecord, writerHooks, type SessionNow } from "./persist.js";
+import { Turn, type TurnHost } from "./turn.js";
+import { SessionBilling } from "./billing.js";
+import { repairNotes } from "./resume.js";
+import type { AgentLink, EngineOptions } from "./options.js";
 import { PROXY_TOOL, runCall, type CallOutcome, type ToolRegistry } from "./tools.js";
-import { appendTurnStart } from "./tail.js";
 import { TailState } from "./tail-state.js";
-import { CompactionBreakers, DEFAULT_BETWEEN_TURNS, DEFAULT_THRESHOLD } from "./compaction.js";
+import { CompactionBreakers } from "./compaction.js";
 import { sessionCores } from "./cores.js";
 import { agentSections, baseSections } from "./system-prompt.js";
-import { formatMoney, plural, type PriceTable } from "../cost/index.js";
+import { plural } from "../cost/index.js";
 
-const MAX_STOP_CONTINUATIONS = 3;
-
-export interface EngineOptions {
-  chain: Chain;
-  root: string;
-  model: string;
-  /** The person chose `model` for this run (`-m`): a resumed session switches to it, rather
-   *  than going on with the model it was saved with. */
-  modelChosen?: boolean;
-  caps: (model: string) => ModelCaps;
-  registry: ToolRegistry;
-  /** Where sessions live; without one nothing is written (tests, benchmarks). */
-  store?: SessionStore;
-  version: string;
-  profile?: Partial<TurnProfile>;
-  /** Model rounds per turn before stopping with `max_turns` (`--max-turns`). */
-  maxSteps?: number;
-  /** Read-only calls run at once (default 3, at most 16). */
-  concurrency?: number;
-  resultMaxBytes?: number;
-  /** Automatic compaction at `threshold` × `window` tokens (defaults 0.8 × the model's window),
-   *  and before a turn's first round at `betweenTurns` × `window` (default 0.5); `keepTurns`
-   *  user turns stay verbatim (default 1: the turn in progress). See compaction.ts. */
-  compaction?: { threshold?: number; betweenTurns?: number; window?: number; keepTurns?: number };
-  appendSystemPrompt?: string;
-  now?: () => Date;
-  language?: string;
-  /** Prices (the packaged table plus settings `pricing`); default: the packaged table. */
-  prices?: PriceTable;
-  /** This engine is a subagent's (agent.spawn): who it works for, and its own system prompt
-   *  (in place of deepcode's base prompt; the instruction layers come from context.system's
-   *  hooks as for every session). Its session has no session.start/session.end (its run is the
-   *  spawn) and no prompt.submit (its prompt is the calling model's, not a person's). */
-  agent?: { identity: AgentIdentity; system: string };
-}
-
-/** A subagent's transcript, linked from its parent's (`deepcode sessions` nests it). */
-export interface AgentLink {
-  id: string;
-  name: string;
-  task: string;
-  /** The tool call that spawned it. */
-  callId?: string;
-  /** Its file, relative to the parent's sessions folder. */
-  file: string;
-}
+export type { AgentLink, EngineOptions } from "./options.js";
 
 export class Engine {
   readonly chain: Chain;
@@ -89,9 +34,7 @@ export class Engine {
   private context!: CacheFirstContext;
   private readonly tail = new TailState();
   private writer?: SessionWriter;
-  private emit?: (e: StreamEvent) => void;
   private turn = 0;
-  private running = false;
   private resumed = false;
   private readonly reads = new Map<string, ReadRecord>();
   private readonly shell: { cwd: string };
@@ -101,18 +44,19 @@ export class Engine {
   /** Whether the prefix is fixed for good. A new session's prefix is provisional until its
    *  first turn (fixPrefix); a resumed one's was fixed by the process that started it. */
   private fixed = false;
-  /** The running turn's interrupt, and what its compactions cost (billed to the turn). */
-  private turnSignal?: AbortSignal;
-  private extra = { usage: { ...ZERO_USAGE } as Usage, costUsd: 0 };
+  /** The running turn (turn.ts): its stream, signal, profile and bill. */
+  private active?: Turn;
   /** What a resumed session noticed on load (a torn line, calls answered as interrupted). */
   readonly startNotes: string[] = [];
   private uninstall: () => void = () => undefined;
   private closed = false;
+  private readonly billing: SessionBilling;
 
   private constructor(private readonly opts: EngineOptions, readonly sessionId: string) {
     this.chain = opts.chain;
     this.shell = { cwd: opts.root };
     this.profile = { model: opts.model, ...opts.profile };
+    this.billing = new SessionBilling({ chain: this.chain, sessionId, who: this.who, record: (r) => this.record(r), now: () => this.now() });
     this.installCores();
   }
 
@@ -179,23 +123,15 @@ export class Engine {
       e.setModel(opts.model);
       e.startNotes.push(`switched from ${state.model} to ${opts.model} (-m); the server caches per model, so the next request re-reads the context once`);
     }
-    // What earlier resumes repaired and said already is repaired the same way, silently.
-    const said = state.repaired;
-    const dropped = repaired.dropped - said.dropped;
-    const recovered = repaired.recovered - said.recovered;
-    const answered = repaired.answered - said.answered;
-    if (dropped > 0) e.startNotes.push(`${plural(dropped, "tool result")} whose call was lost with a damaged line ${dropped === 1 ? "was" : "were"} dropped (the API refuses a result without its call)`);
-    if (recovered > 0) e.startNotes.push(`${plural(recovered, "tool call")} that finished before the last exit ${recovered === 1 ? "keeps its" : "keep their"} result`);
-    if (answered > 0) e.startNotes.push(`${plural(answered, "tool call")} cut off by the last exit ${answered === 1 ? "was" : "were"} answered as interrupted`);
-    if (dropped > 0 || recovered > 0 || answered > 0 || state.damagedLines.some((l) => !said.lines.includes(l))) {
-      e.record({ t: "repaired", lines: state.damagedLines, dropped: repaired.dropped, answered: repaired.answered, recovered: repaired.recovered });
-    }
+    const r = repairNotes(state, repaired);
+    e.startNotes.push(...r.notes);
+    if (r.record) e.record(r.record);
     await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
     return e;
   }
 
   private sessionRecord(): SessionRecord {
-    return { t: "session", id: this.sessionId, root: this.opts.root, model: this.opts.model, created: (this.opts.now?.() ?? new Date()).toISOString(), version: this.opts.version, ...this.who };
+    return sessionRecord({ id: this.sessionId, root: this.opts.root, model: this.opts.model, version: this.opts.version, now: () => this.now(), who: this.who });
   }
 
   private openWriter(store: SessionStore | undefined): SessionWriter | undefined {
@@ -204,32 +140,21 @@ export class Engine {
     return w;
   }
 
-  /** What the writer needs from this engine when its file was deleted or replaced: the
-   *  records that rebuild the session as it stands (the log as one epoch), and a voice. */
   private writerHooks(): WriterHooks {
-    return {
-      reseed: () => {
-        const p = this.context.currentPrefix;
-        return [
-          { ...this.sessionRecord(), model: this.profile.model },
-          { t: "prefix", system: p.system, tools: [...p.tools], sections: this.tail.sections, fingerprint: p.fingerprint, reason: "re-seeded: the session file was deleted or replaced" },
-          { t: "epoch", reason: "re-seeded: the session file was deleted or replaced", messages: [...this.context.messages], turns: this.turn },
-        ];
-      },
-      warn: (message) => this.warn("session-file", message),
-    };
+    const now = (): SessionNow => ({ record: this.sessionRecord(), model: this.profile.model, prefix: this.context.currentPrefix, sections: this.tail.sections, messages: this.context.messages, turns: this.turn });
+    return writerHooks(now, (message) => this.warn("session-file", message));
   }
 
   /** A warning for the person: in the running turn's stream, else with the next turn's. */
   private warn(code: string, message: string): void {
-    if (this.emit) this.emit({ type: "notice", level: "warn", code, message });
+    if (this.active) this.active.emit({ type: "notice", level: "warn", code, message });
     else this.laterNotices.push({ code, message });
   }
 
   private laterNotices: Array<{ code: string; message: string }> = [];
 
   get busy(): boolean {
-    return this.running;
+    return this.active !== undefined;
   }
   /** The Bash tool's working directory (it persists across calls). */
   get cwd(): string {
@@ -258,7 +183,7 @@ export class Engine {
   }
   /** The running turn's profile, or the session's between turns. */
   get turnProfile(): TurnProfile {
-    return this.running ? this.current : this.profile;
+    return this.active?.profile ?? this.profile;
   }
   get prefix(): Prefix {
     return this.context.currentPrefix;
@@ -277,153 +202,49 @@ export class Engine {
     this.record({ t: "model", model });
   }
 
-  /** Run one user turn. The stream always ends with exactly one `turn.complete`. */
+  /** Run one user turn (turn.ts). The stream always ends with exactly one `turn.complete`. */
   submit(prompt: string, opts: { signal?: AbortSignal } = {}): AsyncIterable<StreamEvent> {
-    if (this.running) throw new Error("a turn is already running");
-    this.running = true;
-    const channel = new Channel<StreamEvent>();
-    this.emit = (e) => {
-      if (e.type === "tool.end") this.record({ t: "outcome", callId: e.callId, tool: e.tool, outcome: outcomeOf(e.output), summary: e.output.summary ?? e.tool });
-      channel.push(e);
-    };
-    for (const n of this.laterNotices.splice(0)) this.emit({ type: "notice", level: "warn", code: n.code, message: n.message });
-    this.runOneTurn(prompt, opts.signal ?? new AbortController().signal)
-      .catch((err: unknown) => channel.push(this.completeEvent(this.turn, "error", emptyEnd(err))))
-      .finally(() => {
-        this.running = false;
-        this.emit = undefined;
-        channel.close();
-      });
-    return channel;
-  }
-
-  private async runOneTurn(prompt: string, signal: AbortSignal): Promise<void> {
-    const turn = ++this.turn;
-    this.turnSignal = signal;
-    this.extra = { usage: { ...ZERO_USAGE }, costUsd: 0 };
-    const started = performance.now();
-    const begin = await this.chain.dispatch({ type: "turn.start", sessionId: this.sessionId, turn, prompt, profile: this.profile, ...this.who });
-    const profile = begin?.profile ?? this.profile;
-    this.emit?.({ type: "turn.start", sessionId: this.sessionId, turn, prompt });
-    for (const message of begin?.notices ?? []) this.emit?.({ type: "notice", level: "warn", code: "turn-start", message });
-    if (begin?.refuse) return this.finish(turn, prompt, begin.refuse.stopReason, emptyEnd(begin.refuse.message), started);
-    if (!this.fixed) await this.fixPrefix();
-    const submitted = this.opts.agent ? { text: prompt } : await this.chain.dispatch({ type: "prompt.submit", sessionId: this.sessionId, text: prompt });
-    if (submitted.blocked) return this.finish(turn, prompt, "error", emptyEnd(`prompt blocked: ${submitted.blocked}`), started);
-    const tail = await this.chain.dispatch({ type: "context.tail", sessionId: this.sessionId, root: this.opts.root, turn, resumed: this.resumed });
-    appendTurnStart(this.context, this.now(), this.opts.language, submitted.text, [...tail.notes, ...(submitted.context ?? []).map((text, i) => ({ id: `hook-${i}`, text }))]);
-
-    // A completed turn is announced on turn.complete once per completion; a Stop hook may ask
-    // to go on (Claude Code's `decision: "block"`), at most MAX_STOP_CONTINUATIONS times.
-    let end = await this.runSteps(turn, profile, signal);
-    for (let again = 0; end.stopReason === "completed"; again++) {
-      const after = await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason: end.stopReason, usage: end.usage, text: end.text, ...this.who });
-      if (!after?.continueWith) return this.finish(turn, prompt, end.stopReason, end, started, true);
-      if (again === MAX_STOP_CONTINUATIONS) {
-        this.emit?.({ type: "notice", level: "warn", code: "stop-hook", message: `a Stop hook asked to continue again; stopping after ${MAX_STOP_CONTINUATIONS} continuations` });
-        return this.finish(turn, prompt, end.stopReason, end, started, true);
-      }
-      this.context.append({ role: "user", content: `[deepcode] A Stop hook asks you to continue: ${after.continueWith}` });
-      const more = await this.runSteps(turn, profile, signal);
-      end = { ...more, steps: end.steps + more.steps, usage: addUsage(end.usage, more.usage), costUsd: end.costUsd + more.costUsd, text: [end.text, more.text].filter(Boolean).join("\n\n") };
-    }
-    return this.finish(turn, prompt, end.stopReason, end, started);
-  }
-
-  private runSteps(turn: number, profile: TurnProfile, signal: AbortSignal): Promise<TurnEnd> {
-    this.current = profile;
-    return runTurn({
-      chain: this.chain,
-      context: this.context,
-      sessionId: this.sessionId,
-      turn,
-      profile,
-      maxSteps: this.opts.maxSteps ?? 100,
-      concurrency: this.opts.concurrency ?? 3,
-      signal,
-      callEnv: { chain: this.chain, registry: this.opts.registry, sessionId: this.sessionId, root: this.opts.root, signal, reads: this.reads, shell: this.shell, askLock: { tail: Promise.resolve() }, ...this.who },
-      emit: (e) => this.emit?.(e),
-      onUsage: (step, usage, estimated) => this.onUsage(turn, step, usage, estimated),
-      beforeStep: (step) => this.maybeCompact(turn, step),
-      record: (r) => this.record(r),
+    if (this.active) throw new Error("a turn is already running");
+    const turn = new Turn(this.turnHost(), ++this.turn, prompt, opts.signal ?? new AbortController().signal);
+    this.active = turn;
+    for (const n of this.laterNotices.splice(0)) turn.emit({ type: "notice", level: "warn", code: n.code, message: n.message });
+    void turn.run().finally(() => {
+      this.active = undefined;
+      turn.events.close();
     });
+    return turn.events;
   }
 
-  private current: TurnProfile = { model: "" };
-
-  private async finish(turn: number, prompt: string, stopReason: StopReason, turnEnd: TurnEnd, started: number, dispatched = false): Promise<void> {
-    const durationMs = Math.round(performance.now() - started);
-    // A compaction's digest request within the turn is part of what the turn cost.
-    const end = { ...turnEnd, usage: addUsage(turnEnd.usage, this.extra.usage), costUsd: turnEnd.costUsd + this.extra.costUsd };
-    this.record({ t: "turn", turn, prompt, stopReason, usage: end.usage, costUsd: end.costUsd, at: this.now().toISOString(), durationMs, ...(end.loop ? { loop: end.loop } : {}) });
-    this.marks.set(turn, { messages: this.context.messages, length: this.context.messages.length, fingerprint: this.context.currentPrefix.fingerprint });
-    if (end.loop) {
-      this.emit?.({ type: "notice", level: "warn", code: "call-loop", message: `the model repeated a suppressed call in ${plural(end.loop.requests, "request")}, costing ${formatMoney(end.loop.costUsd, "USD")}` });
-    }
-    if (!dispatched) await this.chain.dispatch({ type: "turn.complete", sessionId: this.sessionId, turn, stopReason, usage: end.usage, text: end.text, ...this.who });
-    this.emit?.({ ...this.completeEvent(turn, stopReason, end), durationMs });
-  }
-
-  private completeEvent(turn: number, stopReason: StopReason, end: TurnEnd): Extract<StreamEvent, { type: "turn.complete" }> {
-    const e: Extract<StreamEvent, { type: "turn.complete" }> = { type: "turn.complete", sessionId: this.sessionId, turn, stopReason, text: end.text, steps: end.steps, usage: end.usage, costUsd: end.costUsd, durationMs: 0 };
-    if (end.error) e.error = end.error;
-    return e;
-  }
-
-  /** Price a request's usage (model.usage: the cost engine, the ledger) and record it. */
-  private async price(turn: number, step: number, usage: Usage, profile: TurnProfile, estimated = false): Promise<number> {
-    const at = this.now().toISOString();
-    this.pricing++;
-    let priced;
-    try {
-      priced = await this.chain.dispatch({ type: "model.usage", sessionId: this.sessionId, turn, step, model: profile.model, tier: profile.tier, usage, at, ...(estimated ? { estimated } : {}), ...this.who });
-    } finally {
-      this.pricing--;
-    }
-    this.record({ t: "usage", turn, step, model: profile.model, usage, costUsd: priced.costUsd, at, ...(estimated ? { estimated } : {}) });
-    return priced.costUsd;
-  }
-
-  /** A model round's usage: priced, then reconciled with the context (the miss explainer). */
-  private async onUsage(turn: number, step: number, usage: Usage, estimated = false): Promise<number> {
-    const costUsd = await this.price(turn, step, usage, this.current, estimated);
-    const r = this.context.observe(usage);
-    if (r.divergence && !r.divergence.expected) {
-      this.emit?.({ type: "notice", level: "warn", code: "cache-divergence", message: `unexpected cache miss: the request stopped extending the previous one at ${r.divergence.zone}${r.divergence.message !== undefined ? ` message ${r.divergence.message}` : ""}` });
-    } else if (r.divergence) {
-      this.emit?.({ type: "notice", level: "info", code: "cache-divergence", message: `cache: ${r.divergence.reason}; this request re-read ${r.missTokens} tokens` });
-    }
-    if (r.unexpectedMiss) this.emit?.({ type: "notice", level: "warn", code: "cache-miss", message: r.unexpectedMiss });
-    return costUsd;
+  /** What a turn needs of this session (turn.ts). */
+  private turnHost(): TurnHost {
+    const o = this.opts;
+    const { chain, sessionId, who, context, profile, resumed, breakers } = this;
+    return {
+      chain, sessionId, who, context, profile, resumed, breakers,
+      root: o.root, language: o.language, agent: !!o.agent, maxSteps: o.maxSteps ?? 100, concurrency: o.concurrency ?? 3, compaction: o.compaction ?? {},
+      callEnv: { chain: this.chain, registry: o.registry, sessionId: this.sessionId, root: o.root, reads: this.reads, shell: this.shell, ...this.who },
+      fixPrefix: () => (this.fixed ? Promise.resolve() : this.fixPrefix()),
+      price: (turn, step, usage, profile, estimated) => this.billing.price(turn, step, usage, profile, estimated),
+      compact: (instructions, auto) => this.compact(instructions, auto),
+      record: (r) => this.record(r),
+      mark: (turn) => this.marks.set(turn, { messages: this.context.messages, length: this.context.messages.length, fingerprint: this.context.currentPrefix.fingerprint }),
+      now: () => this.now(),
+    };
   }
 
   /** The core answer of `context.tail`: what changed since the last turn. */
   private async tailNotes(): Promise<{ notes: TailNote[] }> {
-    const fresh = await this.gatherSections();
+    const fresh = await gatherSections(this.sectionSource);
     const r = this.tail.notes({ fresh, registered: this.opts.registry.list(), inPrefix: this.context.currentPrefix.tools, reads: this.reads, root: this.opts.root, turn: this.turn });
     if (r.announced.length) this.record({ t: "announce", tools: r.announced });
     return { notes: r.notes };
   }
 
-  private async maybeCompact(turn: number, step: number): Promise<void> {
-    const c = this.opts.compaction ?? {};
-    const window = c.window ?? this.context.model.contextWindow;
-    const threshold = c.threshold ?? DEFAULT_THRESHOLD;
-    // Before the turn's first round (not again when a Stop hook continues it): the lower mark.
-    const first = step === 1 && this.firstRoundOf !== turn;
-    if (first) this.firstRoundOf = turn;
-    const mark = first ? Math.min(threshold, c.betweenTurns ?? DEFAULT_BETWEEN_TURNS) : threshold;
-    if (!this.breakers.due(turn, this.context.ledger().nextPromptTokens, mark * window)) return;
-    this.breakers.record(turn, await this.compact(undefined, true));
-  }
-
-  private firstRoundOf = 0;
-
   /** Compact now (`/compact [instructions]`, or automatically). Never loses the turn. */
   async compact(instructions?: string, auto = false): Promise<CompactionResult> {
     const r = await this.chain.dispatch({ type: "context.compact", sessionId: this.sessionId, auto, instructions });
     if (auto && !r.ok && r.error?.startsWith("nothing to compact")) return r; // not worth a notice: it will try again
-    this.emit?.(
+    this.active?.emit(
       r.ok
         ? { type: "notice", level: "info", code: "compacted", message: `context compacted${auto ? " automatically" : ""}: ${r.tokensBefore} → ${r.tokensAfter} tokens` }
         : { type: "notice", level: "warn", code: "compaction-failed", message: `compaction failed, continuing uncompacted: ${r.error}` },
@@ -468,7 +289,7 @@ export class Engine {
   /** Cut the conversation back to the end of `turn` (`context.rewind`'s core answer): the
    *  log becomes exactly what it was then, as a new epoch named for the miss explainer. */
   rewind(turn: number): RewindResult {
-    if (this.running) return { ok: false, error: "a turn is running", turn: this.turn, rewound: [], messages: this.context.messages.length, notes: [] };
+    if (this.active) return { ok: false, error: "a turn is running", turn: this.turn, rewound: [], messages: this.context.messages.length, notes: [] };
     const r = rewindLog(this.marks, turn, this.context.messages, this.context.currentPrefix.fingerprint);
     if ("error" in r) return { ok: false, error: r.error, turn, rewound: [], messages: this.context.messages.length, notes: [] };
     this.marks = r.marks;
@@ -491,8 +312,7 @@ export class Engine {
    *  the running turn: its turn.complete, `-p`'s total_cost_usd and the REPL's status line
    *  count it. Between turns it is not added anywhere (the ledger has it either way). */
   billToTurn(usage: Usage, costUsd: number): void {
-    if (!this.running) return;
-    this.extra = { usage: addUsage(this.extra.usage, usage), costUsd: this.extra.costUsd + costUsd };
+    this.active?.bill(usage, costUsd);
   }
 
   /** Book a request made for this session outside its own rounds (a subagent's run, an MCP
@@ -500,12 +320,9 @@ export class Engine {
    *  status line, /status, `deepcode sessions`) hold what the ledger holds, and the running
    *  turn's cost. */
   book(via: "agent" | "sampling", model: string, usage: Usage, costUsd: number): void {
-    this.record({ t: "usage", turn: this.turn, step: 0, model, usage, costUsd, at: this.now().toISOString(), via });
+    this.billing.book(this.turn, via, model, usage, costUsd);
     this.billToTurn(usage, costUsd);
   }
-
-  /** Own requests being priced (model.usage events this engine dispatched itself). */
-  private pricing = 0;
 
   /** Link a subagent's transcript from this session's. */
   link(l: AgentLink): void {
@@ -524,19 +341,14 @@ export class Engine {
     }
   }
 
-  private async gatherSections(): Promise<SystemSection[]> {
-    const tools = this.opts.registry.list().map((t) => t.spec.name);
-    const r = await this.chain.dispatch({ type: "context.system", sessionId: this.sessionId, root: this.opts.root, model: this.profile.model, tools, ...this.who });
-    const sections = [...r.sections];
-    if (this.opts.appendSystemPrompt) sections.push({ id: "append-system-prompt", text: this.opts.appendSystemPrompt });
-    return sections;
+  private get sectionSource(): SectionSource {
+    return { chain: this.chain, sessionId: this.sessionId, root: this.opts.root, model: this.profile.model, who: this.who, registry: this.opts.registry, appendSystemPrompt: this.opts.appendSystemPrompt };
   }
 
   private async freshPrefix(adopt = true): Promise<Prefix> {
-    const sections = await this.gatherSections();
-    const tools = await this.chain.dispatch({ type: "tool.list", sessionId: this.sessionId });
+    const { prefix, sections } = await freshPrefix(this.sectionSource);
     if (adopt) this.tail.sections = sections;
-    return buildPrefix(sections, tools);
+    return prefix;
   }
 
   private newContext(prefix: Prefix, log: AppendOnlyLog): CacheFirstContext {
@@ -546,14 +358,14 @@ export class Engine {
   private installCores(): void {
     this.uninstall = this.chain.setSessionCores(this.sessionId, sessionCores(this.chain, {
       context: () => this.context,
-      turnProfile: () => (this.running ? this.current : this.profile),
-      running: () => this.running,
-      turnSignal: () => this.turnSignal,
+      turnProfile: () => this.turnProfile,
+      running: () => this.active !== undefined,
+      turnSignal: () => this.active?.signal,
       turn: () => this.turn,
-      emit: (e) => this.emit?.(e),
-      price: (turn, step, usage, profile) => this.price(turn, step, usage, profile),
+      emit: (e) => this.active?.emit(e),
+      price: (turn, step, usage, profile) => this.billing.price(turn, step, usage, profile),
       billToTurn: (usage, costUsd) => this.billToTurn(usage, costUsd),
-      pricingOwn: () => this.pricing > 0,
+      pricingOwn: () => this.billing.pricingOwn,
       book: (via, model, usage, costUsd) => this.book(via, model, usage, costUsd),
       record: (r) => this.record(r),
       system: (root) => (this.opts.agent ? agentSections(root, this.opts.agent.identity.name, this.opts.agent.system) : baseSections(root)),
@@ -567,7 +379,7 @@ export class Engine {
           signal: signal ?? new AbortController().signal,
           reads: this.reads,
           shell: this.shell,
-          progress: (p) => this.emit?.({ type: "tool.progress", callId, ...p }),
+          progress: (p) => this.active?.emit({ type: "tool.progress", callId, ...p }),
           keepOutput: (id, text) => this.opts.store?.keepOutput(this.sessionId, id, text) ?? null,
         }),
       registry: this.opts.registry,
@@ -586,13 +398,3 @@ export class Engine {
 }
 
 export { PROXY_TOOL };
-
-function outcomeOf(o: { isError?: boolean; summary?: string; meta?: Record<string, JsonValue> }): "ok" | "denied" | "failed" | "suppressed" | "interrupted" {
-  if (o.meta?.outcome === "denied" || o.meta?.outcome === "suppressed") return o.meta.outcome;
-  if (!o.isError) return "ok";
-  return o.summary?.endsWith(": interrupted") ? "interrupted" : "failed";
-}
-
-function emptyEnd(err: unknown): TurnEnd {
-  return { stopReason: "error", text: "", steps: 0, usage: { ...ZERO_USAGE }, costUsd: 0, error: err instanceof Error ? err.message : String(err) };
-}

@@ -1,13 +1,20 @@
-// One user turn: model rounds until the model stops asking for tools.
+// One user turn: two loops, both here.
 //
-// Loop 1 (here) — model rounds. Exit: a reply without tool calls that the ending judge accepts
-//   (completed; an empty or unfinished one is reminded once, then empty_reply/unfinished_reply),
-//   or a stop condition: max rounds, output cut 3 times (output_truncated), content filter,
-//   interrupt, an API error, a call repeated after the call-storm breaker (repeated_calls), a
-//   reply degenerated into repetition twice (degenerate_output; never logged). A request over
-//   the context window is asked again once with the turn's large messages bounded (context-limit.ts).
-//   Every exit returns exactly one stop reason; the caller emits turn.complete.
-// Loop 2 (the REPL / -p driver) — turns, until the user stops.
+// Loop 1 (runRounds) — model rounds: request → tool calls → request… Exit: a reply without tool
+//   calls that the ending judge accepts (completed; an empty or unfinished one is reminded once,
+//   then empty_reply/unfinished_reply), or a stop condition: max rounds, output cut 3 times
+//   (output_truncated), content filter, interrupt, an API error, a call repeated after the
+//   call-storm breaker (repeated_calls), a reply degenerated into repetition twice
+//   (degenerate_output; never logged). A request over the context window is asked again once
+//   with the turn's large messages bounded (context-limit.ts). Every exit returns exactly one
+//   stop reason.
+// Loop 2 (runTurn) — Stop-hook continuations around loop 1: a completed turn is announced
+//   (turn.complete to the chain), and a hook may answer `continueWith` (Claude Code's
+//   `decision: "block"`): its reason goes in as a user message and loop 1 runs again. Exit: loop 1
+//   ended other than completed (not announced: the turn announces it); the hooks ask nothing
+//   more; or they asked MAX_STOP_CONTINUATIONS times already (a notice).
+// Around both: the turn (turn.ts: turn.start, the prompt, the turn's bill, the one turn.complete)
+// and the driver (the REPL / -p) — turns, until the user stops.
 // Invariants: every tool call in the log gets a result (no orphaned call can reach the API), and
 // what is logged is what the API accepts back (prepareReply: unique ids, JSON arguments);
 // what arrived before a failure stays in the log; errors are data, never an unwinding.
@@ -59,8 +66,33 @@ export interface TurnEnd {
 
 const MAX_CONTINUATIONS = 3;
 const MAX_DEGENERATE_RETRIES = 1;
+export const MAX_STOP_CONTINUATIONS = 3;
 
-export async function runTurn(d: TurnDeps): Promise<TurnEnd> {
+export interface StopDeps extends TurnDeps {
+  /** Announce the turn as completed (turn.complete to the chain): what its hooks answer. */
+  announce(end: TurnEnd): Promise<{ continueWith?: string } | void>;
+}
+
+/** Loop 2: the turn's rounds (loop 1), continued while a Stop hook asks. `announced`: the
+ *  chain has had turn.complete for this end (only a completed end is announced here). */
+export async function runTurn(d: StopDeps): Promise<{ end: TurnEnd; announced: boolean }> {
+  let end = await runRounds(d);
+  for (let again = 0; end.stopReason === "completed"; again++) {
+    const after = await d.announce(end);
+    if (!after?.continueWith) return { end, announced: true }; // exit: nothing more asked
+    if (again === MAX_STOP_CONTINUATIONS) {
+      d.emit({ type: "notice", level: "warn", code: "stop-hook", message: `a Stop hook asked to continue again; stopping after ${MAX_STOP_CONTINUATIONS} continuations` });
+      return { end, announced: true }; // exit: asked too often
+    }
+    d.context.append({ role: "user", content: `[deepcode] A Stop hook asks you to continue: ${after.continueWith}` });
+    const more = await runRounds(d);
+    end = { ...more, steps: end.steps + more.steps, usage: addUsage(end.usage, more.usage), costUsd: end.costUsd + more.costUsd, text: [end.text, more.text].filter(Boolean).join("\n\n") };
+  }
+  return { end, announced: false }; // exit: loop 1 stopped other than completed
+}
+
+/** Loop 1: model rounds until the model stops asking for tools (exits: the header). */
+async function runRounds(d: TurnDeps): Promise<TurnEnd> {
   let usage: Usage = { ...ZERO_USAGE };
   let costUsd = 0;
   let text = "";
