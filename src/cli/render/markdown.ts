@@ -7,8 +7,13 @@
 // `│ ` exactly as written (no reflow, indentation kept), and a dim `└─` line. Blank lines pass
 // through one for one, so paragraphs keep single spacing. Without colour every other marker is
 // left as written (`**bold**` stays readable as text).
+//
+// Given a width, text lines wrap at word boundaries (wrap.ts): a list item's or quote's
+// continuation lines keep its hanging indent, escapes take no columns, and code-block lines are
+// printed as written however long. Only the partial word at the stream's end is held back.
 
 import type { Style } from "./style.js";
+import { Wrapper, textWidth } from "./wrap.js";
 
 type Kind = "text" | "heading" | "code" | "frame" | "quote" | "inline" | "bold" | "marker";
 type LineKind = "text" | "heading" | "quote" | "raw" | "code" | "fence-open" | "fence-close";
@@ -25,7 +30,15 @@ export class MarkdownStream {
   /** Output spans, merged by kind when taken: one escape sequence per run, not per character. */
   private spans: Array<[Kind, string]> = [];
 
-  constructor(private readonly style: Style) {}
+  private readonly wrapper: Wrapper<Kind>;
+
+  /** `width`: the terminal's columns (Infinity, the default: lines are never broken). */
+  constructor(
+    private readonly style: Style,
+    width = Infinity,
+  ) {
+    this.wrapper = new Wrapper<Kind>(width, (kind, text) => this.spans.push([kind ?? "text", text]));
+  }
 
   /** Feed streamed text; returns what to print now. */
   write(chunk: string): string {
@@ -38,6 +51,7 @@ export class MarkdownStream {
     if (this.head) this.classify(true);
     if (this.pending) this.emit(this.pending, this.inlineKind());
     this.pending = "";
+    this.wrapper.flush();
     return this.take();
   }
 
@@ -114,7 +128,8 @@ export class MarkdownStream {
     const t = this.head.trimStart();
     if (t === "") return this.head.length > 8;
     if (t === "`" || t === "``") return false;
-    if (this.inFence || this.plain) return true;
+    // Without colour a marker stays as written, but is still held: it sets the hanging indent.
+    if (this.inFence) return true;
     if (/^#{1,6}$/.test(t) || /^\d{1,3}\.?$/.test(t)) return false;
     if (/^[-*+]$/.test(t) || t === ">") return false;
     return true;
@@ -126,6 +141,7 @@ export class MarkdownStream {
     this.lineStart = false;
     const t = h.trimStart();
     const indent = h.slice(0, h.length - t.length);
+    if (t.startsWith("```") || this.inFence) this.wrapper.startLine([], false);
     if (t.startsWith("```")) {
       this.lineKind = this.inFence ? "fence-close" : "fence-open";
       this.inFence = !this.inFence;
@@ -138,27 +154,34 @@ export class MarkdownStream {
       this.emit(h, "code");
     } else if (this.plain) {
       this.lineKind = "raw";
-      this.emit(h, "text");
+      // Markers stay as written; continuation lines align under the text after them.
+      const m = /^(?:[-*+]|\d{1,3}\.|>) /.exec(t);
+      const lead = indent + (m?.[0] ?? "");
+      this.wrapper.startLine([["text", " ".repeat(textWidth(lead))]], true);
+      this.wrapper.prefix("text", lead);
+      this.emit(h.slice(lead.length), "text");
     } else {
       const m = /^(#{1,6}) |^([-*+]) |^(\d{1,3}\.) |^> /.exec(t);
       let rest = t;
       this.lineKind = "text";
+      let lead: [Kind, string] = ["text", indent];
       if (m?.[1]) {
         this.lineKind = "heading";
         rest = t.slice(m[0].length);
       } else if (m?.[2]) {
-        this.spans.push(["text", `${indent}• `]);
+        lead = ["text", `${indent}• `];
         rest = t.slice(m[0].length);
       } else if (m?.[3]) {
-        this.spans.push(["text", `${indent}${m[3]} `]);
+        lead = ["text", `${indent}${m[3]} `];
         rest = t.slice(m[0].length);
       } else if (m) {
-        this.spans.push(["marker", `${indent}│ `]);
+        lead = ["marker", `${indent}│ `];
         rest = t.slice(m[0].length);
         this.lineKind = "quote";
-      } else {
-        this.spans.push(["text", indent]);
       }
+      // A quote's bar repeats on its continuation lines; a list item's text aligns after its marker.
+      this.wrapper.startLine([lead[0] === "marker" ? lead : ["text", " ".repeat(textWidth(lead[1]))]], true);
+      this.wrapper.prefix(lead[0], lead[1]);
       for (const ch of rest) this.inline(ch);
     }
     if (lineEnded) this.endLine();
@@ -167,7 +190,7 @@ export class MarkdownStream {
   private endLine(): void {
     if (this.pending) this.emit(this.pending, this.inlineKind());
     this.pending = "";
-    this.spans.push(["text", "\n"]);
+    this.wrapper.endLine();
     this.lineStart = true;
     this.bold = false;
     this.code = false;
@@ -175,7 +198,7 @@ export class MarkdownStream {
   }
 
   private emit(text: string, kind: Kind): void {
-    if (text) this.spans.push([kind, text]);
+    if (text) this.wrapper.put(kind, text);
   }
 
   private styled(kind: Kind, text: string): string {

@@ -45,7 +45,14 @@ export class TurnRenderer {
   private ticker?: ReturnType<typeof setInterval>;
 
   constructor(private readonly v: TurnView) {
-    this.md = new MarkdownStream(v.style);
+    this.md = this.markdown();
+  }
+
+  /** The model's text wraps at the terminal's width, read as each reply begins (so a resized
+   *  window applies from the next reply); output that is no terminal (no columns) is not wrapped. */
+  private markdown(): MarkdownStream {
+    const cols = (this.v.out as NodeJS.WriteStream).columns;
+    return new MarkdownStream(this.v.style, typeof cols === "number" && cols > 0 ? cols : Infinity);
   }
 
   handle(ev: StreamEvent): void {
@@ -140,7 +147,7 @@ export class TurnRenderer {
       this.write(this.md.end());
       if (!this.atLineStart) this.write("\n");
       this.inText = false;
-      this.md = new MarkdownStream(this.v.style);
+      this.md = this.markdown();
     } else this.foldReasoning();
   }
 

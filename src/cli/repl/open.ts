@@ -63,7 +63,7 @@ export function outcomesOf(records: readonly SessionRecord[]): Map<string, Outco
 /** The earlier turns of a resumed session, in the order they happened (without tool output):
  *  each reply's text, then its calls with how each ended — ✓ ran, ✗ denied, ✗ failed,
  *  ↷ suppressed (the call-storm breaker), ✗ interrupted. */
-export function replayText(messages: readonly ChatMessage[], style: Style, outcomes: ReadonlyMap<string, Outcome> = new Map()): string {
+export function replayText(messages: readonly ChatMessage[], style: Style, outcomes: ReadonlyMap<string, Outcome> = new Map(), width = Infinity): string {
   const out: string[] = [];
   const results = new Map<string, string>();
   for (const m of messages) if (m.role === "tool") results.set(m.tool_call_id, m.content);
@@ -72,7 +72,7 @@ export function replayText(messages: readonly ChatMessage[], style: Style, outco
     else if (m.role === "user" && m.content.startsWith("[deepcode] Digest")) out.push(style("dim", "· (earlier turns were compacted into a digest)"));
     else if (m.role === "assistant") {
       if (m.content) {
-        const md = new MarkdownStream(style);
+        const md = new MarkdownStream(style, width); // wrapped as a live reply is
         out.push((md.write(inertText(m.content)) + md.end()).trimEnd()); // the model's text: inert, as in a live turn
       }
       for (const c of m.tool_calls ?? []) out.push(callLine(c.function.name, c.function.arguments, outcomes.get(c.id), results.get(c.id), style));

@@ -282,7 +282,7 @@ export class Repl implements ReplApi {
   }
 
   private showEarlierTurns(): void {
-    const text = replayText(this.engine.messages, this.style, outcomesOf(this.app.store.load(this.engine.sessionId).records));
+    const text = replayText(this.engine.messages, this.style, outcomesOf(this.app.store.load(this.engine.sessionId).records), this.out.columns || Infinity);
     if (text) this.print(`${this.style("dim", "── earlier in this session ──")}\n${text}\n${this.style("dim", "──")}`);
   }
 
