@@ -28,6 +28,9 @@ export interface Guarded {
   path: string;
   tree?: boolean;
   names?: RegExp;
+  /** The writable folder it belongs to: the folders between it and `path` are checked for
+   *  links (see linkedAncestor). */
+  base?: string;
 }
 
 const MAX_CONTENT = 1024 * 1024;
@@ -41,7 +44,7 @@ export function guardedPaths(dir: string): Guarded[] {
   for (const m of subdirs(join(git, "modules"))) out.push({ path: join(m, "config") }, { path: join(m, "config.worktree") }, { path: join(m, "hooks"), tree: true });
   const hooksPath = gitHooksPath(git, dir);
   if (hooksPath) out.push({ path: hooksPath, tree: true });
-  return out;
+  return out.map((g) => (isInside(g.path, dir) ? { ...g, base: dir } : g));
 }
 
 /** The folder `core.hooksPath` names in a repository's config, absolute (relative paths are
@@ -82,6 +85,8 @@ interface Entry {
   size: number;
   mtimeMs: number;
   content?: Buffer;
+  /** The writable folder of the protected place it was found in. */
+  base?: string;
 }
 
 export type Snapshot = Map<string, Entry>;
@@ -100,9 +105,10 @@ export function missingParents(guarded: readonly Guarded[], root: string): strin
 /** Every path in the protected places as it is now. */
 export function snapshot(guarded: readonly Guarded[]): Snapshot {
   const out: Snapshot = new Map();
+  let base: string | undefined;
   const add = (p: string, st: Stats): void => {
     const kind = st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
-    const e: Entry = { kind, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+    const e: Entry = { kind, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, base };
     if (kind === "file" && st.size <= MAX_CONTENT) {
       try {
         e.content = readFileSync(p);
@@ -113,6 +119,16 @@ export function snapshot(guarded: readonly Guarded[]): Snapshot {
     out.set(p, e);
   };
   for (const g of guarded) {
+    base = g.base;
+    // A link (or a file) where a folder of the protected path belongs: the path is recorded as
+    // that link, never followed — a command that puts `.claude -> ~/.claude` in place must not
+    // make restore() delete or overwrite what the link points at, outside the workspace.
+    const linked = linkedAncestor(g);
+    if (linked) {
+      const st = lstatOrNull(linked);
+      if (st) add(linked, st);
+      continue;
+    }
     if (g.names) {
       for (const p of existingGuarded(g)) {
         const st = lstatOrNull(p);
@@ -152,6 +168,9 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
     const now = after.get(p);
     if (now && now.kind === "file" && now.ino === was.ino && now.size === was.size && now.mtimeMs === was.mtimeMs) continue;
     try {
+      // Never through a link put where one of its folders was (a new one is removed above).
+      const linked = was.base ? linkedAncestor({ path: p, base: was.base }) : null;
+      if (linked) throw new Error(`${rel(linked)} is not a folder`);
       if (now && now.kind !== "file") rmSync(p, { recursive: true, force: true });
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, was.content);
@@ -171,6 +190,27 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
     }
   }
   return done;
+}
+
+/** The first folder between a protected place's writable folder and the place (the place
+ *  itself too, for a `names` place: the folder it lists) that is a link or not a folder, or
+ *  null. Without a `base`, none is checked. */
+export function linkedAncestor(g: Guarded): string | null {
+  if (!g.base) return null;
+  const parts = relative(g.base, g.names ? g.path : dirname(g.path)).split(sep).filter((x) => x !== "");
+  let d = g.base;
+  for (const part of parts) {
+    d = join(d, part);
+    const st = lstatOrNull(d);
+    if (!st) return null;
+    if (!st.isDirectory()) return d;
+  }
+  return null;
+}
+
+function isInside(p: string, dir: string): boolean {
+  const r = relative(dir, p);
+  return r !== "" && !r.startsWith("..") && !isAbsolute(r);
 }
 
 function walk(dir: string, visit: (p: string, st: Stats) => void, count: { n: number }): void {
