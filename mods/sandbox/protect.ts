@@ -15,12 +15,14 @@
 //
 // What counts, relative to each writable folder: the contract's protected project paths
 // (src/contract/protected.ts) and git's other files that make git run programs or loosen
-// checks: `.git/config.worktree`, `.git/info/attributes` (filters), `.git/modules/*/config`
-// and `hooks/`, and the folder `core.hooksPath` names (`.husky/` …).
+// checks: `.git/config.worktree`, `.git/info/attributes` (filters), `.git/commondir` (which
+// points git at another config and hooks), `.git/modules/*/config` and `hooks/`, and the folder
+// `core.hooksPath` names (`.husky/` …).
 
 import { lstatSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROTECTED_PROJECT_PATHS } from "../../src/contract/protected.js";
+import { nestedGits } from "./nested.js";
 
 /** One protected place: a file or a whole folder (`tree`), or the files in a folder whose
  *  names match (`names`). Absolute. */
@@ -40,10 +42,21 @@ const MAX_ENTRIES = 5_000;
 export function guardedPaths(dir: string): Guarded[] {
   const out: Guarded[] = PROTECTED_PROJECT_PATHS.map((e) => ({ path: join(dir, e.path), tree: e.tree, names: e.names }));
   const git = join(dir, ".git");
-  out.push({ path: join(git, "config.worktree") }, { path: join(git, "info", "attributes") });
-  for (const m of subdirs(join(git, "modules"))) out.push({ path: join(m, "config") }, { path: join(m, "config.worktree") }, { path: join(m, "hooks"), tree: true });
+  // `commondir` makes git take config and hooks from the folder it names (a copy with a
+  // core.fsmonitor the person's next `git status` runs).
+  out.push({ path: join(git, "config.worktree") }, { path: join(git, "info", "attributes") }, { path: join(git, "commondir") });
+  for (const m of subdirs(join(git, "modules"))) out.push({ path: join(m, "config") }, { path: join(m, "config.worktree") }, { path: join(m, "hooks"), tree: true }, { path: join(m, "commondir") });
+  // A linked worktree's admin folder: git there takes config and hooks from `commondir`.
+  for (const w of subdirs(join(git, "worktrees"))) out.push({ path: join(w, "commondir") }, { path: join(w, "config.worktree") });
   const hooksPath = gitHooksPath(git, dir);
   if (hooksPath) out.push({ path: hooksPath, tree: true });
+  // Nested repositories (nested.ts): the person's git runs their config and hooks too.
+  for (const n of nestedGits(dir)) {
+    if (lstatOrNull(n)?.isDirectory() !== true) continue;
+    out.push({ path: join(n, "config") }, { path: join(n, "config.worktree") }, { path: join(n, "commondir") }, { path: join(n, "info", "attributes") }, { path: join(n, "hooks"), tree: true });
+    const nestedHooks = gitHooksPath(n, dirname(n));
+    if (nestedHooks) out.push({ path: nestedHooks, tree: true });
+  }
   return out.map((g) => (isInside(g.path, dir) ? { ...g, base: dir } : g));
 }
 

@@ -3,6 +3,7 @@
 // command runs without a prompt), judged by effect outside the workspace.
 // Run `npx tsc -p tsconfig.json` first: this starts dist/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxStatus } from "../../mods/sandbox/index.js";
@@ -33,5 +34,63 @@ describe.skipIf(!available)("the undo of protected paths never follows a link th
     } finally {
       rmSync(box.base, { recursive: true, force: true });
     }
+  }, TIMEOUT);
+});
+
+/** The command hidden from the shell reader in a script (what the sandbox must contain alone). */
+const script = (text: string): string => `echo ${Buffer.from(text).toString("base64")} | base64 -d > a.sh && sh a.sh`;
+
+/** Run `command` in a fresh project, then the person's own `git status` outside any sandbox:
+ *  did git run the program the command planted (a marker file next to the project)? */
+async function personsGitRuns(command: (marker: string) => string, prepare?: (root: string) => void): Promise<{ ran: boolean; planted: boolean; tool: string }> {
+  const box = copyTemplate(template);
+  try {
+    prepare?.(box.root);
+    const marker = join(box.outside, "pwned");
+    const r = await runOne({ box, command: command(marker), settings: {} });
+    try {
+      execFileSync("git", ["status", "--short"], { cwd: box.root, stdio: "ignore", env: { PATH: process.env.PATH, HOME: box.home, GIT_CONFIG_NOSYSTEM: "1" } });
+    } catch {
+      // a broken repository is not the question: whether git ran the planted program is
+    }
+    return { ran: !r.denied, planted: existsSync(marker), tool: r.toolMessage };
+  } finally {
+    rmSync(box.base, { recursive: true, force: true });
+  }
+}
+
+const FSMONITOR = (marker: string): string => `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch ${marker}; false"\\n'`;
+
+describe.skipIf(!available)("files that make the person's own git run a program are undone, however they are reached", () => {
+  it("a .git file pointing at a copied git directory with a core.fsmonitor", async () => {
+    const r = await personsGitRuns((m) => script(`mv .git g2 && cp -r g2 g3 && ${FSMONITOR(m)} > g3/config && echo "gitdir: g3" > .git`));
+    expect(r.ran).toBe(true);
+    expect(r.planted).toBe(false);
+  }, TIMEOUT);
+
+  it(".git/commondir pointing at a copy whose config has a core.fsmonitor", async () => {
+    const r = await personsGitRuns((m) => script(`cp -r .git g3 && ${FSMONITOR(m)} >> g3/config && echo "$PWD/g3" > .git/commondir`));
+    expect(r.ran).toBe(true);
+    expect(r.planted).toBe(false);
+  }, TIMEOUT);
+
+  it("a new nested repository added as a gitlink (git status runs git in it)", async () => {
+    const r = await personsGitRuns((m) => script(`git init -q sub && git -C sub -c user.name=a -c user.email=a@b commit --allow-empty -qm x && ${FSMONITOR(m)} >> sub/.git/config && git add sub`));
+    expect(r.ran).toBe(true);
+    expect(r.planted).toBe(false);
+    expect(r.tool).toContain("removed sub/.git");
+  }, TIMEOUT);
+
+  it("the config of a nested repository that already exists (an old-style submodule)", async () => {
+    const prepare = (root: string): void => {
+      const g = (...a: string[]): void => void execFileSync("git", a, { cwd: root, stdio: "ignore", env: { PATH: process.env.PATH, HOME: join(root, "..", "..", "home"), GIT_CONFIG_NOSYSTEM: "1" } });
+      mkdirSync(join(root, "lib"));
+      g("-C", "lib", "init", "-q");
+      g("-C", "lib", "-c", "user.name=a", "-c", "user.email=a@b", "commit", "--allow-empty", "-qm", "x");
+      g("add", "lib");
+    };
+    const r = await personsGitRuns((m) => script(`${FSMONITOR(m)} >> lib/.git/config; cp lib/.git/config c && ${FSMONITOR(m)} >> c && mv lib/.git lib/g && mkdir lib/.git && cp -r lib/g/. lib/.git/ && cp c lib/.git/config`), prepare);
+    expect(r.ran).toBe(true);
+    expect(r.planted).toBe(false);
   }, TIMEOUT);
 });
