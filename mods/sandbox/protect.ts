@@ -20,6 +20,7 @@
 // `core.hooksPath` names (`.husky/` …).
 
 import { lstatSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync, type Stats } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROTECTED_PROJECT_PATHS } from "../../src/contract/protected.js";
 import { nestedGits } from "./nested.js";
@@ -50,12 +51,17 @@ export function guardedPaths(dir: string): Guarded[] {
   for (const w of subdirs(join(git, "worktrees"))) out.push({ path: join(w, "commondir") }, { path: join(w, "config.worktree") });
   const hooksPath = gitHooksPath(git, dir);
   if (hooksPath) out.push({ path: hooksPath, tree: true });
+  // A relative core.hooksPath in the person's own config (~/.gitconfig …) names a folder in
+  // every repository without one of its own: guarded too (only inside the folder: outside, the
+  // sandbox writes nothing, and the undo must not touch what others write there meanwhile).
+  for (const h of userHooksPaths(dir)) if (isInside(h, dir)) out.push({ path: h, tree: true });
   // Nested repositories (nested.ts): the person's git runs their config and hooks too.
   for (const n of nestedGits(dir)) {
     if (lstatOrNull(n)?.isDirectory() !== true) continue;
     out.push({ path: join(n, "config") }, { path: join(n, "config.worktree") }, { path: join(n, "commondir") }, { path: join(n, "info", "attributes") }, { path: join(n, "hooks"), tree: true });
     const nestedHooks = gitHooksPath(n, dirname(n));
     if (nestedHooks) out.push({ path: nestedHooks, tree: true });
+    for (const h of userHooksPaths(dirname(n))) if (isInside(h, dir)) out.push({ path: h, tree: true });
   }
   return out.map((g) => (isInside(g.path, dir) ? { ...g, base: dir } : g));
 }
@@ -63,9 +69,24 @@ export function guardedPaths(dir: string): Guarded[] {
 /** The folder `core.hooksPath` names in a repository's config, absolute (relative paths are
  *  taken from the work tree, as git does), or null. */
 export function gitHooksPath(gitDir: string, workTree: string): string | null {
+  return hooksPathIn(join(gitDir, "config"), workTree);
+}
+
+/** The folders core.hooksPath names in the system's and the person's git config, for a
+ *  repository whose work tree is `workTree`. */
+export function userHooksPaths(workTree: string, home: string = homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
+  const files = ["/etc/gitconfig", join(xdg, "git", "config"), join(home, ".gitconfig")];
+  return files.flatMap((f) => {
+    const h = hooksPathIn(f, workTree, home);
+    return h ? [h] : [];
+  });
+}
+
+function hooksPathIn(file: string, workTree: string, home: string = homedir()): string | null {
   let text: string;
   try {
-    text = readFileSync(join(gitDir, "config"), "utf8");
+    text = readFileSync(file, "utf8");
   } catch {
     return null; // no repository config here
   }
@@ -79,6 +100,7 @@ export function gitHooksPath(gitDir: string, workTree: string): string | null {
     if (section === "core" && kv) found = kv[1].replace(/^"(.*)"$/, "$1").trim();
   }
   if (!found) return null;
+  if (found === "~" || found.startsWith("~/")) return join(home, found.slice(1));
   return isAbsolute(found) ? found : resolve(workTree, found);
 }
 

@@ -42,14 +42,14 @@ const script = (text: string): string => `echo ${Buffer.from(text).toString("bas
 
 /** Run `command` in a fresh project, then the person's own `git status` outside any sandbox:
  *  did git run the program the command planted (a marker file next to the project)? */
-async function personsGitRuns(command: (marker: string) => string, prepare?: (root: string) => void): Promise<{ ran: boolean; planted: boolean; tool: string }> {
+async function personsGitRuns(command: (marker: string) => string, prepare?: (root: string) => void, person: string[] = ["status", "--short"]): Promise<{ ran: boolean; planted: boolean; tool: string }> {
   const box = copyTemplate(template);
   try {
     prepare?.(box.root);
     const marker = join(box.outside, "pwned");
     const r = await runOne({ box, command: command(marker), settings: {} });
     try {
-      execFileSync("git", ["status", "--short"], { cwd: box.root, stdio: "ignore", env: { PATH: process.env.PATH, HOME: box.home, GIT_CONFIG_NOSYSTEM: "1" } });
+      execFileSync("git", person, { cwd: box.root, stdio: "ignore", env: { PATH: process.env.PATH, HOME: box.home, GIT_CONFIG_NOSYSTEM: "1" } });
     } catch {
       // a broken repository is not the question: whether git ran the planted program is
     }
@@ -90,6 +90,21 @@ describe.skipIf(!available)("files that make the person's own git run a program 
       g("add", "lib");
     };
     const r = await personsGitRuns((m) => script(`${FSMONITOR(m)} >> lib/.git/config; cp lib/.git/config c && ${FSMONITOR(m)} >> c && mv lib/.git lib/g && mkdir lib/.git && cp -r lib/g/. lib/.git/ && cp c lib/.git/config`), prepare);
+    expect(r.ran).toBe(true);
+    expect(r.planted).toBe(false);
+  }, TIMEOUT);
+});
+
+describe.skipIf(!available)("a hooks folder named by the person's own git config", () => {
+  it("a relative core.hooksPath in ~/.gitconfig: a hook planted there does not run at the person's next commit", async () => {
+    const prepare = (root: string): void => {
+      const home = join(root, "..", "..", "home");
+      const env = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+      execFileSync("git", ["config", "--unset", "core.hooksPath"], { cwd: root, env });
+      execFileSync("git", ["config", "--global", "core.hooksPath", ".githooks"], { cwd: root, env });
+    };
+    const plant = (m: string): string => script(`mkdir -p .githooks && printf '#!/bin/sh\\ntouch ${m}\\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`);
+    const r = await personsGitRuns(plant, prepare, ["commit", "--allow-empty", "-qm", "person"]);
     expect(r.ran).toBe(true);
     expect(r.planted).toBe(false);
   }, TIMEOUT);
