@@ -47,6 +47,9 @@ export function guardedPaths(dir: string): Guarded[] {
   // core.fsmonitor the person's next `git status` runs).
   out.push({ path: join(git, "config.worktree") }, { path: join(git, "info", "attributes") }, { path: join(git, "commondir") });
   for (const m of subdirs(join(git, "modules"))) out.push({ path: join(m, "config") }, { path: join(m, "config.worktree") }, { path: join(m, "hooks"), tree: true }, { path: join(m, "commondir") });
+  // Editor settings the person's editor obeys on opening a trusted folder, without asking
+  // (VS Code's `git.path`, a `folderOpen` task; JetBrains run configurations).
+  out.push({ path: join(dir, ".vscode"), tree: true }, { path: join(dir, ".idea"), tree: true });
   // A linked worktree's admin folder: git there takes config and hooks from `commondir`.
   for (const w of subdirs(join(git, "worktrees"))) out.push({ path: join(w, "commondir") }, { path: join(w, "config.worktree") });
   const hooksPath = gitHooksPath(git, dir);

@@ -109,3 +109,16 @@ describe.skipIf(!available)("a hooks folder named by the person's own git config
     expect(r.planted).toBe(false);
   }, TIMEOUT);
 });
+
+describe.skipIf(!available)("editor settings the person's editor obeys on opening the folder", () => {
+  it(".vscode/settings.json naming a git.path, created by a command, is undone", async () => {
+    const box = copyTemplate(template);
+    try {
+      const r = await runOne({ box, command: script(`mkdir -p .vscode && echo '{"git.path": "./x.sh"}' > .vscode/settings.json`), settings: {} });
+      expect(r.denied).toBe(false);
+      expect(existsSync(join(box.root, ".vscode", "settings.json"))).toBe(false);
+    } finally {
+      rmSync(box.base, { recursive: true, force: true });
+    }
+  }, TIMEOUT);
+});
