@@ -4,7 +4,8 @@
 // Run `npx tsc -p tsconfig.json` first: this starts dist/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { sandboxStatus } from "../../mods/sandbox/index.js";
 import { copyTemplate, makeTemplate, runOne } from "../../bench/friction-lib.mjs";
@@ -118,6 +119,32 @@ describe.skipIf(!available)("editor settings the person's editor obeys on openin
       expect(r.denied).toBe(false);
       expect(existsSync(join(box.root, ".vscode", "settings.json"))).toBe(false);
     } finally {
+      rmSync(box.base, { recursive: true, force: true });
+    }
+  }, TIMEOUT);
+});
+
+describe.skipIf(!available)("agent sockets outside /run and /tmp", () => {
+  it("the ssh-agent socket $SSH_AUTH_SOCK names gets no connection", async () => {
+    // Not under /tmp (the sandbox's /tmp is its own): next to the repository's folders.
+    const dir = mkdtempSync(join(process.cwd(), ".rt-sock-"));
+    const sock = join(dir, "agent.sock");
+    let connections = 0;
+    const server = createServer((s) => {
+      connections++;
+      s.end("signed");
+    });
+    await new Promise<void>((r) => server.listen(sock, r));
+    const box = copyTemplate(template);
+    try {
+      const js = `require("net").connect(${JSON.stringify(sock)}).on("data", (d) => console.log("GOT", String(d))).on("error", (e) => console.log(e.code))`;
+      const r = await runOne({ box, command: script(`node -e '${js}'`), settings: {}, env: { SSH_AUTH_SOCK: sock } });
+      expect(r.denied).toBe(false);
+      expect(r.toolMessage).not.toContain("GOT");
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+      rmSync(dir, { recursive: true, force: true });
       rmSync(box.base, { recursive: true, force: true });
     }
   }, TIMEOUT);
