@@ -15,8 +15,22 @@ import { join, relative, sep } from "node:path";
 
 const MAX_ENTRIES = 50_000;
 
+/** Walks made in the current synchronous run: the sandbox asks several times before one
+ *  command starts (mounts, snapshot, parents), and the tree cannot change in between. Cleared
+ *  on the next microtask, so the check after the command walks afresh. */
+const walked = new Map<string, string[]>();
+
 /** Every `.git` below `dir` (its own `dir/.git` excepted), not looking inside any `.git`. */
 export function nestedGits(dir: string): string[] {
+  const known = walked.get(dir);
+  if (known) return known;
+  const out = walkGits(dir);
+  walked.set(dir, out);
+  queueMicrotask(() => walked.delete(dir));
+  return out;
+}
+
+function walkGits(dir: string): string[] {
   const out: string[] = [];
   const count = { n: 0 };
   const walk = (d: string): void => {
@@ -42,7 +56,7 @@ export function nestedGits(dir: string): string[] {
 export function removeNewGits(dirs: readonly string[], before: ReadonlySet<string>, root: string): string[] {
   const done: string[] = [];
   for (const d of dirs) {
-    for (const p of nestedGits(d)) {
+    for (const p of walkGits(d)) {
       if (before.has(p)) continue;
       const rel = relative(root, p).split(sep).join("/");
       try {
