@@ -26,7 +26,7 @@
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
 
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/protected.js";
@@ -94,6 +94,8 @@ export interface WrapOptions {
   /** Nothing writable but the private temp folders (plan mode): the workspace and the extra
    *  folders are bound read-only. */
   readOnly?: boolean;
+  /** Where agent sockets are named (default: this process's environment). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The folders a sandboxed command may write, real paths, the root first. */
@@ -150,6 +152,19 @@ function hide(path: string): string[] {
   }
 }
 
+/** The unix sockets `SSH_AUTH_SOCK`, `DOCKER_HOST` (`unix://…`) and `GPG_AGENT_INFO` name,
+ *  where they exist as sockets. */
+export function agentSockets(env: NodeJS.ProcessEnv): string[] {
+  const named = [env.SSH_AUTH_SOCK, env.DOCKER_HOST?.startsWith("unix://") ? env.DOCKER_HOST.slice("unix://".length) : undefined, env.GPG_AGENT_INFO?.split(":")[0]];
+  return [...new Set(named.filter((p): p is string => typeof p === "string" && isAbsolute(p)))].filter((p) => {
+    try {
+      return lstatSync(p).isSocket();
+    } catch {
+      return false; // not there: nothing to hide
+    }
+  });
+}
+
 /** bwrap's arguments (everything before `--`) for one command. */
 export function sandboxArgs(o: WrapOptions): string[] {
   ensureProtectedFolders(o.root);
@@ -178,6 +193,10 @@ export function sandboxArgs(o: WrapOptions): string[] {
   // Project secrets (`.env`, keys …) are hidden like the home ones: /dev/null stands in.
   // (Not inside a place already hidden: there is nothing to bind over.)
   for (const p of projectSecrets(writable)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
+  // Agent sockets the environment names (an ssh-agent signs with the person's keys, a Docker
+  // daemon is root on the host) are hidden wherever they are: outside /run and /tmp, which are
+  // empty here, a socket is reachable though read-only (connecting is not writing).
+  for (const p of agentSockets(o.env ?? process.env)) args.push("--ro-bind", "/dev/null", p);
   if (!o.readOnly) for (const w of writable) for (const p of protectedPaths(w)) args.push("--ro-bind", p, p);
   args.push("--unshare-all");
   if (o.network) args.push("--share-net");

@@ -27,6 +27,7 @@
 import type { JsonValue, Plugin, ProcessRunResult } from "../../src/contract/index.js";
 import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
 import { guardedPaths, missingParents, restore, snapshot } from "./protect.js";
+import { nestedGits, removeNewGits } from "./nested.js";
 
 export interface SandboxSettings {
   enabled?: boolean;
@@ -91,13 +92,14 @@ const plugin: Plugin = {
       const guarded = dirs.flatMap(guardedPaths);
       const before = snapshot(guarded);
       const parents = dirs.flatMap((d) => missingParents(guardedPaths(d), d));
+      const repos = new Set(dirs.flatMap(nestedGits));
       let undone: string[];
       let r: ProcessRunResult;
       try {
         r = await next({ ...e, argv });
       } finally {
         // Also when the run failed or was interrupted: what it created must not outlive it.
-        undone = guarded.length > 0 ? restore(guarded, before, api.root, parents) : [];
+        undone = guarded.length > 0 ? [...restore(guarded, before, api.root, parents), ...removeNewGits(dirs, repos, api.root)] : [];
         if (undone.length > 0) api.log.warn(`sandbox: ${undone.join("; ")}`);
       }
       const note = undone.length > 0 ? `\n[deepcode sandbox: protected paths are never written by a command; ${undone.join("; ")}]\n` : "";

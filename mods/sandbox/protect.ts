@@ -15,12 +15,15 @@
 //
 // What counts, relative to each writable folder: the contract's protected project paths
 // (src/contract/protected.ts) and git's other files that make git run programs or loosen
-// checks: `.git/config.worktree`, `.git/info/attributes` (filters), `.git/modules/*/config`
-// and `hooks/`, and the folder `core.hooksPath` names (`.husky/` …).
+// checks: `.git/config.worktree`, `.git/info/attributes` (filters), `.git/commondir` (which
+// points git at another config and hooks), `.git/modules/*/config` and `hooks/`, and the folder
+// `core.hooksPath` names (`.husky/` …).
 
 import { lstatSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync, type Stats } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROTECTED_PROJECT_PATHS } from "../../src/contract/protected.js";
+import { nestedGits } from "./nested.js";
 
 /** One protected place: a file or a whole folder (`tree`), or the files in a folder whose
  *  names match (`names`). Absolute. */
@@ -28,6 +31,9 @@ export interface Guarded {
   path: string;
   tree?: boolean;
   names?: RegExp;
+  /** The writable folder it belongs to: the folders between it and `path` are checked for
+   *  links (see linkedAncestor). */
+  base?: string;
 }
 
 const MAX_CONTENT = 1024 * 1024;
@@ -37,19 +43,53 @@ const MAX_ENTRIES = 5_000;
 export function guardedPaths(dir: string): Guarded[] {
   const out: Guarded[] = PROTECTED_PROJECT_PATHS.map((e) => ({ path: join(dir, e.path), tree: e.tree, names: e.names }));
   const git = join(dir, ".git");
-  out.push({ path: join(git, "config.worktree") }, { path: join(git, "info", "attributes") });
-  for (const m of subdirs(join(git, "modules"))) out.push({ path: join(m, "config") }, { path: join(m, "config.worktree") }, { path: join(m, "hooks"), tree: true });
+  // `commondir` makes git take config and hooks from the folder it names (a copy with a
+  // core.fsmonitor the person's next `git status` runs).
+  out.push({ path: join(git, "config.worktree") }, { path: join(git, "info", "attributes") }, { path: join(git, "commondir") });
+  for (const m of subdirs(join(git, "modules"))) out.push({ path: join(m, "config") }, { path: join(m, "config.worktree") }, { path: join(m, "hooks"), tree: true }, { path: join(m, "commondir") });
+  // Editor settings the person's editor obeys on opening a trusted folder, without asking
+  // (VS Code's `git.path`, a `folderOpen` task; JetBrains run configurations).
+  out.push({ path: join(dir, ".vscode"), tree: true }, { path: join(dir, ".idea"), tree: true });
+  // A linked worktree's admin folder: git there takes config and hooks from `commondir`.
+  for (const w of subdirs(join(git, "worktrees"))) out.push({ path: join(w, "commondir") }, { path: join(w, "config.worktree") });
   const hooksPath = gitHooksPath(git, dir);
   if (hooksPath) out.push({ path: hooksPath, tree: true });
-  return out;
+  // A relative core.hooksPath in the person's own config (~/.gitconfig …) names a folder in
+  // every repository without one of its own: guarded too (only inside the folder: outside, the
+  // sandbox writes nothing, and the undo must not touch what others write there meanwhile).
+  for (const h of userHooksPaths(dir)) if (isInside(h, dir)) out.push({ path: h, tree: true });
+  // Nested repositories (nested.ts): the person's git runs their config and hooks too.
+  for (const n of nestedGits(dir)) {
+    if (lstatOrNull(n)?.isDirectory() !== true) continue;
+    out.push({ path: join(n, "config") }, { path: join(n, "config.worktree") }, { path: join(n, "commondir") }, { path: join(n, "info", "attributes") }, { path: join(n, "hooks"), tree: true });
+    const nestedHooks = gitHooksPath(n, dirname(n));
+    if (nestedHooks) out.push({ path: nestedHooks, tree: true });
+    for (const h of userHooksPaths(dirname(n))) if (isInside(h, dir)) out.push({ path: h, tree: true });
+  }
+  return out.map((g) => (isInside(g.path, dir) ? { ...g, base: dir } : g));
 }
 
 /** The folder `core.hooksPath` names in a repository's config, absolute (relative paths are
  *  taken from the work tree, as git does), or null. */
 export function gitHooksPath(gitDir: string, workTree: string): string | null {
+  return hooksPathIn(join(gitDir, "config"), workTree);
+}
+
+/** The folders core.hooksPath names in the system's and the person's git config, for a
+ *  repository whose work tree is `workTree`. */
+export function userHooksPaths(workTree: string, home: string = homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
+  const files = ["/etc/gitconfig", join(xdg, "git", "config"), join(home, ".gitconfig")];
+  return files.flatMap((f) => {
+    const h = hooksPathIn(f, workTree, home);
+    return h ? [h] : [];
+  });
+}
+
+function hooksPathIn(file: string, workTree: string, home: string = homedir()): string | null {
   let text: string;
   try {
-    text = readFileSync(join(gitDir, "config"), "utf8");
+    text = readFileSync(file, "utf8");
   } catch {
     return null; // no repository config here
   }
@@ -63,6 +103,7 @@ export function gitHooksPath(gitDir: string, workTree: string): string | null {
     if (section === "core" && kv) found = kv[1].replace(/^"(.*)"$/, "$1").trim();
   }
   if (!found) return null;
+  if (found === "~" || found.startsWith("~/")) return join(home, found.slice(1));
   return isAbsolute(found) ? found : resolve(workTree, found);
 }
 
@@ -82,6 +123,8 @@ interface Entry {
   size: number;
   mtimeMs: number;
   content?: Buffer;
+  /** The writable folder of the protected place it was found in. */
+  base?: string;
 }
 
 export type Snapshot = Map<string, Entry>;
@@ -100,9 +143,10 @@ export function missingParents(guarded: readonly Guarded[], root: string): strin
 /** Every path in the protected places as it is now. */
 export function snapshot(guarded: readonly Guarded[]): Snapshot {
   const out: Snapshot = new Map();
+  let base: string | undefined;
   const add = (p: string, st: Stats): void => {
     const kind = st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
-    const e: Entry = { kind, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+    const e: Entry = { kind, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, base };
     if (kind === "file" && st.size <= MAX_CONTENT) {
       try {
         e.content = readFileSync(p);
@@ -113,6 +157,16 @@ export function snapshot(guarded: readonly Guarded[]): Snapshot {
     out.set(p, e);
   };
   for (const g of guarded) {
+    base = g.base;
+    // A link (or a file) where a folder of the protected path belongs: the path is recorded as
+    // that link, never followed — a command that puts `.claude -> ~/.claude` in place must not
+    // make restore() delete or overwrite what the link points at, outside the workspace.
+    const linked = linkedAncestor(g);
+    if (linked) {
+      const st = lstatOrNull(linked);
+      if (st) add(linked, st);
+      continue;
+    }
     if (g.names) {
       for (const p of existingGuarded(g)) {
         const st = lstatOrNull(p);
@@ -152,6 +206,9 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
     const now = after.get(p);
     if (now && now.kind === "file" && now.ino === was.ino && now.size === was.size && now.mtimeMs === was.mtimeMs) continue;
     try {
+      // Never through a link put where one of its folders was (a new one is removed above).
+      const linked = was.base ? linkedAncestor({ path: p, base: was.base }) : null;
+      if (linked) throw new Error(`${rel(linked)} is not a folder`);
       if (now && now.kind !== "file") rmSync(p, { recursive: true, force: true });
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, was.content);
@@ -171,6 +228,27 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
     }
   }
   return done;
+}
+
+/** The first folder between a protected place's writable folder and the place (the place
+ *  itself too, for a `names` place: the folder it lists) that is a link or not a folder, or
+ *  null. Without a `base`, none is checked. */
+export function linkedAncestor(g: Guarded): string | null {
+  if (!g.base) return null;
+  const parts = relative(g.base, g.names ? g.path : dirname(g.path)).split(sep).filter((x) => x !== "");
+  let d = g.base;
+  for (const part of parts) {
+    d = join(d, part);
+    const st = lstatOrNull(d);
+    if (!st) return null;
+    if (!st.isDirectory()) return d;
+  }
+  return null;
+}
+
+function isInside(p: string, dir: string): boolean {
+  const r = relative(dir, p);
+  return r !== "" && !r.startsWith("..") && !isAbsolute(r);
 }
 
 function walk(dir: string, visit: (p: string, st: Stats) => void, count: { n: number }): void {
