@@ -13,9 +13,10 @@
 // Plugins reach this as PluginApi.readOwnFile (the host adds the secret check). Everything here
 // is synchronous on purpose: loaders that run at start-up and per turn read this way.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, lstatSync, readSync, realpathSync, type Stats } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { OwnFileOptions, OwnFileRead } from "../contract/index.js";
+import { NotRegularFileError, openRegularSync } from "../contract/regular-file.js";
 
 export const OWN_FILE_MAX_BYTES = 1024 * 1024;
 
@@ -54,17 +55,18 @@ export function readOwnFile(path: string, o: OwnFileOptions = {}, secret?: Secre
   const why = secret?.(abs) ?? (real !== abs ? secret?.(real) : undefined);
   if (why) return refuse(`${why}${where}; deepcode never reads a secret on its own`);
   let fd: number;
+  let st: Stats;
   try {
-    // O_NONBLOCK: opening a FIFO (or a device) returns at once instead of waiting for a writer.
-    fd = openSync(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    // The open does not block (a FIFO returns at once) and what was opened is checked.
+    ({ fd, stat: st } = openRegularSync(abs));
   } catch (err) {
+    if (err instanceof NotRegularFileError) return refuse(`it is not a regular file (${err.kind === "a named pipe (FIFO)" ? "a FIFO" : err.kind})`);
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EISDIR") return refuse("it is not a regular file (a folder)");
     if (code === "ENOENT") return { ok: false, missing: true, reason: `${abs} does not exist` };
     return refuse(`it cannot be opened (${code ?? String(err)})`);
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return refuse(`it is not a regular file${st.isFIFO() ? " (a FIFO)" : st.isDirectory() ? " (a folder)" : ""}`);
     if (o.within && o.within.length > 0 && st.nlink > 1) return refuse(`it has ${st.nlink} names (a hard link), and another may lie outside ${o.within.join(", ")}; replace it with a copy`);
     const max = o.maxBytes ?? OWN_FILE_MAX_BYTES;
     const want = Math.min(st.size, max);
