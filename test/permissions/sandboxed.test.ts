@@ -24,6 +24,7 @@ describe("with the sandbox as the boundary", () => {
     "echo hi > out.txt", "sed -i 's/a/b/' src/x.js", "cp a.txt b.txt && mv b.txt c.txt", "rm -rf dist", "git add -A && git commit -m x",
     "node -e \"console.log(1)\"", "python3 -c 'print(1)'", "for f in src/*; do echo $f; done", "echo $(git rev-parse HEAD)", "CI=1 npm test",
     "git checkout -b topic", "git stash", "echo x > /tmp/scratch.txt", "git diff HEAD~1 -- src",
+    "cp package.json /tmp/pkg.json && head -2 /tmp/pkg.json",
   ])("runs a contained command without a prompt: %s", (command) => {
     const d = decide({ tool: "Bash", input: { command }, readOnly: false }, none, env);
     expect(d.decision, d.reason).toBe("allow");

@@ -137,7 +137,7 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
   for (const e of effects.edits) out.push(...judgeWord(e.word, part.cwd, ctx, `writes (${e.how}) to`, (p) => privateTemp(editVerdict(p, e, covered(e), label, ctx), p, ctx.env)));
   for (const w of effects.reads) out.push(...judgeWord(w, part.cwd, ctx, "reads", (p) => (isDeviceSink(p) ? null : readVerdict(p, ctx.rules, ctx.env))));
   for (const t of effects.trees) out.push(...judgeWord(t.word, part.cwd, ctx, `reads (${t.how}) below`, (p) => treeVerdict(p, t, ctx)));
-  for (const c of effects.copies) out.push(...copyVerdicts(c, part.cwd, ctx));
+  for (const c of effects.copies) out.push(...copyVerdicts(c, part.cwd, ctx, (v, p) => privateTemp(v, p, ctx.env)));
   for (const b of effects.writesBelow) out.push(...judgeWord(b.word, part.cwd, ctx, `writes (${b.how}) below`, (p) => writesBelowVerdict(p, b.how, ctx)));
   return out;
 }
