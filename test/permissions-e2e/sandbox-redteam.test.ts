@@ -149,3 +149,57 @@ describe.skipIf(!available)("agent sockets outside /run and /tmp", () => {
     }
   }, TIMEOUT);
 });
+
+/** A fresh project whose history holds a `.env` with a canary, committed and then removed
+ *  (the file is gone from the workspace; git's objects still hold it). */
+function withCommittedSecret(root: string, canary: string): void {
+  const g = (...a: string[]): void => void execFileSync("git", a, { cwd: root, stdio: "ignore" });
+  rmSync(join(root, ".env"), { force: true });
+  writeFileSync(join(root, ".env"), `TOKEN=${canary}\n`);
+  g("add", "-f", ".env");
+  g("-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "add env");
+  g("rm", "-q", "--cached", ".env");
+  g("-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "remove env");
+  rmSync(join(root, ".env"), { force: true });
+}
+
+describe.skipIf(!available)("a secret file once committed does not come back out of git's history without a prompt", () => {
+  const canary = "CANARY-HISTORY-7f3e9a";
+  it.each(["git log -p", "git show HEAD~1:.env", "git show HEAD~1", "git diff HEAD~2 HEAD~1", "git cat-file -p HEAD~1:.env", "git log -S TOKEN --oneline"])("%s", async (command) => {
+    const box = copyTemplate(template);
+    try {
+      withCommittedSecret(box.root, canary);
+      const r = await runOne({ box, command, settings: {} });
+      expect(r.denied).toBe(true); // asked, so in -p denied (`git log -S` is an oracle on contents)
+      expect(r.toolMessage).not.toContain(canary);
+      expect(r.sent).not.toContain(canary);
+    } finally {
+      rmSync(box.base, { recursive: true, force: true });
+    }
+  }, TIMEOUT);
+
+  it("metadata stays auto-allowed in that repository: git log --stat and git show --stat", async () => {
+    for (const command of ["git log --oneline --stat", "git show --stat"]) {
+      const box = copyTemplate(template);
+      try {
+        withCommittedSecret(box.root, canary);
+        const r = await runOne({ box, command, settings: {} });
+        expect(r.denied, `${command}: ${r.reason}`).toBe(false);
+        expect(r.toolMessage).toContain("remove env");
+      } finally {
+        rmSync(box.base, { recursive: true, force: true });
+      }
+    }
+  }, TIMEOUT * 2);
+
+  it("a repository whose history holds no secret: git log -p still runs without a prompt", async () => {
+    const box = copyTemplate(template);
+    try {
+      const r = await runOne({ box, command: "git log -p", settings: {} });
+      expect(r.denied, r.reason).toBe(false);
+      expect(r.toolMessage).toContain("// v2");
+    } finally {
+      rmSync(box.base, { recursive: true, force: true });
+    }
+  }, TIMEOUT);
+});

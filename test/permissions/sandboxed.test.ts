@@ -7,6 +7,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { decide, type DecisionEnv } from "../../src/cli/permissions/index.js";
 import { bash, makeWorkspace, rulesOf, type Workspace } from "./helpers.js";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { historyHoldsSecret } from "../../src/cli/permissions/index.js";
 
 let ws: Workspace;
 let env: DecisionEnv;
@@ -87,5 +91,50 @@ describe("with the sandbox as the boundary", () => {
     expect(bash("cat README.md", none, off)).toBe("ask");
     expect(bash("echo x > /tmp/scratch.txt", none, off)).toBe("deny");
     expect(bash("node -e 1", none, off)).toBe("ask");
+  });
+});
+
+describe("where the repository's history holds a secret file (git-history.ts)", () => {
+  const git = (cwd: string, ...a: string[]): void => void execFileSync("git", ["-c", "user.name=a", "-c", "user.email=a@b", ...a], { cwd, stdio: "ignore" });
+  const repo = (secret: string | null): DecisionEnv => {
+    git(ws.root, "init", "-q");
+    writeFileSync(join(ws.root, "a.txt"), "a\n");
+    if (secret) writeFileSync(join(ws.root, secret), "TOKEN=x\n");
+    git(ws.root, "add", "-A");
+    git(ws.root, "commit", "-qm", "one");
+    if (secret) git(ws.root, "rm", "-q", secret);
+    git(ws.root, "commit", "-qm", "two", "--allow-empty");
+    return { ...ws.env, sandboxed: true, historySecret: historyHoldsSecret };
+  };
+
+  it.each([
+    "git log -p", "git log --patch -1", "git log -U3", "git log -S TOKEN", "git show", "git show HEAD~1", "git show --stat abc123", "git show --stat HEAD~1:.env",
+    "git show -p --stat", "git diff HEAD~1 HEAD", "git diff", "git cat-file -p HEAD~1:.env", "git archive HEAD~1", "git grep TOKEN HEAD~1", "git stash show -p",
+    "git format-patch --stdout HEAD~1", "git bundle create /tmp/b --all", "git blame HEAD~1 -- .env", "git checkout HEAD~1", "git worktree add /tmp/w HEAD~1",
+    "git --no-pager log -p", "git -C . log -p", "cd src && git show HEAD~1", "git myalias", "git fast-export --all", "git reflog -p",
+  ])("asks before a git command that can print it: %s", (command) => {
+    const env2 = repo(".env");
+    expect(bash(command, none, env2)).toBe("ask");
+  });
+
+  it.each(["git status", "git log --oneline", "git log --stat", "git show --stat", "git show --name-only HEAD~1", "git add -A && git commit -m x", "git checkout -b topic", "git stash", "git rev-parse HEAD", "git ls-files"])(
+    "keeps metadata and everyday commands unprompted: %s",
+    (command) => {
+      const env2 = repo("id_rsa");
+      expect(bash(command, none, env2)).toBe("allow");
+    },
+  );
+
+  it("notices a secret committed later in the session", () => {
+    const env2 = repo(null);
+    expect(bash("git log -p", none, env2)).toBe("allow");
+    writeFileSync(join(ws.root, "server.pem"), "x\n");
+    git(ws.root, "add", "server.pem");
+    expect(bash("git log -p", none, env2)).toBe("ask"); // staged: `git diff --cached` would print it
+  });
+
+  it("changes nothing where the history holds no secret (.env.example is a template)", () => {
+    const env2 = repo(".env.example");
+    for (const command of ["git log -p", "git show HEAD~1", "git diff HEAD~1 HEAD", "git cat-file -p HEAD:a.txt"]) expect(bash(command, none, env2), command).toBe("allow");
   });
 });

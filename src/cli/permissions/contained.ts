@@ -12,7 +12,12 @@
 //     `git restore`, `git stash drop|clear`, `git branch -D`, reflog expiry), a recursive delete
 //     of `.git`, of the workspace itself or of a folder above it, `find … -delete`, `shred`.
 //     Containment is not undo: these ask (checkpoints save what `rm`/`mv`/`cp` name, not what
-//     git rewrites).
+//     git rewrites);
+//   - where the repository's history holds a secret file (`historySecret`, git-history.ts), a
+//     git command that can print object contents (`git log -p`, `git show <rev>`, `git diff`,
+//     `git cat-file`, `git archive`…): the sandbox hides the file, not git's copy of it. Only
+//     metadata (`git status`, `git log --oneline/--stat`, `git show --stat`) and everyday
+//     commands that print no old contents stay unprompted there.
 // Everything here is a pure judgement of one shell part, read by the shell reader.
 
 import { isAbsolute, resolve } from "node:path";
@@ -59,7 +64,9 @@ export interface Escape {
 
 /** What of this part the sandbox does not contain, or null when it contains all of it.
  *  `root`: the workspace root; `home`: the home folder. */
-export function escapesContainment(part: ShellPart, root: string, home: string): Escape | null {
+/** `historySecret(dir)`: whether the repository holding `dir` has a secret file in its history
+ *  (git-history.ts); absent, history is not considered. */
+export function escapesContainment(part: ShellPart, root: string, home: string, historySecret?: (dir: string) => boolean): Escape | null {
   const name = part.name;
   const args = part.words.slice(1).map((w) => w.value);
   if (PRIVILEGE.has(name) || part.escalated) return { why: "it raises privileges" };
@@ -69,7 +76,7 @@ export function escapesContainment(part: ShellPart, root: string, home: string):
   if ((name === "yarn" || name === "bundle") && sub === null) return { why: `'${name}' alone installs packages over the network` };
   if (pkg && sub !== null && pkg.has(sub)) return { why: `'${name} ${sub}' fetches, publishes or changes installed packages over the network` };
   if ((name === "python" || name === "python3") && args[0] === "-m" && (args[1] === "pip" || args[1] === "twine")) return { why: `'${name} -m ${args[1]}' fetches or publishes packages` };
-  if (name === "git") return gitEscape(args);
+  if (name === "git") return gitEscape(args) ?? (historySecret ? gitHistoryEscape(part, args, root, historySecret) : null);
   if (name === "rm") return rmEscape(part, root, home);
   if (name === "find" && args.some((a) => a === "-delete")) return { why: "'find … -delete' removes files a checkpoint does not name" };
   if (name === "shred" || name === "wipefs") return { why: `'${name}' destroys file contents for good` };
@@ -101,6 +108,55 @@ function gitEscape(args: readonly string[]): Escape | null {
   if (sub === "gc" && rest.some((a) => a.startsWith("--prune"))) return { why: `'git gc --prune' ${destroys}` };
   if (sub === "filter-branch" || sub === "filter-repo" || sub === "update-ref" || sub === "replace") return { why: `'git ${sub}' rewrites history: it ${destroys}` };
   return null;
+}
+
+/** git subcommands that print no object contents from history (nor write them anywhere a
+ *  command could read): unprompted even where the history holds a secret. */
+const GIT_NO_CONTENT = new Set([
+  "status", "add", "commit", "branch", "tag", "rev-parse", "rev-list", "ls-files", "ls-tree", "describe", "shortlog", "remote", "config",
+  "merge-base", "for-each-ref", "show-ref", "symbolic-ref", "check-ignore", "init", "mv", "rm",
+  "version", "help", "count-objects", "name-rev", "var", "mergetool", "stage",
+]);
+/** Subcommands that print commits and, with patch options, their contents. */
+const GIT_LOG_LIKE = new Set(["log", "whatchanged", "reflog"]);
+/** `git show` options that print metadata only (instead of the patch or the object). */
+const SHOW_METADATA = new Set(["--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary", "-s", "--no-patch", "--dirstat"]);
+
+function gitHistoryEscape(part: ShellPart, args: readonly string[], root: string, historySecret: (dir: string) => boolean): Escape | null {
+  let i = 0;
+  let elsewhere = false; // -C/--git-dir/--work-tree: another repository than the folder's
+  while (i < args.length && args[i].startsWith("-")) {
+    if (["-C", "--git-dir", "--work-tree"].includes(args[i]) || /^--(git-dir|work-tree)=/.test(args[i])) elsewhere = true;
+    i += args[i] === "-C" || args[i] === "-c" || args[i] === "--git-dir" || args[i] === "--work-tree" || args[i] === "--namespace" ? 2 : 1;
+  }
+  const sub = args[i];
+  const rest = args.slice(i + 1);
+  if (sub === undefined || !printsContent(sub, rest)) return null;
+  const redirected = elsewhere || part.cwd.unknown || part.assigns.some((a) => /^GIT_/.test(a.split("=")[0]));
+  const dirs = part.cwd.dirs.length > 0 ? part.cwd.dirs : [root];
+  if (!redirected && !dirs.some((d) => historySecret(d))) return null;
+  return { why: `'git ${sub}' can print files from the repository's history, which holds a secret file the sandbox hides only in the working tree` };
+}
+
+/** Whether `git <sub> <rest>` can print object contents (a patch, a blob, an archive) or
+ *  search them (`-S`/`-G`, an oracle). Unknown subcommands (aliases included) count. */
+function printsContent(sub: string, rest: readonly string[]): boolean {
+  if (GIT_NO_CONTENT.has(sub)) return false;
+  // A new branch at HEAD writes nothing old; any other checkout, switch, merge… can write an
+  // old secret into the working tree, where the rest of the same command can read it.
+  if ((sub === "checkout" || sub === "switch") && rest.length === 2 && ["-b", "-B", "-c", "-C"].includes(rest[0])) return false;
+  if (sub === "stash" && !rest.includes("show")) return false;
+  const patch = rest.some((a) =>
+    /^--(patch|patch-with-stat|patch-with-raw|unified|word-diff|color-words|cc|binary|textconv|ext-diff|full-index|pickaxe|find-object|function-context)/.test(a) ||
+    (/^-[^-]/.test(a) && /[puUcSGLWm]/.test(a.slice(1)) && !/^-n\d*$/.test(a)));
+  if (GIT_LOG_LIKE.has(sub)) return patch;
+  if (sub === "show") {
+    const operands = rest.filter((a) => !a.startsWith("-"));
+    const metadata = rest.some((a) => SHOW_METADATA.has(a.split("=")[0]));
+    // An operand could name a blob (a hash, a tag, `rev:path`): only HEAD-relative commits.
+    return patch || !metadata || !operands.every((o) => /^(HEAD|@)([~^]\d*)*$/.test(o));
+  }
+  return true;
 }
 
 function rmEscape(part: ShellPart, root: string, home: string): Escape | null {

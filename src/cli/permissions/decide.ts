@@ -24,6 +24,8 @@ export interface DecisionEnv extends PathEnv {
   cwd: string;
   /** Bash runs in a sandbox that contains it (decide-bash.ts): the auto-allow applies. */
   sandboxed?: boolean;
+  /** Whether the repository holding a folder has a secret file in its history (decide-bash.ts). */
+  historySecret?: (dir: string) => boolean;
   /** The managed policy is broken (a malformed file, or a deny or ask rule that cannot be
    *  parsed): deny everything, loudly. */
   managedBroken?: boolean;

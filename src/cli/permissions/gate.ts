@@ -37,6 +37,8 @@ export interface GateEnv extends PathEnv {
   /** Bash commands run in a sandbox without network, and `sandbox.autoAllowBashIfSandboxed`
    *  is on: contained commands need no rule (decide-bash.ts). */
   sandboxed?: boolean;
+  /** Whether the repository holding a folder has a secret file in its history (decide-bash.ts). */
+  historySecret?: (dir: string) => boolean;
 }
 
 export interface PermissionGateOptions {
