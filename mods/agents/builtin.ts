@@ -1,7 +1,7 @@
 // The subagent types deepcode ships. An agent file of the person's own with the same name takes
 // a built-in's place; a project's cannot (it is offered as `project:<name>`, load.ts). Their prompts are part of each run's cached prefix: fixed text.
 
-import type { Agent } from "./load.js";
+import type { Agent } from "./agent.js";
 
 const GENERAL = `You are a general-purpose agent. Work on the task you were given until it is done: search the project, read what matters, make the changes the task asks for, and check them (run the tests or the build when there are any).
 

@@ -22,27 +22,10 @@ import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseAgentFile, toolNames, type Contribution, type PluginApi } from "../../src/contract/index.js";
+import type { Agent } from "./agent.js";
 import { BUILTIN_AGENTS } from "./builtin.js";
 
-export interface Agent {
-  name: string;
-  description: string;
-  /** Tool names for agent.spawn; absent: the caller's. */
-  tools?: string[];
-  /** The types it may start (from `Agent(x)`); absent: any. */
-  agents?: string[];
-  disallowedTools: string[];
-  readOnly?: boolean;
-  /** `inherit`, a tier name, or a model id. */
-  model: string;
-  maxTurns?: number;
-  body: string;
-  scope: "builtin" | "project" | "user" | "plugin";
-  source: string;
-  file?: string;
-  /** What deepcode changed or left out of the file, for /agents. */
-  notes: string[];
-}
+export type { Agent } from "./agent.js";
 
 export interface AgentPlaces {
   root: string;

@@ -5,12 +5,20 @@
 // turn: text as it is, embedded text resources with their URI, what is not text named.
 
 import type { CommandSpec } from "../../src/contract/index.js";
-import type { McpPrompt } from "./client.js";
+import type { McpClient, McpPrompt } from "./client.js";
 import type { JsonObject } from "./jsonrpc.js";
 import { contentText } from "./results.js";
-import type { Server } from "./server.js";
 
-export function promptCommand(server: Server, name: string, prompt: McpPrompt): CommandSpec {
+/** What a prompt command needs of its server (server.ts's Server has it); a view, so this file
+ *  does not import server.ts, which imports this one. */
+export interface PromptServer {
+  readonly name: string;
+  readonly client?: McpClient;
+  readonly state: string;
+  describe(): string;
+}
+
+export function promptCommand(server: PromptServer, name: string, prompt: McpPrompt): CommandSpec {
   const args = prompt.arguments ?? [];
   const hint = args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ");
   return {

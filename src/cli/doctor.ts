@@ -19,17 +19,9 @@ import { colourEnabled, makeStyle, type Style } from "./render/style.js";
 import { plural } from "./render/figures.js";
 import { sandboxCheck, systemChecks } from "./commands/doctor-system.js";
 import { settingsChecks } from "./commands/doctor-settings.js";
+import type { DoctorCheck } from "./commands/doctor-check.js";
 
-export type DoctorStatus = "ok" | "warn" | "fail";
-
-export interface DoctorCheck {
-  /** Stable, for tests and scripts: node, key, key-env, api, auth, settings, trust, managed, sandbox, instructions, rg, sessions, credentials. */
-  id: string;
-  status: DoctorStatus;
-  label: string;
-  detail: string;
-  fix?: string;
-}
+export type { DoctorCheck, DoctorStatus } from "./commands/doctor-check.js";
 
 export interface DoctorOptions extends AssembleOptions {
   /** The API check's time limit (default 10 s). */

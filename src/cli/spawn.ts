@@ -20,7 +20,10 @@ import { relative } from "node:path";
 import { ZERO_USAGE, type ChatMessage, type EventOf, type SpawnResult, type StreamEvent, type TurnProfile } from "../contract/index.js";
 import { Engine } from "../core/engine/engine.js";
 import { isTierName } from "../core/cost/index.js";
-import type { App } from "./assemble.js";
+import type { Chain } from "../core/chain.js";
+import type { EngineOptions } from "../core/engine/engine.js";
+import type { SessionStore } from "../core/session/store.js";
+import type { CostControl } from "./cost/control.js";
 import { profileOf } from "./cost/tiers.js";
 
 export const MAX_DEPTH = 3;
@@ -31,12 +34,23 @@ export interface SpawnLimits {
   maxParallel: number;
 }
 
+/** What spawning reads of the assembled app (assemble.ts's App has it): named here so this file
+ *  does not import assemble.ts, which creates the Spawner. */
+export interface SpawnHost {
+  chain: Chain;
+  store: SessionStore;
+  /** Read at each use: the current session's engine, once there is one. */
+  engine?: Engine;
+  cost?: CostControl;
+  engineOptions(): EngineOptions;
+}
+
 export class Spawner {
   /** Running subagents' engines by session, with the agent types each may spawn (if limited). */
   private readonly children = new Map<string, { engine: Engine; agents?: readonly string[] }>();
   private readonly slots = new Map<string, { used: number; waiting: Array<() => void> }>();
 
-  constructor(private readonly app: App, private readonly limits: SpawnLimits) {}
+  constructor(private readonly app: SpawnHost, private readonly limits: SpawnLimits) {}
 
   /** The engine of a session that is running now: the main one, or a subagent's. */
   engineOf(sessionId: string): Engine | undefined {

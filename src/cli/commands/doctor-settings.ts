@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { ConfigError } from "../../contract/index.js";
 import type { AssembleOptions } from "../assemble.js";
-import type { DoctorCheck } from "../doctor.js";
+import type { DoctorCheck } from "./doctor-check.js";
 import { permissionSetup } from "../permissions/index.js";
 import { defaultManagedPath, loadSettings, readSettingsFile } from "../settings/load.js";
 import { describeItems, resolveTrust, trustLine, type TrustState } from "../trust/index.js";

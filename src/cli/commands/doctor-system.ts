@@ -6,7 +6,7 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { assemble, type AssembleOptions } from "../assemble.js";
-import type { DoctorCheck } from "../doctor.js";
+import type { DoctorCheck } from "./doctor-check.js";
 
 
 /** The absolute path of an executable on PATH, or undefined. */

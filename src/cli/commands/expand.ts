@@ -12,7 +12,12 @@
 //   a command's output is never expanded again (an argument cannot smuggle in a !`cmd`).
 // - `@path` mentions are left alone: the prompt.submit hook (mentions.ts) expands them.
 
-import type { CustomCommand } from "./custom.js";
+/** The parts of a custom command (custom.ts's CustomCommand) that expanding it reads. */
+export interface CommandTemplate {
+  body: string;
+  allowedTools?: string[];
+  model?: string;
+}
 
 export type CommandRunner = (command: string) => Promise<{ output: string; ok: boolean }>;
 
@@ -31,7 +36,7 @@ export function bangCommands(body: string): string[] {
   return [...body.matchAll(BANG)].map((m) => m[2].trim());
 }
 
-export async function expandCommand(cmd: Pick<CustomCommand, "body" | "allowedTools" | "model">, args: string, run: CommandRunner): Promise<ExpandedCommand> {
+export async function expandCommand(cmd: CommandTemplate, args: string, run: CommandRunner): Promise<ExpandedCommand> {
   const whole = args.trim();
   const positional = splitArgs(whole);
   let used = false;

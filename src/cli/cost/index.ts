@@ -34,7 +34,8 @@ import {
   type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TierName, type TierProfiles, type TurnEstimate,
 } from "../../core/cost/index.js";
 import type { Engine } from "../../core/engine/engine.js";
-import type { App } from "../assemble.js";
+import type { Chain } from "../../core/chain.js";
+import type { LoadedSettings } from "../settings/types.js";
 import { Book } from "./book.js";
 import type { CostControl, CostNotice, InstallCostOptions, TurnCostEstimate } from "./control.js";
 import { Budgets } from "./budget.js";
@@ -62,14 +63,26 @@ interface SessionState {
   turnEstimate?: { turn: number; value: LedgerEstimate };
 }
 
-const installed = new WeakMap<App, RunningCost>();
+/** What the cost engine reads of the assembled app (assemble.ts's App has it): named here so
+ *  this file does not import assemble.ts, which installs it. */
+export interface CostHost {
+  chain: Chain;
+  root: string;
+  home: string;
+  settings: LoadedSettings;
+  prices: PriceTable;
+  /** Read at each use: the current session's engine, once there is one. */
+  engine?: Engine;
+}
+
+const installed = new WeakMap<CostHost, RunningCost>();
 
 /**
  * Installs the cost engine on `app` and returns its control. Once per app: a second call (the
  * REPL taking over an app that assemble set up for -p, a test wanting its own clock) returns
  * the same control with the new options, and its hooks stay where the first call put them.
  */
-export function installCost(app: App, opts: InstallCostOptions): CostControl {
+export function installCost(app: CostHost, opts: InstallCostOptions): CostControl {
   const existing = installed.get(app);
   if (existing) {
     existing.opts = opts;
@@ -97,7 +110,7 @@ class RunningCost implements CostControl {
   /** The tier the latest turn ran at, whatever its session. */
   private lastRun?: TierName;
 
-  constructor(private readonly app: App, public opts: InstallCostOptions) {
+  constructor(private readonly app: CostHost, public opts: InstallCostOptions) {
     const s = readCostSettings(app.settings);
     this.currency = s.currency;
     this.estimateMode = s.estimate;

@@ -18,7 +18,7 @@ import { DeniedError, type EventOf, type Result } from "../../contract/index.js"
 import { readVerdict } from "./checks.js";
 import { expandHome } from "./paths.js";
 import { EDIT_TOOLS, type Rule } from "./rules.js";
-import type { GateEnv } from "./gate.js";
+import type { GateEnv } from "./paths.js";
 
 export class ReadRefusedError extends DeniedError {
   constructor(readonly path: string, reason: string) {

@@ -28,18 +28,11 @@ import { writeVerdict } from "./checks.js";
 import { decide, type Decision } from "./decide.js";
 import { rememberRule } from "./remember.js";
 import { CallCover, fenceFetchHook, fenceReadHook } from "./fence.js";
-import type { PathEnv } from "./paths.js";
+import type { GateEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
 
-export interface GateEnv extends PathEnv {
-  /** Bash's current folder (the Bash tool's persistent cwd). */
-  cwd: string;
-  /** Bash commands run in a sandbox without network, and `sandbox.autoAllowBashIfSandboxed`
-   *  is on: contained commands need no rule (decide-bash.ts). */
-  sandboxed?: boolean;
-  /** Whether the repository holding a folder has a secret file in its history (decide-bash.ts). */
-  historySecret?: (dir: string) => boolean;
-}
+// GateEnv lives in paths.ts beside PathEnv, so fence.ts needs nothing from this file.
+export type { GateEnv } from "./paths.js";
 
 export interface PermissionGateOptions {
   /** Every rule in force for a session's calls: settings layers plus the session's `a` answers

@@ -20,6 +20,17 @@ export interface PathEnv {
   sessionOutputs?: string;
 }
 
+/** What the gate decides with: the paths, and the Bash-specific facts (gate.ts). */
+export interface GateEnv extends PathEnv {
+  /** Bash's current folder (the Bash tool's persistent cwd). */
+  cwd: string;
+  /** Bash commands run in a sandbox without network, and `sandbox.autoAllowBashIfSandboxed`
+   *  is on: contained commands need no rule (decide-bash.ts). */
+  sandboxed?: boolean;
+  /** Whether the repository holding a folder has a secret file in its history (decide-bash.ts). */
+  historySecret?: (dir: string) => boolean;
+}
+
 /** `~` and `~/x` → the home folder; anything else unchanged. */
 export function expandHome(p: string, home: string): string {
   if (p === "~") return home;

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { loadSettings, defaultManagedPath } from "../settings/load.js";
 import { applyTrust, resolveTrust } from "../trust/index.js";
 import { deepcodeHome } from "../home.js";
-import type { AssembleOptions } from "../assemble.js";
+import type { AssembleOptions } from "../assemble-options.js";
 import { closest } from "../options.js";
 import { inert, inertLines } from "../render/inert.js";
 import { digestOfDir } from "./files.js";

@@ -6,7 +6,7 @@
 
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SessionSummary } from "./store.js";
+import type { SessionSummary } from "./records.js";
 
 const VERSION = 1;
 

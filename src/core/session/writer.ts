@@ -11,7 +11,7 @@
 
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { SessionRecord } from "./store.js";
+import type { SessionRecord } from "./records.js";
 
 export interface WriterHooks {
   /** Records that rebuild the session as this process holds it, for a file written again. */

@@ -5,8 +5,8 @@
 // elsewhere (`curl -d @F`, `-T F`), and commands that create links.
 
 import { plainWord, type Word } from "./lexer.js";
-import type { ShellPart } from "./types.js";
-import { operandsOf, type FileEffects } from "./effects.js";
+import type { FileEffects, ShellPart } from "./types.js";
+import { operandsOf } from "./operands.js";
 import { awkRisk } from "./scripts.js";
 
 type Handler = (part: ShellPart, args: Word[], out: FileEffects) => void;

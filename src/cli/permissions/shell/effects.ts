@@ -17,61 +17,11 @@
 //   exact line, or an allow rule whose own words include the option (`Bash(sed -i:*)`).
 
 import type { Word } from "./lexer.js";
-import type { ShellPart } from "./types.js";
+import type { FileEffects, ShellPart } from "./types.js";
 import { programEffects } from "./effects-programs.js";
 
-export interface EditEffect {
-  word: Word;
-  /** What writes it, for the reason shown (`the redirection '>'`, `tee`, `sed -i`). */
-  how: string;
-  /** Index in `part.words` of the option that makes the write (an allow rule naming it covers it). */
-  option?: number;
-}
-
-export interface TreeRead {
-  /** A folder read recursively (every file below it). */
-  word: Word;
-  how: string;
-  /** Honours .gitignore (rg, git grep) rather than reading everything (grep -r, tar, cp -r). */
-  gitignore: boolean;
-  /** Leaves hidden files and folders out, as rg and ag do without --hidden. */
-  skipHidden?: boolean;
-}
-
-/** Files copied, moved or linked into a destination: what lands there is named by the sources
- *  (`cp -r templates/.claude .` writes `./.claude/commands/…`), judged in bash-paths.ts. */
-export interface CopyEffect {
-  sources: Word[];
-  dest: Word;
-  how: string;
-  /** Folders are copied with everything below them (cp -r, mv, rsync -r). */
-  recursive: boolean;
-  /** The destination is a folder the sources go into (`-t DIR`, several sources). */
-  into: boolean;
-  /** rsync: a source ending in `/` copies what is inside it, not the folder. */
-  contents?: boolean;
-  /** The source is an archive unpacked into the destination (`tar -x`, `unzip`): its members
-   *  land there, less `strip` leading folders. */
-  archive?: { kind: "tar" | "zip"; strip: number };
-}
-
-export interface FileEffects {
-  writes: Word[];
-  edits: EditEffect[];
-  reads: Word[];
-  trees: TreeRead[];
-  /** Writes that act on the name itself (rm, unlink, rmdir): a final symlink is not followed. */
-  noFollow: Set<Word>;
-  /** Why this command may create or move links (ln, cp -r, mv, tar -x, git checkout …), or null:
-   *  a later write on the same line cannot be placed before it runs. */
-  links: string | null;
-  /** A file command that gets more file arguments at run time (`xargs cat`): unknown files. */
-  unknownFiles: boolean;
-  copies: CopyEffect[];
-  /** Folders below which files named elsewhere are written (`git checkout REV -- DIR`): what a
-   *  commit holds there lands there, protected paths included. */
-  writesBelow: Array<{ word: Word; how: string }>;
-}
+// The effect types live in types.ts so effects-programs.ts needs nothing from this file.
+export type { CopyEffect, EditEffect, FileEffects, TreeRead } from "./types.js";
 
 interface Spec {
   /** Short options that take a value. */
@@ -235,26 +185,4 @@ function operandEffects(part: ShellPart, spec: Spec, out: FileEffects): void {
     const noTarget = part.words.slice(1).some((w) => /^-[A-Za-z]*T|^--no-target-directory$/.test(w.value));
     out.copies.push({ sources, dest, how: part.name, recursive: recursive && part.name !== "ln" && part.name !== "link", into: !noTarget && (target !== null || sources.length > 1) });
   }
-}
-
-/** The operands of a command (words after its options), given which short and long options take
- *  a value; `--` ends the options. For the handlers in effects-programs.ts. */
-export function operandsOf(words: Word[], arg: string, longArg: readonly string[] = []): Word[] {
-  const out: Word[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const v = words[i].value;
-    if (v === "--") return [...out, ...words.slice(i + 1)];
-    if (!v.startsWith("-") || v === "-") out.push(words[i]);
-    else if (v.startsWith("--")) {
-      if (!v.includes("=") && longArg.includes(v.slice(2))) i++;
-    } else {
-      for (let j = 1; j < v.length; j++) {
-        if (arg.includes(v[j])) {
-          if (j + 1 === v.length) i++;
-          break;
-        }
-      }
-    }
-  }
-  return out;
 }

@@ -7,31 +7,13 @@
 // `expanded`: their run-time value is unknown. Command substitutions (`$(…)`, backticks,
 // `<(…)`/`>(…)`) are returned as `subs` for the parser to analyse as commands of their own.
 
+import type { Word } from "./types.js";
 import { decodeAnsiC, findClose, plainWord, readBacktick, readDollar, scanSubs, unquotedSkeleton } from "./scan.js";
 
 export { findClose, plainWord, scanSubs };
 
-export interface Sub {
-  source: string;
-  kind: "command" | "backtick" | "process";
-}
-
-export interface Word {
-  value: string;
-  raw: string;
-  /** Contains a parameter, command or arithmetic expansion: its value is known only at run time. */
-  expanded: boolean;
-  /** Contains an unquoted glob character (`*`, `?`, `[`). */
-  glob: boolean;
-  /** Contains an unquoted brace expansion (`{a,b}`, `{1..3}`). */
-  brace: boolean;
-  /** Starts with an unquoted `~`. */
-  tilde: boolean;
-  /** Any part of it was quoted or escaped. */
-  quoted: boolean;
-  subs: Sub[];
-  unsure: string[];
-}
+// Sub and Word live in types.ts so scan.ts can use them without importing this file.
+export type { Sub, Word } from "./types.js";
 
 export interface HereDoc {
   delim: string;

@@ -8,17 +8,11 @@
 // configuration files (`package.json` scripts, a Makefile, `.git/config`) is not an option:
 // docs/permissions.md says so plainly.
 
-import type { Word } from "./lexer.js";
-import type { ShellPart } from "./types.js";
+import type { Risk, ShellPart } from "./types.js";
 import { awkRisk, sedRisk } from "./scripts.js";
 
-export interface Risk {
-  /** Index in `part.words` of the word that carries the risk. */
-  at: number;
-  why: string;
-  /** A folder the risk depends on: none if it lies inside the workspace (`git -C DIR`). */
-  dir?: Word;
-}
+// Risk lives in types.ts so scripts.ts can use it without importing this file.
+export type { Risk } from "./types.js";
 
 interface Spec {
   /** Option → why it runs code (`-e`, `--eval`; a long option matches `--name` and `--name=…`). */

@@ -1,7 +1,7 @@
 // Scanning helpers for the shell lexer: matching brackets and quotes, substitutions inside text
 // bash expands (here-documents, ${…}), and bash's ANSI-C quoting. No state; no side effects.
 
-import type { Sub, Word } from "./lexer.js";
+import type { Sub, Word } from "./types.js";
 
 /** `$'…'` from `start` (just after `$'`): the decoded text, where it ends (after the quote). */
 export function decodeAnsiC(s: string, start: number): { value: string; end: number; unterminated: boolean } {

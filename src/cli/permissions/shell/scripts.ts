@@ -4,7 +4,7 @@
 // all the way, or one given as a file (`-f`), counts as one that may do all of that.
 
 import type { Word } from "./lexer.js";
-import type { Risk } from "./programs.js";
+import type { Risk } from "./types.js";
 
 /** The scripts of a sed or awk command line: `-e X` values (sed), else the first operand. */
 function scripts(words: Word[], valueOpts: string, scriptOpts: string, longScript: readonly string[]): { scripts: Array<{ text: string; at: number }>; file: number | null } {
