@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { JsonValue } from "../../src/contract/index.js";
+import { canonicalJson } from "../../src/lib/json.js";
 
 export interface Approval {
   allowed: boolean;
@@ -74,14 +75,9 @@ export class ApprovalStore {
 
 /** The digest of a configuration as written: sorted keys, so a re-ordered file keeps its answer. */
 export function configDigest(raw: JsonValue): string {
-  return createHash("sha256").update(canonical(raw)).digest("hex");
+  return createHash("sha256").update(canonicalJson(raw)).digest("hex");
 }
 
-function canonical(v: JsonValue): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (v !== null && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
-  return JSON.stringify(v);
-}
 
 function realOr(p: string): string {
   try {

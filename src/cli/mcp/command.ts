@@ -12,7 +12,8 @@ import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import type { JsonValue } from "../../contract/index.js";
 import { assemble, deepcodeHome, type AssembleOptions } from "../assemble.js";
-import { isObject, parsed, projectMcpFile, readOptional, realOr, userMcpFile } from "./sources.js";
+import { parsed, projectMcpFile, readOptional, realOr, userMcpFile } from "./sources.js";
+import { isObject } from "../../lib/json.js";
 import { badServerName } from "./config.js";
 
 export const MCP_HELP = `deepcode mcp — MCP servers (Claude Code's configuration format)

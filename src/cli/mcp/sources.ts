@@ -16,6 +16,7 @@ import { join, resolve } from "node:path";
 import { ConfigError, type JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson } from "../settings/json.js";
 import type { LoadedSettings } from "../settings/types.js";
+import { isObject } from "../../lib/json.js";
 
 export type Scope = "local" | "project" | "user" | "flag" | "settings" | "plugin";
 
@@ -137,8 +138,4 @@ export function realOr(p: string): string {
   } catch {
     return resolve(p); // not there (yet): the path as written
   }
-}
-
-export function isObject(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
