@@ -96,9 +96,7 @@ for (const file of files) {
   for (const { spec, typeOnly, line } of importsOf(file)) {
     let why = null;
     if (spec.startsWith("node:")) {
-      // The contract's one exception: regular-file.ts reads files without blocking on a FIFO
-      // (node:fs only), so every layer and mod shares one safe open.
-      if (!rule.node && !(rel === "src/contract/regular-file.ts" && spec === "node:fs")) why = rule.text;
+      if (!rule.node) why = rule.text;
     } else if (spec.startsWith(".")) {
       const target = relative(root, resolve(dirname(file), spec)).split(sep).join("/");
       const to = layerOf(target.endsWith("/") ? target : `${target}/`) ?? layerOf(target) ?? { kind: "outside", dir: target };

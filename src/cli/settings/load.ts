@@ -12,7 +12,7 @@
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError } from "../../contract/errors.js";
-import { NotRegularFileError, readRegularFileSync } from "../../contract/regular-file.js";
+import { NotRegularFileError, readRegularFileSync } from "../../lib/regular-file.js";
 import type { JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson, type JsonPosition } from "./json.js";
 import { checkSettings } from "./schema.js";
