@@ -17,22 +17,25 @@ const builtins = new Set(builtinModules);
 
 /** The layer a file (path relative to root, with /) belongs to, or null when unchecked. */
 function layerOf(rel) {
-  const m = /^(src\/(contract|core|providers|builtins|cli)|mods\/[^/]+|plugins\/[^/]+)\//.exec(rel);
+  const m = /^(src\/(contract|lib|core|providers|builtins|cli)|mods\/[^/]+|plugins\/[^/]+)\//.exec(rel);
   if (!m) return null;
   if (m[2]) return { kind: m[2], dir: m[1] };
   return { kind: m[1].startsWith("mods/") ? "mod" : "plugin", dir: m[1] };
 }
 
+// src/lib holds pure helpers that mods and every src folder share (so nothing is written twice
+// past the mod boundary); it imports only itself, node:* and the contract's types.
 const RULES = {
   contract: { text: "src/contract imports nothing outside src/contract", allow: (t) => t.dir === "src/contract", node: false },
-  core: { text: "src/core may import src/contract and node:*", allow: (t, f) => t.dir === f.dir || t.dir === "src/contract", node: true },
-  providers: { text: "src/providers may import src/contract and node:*", allow: (t, f) => t.dir === f.dir || t.dir === "src/contract", node: true },
-  builtins: { text: "src/builtins may import src/contract and node:*", allow: (t, f) => t.dir === f.dir || t.dir === "src/contract", node: true },
+  lib: { text: "src/lib may import itself, node:* and types of src/contract", allow: (t, f, typeOnly) => t.dir === f.dir || (typeOnly && t.dir === "src/contract"), node: true },
+  core: { text: "src/core may import src/contract, src/lib and node:*", allow: (t, f) => t.dir === f.dir || t.dir === "src/contract" || t.dir === "src/lib", node: true },
+  providers: { text: "src/providers may import src/contract, src/lib and node:*", allow: (t, f) => t.dir === f.dir || t.dir === "src/contract" || t.dir === "src/lib", node: true },
+  builtins: { text: "src/builtins may import src/contract, src/lib and node:*", allow: (t, f) => t.dir === f.dir || t.dir === "src/contract" || t.dir === "src/lib", node: true },
   cli: { text: "src/cli may import anything in src/ and node:*", allow: (t) => t.dir.startsWith("src/"), node: true },
-  mod: { text: "a mod may import src/contract, its own files and node:*", allow: (t, f) => t.dir === f.dir || t.dir === "src/contract", node: true },
+  mod: { text: "a mod may import src/contract, src/lib, its own files and node:*", allow: (t, f) => t.dir === f.dir || t.dir === "src/contract" || t.dir === "src/lib", node: true },
   plugin: {
-    text: "a plugin gets only what the registration callback hands it (type-only imports of src/contract, its own files, node:*)",
-    allow: (t, f, typeOnly) => t.dir === f.dir || (typeOnly && t.dir === "src/contract"),
+    text: "a plugin gets only what the registration callback hands it (type-only imports of src/contract, src/lib, its own files, node:*)",
+    allow: (t, f, typeOnly) => t.dir === f.dir || t.dir === "src/lib" || (typeOnly && t.dir === "src/contract"),
     node: true,
   },
 };
@@ -93,9 +96,7 @@ for (const file of files) {
   for (const { spec, typeOnly, line } of importsOf(file)) {
     let why = null;
     if (spec.startsWith("node:")) {
-      // The contract's one exception: regular-file.ts reads files without blocking on a FIFO
-      // (node:fs only), so every layer and mod shares one safe open.
-      if (!rule.node && !(rel === "src/contract/regular-file.ts" && spec === "node:fs")) why = rule.text;
+      if (!rule.node) why = rule.text;
     } else if (spec.startsWith(".")) {
       const target = relative(root, resolve(dirname(file), spec)).split(sep).join("/");
       const to = layerOf(target.endsWith("/") ? target : `${target}/`) ?? layerOf(target) ?? { kind: "outside", dir: target };

@@ -17,6 +17,7 @@
 // seen — a policy hook that silently stopped running would loosen the policy.
 
 import type { JsonValue } from "../../src/contract/index.js";
+import { isObject } from "../../src/lib/json.js";
 
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -51,26 +52,22 @@ export interface HookSet {
 
 type Obj = { [key: string]: JsonValue };
 
-function isObj(v: JsonValue | undefined): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** The hooks objects this instance runs, each with the file it came from. */
 function selectSources(config: Readonly<Obj>, warnings: string[]): Array<{ file: string; hooks: Obj; env?: Record<string, string> }> {
-  if (isObj(config.hooks)) return [{ file: "settings", hooks: config.hooks }];
-  const layers = Array.isArray(config.layers) ? config.layers.filter(isObj) : [];
+  if (isObject(config.hooks)) return [{ file: "settings", hooks: config.hooks }];
+  const layers = Array.isArray(config.layers) ? config.layers.filter((l): l is Obj => isObject(l)) : [];
   const managedScope = config.scope === "managed";
   const managedOnly = layers.some((l) => l.name === "managed" && l.allowManagedHooksOnly === true);
   const out: Array<{ file: string; hooks: Obj; env?: Record<string, string> }> = [];
   for (const l of layers) {
-    if (!isObj(l.hooks) || Object.keys(l.hooks).length === 0) continue;
+    if (!isObject(l.hooks) || Object.keys(l.hooks).length === 0) continue;
     const file = typeof l.file === "string" ? l.file : String(l.name);
     if ((l.name === "managed") !== managedScope) continue;
     if (!managedScope && managedOnly) {
       warnings.push(`${file}: hooks ignored — the managed policy allows only its own hooks (allowManagedHooksOnly)`);
       continue;
     }
-    const env = isObj(l.env) ? Object.fromEntries(Object.entries(l.env).filter((e): e is [string, string] => typeof e[1] === "string")) : undefined;
+    const env = isObject(l.env) ? Object.fromEntries(Object.entries(l.env).filter((e): e is [string, string] => typeof e[1] === "string")) : undefined;
     out.push({ file, hooks: l.hooks, ...(env ? { env } : {}) });
   }
   return out;
@@ -111,13 +108,13 @@ function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: 
     warnings.push(`${where}: ${problem}${gate ? " — the tool calls it matches are denied until it is fixed" : "; ignored"}`);
     return gate ? { matches, commands: [], problem: `${where}: ${problem}` } : null;
   };
-  if (!isObj(entry)) return fail("must be an object { matcher, hooks }");
+  if (!isObject(entry)) return fail("must be an object { matcher, hooks }");
   const m = compileMatcher(entry.matcher);
   if (typeof m === "string") return fail(m);
   if (!Array.isArray(entry.hooks)) return fail("'hooks' must be an array of { type: \"command\", command }", m);
   const commands: HookCommand[] = [];
   for (const [j, h] of entry.hooks.entries()) {
-    if (!isObj(h)) return fail(`hooks[${j}] must be an object`, m);
+    if (!isObject(h)) return fail(`hooks[${j}] must be an object`, m);
     if (h.type !== "command") return fail(`hooks[${j}] has type ${JSON.stringify(h.type ?? null)}: deepcode runs only "command" hooks`, m);
     if (typeof h.command !== "string" || h.command.trim() === "") return fail(`hooks[${j}] has no command`, m);
     let seconds = DEFAULT_TIMEOUT_S;

@@ -6,9 +6,10 @@
 // server asks again), said once.
 
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { JsonValue } from "../../src/contract/index.js";
+import { canonicalJson } from "../../src/lib/json.js";
+import { projectKey, readProjectsFile, writeProjectsFile, type ProjectsFile } from "../../src/lib/project-store.js";
 
 export interface Approval {
   allowed: boolean;
@@ -16,10 +17,7 @@ export interface Approval {
   at: string;
 }
 
-interface ApprovalFile {
-  version: 1;
-  projects: Record<string, Record<string, Approval>>;
-}
+type ApprovalFile = ProjectsFile<Record<string, Approval>>;
 
 export class ApprovalStore {
   readonly file: string;
@@ -30,7 +28,7 @@ export class ApprovalStore {
   constructor(home: string, root: string) {
     this.file = join(home, "mcp-approvals.json");
     this.home = home;
-    this.project = realOr(root);
+    this.project = projectKey(root);
   }
 
   private readonly home: string;
@@ -45,48 +43,18 @@ export class ApprovalStore {
     const data = this.load();
     if (this.problem) throw new Error(`${this.file}: ${this.problem}; fix or remove it to remember answers`);
     (data.projects[this.project] ??= {})[server] = { allowed, digest, at: now.toISOString() };
-    mkdirSync(this.home, { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    writeProjectsFile(this.home, this.file, data);
   }
 
   private load(): ApprovalFile {
     if (this.data) return this.data;
-    let text: string;
-    try {
-      text = readFileSync(this.file, "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.problem = `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-      return (this.data = { version: 1, projects: {} });
-    }
-    try {
-      const v = JSON.parse(text) as Partial<ApprovalFile>;
-      if (typeof v !== "object" || v === null || typeof v.projects !== "object" || v.projects === null) throw new Error("not an approvals file");
-      return (this.data = { version: 1, projects: { ...v.projects } });
-    } catch (err) {
-      this.problem = `is malformed (${(err as Error).message})`;
-      return (this.data = { version: 1, projects: {} });
-    }
+    const { data, failure } = readProjectsFile<Record<string, Approval>>(this.file, "an approvals file");
+    if (failure) this.problem = failure.kind === "unreadable" ? `cannot be read (${failure.code})` : `is malformed (${failure.message})`;
+    return (this.data = data);
   }
 }
 
 /** The digest of a configuration as written: sorted keys, so a re-ordered file keeps its answer. */
 export function configDigest(raw: JsonValue): string {
-  return createHash("sha256").update(canonical(raw)).digest("hex");
-}
-
-function canonical(v: JsonValue): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (v !== null && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
-  return JSON.stringify(v);
-}
-
-function realOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p); // not there: the path as given
-  }
+  return createHash("sha256").update(canonicalJson(raw)).digest("hex");
 }

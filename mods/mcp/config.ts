@@ -9,6 +9,7 @@
 //     sampling: "ask" | "allow" | "deny", roots: [absolute paths], logDir?, clientVersion }
 
 import type { JsonValue } from "../../src/contract/index.js";
+import { isObject } from "../../src/lib/json.js";
 
 export type Scope = "local" | "project" | "user" | "flag" | "settings" | "plugin";
 
@@ -106,8 +107,4 @@ function readServer(v: JsonValue): ServerConfig | string {
   if (out.start && transport === "stdio" && !out.command) return `MCP server ${name}: no "command" to start`;
   if (out.start && transport !== "stdio" && !out.url) return `MCP server ${name}: no "url" to connect to`;
   return out;
-}
-
-function isObject(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -4,6 +4,7 @@
 
 import type { JsonValue, PersonField } from "../../src/contract/index.js";
 import type { JsonObject } from "./jsonrpc.js";
+import { isObject } from "../../src/lib/json.js";
 
 export function fieldsOf(schema: JsonObject): PersonField[] {
   const props = isObject(schema.properties) ? schema.properties : {};
@@ -83,8 +84,4 @@ function enumOf(raw: JsonObject): { values: string[]; labels: string[] } | undef
   if (!list || !list.every((o) => isObject(o) && o.const !== undefined)) return undefined;
   const opts = list as JsonObject[];
   return { values: opts.map((o) => String(o.const)), labels: opts.map((o) => (typeof o.title === "string" ? o.title : String(o.const))) };
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -7,6 +7,7 @@
 
 import type { ToolOutput } from "../../src/contract/index.js";
 import type { Json, JsonObject } from "./jsonrpc.js";
+import { isObject } from "../../src/lib/json.js";
 
 /** Characters per token the bound assumes (DeepSeek: about 0.3 tokens per English character). */
 const CHARS_PER_TOKEN = 1 / 0.3;
@@ -91,8 +92,4 @@ function sizeOf(data: Json | undefined): string {
   if (typeof data !== "string") return "size unknown";
   const bytes = Math.floor((data.length * 3) / 4);
   return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

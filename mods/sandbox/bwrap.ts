@@ -26,10 +26,11 @@
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
 
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/protected.js";
+import { findOnPath } from "../../src/lib/path-lookup.js";
 import { existingGuarded, guardedPaths } from "./protect.js";
 import { projectSecrets } from "./secrets.js";
 
@@ -51,7 +52,7 @@ export function probeBwrap(platform: NodeJS.Platform = process.platform, path: s
   if (platform !== "linux") return { bwrap: null, problem: `bubblewrap is Linux-only (this is ${platform})` };
   const cached = probes.get(path);
   if (cached) return cached;
-  const found = onPath("bwrap", path);
+  const found = findOnPath("bwrap", path);
   let probe: Probe;
   if (!found) probe = { bwrap: null, problem: "bwrap (bubblewrap) is not installed or not on PATH" };
   else {
@@ -64,20 +65,6 @@ export function probeBwrap(platform: NodeJS.Platform = process.platform, path: s
   }
   probes.set(path, probe);
   return probe;
-}
-
-function onPath(name: string, path: string): string | null {
-  for (const dir of path.split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue; // a relative PATH entry would depend on the cwd
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // not here: next PATH entry
-    }
-  }
-  return null;
 }
 
 export interface WrapOptions {

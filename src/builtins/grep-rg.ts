@@ -5,8 +5,8 @@
 // our own table, file paths always printed, secrets left out (`--glob '!…'`, grep-secrets.ts). Content mode runs `--sort path`; the files and
 // count modes run in parallel and are sorted here into the same order.
 
-import { accessSync, constants } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { findOnPath } from "../lib/path-lookup.js";
 import type { ToolContext } from "../contract/index.js";
 import type { GrepQuery } from "./grep-search.js";
 import { displayPath } from "./paths.js";
@@ -26,17 +26,7 @@ export class RgError extends Error {
 
 /** The absolute path of `rg` on PATH, or null. */
 export function findRg(path = process.env.PATH ?? ""): string | null {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, "rg");
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here (or not executable): try the next PATH entry
-    }
-  }
-  return null;
+  return findOnPath("rg", path);
 }
 
 const WALK_FLAGS = ["--no-config", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];

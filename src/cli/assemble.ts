@@ -19,7 +19,7 @@ import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js
 import { ownFileSecret } from "./permissions/own-files.js";
 import { builtinTools } from "../builtins/index.js";
 import { capsFor, createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../providers/index.js";
-import { loadSettings, defaultManagedPath } from "./settings/load.js";
+import { loadSettings, defaultManagedPath, settingFile } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
 import { historyHoldsSecret, permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
 import { noKeyHelp, resolveApiKey, type ApiKey } from "./credentials.js";
@@ -40,6 +40,7 @@ import { pluginParts, type PluginParts } from "./plugins/load.js";
 import { pluginHookLayers, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
 import { telemetryFile, telemetrySetting } from "./telemetry.js";
 import type { AssembleOptions } from "./assemble-options.js";
+import { isObject } from "../lib/json.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -110,7 +111,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 
   const services = pluginServices(env);
   const sessionRules = new SessionRules();
-  const prices = loadPriceTable(settings.merged.pricing, { file: layerOf(settings, "pricing") });
+  const prices = loadPriceTable(settings.merged.pricing, { file: settingFile(settings, "pricing") });
   const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
   const limits = spawnLimits(settings.merged.subagents, warn);
   const app: App = {
@@ -357,12 +358,6 @@ function pluginList(settings: LoadedSettings): Array<{ specifier: string; tier: 
   return out;
 }
 
-/** The file of the highest layer that sets `key`, for error messages. */
-function layerOf(settings: LoadedSettings, key: string): string | undefined {
-  for (let i = settings.layers.length - 1; i >= 0; i--) if (settings.layers[i].settings[key] !== undefined) return settings.layers[i].file;
-  return undefined;
-}
-
 function pluginConfig(settings: LoadedSettings, id: string): Record<string, JsonValue> {
   const all = settings.merged.pluginConfig;
   const mine = isObject(all) ? all[id] : undefined;
@@ -389,8 +384,4 @@ function stringSetting(v: JsonValue | undefined): string | undefined {
 
 function numberSetting(v: JsonValue | undefined): number | undefined {
   return typeof v === "number" ? v : undefined;
-}
-
-function isObject(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -32,7 +32,7 @@ import { closeSync, lstatSync, readSync, readdirSync, realpathSync, statSync } f
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Chain } from "../core/chain.js";
 import type { GateDecision, Unsubscribe } from "../contract/index.js";
-import { NotRegularFileError, openRegularSync } from "../contract/regular-file.js";
+import { NotRegularFileError, openRegularSync } from "../lib/regular-file.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../builtins/ignore.js";
 
 export const MENTION_MAX_BYTES = 64 * 1024;

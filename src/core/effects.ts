@@ -32,7 +32,7 @@ import type {
   ProcessRunRequest,
   ProcessRunResult,
 } from "../contract/index.js";
-import { openRegular } from "../contract/regular-file.js";
+import { openRegular } from "../lib/regular-file.js";
 import type { Chain } from "./chain.js";
 import { noteWrite, setWriteJournal, sweepStaleWrites } from "./write-litter.js";
 

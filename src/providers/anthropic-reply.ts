@@ -15,7 +15,8 @@
 
 import type { FinishReason, Usage } from "../contract/index.js";
 import type { Assembler } from "./assemble.js";
-import { isObject, malformed, num, parseJson, str, streamError, usage } from "./protocol.js";
+import { malformed, num, parseJson, str, streamError, usage } from "./protocol.js";
+import { isObject } from "../lib/json.js";
 import type { SseEvent } from "../contract/sse.js";
 
 const STOP: Readonly<Record<string, FinishReason>> = {

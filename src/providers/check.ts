@@ -9,7 +9,7 @@ import { openSocket } from "./connect.js";
 import type { ConnectOptions, Target } from "./connect.js";
 import { AttemptFailure, apiMessageOf, networkFailure, redact, statusFailure } from "./errors.js";
 import { ANTHROPIC_VERSION } from "./anthropic.js";
-import { isObject } from "./protocol.js";
+import { isObject } from "../lib/json.js";
 import type { CheckResult } from "./types.js";
 
 const CHECK_TIMEOUT_MS = 20_000;

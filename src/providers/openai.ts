@@ -6,7 +6,8 @@
 
 import type { AssistantMessage, ChatRequest, Usage } from "../contract/index.js";
 import type { Assembler } from "./assemble.js";
-import { finishOf, isObject, malformed, num, parseJson, str, streamError, usage } from "./protocol.js";
+import { finishOf, malformed, num, parseJson, str, streamError, usage } from "./protocol.js";
+import { isObject } from "../lib/json.js";
 import type { WireProtocol } from "./protocol.js";
 import type { SseEvent } from "../contract/sse.js";
 

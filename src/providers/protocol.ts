@@ -38,9 +38,6 @@ export function parseJson(data: string): unknown {
   }
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function num(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) ? v : 0;

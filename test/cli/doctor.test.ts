@@ -8,7 +8,7 @@ import { doctorChecks, formatDoctor, runDoctor, type DoctorCheck, type DoctorOpt
 import { saveApiKey } from "../../src/cli/credentials.js";
 import { tempDirs, writeTree, type Dirs } from "./helpers.js";
 import { probeBwrap } from "../../mods/sandbox/bwrap.js";
-import { onPath } from "../../src/cli/commands/doctor-system.js";
+import { findOnPath } from "../../src/lib/path-lookup.js";
 
 const GOOD = "sk-doctor-good-0123456789abcdef";
 const BAD = "sk-doctor-bad-fedcba9876543210";
@@ -162,7 +162,7 @@ describe("the machine and deepcode's files", () => {
     const saved = process.env.PATH;
     const bin = join(d.userHome, "bin");
     mkdirSync(bin, { recursive: true });
-    symlinkSync(onPath("true", saved) ?? "/bin/true", join(bin, "true"));
+    symlinkSync(findOnPath("true", saved) ?? "/bin/true", join(bin, "true"));
     process.env.PATH = bin; // `true` for the test command, and no bwrap
     try {
       const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }, { platform: "linux" }));

@@ -3,26 +3,10 @@
 // under the permission gate only, without rg Grep uses its built-in search. So a missing one is
 // `!`, not `✗`.
 
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
 import { assemble, type AssembleOptions } from "../assemble.js";
 import type { DoctorCheck } from "./doctor-check.js";
+import { findOnPath } from "../../lib/path-lookup.js";
 
-
-/** The absolute path of an executable on PATH, or undefined. */
-export function onPath(name: string, path = ""): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this PATH entry (or not executable): try the next one
-    }
-  }
-  return undefined;
-}
 
 export function systemChecks(env: NodeJS.ProcessEnv): DoctorCheck[] {
   return [rgCheck(env)];
@@ -78,7 +62,7 @@ async function sandboxOf(app: Awaited<ReturnType<typeof assemble>>, o: AssembleO
 }
 
 function rgCheck(env: NodeJS.ProcessEnv): DoctorCheck {
-  const rg = onPath("rg", env.PATH);
+  const rg = findOnPath("rg", env.PATH ?? "");
   if (rg) return { id: "rg", status: "ok", label: "ripgrep", detail: rg };
   return { id: "rg", status: "warn", label: "ripgrep", detail: "rg not found on PATH: Grep uses its built-in search (slower on large trees)", fix: "install ripgrep (https://github.com/BurntSushi/ripgrep#installation)" };
 }

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { listTree } from "../mentions.js";
+import { isObject } from "../../lib/json.js";
 
 export interface RepoFacts {
   name?: string;
@@ -109,11 +110,11 @@ function nodeFacts(root: string, pkg: Record<string, unknown>, facts: RepoFacts)
   const pm = existsSync(join(root, "pnpm-lock.yaml")) ? "pnpm" : existsSync(join(root, "yarn.lock")) ? "yarn" : existsSync(join(root, "bun.lockb")) || existsSync(join(root, "bun.lock")) ? "bun" : "npm";
   const lock = pm !== "npm" || existsSync(join(root, "package-lock.json"));
   facts.commands.push({ label: "Install", command: pm === "npm" ? (lock ? "npm ci" : "npm install") : `${pm} install` });
-  const scripts = isRecord(pkg.scripts) ? pkg.scripts : {};
+  const scripts = isObject<unknown>(pkg.scripts) ? pkg.scripts : {};
   const run = (s: string) => (pm === "npm" ? (s === "test" || s === "start" ? `npm ${s}` : `npm run ${s}`) : pm === "bun" ? `bun run ${s}` : `${pm} ${s}`);
   const wanted: Array<[string, string]> = [["build", "Build"], ["test", "Test"], ["lint", "Lint"], ["typecheck", "Typecheck"], ["type-check", "Typecheck"], ["check", "Check"], ["format", "Format"], ["fmt", "Format"], ["dev", "Dev server"], ["start", "Start"]];
   for (const [name, label] of wanted) if (typeof scripts[name] === "string") facts.commands.push({ label, command: run(name), runs: scripts[name] as string });
-  const deps = { ...(isRecord(pkg.dependencies) ? pkg.dependencies : {}), ...(isRecord(pkg.devDependencies) ? pkg.devDependencies : {}) };
+  const deps = { ...(isObject<unknown>(pkg.dependencies) ? pkg.dependencies : {}), ...(isObject<unknown>(pkg.devDependencies) ? pkg.devDependencies : {}) };
   const testScript = typeof scripts.test === "string" ? scripts.test : "";
   const fw = ["vitest", "jest", "mocha", "ava", "@playwright/test"].find((f) => f in deps) ?? (/\bnode\s+--test\b/.test(testScript) ? "node:test" : undefined);
   if (fw) {
@@ -169,12 +170,8 @@ function parseJson(text: string | undefined): Record<string, unknown> | undefine
   if (text === undefined) return undefined;
   try {
     const v: unknown = JSON.parse(text);
-    return isRecord(v) ? v : undefined;
+    return isObject<unknown>(v) ? v : undefined;
   } catch {
     return undefined; // a malformed package.json tells us nothing reliable
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

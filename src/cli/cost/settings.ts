@@ -14,6 +14,7 @@ import type { JsonValue } from "../../contract/index.js";
 import { ConfigError } from "../../contract/index.js";
 import { isTierName, parseCurrency, resolveTiers, type BudgetKind, type BudgetSettings, type Currency, type SettingsLayer, type TierName, type TierProfiles } from "../../core/cost/index.js";
 import type { LoadedSettings } from "../settings/types.js";
+import { settingFile } from "../settings/load.js";
 
 export type EstimateMode = "ask" | "show" | "off";
 
@@ -35,8 +36,8 @@ export function readCostSettings(settings: LoadedSettings): CostSettings {
   const m = settings.merged;
   const currency = parseCurrency(m.currency);
   const estimate: EstimateMode = m.estimate === "ask" || m.estimate === "off" ? m.estimate : "show";
-  const tiers = resolveTiers(m.tiers, { file: fileOf(settings, "tiers") });
-  return { currency, estimate, tiers, tierMode: tierMode(m.tier, fileOf(settings, "tier")), ...budgets(settings, currency) };
+  const tiers = resolveTiers(m.tiers, { file: settingFile(settings, "tiers") });
+  return { currency, estimate, tiers, tierMode: tierMode(m.tier, settingFile(settings, "tier")), ...budgets(settings, currency) };
 }
 
 function tierMode(v: JsonValue | undefined, file: string | undefined): TierMode {
@@ -71,10 +72,4 @@ function budgets(settings: LoadedSettings, currency: Currency): Pick<CostSetting
   }
   managed.allowRaise = false;
   return { userBudget: user, managedBudget: managed };
-}
-
-/** The file of the highest layer that sets `key`, for error messages. */
-function fileOf(settings: LoadedSettings, key: string): string | undefined {
-  for (let i = settings.layers.length - 1; i >= 0; i--) if (settings.layers[i].settings[key] !== undefined) return settings.layers[i].file;
-  return undefined;
 }

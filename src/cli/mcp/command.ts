@@ -12,7 +12,9 @@ import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import type { JsonValue } from "../../contract/index.js";
 import { assemble, deepcodeHome, type AssembleOptions } from "../assemble.js";
-import { isObject, parsed, projectMcpFile, readOptional, realOr, userMcpFile } from "./sources.js";
+import { parsed, projectMcpFile, readOptional, userMcpFile } from "./sources.js";
+import { projectKey } from "../../lib/project-store.js";
+import { isObject } from "../../lib/json.js";
 import { badServerName } from "./config.js";
 
 export const MCP_HELP = `deepcode mcp — MCP servers (Claude Code's configuration format)
@@ -178,7 +180,7 @@ function serversIn(file: { [k: string]: JsonValue }, scope: Scope, root: string)
   if (scope === "local") {
     if (!isObject(file.projects)) file.projects = {};
     const projects = file.projects as { [k: string]: JsonValue };
-    const key = realOr(root);
+    const key = projectKey(root);
     if (!isObject(projects[key])) projects[key] = {};
     holder = projects[key] as { [k: string]: JsonValue };
   }

@@ -11,7 +11,8 @@
 import type { JsonValue } from "../../contract/index.js";
 import type { LoadedSettings } from "../settings/types.js";
 import { blockedBy, readPolicy } from "./policy.js";
-import { configuredServers, isObject, type Configured } from "./sources.js";
+import { configuredServers, type Configured } from "./sources.js";
+import { isObject } from "../../lib/json.js";
 
 export interface McpConfigInput {
   root: string;

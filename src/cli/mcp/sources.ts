@@ -11,11 +11,13 @@
 // A settings layer's `mcpServers` counts as its layer's scope (project and local layers as the
 // project's, the managed policy's as the administrator's).
 
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ConfigError, type JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson } from "../settings/json.js";
 import type { LoadedSettings } from "../settings/types.js";
+import { isObject } from "../../lib/json.js";
+import { projectKey } from "../../lib/project-store.js";
 
 export type Scope = "local" | "project" | "user" | "flag" | "settings" | "plugin";
 
@@ -65,7 +67,7 @@ export function configuredServers(o: SourceOptions): { servers: Configured[]; pr
     const home = readOptional(userMcpFile(o.home));
     const user = home ? (parsed(home, userMcpFile(o.home)) as { [k: string]: JsonValue }) : {};
     const projects = isObject(user.projects) ? user.projects : {};
-    const mine = projects[realOr(o.root)];
+    const mine = projects[projectKey(o.root)];
     add("local", userMcpFile(o.home), isObject(mine) && isObject(mine.mcpServers) ? mine.mcpServers : undefined);
     try {
       const project = readOptional(projectMcpFile(o.root));
@@ -129,16 +131,4 @@ export function readOptional(file: string): string | undefined {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new ConfigError(`cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`, file);
   }
-}
-
-export function realOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p); // not there (yet): the path as written
-  }
-}
-
-export function isObject(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -11,6 +11,7 @@ import { ConfigError } from "../../contract/index.js";
 import { isTierName, type TierName, type TierProfiles } from "../../core/cost/index.js";
 import { profileOf } from "../cost/tiers.js";
 import type { LoadedSettings } from "../settings/types.js";
+import { settingFile } from "../settings/load.js";
 
 export const DEFAULT_PLANNER: TierName = "reasoner-budget";
 export const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
@@ -28,7 +29,7 @@ export interface Planner {
 export function plannerSetting(settings: LoadedSettings, tiers: TierProfiles): Planner {
   const v = settings.merged.planner;
   const name = v === undefined || v === null ? DEFAULT_PLANNER : v;
-  if (typeof name !== "string" || name.trim() === "") throw new ConfigError(`planner: expected a tier (chat-fast, chat-full, reasoner-budget, reasoner) or a model name, got ${JSON.stringify(v)}`, fileOf(settings, "planner"));
+  if (typeof name !== "string" || name.trim() === "") throw new ConfigError(`planner: expected a tier (chat-fast, chat-full, reasoner-budget, reasoner) or a model name, got ${JSON.stringify(v)}`, settingFile(settings, "planner"));
   const n = name.trim();
   if (isTierName(n)) {
     const profile = profileOf(n, tiers);
@@ -53,9 +54,4 @@ export function checkpointsModConfig(settings: LoadedSettings, sessionsDir: stri
   const o = typeof c === "object" && c !== null && !Array.isArray(c) ? c : {};
   const max = typeof o.maxBytes === "number" && o.maxBytes >= 0 ? Math.floor(o.maxBytes) : DEFAULT_CHECKPOINT_BYTES;
   return { sessionsDir, enabled: o.enabled !== false, maxBytes: max };
-}
-
-function fileOf(settings: LoadedSettings, key: string): string | undefined {
-  for (let i = settings.layers.length - 1; i >= 0; i--) if (settings.layers[i].settings[key] !== undefined) return settings.layers[i].file;
-  return undefined;
 }

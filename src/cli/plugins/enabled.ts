@@ -10,7 +10,8 @@
 
 import type { JsonValue } from "../../contract/index.js";
 import type { LoadedSettings, SettingsLayerName } from "../settings/types.js";
-import { isObject, PLUGIN_ID } from "./store.js";
+import { PLUGIN_ID } from "./store.js";
+import { isObject } from "../../lib/json.js";
 import { inert } from "../render/inert.js";
 
 export interface Enabled {

@@ -18,7 +18,8 @@
 
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ConfigError, type JsonValue } from "../../contract/index.js";
-import { isObject, readJsonFile } from "./store.js";
+import { readJsonFile } from "./store.js";
+import { isObject } from "../../lib/json.js";
 
 export type Obj = { [k: string]: JsonValue };
 

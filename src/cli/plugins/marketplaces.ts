@@ -15,7 +15,8 @@ import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { cloneAt, git } from "./git.js";
 import { githubUrl, marketplaceFile, readMarketplace, type MarketplaceFile } from "./manifest.js";
 import { inert } from "../render/inert.js";
-import { isObject, marketplaceDir, pluginsDir, readKnown, writeKnown, type KnownMarketplace } from "./store.js";
+import { marketplaceDir, pluginsDir, readKnown, writeKnown, type KnownMarketplace } from "./store.js";
+import { isObject } from "../../lib/json.js";
 
 export type MarketSource = { [k: string]: JsonValue };
 

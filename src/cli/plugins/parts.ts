@@ -11,7 +11,8 @@ import { join, relative } from "node:path";
 import { ConfigError, parseSkillFile, type JsonValue } from "../../contract/index.js";
 import { bangCommands, loadPluginCommands, type PluginCommandSource } from "../commands/custom.js";
 import { readManifest, type Obj, type PluginManifest } from "./manifest.js";
-import { isObject, readJsonFile } from "./store.js";
+import { readJsonFile } from "./store.js";
+import { isObject } from "../../lib/json.js";
 import { inert } from "../render/inert.js";
 
 export interface PluginContents {

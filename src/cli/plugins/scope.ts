@@ -6,7 +6,8 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, type JsonValue } from "../../contract/index.js";
-import { isObject, readJsonFile, writeJsonFile } from "./store.js";
+import { readJsonFile, writeJsonFile } from "./store.js";
+import { isObject } from "../../lib/json.js";
 
 export const SCOPES = ["user", "project", "local"] as const;
 export type Scope = (typeof SCOPES)[number];

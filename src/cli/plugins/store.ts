@@ -14,6 +14,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "n
 import { dirname, join } from "node:path";
 import { ConfigError, type JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson } from "../settings/json.js";
+import { isObject } from "../../lib/json.js";
 
 export function pluginsDir(home: string): string {
   return join(home, "plugins");
@@ -128,9 +129,6 @@ export function writeJsonFile(file: string, value: JsonValue, mode = 0o600, dirM
   renameSync(tmp, file);
 }
 
-export function isObject(v: unknown): v is { [k: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** `<plugin>@<marketplace>`; both parts kebab-ish names (they become folder names). */
 export const PLUGIN_ID = /^([A-Za-z0-9][A-Za-z0-9._-]*)@([A-Za-z0-9][A-Za-z0-9._-]*)$/;

@@ -12,10 +12,11 @@
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError } from "../../contract/errors.js";
-import { NotRegularFileError, readRegularFileSync } from "../../contract/regular-file.js";
+import { NotRegularFileError, readRegularFileSync } from "../../lib/regular-file.js";
 import type { JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson, type JsonPosition } from "./json.js";
-import { checkSettings, isObject } from "./schema.js";
+import { checkSettings } from "./schema.js";
+import { isObject } from "../../lib/json.js";
 import { strictProblem, unknownHookEvent } from "./strict.js";
 import type { LoadedSettings, ManagedState, RuleKind, RuleSource, Settings, SettingsLayer, SettingsLayerName } from "./types.js";
 
@@ -92,6 +93,12 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
 export function withLayers(loaded: LoadedSettings, layers: SettingsLayer[]): LoadedSettings {
   const { merged, rules } = mergeLayers(layers);
   return { ...loaded, layers, merged, rules };
+}
+
+/** The file of the highest layer that sets `key` (what a message about that key names). */
+export function settingFile(settings: LoadedSettings, key: string): string | undefined {
+  for (let i = settings.layers.length - 1; i >= 0; i--) if (settings.layers[i].settings[key] !== undefined) return settings.layers[i].file;
+  return undefined;
 }
 
 /**

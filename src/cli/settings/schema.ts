@@ -4,6 +4,7 @@
 // not are known too, so a Claude Code settings file loads unchanged with a note, not an error.
 
 import type { JsonValue } from "../../contract/index.js";
+import { isObject } from "../../lib/json.js";
 
 export type KeyType =
   | { t: "string" }
@@ -231,8 +232,4 @@ function describeValue(v: JsonValue): string {
   if (typeof v === "object") return "an object";
   if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
   return `${typeof v} ${String(v)}`;
-}
-
-export function isObject(v: unknown): v is { [key: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

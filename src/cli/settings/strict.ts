@@ -3,7 +3,8 @@
 // exactly as written — so it breaks the policy (deny-all) instead.
 
 import type { JsonValue } from "../../contract/index.js";
-import { isObject, type CheckIssue } from "./schema.js";
+import { type CheckIssue } from "./schema.js";
+import { isObject } from "../../lib/json.js";
 import type { Settings } from "./types.js";
 
 /**

@@ -9,6 +9,7 @@
 import { DEFAULT_RESULT_MAX_BYTES } from "../../core/context/bound.js";
 import type { JsonValue } from "../../contract/index.js";
 import type { Settings } from "../settings/types.js";
+import { isObject } from "../../lib/json.js";
 
 /** The smallest checkpoints.maxBytes an untrusted project may set. */
 const CHECKPOINTS_FLOOR = 1024 * 1024;
@@ -184,8 +185,4 @@ function item(file: string, key: string, what: string, value: JsonValue): TrustI
 function short(v: JsonValue): string {
   const s = typeof v === "string" ? v : JSON.stringify(v);
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
-}
-
-function isObject(v: unknown): v is { [k: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

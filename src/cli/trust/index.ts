@@ -10,14 +10,14 @@
 // again, whichever the answer was; a declined, unchanged one is not (`/trust` or `deepcode
 // trust` changes it).
 
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { withLayers } from "../settings/load.js";
 import type { LoadedSettings } from "../settings/types.js";
 import { trustDigest, trustItems, untrustedLayers, PROJECT_LAYERS, type TrustItem } from "./items.js";
 import { TrustStore, type TrustRecord } from "./store.js";
 import { inert } from "../render/inert.js";
+import { projectKey } from "../../lib/project-store.js";
 
 export { TrustStore, trustDigest, trustItems, type TrustItem, type TrustRecord };
 
@@ -63,7 +63,7 @@ export function trustCovers(state: TrustState, file: string, kind: string, value
 }
 
 export function resolveTrust(o: TrustOptions): TrustState {
-  const root = real(o.root);
+  const root = projectKey(o.root);
   const items = trustItems({ root: o.root, home: o.home, userHome: o.userHome, settings: o.settings });
   const digest = trustDigest(o.root, items);
   const store = new TrustStore(o.home);
@@ -94,7 +94,7 @@ export function rememberTrust(home: string, state: TrustState, trusted: boolean)
 }
 
 export function forgetTrust(home: string, root: string): boolean {
-  return new TrustStore(home).forget(real(root));
+  return new TrustStore(home).forget(projectKey(root));
 }
 
 /** One line for `/status` and `deepcode doctor`. */
@@ -143,7 +143,7 @@ function trustingSetting(settings: LoadedSettings, root: string, userHome: strin
       const below = entry.endsWith("/**");
       const path = expand(below ? entry.slice(0, -3) : entry, userHome);
       if (!isAbsolute(path)) continue; // a relative entry would mean a different folder per run
-      const p = real(path);
+      const p = projectKey(path);
       if (p === root || (below && root.startsWith(p.endsWith(sep) ? p : p + sep))) return layer.file;
     }
   }
@@ -152,12 +152,4 @@ function trustingSetting(settings: LoadedSettings, root: string, userHome: strin
 
 function expand(p: string, userHome: string): string {
   return p === "~" ? userHome : p.startsWith("~/") ? join(userHome, p.slice(2)) : p;
-}
-
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p); // not there (yet): the path as written
-  }
 }

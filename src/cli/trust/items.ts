@@ -12,6 +12,7 @@ import { bangCommands, loadCustomCommands } from "../commands/custom.js";
 import type { LoadedSettings, SettingsLayer } from "../settings/types.js";
 import { classifySettings, type TrustedView, type TrustItem } from "./classify.js";
 import { readOwnFile } from "../../core/own-file.js";
+import { canonicalJson, isObject } from "../../lib/json.js";
 
 export type { TrustItem };
 
@@ -61,7 +62,7 @@ export function trustItems(p: ProjectContent): TrustItem[] {
 /** The digest a trust decision is remembered with: it changes when anything that would take
  *  effect changes (a new allow rule, an edited hook command, another server). */
 export function trustDigest(root: string, items: readonly TrustItem[]): string {
-  const canon = items.map((i) => [relative(root, i.file), i.key, canonical(i.value)]).sort((a, b) => (a.join("\u0000") < b.join("\u0000") ? -1 : 1));
+  const canon = items.map((i) => [relative(root, i.file), i.key, canonicalJson(i.value)]).sort((a, b) => (a.join("\u0000") < b.join("\u0000") ? -1 : 1));
   return createHash("sha256").update(JSON.stringify(canon)).digest("hex");
 }
 
@@ -125,13 +126,3 @@ function serverText(cfg: JsonValue): string {
   return [String(cfg.command ?? "?"), ...args].join(" ");
 }
 
-/** JSON with sorted keys, so a re-ordered but equal file keeps its trust. */
-function canonical(v: JsonValue): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
-  return JSON.stringify(v);
-}
-
-function isObject(v: unknown): v is { [k: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}

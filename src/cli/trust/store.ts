@@ -2,8 +2,8 @@
 // project root (its real path): trusted or declined, with the digest of what it held then.
 // A store that cannot be read is no answer at all (every project untrusted), said loudly.
 
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readProjectsFile, writeProjectsFile, type ProjectsFile } from "../../lib/project-store.js";
 
 export interface TrustRecord {
   trusted: boolean;
@@ -12,10 +12,7 @@ export interface TrustRecord {
   at: string;
 }
 
-interface TrustFile {
-  version: 1;
-  projects: Record<string, TrustRecord>;
-}
+type TrustFile = ProjectsFile<TrustRecord>;
 
 export class TrustStore {
   readonly file: string;
@@ -49,29 +46,13 @@ export class TrustStore {
 
   private load(): TrustFile {
     if (this.data) return this.data;
-    let text: string;
-    try {
-      text = readFileSync(this.file, "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.problem = `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-      return (this.data = { version: 1, projects: {} });
-    }
-    try {
-      const v = JSON.parse(text) as Partial<TrustFile>;
-      if (typeof v !== "object" || v === null || typeof v.projects !== "object" || v.projects === null) throw new Error("not a trust store");
-      return (this.data = { version: 1, projects: { ...v.projects } });
-    } catch (err) {
-      this.problem = `malformed (${(err as Error).message}); every project counts as untrusted`;
-      return (this.data = { version: 1, projects: {} });
-    }
+    const { data, failure } = readProjectsFile<TrustRecord>(this.file, "a trust store");
+    if (failure) this.problem = failure.kind === "unreadable" ? `cannot read (${failure.code})` : `malformed (${failure.message}); every project counts as untrusted`;
+    return (this.data = data);
   }
 
   private save(data: TrustFile): void {
-    mkdirSync(this.home, { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    writeProjectsFile(this.home, this.file, data);
     this.data = data;
   }
 }

@@ -9,7 +9,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { NotRegularFileError, fileKind, readRegularFileSync } from "../../contract/regular-file.js";
+import { NotRegularFileError, fileKind, readRegularFileSync } from "../../lib/regular-file.js";
 import type { Usage } from "../../contract/wire.js";
 import { splitPrompt } from "./calc.js";
 import type { TaskClass } from "./classify.js";

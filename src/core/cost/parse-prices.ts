@@ -4,6 +4,7 @@
 
 import { ConfigError } from "../../contract/errors.js";
 import type { PeakSchedule, PriceRow, RatePair, Rates } from "./types.js";
+import { isObject } from "../../lib/json.js";
 
 type Obj = Record<string, unknown>;
 
@@ -12,10 +13,6 @@ export class Bad {
   fail(path: string, message: string): never {
     throw new ConfigError(`${path}: ${message}`, this.file);
   }
-}
-
-export function isObj(v: unknown): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 export function show(v: unknown): string {
@@ -42,7 +39,7 @@ function price(bad: Bad, v: unknown, path: string): number {
 }
 
 function rates(bad: Bad, v: unknown, path: string): Rates {
-  if (!isObj(v)) bad.fail(path, `expected { hit, miss, output } per 1M tokens, got ${show(v)}`);
+  if (!isObject<unknown>(v)) bad.fail(path, `expected { hit, miss, output } per 1M tokens, got ${show(v)}`);
   onlyKeys(bad, v, path, ["hit", "miss", "output"]);
   return {
     hit: price(bad, v.hit, `${path}.hit`),
@@ -53,7 +50,7 @@ function rates(bad: Bad, v: unknown, path: string): Rates {
 
 /** `{ hit, miss, output }` (no peak billing) or `{ offPeak: {...}, peak: {...} }`. */
 function ratePair(bad: Bad, v: unknown, path: string): RatePair {
-  if (isObj(v) && ("offPeak" in v || "peak" in v)) {
+  if (isObject<unknown>(v) && ("offPeak" in v || "peak" in v)) {
     onlyKeys(bad, v, path, ["offPeak", "peak"]);
     return { offPeak: rates(bad, v.offPeak, `${path}.offPeak`), peak: rates(bad, v.peak, `${path}.peak`) };
   }
@@ -73,7 +70,7 @@ export const ROW_KEYS = ["from", "usd", "cny", "source", "note"] as const;
 
 /** One price row. Both currencies are required: deepcode converts nothing. */
 export function priceRow(bad: Bad, v: unknown, path: string, origin: PriceRow["origin"]): PriceRow {
-  if (!isObj(v)) bad.fail(path, `expected a price row { from?, usd, cny }, got ${show(v)}`);
+  if (!isObject<unknown>(v)) bad.fail(path, `expected a price row { from?, usd, cny }, got ${show(v)}`);
   onlyKeys(bad, v, path, [...ROW_KEYS, "aliases"]);
   for (const cur of ["usd", "cny"] as const) {
     if (v[cur] === undefined) {
@@ -109,7 +106,7 @@ function clock(bad: Bad, v: unknown, path: string): number {
 }
 
 export function schedule(bad: Bad, v: unknown, path: string): PeakSchedule {
-  if (!isObj(v)) bad.fail(path, `expected a peak schedule, got ${show(v)}`);
+  if (!isObject<unknown>(v)) bad.fail(path, `expected a peak schedule, got ${show(v)}`);
   onlyKeys(bad, v, path, ["from", "peakUtc", "weekdays", "calendarUtcOffsetMinutes", "offPeakDates", "source"]);
   if (!Array.isArray(v.peakUtc)) bad.fail(`${path}.peakUtc`, `expected [["HH:MM", "HH:MM"], ...], got ${show(v.peakUtc)}`);
   const windowsUtc = v.peakUtc.map((w, i): [number, number] => {

@@ -16,8 +16,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../../contract/errors.js";
-import { aliasList, Bad, isObj, keyPath, onlyKeys, priceRow, schedule, show } from "./parse-prices.js";
+import { aliasList, Bad, keyPath, onlyKeys, priceRow, schedule, show } from "./parse-prices.js";
 import type { PeakSchedule, PriceFamily, PriceLookup, PriceRow, PriceTable } from "./types.js";
+import { isObject } from "../../lib/json.js";
 
 const DATA_FILE = join("data", "pricing.json");
 
@@ -50,9 +51,9 @@ function packaged(): PriceTable {
 }
 
 function parseTable(json: unknown, bad: Bad): PriceTable {
-  if (!isObj(json)) bad.fail("(top)", "expected an object");
+  if (!isObject<unknown>(json)) bad.fail("(top)", "expected an object");
   if (!Array.isArray(json.schedules)) bad.fail("schedules", `expected a list, got ${show(json.schedules)}`);
-  if (!isObj(json.families)) bad.fail("families", `expected an object, got ${show(json.families)}`);
+  if (!isObject<unknown>(json.families)) bad.fail("families", `expected an object, got ${show(json.families)}`);
   const schedules = json.schedules.map((s, i) => schedule(bad, s, `schedules[${i}]`)).sort((a, b) => a.from - b.from);
   const table: PriceTable = {
     families: new Map(),
@@ -63,7 +64,7 @@ function parseTable(json: unknown, bad: Bad): PriceTable {
   };
   for (const [name, fam] of Object.entries(json.families)) {
     const path = keyPath("families", name);
-    if (!isObj(fam)) bad.fail(path, `expected { aliases, rows }, got ${show(fam)}`);
+    if (!isObject<unknown>(fam)) bad.fail(path, `expected { aliases, rows }, got ${show(fam)}`);
     onlyKeys(bad, fam, path, ["aliases", "rows"]);
     if (!Array.isArray(fam.rows) || fam.rows.length === 0) bad.fail(`${path}.rows`, "expected at least one price row");
     const rows = fam.rows.map((r, i) => priceRow(bad, r, `${path}.rows[${i}]`, "data"));
@@ -97,7 +98,7 @@ export function loadPriceTable(overrides?: unknown, opts: { file?: string } = {}
   const table = copyTable(packaged());
   if (overrides === undefined || overrides === null) return table;
   const bad = new Bad(opts.file);
-  if (!isObj(overrides)) bad.fail("pricing", `expected an object of model names to price rows, got ${show(overrides)}`);
+  if (!isObject<unknown>(overrides)) bad.fail("pricing", `expected an object of model names to price rows, got ${show(overrides)}`);
   for (const [rawName, value] of Object.entries(overrides)) {
     const name = rawName.trim().toLowerCase();
     const path = keyPath("pricing", rawName);
@@ -106,7 +107,7 @@ export function loadPriceTable(overrides?: unknown, opts: { file?: string } = {}
     if (list.length === 0) bad.fail(path, "expected a price row or a list of rows");
     const rows = list.map((r, i) => priceRow(bad, r, Array.isArray(value) ? `${path}[${i}]` : path, "settings"));
     const aliases = list.flatMap((r, i) =>
-      aliasList(bad, isObj(r) ? r.aliases : undefined, `${Array.isArray(value) ? `${path}[${i}]` : path}.aliases`),
+      aliasList(bad, isObject<unknown>(r) ? r.aliases : undefined, `${Array.isArray(value) ? `${path}[${i}]` : path}.aliases`),
     );
     applyOverride(table, name, rows, aliases);
   }

@@ -2,7 +2,7 @@
 // API must accept back — and what each call will be answered with — is decided here, once.
 
 import type { AssistantMessage, JsonObject, JsonValue, ToolCall } from "../../contract/index.js";
-import { canonicalJson } from "../repair/canonical.js";
+import { canonicalJson } from "../../lib/json.js";
 import { matchingEnd } from "../repair/json-calls.js";
 import { freshCallId } from "../session/ids.js";
 import { parseCall, type CallEnv, type ParsedInput, type ReadyCall } from "./tools.js";

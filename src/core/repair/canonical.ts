@@ -2,16 +2,9 @@
 // same tool with the same arguments whatever their key order), the one-line description of a
 // call that `model.repair` events carry, and the dispatch of those events.
 
-import type { JsonObject, JsonValue } from "../../contract/index.js";
+import type { JsonObject } from "../../contract/index.js";
+import { canonicalJson } from "../../lib/json.js";
 import type { Chain } from "../chain.js";
-
-/** JSON with object keys sorted at every level: equal values give equal strings. */
-export function canonicalJson(value: JsonValue): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
-}
 
 /** The identity of a call: tool name plus canonical arguments. */
 export function callKey(tool: string, input: JsonObject): string {
@@ -30,10 +23,6 @@ export function describeCall(tool: string, input: JsonObject): string {
 function preview(s: string): string {
   const one = s.replace(/\s+/g, " ");
   return one.length > VALUE_PREVIEW ? `${one.slice(0, VALUE_PREVIEW - 1)}…` : one;
-}
-
-export function isJsonObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** Where repairs report, with the session and the model round (`step`) the repaired thing came

@@ -19,7 +19,7 @@
 //   the prompt cache depends on.
 
 import type { JsonObject, JsonSchema, JsonValue } from "../../contract/index.js";
-import { isJsonObject } from "./canonical.js";
+import { isObject } from "../../lib/json.js";
 
 /** Paths longer than this many segments make a schema "deep". */
 export const FLATTEN_DEPTH = 2;
@@ -74,7 +74,7 @@ export function renest(input: JsonObject, schema: JsonSchema): JsonObject {
     for (const seg of segments.slice(0, -1)) {
       const next = at[seg];
       if (next === undefined) at[seg] = {};
-      else if (!isJsonObject(next)) {
+      else if (!isObject(next)) {
         ok = false; // the model also sent a non-object here: keep its dotted key for validation to report
         break;
       }

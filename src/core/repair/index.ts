@@ -24,7 +24,7 @@ import { freshCallId } from "../session/ids.js";
 import { contentDelta, StreamHold } from "./stream-hold.js";
 import { moveThinking } from "./think.js";
 
-export { canonicalJson, describeCall } from "./canonical.js";
+export { describeCall } from "./canonical.js";
 export { CallStormBreaker, STORM_BY, STORM_LIMIT, STORM_WINDOW } from "./call-storm.js";
 export { parseDsml, type FoundCall, type ScanResult, type ScanOptions } from "./dsml.js";
 export { flattenSchema, renest, FLATTEN_DEPTH } from "./flatten.js";

@@ -15,7 +15,7 @@
 // unrelated object is not one).
 
 import type { JsonObject, JsonValue } from "../../contract/index.js";
-import { isJsonObject } from "./canonical.js";
+import { isObject } from "../../lib/json.js";
 import { withoutBlocks, type Block, type FoundCall, type ScanResult } from "./dsml.js";
 
 const NAME_KEYS = ["name", "tool", "tool_name", "function"] as const;
@@ -69,16 +69,16 @@ function callsIn(value: JsonValue, known: (name: string) => boolean): FoundCall[
     const each = value.map((v) => asCall(v, known));
     return value.length > 0 && each.every((c) => c !== null) ? (each as FoundCall[]) : [];
   }
-  if (isJsonObject(value) && Array.isArray(value.tool_calls)) return callsIn(value.tool_calls, known);
-  if (isJsonObject(value) && isJsonObject(value.function_call)) return callsIn(value.function_call, known);
+  if (isObject(value) && Array.isArray(value.tool_calls)) return callsIn(value.tool_calls, known);
+  if (isObject(value) && isObject(value.function_call)) return callsIn(value.function_call, known);
   const one = asCall(value, known);
   return one ? [one] : [];
 }
 
 function asCall(value: JsonValue, known: (name: string) => boolean): FoundCall | null {
-  if (!isJsonObject(value)) return null;
+  if (!isObject(value)) return null;
   const fn = value.function;
-  const source: JsonObject = isJsonObject(fn) ? fn : value;
+  const source: JsonObject = isObject(fn) ? fn : value;
   let name: string | undefined;
   for (const k of NAME_KEYS) {
     const v = source[k];
@@ -97,11 +97,11 @@ function asCall(value: JsonValue, known: (name: string) => boolean): FoundCall |
 }
 
 function argumentsObject(v: JsonValue): JsonObject | null {
-  if (isJsonObject(v)) return v;
+  if (isObject(v)) return v;
   if (typeof v !== "string") return null;
   try {
     const parsed = JSON.parse(v) as JsonValue;
-    return isJsonObject(parsed) ? parsed : null;
+    return isObject(parsed) ? parsed : null;
   } catch {
     return null; // arguments given as a string that is not a JSON object: not a call
   }

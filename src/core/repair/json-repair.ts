@@ -15,7 +15,7 @@
 // It never guesses content: a value that is not JSON where one is expected is an error.
 
 import type { JsonObject } from "../../contract/index.js";
-import { isJsonObject } from "./canonical.js";
+import { isObject } from "../../lib/json.js";
 
 export type JsonRepair = { ok: true; value: JsonObject; fixes: string[] } | { ok: false; reason: string };
 
@@ -38,10 +38,10 @@ export function repairJson(raw: string): JsonRepair {
 
   const direct = tryParse(text);
   if (direct.ok) {
-    if (isJsonObject(direct.value)) return { ok: true, value: direct.value, fixes: [...fixes] };
+    if (isObject(direct.value)) return { ok: true, value: direct.value, fixes: [...fixes] };
     if (typeof direct.value === "string") {
       const inner = tryParse(direct.value.trim());
-      if (inner.ok && isJsonObject(inner.value)) return { ok: true, value: inner.value, fixes: [...fixes, "unwrapped an object sent as a JSON string"] };
+      if (inner.ok && isObject(inner.value)) return { ok: true, value: inner.value, fixes: [...fixes, "unwrapped an object sent as a JSON string"] };
     }
     return { ok: false, reason: `the arguments must be a JSON object, not ${kindOf(direct.value)}` };
   }
@@ -54,7 +54,7 @@ export function repairJson(raw: string): JsonRepair {
   }
   const parsed = tryParse(rewritten);
   if (!parsed.ok) return { ok: false, reason: parsed.reason };
-  if (!isJsonObject(parsed.value)) return { ok: false, reason: `the arguments must be a JSON object, not ${kindOf(parsed.value)}` };
+  if (!isObject(parsed.value)) return { ok: false, reason: `the arguments must be a JSON object, not ${kindOf(parsed.value)}` };
   return { ok: true, value: parsed.value, fixes: [...fixes] };
 }
 
