@@ -59,8 +59,9 @@ const plugin: Plugin = {
       if (v?.action === "block") return { decision: "deny", reason: `hookify rule ${names(v.rules)} blocks this call:\n\n${v.message}`, by: `hookify:${v.rules[0].name}` };
       const guards = brokenGuards(rules, subject);
       if (v?.action === "ask" || guards.length) {
-        // Answered here, not after next(): below this builtin-tier hook is only the chain's
-        // tail, whose deny the permission gate reads as "no hook answered".
+        // Answered here, not after next(): an ask must stand whatever the gate's default answer
+        // below this builtin-tier hook would be (the permission gate still combines it with its
+        // own decision, so a deny rule stays a deny).
         const why = v?.action === "ask" ? `hookify rule ${names(v.rules)} asks before this call:\n\n${v.message}` : `hookify rule ${guards.map((g) => `${g.name} (${place(g, api.root)})`).join(", ")} cannot be read, so the calls it may have been meant to stop ask until it is fixed`;
         return { decision: "ask", reason: why, by: "hookify" };
       }
