@@ -1,7 +1,8 @@
 // Built-in mod: Claude Code compatible hooks. Settings entries under `hooks` become chain hooks —
-// not a special path in the loop. The loader registers this mod twice: once with the managed
-// policy's hooks in the prepend tier, once with every other layer's in the user tier (see
-// config.ts for what `api.config` carries).
+// not a special path in the loop. Two plugins: this file's (every settings layer's hooks but the
+// managed policy's, and enabled Claude Code plugins' hooks, in the user tier) and managed.ts's
+// (the managed policy's hooks and those of plugins it enables, in the prepend tier). Each reads
+// the settings layers (api.settings) and the enabled plugins (api.statusOf("marketplace")).
 //
 //   PreToolUse        tool.check       allow / ask / deny; a failing hook denies (fail-closed)
 //   PostToolUse       tool.result      notes for the model after the tool's output
@@ -46,17 +47,31 @@ function defaultSessionsDir(home: string, root: string): string {
   return join(home, "sessions", `${root.replace(/[^A-Za-z0-9]/g, "-").slice(0, 120)}-${hash}`);
 }
 
-const plugin: Plugin = {
-  id: "hooks",
-  description: "Claude Code compatible hooks from settings (PreToolUse, PostToolUse, Stop …)",
-  register(api) {
-    const set = readHookSet(api.config as Readonly<Record<string, JsonValue>>);
-    for (const w of set.warnings) api.log.warn(w);
-    registerHooks(api, set);
-  },
-};
+/** The hooks plugin of one scope: "managed" (prepend tier) or "settings" (user tier). */
+export function hooksPlugin(scope: "managed" | "settings"): Plugin {
+  return {
+    id: "hooks",
+    description: scope === "managed" ? "the managed policy's Claude Code hooks" : "Claude Code compatible hooks from settings (PreToolUse, PostToolUse, Stop …)",
+    placement: scope === "managed" ? { tier: "prepend", after: ["permission-gate", "cost", "non-interactive"] } : { tier: "user" },
+    register(api) {
+      const set = readHookSet(hooksConfig(api, scope));
+      for (const w of set.warnings) api.log.warn(w);
+      registerHooks(api, set);
+    },
+  };
+}
 
-export default plugin;
+/** What readHookSet reads (config.ts): every settings layer's hooks, then each enabled plugin's
+ *  as a layer of its own ("plugin", or "managed" for a plugin the managed policy enables). */
+function hooksConfig(api: PluginApi, scope: "managed" | "settings"): Record<string, JsonValue> {
+  const layers: JsonValue[] = api.settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true }));
+  for (const p of api.statusOf("marketplace")?.plugins ?? []) {
+    if (p.hooks) layers.push({ name: p.managed ? "managed" : "plugin", file: `plugin ${p.id} (${p.hooks.files.join(", ")})`, hooks: p.hooks.hooks, allowManagedHooksOnly: false, env: p.hooks.env });
+  }
+  return { scope, layers, sessionsDir: api.host.sessionsDir };
+}
+
+export default hooksPlugin("settings");
 
 function registerHooks(api: PluginApi, set: HookSet): void {
   const sessionsDir = set.sessionsDir ?? defaultSessionsDir(api.home, api.root);

@@ -120,17 +120,17 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
   },
 ];
 
+/** Whether `deepcode <name>` is one of deepcode's own subcommands (a plugin cannot take it). */
+export function isOwnSubcommand(name: string): boolean {
+  return SUBCOMMANDS.some((s) => s.name === name) || name === "help";
+}
+
 export function subcommand(name: string): SubcommandSpec | undefined {
   return SUBCOMMANDS.find((s) => s.name === name);
 }
 
-/** A usage error: the CLI prints `deepcode: <message>` and exits 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+import { UsageError } from "../contract/index.js";
+export { UsageError };
 
 export type Parsed = {
   values: Record<string, string | boolean | string[] | undefined>;

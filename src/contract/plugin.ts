@@ -6,6 +6,7 @@
 import type { AnyEvent, EventName, EventOf, Result } from "./events.js";
 import type { JsonValue } from "./wire.js";
 import type { ToolSpec } from "./tool.js";
+import type { HostFacts, KnownStatus, Placement, SettingsView, StatusOf, SubcommandSpec } from "./host.js";
 
 export const TIERS = ["prepend", "user", "append", "builtin"] as const;
 /** Hook tiers, outermost first. The core tier is the chain's single tail, not a hook tier. */
@@ -131,8 +132,16 @@ export interface PluginApi {
    *  over it with node:http's `createConnection`. */
   connect(url: URL, signal: AbortSignal): Promise<NodeJS.ReadWriteStream & { destroy(): void }>;
   /** Report this plugin's state as JSON, read when asked (stream-json's init line lists MCP
-   *  servers from it). Called again each time; the last function given counts. */
-  status(report: () => JsonValue): void;
+   *  servers from it). Called again each time; the last function given counts. deepcode's own
+   *  mods report the shapes of KnownStatus (src/contract/host.ts). One plugin per id reports:
+   *  a second plugin reporting under an id already taken throws. */
+  status(report: () => JsonValue | KnownStatus[keyof KnownStatus]): void;
+  /** What another plugin reports (its `status`), typed for deepcode's own mods; undefined when
+   *  it did not load or reports nothing. */
+  statusOf<K extends string>(id: K): StatusOf<K> | undefined;
+  /** Add `deepcode <name> args…` (SubcommandSpec), during `register`. deepcode assembles itself
+   *  (every plugin loaded) before it runs one, so the subcommand sees what a session sees. */
+  subcommand(spec: SubcommandSpec): Unsubscribe;
   /** Allow tool calls matching these rules (settings' `permissions.allow` grammar, e.g.
    *  `Bash(git status:*)`) in one session, without asking, until the returned function is
    *  called — the mechanism behind a skill's `allowed-tools`. Like the person's `a` answers
@@ -147,6 +156,11 @@ export interface PluginApi {
   readonly log: Logger;
   /** This plugin's own configuration from settings (`pluginConfig.<id>`), frozen. */
   readonly config: Readonly<Record<string, JsonValue>>;
+  /** Every setting in force, read-only (SettingsView): a plugin reads its own keys here. */
+  readonly settings: SettingsView;
+  /** Facts of this run: version, interactive or not, the sessions folder, the command line's
+   *  flags, the tiers (HostFacts). */
+  readonly host: HostFacts;
   /** The workspace root and the deepcode home folder. */
   readonly root: string;
   readonly home: string;
@@ -168,5 +182,8 @@ export interface PluginApi {
 export interface Plugin {
   id: string;
   description?: string;
+  /** Where it asks to load (Placement): its tier (deepcode's own mods only) and its order
+   *  relative to named plugins and assembly steps. Without it: the loader's tier, list order. */
+  placement?: Placement;
   register(api: PluginApi): void | Promise<void>;
 }
