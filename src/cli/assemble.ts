@@ -349,8 +349,9 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
   return `deepcode runs non-interactively (-p), so nobody can approve ${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in .deepcode/settings.json.${because}`;
 }
 
+/** `name` is mods/<name>/index.js; `name/file` is mods/<name>/<file>.js. */
 function modPath(mod: string): string {
-  return fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url));
+  return fileURLToPath(new URL(`../../mods/${mod.includes("/") ? mod : `${mod}/index`}.js`, import.meta.url));
 }
 
 /** The sandbox mod reports (api.status) that it wraps every process and cuts the network off:
