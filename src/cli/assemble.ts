@@ -10,7 +10,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HostFacts, JsonValue, MentionCompleter, Placement, StatusOf, SubcommandSpec, Tier } from "../contract/index.js";
-import { ConfigError, ProviderError } from "../contract/index.js";
+import { ConfigError, KNOWN_STATUS_IDS, ProviderError } from "../contract/index.js";
 import { Chain } from "../core/chain.js";
 import { registerEffects } from "../core/effects.js";
 import { registerRepairs } from "../core/repair/index.js";
@@ -269,7 +269,12 @@ async function modSteps(host: PluginHost, list: Array<{ specifier: string; base:
             entry.load = { source: item.source, tier, ok: false, error: imported.error };
             return;
           }
-          entry.load = await registerPlugin(host, imported.plugin, tier, item.source);
+          // A third-party plugin cannot report under a built-in mod's status id.
+          const own = item.tier === undefined ? host : { ...host, setStatus: (source: string, report: () => unknown, owner: object) => {
+            if ((KNOWN_STATUS_IDS as readonly string[]).includes(source)) throw new Error(`'${source}' is the status of deepcode's own mod; a plugin cannot report under it`);
+            host.setStatus?.(source, report, owner);
+          } };
+          entry.load = await registerPlugin(own, imported.plugin, tier, item.source);
           // A built-in mod's own settings that cannot be read stop deepcode, naming the file
           // (misconfiguration fails loud); a plugin that fails is said, and the rest works.
           if (item.tier === undefined && entry.load.thrown instanceof ConfigError) entry.fatal = entry.load.thrown;

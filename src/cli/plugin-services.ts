@@ -60,10 +60,10 @@ export function pluginServices(env: NodeJS.ProcessEnv, reserved: ReservedNames =
       },
       statusOf,
       addSubcommand: (spec, source) => {
-        if (!/^[a-z][a-z0-9-]*$/.test(spec.name)) throw new Error(`${source}: '${spec.name}' is not a subcommand name ([a-z][a-z0-9-]*)`);
-        if (reserved(spec.name)) throw new Error(`${source}: 'deepcode ${spec.name}' is one of deepcode's own subcommands`);
+        if (!/^[a-z][a-z0-9-]*$/.test(spec.name)) throw new Error(`'${spec.name}' is not a subcommand name ([a-z][a-z0-9-]*)`);
+        if (reserved(spec.name)) throw new Error(`'deepcode ${spec.name}' is one of deepcode's own subcommands`);
         const had = subcommands.get(spec.name);
-        if (had) throw new Error(`${source}: 'deepcode ${spec.name}' is taken by ${had.source}`);
+        if (had) throw new Error(`'deepcode ${spec.name}' is taken by ${had.source}`);
         const entry = { spec, source };
         subcommands.set(spec.name, entry);
         return () => {

@@ -117,5 +117,9 @@ export interface KnownStatus {
   };
 }
 
+/** The ids of KnownStatus: only deepcode's own mods report under them (a plugin that tries
+ *  is refused, so none can speak for the sandbox or plan mode). */
+export const KNOWN_STATUS_IDS: readonly (keyof KnownStatus)[] = ["mcp", "plan", "sandbox", "marketplace"];
+
 /** What reading a status gives: the known shape for deepcode's mods, else JSON. */
 export type StatusOf<K extends string> = K extends keyof KnownStatus ? KnownStatus[K] : JsonValue;

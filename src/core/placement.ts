@@ -1,8 +1,10 @@
 // Declared placement (contract Placement): put a list of named steps in an order that keeps
 // every `before`/`after` a step declares, and otherwise the list's own order. Assembly's steps
 // (the permission gate, the cost engine…) and the plugins that load with them share one list,
-// so a mod can ask to register before or after a named step. A name nobody has is ignored (a
-// plugin that did not load must not stop the rest); a circle throws, naming it.
+// so a mod can ask to register before or after a named step. `*` stands for every step that
+// does not itself name `*` the same way (telemetry: before everything; the sandbox: after
+// everything). A name nobody has is ignored (a plugin that did not load must not stop the
+// rest); a circle throws, naming it.
 
 export interface Placed {
   name: string;
@@ -21,9 +23,10 @@ export function placeInOrder<T extends Placed>(steps: readonly T[]): T[] {
     edges[from].add(to);
     ins[to]++;
   };
+  const named = (n: string, side: "before" | "after"): number[] => (n === "*" ? steps.flatMap((t, j) => (t[side]?.includes("*") ? [] : [j])) : (index.get(n) ?? []));
   steps.forEach((s, i) => {
-    for (const n of s.before ?? []) for (const j of index.get(n) ?? []) edge(i, j);
-    for (const n of s.after ?? []) for (const j of index.get(n) ?? []) edge(j, i);
+    for (const n of s.before ?? []) for (const j of named(n, "before")) edge(i, j);
+    for (const n of s.after ?? []) for (const j of named(n, "after")) edge(j, i);
   });
   const out: T[] = [];
   const done = new Set<number>();
