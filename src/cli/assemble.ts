@@ -38,7 +38,7 @@ import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./t
 import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
 import { Spawner, spawnLimits } from "./spawn.js";
-import { toolEffects } from "./effects/tool-effects.js";
+import { toolEffects } from "../lib/effects/tool-effects.js";
 import { pluginParts, type PluginParts } from "./plugins/load.js";
 import { marketplaceReport, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
 import type { AssembleOptions } from "./assemble-options.js";
@@ -327,7 +327,7 @@ function nonInteractive(chain: Chain): void {
 }
 
 /** The host's core answers: subagents (one depth limit for every spawner, spawn.ts), the files
- *  a call would write (checkpoints, plan mode; a shell command starts in the Bash folder of the
+ *  a call would write (src/lib/effects: checkpoints, plan mode; a shell command starts in the Bash folder of the
  *  session that makes it), text for the person from a mod (stderr here; the REPL prints it in
  *  place), and the model. */
 function hostCores(app: App, spawner: Spawner, root: string, env: NodeJS.ProcessEnv, home: string, warn: (m: string) => void): void {
