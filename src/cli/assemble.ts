@@ -232,6 +232,11 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     removeTool: (name) => registry.remove(name),
     ...services.host,
     allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
+    // PluginApi.permissionMode: plan mode as the plan mod reports it, else the run's flag.
+    permissionMode: () => {
+      const plan = services.pluginStatus("plan");
+      return isObject(plan) && plan.planning === true ? "plan" : o.acceptEdits ? "acceptEdits" : "default";
+    },
     // Enabled plugins' skill and agent folders, as if each plugin had contributed them
     // (api.contribute): the skills and agents mods name them `<plugin>:<name>`.
     contributions: [

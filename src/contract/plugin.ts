@@ -110,6 +110,10 @@ export interface Contribution {
   pins?: Readonly<Record<string, string>>;
 }
 
+/** How a session's permissions stand, in Claude Code's names (PluginApi.permissionMode).
+ *  deepcode has no `bypassPermissions` or `dontAsk`: it refuses them. */
+export type PermissionMode = "default" | "acceptEdits" | "plan";
+
 export interface PluginApi {
   /** The plugin's id, as the loader knows it. */
   readonly id: string;
@@ -160,6 +164,10 @@ export interface PluginApi {
    *  (a FIFO does not block), never a secret under any name (symlink, hard link), inside
    *  `within` when given, at most `maxBytes`. Synchronous; never throws for a file's sake. */
   readOwnFile(path: string, options?: OwnFileOptions): OwnFileRead;
+  /** The session's permission mode: `plan` while plan mode is on for it, `acceptEdits` when
+   *  the run was started with `--permission-mode acceptEdits`, else `default` (what Claude
+   *  Code hooks read as `permission_mode`). A host that does not know says `default`. */
+  permissionMode(sessionId: string): PermissionMode;
   /** Dispatch an event through the whole chain (e.g. `fs.read` from a plugin's tool, or
    *  `agent.spawn` to start a subagent: the host answers it, with one depth limit for all). */
   dispatch<N extends EventName>(event: EventOf<N>): Promise<Result<N>>;

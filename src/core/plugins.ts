@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Chain } from "./chain.js";
 import { readOwnFile, type SecretCheck } from "./own-file.js";
-import type { CommandSpec, Contribution, JsonValue, Logger, MentionCompleter, Plugin, PluginApi, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
+import type { CommandSpec, Contribution, JsonValue, Logger, MentionCompleter, PermissionMode, Plugin, PluginApi, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
 
 export interface PluginHost {
   chain: Chain;
@@ -34,6 +34,8 @@ export interface PluginHost {
   contributions?: Contribution[];
   log(level: "info" | "warn" | "error", source: string, message: string): void;
   config(id: string): Readonly<Record<string, JsonValue>>;
+  /** PluginApi.permissionMode; without it every session is in `default`. */
+  permissionMode?(sessionId: string): PermissionMode;
   /** Why a path is a secret (PluginApi.readOwnFile refuses it); without it, only the file's
    *  kind, place and size are checked. */
   secret?: SecretCheck;
@@ -138,6 +140,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     home: host.home,
     trusted: host.trusted,
     dispatch: (event) => host.chain.dispatch(event),
+    permissionMode: (sessionId) => host.permissionMode?.(sessionId) ?? "default",
   };
   try {
     await plugin.register(Object.freeze(api));
