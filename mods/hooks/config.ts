@@ -125,6 +125,9 @@ function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: 
     return gate ? { matches, commands: [], problem: `${where}: ${problem}` } : null;
   };
   if (!isObject(entry)) return fail("must be an object { matcher, hooks }");
+  for (const k of ["if", "async", "asyncRewake"]) {
+    if (entry[k] !== undefined) warnings.push(`${where}: '${k}' belongs on each command in 'hooks' (beside "type" and "command"), not on the entry; ignored here`);
+  }
   const m = compileMatcher(entry.matcher);
   if (typeof m === "string") return fail(m);
   if (!Array.isArray(entry.hooks)) return fail("'hooks' must be an array of { type: \"command\", command }", m);

@@ -46,6 +46,13 @@ describe("a hook's if", () => {
     expect(logOf(join(root, "status.log"))).toEqual([{ cmd: "git status", mode: "default", event: "PostToolUse" }]);
   });
 
+  it("written on the entry instead of the command is named at start", async () => {
+    const hooks = { PreToolUse: [{ matcher: "Bash", if: "Bash(git *)", hooks: [{ type: "command", command: "true" }] }] };
+    rig = await cliRig({ default: { content: "ok" } }, { ".deepcode/settings.json": JSON.stringify({ hooks }) });
+    const r = await rig.run(["-p", "hi", "--trust-project"]);
+    expect(r.stderr).toMatch(/hooks\.PreToolUse\[0\]: 'if' belongs on each command/);
+  });
+
   it("on an event without a tool call never runs the command, and says so at start", async () => {
     const hooks = { UserPromptSubmit: [{ hooks: [{ type: "command", if: "Bash(git *)", command: "touch prompt-hook-ran" }] }] };
     rig = await cliRig({ default: { content: "ok" } }, { ".deepcode/settings.json": JSON.stringify({ hooks }) });
