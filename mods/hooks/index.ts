@@ -45,6 +45,9 @@ import { forgetClaudeTranscript, syncClaudeTranscript } from "./transcript.js";
  *  a command's timeout (with its kill grace) must fire before the chain's watchdog does. */
 const CHAIN_SLACK_MS = 5_000;
 
+/** Turns background hooks may start in a row, without the person's prompt between them. */
+const MAX_WAKES = 3;
+
 /** PreToolUse context waiting for results, at most. */
 const MAX_PENDING_CONTEXT = 256;
 
@@ -92,6 +95,9 @@ function registerHooks(api: PluginApi, set: HookSet): void {
   /** Main sessions with a turn running, and the asyncRewake reports waiting to reach it. */
   const working = new Set<string>();
   const wakeNow = new Map<string, string[]>();
+  /** Turns started by a wake since the person's last prompt, per session (bounded: MAX_WAKES). */
+  const woken = new Map<string, number>();
+  const wakeTexts = new Set<string>();
   const takeWake = (session: string): string[] => {
     const w = wakeNow.get(session) ?? [];
     wakeNow.delete(session);
@@ -121,6 +127,19 @@ function registerHooks(api: PluginApi, set: HookSet): void {
     return t.path;
   };
 
+  /** Start a turn with `text` where the session waits for its person (the REPL), at most
+   *  MAX_WAKES in a row: a hook that wakes the model at every turn's end would never stop. */
+  const tryWake = (session: string, text: string): boolean => {
+    if ((woken.get(session) ?? 0) >= MAX_WAKES) return false;
+    wakeTexts.add(text);
+    if (!api.wake(session, text)) {
+      wakeTexts.delete(text);
+      return false;
+    }
+    woken.set(session, (woken.get(session) ?? 0) + 1);
+    return true;
+  };
+
   const background = new Background(
     (f) => {
       const a = backgroundAnswer(f.outcome, f.event, f.rewake);
@@ -129,7 +148,7 @@ function registerHooks(api: PluginApi, set: HookSet): void {
       if (a.wake === null) return;
       const text = `A background hook (\`${short(f.outcome.command)}\`, ${f.event}) reports: ${a.wake}`;
       if (working.has(f.session)) (wakeNow.get(f.session) ?? wakeNow.set(f.session, []).get(f.session)!).push(text);
-      else {
+      else if (!tryWake(f.session, text)) {
         addLater(f.session, [text]);
         api.log.warn(`${who}${f.event} hook \`${short(f.outcome.command)}\` (asyncRewake) reports: ${a.wake} — the model reads it with your next prompt`);
       }
@@ -215,6 +234,7 @@ function registerHooks(api: PluginApi, set: HookSet): void {
     api.on(
       "prompt.submit",
       async (e, next) => {
+        if (!wakeTexts.delete(e.text)) woken.delete(e.sessionId); // the person's own prompt
         const context = later.get(e.sessionId) ?? [];
         later.delete(e.sessionId);
         if (has("UserPromptSubmit")) {
@@ -287,6 +307,7 @@ function registerHooks(api: PluginApi, set: HookSet): void {
         background.end(e.sessionId); // background hooks die with their session
         later.delete(e.sessionId);
         wakeNow.delete(e.sessionId);
+        woken.delete(e.sessionId);
         working.delete(e.sessionId);
         continued.delete(e.sessionId);
         if (has("SessionEnd")) say(observeAnswer((await run("SessionEnd", e.reason, e.sessionId, { reason: e.reason })).outcomes, "SessionEnd"));

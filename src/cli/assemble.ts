@@ -65,6 +65,8 @@ export interface App {
   mentionCompleters: Array<{ source: string; complete: MentionCompleter }>;
   /** A plugin's own report of its state (api.status), e.g. `pluginStatus("mcp")`. */
   pluginStatus(id: string): JsonValue | undefined;
+  /** Where the REPL answers PluginApi.wake while it waits at its prompt. */
+  setWaker(waker: ((sessionId: string, text: string) => boolean) | undefined): void;
   store: SessionStore;
   plugins: PluginLoad[];
   /** The enabled, verified Claude Code plugins and their parts (src/cli/plugins/load.ts). */
@@ -127,6 +129,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     commands: services.commands,
     mentionCompleters: services.mentionCompleters,
     pluginStatus: services.pluginStatus,
+    setWaker: services.setWaker,
     store: new SessionStore(home, o.root),
     plugins: [],
     pluginParts: parts,

@@ -15,17 +15,21 @@ export interface PluginServices {
   commands: CommandRegistry;
   mentionCompleters: Array<{ source: string; complete: MentionCompleter }>;
   pluginStatus(id: string): JsonValue | undefined;
-  host: Required<Pick<PluginHost, "addCommand" | "removeCommand" | "addMentions" | "setStatus" | "connect">>;
+  /** The REPL's answer to PluginApi.wake while it waits at its prompt (none: nobody to wake). */
+  setWaker(waker: ((sessionId: string, text: string) => boolean) | undefined): void;
+  host: Required<Pick<PluginHost, "addCommand" | "removeCommand" | "addMentions" | "setStatus" | "connect" | "wake">>;
 }
 
 export function pluginServices(env: NodeJS.ProcessEnv): PluginServices {
   const commands = new CommandRegistry();
   const mentionCompleters: PluginServices["mentionCompleters"] = [];
   const statuses = new Map<string, () => JsonValue>();
+  let waker: ((sessionId: string, text: string) => boolean) | undefined;
   return {
     commands,
     mentionCompleters,
     pluginStatus: (id) => statuses.get(id)?.(),
+    setWaker: (w) => void (waker = w),
     host: {
       addCommand: (spec, source) => commands.add(spec, source),
       removeCommand: (name, spec) => commands.remove(name, spec),
@@ -38,6 +42,7 @@ export function pluginServices(env: NodeJS.ProcessEnv): PluginServices {
         };
       },
       setStatus: (source, report) => void statuses.set(source, report),
+      wake: (sessionId, text) => waker?.(sessionId, text) ?? false,
       connect: (url, signal) => openSocket(targetOf(url), { env: LOOPBACK.test(url.hostname) ? {} : env }, signal),
     },
   };

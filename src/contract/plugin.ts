@@ -168,6 +168,11 @@ export interface PluginApi {
    *  the run was started with `--permission-mode acceptEdits`, else `default` (what Claude
    *  Code hooks read as `permission_mode`). A host that does not know says `default`. */
   permissionMode(sessionId: string): PermissionMode;
+  /** Wake a session that waits for its person (Claude Code's asyncRewake): the REPL ends its
+   *  prompt and runs a turn with `text` as the prompt, now. False when nobody can take it now
+   *  (a turn runs, the person is typing a multi-line prompt, `-p`, a host without a REPL): the
+   *  caller keeps the text for the session's next prompt. */
+  wake(sessionId: string, text: string): boolean;
   /** Dispatch an event through the whole chain (e.g. `fs.read` from a plugin's tool, or
    *  `agent.spawn` to start a subagent: the host answers it, with one depth limit for all). */
   dispatch<N extends EventName>(event: EventOf<N>): Promise<Result<N>>;

@@ -34,6 +34,8 @@ export interface PluginHost {
   contributions?: Contribution[];
   log(level: "info" | "warn" | "error", source: string, message: string): void;
   config(id: string): Readonly<Record<string, JsonValue>>;
+  /** PluginApi.wake; without it no session can be woken (false). */
+  wake?(sessionId: string, text: string): boolean;
   /** PluginApi.permissionMode; without it every session is in `default`. */
   permissionMode?(sessionId: string): PermissionMode;
   /** Why a path is a secret (PluginApi.readOwnFile refuses it); without it, only the file's
@@ -141,6 +143,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     trusted: host.trusted,
     dispatch: (event) => host.chain.dispatch(event),
     permissionMode: (sessionId) => host.permissionMode?.(sessionId) ?? "default",
+    wake: (sessionId, text) => host.wake?.(sessionId, text) ?? false,
   };
   try {
     await plugin.register(Object.freeze(api));
