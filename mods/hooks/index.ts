@@ -20,8 +20,9 @@
 // ends, what it said for the model (additionalContext, systemMessage) comes with the session's
 // next prompt; an asyncRewake command's exit 2 wakes the model: while a turn runs, its stderr
 // comes after the next tool result or, when the turn would end, as a continuation of the turn
-// (as a Stop hook's block does); while nobody is working it is reported to the person and
-// comes with the next prompt (deepcode does not start a turn on its own).
+// (as a Stop hook's block does); while the REPL waits for its person, api.wake starts a turn
+// with it (at most MAX_WAKES in a row without the person's own prompt); where nobody can be
+// woken (-p after its turn), it is reported to the person and comes with the next prompt.
 //
 // Every hook gets `permission_mode` from api.permissionMode and `transcript_path` pointing at
 // the session in Claude Code's JSONL format (transcript.ts), brought up to date before it runs.
