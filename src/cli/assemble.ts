@@ -74,6 +74,8 @@ export interface App {
   pluginStatus<K extends string>(id: K): StatusOf<K> | undefined;
   /** `deepcode <name>` subcommands plugins contributed (api.subcommand). */
   subcommands: ReadonlyMap<string, { spec: SubcommandSpec; source: string }>;
+  /** Where the REPL answers PluginApi.wake while it waits at its prompt. */
+  setWaker(waker: ((sessionId: string, text: string) => boolean) | undefined): void;
   store: SessionStore;
   plugins: PluginLoad[];
   /** The enabled, verified Claude Code plugins and their parts (src/cli/plugins/load.ts). */
@@ -137,6 +139,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     mentionCompleters: services.mentionCompleters,
     pluginStatus: services.pluginStatus,
     subcommands: services.subcommands,
+    setWaker: services.setWaker,
     store: new SessionStore(home, o.root),
     plugins: [],
     pluginParts: parts,
@@ -192,6 +195,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     removeTool: (name) => registry.remove(name),
     ...services.host,
     allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
+    // PluginApi.permissionMode: plan mode as the plan mod reports it, else the run's flag.
+    permissionMode: () => (services.pluginStatus("plan")?.planning === true ? "plan" : o.acceptEdits ? "acceptEdits" : "default"),
     // Enabled plugins' skill and agent folders, as if each plugin had contributed them
     // (api.contribute): the skills and agents mods name them `<plugin>:<name>`.
     contributions: [

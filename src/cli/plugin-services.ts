@@ -18,7 +18,9 @@ export interface PluginServices {
   pluginStatus<K extends string>(id: K): StatusOf<K> | undefined;
   /** `deepcode <name>` subcommands plugins contributed (api.subcommand), by name. */
   subcommands: Map<string, { spec: SubcommandSpec; source: string }>;
-  host: Required<Pick<PluginHost, "addCommand" | "removeCommand" | "addMentions" | "setStatus" | "statusOf" | "connect" | "addSubcommand">>;
+  host: Required<Pick<PluginHost, "addCommand" | "removeCommand" | "addMentions" | "setStatus" | "statusOf" | "connect" | "addSubcommand" | "wake">>;
+  /** The REPL's answer to PluginApi.wake while it waits at its prompt (none: nobody to wake). */
+  setWaker(waker: ((sessionId: string, text: string) => boolean) | undefined): void;
 }
 
 /** Names deepcode's own subcommands have (src/cli/options.ts SUBCOMMANDS that the CLI runs
@@ -37,11 +39,13 @@ export function pluginServices(env: NodeJS.ProcessEnv, reserved: ReservedNames =
     if (!s) return undefined;
     return s.report();
   };
+  let waker: ((sessionId: string, text: string) => boolean) | undefined;
   return {
     commands,
     mentionCompleters,
     subcommands,
     pluginStatus: statusOf as PluginServices["pluginStatus"],
+    setWaker: (w) => void (waker = w),
     host: {
       addCommand: (spec, source) => commands.add(spec, source),
       removeCommand: (name, spec) => commands.remove(name, spec),
@@ -70,6 +74,7 @@ export function pluginServices(env: NodeJS.ProcessEnv, reserved: ReservedNames =
           if (subcommands.get(spec.name) === entry) subcommands.delete(spec.name);
         };
       },
+      wake: (sessionId, text) => waker?.(sessionId, text) ?? false,
       connect: (url, signal) => openSocket(targetOf(url), { env: LOOPBACK.test(url.hostname) ? {} : env }, signal),
     },
   };

@@ -111,6 +111,10 @@ export interface Contribution {
   pins?: Readonly<Record<string, string>>;
 }
 
+/** How a session's permissions stand, in Claude Code's names (PluginApi.permissionMode).
+ *  deepcode has no `bypassPermissions` or `dontAsk`: it refuses them. */
+export type PermissionMode = "default" | "acceptEdits" | "plan";
+
 export interface PluginApi {
   /** The plugin's id, as the loader knows it. */
   readonly id: string;
@@ -174,6 +178,15 @@ export interface PluginApi {
    *  (a FIFO does not block), never a secret under any name (symlink, hard link), inside
    *  `within` when given, at most `maxBytes`. Synchronous; never throws for a file's sake. */
   readOwnFile(path: string, options?: OwnFileOptions): OwnFileRead;
+  /** The session's permission mode: `plan` while plan mode is on for it, `acceptEdits` when
+   *  the run was started with `--permission-mode acceptEdits`, else `default` (what Claude
+   *  Code hooks read as `permission_mode`). A host that does not know says `default`. */
+  permissionMode(sessionId: string): PermissionMode;
+  /** Wake a session that waits for its person (Claude Code's asyncRewake): the REPL ends its
+   *  prompt and runs a turn with `text` as the prompt, now. False when nobody can take it now
+   *  (a turn runs, the person is typing a multi-line prompt, `-p`, a host without a REPL): the
+   *  caller keeps the text for the session's next prompt. */
+  wake(sessionId: string, text: string): boolean;
   /** Dispatch an event through the whole chain (e.g. `fs.read` from a plugin's tool, or
    *  `agent.spawn` to start a subagent: the host answers it, with one depth limit for all). */
   dispatch<N extends EventName>(event: EventOf<N>): Promise<Result<N>>;

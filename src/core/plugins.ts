@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Chain } from "./chain.js";
 import { readOwnFile, type SecretCheck } from "./own-file.js";
-import type { CommandSpec, Contribution, HostFacts, JsonValue, Logger, MentionCompleter, Plugin, PluginApi, SettingsView, SubcommandSpec, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
+import type { CommandSpec, Contribution, HostFacts, JsonValue, Logger, MentionCompleter, PermissionMode, Plugin, PluginApi, SettingsView, SubcommandSpec, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
 
 export interface PluginHost {
   chain: Chain;
@@ -42,6 +42,10 @@ export interface PluginHost {
    *  view and the facts of a non-interactive run in `root`. */
   settings?: SettingsView;
   facts?: HostFacts;
+  /** PluginApi.wake; without it no session can be woken (false). */
+  wake?(sessionId: string, text: string): boolean;
+  /** PluginApi.permissionMode; without it every session is in `default`. */
+  permissionMode?(sessionId: string): PermissionMode;
   /** Why a path is a secret (PluginApi.readOwnFile refuses it); without it, only the file's
    *  kind, place and size are checked. */
   secret?: SecretCheck;
@@ -157,6 +161,8 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     home: host.home,
     trusted: host.trusted,
     dispatch: (event) => host.chain.dispatch(event),
+    permissionMode: (sessionId) => host.permissionMode?.(sessionId) ?? "default",
+    wake: (sessionId, text) => host.wake?.(sessionId, text) ?? false,
   };
   try {
     await plugin.register(Object.freeze(api));
