@@ -70,7 +70,7 @@ class AgentsMod {
   }
 
   private scan(tell = true): { agents: Agent[]; problems: string[] } {
-    const r = loadAgents({ root: this.api.root, home: this.api.home, userHome: homedir(), plugins: this.api.contributed("agents"), trusted: this.api.trusted, read: (f, o) => this.api.readOwnFile(f, o) });
+    const r = loadAgents({ root: this.api.root, home: this.api.home, userHome: homedir(), plugins: this.api.contributed("agents"), trusted: this.api.trusted, models: knownModels(this.api.config.models), read: (f, o) => this.api.readOwnFile(f, o) });
     for (const p of r.problems) {
       if (this.said.has(p)) continue;
       this.said.add(p);
@@ -150,4 +150,9 @@ function progress(ev: StreamEvent, name: string, ctx: ToolContext): void {
 function oneLine(s: string, n: number): string {
   const l = s.replace(/\s+/g, " ").trim();
   return l.length > n ? `${l.slice(0, n - 1)}…` : l;
+}
+
+/** `api.config.models` (assembly: the model ids and tier names this host serves), or undefined. */
+function knownModels(v: unknown): ReadonlySet<string> | undefined {
+  return Array.isArray(v) ? new Set(v.filter((x): x is string => typeof x === "string")) : undefined;
 }

@@ -33,7 +33,7 @@ import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
-import { Spawner, spawnLimits } from "./spawn.js";
+import { servedModels, Spawner, spawnLimits } from "./spawn.js";
 import { toolEffects } from "./effects/tool-effects.js";
 import { checkpointsModConfig, planModConfig, plannerSetting } from "./plan/config.js";
 import { pluginParts, type PluginParts } from "./plugins/load.js";
@@ -248,7 +248,9 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   // final at the gate), and its planner profile is applied inside the budget gate.
   const planner = plannerSetting(settings, app.cost.tiers);
   app.plugins.push(await loadPlugin({ ...host, config: () => planModConfig(planner, o.planMode === true) }, modPath("plan"), "prepend", "/"));
-  for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, modPath(mod), "builtin", "/"));
+  // The agents mod is told which models this host serves (an agent file's `model:` it does not know runs on the session's).
+  const agentsHost = { ...host, config: (id: string) => ({ ...pluginConfig(settings, id), models: servedModels(app) }) };
+  for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(mod === "agents" ? agentsHost : host, modPath(mod), "builtin", "/"));
   app.plugins.push(await loadPlugin({ ...host, config: () => checkpointsModConfig(settings, app.store.dir) }, modPath("checkpoints"), "builtin", "/"));
   // hookify rules: every rule file of the project and the person (they only tighten, so a
   // project's own apply untrusted too); the transcript folder for `transcript` conditions.

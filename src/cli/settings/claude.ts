@@ -53,6 +53,7 @@ export function claudeApplied(value: { [k: string]: JsonValue }, file: string, p
   const out: Settings = {};
   for (const [k, v] of Object.entries(value)) {
     if (!APPLIED.has(k)) continue;
+    if (k === "hooks" && value.disableAllHooks === true) continue; // Claude Code's switch for this file's hooks
     if (k !== "permissions" || !isObject(v)) {
       out[k] = v;
       continue;
