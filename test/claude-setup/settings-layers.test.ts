@@ -10,6 +10,7 @@ import type { Simulator } from "../sim/server.mjs";
 import { API_KEY, CLI_HOOK_TIMEOUT_MS, REPO, bashCall, makeBox, runCli, startSim, toolResults, writeJson, type Box } from "../permissions-e2e/helpers.js";
 import { EVERYTHING } from "../mcp/helpers.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
+import { configuredServers } from "../../src/cli/mcp/sources.js";
 
 let box: Box;
 let sim: Simulator | undefined;
@@ -151,7 +152,41 @@ describe("precedence at one scope", () => {
   });
 });
 
+describe("a Claude Code key of the wrong type", () => {
+  it("is named with its line and left out, and the rest of that file applies (its disableAllHooks too)", () => {
+    mkdirSync(join(box.root, ".claude"), { recursive: true });
+    writeFileSync(projectClaude(box), '{\n  "permissions": {\n    "allow": "Bash",\n    "deny": ["Bash(rm:*)"]\n  },\n  "disableAllHooks": true,\n  "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "true" }] }] }\n}\n');
+    const s = loadSettings({ root: box.root, home: box.deepcodeHome, userHome: box.home, managedPath: join(box.base, "no-managed.json") });
+    expect(s.warnings.join("\n")).toContain(`${projectClaude(box)}:3:`);
+    expect(s.warnings.join("\n")).toMatch(/'permissions\.allow' must be an array of strings.*left out; the rest of this Claude Code file applies/);
+    expect(s.rules.map((r) => `${r.kind} ${r.text} ${r.line}`)).toEqual(["deny Bash(rm:*) 4"]);
+    expect(s.merged.hooks).toBeUndefined(); // the file's own disableAllHooks
+    expect(s.warnings.join("\n")).not.toContain("disableAllHooks");
+  });
+});
+
 describe("~/.claude.json (Claude Code's MCP servers)", () => {
+  it("gives the person's top-level servers the user scope, after ~/.deepcode/mcp.json's of the same name", () => {
+    writeJson(join(box.home, ".claude.json"), { mcpServers: { shared: { command: "claude-one" }, mine: { type: "http", url: "http://127.0.0.1:9/mcp" } } });
+    writeJson(join(box.deepcodeHome, "mcp.json"), { mcpServers: { shared: { command: "deepcode-one" } } });
+    const settings = loadSettings({ root: box.root, home: box.deepcodeHome, userHome: box.home, managedPath: join(box.base, "no-managed.json") });
+    const { servers, problems } = configuredServers({ root: box.root, home: box.deepcodeHome, userHome: box.home, settings });
+    expect(problems).toEqual([]);
+    expect(servers.map((c) => `${c.name} ${c.scope} ${c.file.replace(box.base, "")} ${JSON.stringify(c.raw)}`)).toEqual([
+      `mine user /home/.claude.json {"type":"http","url":"http://127.0.0.1:9/mcp"}`,
+      `shared user /deepcode-home/mcp.json {"command":"deepcode-one"}`,
+    ]);
+  });
+
+  it("names a ~/.claude.json that does not parse, and leaves only its servers out", () => {
+    writeFileSync(join(box.home, ".claude.json"), '{ "mcpServers": { "x": } }');
+    writeJson(join(box.deepcodeHome, "mcp.json"), { mcpServers: { kept: { command: "kept" } } });
+    const settings = loadSettings({ root: box.root, home: box.deepcodeHome, userHome: box.home, managedPath: join(box.base, "no-managed.json") });
+    const { servers, problems } = configuredServers({ root: box.root, home: box.deepcodeHome, userHome: box.home, settings });
+    expect(servers.map((c) => c.name)).toEqual(["kept"]);
+    expect(problems.join("\n")).toMatch(new RegExp(`${join(box.home, ".claude.json")}:1:\\d+: .*Claude Code's file: its MCP servers are left out`));
+  });
+
   it("starts the person's server kept for this project under projects[<path>].mcpServers", async () => {
     writeJson(join(box.home, ".claude.json"), {
       numStartups: 12,
