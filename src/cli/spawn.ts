@@ -19,7 +19,7 @@
 import { relative } from "node:path";
 import { ZERO_USAGE, type ChatMessage, type EventOf, type SpawnResult, type StreamEvent, type TurnProfile } from "../contract/index.js";
 import { Engine } from "../core/engine/engine.js";
-import { isTierName } from "../core/cost/index.js";
+import { isTierName, TIER_NAMES } from "../core/cost/index.js";
 import type { Chain } from "../core/chain.js";
 import type { EngineOptions } from "../core/engine/engine.js";
 import type { SessionStore } from "../core/session/store.js";
@@ -52,7 +52,7 @@ export interface SpawnHost {
  *  and every tier's (settings `tiers` may name another provider's model). */
 export function servedModels(app: Pick<SpawnHost, "model" | "cost">): string[] {
   const tiers = app.cost ? Object.entries(app.cost.tiers) : [];
-  return [...new Set([...KNOWN_MODELS, app.model, ...tiers.flatMap(([name, t]) => [name, t.model])])];
+  return [...new Set([...KNOWN_MODELS, ...TIER_NAMES, app.model, ...tiers.flatMap(([name, t]) => [name, t.model])])];
 }
 
 export class Spawner {
@@ -155,7 +155,7 @@ export class Spawner {
     const m = model?.trim();
     if (!m || m === "inherit") return { ...calling };
     const tiers = this.app.cost?.tiers;
-    if (isTierName(m) && tiers) return profileOf(m, tiers);
+    if (isTierName(m)) return tiers ? profileOf(m, tiers) : { ...calling }; // a tier name is never a model id
     if (!servedModels(this.app).includes(m)) return { ...calling };
     return { model: m };
   }
