@@ -15,11 +15,11 @@
 // Only a command the person vouched for gets this (their own, a plugin's, a trusted project's
 // covered by trust): run.ts calls it for those alone.
 
-import { bashEffects } from "../effects/tool-effects.js";
+import { bashEffects } from "../../lib/effects/tool-effects.js";
 import { escapesContainment } from "../permissions/contained.js";
 import { historyHoldsSecret } from "../permissions/git-history.js";
 import { parseRule } from "../permissions/rules.js";
-import { parseShell } from "../permissions/shell/parser.js";
+import { parseShell } from "../../lib/shell/parser.js";
 
 /** The exact allow rule that lets `command` run unprompted, or undefined when it must ask as usual. */
 export function inspectionRule(command: string, env: { root: string; cwd: string; home: string }): string | undefined {
