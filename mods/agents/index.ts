@@ -14,7 +14,7 @@
 //   /agents         the types, where each comes from, its model and tools.
 
 import { homedir } from "node:os";
-import type { JsonObject, Plugin, PluginApi, StreamEvent, SystemSection, ToolContext, ToolOutput } from "../../src/contract/index.js";
+import type { HostFacts, JsonObject, Plugin, PluginApi, StreamEvent, SystemSection, ToolContext, ToolOutput } from "../../src/contract/index.js";
 import { findAgent, loadAgents, type Agent } from "./load.js";
 
 const MAX_DESCRIPTION_CHARS = 300;
@@ -70,7 +70,7 @@ class AgentsMod {
   }
 
   private scan(tell = true): { agents: Agent[]; problems: string[] } {
-    const r = loadAgents({ root: this.api.root, home: this.api.home, userHome: homedir(), plugins: this.api.contributed("agents"), trusted: this.api.trusted, read: (f, o) => this.api.readOwnFile(f, o) });
+    const r = loadAgents({ root: this.api.root, home: this.api.home, userHome: homedir(), plugins: this.api.contributed("agents"), trusted: this.api.trusted, models: servedModels(this.api.host), read: (f, o) => this.api.readOwnFile(f, o) });
     for (const p of r.problems) {
       if (this.said.has(p)) continue;
       this.said.add(p);
@@ -150,4 +150,12 @@ function progress(ev: StreamEvent, name: string, ctx: ToolContext): void {
 function oneLine(s: string, n: number): string {
   const l = s.replace(/\s+/g, " ").trim();
   return l.length > n ? `${l.slice(0, n - 1)}…` : l;
+}
+
+/** The model ids and tier names this host serves: its capability table, the session's model, and
+ *  every tier and its model (settings `tiers` may name another provider's). Undefined (nothing
+ *  checked) on a host that names no models. */
+function servedModels(host: HostFacts): ReadonlySet<string> | undefined {
+  if (host.models.length === 0) return undefined;
+  return new Set([...host.models, host.model, ...Object.entries(host.tiers).flatMap(([name, t]) => [name, t.model])]);
 }

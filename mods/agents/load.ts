@@ -15,8 +15,12 @@
 // - `tools`: names as listed; `Agent`/`Task` is the Task tool, and `Agent(a, b)` limits which
 //   types it may start. A tool with a pattern (`Bash(git *)`) is left out with a note: deepcode
 //   gives a subagent a tool whole or not at all, so it never gets more than the file meant.
-// - `model`: `inherit`, a deepcode tier or model id as written; Claude's names map to tiers
-//   (haiku → chat-fast, sonnet → chat-full, opus → reasoner).
+// - `model`: `inherit`, or a deepcode tier or model id the host knows (`models`, from assembly:
+//   the capability table, the session's model, the tiers' models). Anything else — a typo
+//   (`fable`), Claude's names (`sonnet`, `opus`, `haiku`, `claude-…`), another vendor's id — is
+//   said once, when the agent loads, and the agent runs on the session's model: a name the API
+//   does not serve must never reach it as a model id (the Task would fail with a 400), and a
+//   Claude name says nothing about which DeepSeek model the person would pay for.
 
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
@@ -35,6 +39,9 @@ export interface AgentPlaces {
   /** Whether the person trusted the project (workspace trust): an untrusted project's agent
    *  runs on the caller's model, whatever its `model` says (it must not spend more). */
   trusted?: boolean;
+  /** The model ids and tier names the host serves (api.config.models); absent: not checked here
+   *  (the host's spawn answer still never sends an unknown one). */
+  models?: ReadonlySet<string>;
   /** PluginApi.readOwnFile: an agent file is read with the Read tool's identity checks. */
   read: PluginApi["readOwnFile"];
 }
@@ -101,7 +108,12 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
       }
       if (byName.has(name.toLowerCase())) continue;
       const tools = f.tools ? mapTools(f.tools, notes) : undefined;
-      let model = mapModel(f.model, notes);
+      const mapped = mapModel(f.model, p.models);
+      if (mapped.note) {
+        notes.push(`model: ${mapped.note}`);
+        problems.push(`${file}: model: ${mapped.note}`); // said once, when the agent loads
+      }
+      let model = mapped.model;
       if (place.scope === "project" && p.trusted !== true && model !== "inherit") {
         notes.push(`model: ${model} is not used: the project is not trusted, so this agent runs on the caller's model`);
         model = "inherit";
@@ -151,15 +163,12 @@ function mapTools(list: readonly string[], notes: string[]): { names: string[]; 
   return { names, ...(agents ? { agents } : {}) };
 }
 
-function mapModel(model: string, notes: string[]): string {
+function mapModel(model: string, known: ReadonlySet<string> | undefined): { model: string; note?: string } {
   const m = model.trim();
-  const lower = m.toLowerCase();
-  const tier = /haiku/.test(lower) ? "chat-fast" : /sonnet/.test(lower) ? "chat-full" : /opus/.test(lower) ? "reasoner" : undefined;
-  if (tier && (lower.startsWith("claude") || ["haiku", "sonnet", "opus", "opusplan"].includes(lower))) {
-    notes.push(`model: Claude's ${m} runs as the ${tier} tier`);
-    return tier;
-  }
-  return m || "inherit";
+  if (m === "" || m === "inherit") return { model: "inherit" };
+  if (known === undefined || known.has(m)) return { model: m };
+  const claude = /^(haiku|sonnet|opus|opusplan)$|^claude[-\w.]*$/i.test(m);
+  return { model: "inherit", note: `${claude ? `'${m}' is Claude's model, which deepcode does not serve` : `'${m}' is not a model deepcode knows`}; this agent runs on the session's model` };
 }
 
 function mdFiles(dir: string): string[] {

@@ -303,6 +303,7 @@ function hostFacts(o: AssembleOptions, app: App, permissions: PermissionSetup): 
     additionalDirectories: Object.freeze([...permissions.additionalDirectories]),
     flags: Object.freeze({ planMode: o.planMode === true, mcpConfig: Object.freeze([...(o.mcpConfig ?? [])]), strictMcpConfig: o.strictMcpConfig === true }),
     models: KNOWN_MODELS,
+    model: app.model,
     tiers: Object.freeze(Object.fromEntries(TIER_NAMES.map((t) => [t, Object.freeze(profileOf(t, tiers))]))),
   });
 }

@@ -19,12 +19,13 @@
 import { relative } from "node:path";
 import { ZERO_USAGE, type ChatMessage, type EventOf, type SpawnResult, type StreamEvent, type TurnProfile } from "../contract/index.js";
 import { Engine } from "../core/engine/engine.js";
-import { isTierName } from "../core/cost/index.js";
+import { isTierName, TIER_NAMES } from "../core/cost/index.js";
 import type { Chain } from "../core/chain.js";
 import type { EngineOptions } from "../core/engine/engine.js";
 import type { SessionStore } from "../core/session/store.js";
 import type { CostControl } from "./cost/control.js";
 import { profileOf } from "./cost/tiers.js";
+import { KNOWN_MODELS } from "../providers/index.js";
 
 export const MAX_DEPTH = 3;
 export const DEFAULT_PARALLEL = 3;
@@ -42,7 +43,16 @@ export interface SpawnHost {
   /** Read at each use: the current session's engine, once there is one. */
   engine?: Engine;
   cost?: CostControl;
+  /** The session's model (what `-m`/settings chose). */
+  model: string;
   engineOptions(): EngineOptions;
+}
+
+/** The model ids and tier names a subagent may name: the capability table, the session's model
+ *  and every tier's (settings `tiers` may name another provider's model). */
+export function servedModels(app: Pick<SpawnHost, "model" | "cost">): string[] {
+  const tiers = app.cost ? Object.entries(app.cost.tiers) : [];
+  return [...new Set([...KNOWN_MODELS, ...TIER_NAMES, app.model, ...tiers.flatMap(([name, t]) => [name, t.model])])];
 }
 
 export class Spawner {
@@ -137,12 +147,16 @@ export class Spawner {
     };
   }
 
-  /** `inherit` (or nothing): the calling turn's profile; a tier: its profile; else a model id. */
+  /** `inherit` (or nothing): the calling turn's profile; a tier: its profile; a model id this
+   *  host serves (servedModels): that model. Any other name (`fable`, Claude's `sonnet`) is the
+   *  calling turn's profile too: it must never reach the API as a model id (a 400 for the
+   *  Task). The agents mod says so when the agent loads; a plugin's spawn gets the same rule. */
   private profileFor(model: string | undefined, calling: TurnProfile): TurnProfile {
     const m = model?.trim();
     if (!m || m === "inherit") return { ...calling };
     const tiers = this.app.cost?.tiers;
-    if (isTierName(m) && tiers) return profileOf(m, tiers);
+    if (isTierName(m)) return tiers ? profileOf(m, tiers) : { ...calling }; // a tier name is never a model id
+    if (!servedModels(this.app).includes(m)) return { ...calling };
     return { model: m };
   }
 

@@ -52,6 +52,8 @@ export interface HostFacts {
   readonly flags: RunFlags;
   /** The model ids deepcode knows (its capability table). */
   readonly models: readonly string[];
+  /** The session's model at start (`-m`, settings `model`, or the default). */
+  readonly model: string;
   /** The four cost tiers' profiles (chat-fast, chat-full, reasoner-budget, reasoner), after
    *  settings `tiers`: what a mod that names a tier (the planner) runs. */
   readonly tiers: Readonly<Record<string, TurnProfile>>;

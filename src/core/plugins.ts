@@ -219,6 +219,7 @@ function bareFacts(root: string): HostFacts {
     additionalDirectories: [],
     flags: Object.freeze({ planMode: false, mcpConfig: [], strictMcpConfig: false }),
     models: [],
+    model: "",
     tiers: {},
   });
 }

@@ -73,6 +73,8 @@ const UNSEEN: Array<[string, RegExp]> = [
   ["npm install", /^npm: deepcode cannot see which files it changes$/],
   ["make build", /^make: /],
   ["git checkout -- a.txt", /^git checkout: which files it changes is not known$/],
+  ["git branch feature", /^git branch: which files it changes is not known$/],
+  ["git branch -D old", /^git branch: which files it changes is not known$/],
   ["python3 x.py", /^python3: /],
   ['echo x > "$OUT"', /writes a file named only at run time/],
   ["ls | xargs rm", /the files it gets come from its input|xargs/],
@@ -109,7 +111,7 @@ describe("tool.effects for a shell command", () => {
   });
 
   it.skipIf(!BASH)("calls read-only only what changes nothing", () => {
-    for (const command of ["ls -la", "cat a.txt b.txt", "grep -rn hello .", "wc -l a.txt", "head -1 a.txt | sort", "find . -type f", "git status", "git log --oneline -3", "echo hi", "pwd && cd sub && ls"]) {
+    for (const command of ["ls -la", "cat a.txt b.txt", "grep -rn hello .", "wc -l a.txt", "head -1 a.txt | sort", "find . -type f", "git status", "git log --oneline -3", "git branch --show-current", "git branch -a -v", "echo hi", "pwd && cd sub && ls"]) {
       const root = project();
       try {
         expect({ command, ...bashEffects(command, { cwd: root, home: root }) }).toEqual({ command, writes: [], unknown: [], readOnly: true });

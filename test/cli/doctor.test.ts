@@ -116,6 +116,16 @@ describe("settings and the managed policy", () => {
     expect(text).toMatch(new RegExp(`✗ settings \\(local\\): ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:2:\\d+: .* — fix: correct the file at that line`));
   });
 
+  it("lists Claude Code's settings files too, a malformed one as a warning with its line (deepcode still starts)", async () => {
+    writeTree(d.root, { ".claude/settings.json": '{ "permissions": { "deny": ["Read(./.env)"] }, "model": "opus" }\n', ".claude/settings.local.json": '{\n  "permissions": {,}\n}\n' });
+    const { code, text } = await doctor(options({ DEEPSEEK_API_KEY: GOOD }));
+    expect(code).toBe(0);
+    expect(text).toContain(`✓ settings (project, Claude Code's): ${join(d.root, ".claude/settings.json")} read (the keys deepcode applies)`);
+    expect(text).toContain(`! settings (local, Claude Code's): ${join(d.root, ".claude/settings.local.json")}:2:`);
+    expect(text.match(/settings\.local\.json:2:/g)).toHaveLength(1);
+    expect(text).not.toContain("opus");
+  });
+
   it("shows start-up warnings of valid files as warnings, which do not fail the run", async () => {
     writeTree(d.home, { "settings.json": '{ "permissions": { "allow": ["Glob(x:*)"] }, "colour": true }\n' });
     const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }));

@@ -30,6 +30,30 @@ describe("memory at the REPL prompt", () => {
     expect(extensionBreaks(bodies, [{ content: "fine" }, { content: "fine" }])).toEqual([]);
   });
 
+  it("takes the default file on Enter alone when `#` is the session's first input, and saves nothing on Esc", async () => {
+    const t = await repl.open({ default: { content: "fine" } }, { "AGENTS.md": "# Conventions\n" });
+    enter(t, "# use tabs");
+    // The picker's Enter is the default (as in Claude Code), not a decline: no y/n step first.
+    await t.waitFor(/\[1\) AGENTS\.md \(this project, shared with the repository\)\]:\s*$/m);
+    expect(t.screen()).not.toMatch(/\[y\]|\[n\]/);
+    t.press("Enter");
+    await t.waitFor(/Saved to AGENTS\.md: - use tabs/);
+    expect(t.screen()).not.toContain("nothing saved");
+    expect(readFileSync(join(repl.env.root, "AGENTS.md"), "utf8")).toBe("# Conventions\n- use tabs\n");
+    // Another way a person answers: the number of a file, then Enter.
+    enter(t, "# run npm test before committing");
+    await t.waitFor((s) => (s.match(/\[1\) AGENTS\.md \(this project, shared with the repository\)\]:/g) ?? []).length === 2);
+    t.type("2");
+    t.press("Enter");
+    await t.waitFor(/Saved to AGENTS\.local\.md: - run npm test before committing/);
+    // And Esc is the one key that declines.
+    enter(t, "# never saved");
+    await t.waitFor((s) => (s.match(/\[1\) AGENTS\.md \(this project, shared with the repository\)\]:/g) ?? []).length === 3);
+    t.press("Escape");
+    await t.waitFor(/declined[\s\S]*nothing saved/);
+    expect(readFileSync(join(repl.env.root, "AGENTS.md"), "utf8")).toBe("# Conventions\n- use tabs\n");
+  });
+
   it("opens an instructions file in $EDITOR with /memory", async () => {
     const env = await repl.project({ default: { content: "fine" } });
     // An editor that writes the file it is given, as a person would, then exits.

@@ -58,7 +58,7 @@ describe("the REPL in a real terminal", () => {
     const t = await open({ replies: [{ tool_calls: [{ name: "Bash", arguments: { command: "touch made-by-bash" } }] }, { content: "ok, I will not" }] });
     t.type("make a file");
     t.press("Enter");
-    await t.waitFor("[a] always this session: Bash(touch:*)");
+    await t.waitFor("[a] always this session: Bash(touch seen.txt && ls -1)");
     t.type("n");
     await t.waitFor("ok, I will not");
     expect(t.screen()).toMatch(/✗ Bash: denied/);
@@ -144,11 +144,12 @@ describe("the REPL in a real terminal", () => {
     expect(s).toMatch(/Enter( accepts|\/1–4).* ✓/);
   });
 
-  it("asks before a custom command's !`cmd` line runs, and goes on with its output after y", async () => {
-    const t = await open({ default: { content: "status noted" } }, { ".deepcode/commands/st.md": "---\ndescription: status\n---\nFiles: !`ls -1`\n", "marker.txt": "x" });
+  it("asks before a custom command's !`cmd` line that changes something runs, and goes on with its output after y", async () => {
+    // (A line that only looks, like `ls -1` alone, runs without asking: test/claude-setup/command-bang.test.ts.)
+    const t = await open({ default: { content: "status noted" } }, { ".deepcode/commands/st.md": "---\ndescription: status\n---\nFiles: !`touch seen.txt && ls -1`\n", "marker.txt": "x" });
     t.type("/st");
     t.press("Enter");
-    await t.waitFor("[a] always this session: Bash(ls:*)");
+    await t.waitFor("[a] always this session: Bash(touch seen.txt && ls -1)");
     t.type("y");
     await t.waitFor("status noted");
     expect(chatBodies(repl.sim.requests).pop()!.messages.at(-1)?.content).toMatch(/^Files: [\s\S]*marker\.txt/);

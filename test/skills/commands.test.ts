@@ -57,9 +57,9 @@ describe.skipIf(!TMUX_AVAILABLE)("/skills, /<skill> and /agents in the REPL", ()
     const t = await repl();
     t.type("/agents");
     t.press("Enter");
-    const s = await t.waitFor(/reader\s+\.claude\/agents \(project\) · model chat-fast · Read, Grep/);
+    const s = await t.waitFor(/reader\s+\.claude\/agents \(project\) · model inherit · Read, Grep/);
     expect(s).toContain("note: tools: 'Bash(git *)' is left out: deepcode gives a subagent a tool whole or not at all");
-    expect(s).toContain("note: model: Claude's haiku runs as the chat-fast tier");
+    expect(s).toContain("note: model: 'haiku' is Claude's model, which deepcode does not serve; this agent runs on the session's model");
     expect(s).toMatch(/explore\s+built in · model chat-fast · the caller's read-only tools except Task/);
     expect(s).toMatch(/general-purpose\s+built in · model inherit · all of the caller's tools/);
   });

@@ -8,6 +8,7 @@ import type { AssembleOptions } from "../assemble.js";
 import type { DoctorCheck } from "./doctor-check.js";
 import { permissionSetup } from "../permissions/index.js";
 import { defaultManagedPath, loadSettings, readSettingsFile } from "../settings/load.js";
+import { claudeSettingsFiles } from "../settings/claude.js";
 import { describeItems, resolveTrust, trustLine, type TrustState } from "../trust/index.js";
 
 export function settingsChecks(o: AssembleOptions, home: string): DoctorCheck[] {
@@ -38,13 +39,21 @@ export function settingsChecks(o: AssembleOptions, home: string): DoctorCheck[] 
     }
   }
   if (absent.length) out.push({ id: "settings", status: "ok", label: "settings", detail: `no ${absent.join(", ")} settings file (defaults apply there)` });
+  // Claude Code's own files: read too, tolerantly (a broken one is left out, deepcode starts).
+  for (const [name, file] of Object.entries(claudeSettingsFiles(o.root))) {
+    try {
+      if (readSettingsFile(file, false, [], new Set(), { claude: true }).present) out.push({ id: "settings", status: "ok", label: `settings (${name}, Claude Code's)`, detail: `${file} read (the keys deepcode applies)` });
+    } catch (err) {
+      out.push({ id: "settings", status: "warn", label: `settings (${name}, Claude Code's)`, detail: err instanceof Error ? err.message : String(err), fix: "correct the file at that line (deepcode leaves it out until then)" });
+    }
+  }
 
   const managedPath = o.managedPath ?? defaultManagedPath();
   if (!broken) {
     // The warnings deepcode prints at start (unknown keys, ignored rules), as findings.
     try {
       const loaded = loadSettings({ root: o.root, home, flagFile: o.flagSettings, managedPath });
-      const said = [...loaded.warnings.filter((w) => !w.startsWith("MANAGED POLICY")), ...permissionSetup(loaded).warnings];
+      const said = [...loaded.warnings.filter((w) => !w.startsWith("MANAGED POLICY") && !w.endsWith("(Claude Code's settings file: left out; everything else loads)")), ...permissionSetup(loaded).warnings];
       for (const w of said) out.push({ id: "settings", status: "warn", label: "settings", detail: w, fix: "edit or remove that entry" });
       out.push(trustCheck(resolveTrust({ root: o.root, home, settings: loaded, flag: o.trustProject })));
     } catch (err) {
@@ -69,7 +78,7 @@ function managedCheck(managedPath: string): DoctorCheck {
   const nowhere = join(managedPath, ".doctor-none");
   let state;
   try {
-    state = loadSettings({ root: nowhere, home: nowhere, managedPath }).managed;
+    state = loadSettings({ root: nowhere, home: nowhere, userHome: nowhere, managedPath }).managed;
   } catch (err) {
     return { id: "managed", status: "fail", label: "managed policy", detail: err instanceof Error ? err.message : String(err), fix: `an administrator must fix ${managedPath}` };
   }

@@ -4,7 +4,9 @@
 // `model` runs this command's turn on that model. A project's command loosens rules or runs its
 // !`cmd` lines only in a trusted project; a plugin's is the person's own (they installed it).
 
+import { homedir } from "node:os";
 import type { App } from "../assemble.js";
+import { inspectionRule } from "./inspect.js";
 import { trustCovers } from "../trust/index.js";
 import type { Engine } from "../../core/engine/engine.js";
 import { bangCommands, engineRunner, expandCommand, type CommandRunner, type CustomCommand, type ExpandedCommand } from "./custom.js";
@@ -33,7 +35,7 @@ export async function runCustomCommand<T>(app: App, engine: Engine, c: CustomCom
   const release = app.sessionRules.temporary(trusted ? (c.allowedTools ?? []) : [], engine.sessionId);
   const model = engine.profile.model;
   try {
-    const run = (signal: AbortSignal): CommandRunner => (trusted ? engineRunner(engine, signal) : async () => ({ ok: false, output: "not run: this project is not trusted" }));
+    const run = (signal: AbortSignal): CommandRunner => (trusted ? inspecting(app, engine, engineRunner(engine, signal)) : async () => ({ ok: false, output: "not run: this project is not trusted" }));
     const x = await r.expand((signal) => expandCommand(c, args, run(signal)));
     if (!x) return undefined;
     // An untrusted project's command does not choose the model (it must not spend more).
@@ -44,6 +46,20 @@ export async function runCustomCommand<T>(app: App, engine: Engine, c: CustomCom
     release();
     if (engine.profile.model !== model) engine.setModel(model);
   }
+}
+
+/** A trusted command's !`cmd` line that only looks runs without a prompt (inspect.ts): its exact
+ *  allow rule holds for this session while that line runs, and is taken back after it. */
+function inspecting(app: App, engine: Engine, run: CommandRunner): CommandRunner {
+  return async (command) => {
+    const rule = inspectionRule(command, { root: app.root, cwd: engine.cwd, home: homedir() });
+    const release = rule ? app.sessionRules.temporary([rule], engine.sessionId) : undefined;
+    try {
+      return await run(command);
+    } finally {
+      release?.();
+    }
+  };
 }
 
 /** `/name args` → the command and its arguments, when `text` names one. */

@@ -4,14 +4,19 @@
 // entry whose name any other scope has is left out, said naming both files, so an untrusted
 // `.mcp.json` cannot switch the person's server off by taking its name):
 //   flag     --mcp-config FILE|JSON (repeatable; with --strict-mcp-config the only source)
-//   local    ~/.deepcode/mcp.json  projects.<project's real path>.mcpServers (yours, this project)
+//   local    ~/.deepcode/mcp.json  projects.<project's real path>.mcpServers (yours, this project),
+//            then Claude Code's ~/.claude.json  projects.<project's path>.mcpServers
 //   project  <root>/.mcp.json  (the repository's: needs trust, and each server your approval)
-//   user     ~/.deepcode/mcp.json  mcpServers, and settings.json `mcpServers` (yours, every project)
+//   user     ~/.deepcode/mcp.json  mcpServers, then ~/.claude.json  mcpServers, and settings.json
+//            `mcpServers` (yours, every project)
+// deepcode's own file comes before Claude Code's in a scope, so its server wins a shared name.
+// ~/.claude.json is Claude Code's file: one that does not parse is named in `problems` and left out.
 //   plugin   an enabled plugin's .mcp.json (src/cli/plugins), named plugin_<plugin>_<server>
 // A settings layer's `mcpServers` counts as its layer's scope (project and local layers as the
 // project's, the managed policy's as the administrator's).
 
 import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError, type JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson } from "../settings/json.js";
@@ -36,6 +41,13 @@ export interface SourceOptions {
   strict?: boolean;
   /** Enabled plugins' servers, already named and with ${CLAUDE_PLUGIN_ROOT} expanded. */
   pluginServers?: ReadonlyArray<{ name: string; file: string; raw: { [k: string]: JsonValue } }>;
+  /** The person's home folder, where Claude Code keeps `~/.claude.json` (default os.homedir()). */
+  userHome?: string;
+}
+
+/** Claude Code's own file of the person's MCP servers (user scope, and per project). */
+export function claudeMcpFile(userHome: string = homedir()): string {
+  return join(userHome, ".claude.json");
 }
 
 export function userMcpFile(home: string): string {
@@ -69,6 +81,8 @@ export function configuredServers(o: SourceOptions): { servers: Configured[]; pr
     const projects = isObject(user.projects) ? user.projects : {};
     const mine = projects[projectKey(o.root)];
     add("local", userMcpFile(o.home), isObject(mine) && isObject(mine.mcpServers) ? mine.mcpServers : undefined);
+    const claude = claudeServers(o, problems);
+    add("local", claude.file, claude.local);
     try {
       const project = readOptional(projectMcpFile(o.root));
       if (project !== undefined) add("project", projectMcpFile(o.root), serversOf(project, projectMcpFile(o.root)));
@@ -76,6 +90,7 @@ export function configuredServers(o: SourceOptions): { servers: Configured[]; pr
       problems.push(`${(err as Error).message}; its MCP servers are left out`);
     }
     add("user", userMcpFile(o.home), isObject(user.mcpServers) ? user.mcpServers : undefined);
+    add("user", claude.file, claude.user);
     for (const p of o.pluginServers ?? []) add("plugin", p.file, { [p.name]: p.raw });
     for (const layer of o.settings.layers) {
       const s = layer.settings.mcpServers;
@@ -96,6 +111,41 @@ export function configuredServers(o: SourceOptions): { servers: Configured[]; pr
     if (!byName.has(c.name)) byName.set(c.name, c);
   }
   return { servers: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
+}
+
+/** `~/.claude.json`'s servers: top-level `mcpServers` (user) and `projects[<root>].mcpServers`
+ *  (local; Claude Code keys a project by the path it was started in, so the root as given and
+ *  its real path are both looked up). Entries that are not objects are skipped here, said once. */
+function claudeServers(o: SourceOptions, problems: string[]): { file: string; user?: { [k: string]: JsonValue }; local?: { [k: string]: JsonValue } } {
+  const file = claudeMcpFile(o.userHome);
+  let v: JsonValue;
+  try {
+    const text = readOptional(file);
+    if (text === undefined) return { file };
+    // Claude Code keeps much else here (megabytes of per-project history): the plain parser is
+    // ~10× faster than the one that tracks positions, which only runs to name a syntax error.
+    try {
+      v = JSON.parse(text) as JsonValue;
+    } catch {
+      v = parsed(text, file);
+    }
+  } catch (err) {
+    problems.push(`${(err as Error).message} (Claude Code's file: its MCP servers are left out)`);
+    return { file };
+  }
+  if (!isObject(v)) return { file };
+  const projects = isObject(v.projects) ? v.projects : {};
+  const mine = [o.root, projectKey(o.root)].map((k) => (Object.hasOwn(projects, k) ? projects[k] : undefined)).find(isObject);
+  const objects = (m: JsonValue | undefined, where: string): { [k: string]: JsonValue } | undefined => {
+    if (!isObject(m)) return undefined;
+    const out: { [k: string]: JsonValue } = {};
+    for (const [name, raw] of Object.entries(m)) {
+      if (isObject(raw)) out[name] = raw;
+      else problems.push(`${file}: ${where}.${name} is not a server object (skipped)`);
+    }
+    return out;
+  };
+  return { file, user: objects(v.mcpServers, "mcpServers"), local: objects(mine?.mcpServers, `projects[${o.root}].mcpServers`) };
 }
 
 /** The servers of an `{"mcpServers": …}` file (or a bare map of servers, as some tools write). */

@@ -2,10 +2,11 @@
 // `/status` and `/context` only read; nothing here calls the model except `/compact`.
 
 import { spawnSync } from "node:child_process";
+import { homedir } from "node:os";
 import type { Usage } from "../../contract/index.js";
 import type { Engine } from "../../core/engine/engine.js";
 import type { App } from "../assemble.js";
-import { describeRules } from "../settings/describe.js";
+import { describeRules, settingsStatus } from "../settings/describe.js";
 import { formatRules, managedProblem } from "../subcommands.js";
 import type { Style } from "../render/style.js";
 import { money, plural, tokens } from "../render/figures.js";
@@ -77,6 +78,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
           ...(r.app.cost ? [`${r.app.cost.tierReport(r.engine).split("\n")[0].replace(/^tier: /, "tier       ")}`] : []),
           `project    ${r.app.root}`,
           `trust      ${trustNow(r)}`,
+          ...settingsStatus(r.app.settings, homedir(), r.app.root),
           `session    ${r.engine.sessionId} · ${plural(r.engine.turns, "turn")}`,
           `context    ${tokens(l.nextPromptTokens)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)}) in the next request`,
           `cache      ${sub(t.usage.prompt_cache_hit_tokens, t.usage.prompt_tokens)} of this session's prompt tokens served from the cache (${plural(t.requests, "request")})`,

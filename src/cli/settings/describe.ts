@@ -37,3 +37,16 @@ export function formatRules(rules: readonly RuleDescription[], loaded?: LoadedSe
   lines.push("", "Order: deny > ask > allow, whatever the layer. Defaults: read-only tools allow; Write, Edit and Bash ask.");
   return lines.join("\n");
 }
+
+/** For `/status`: the settings files in force (Claude Code's among them, named as such), then one
+ *  line per permission rule with the file and line it came from (home shown as `~`). */
+export function settingsStatus(loaded: LoadedSettings, userHome: string, root: string): string[] {
+  const show = (f: string): string => (f.startsWith(root + "/") ? f.slice(root.length + 1) : f.startsWith(userHome + "/") ? `~/${f.slice(userHome.length + 1)}` : f);
+  const files = loaded.layers.filter((l) => l.present && !l.file.startsWith("--")).map((l) => `${show(l.file)} (${l.name}${/[\\/]\.claude[\\/]settings(\.local)?\.json$/.test(l.file) ? ", Claude Code's" : ""})`);
+  const out = [`settings   ${files.length ? files.join(", ") : "none (defaults)"}`];
+  if (loaded.rules.length === 0) return [...out, "rules      none (defaults: read-only tools allow; Write, Edit and Bash ask)"];
+  const width = Math.min(40, Math.max(...loaded.rules.map((r) => r.text.length)));
+  out.push(`rules      ${loaded.rules.length} (deny > ask > allow, whatever the file):`);
+  for (const r of loaded.rules) out.push(`  ${r.kind.padEnd(5)} ${r.text.padEnd(width)}  ${r.file ? `${show(r.file)}${r.line ? `:${r.line}` : ""}` : r.layer}`);
+  return out;
+}

@@ -1,7 +1,11 @@
 // The five settings layers, read and merged: user → project → local → flag → managed.
 //
+// Claude Code's own files (~/.claude/settings.json, .claude/settings.json,
+// .claude/settings.local.json) are read too, each right below deepcode's file of the same scope
+// and tolerantly: see claude.ts.
+//
 // Contracts:
-// - A malformed file in the first four layers is a ConfigError naming the file, line and column:
+// - A malformed file of deepcode's own in the first four layers is a ConfigError naming the file, line and column:
 //   deepcode refuses to start rather than run with half a configuration.
 // - A malformed managed file is not an exception: the managed state says "broken" and the
 //   permission decision becomes deny-all, loudly (a warning names the file). An administrator's
@@ -16,6 +20,7 @@ import { NotRegularFileError, readRegularFileSync } from "../../lib/regular-file
 import type { JsonValue } from "../../contract/index.js";
 import { JsonSyntaxError, parseJson, type JsonPosition } from "./json.js";
 import { checkSettings } from "./schema.js";
+import { claudeApplied, claudeSettingsFiles } from "./claude.js";
 import { isObject } from "../../lib/json.js";
 import { strictProblem, unknownHookEvent } from "./strict.js";
 import type { LoadedSettings, ManagedState, RuleKind, RuleSource, Settings, SettingsLayer, SettingsLayerName } from "./types.js";
@@ -29,6 +34,8 @@ export interface LoadSettingsOptions {
   flagFile?: string;
   /** The managed policy file; the caller injects it (defaultManagedPath() in the CLI). */
   managedPath: string;
+  /** The person's home folder, where `~/.claude/settings.json` lives (default os.homedir()). */
+  userHome?: string;
   /** Rules given on the command line for this run (`--allowedTools`, `--disallowedTools`,
    *  `--permission-mode acceptEdits`): flag-layer rules, each group named by the flag that gave
    *  it (shown as the rule's file by `deepcode permissions`). */
@@ -56,16 +63,22 @@ const MANAGED_ONLY = ["allowManagedHooksOnly", "strictKnownMarketplaces", "block
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const warnings: string[] = [];
   const seen = new Set<string>(); // unknown-key warnings are said once per key, whatever the layer
-  const sources: Array<{ name: SettingsLayerName; file: string; required: boolean }> = [
+  const claude = claudeSettingsFiles(opts.root, opts.userHome);
+  // Claude Code's file of a scope comes first: deepcode's own of the same scope wins a key both set.
+  const sources: Array<{ name: SettingsLayerName; file: string; required: boolean; claude?: boolean }> = [
+    { name: "user", file: claude.user, required: false, claude: true },
     { name: "user", file: join(opts.home, "settings.json"), required: false },
+    { name: "project", file: claude.project, required: false, claude: true },
     { name: "project", file: join(opts.root, ".deepcode", "settings.json"), required: false },
+    { name: "local", file: claude.local, required: false, claude: true },
     { name: "local", file: join(opts.root, ".deepcode", "settings.local.json"), required: false },
   ];
   if (opts.flagFile !== undefined) sources.push({ name: "flag", file: opts.flagFile, required: true });
 
   const layers: SettingsLayer[] = [];
   for (const s of sources) {
-    const r = readSettingsFile(s.file, s.required, warnings, seen); // throws ConfigError
+    const r = s.claude ? readClaudeFile(s.file, warnings, seen) : readSettingsFile(s.file, s.required, warnings, seen); // throws ConfigError (deepcode's own)
+    if (s.claude && !r.present) continue; // a Claude Code file that is not there is no layer at all
     for (const key of MANAGED_ONLY) {
       if (r.settings[key] === undefined) continue;
       warnings.push(`${s.file}: '${key}' is only honoured in the managed policy (ignored here)`);
@@ -190,10 +203,22 @@ function broken(
   return { state, layers: layers.map((l) => ({ layer: l.layer, read: { ...l.read, settings: {} } })) };
 }
 
+/** A Claude Code settings file: a problem in it is said (file, line, column) and the file is
+ *  left out; it never stops deepcode from starting (it was written for another program). */
+function readClaudeFile(file: string, warnings: string[], seen: Set<string>): ReadFile {
+  try {
+    return readSettingsFile(file, false, warnings, seen, { claude: true });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    warnings.push(`${err.message} (Claude Code's settings file: left out; everything else loads)`);
+    return { settings: {}, present: false, positions: new Map() };
+  }
+}
+
 /** Read one settings file. Absent → `{ present: false }` (or a ConfigError when required).
  *  `strict` (the managed layer): an empty file, a key given twice, an unknown key and a Claude
  *  Code key deepcode does not apply (unless harmless: strict.ts) are ConfigErrors too. */
-export function readSettingsFile(file: string, required: boolean, warnings: string[], seen: Set<string>, o: { strict?: boolean } = {}): ReadFile {
+export function readSettingsFile(file: string, required: boolean, warnings: string[], seen: Set<string>, o: { strict?: boolean; claude?: boolean } = {}): ReadFile {
   let bytes: Buffer;
   try {
     // Non-blocking open, checked on the descriptor: a FIFO here would hang start-up.
@@ -230,9 +255,11 @@ export function readSettingsFile(file: string, required: boolean, warnings: stri
   }
   for (const d of parsed.duplicates) warnings.push(`${where(file, at(d))}: '${d}' appears twice (the later one is used)`);
 
+  // Claude Code's file: only the keys deepcode applies; the rest is Claude Code's own, quietly.
+  if (o.claude) parsed.value = claudeApplied(parsed.value, file, parsed.positions, warnings);
   const issues = checkSettings(parsed.value);
   const typeErrors = issues.filter((i) => i.kind === "type");
-  if (typeErrors.length > 0) {
+  if (typeErrors.length > 0 && !o.claude) {
     const first = typeErrors[0];
     const pos = at(first.path);
     const more = typeErrors.length > 1 ? ` (and ${typeErrors.length - 1} more type error${typeErrors.length > 2 ? "s" : ""})` : "";
@@ -247,7 +274,8 @@ export function readSettingsFile(file: string, required: boolean, warnings: stri
   if (typo !== null) throw new ConfigError(`'hooks.${typo}' is not a hook event deepcode or Claude Code knows: the hook would never run`, file, at(`hooks.${typo}`)?.line, at(`hooks.${typo}`)?.column);
   for (const issue of issues) {
     const key = `${issue.kind}:${issue.path}`;
-    if (!seen.has(key)) {
+    if (o.claude && issue.kind === "type") warnings.push(`${where(file, at(issue.path))}: ${issue.message} (left out; the rest of this Claude Code file applies)`);
+    else if (!o.claude && !seen.has(key)) {
       seen.add(key);
       warnings.push(`${where(file, at(issue.path))}: ${issue.message}`);
     }

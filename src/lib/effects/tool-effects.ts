@@ -52,6 +52,9 @@ const READERS = new Set([
 /** git subcommands that only read (without an output file option). */
 const GIT_READS = new Set(["status", "log", "diff", "show", "blame", "ls-files", "ls-tree", "rev-parse", "grep", "describe", "shortlog", "cat-file", "rev-list"]);
 
+/** `git branch` options that only list (with no other word, `git branch` creates or deletes nothing). */
+const GIT_BRANCH_LISTS = new Set(["--show-current", "--list", "-l", "-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--no-color"]);
+
 export function toolEffects(tool: string, input: Record<string, JsonValue>, env: EffectsEnv): ToolEffects {
   if (env.spec?.readOnly) return { writes: [], unknown: [], readOnly: true };
   if ((tool === "Write" || tool === "Edit") && typeof input.file_path === "string") {
@@ -108,6 +111,7 @@ function knownWrites(part: ShellPart): string | null {
   if (name === "git") {
     const sub = args.find((a) => !a.startsWith("-"));
     if (sub && GIT_READS.has(sub) && !args.some((a) => a.startsWith("--output"))) return null;
+    if (sub === "branch" && args.slice(args.indexOf(sub) + 1).every((a) => GIT_BRANCH_LISTS.has(a))) return null; // listing, not creating or deleting
     return `git ${sub ?? ""}: which files it changes is not known`.replace(" :", ":");
   }
   if (WRITERS.has(name) || READERS.has(name)) return null;

@@ -1,0 +1,27 @@
+// `/status` in the REPL says which settings files are in force — Claude Code's among them — and
+// where each permission rule came from (file and line), in a real terminal.
+import { describe, expect, it } from "vitest";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { enter, useRepl } from "../repl/helpers.js";
+
+const repl = useRepl();
+
+describe("/status with Claude Code settings files", () => {
+  it("lists ~/.claude/settings.json and .claude/settings.json as settings, and each rule with its file and line", async () => {
+    const t = await repl.open({ default: { content: "fine" } }, {
+      ".claude/settings.json": '{\n  "permissions": {\n    "allow": [\n      "Bash(npm test:*)"\n    ]\n  }\n}\n',
+    }, {
+      before: (env) => {
+        mkdirSync(join(env.home, ".claude"), { recursive: true });
+        writeFileSync(join(env.home, ".claude", "settings.json"), '{\n  "model": "sonnet",\n  "permissions": { "deny": ["Read(./.env)"] }\n}\n');
+      },
+    });
+    enter(t, "/status");
+    const s = await t.waitFor(/rules\s+2 /);
+    expect(s).toMatch(/settings\s+~\/\.claude\/settings\.json \(user, Claude Code's\), .*\.claude\/settings\.json \(project, Claude Code's\)/);
+    expect(s).toMatch(/deny\s+Read\(\.\/\.env\)\s+~\/\.claude\/settings\.json:3/);
+    expect(s).toMatch(/allow\s+Bash\(npm test:\*\)\s+\.claude\/settings\.json:4/);
+    expect(s).toMatch(/model\s+deepseek/);
+  });
+});
