@@ -232,6 +232,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     removeTool: (name) => registry.remove(name),
     ...services.host,
     allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
+    shellCwd: (sessionId) => app.engineOf(sessionId)?.cwd,
     // Enabled plugins' skill and agent folders, as if each plugin had contributed them
     // (api.contribute): the skills and agents mods name them `<plugin>:<name>`.
     contributions: [
@@ -250,6 +251,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   app.plugins.push(await loadPlugin({ ...host, config: () => planModConfig(planner, o.planMode === true) }, modPath("plan"), "prepend", "/"));
   for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, modPath(mod), "builtin", "/"));
   app.plugins.push(await loadPlugin({ ...host, config: () => checkpointsModConfig(settings, app.store.dir) }, modPath("checkpoints"), "builtin", "/"));
+  // Background jobs inside checkpoints' tool.call hook: a background command's files are saved first, as a foreground one's.
+  app.plugins.push(await loadPlugin(host, modPath("jobs"), "builtin", "/"));
   // hookify rules: every rule file of the project and the person (they only tighten, so a
   // project's own apply untrusted too); the transcript folder for `transcript` conditions.
   app.plugins.push(await loadPlugin({ ...host, config: (id) => ({ ...pluginConfig(settings, id), sessionsDir: app.store.dir }) }, modPath("hookify"), "builtin", "/"));

@@ -34,6 +34,9 @@ export interface PluginHost {
   contributions?: Contribution[];
   log(level: "info" | "warn" | "error", source: string, message: string): void;
   config(id: string): Readonly<Record<string, JsonValue>>;
+  /** The session's Bash working directory (PluginApi.shellCwd); without it, or for a session
+   *  it does not know (undefined), the root. */
+  shellCwd?(sessionId: string): string | undefined;
   /** Why a path is a secret (PluginApi.readOwnFile refuses it); without it, only the file's
    *  kind, place and size are checked. */
   secret?: SecretCheck;
@@ -137,6 +140,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     root: host.root,
     home: host.home,
     trusted: host.trusted,
+    shellCwd: (sessionId) => host.shellCwd?.(sessionId) ?? host.root,
     dispatch: (event) => host.chain.dispatch(event),
   };
   try {
