@@ -90,7 +90,7 @@ export class JobTable {
   start(req: StartRequest): Job | { refused: string } {
     const live = this.running().length;
     if (live >= this.limits.maxJobs) {
-      return { refused: `${live} background jobs are running, the most allowed at once (pluginConfig.jobs.maxJobs). Stop one with KillShell first, or run this one in the foreground.` };
+      return { refused: `${live} background job${live === 1 ? " is" : "s are"} running, the most allowed at once (pluginConfig.jobs.maxJobs). Stop one with KillShell first, or run this one in the foreground.` };
     }
     const controller = new AbortController();
     let finish!: () => void;
