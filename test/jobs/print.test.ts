@@ -117,4 +117,45 @@ describe("a background command", () => {
     expect(r.stdout).toContain("started");
     expect(processesRunning(sleep)).toEqual([]);
   });
+
+  it("starts in the folder the session's Bash is in, as a foreground command would", async () => {
+    rig = await cliRig({
+      respond: async (json: Chat) => {
+        const n = toolResults(json).length;
+        if (n === 0) return bash("cd sub", false);
+        if (n === 1) return bash("pwd; sleep 0.5");
+        if (n === 2) return { keepAliveMs: 1500, tool_calls: [{ name: "BashOutput", arguments: { bash_id: "1" } }] };
+        return { content: "done" };
+      },
+    }, { ...settings({ permissions: { allow: [...ALLOW, "Bash(cd:*)", "Bash(pwd:*)"] } }), "sub/keep.txt": "" });
+    const r = await rig.run(["-p", "where", "--trust-project", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const [, start, read] = lastResults(rig);
+    expect(start).toMatch(/^Started background job 1 in sub;/);
+    expect(read.split("\n")[0]).toBe(join(rig.env.root, "sub"));
+    expect(read).toMatch(/^[^\n]*\n\[job 1 exited with code 0 after \d+ s\]$/);
+  });
+});
+
+describe("the tools of background jobs", () => {
+  it("leave the prefix to Bash's one added parameter: BashOutput and KillShell are never offered nor announced, yet answer when called", async () => {
+    rig = await cliRig({
+      respond: (json: Chat) => {
+        const n = toolResults(json).length;
+        if (n === 0) return { tool_calls: [{ name: "KillShell", arguments: { shell_id: "7" } }] };
+        if (n === 1) return use("BashOutput", { bash_id: 7 });
+        return { content: "done" };
+      },
+    }, settings({ permissions: { allow: ALLOW } }));
+    const r = await rig.run(["-p", "look", "--trust-project", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const bodies = chatBodies(rig.sim.requests) as Array<Chat & { tools: Array<{ function: { name: string; parameters: { properties: Record<string, unknown> } } }> }>;
+    const names = bodies[0].tools.map((t) => t.function.name);
+    expect(names).not.toContain("BashOutput");
+    expect(names).not.toContain("KillShell");
+    expect(bodies[0].tools.find((t) => t.function.name === "Bash")?.function.parameters.properties.run_in_background).toEqual({ type: "boolean" });
+    const said = bodies.flatMap((b) => b.messages.map((m) => String(m.content ?? "")));
+    expect(said.some((c) => c.includes("New tools are available"))).toBe(false);
+    expect(lastResults(rig)).toEqual(["No background job 7. None was started.", "No background job 7. None was started."]);
+  });
 });

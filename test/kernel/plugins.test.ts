@@ -53,7 +53,7 @@ describe("plugins and mods register through one interface, in the tier the loade
     let api: Record<string, unknown> = {};
     await registerPlugin(h, { id: "recorder", register: (a: unknown) => void (api = a as never) }, "user", "x");
     expect(Object.isFrozen(api)).toBe(true);
-    expect(Object.keys(api).sort()).toEqual(["allow", "command", "config", "connect", "contribute", "contributed", "dispatch", "home", "id", "log", "mentions", "on", "readOwnFile", "root", "status", "tool", "trusted"]);
+    expect(Object.keys(api).sort()).toEqual(["allow", "command", "config", "connect", "contribute", "contributed", "dispatch", "home", "id", "log", "mentions", "on", "readOwnFile", "root", "shellCwd", "status", "tool", "trusted"]);
     expect(api.config).toEqual({ greeting: "hi" });
   });
 
