@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
+import { isSubagent, task } from "../agents/helpers.js";
 import { eventually, processesRunning, toolResults, uniqueSleep, type Chat } from "./helpers.js";
 
 let rig: CliRig | undefined;
@@ -159,3 +160,22 @@ describe("the tools of background jobs", () => {
     expect(lastResults(rig)).toEqual(["No background job 7. None was started.", "No background job 7. None was started."]);
   });
 });
+
+describe("a subagent's background job", () => {
+  it("that ends after the subagent's run is heard by the main agent, at its next request", async () => {
+    rig = await cliRig({
+      respond: (json: Chat) => {
+        const results = toolResults(json);
+        if (isSubagent(json)) return results.length === 0 ? bash("sleep 0.5; exit 5") : { content: "the check is running" };
+        if (results.length === 0) return { tool_calls: [task("general-purpose", "start the check", "Start the check in the background.")] };
+        if (results.some((c) => c.includes("Background job 1")) || results.length > 60) return { content: "done" };
+        return bash("sleep 0.2", false);
+      },
+    }, settings({ permissions: { allow: [...ALLOW, "Task"] } }));
+    const r = await rig.run(["-p", "delegate it", "--trust-project", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const told = lastResults(rig).filter((c) => c.includes("Background job 1"));
+    expect(told).toEqual([expect.stringMatching(/\n\n\[deepcode\] Background job 1 \(`sleep 0\.5; exit 5`\) exited with code 5\.$/)]);
+  });
+});
+
