@@ -34,6 +34,7 @@
 import { statSync } from "node:fs";
 import { relative } from "node:path";
 import type { JsonValue, Logger, Plugin, PluginApi, ToolOutput } from "../../src/contract/index.js";
+import { nestedQuantifier } from "../../src/lib/regex.js";
 import { endedAtOnceText, exitNotice, readNew, shortCommand, startText, stateText, table } from "./format.js";
 import { DEFAULT_LIMITS, JobTable, type Job, type JobLimits } from "./table.js";
 
@@ -151,6 +152,8 @@ const plugin: Plugin = {
         if (!job) return unknownJob(jobs, input.bash_id);
         let filter: RegExp | undefined;
         if (typeof input.filter === "string" && input.filter !== "") {
+          // A filter runs in deepcode's own thread: one that can backtrack for minutes is refused.
+          if (nestedQuantifier(input.filter)) return { content: `filter ${JSON.stringify(input.filter)} repeats a group that itself repeats (like (a+)+), which can take minutes on one line; write it without the nested repeat.`, isError: true };
           try {
             filter = new RegExp(input.filter);
           } catch (err) {
