@@ -32,7 +32,11 @@ describe("/jobs", () => {
     await t.waitFor(/started it[\s\S]*started it/);
     // The check ends on its own between turns: said on screen as it happens.
     await t.waitFor("! background job 2 (sleep 1; exit 4) exited with code 4");
-    enter(t, "/jobs");
+    // Said above the prompt, which is drawn again with what was being typed.
+    t.type("/jo");
+    await t.waitFor(/exited with code 4\n› \/jo$/m);
+    t.type("bs");
+    t.press("Enter");
     const listed = await t.waitFor(/^1\s+running\s+\d+ s\s+6 chars\s+echo ready; sleep/m);
     expect(listed).toMatch(/^id\s+state\s+runtime\s+output\s+command$/m);
     expect(listed).toMatch(/^2\s+exited with code 4\s+\d+ s\s+0 chars\s+sleep 1; exit 4$/m);

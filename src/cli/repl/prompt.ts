@@ -34,6 +34,10 @@ export interface PromptOptions {
   interject?: Promise<string | undefined>;
   /** Type-ahead: raw keys typed before this prompt opened, replayed as if typed now. */
   prefill?: string;
+  /** Lines said while the person types (a mod's message: a background job ended) are printed
+   *  above the prompt, which is redrawn with what was typed: the prompt hands its printer to
+   *  `above`, and takes it back (the returned function) when it ends. */
+  above?: (print: (text: string) => void) => () => void;
 }
 
 /** Lines arriving closer together than this came from one paste, not from typed Enters. */
@@ -58,9 +62,11 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     let done = false;
     let interjected = false;
     let pending = ""; // an unfinished paste or escape sequence, waiting for the rest
+    let release: (() => void) | undefined;
     const finish = (r: PromptResult): void => {
       if (done) return;
       done = true;
+      release?.();
       if (timer) clearTimeout(timer);
       stdin.off("data", onData);
       stdin.pause();
@@ -148,6 +154,12 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     );
     rl.setPrompt(o.prompt);
     rl.prompt();
+    release = o.above?.((text) => {
+      if (done) return;
+      control(output, CONTROL.clearLine);
+      output.write(`${text}\n`);
+      rl.prompt(true);
+    });
     stdin.on("data", onData);
     stdin.resume();
     if (o.prefill) onData(o.prefill);
