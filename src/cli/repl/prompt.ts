@@ -62,11 +62,11 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     let done = false;
     let interjected = false;
     let pending = ""; // an unfinished paste or escape sequence, waiting for the rest
-    let release: (() => void) | undefined;
+    const above: { release?: () => void } = {}; // set once the prompt is on screen
     const finish = (r: PromptResult): void => {
       if (done) return;
       done = true;
-      release?.();
+      above.release?.();
       if (timer) clearTimeout(timer);
       stdin.off("data", onData);
       stdin.pause();
@@ -154,7 +154,7 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     );
     rl.setPrompt(o.prompt);
     rl.prompt();
-    release = o.above?.((text) => {
+    above.release = o.above?.((text) => {
       if (done) return;
       control(output, CONTROL.clearLine);
       output.write(`${text}\n`);
