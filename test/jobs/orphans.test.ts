@@ -2,7 +2,7 @@
 // processes left: `kill -9` of a `-p` run (no handler runs: the core's watchdog, which sees
 // deepcode's end as the end of a pipe, kills the job's process group; bubblewrap's
 // --die-with-parent too where the sandbox is on — so the run without the sandbox is the one
-// that proves the watchdog), Ctrl-C twice at the REPL's prompt, and the terminal closing
+// that proves the watchdog), Ctrl-C of a -p run, Ctrl-C twice at the REPL's prompt, and the terminal closing
 // (SIGHUP) under the REPL. A Ctrl-C that interrupts a turn leaves the jobs running.
 import { afterEach, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -14,7 +14,7 @@ import { eventually, processesRunning, toolResults, uniqueSleep, type Chat } fro
 
 const bash = (command: string) => ({ tool_calls: [{ name: "Bash", arguments: { command, run_in_background: true } }] });
 
-describe("after kill -9 of a -p run", () => {
+describe("the end of a -p run", () => {
   let sim: Simulator | undefined;
   let env: CliEnv | undefined;
   let child: ChildProcess | undefined;
@@ -28,11 +28,12 @@ describe("after kill -9 of a -p run", () => {
   });
 
   const cases = [
-    { name: "with the sandbox off (the watchdog alone)", sandbox: false },
-    { name: "inside the sandbox", sandbox: true },
+    { name: "after kill -9, with the sandbox off (the watchdog alone)", sandbox: false, signal: "SIGKILL" as const },
+    { name: "after kill -9, inside the sandbox", sandbox: true, signal: "SIGKILL" as const },
+    { name: "after Ctrl-C (SIGINT) of the run", sandbox: false, signal: "SIGINT" as const },
   ];
   for (const c of cases) {
-    it(`no process of a background job is left, ${c.name}`, async (ctx) => {
+    it(`no process of a background job is left ${c.name}`, async (ctx) => {
       if (c.sandbox && !sandboxStatus().active) ctx.skip(); // bubblewrap cannot run here (CI installs it)
       const sleep = uniqueSleep();
       let started!: () => void;
@@ -51,7 +52,7 @@ describe("after kill -9 of a -p run", () => {
       child = spawn(process.execPath, [BIN, "-p", "start it", "--trust-project"], { cwd: env.root, env: env.env, stdio: "ignore" });
       await reached;
       expect(await eventually(() => processesRunning(sleep).length === 2)).toBe(true);
-      child.kill("SIGKILL");
+      child.kill(c.signal);
       expect(await eventually(() => processesRunning(sleep).length === 0)).toBe(true);
     });
   }
