@@ -34,7 +34,7 @@ import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./t
 import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
 import { Spawner, spawnLimits } from "./spawn.js";
-import { toolEffects } from "./effects/tool-effects.js";
+import { toolEffects } from "../lib/effects/tool-effects.js";
 import { checkpointsModConfig, planModConfig, plannerSetting } from "./plan/config.js";
 import { pluginParts, type PluginParts } from "./plugins/load.js";
 import { pluginHookLayers, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
@@ -205,7 +205,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const spawner = new Spawner(app, limits);
   chain.setCore("agent.spawn", (e) => spawner.spawn(e));
 
-  // The files a call would write, for checkpoints and plan mode (src/cli/effects/tool-effects.ts).
+  // The files a call would write, for checkpoints and plan mode (src/lib/effects/tool-effects.ts).
   // A shell command starts in the Bash folder of the session that makes the call (a subagent's own).
   chain.setCore("tool.effects", (e) => toolEffects(e.tool, e.input, { root: o.root, cwd: e.cwd ?? app.engineOf(e.sessionId)?.cwd ?? o.root, home: homedir(), spec: registry.get(e.tool)?.spec }));
   // Text for the person from a mod (checkpoints dropped by the store's bound…): stderr here;

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonValue, Plugin } from "../../src/contract/index.js";
 import plan from "../../mods/plan/index.js";
-import { toolEffects } from "../../src/cli/effects/tool-effects.js";
+import { toolEffects } from "../../src/lib/effects/tool-effects.js";
 import { startHarness, type Harness } from "../helpers/harness.js";
 import { chatBodies } from "../helpers/extension.js";
 
