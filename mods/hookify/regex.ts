@@ -5,6 +5,10 @@
 //   (?P<name>…) → (?<name>…)     (?P=name) → \k<name>     \A → ^     \Z → end of the text
 //   a leading (?s) / (?m) / (?i) → the flag; (?x) (verbose) has no equivalent → an error
 
+import { nestedQuantifier } from "../../src/lib/regex.js";
+
+export { nestedQuantifier };
+
 /** Compile a rule's pattern. `untrusted` (a rule from the project, which a cloned repository
  *  chooses): a quantified group that holds a quantifier — `(a+)+`, `(\w*)*`, `(x{2,})+` — is
  *  refused, since such a pattern can backtrack for minutes on a short text (the person's own
@@ -49,31 +53,4 @@ export function compilePattern(pattern: string, o: { untrusted?: boolean } = {})
   } catch (err) {
     return { error: `the pattern ${JSON.stringify(pattern)} is not a valid regular expression (${err instanceof Error ? err.message.replace(/^Invalid regular expression: /, "") : String(err)})` };
   }
-}
-
-/** Does a quantified group hold a quantifier (star height above one)? Over JavaScript source. */
-export function nestedQuantifier(src: string): boolean {
-  const repeats = (i: number): boolean => src[i] === "*" || src[i] === "+" || (src[i] === "{" && /^\{\d+(,\d*)?\}/.test(src.slice(i)));
-  const stack: boolean[] = []; // per open group: does it hold a quantifier?
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      continue;
-    }
-    if (c === "[") inClass = true;
-    else if (c === "(") stack.push(false);
-    else if (c === ")") {
-      const inner = stack.pop() ?? false;
-      const quantified = repeats(i + 1);
-      if (inner && quantified) return true;
-      if ((inner || quantified) && stack.length) stack[stack.length - 1] = true;
-    } else if (repeats(i) && stack.length) stack[stack.length - 1] = true;
-  }
-  return false;
 }

@@ -196,6 +196,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     ...services.host,
     allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
     // PluginApi.permissionMode: plan mode as the plan mod reports it, else the run's flag.
+    shellCwd: (sessionId) => app.engineOf(sessionId)?.cwd,
     permissionMode: () => (services.pluginStatus("plan")?.planning === true ? "plan" : o.acceptEdits ? "acceptEdits" : "default"),
     // Enabled plugins' skill and agent folders, as if each plugin had contributed them
     // (api.contribute): the skills and agents mods name them `<plugin>:<name>`.
@@ -242,7 +243,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 /** Built-in mods, loaded through the same interface as third-party plugins, in this order
  *  unless one's placement says otherwise (telemetry first, the sandbox last, plan and the
  *  managed hooks in prepend, the settings hooks in user: each says so in its own file). */
-export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "checkpoints", "hookify", "hooks/managed", "hooks", "mcp", "sandbox"];
+export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox"];
 
 interface Step {
   name: string;

@@ -172,6 +172,10 @@ export interface PluginApi {
    *  project's own files say (its skills, servers, rules) may loosen a rule or run code from
    *  them only when this is true; tightening needs no trust. */
   readonly trusted: boolean;
+  /** The folder the session's Bash tool is in (its working directory persists across calls):
+   *  where a command run on that session's behalf starts, as a foreground Bash call would (the
+   *  jobs mod starts background commands there). The root for a session the host does not know. */
+  shellCwd(sessionId: string): string;
   /** Read a file deepcode reads on its own (instructions, SKILL.md, an agent file, a command, a
    *  memory file) — not for a tool call, which uses `ctx.fs.read` and its fence. The same
    *  identity checks as the Read tool, refusing where Read would ask: a regular file only

@@ -142,6 +142,13 @@ export interface ToolSpec<I = Record<string, unknown>> {
    *  concurrent calls (default: `readOnly`). A tool that asks by default but is safe to run in
    *  parallel (an MCP tool whose server says `readOnlyHint`) sets this without `readOnly`. */
   concurrent?: boolean;
+  /** Reached only through the `UseTool` proxy: never in the prefix and never announced in a
+   *  tail note, so a session that does not use it pays nothing for it. It is a registered tool
+   *  like any other (permission rules, hooks and agent files name it; a direct call by name
+   *  works too); whatever makes it useful tells the model how to call it (the background Bash
+   *  result names BashOutput and KillShell). For rarely used tools whose need is announced by
+   *  another tool's result. */
+  proxied?: boolean;
   run(input: I, ctx: ToolContext): Promise<ToolOutput>;
   /** What a person sees before approving this call: a diff for an edit, the command for a
    *  shell. Without it the prompt shows the arguments. Must not change anything. */

@@ -46,6 +46,9 @@ export interface PluginHost {
   wake?(sessionId: string, text: string): boolean;
   /** PluginApi.permissionMode; without it every session is in `default`. */
   permissionMode?(sessionId: string): PermissionMode;
+  /** The session's Bash working directory (PluginApi.shellCwd); without it, or for a session
+   *  it does not know (undefined), the root. */
+  shellCwd?(sessionId: string): string | undefined;
   /** Why a path is a secret (PluginApi.readOwnFile refuses it); without it, only the file's
    *  kind, place and size are checked. */
   secret?: SecretCheck;
@@ -160,6 +163,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     root: host.root,
     home: host.home,
     trusted: host.trusted,
+    shellCwd: (sessionId) => host.shellCwd?.(sessionId) ?? host.root,
     dispatch: (event) => host.chain.dispatch(event),
     permissionMode: (sessionId) => host.permissionMode?.(sessionId) ?? "default",
     wake: (sessionId, text) => host.wake?.(sessionId, text) ?? false,

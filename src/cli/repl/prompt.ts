@@ -38,6 +38,10 @@ export interface PromptOptions {
    *  `wake` with the text and what was typed on the line; false (nothing ends) while a
    *  multi-line prompt is being entered or after the prompt ended. */
   wakeable?: (wake: (text: string) => boolean) => void;
+  /** Lines said while the person types (a mod's message: a background job ended) are printed
+   *  above the prompt, which is redrawn with what was typed: the prompt hands its printer to
+   *  `above`, and takes it back (the returned function) when it ends. */
+  above?: (print: (text: string) => void) => () => void;
 }
 
 /** Lines arriving closer together than this came from one paste, not from typed Enters. */
@@ -62,9 +66,11 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     let done = false;
     let interjected = false;
     let pending = ""; // an unfinished paste or escape sequence, waiting for the rest
+    const above: { release?: () => void } = {}; // set once the prompt is on screen
     const finish = (r: PromptResult): void => {
       if (done) return;
       done = true;
+      above.release?.();
       if (timer) clearTimeout(timer);
       stdin.off("data", onData);
       stdin.pause();
@@ -159,6 +165,12 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     });
     rl.setPrompt(o.prompt);
     rl.prompt();
+    above.release = o.above?.((text) => {
+      if (done) return;
+      control(output, CONTROL.clearLine);
+      output.write(`${text}\n`);
+      rl.prompt(true);
+    });
     stdin.on("data", onData);
     stdin.resume();
     if (o.prefill) onData(o.prefill);

@@ -52,6 +52,8 @@ export class Repl implements ReplApi {
   private readonly history: History;
   private readonly custom: CustomCommands;
   private leaving = false;
+  /** While the person types at the prompt: prints a line above it (prompt.ts `above`). */
+  private abovePrompt?: (text: string) => void;
   private readonly out = process.stdout;
 
   constructor(readonly app: App, readonly style: Style, private readonly warnings: string[]) {
@@ -73,8 +75,10 @@ export class Repl implements ReplApi {
     // replaces assembly's answer (stderr) on purpose.
     this.app.chain.replaceCore("ui.render", (e) => {
       if (e.item.kind === "text") {
+        const line = this.style(e.item.level === "info" ? "dim" : "yellow", `! ${inertLines(e.item.text)}`);
+        if (this.abovePrompt) return this.abovePrompt(line); // at the prompt: above it, the prompt redrawn
         control(this.out, CONTROL.clearLine);
-        this.print(this.style(e.item.level === "info" ? "dim" : "yellow", `! ${inertLines(e.item.text)}`));
+        this.print(line);
       }
     });
     // Every priced request of the current session (turns and compactions alike) counts in
@@ -136,6 +140,10 @@ export class Repl implements ReplApi {
         prefill: typed + this.keys.takeTypeahead(),
         // PluginApi.wake (a hook's asyncRewake): only this session, only while it waits here.
         wakeable: (wake) => this.app.setWaker((id, text) => id === this.engine.sessionId && wake(text)),
+        above: (print) => {
+          this.abovePrompt = print;
+          return () => void (this.abovePrompt === print && (this.abovePrompt = undefined));
+        },
       });
       this.app.setWaker(undefined);
       pending = undefined;

@@ -29,10 +29,11 @@ export function sectionChanges(before: readonly SystemSection[], now: readonly S
   return notes;
 }
 
-/** Tools registered after the prefix was built are announced once, reachable through the proxy. */
+/** Tools registered after the prefix was built are announced once, reachable through the proxy.
+ *  A proxied tool (ToolSpec.proxied) is never announced: another tool's result names it. */
 export function lateTools(registered: readonly RegisteredTool[], inPrefix: readonly ToolDefinition[], announced: ReadonlySet<string>): { note?: TailNote; names: string[] } {
   const prefixNames = new Set(inPrefix.map((t) => t.function.name));
-  const fresh = registered.filter((t) => !prefixNames.has(t.spec.name) && !announced.has(t.spec.name));
+  const fresh = registered.filter((t) => t.spec.proxied !== true && !prefixNames.has(t.spec.name) && !announced.has(t.spec.name));
   if (fresh.length === 0) return { names: [] };
   const lines = fresh.map((t) => `- ${t.spec.name} (from ${t.source}): ${t.spec.description}\n  parameters: ${JSON.stringify(canonicalize(t.spec.inputSchema))}`);
   return {
