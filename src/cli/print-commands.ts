@@ -1,0 +1,32 @@
+// Slash commands plugins and mods contribute (PluginApi.command: a skill's `/pdf`, an MCP
+// server's prompt) in `-p`, as the REPL runs them: `deepcode -p "/pdf extract the tables"`
+// runs the command with its arguments; the prompt it submits is the turn. Nobody is at a
+// terminal (`interactive: false`): a question the command asks is denied like any other in
+// -p. What it prints goes to stdout in text format, to stderr otherwise (stdout stays JSON).
+// A custom command of the same name is run instead (print.ts looks there first), as in the
+// REPL, where the person's own command wins.
+
+import type { CommandRegistry, RegisteredCommand } from "../core/commands.js";
+
+/** `/name args` → the contributed command and its arguments, when `text` names one. */
+export function contributedCommandLine(text: string, commands: CommandRegistry): { command: RegisteredCommand; args: string } | undefined {
+  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const c = m ? commands.get(m[1]) : undefined;
+  return c ? { command: c, args: m![2] ?? "" } : undefined;
+}
+
+/** Run it; the last turn it submitted (undefined: it submitted none, it only printed). */
+export async function runContributedCommand<T>(c: RegisteredCommand, args: string, o: { sessionId: string; signal: AbortSignal; print(text: string): void; turn(prompt: string): Promise<T> }): Promise<T | undefined> {
+  let last: T | undefined;
+  await c.spec.run({
+    args,
+    sessionId: o.sessionId,
+    signal: o.signal,
+    interactive: false,
+    print: o.print,
+    submit: async (prompt) => {
+      last = await o.turn(prompt);
+    },
+  });
+  return last;
+}
