@@ -8,11 +8,18 @@
 
 import type { CommandRegistry, RegisteredCommand } from "../core/commands.js";
 
-/** `/name args` → the contributed command and its arguments, when `text` names one. */
+/** `/name args` → the contributed command and its arguments, when `text` names one. A
+ *  plugin's command may be named without its plugin (`/pdf` for `/document-skills:pdf`) when
+ *  exactly one command has that last part, as Claude Code allows. */
 export function contributedCommandLine(text: string, commands: CommandRegistry): { command: RegisteredCommand; args: string } | undefined {
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  const c = m ? commands.get(m[1]) : undefined;
-  return c ? { command: c, args: m![2] ?? "" } : undefined;
+  if (!m) return undefined;
+  let c = commands.get(m[1]);
+  if (!c && !m[1].includes(":")) {
+    const short = commands.list().filter((x) => x.spec.name.endsWith(`:${m[1]}`));
+    if (short.length === 1) c = short[0];
+  }
+  return c ? { command: c, args: m[2] ?? "" } : undefined;
 }
 
 /** Run it; the last turn it submitted (undefined: it submitted none, it only printed). */
