@@ -42,7 +42,7 @@ describe("a plugin command's body", () => {
   });
 });
 
-describe("a plugin's MCP server configuration", () => {
+describe("a plugin's MCP server configuration and hooks", () => {
   it("gets ${CLAUDE_PLUGIN_DATA} as a folder that exists before the server starts", async () => {
     rig = await filesRig(["memory-kit"], { default: { content: "ok" } });
     const data = join(rig.env.home, "plugins", "data", "memory-kit@cc-files");
@@ -51,5 +51,12 @@ describe("a plugin's MCP server configuration", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/ENOENT/);
     expect(JSON.parse(readFileSync(join(data, "memory.json"), "utf8"))).toEqual({ entities: [] });
+  });
+
+  it("and its hooks write to the same folder", async () => {
+    rig = await filesRig(["memory-kit"], { default: { content: "ok" } });
+    const r = await rig.run(["-p", "hello"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(rig.env.home, "plugins", "data", "memory-kit@cc-files", "sessions.log"), "utf8")).toBe("started\n");
   });
 });
