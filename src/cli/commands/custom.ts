@@ -84,6 +84,8 @@ export interface PluginCommandSource {
 }
 
 const KNOWN_KEYS = new Set(["description", "argument-hint", "allowed-tools", "model"]);
+/** Every key of Claude Code's command format: inside a lenient continuation only these start the next key. */
+const COMMAND_FORMAT_KEYS = [...KNOWN_KEYS, "disable-model-invocation", "hide-from-slash-command-tool"];
 const CLAUDE_MODEL = /^(claude[-\w.]*|haiku|sonnet|opus|opusplan|inherit)$/i;
 /** How deep sub-folders are followed (a guard against symlink loops too). */
 const MAX_DEPTH = 8;
@@ -182,13 +184,16 @@ function readCommand(read: () => OwnFileRead, file: string, name: string, scope:
     return undefined;
   }
   const text = data.toString("utf8");
-  const fm = parseFrontmatter(text);
+  const fm = parseFrontmatter(text, { keys: COMMAND_FORMAT_KEYS });
   if (fm.unclosed) {
     // Registering it would send its header as the prompt: it is left out, and said so.
     warnings.push(`${file}:1: the frontmatter opened with --- is never closed, so /${name} is not registered; close the header with a --- line (then /reload)`);
     return undefined;
   }
   for (const p of fm.problems) warnings.push(`${file}:${p.line}: ${p.message}`);
+  // Claude Code reads a value that runs on unindented lines; so does deepcode, saying so in
+  // its own folders (a Claude Code file's owner is not told about what Claude Code accepts).
+  if (origin === "deepcode") for (const l of fm.lenient) warnings.push(`${file}:${l.line}: ${l.key} continues on unindented lines; read as one value (indent them to make it plain YAML)`);
   const cmd: CustomCommand = { name, description: "", body: fm.body.replace(/^\s*\n/, ""), file, scope, origin };
   for (const [key, v] of fm.fields) {
     const where = `${file}:${v.line}`;
