@@ -16,6 +16,7 @@
 import { homedir } from "node:os";
 import { toolNames, type JsonObject, type Plugin, type PluginApi, type StreamEvent, type SystemSection, type ToolContext, type ToolOutput } from "../../src/contract/index.js";
 import { findAgent, loadAgents, type Agent } from "./load.js";
+import { startProblemLines } from "../../src/lib/start-problems.js";
 
 const MAX_DESCRIPTION_CHARS = 300;
 
@@ -37,7 +38,8 @@ class AgentsMod {
 
   install(): void {
     const api = this.api;
-    for (const p of this.scan(false).problems) api.log.warn(p);
+    const dirs = api.contributed("agents").map((c) => c.dir);
+    for (const line of startProblemLines(this.scan(false).problems, dirs, "agent", "/agents")) api.log.warn(line);
     api.tool({
       name: "Task",
       description:

@@ -24,6 +24,7 @@
 import { homedir } from "node:os";
 import type { Plugin, PluginApi, SystemSection, ToolOutput, Unsubscribe } from "../../src/contract/index.js";
 import { LIST, loadSkills, skillFiles, type Skill } from "./load.js";
+import { startProblemLines } from "../../src/lib/start-problems.js";
 
 /** A skill body longer than this is cut (with a note): it enters the log as a tool result. */
 const MAX_BODY_CHARS = 40_000;
@@ -62,7 +63,8 @@ class SkillsMod {
     const api = this.api;
     const found = this.scan(false);
     if (api.trusted) for (const s of found.skills) if (s.scope === "project" && s.allowedTools.length) this.trustedAtStart.set(s.file, grantKey(s));
-    for (const p of found.problems) api.log.warn(p);
+    const dirs = api.contributed("skills").map((c) => c.dir);
+    for (const line of startProblemLines(found.problems, dirs, "skill", "/skills")) api.log.warn(line);
     // The Skill tool only where there are skills: a project without any does not carry its
     // definition in every request. One that appears later (a skill written mid-session, a
     // plugin's folder) brings the tool with it, through UseTool and a tail note.

@@ -23,10 +23,12 @@ describe("a plugin's agent files read as Claude Code reads them", () => {
     );
     const r = await rig.run(["-p", "create an agent that reviews code"]);
     expect(r.code).toBe(0);
-    // No line per continuation line; the one broken file is one line.
+    // No line per continuation line; the plugin's two broken files are one line together.
     expect(r.stderr).not.toMatch(/expected 'key: value'/);
     expect(r.stderr).not.toMatch(/agent-creator\.md|reviewer\.md/);
-    expect(r.stderr.split("\n").filter((l) => l.includes("broken.md"))).toHaveLength(1);
+    const skipped = r.stderr.split("\n").filter((l) => /broken\.md|unclosed\.md/.test(l));
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toMatch(/2 agent files of installed plugins are skipped \(.*agents\/broken\.md, .*agents\/unclosed\.md\); \/agents says why for each/);
     const all = bodies(rig.sim);
     const main = systemOf(all[0]);
     expect(main).toMatch(/^- plugin-kit:agent-creator: Use this agent when the user asks to "create an agent"/m);
