@@ -5,6 +5,11 @@
 // -p. What it prints goes to stdout in text format, to stderr otherwise (stdout stays JSON).
 // A custom command of the same name is run instead (print.ts looks there first), as in the
 // REPL, where the person's own command wins.
+//
+// Only commands that turn into a prompt run here: skills' (the skills mod's `/name`, `/skills`)
+// and MCP servers' prompts (`/mcp__server__prompt`). Commands that change the person's setup
+// or files (`/plugin install`, `/mcp approve`, `/undo`, `/rewind`) stay the REPL's: a line of
+// -p input can come from a program, and such acts are the person's own.
 
 import type { CommandRegistry, RegisteredCommand } from "../core/commands.js";
 
@@ -19,7 +24,12 @@ export function contributedCommandLine(text: string, commands: CommandRegistry):
     const short = commands.list().filter((x) => x.spec.name.endsWith(`:${m[1]}`));
     if (short.length === 1) c = short[0];
   }
-  return c ? { command: c, args: m[2] ?? "" } : undefined;
+  return c && promptCommand(c) ? { command: c, args: m[2] ?? "" } : undefined;
+}
+
+/** A command that makes a prompt (a skill's, an MCP prompt), never one that changes a setup. */
+function promptCommand(c: RegisteredCommand): boolean {
+  return c.source === "skills" || c.spec.name.startsWith("mcp__");
 }
 
 /** Run it; the last turn it submitted (undefined: it submitted none, it only printed). */

@@ -38,3 +38,13 @@ describe("-p with a skill's slash command", () => {
     });
   }
 });
+
+describe("-p with a command that changes the setup", () => {
+  it("does not run /plugin: the line goes to the model as typed", async () => {
+    rig = await filesRig(["document-skills"], { default: { content: "ok" } });
+    const r = await rig.run(["-p", "/plugin uninstall document-skills@cc-files"]);
+    expect(r.code).toBe(0);
+    expect(userMessages(bodies(rig.sim)[0]).at(-1)).toContain("/plugin uninstall document-skills@cc-files");
+    expect((await rig.run(["plugin", "list"])).stdout).toContain("document-skills@cc-files");
+  });
+});
