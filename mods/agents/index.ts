@@ -14,8 +14,9 @@
 //   /agents         the types, where each comes from, its model and tools.
 
 import { homedir } from "node:os";
-import type { HostFacts, JsonObject, Plugin, PluginApi, StreamEvent, SystemSection, ToolContext, ToolOutput } from "../../src/contract/index.js";
+import { toolNames, type HostFacts, type JsonObject, type Plugin, type PluginApi, type StreamEvent, type SystemSection, type ToolContext, type ToolOutput } from "../../src/contract/index.js";
 import { findAgent, loadAgents, type Agent } from "./load.js";
+import { startProblemLines } from "../../src/lib/start-problems.js";
 
 const MAX_DESCRIPTION_CHARS = 300;
 
@@ -37,7 +38,8 @@ class AgentsMod {
 
   install(): void {
     const api = this.api;
-    for (const p of this.scan(false).problems) api.log.warn(p);
+    const dirs = api.contributed("agents").map((c) => c.dir);
+    for (const line of startProblemLines(this.scan(false).problems, dirs, "agent", "/agents")) api.log.warn(line);
     api.tool({
       name: "Task",
       description:
@@ -58,7 +60,9 @@ class AgentsMod {
     api.on("context.system", async (e, next) => {
       const r = await next();
       if (!e.tools?.includes("Task")) return r;
-      return { sections: [...r.sections, indexSection(this.scan().agents)] };
+      const agents = this.scan().agents;
+      if (!e.agent) this.checkTools(agents, e.tools);
+      return { sections: [...r.sections, indexSection(agents)] };
     });
     api.on("turn.start", async (_e, next) => {
       this.scan();
@@ -67,6 +71,24 @@ class AgentsMod {
       return notices.length ? { ...(r ?? {}), notices: [...(r?.notices ?? []), ...notices] } : r;
     });
     api.command({ name: "agents", description: "the subagent types (Task), where each comes from, its model and tools", run: (ctx) => ctx.print(this.listing()) });
+  }
+
+  /** Per agent, the tools its file names that this deepcode does not have (left out when it runs). */
+  private readonly lacking = new Map<string, string[]>();
+
+  /** Said once per agent file, at the main session's first look at its tools: a Claude Code
+   *  tool name deepcode has no tool for is left out of what the subagent gets, never silently. */
+  private checkTools(agents: readonly Agent[], tools: readonly string[]): void {
+    const have = new Set(tools.flatMap((t) => toolNames(t)));
+    const lines: string[] = [];
+    for (const a of agents) {
+      if (!a.tools || this.lacking.has(a.name)) continue;
+      // MCP tools arrive when their servers connect; a subagent asking for one is not judged here.
+      const missing = a.tools.filter((t) => !t.startsWith("mcp__") && !have.has(t));
+      this.lacking.set(a.name, missing);
+      if (missing.length) lines.push(`${a.name} (${missing.join(", ")})`);
+    }
+    if (lines.length) this.api.log.warn(`agent files name tools deepcode does not have; each runs without them: ${lines.join(", ")}`);
   }
 
   private scan(tell = true): { agents: Agent[]; problems: string[] } {
@@ -126,6 +148,8 @@ class AgentsMod {
       lines.push(`${a.name.padEnd(width)}  ${a.source}${a.scope === "project" || a.scope === "user" ? ` (${a.scope})` : ""} · model ${a.model} · ${tools}${less}`);
       lines.push(`${"".padEnd(width)}  ${oneLine(a.description, 100)}`);
       for (const n of a.notes) lines.push(`${"".padEnd(width)}  note: ${n}`);
+      const missing = this.lacking.get(a.name);
+      if (missing?.length) lines.push(`${"".padEnd(width)}  note: tools deepcode does not have, left out: ${missing.join(", ")}`);
     }
     for (const p of problems) lines.push(`! ${p}`);
     return lines.join("\n");

@@ -93,12 +93,13 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
       const text = data.toString("utf8");
       const parsed = parseAgentFile(text, entry.replace(/\.md$/i, ""));
       if (!parsed.ok) {
-        for (const x of parsed.problems) problems.push(`${file}:${x.line}: ${x.message}; this agent is skipped`);
+        // One line per file, however many of its lines are wrong.
+        problems.push(`${file}:${parsed.problems.map((x) => `${x.line}: ${x.message}`).join("; line ")}; this agent is skipped`);
         continue;
       }
       const f = parsed.value;
       let name = `${place.prefix ?? ""}${f.name}`;
-      const notes: string[] = [];
+      const notes: string[] = parsed.notes.map((x) => `line ${x.line}: ${x.message}`);
       const held = byName.get(name.toLowerCase());
       if (held && place.scope === "project" && held.scope !== "project") {
         const whose = held.scope === "builtin" ? "the built-in" : held.scope === "plugin" ? `${held.source}'s` : `your own (${held.file ?? held.source})`;

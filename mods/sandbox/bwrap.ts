@@ -12,7 +12,8 @@
 //     (DNS needs it), otherwise /run is an empty tmpfs too, which hides host sockets there;
 //   - well-known secrets in the home folder (~/.ssh, ~/.aws, … and deepcode's credentials; the
 //     contract's list, src/contract/protected.ts) hidden: an empty folder or file stands in
-//     their place;
+//     their place; of deepcode's home, only the installed plugins' files are seen, read-only
+//     (a plugin's command runs its own scripts);
 //   - secrets in the workspace (`.env*`, keys, token files: the contract's names) hidden the
 //     same way (secrets.ts);
 //   - files in the workspace whose change would loosen the rules or run code later (the
@@ -130,6 +131,14 @@ export function ensureProtectedFolders(root: string): void {
   }
 }
 
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false; // absent: nothing to show
+  }
+}
+
 /** Mounts that hide `path` where it exists: an empty tmpfs for a folder, /dev/null for a file. */
 function hide(path: string): string[] {
   try {
@@ -176,6 +185,9 @@ export function sandboxArgs(o: WrapOptions): string[] {
     const mount = hide(h);
     if (mount.length > 0) hidden.push(h);
     args.push(...mount);
+    // Installed plugins' files come back read-only over the hidden home (a plugin's command
+    // runs its own script); a link among them still leads only where the sandbox shows.
+    if (h === l.path && mount.length > 0) for (const r of l.sandboxReadable ?? []) if (isDir(r)) args.push("--ro-bind", r, r);
   }
   // Project secrets (`.env`, keys …) are hidden like the home ones: /dev/null stands in.
   // (Not inside a place already hidden: there is nothing to bind over.)

@@ -23,13 +23,16 @@
 
 import { homedir } from "node:os";
 import type { Plugin, PluginApi, SystemSection, ToolOutput, Unsubscribe } from "../../src/contract/index.js";
-import { loadSkills, skillFiles, type Skill } from "./load.js";
+import { LIST, loadSkills, skillFiles, type Skill } from "./load.js";
+import { startProblemLines } from "../../src/lib/start-problems.js";
 
 /** A skill body longer than this is cut (with a note): it enters the log as a tool result. */
 const MAX_BODY_CHARS = 40_000;
 /** The index rides on every request: descriptions and the whole are bounded. */
 const MAX_DESCRIPTION_CHARS = 300;
 const MAX_INDEX_CHARS = 16_000;
+/** Room kept for the index's last line, the one that says how to list what did not fit. */
+const MORE_RESERVE = 200;
 
 const plugin: Plugin = {
   id: "skills",
@@ -60,7 +63,8 @@ class SkillsMod {
     const api = this.api;
     const found = this.scan(false);
     if (api.trusted) for (const s of found.skills) if (s.scope === "project" && s.allowedTools.length) this.trustedAtStart.set(s.file, grantKey(s));
-    for (const p of found.problems) api.log.warn(p);
+    const dirs = api.contributed("skills").map((c) => c.dir);
+    for (const line of startProblemLines(found.problems, dirs, "skill", "/skills")) api.log.warn(line);
     // The Skill tool only where there are skills: a project without any does not carry its
     // definition in every request. One that appears later (a skill written mid-session, a
     // plugin's folder) brings the tool with it, through UseTool and a tail note.
@@ -144,7 +148,8 @@ class SkillsMod {
   private call(asked: string, args: string, sessionId: string): ToolOutput {
     const name = asked.trim().replace(/^\//, "");
     const skills = this.scan().skills;
-    const s = skills.find((x) => x.name === name) ?? skills.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    if (name === LIST) return listAll(skills, args);
+    const s = findSkill(skills, name);
     if (!s || !s.modelInvocable) {
       const known = skills.filter((x) => x.modelInvocable).map((x) => x.name);
       const why = s ? `The skill '${s.name}' is loaded only when the user asks for it (/${s.name}).` : `There is no skill '${name}'.`;
@@ -252,7 +257,8 @@ class SkillsMod {
     const lines = skills.map((s) => {
       const flags = [s.modelInvocable ? "" : "only on request", s.allowedTools.length ? `allows ${s.allowedTools.join(", ")}${s.scope === "project" && !this.api.trusted ? " (not applied: untrusted project)" : ""}` : ""].filter(Boolean);
       const where = s.scope === "plugin" ? s.source : `${s.source} (${s.scope})`;
-      return `${s.name.padEnd(width)}  ${where}  ${oneLine(s.description, 70)}${flags.length ? `  [${flags.join("; ")}]` : ""}`;
+      const display = s.displayName ? `"${oneLine(s.displayName, 40)}"  ` : "";
+      return `${s.name.padEnd(width)}  ${where}  ${display}${oneLine(s.description, 70)}${flags.length ? `  [${flags.join("; ")}]` : ""}`;
     });
     for (const p of problems) lines.push(`! ${p}`);
     return lines.join("\n");
@@ -268,14 +274,42 @@ function indexSection(skills: readonly Skill[]): SystemSection | undefined {
   let size = head.length;
   for (const [i, s] of shown.entries()) {
     const line = `- ${s.name}: ${oneLine(s.description, MAX_DESCRIPTION_CHARS) || "(no description)"}`;
-    if (size + line.length > MAX_INDEX_CHARS) {
-      lines.push(`- … and ${shown.length - i} more (the Skill tool names them all when asked for one that is not listed)`);
+    // What does not fit is said, never dropped: the model can list the rest. The cut depends
+    // only on the sorted skills, so the section stays byte-stable while they do.
+    if (size + line.length + MORE_RESERVE > MAX_INDEX_CHARS) {
+      lines.push(`- … ${shown.length - i} more skill${shown.length - i === 1 ? " is" : "s are"} not listed here: call Skill with {"skill": "${LIST}"} to see every skill with its description (add "args": "words" to keep those that mention them).`);
       break;
     }
     lines.push(line);
     size += line.length + 1;
   }
   return { id: "skills", text: [head, ...lines].join("\n") };
+}
+
+/** A skill by the name the model or person gave: exact, then ignoring case, then by its display name. */
+function findSkill(skills: readonly Skill[], name: string): Skill | undefined {
+  const lower = name.toLowerCase();
+  const display = (s: Skill): string | undefined => (s.displayName ? `${s.scope === "plugin" ? s.name.slice(0, s.name.lastIndexOf(":") + 1) : ""}${s.displayName}`.toLowerCase() : undefined);
+  return skills.find((x) => x.name === name) ?? skills.find((x) => x.name.toLowerCase() === lower) ?? skills.find((x) => display(x) === lower || x.displayName?.toLowerCase() === lower);
+}
+
+/** `{"skill": "list"}`: every skill the model may load, with its description; `args` words
+ *  keep those whose name or description mentions each of them. Bounded like a skill body. */
+function listAll(skills: readonly Skill[], args: string): ToolOutput {
+  const words = args.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = skills.filter((s) => s.modelInvocable).filter((s) => words.every((w) => `${s.name} ${s.displayName ?? ""} ${s.description}`.toLowerCase().includes(w)));
+  const lines = [`${shown.length} skill${shown.length === 1 ? "" : "s"}${words.length ? ` mentioning ${words.join(" and ")}` : ""}; load one with {"skill": "<name>"}:`];
+  let size = lines[0].length;
+  for (const [i, s] of shown.entries()) {
+    const line = `- ${s.name}: ${oneLine(s.description, MAX_DESCRIPTION_CHARS) || "(no description)"}`;
+    if (size + line.length > MAX_BODY_CHARS) {
+      lines.push(`- … ${shown.length - i} more: call again with "args" words to narrow the list`);
+      break;
+    }
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return { content: lines.join("\n"), summary: `Skill list (${shown.length})` };
 }
 
 /** The body with `$ARGUMENTS` filled in (or the arguments after it, when it has no place for them), bounded. */

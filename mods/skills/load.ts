@@ -4,13 +4,17 @@
 //   1. <deepcode home>/skills          (user)       3. <root>/.deepcode/skills   (project)
 //   2. <user home>/.claude/skills      (user)       4. <root>/.claude/skills     (project)
 //   5. folders plugins contributed (api.contribute("skills", dir)); named `<plugin>:<name>`.
+//      A contributed folder that holds a SKILL.md itself is that one skill (the shape of
+//      Anthropic's skills marketplace: `"skills": ["./skills/pdf"]`).
+// A skill is named by its folder (Claude Code's command name); the header's `name` is shown
+// beside it when it differs (`name: Hook Development`).
 // A SKILL.md whose header cannot be read is reported with its file and line and skipped; the
 // rest load. Everything is read again on each call (a few directory reads): a skill added or
 // edited mid-session is seen at the next turn.
 
 import { createHash } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseSkillFile, type Contribution, type PluginApi, type SkillFile } from "../../src/contract/index.js";
 
 export interface Skill extends SkillFile {
@@ -36,6 +40,8 @@ export interface SkillPlaces {
 }
 
 const MAX_FILES = 100;
+/** `{"skill": "list"}` lists every skill (the index may not hold them all): no skill takes it. */
+export const LIST = "list";
 /** A SKILL.md larger than this is skipped (its body reaches the model when the skill is used). */
 export const MAX_SKILL_BYTES = 1024 * 1024;
 const MAX_DEPTH = 4;
@@ -54,8 +60,10 @@ export function loadSkills(p: SkillPlaces): { skills: Skill[]; problems: string[
   for (const place of places) {
     if (seen.has(place.dir)) continue; // DEEPCODE_HOME inside the home folder and the like
     seen.add(place.dir);
-    for (const entry of entries(place.dir)) {
-      const dir = join(place.dir, entry);
+    // A plugin's folder that is itself a skill (SKILL.md in it): that one skill.
+    const single = place.scope === "plugin" && isFile(join(place.dir, "SKILL.md"));
+    const found = single ? [{ entry: basename(place.dir), dir: place.dir }] : entries(place.dir).map((entry) => ({ entry, dir: join(place.dir, entry) }));
+    for (const { entry, dir } of found) {
       const file = join(dir, "SKILL.md");
       try {
         if (!statSync(dir).isDirectory()) continue;
@@ -82,10 +90,15 @@ export function loadSkills(p: SkillPlaces): { skills: Skill[]; problems: string[
       const text = data.toString("utf8");
       const parsed = parseSkillFile(text, entry);
       if (!parsed.ok) {
-        for (const x of parsed.problems) problems.push(`${file}:${x.line}: ${x.message}; this skill is skipped`);
+        // One line per file, however many of its lines are wrong.
+        problems.push(`${file}:${parsed.problems.map((x) => `${x.line}: ${x.message}`).join("; line ")}; this skill is skipped`);
         continue;
       }
       if (place.own) for (const x of parsed.notes) problems.push(`${file}:${x.line}: ${x.message}`);
+      if (parsed.value.name === LIST) {
+        problems.push(`${file}: the skill name '${LIST}' is the Skill tool's listing of every skill; rename the folder; this skill is skipped`);
+        continue;
+      }
       const name = `${place.prefix ?? ""}${parsed.value.name}`;
       if (byName.has(name)) continue; // a higher-precedence folder already has it
       byName.set(name, { ...parsed.value, name, dir, file, scope: place.scope, source: place.source, digest });
@@ -118,6 +131,14 @@ export function skillFiles(dir: string): { files: string[]; more: boolean } {
   };
   walk(dir, 0);
   return { files, more };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false; // no such file: a folder of skills, not a skill
+  }
 }
 
 function entries(dir: string): string[] {

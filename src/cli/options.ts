@@ -84,6 +84,7 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
     options: [
       { name: "scope", short: "s", type: "string", value: "user|project|local", help: "where install, enable and disable write enabledPlugins (default user)" },
       { name: "yes-install", type: "boolean", help: "install or update without being asked (needed where there is no terminal)" },
+      { name: "accept", type: "boolean", help: "verify: re-pin the named plugins to their files as they are now (you changed them on purpose)" },
       HELP_OPTION,
     ],
     ownArgs: true,

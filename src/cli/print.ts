@@ -16,6 +16,7 @@ import type { Flags, OutputFormat } from "./main.js";
 import { mcpServers } from "./mcp-servers.js";
 import { loadCustomCommands } from "./commands/custom.js";
 import { commandLine, runCustomCommand } from "./commands/run.js";
+import { contributedCommandLine, runContributedCommand } from "./print-commands.js";
 import { registerMentions } from "./mentions.js";
 import { UsageError } from "./options.js";
 import { streamJsonInput, type InputLine } from "./print-input.js";
@@ -121,10 +122,13 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
         }
       };
       const named = commandLine(input.text, custom);
+      const contributed = named ? undefined : contributedCommandLine(input.text, app.commands);
       const r = named
         ? await runCustomCommand(app, engine, named.command, named.args, { expand: (fn) => fn(controller.signal), warn: say, turn: (p) => runTurn(engine, p, controller.signal, onEvent) })
-        : await runTurn(engine, input.text, controller.signal, onEvent);
-      if (!r) continue; // not reached: -p expands without asking anyone, so it always resolves
+        : contributed
+          ? await runContributedCommand(contributed.command, contributed.args, { sessionId: engine.sessionId, signal: controller.signal, print: (t) => void (o.format === "text" ? out : err).write(`${t}\n`), turn: (p) => runTurn(engine, p, controller.signal, onEvent) })
+          : await runTurn(engine, input.text, controller.signal, onEvent);
+      if (!r) continue; // a contributed command that only printed (a custom one always resolves in -p)
       const result = resultObject({ final: r.final, facts: r.facts, sessionId: engine.sessionId, durationMs: Date.now() - turnStarted, apiMs: Math.round(apiMs) });
       turnStarted = Date.now();
       report(o.format, result, r.final, out, err);

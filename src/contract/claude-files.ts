@@ -2,8 +2,10 @@
 // text, shared by the mods that act on them (skills, agents) and by workspace trust (which
 // lists what a project's files would grant, exactly as the mods read it).
 //
-// SKILL.md (`<skills folder>/<name>/SKILL.md`): `name` (default: the folder's name),
-// `description` (default: the body's first paragraph), `allowed-tools`, `argument-hint`,
+// SKILL.md (`<skills folder>/<name>/SKILL.md`): the skill's name is its folder's name, as
+// Claude Code derives a skill's command (`/pdf` for `skills/pdf/`); `name` is the display name
+// people see in listings (`name: Hook Development`), `description` (default: the body's first
+// paragraph), `allowed-tools`, `argument-hint`,
 // `disable-model-invocation`, `user-invocable`, and keys deepcode reads but does not act on
 // (`model`, `effort`, `context`, `agent`, `hooks`, `license`, `metadata`, …).
 // Agent files (`<agents folder>/<name>.md`): `name` (default: the file's name), `description`,
@@ -23,7 +25,10 @@ export interface FileProblem {
 }
 
 export interface SkillFile {
+  /** The folder's name: what `/name`, the Skill tool and the index use. */
   name: string;
+  /** The header's `name` when it differs from the folder's (a display name, spaces allowed). */
+  displayName?: string;
   description: string;
   allowedTools: string[];
   argumentHint?: string;
@@ -52,9 +57,25 @@ export type Parsed<T> = { ok: true; value: T; notes: FileProblem[] } | { ok: fal
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const SKILL_KEYS = ["name", "description", "allowed-tools", "argument-hint", "disable-model-invocation", "user-invocable"];
 const AGENT_KEYS = ["name", "description", "tools", "disallowedTools", "disallowed-tools", "model", "maxTurns"];
+/** Every key of Claude Code's formats (read or not): inside a value read leniently (one that
+ *  continues on unindented lines) only these start the next key, so an example's `user: "…"`
+ *  line stays part of the description. */
+export const SKILL_FORMAT_KEYS: readonly string[] = [...SKILL_KEYS, "model", "effort", "context", "agent", "hooks", "license", "metadata", "version", "when_to_use", "paths", "shell", "disallowed-tools", "arguments"];
+export const AGENT_FORMAT_KEYS: readonly string[] = [...AGENT_KEYS, "color", "permissionMode", "skills", "hooks", "mcpServers", "memory", "background", "isolation", "effort", "initialPrompt", "version"];
+
+/** The note a file read leniently gets (one per file, whatever the number of keys). */
+function lenientNote(fm: Frontmatter): FileProblem[] {
+  if (fm.lenient.length === 0) return [];
+  const keys = fm.lenient.map((l) => l.key);
+  return [{ line: fm.lenient[0].line, message: `${keys.join(", ")} continue${keys.length === 1 ? "s" : ""} on unindented lines; read as Claude Code reads it (indent the continuation, or use '|-', to make it plain YAML)` }];
+}
 
 export function parseSkillFile(text: string, folderName: string): Parsed<SkillFile> {
-  const { fm, f, name, problems, notes } = header(text, folderName, SKILL_KEYS, "skill");
+  const { fm, f, problems, notes } = header(text, SKILL_KEYS, SKILL_FORMAT_KEYS);
+  // Claude Code names a skill by its folder; the header's `name` is what listings show.
+  const name = folderName;
+  const display = scalar(f.get("name"));
+  if (!NAME.test(name)) problems.push({ line: 1, message: `the folder name '${name}' is not a skill name (letters, digits, '-', '_', '.'; at most 64)` });
   const model = flag("disable-model-invocation", f.get("disable-model-invocation"), problems);
   const user = flag("user-invocable", f.get("user-invocable"), problems);
   if (problems.length) return { ok: false, problems };
@@ -65,6 +86,7 @@ export function parseSkillFile(text: string, folderName: string): Parsed<SkillFi
     notes,
     value: {
       name,
+      ...(display && display !== name ? { displayName: display } : {}),
       description: scalar(f.get("description")) || firstParagraph(body),
       allowedTools: f.has("allowed-tools") ? listField(f.get("allowed-tools")!) : [],
       ...(hint ? { argumentHint: Array.isArray(hint.value) ? hint.raw : hint.value } : {}),
@@ -76,7 +98,9 @@ export function parseSkillFile(text: string, folderName: string): Parsed<SkillFi
 }
 
 export function parseAgentFile(text: string, fileName: string): Parsed<AgentFile> {
-  const { fm, f, name, problems, notes } = header(text, fileName, AGENT_KEYS, "agent");
+  const { fm, f, problems, notes } = header(text, AGENT_KEYS, AGENT_FORMAT_KEYS);
+  const name = scalar(f.get("name")) || fileName;
+  if (!NAME.test(name)) problems.push({ line: f.get("name")?.line ?? 1, message: `'${name}' is not an agent name (letters, digits, '-', '_', '.'; at most 64)` });
   let maxTurns: number | undefined;
   const mt = f.get("maxTurns");
   if (mt) {
@@ -102,14 +126,12 @@ export function parseAgentFile(text: string, fileName: string): Parsed<AgentFile
   };
 }
 
-/** The header, the file's name (`name`, else its file's), and what is wrong with them. */
-function header(text: string, fallback: string, used: readonly string[], kind: string) {
-  const fm = parseFrontmatter(text);
+/** The header and what is wrong with it (problems refuse the file; notes do not). */
+function header(text: string, used: readonly string[], keys: readonly string[]) {
+  const fm = parseFrontmatter(text, { keys });
   const { problems, notes } = sortProblems(fm, used);
-  const f = fm.fields;
-  const name = scalar(f.get("name")) || fallback;
-  if (!NAME.test(name)) problems.push({ line: f.get("name")?.line ?? 1, message: `'${name}' is not ${kind === "agent" ? "an" : "a"} ${kind} name (letters, digits, '-', '_', '.'; at most 64)` });
-  return { fm, f, name, problems, notes };
+  notes.push(...lenientNote(fm));
+  return { fm, f: fm.fields, problems, notes };
 }
 
 /** Problems that refuse the file (structure, keys in use) and notes (other keys). */

@@ -4,6 +4,13 @@
 // list `[a, "b, c"]`, a block list (`- a` lines under an empty value), or a `|` / `>` block
 // scalar. Anything else is reported with its line and skipped; parsing never throws, so one bad
 // line costs only its own key (the command keeps its defaults for it).
+//
+// Leniency, as Claude Code reads its files: a plain value may continue on following lines that
+// are NOT indented (agent files whose `description:` runs on into `<example>` blocks). Such a
+// continuation starts at the first unindented line that is not `key:` (nor `- item`) and runs
+// until a line that starts a key the file format knows (`keys`; without them, any `key:` line),
+// so `Context: …` or `user: "…"` inside an example stays text. What was read this way is listed
+// in `lenient` (a note for the person, never a refusal).
 
 export interface FrontmatterValue {
   /** A string, or a list for `[a, b]` and `- a` forms. */
@@ -27,21 +34,34 @@ export interface Frontmatter {
   /** The header opened with `---` and never closed: nothing in the file can be trusted to be
    *  the prompt (the header would be sent as text). */
   unclosed?: boolean;
+  /** Keys whose plain value continued on unindented lines (read leniently), with the lines. */
+  lenient: Array<{ key: string; line: number; lines: number }>;
+}
+
+export interface FrontmatterOptions {
+  /** The keys the file format knows: inside a lenient continuation only these end it. */
+  keys?: readonly string[];
 }
 
 const KEY = /^([A-Za-z_][\w-]*)\s*:(?:\s+(.*)|\s*)$/;
 
-export function parseFrontmatter(text: string): Frontmatter {
+export function parseFrontmatter(text: string, o: FrontmatterOptions = {}): Frontmatter {
   const src = text.replace(/^\ufeff/, "");
   const lines = src.split(/\r?\n/);
   const fields = new Map<string, FrontmatterValue>();
   const problems: Frontmatter["problems"] = [];
-  if (lines[0]?.trimEnd() !== "---") return { fields, body: src, bodyLine: 1, problems };
+  const lenient: Frontmatter["lenient"] = [];
+  if (lines[0]?.trimEnd() !== "---") return { fields, body: src, bodyLine: 1, problems, lenient };
   const close = lines.findIndex((l, i) => i > 0 && (l.trimEnd() === "---" || l.trimEnd() === "..."));
   if (close < 0) {
     problems.push({ line: 1, message: "the frontmatter opened with --- is never closed" });
-    return { fields, body: src, bodyLine: 1, problems, unclosed: true };
+    return { fields, body: src, bodyLine: 1, problems, unclosed: true, lenient };
   }
+  const known = o.keys ? new Set(o.keys) : undefined;
+  const endsContinuation = (l: string): boolean => {
+    const m = KEY.exec(l);
+    return m !== null && (known === undefined || known.has(m[1]));
+  };
   const header = lines.slice(1, close);
   for (let i = 0; i < header.length; i++) {
     const line = header[i];
@@ -59,6 +79,21 @@ export function parseFrontmatter(text: string): Frontmatter {
     while (j < header.length && (/^\s+\S/.test(header[j]) || (rest === "" && /^-(\s|$)/.test(header[j])) || header[j].trim() === "")) j++;
     while (j > i + 1 && header[j - 1].trim() === "") j--;
     const more = header.slice(i + 1, j);
+    // The lenient continuation: a plain value, then an unindented line that starts no key.
+    let next = j;
+    while (next < header.length && header[next].trim() === "") next++;
+    if (plain(rest) && next < header.length && !KEY.test(header[next]) && !/^-(\s|$)/.test(header[next]) && !header[next].trimStart().startsWith("#")) {
+      let k = next;
+      while (k < header.length && !endsContinuation(header[k])) k++;
+      while (k > next && header[k - 1].trim() === "") k--;
+      lenient.push({ key, line: no, lines: k - (i + 1) });
+      const first = scalar(rest);
+      const text = foldLines([typeof first === "string" ? first : rest, ...header.slice(i + 1, k)]);
+      i = k - 1;
+      if (fields.has(key)) problems.push({ line: no, message: `'${key}' appears twice (the later one is used)`, key });
+      fields.set(key, { value: text, raw: text, line: no });
+      continue;
+    }
     i = j - 1;
     const parsed = parseValue(rest, more);
     if ("error" in parsed) {
@@ -68,7 +103,23 @@ export function parseFrontmatter(text: string): Frontmatter {
     if (fields.has(key)) problems.push({ line: no, message: `'${key}' appears twice (the later one is used)`, key });
     fields.set(key, { value: parsed.value, raw: [rest, ...more.map((l) => l.trim())].filter(Boolean).join(" "), line: no });
   }
-  return { fields, body: lines.slice(close + 1).join("\n"), bodyLine: close + 2, problems };
+  return { fields, body: lines.slice(close + 1).join("\n"), bodyLine: close + 2, problems, lenient };
+}
+
+/** A value that may continue leniently: a plain scalar (not quoted, a list or a block scalar). */
+function plain(rest: string): boolean {
+  return rest !== "" && !/^["'[{|>&*!]/.test(rest);
+}
+
+/** YAML's folding of a plain scalar's lines: one space between lines, a blank line a newline. */
+function foldLines(ls: readonly string[]): string {
+  const paras: string[][] = [[]];
+  for (const l of ls) {
+    if (l.trim() === "") {
+      if (paras[paras.length - 1].length) paras.push([]);
+    } else paras[paras.length - 1].push(l.trim());
+  }
+  return paras.filter((p) => p.length).map((p) => p.join(" ")).join("\n");
 }
 
 function parseValue(rest: string, more: string[]): { value: string | string[] } | { error: string } {

@@ -189,6 +189,11 @@ export interface SecretLocation {
   why: string;
   /** deepcode's home (DEEPCODE_HOME, or the default ~/.deepcode). */
   deepcodeHome?: boolean;
+  /** Folders below it that a sandboxed command may read, never write: the installed plugins'
+   *  files (public code the person installed), so a plugin's command or skill can run its own
+   *  scripts (`"${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh"`). Tools still treat them as the rest
+   *  of the location: the Read tool asks, Grep leaves them out. */
+  sandboxReadable?: string[];
 }
 
 /**
@@ -203,7 +208,7 @@ export function secretLocations(home: string, deepcodeHome?: string): SecretLoca
   for (const g of HOME_SECRET_GROUPS) for (const s of g.paths) out.push({ path: `${h}/${s}`, why: `~/${s} ${g.why}` });
   const homes = [`${h}/.deepcode`];
   if (deepcodeHome !== undefined && trimSlash(deepcodeHome) !== homes[0]) homes.unshift(trimSlash(deepcodeHome));
-  for (const d of homes) out.push({ path: d, why: `${d === `${h}/.deepcode` ? "~/.deepcode" : d} is deepcode's home (other sessions, the usage ledger, credentials, history)`, deepcodeHome: true });
+  for (const d of homes) out.push({ path: d, why: `${d === `${h}/.deepcode` ? "~/.deepcode" : d} is deepcode's home (other sessions, the usage ledger, credentials, history)`, deepcodeHome: true, sandboxReadable: [`${d}/plugins/installed`] });
   return out;
 }
 

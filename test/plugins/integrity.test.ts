@@ -72,7 +72,7 @@ describe.skipIf(!GIT_AVAILABLE)("plugin integrity", () => {
     utimesSync(file, mtime, mtime);
     const bad = await rig.run(["plugin", "verify", PLUGIN_ID]);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain(`✗ ${PLUGIN_ID}: its files changed since install — changed: .mcp.json`);
+    expect(bad.stdout).toContain(`✗ ${PLUGIN_ID}: its files changed since install:\n    modified  .mcp.json\n`);
   });
 
   it("shows an update's changed hook before applying it, applies nothing unagreed, and applies it when agreed", async () => {

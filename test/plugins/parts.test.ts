@@ -40,7 +40,7 @@ describe.skipIf(!GIT_AVAILABLE)("an enabled plugin's parts", () => {
     expect(parts.plugins.map((p) => [p.id, p.tier])).toEqual([[PLUGIN_ID, "user"]]);
     // Each with the lock's hash of every file (pins), which a loader reading them again checks.
     const pins = expect.objectContaining({ [join(dir, "commands", "review.md")]: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(parts.commands).toEqual([{ plugin: PLUGIN_ID, prefix: "review-kit", dir: join(dir, "commands"), pins }]);
+    expect(parts.commands).toEqual([{ plugin: PLUGIN_ID, prefix: "review-kit", dir: join(dir, "commands"), pins, vars: expect.objectContaining({ CLAUDE_PLUGIN_ROOT: dir }) }]);
     expect(parts.skillDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "skills"), pins }]);
     expect(parts.agentDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "agents"), pins }]);
     const [plugin] = marketplaceReport(parts).plugins;

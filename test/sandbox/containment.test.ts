@@ -81,6 +81,22 @@ describe.skipIf(!available)("the sandbox at the process.run level (real bash in 
     expect(status()).toEqual({ active: true, mechanism: "bwrap", network: false });
   });
 
+  it("hides deepcode's home but shows the installed plugins' files, read-only, so a plugin's command can run its own script", async () => {
+    const dh = join(base, "deepcode-home");
+    const plugin = join(dh, "plugins", "installed", "kit@market");
+    mkdirSync(join(plugin, "scripts"), { recursive: true });
+    writeFileSync(join(plugin, "scripts", "setup.sh"), "echo PLUGIN-SCRIPT-RAN\n");
+    writeFileSync(join(dh, "plugins", "lock.json"), "{}\n");
+    writeFileSync(join(dh, "credentials"), "sk-secret\n");
+    load();
+    const r = await run(`bash ${plugin}/scripts/setup.sh; cat ${dh}/plugins/lock.json ${dh}/credentials; echo changed > ${plugin}/scripts/setup.sh; echo more > ${plugin}/new.txt; true`);
+    expect(r.stdout).toContain("PLUGIN-SCRIPT-RAN");
+    expect(r.stdout).not.toContain("sk-secret");
+    expect(r.stderr).toMatch(/lock\.json: No such file/);
+    expect(readFileSync(join(plugin, "scripts", "setup.sh"), "utf8")).toBe("echo PLUGIN-SCRIPT-RAN\n");
+    expect(existsSync(join(plugin, "new.txt"))).toBe(false);
+  });
+
   it.each([
     [".mcp.json", "echo '{\"mcpServers\":{}}' > .mcp.json"],
     [".claude/settings.json", "mkdir -p .claude && echo '{}' > .claude/settings.json"],

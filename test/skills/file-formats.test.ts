@@ -3,12 +3,12 @@ import { parseAgentFile, parseSkillFile } from "../../src/contract/index.js";
 import { protectedProjectEntry } from "../../src/contract/protected.js";
 
 describe("SKILL.md as Claude Code writes it", () => {
-  it("reads name, description, allowed-tools (a list or a comma string), the invocation flags and the body", () => {
-    const r = parseSkillFile("---\nname: pdf\ndescription: Fill PDF forms\nallowed-tools: Read, Bash(python scripts/*:*)\nargument-hint: [form]\nuser-invocable: false\n---\n\n# PDF\nSteps.\n", "folder");
+  it("names the skill by its folder (as Claude Code does), keeps a differing name: as its display name, and reads description, allowed-tools (a list or a comma string), the invocation flags and the body", () => {
+    const r = parseSkillFile("---\nname: PDF forms\ndescription: Fill PDF forms\nallowed-tools: Read, Bash(python scripts/*:*)\nargument-hint: [form]\nuser-invocable: false\n---\n\n# PDF\nSteps.\n", "pdf");
     expect(r).toEqual({
       ok: true,
       notes: [],
-      value: { name: "pdf", description: "Fill PDF forms", allowedTools: ["Read", "Bash(python scripts/*:*)"], argumentHint: "[form]", modelInvocable: true, userInvocable: false, body: "# PDF\nSteps.\n" },
+      value: { name: "pdf", displayName: "PDF forms", description: "Fill PDF forms", allowedTools: ["Read", "Bash(python scripts/*:*)"], argumentHint: "[form]", modelInvocable: true, userInvocable: false, body: "# PDF\nSteps.\n" },
     });
     const list = parseSkillFile("---\nallowed-tools:\n  - Read\n  - Grep\n---\nx\n", "f");
     expect(list.ok && list.value.allowedTools).toEqual(["Read", "Grep"]);
@@ -21,9 +21,9 @@ describe("SKILL.md as Claude Code writes it", () => {
 
   it("refuses a header it cannot read where it matters, with the line", () => {
     expect(parseSkillFile("---\nname: x\n  oops\n", "x")).toMatchObject({ ok: false, problems: [{ line: 1, message: expect.stringMatching(/never closed/) }] });
-    expect(parseSkillFile("---\nname: bad name\n---\n", "x")).toMatchObject({ ok: false, problems: [{ line: 2, message: expect.stringMatching(/'bad name' is not a skill name/) }] });
+    expect(parseSkillFile("---\nname: x\n---\n", "bad name")).toMatchObject({ ok: false, problems: [{ line: 1, message: expect.stringMatching(/folder name 'bad name' is not a skill name/) }] });
     expect(parseSkillFile("---\nname: x\ndisable-model-invocation: maybe\n---\n", "x")).toMatchObject({ ok: false, problems: [{ line: 3 }] });
-    expect(parseSkillFile("---\nname: x\njust words\n---\n", "x")).toMatchObject({ ok: false, problems: [{ line: 3, message: expect.stringMatching(/expected 'key: value'/) }] });
+    expect(parseSkillFile("---\njust words\nname: x\n---\n", "x")).toMatchObject({ ok: false, problems: [{ line: 2, message: expect.stringMatching(/expected 'key: value'/) }] });
   });
 
   it("keeps a skill whose unused keys hold YAML deepcode does not parse, with a note", () => {

@@ -32,6 +32,7 @@ import { listField, parseFrontmatter, type FrontmatterValue } from "./frontmatte
 import { readOwnFile, type SecretCheck } from "../../core/own-file.js";
 import type { OwnFileRead } from "../../contract/index.js";
 import { ownFileSecret } from "../permissions/own-files.js";
+import { ensureDataDir, expandVars, usesData, type PluginVars } from "../plugins/vars.js";
 
 export { bangCommands, expandCommand, splitArgs, engineRunner, type CommandRunner, type ExpandedCommand } from "./expand.js";
 
@@ -51,6 +52,9 @@ export interface CustomCommand {
   plugin?: string;
   /** Which tool's folder it came from. */
   origin: "deepcode" | "claude";
+  /** A plugin's command: its installed folder, where its `@${CLAUDE_PLUGIN_ROOT}/…` references
+   *  are read from (expand.ts attaches them; the mentions hook reads only the project). */
+  pluginRoot?: string;
 }
 
 export interface LoadCommandsOptions {
@@ -74,9 +78,14 @@ export interface PluginCommandSource {
   /** The sha256 of every file the plugin installed, by absolute path: a command file not
    *  listed, or changed since, is skipped when the commands are read again (/reload). */
   pins?: Readonly<Record<string, string>>;
+  /** The plugin's variables (`${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`), expanded in its
+   *  commands' bodies and `allowed-tools`, as Claude Code does. */
+  vars?: PluginVars;
 }
 
 const KNOWN_KEYS = new Set(["description", "argument-hint", "allowed-tools", "model"]);
+/** Every key of Claude Code's command format: inside a lenient continuation only these start the next key. */
+const COMMAND_FORMAT_KEYS = [...KNOWN_KEYS, "disable-model-invocation", "hide-from-slash-command-tool"];
 const CLAUDE_MODEL = /^(claude[-\w.]*|haiku|sonnet|opus|opusplan|inherit)$/i;
 /** How deep sub-folders are followed (a guard against symlink loops too). */
 const MAX_DEPTH = 8;
@@ -108,6 +117,7 @@ interface Place {
   plugin?: string;
   file?: string;
   pins?: Readonly<Record<string, string>>;
+  vars?: PluginVars;
   /** Where its files must really lie (readOwnFile): the project for the project's commands. */
   within?: string[];
 }
@@ -116,7 +126,7 @@ interface Place {
 export const MAX_COMMAND_BYTES = 1024 * 1024;
 
 function pluginPlaces(sources: readonly PluginCommandSource[]): Place[] {
-  return sources.map((s) => ({ dir: s.dir ?? dirname(s.file ?? ""), file: s.file, scope: "plugin", origin: "claude", prefix: s.prefix, plugin: s.plugin, pins: s.pins, within: [s.dir ?? dirname(s.file ?? "")] }));
+  return sources.map((s) => ({ dir: s.dir ?? dirname(s.file ?? ""), file: s.file, scope: "plugin", origin: "claude", prefix: s.prefix, plugin: s.plugin, pins: s.pins, vars: s.vars, within: [s.dir ?? dirname(s.file ?? "")] }));
 }
 
 function collect(places: readonly Place[], reserved: ReadonlySet<string>, secret?: SecretCheck): { commands: CustomCommand[]; warnings: string[] } {
@@ -148,6 +158,7 @@ function collect(places: readonly Place[], reserved: ReadonlySet<string>, secret
       const read = (): OwnFileRead => readOwnFile(file, { within: place.within, maxBytes: MAX_COMMAND_BYTES }, secret);
       const cmd = readCommand(read, file, name, place.scope, place.origin, warnings, place.pins);
       if (cmd && place.plugin) cmd.plugin = place.plugin;
+      if (cmd && place.vars) withPluginVars(cmd, place.vars, warnings);
       if (cmd) byName.set(name, cmd);
     }
   }
@@ -173,13 +184,16 @@ function readCommand(read: () => OwnFileRead, file: string, name: string, scope:
     return undefined;
   }
   const text = data.toString("utf8");
-  const fm = parseFrontmatter(text);
+  const fm = parseFrontmatter(text, { keys: COMMAND_FORMAT_KEYS });
   if (fm.unclosed) {
     // Registering it would send its header as the prompt: it is left out, and said so.
     warnings.push(`${file}:1: the frontmatter opened with --- is never closed, so /${name} is not registered; close the header with a --- line (then /reload)`);
     return undefined;
   }
   for (const p of fm.problems) warnings.push(`${file}:${p.line}: ${p.message}`);
+  // Claude Code reads a value that runs on unindented lines; so does deepcode, saying so in
+  // its own folders (a Claude Code file's owner is not told about what Claude Code accepts).
+  if (origin === "deepcode") for (const l of fm.lenient) warnings.push(`${file}:${l.line}: ${l.key} continues on unindented lines; read as one value (indent them to make it plain YAML)`);
   const cmd: CustomCommand = { name, description: "", body: fm.body.replace(/^\s*\n/, ""), file, scope, origin };
   for (const [key, v] of fm.fields) {
     const where = `${file}:${v.line}`;
@@ -206,6 +220,21 @@ function readCommand(read: () => OwnFileRead, file: string, name: string, scope:
   }
   if (!cmd.description) cmd.description = firstLine(cmd.body);
   return cmd;
+}
+
+/** A plugin's command with its variables expanded in the body and `allowed-tools`; the data
+ *  folder made when the body names it. */
+function withPluginVars(cmd: CustomCommand, vars: PluginVars, warnings: string[]): void {
+  if (usesData(cmd.body)) {
+    try {
+      ensureDataDir(vars);
+    } catch (err) {
+      warnings.push(`${cmd.file}: the plugin's data folder ${vars.CLAUDE_PLUGIN_DATA} cannot be created (${(err as Error).message})`);
+    }
+  }
+  cmd.body = expandVars(cmd.body, vars);
+  if (cmd.allowedTools) cmd.allowedTools = cmd.allowedTools.map((t) => expandVars(t, vars));
+  cmd.pluginRoot = vars.CLAUDE_PLUGIN_ROOT;
 }
 
 function text1(v: FrontmatterValue): string {

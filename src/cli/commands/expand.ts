@@ -5,21 +5,29 @@
 // - Arguments given to a body that uses neither are appended as a last line `ARGUMENTS: …`
 //   (what Claude Code does), so they are never silently dropped.
 // - !`cmd` (a `!` at the start of a line or after a space, then a backtick span) runs `cmd`
-//   through `run` and is replaced by its output. The REPL wires `run` to the engine's Bash tool,
+//   through `run` and is replaced by its output; so does a fenced block opened with ```!
+//   (Claude Code's form for several lines: the block's lines are one command, as a script). The REPL wires `run` to the engine's Bash tool,
 //   so the permission gate sees every command. A failure or a denial is shown as such in the
 //   prompt, with what the runner said — never dropped, never passed off as output.
 // - Placeholders are substituted in the template only: text that arrives in the arguments or in
 //   a command's output is never expanded again (an argument cannot smuggle in a !`cmd`).
-// - `@path` mentions are left alone: the prompt.submit hook (mentions.ts) expands them.
+// - `@path` mentions are left alone: the prompt.submit hook (mentions.ts) expands them. A
+//   plugin's command may also name its own files (`@${CLAUDE_PLUGIN_ROOT}/docs/x.md`, expanded
+//   when it was loaded): those are attached here (plugin-refs.ts), since they lie outside the
+//   project the mentions hook reads.
 
 /** The parts of a custom command (custom.ts's CustomCommand) that expanding it reads. */
 export interface CommandTemplate {
   body: string;
   allowedTools?: string[];
   model?: string;
+  /** A plugin's installed folder: `@<it>/…` references in the body are attached. */
+  pluginRoot?: string;
 }
 
 export type CommandRunner = (command: string) => Promise<{ output: string; ok: boolean }>;
+
+import { attachPluginFiles } from "./plugin-refs.js";
 
 export interface ExpandedCommand {
   prompt: string;
@@ -29,11 +37,30 @@ export interface ExpandedCommand {
 
 /** `!` + a backtick span, at the start of a line or after whitespace. */
 const BANG = /(^|\s)!`([^`]+)`/g;
+/** A fenced block whose info string is `!`: its lines run as one command. */
+const FENCE = /(^|\n)```![ \t]*\r?\n([\s\S]*?)\r?\n```[ \t]*(?=\r?\n|$)/g;
 const PLACEHOLDER = /\$(ARGUMENTS|[1-9]\d*)/g;
 
-/** The !`cmd` lines of a template, as written (workspace trust lists them before they can run). */
+/** Where a template runs a command: [start, end) of what the output replaces, and the command. */
+interface Run {
+  start: number;
+  end: number;
+  command: string;
+}
+
+/** Every command a template runs, in order: fenced ```! blocks and !`cmd` spans (one inside a
+ *  fenced block is part of that block's script, not a command of its own). */
+function runsOf(body: string): Run[] {
+  const fences = [...body.matchAll(FENCE)].map((m) => ({ start: m.index + m[1].length, end: m.index + m[0].length, command: m[2] }));
+  const inFence = (i: number): boolean => fences.some((f) => i >= f.start && i < f.end);
+  const spans = [...body.matchAll(BANG)].filter((m) => !inFence(m.index + m[1].length)).map((m) => ({ start: m.index + m[1].length, end: m.index + m[0].length, command: m[2] }));
+  return [...fences, ...spans].sort((a, b) => a.start - b.start);
+}
+
+/** The commands a template runs, as written (workspace trust and install list them before
+ *  they can run): !`cmd` spans and ```! blocks. */
 export function bangCommands(body: string): string[] {
-  return [...body.matchAll(BANG)].map((m) => m[2].trim());
+  return runsOf(body).map((r) => r.command.trim());
 }
 
 export async function expandCommand(cmd: CommandTemplate, args: string, run: CommandRunner): Promise<ExpandedCommand> {
@@ -48,16 +75,15 @@ export async function expandCommand(cmd: CommandTemplate, args: string, run: Com
 
   const parts: string[] = [];
   let last = 0;
-  for (const m of cmd.body.matchAll(BANG)) {
-    const start = m.index + m[1].length;
-    parts.push(fill(cmd.body.slice(last, start)));
-    const command = fill(m[2]).trim();
-    parts.push(await runOne(command, run));
-    last = m.index + m[0].length;
+  for (const r of runsOf(cmd.body)) {
+    parts.push(fill(cmd.body.slice(last, r.start)));
+    parts.push(await runOne(fill(r.command).trim(), run));
+    last = r.end;
   }
   parts.push(fill(cmd.body.slice(last)));
   let prompt = parts.join("").trim();
   if (!used && whole) prompt = `${prompt}\n\nARGUMENTS: ${whole}`;
+  if (cmd.pluginRoot) prompt = attachPluginFiles(prompt, cmd.body, cmd.pluginRoot);
   return {
     prompt,
     ...(cmd.allowedTools?.length ? { allowedTools: [...cmd.allowedTools] } : {}),

@@ -23,7 +23,8 @@ export const PLUGIN_HELP = `deepcode plugin — Claude Code plugins and marketpl
   deepcode plugin list                          installed plugins (enabled?, files intact?) and what marketplaces offer
   deepcode plugin install NAME[@MARKETPLACE]    fetch it, show what it brings, ask, install and enable it
   deepcode plugin update [ID…]                  fetch again; show what changes (files, hooks, servers, permissions), ask, apply
-  deepcode plugin verify [ID…]                  hash every installed file against the lock
+  deepcode plugin verify [ID…] [--accept]       hash every installed file against the lock, listing what changed;
+                                                --accept re-pins a plugin you changed on purpose (IDs needed)
   deepcode plugin enable|disable ID             in settings enabledPlugins (--scope, default user)
   deepcode plugin uninstall ID                  remove its files, data, lock entry and enabledPlugins entries
   deepcode plugin digest FOLDER                 the sha256 a marketplace entry pins for a plugin folder
@@ -38,6 +39,7 @@ An ID is <plugin>@<marketplace>. Changes load when deepcode next starts.
 const OPTIONS = {
   scope: { type: "string", short: "s" },
   "yes-install": { type: "boolean" },
+  accept: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -56,6 +58,7 @@ export async function runPluginVerbs(args: string[], c: Omit<PluginCtx, "ui">, u
     u.say(PLUGIN_HELP.trimEnd());
     return verb || values.help ? 0 : 2;
   }
+  if (values.accept && verb !== "verify") return usage(u, "--accept belongs to deepcode plugin verify ID…");
   const scope = (values.scope ?? "user") as Scope;
   if (!SCOPES.includes(scope)) return usage(u, `--scope must be user, project or local, not '${values.scope}'`);
   const ctx: PluginCtx = { ...c, ui: u };
@@ -78,7 +81,8 @@ export async function runPluginVerbs(args: string[], c: Omit<PluginCtx, "ui">, u
         return 0;
       }
       case "verify":
-        return verifyPlugins(ctx, rest) ? 0 : 1;
+        if (values.accept && rest.length === 0) return usage(u, "deepcode plugin verify --accept takes the ID of each plugin whose files you changed on purpose");
+        return verifyPlugins(ctx, rest, values.accept === true) ? 0 : 1;
       case "enable":
       case "disable": {
         setPluginEnabled(ctx, rest[0], scope, verb === "enable");

@@ -88,16 +88,29 @@ export function sha256File(file: string): string {
   return createHash("sha256").update(readFileSync(file)).digest("hex");
 }
 
-/** The lock's record of every file of an installed plugin. */
+/** The lock's record of every file of an installed plugin. A symlink (only a person's
+ *  `deepcode plugin verify --accept` of a folder they changed records one: an install copies a
+ *  link as its file) is recorded as the link, by its target, never followed. */
 export function recordFiles(dir: string): Record<string, FileRecord> {
   const out: Record<string, FileRecord> = {};
   for (const rel of walk(dir)) {
     const p = join(dir, rel);
     const st = lstatSync(p);
+    const times = { size: st.size, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+    if (st.isSymbolicLink()) {
+      const link = readlinkSync(p);
+      out[rel] = { sha256: linkHash(link), ...times, link };
+      continue;
+    }
     if (!st.isFile()) throw new Error(`${rel} is not a plain file`);
-    out[rel] = { sha256: sha256File(p), size: st.size, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+    out[rel] = { sha256: sha256File(p), ...times };
   }
   return out;
+}
+
+/** What the lock holds as a symlink's hash: its target's text, marked as a link. */
+function linkHash(target: string): string {
+  return createHash("sha256").update(`symlink\0${target}`).digest("hex");
 }
 
 /** The sha256 over every file's hash and path (sha256sum's lines, in path order). */
@@ -167,6 +180,11 @@ export function drift(dir: string, records: Readonly<Record<string, FileRecord>>
     }
     const p = join(dir, rel);
     const st = lstatSync(p);
+    if (rec.link !== undefined || st.isSymbolicLink()) {
+      // A link is as recorded only while it is a link to the same target.
+      if (rec.link === undefined || !st.isSymbolicLink() || readlinkSync(p) !== rec.link) d.modified.push(rel);
+      continue;
+    }
     if (!st.isFile() || st.size !== rec.size || (st.mode & 0o777) !== rec.mode) {
       d.modified.push(rel);
       continue;

@@ -10,6 +10,7 @@ import { byName, readKnown, readLock, dataDir, installDir, type InstallRecord } 
 import { drift, driftWords } from "./files.js";
 import { blockedByPolicy, enabledPlugins, managedMarketplace, marketPolicy } from "./enabled.js";
 import { readContents, type PluginContents } from "./parts.js";
+import { ensureDataDir } from "./vars.js";
 import { inert } from "../render/inert.js";
 import type { PluginCommandSource } from "../commands/custom.js";
 import type { LoadedSettings } from "../settings/types.js";
@@ -75,7 +76,7 @@ function collect(o: { home: string; settings: LoadedSettings }): PluginParts {
     const dir = installDir(o.home, id);
     const changed = drift(dir, record.files);
     if (changed) {
-      parts.problems.push(`plugin ${id} is NOT loaded: its files changed since it was installed (${driftWords(changed)}). If you did not change them, something else did; reinstall with deepcode plugin update ${id} (or uninstall it), and deepcode plugin verify for details`);
+      parts.problems.push(`plugin ${id} is NOT loaded: its files changed since it was installed (${driftWords(changed)}). deepcode plugin verify ${id} lists each change. If you changed them on purpose, deepcode plugin verify ${id} --accept re-pins them; if you did not, something else did: reinstall with deepcode plugin update ${id} (or uninstall it)`);
       continue;
     }
     let contents: PluginContents;
@@ -96,6 +97,13 @@ function collect(o: { home: string; settings: LoadedSettings }): PluginParts {
       if (market && managedMarketplace(o.settings, record.marketplace, market.source)) tier = "managed";
       else parts.problems.push(`plugin ${id} is enabled by the managed policy, but its marketplace ${record.marketplace} is not one the policy declares (extraKnownMarketplaces or strictKnownMarketplaces): it loads in the user tier, not before the person's own hooks`);
     }
+    if (contents.needsData) {
+      try {
+        ensureDataDir(contents.vars);
+      } catch (err) {
+        parts.problems.push(`plugin ${id}: its data folder ${contents.vars.CLAUDE_PLUGIN_DATA} cannot be created (${(err as Error).message}); what it writes there will fail`);
+      }
+    }
     loaded.push({ id, record, contents, tier });
   }
   // Two plugins with one name would share /<name>:… and plugin_<name>_…: neither loads.
@@ -112,7 +120,7 @@ function collect(o: { home: string; settings: LoadedSettings }): PluginParts {
     const base = installDir(o.home, p.id);
     const pins = byName(Object.fromEntries(Object.entries(p.record.files).map(([rel, f]) => [join(base, rel), f.sha256])));
     parts.plugins.push(p);
-    parts.commands.push(...p.contents.commands.map((c) => ({ ...c, pins })));
+    parts.commands.push(...p.contents.commands.map((c) => ({ ...c, pins, vars: p.contents.vars })));
     parts.skillDirs.push(...p.contents.skillDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir, pins })));
     parts.agentDirs.push(...p.contents.agentDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir, pins })));
   }

@@ -7,13 +7,14 @@
 // their environment, as Claude Code's do.
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
-import { ConfigError, parseSkillFile, type JsonValue } from "../../contract/index.js";
+import { basename, join, relative } from "node:path";
+import { ConfigError, parseAgentFile, parseSkillFile, type JsonValue } from "../../contract/index.js";
 import { bangCommands, loadPluginCommands, type PluginCommandSource } from "../commands/custom.js";
 import { readManifest, type Obj, type PluginManifest } from "./manifest.js";
 import { readJsonFile } from "./store.js";
 import { isObject } from "../../lib/json.js";
 import { inert } from "../render/inert.js";
+import { expandVars, pluginVars } from "./vars.js";
 
 export interface PluginContents {
   manifest: PluginManifest;
@@ -28,11 +29,12 @@ export interface PluginContents {
   native?: string;
   /** The variables expanded (and put in hook commands' environment). */
   vars: Record<string, string>;
+  /** Whether something that runs (a hook, an MCP server) may use `${CLAUDE_PLUGIN_DATA}`: its
+   *  folder is created when the plugin loads (a hook script reads it from its environment). */
+  needsData: boolean;
 }
 
-export function pluginVars(root: string, data: string): Record<string, string> {
-  return { CLAUDE_PLUGIN_ROOT: root, DEEPCODE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: data, DEEPCODE_PLUGIN_DATA: data };
-}
+export { pluginVars };
 
 /** Read what the plugin folder at `root` holds. Throws ConfigError naming the file that is wrong. */
 /** `installedAt`: where the folder will be once installed (it is read from `root`, a staging
@@ -79,13 +81,25 @@ export function readContents(root: string, o: { id: string; name: string; data: 
     manifest,
     root,
     commands,
-    skillDirs: dirsOf("skills", manifest.skills),
+    skillDirs: skillPlaces(root, manifest.skills, isDir),
     agentDirs: dirsOf("agents", manifest.agents),
     hooks: Object.keys(hooks).length ? { files: hookSources.map((h) => h.file), hooks } : null,
     servers,
     native: manifest.native,
     vars,
+    needsData: Object.keys(hooks).length > 0 || servers.length > 0,
   };
+}
+
+/** Where a plugin's skills are: its `skills/` folder and the paths its manifest adds — except
+ *  that a manifest naming single skills inside `skills/` (Anthropic's skills marketplace:
+ *  `"skills": ["./skills/pdf"]`) gets those skills only. Claude Code scans the whole folder as
+ *  well there, so every plugin of that marketplace loads every skill of the repository; the
+ *  author's list is what they meant. */
+function skillPlaces(root: string, listed: readonly string[], isDir: (p: string) => boolean): string[] {
+  const def = join(root, "skills");
+  const picks = listed.some((p) => relative(def, p) !== "" && !relative(def, p).startsWith("..") && existsSync(join(p, "SKILL.md")));
+  return [...new Set([...(picks ? [] : [def]), ...listed])].filter(isDir);
 }
 
 function required(file: string): JsonValue {
@@ -96,7 +110,7 @@ function required(file: string): JsonValue {
 
 /** `${CLAUDE_PLUGIN_ROOT}` and the other plugin variables in every string of `v`. */
 export function expand(v: JsonValue, vars: Readonly<Record<string, string>>): JsonValue {
-  if (typeof v === "string") return v.replace(/\$\{(CLAUDE_PLUGIN_ROOT|DEEPCODE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|DEEPCODE_PLUGIN_DATA)\}/g, (_m, name: string) => vars[name]);
+  if (typeof v === "string") return expandVars(v, vars);
   if (Array.isArray(v)) return v.map((x) => expand(x, vars));
   if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, expand(x, vars)]));
   return v;
@@ -141,22 +155,29 @@ export function brings(c: PluginContents): Brings {
     const bangs = bangCommands(cmd.body);
     if (bangs.length) b.permissions.push(`command /${cmd.name} runs ${bangs.map((x) => `\`${x}\``).join(", ")}`);
   }
-  for (const d of c.skillDirs) {
-    for (const n of names(d)) {
-      const file = join(d, n, "SKILL.md");
-      if (!existsSync(file)) continue;
-      b.skills.push(n);
-      // A skill's allowed-tools run without asking while it is in use, and the model can load
-      // a skill itself (unless disable-model-invocation): a loosening, shown as one.
-      const parsed = parseSkillFile(readText(file), n);
-      if (parsed.ok && parsed.value.allowedTools.length) {
-        const who = parsed.value.modelInvocable ? "the model can load it itself" : "when you load it";
-        b.permissions.push(`skill ${manifestPrefix(c)}${parsed.value.name} allows ${parsed.value.allowedTools.join(", ")} while it is in use (${who})`);
-      }
+  // Only what loads is listed, by the name it loads as (the skills and agents mods read the
+  // files the same way): a skill by its folder, an agent by its header's name.
+  const seen = new Set<string>();
+  for (const { dir, name } of skillFolders(c.skillDirs)) {
+    const parsed = parseSkillFile(readText(join(dir, "SKILL.md")), name);
+    if (!parsed.ok || parsed.value.name === "list" || seen.has(parsed.value.name)) continue;
+    seen.add(parsed.value.name);
+    b.skills.push(parsed.value.displayName ? `${parsed.value.name} (${parsed.value.displayName})` : parsed.value.name);
+    // A skill's allowed-tools run without asking while it is in use, and the model can load
+    // a skill itself (unless disable-model-invocation): a loosening, shown as one.
+    if (parsed.value.allowedTools.length) {
+      const who = parsed.value.modelInvocable ? "the model can load it itself" : "when you load it";
+      b.permissions.push(`skill ${manifestPrefix(c)}${parsed.value.name} allows ${parsed.value.allowedTools.join(", ")} while it is in use (${who})`);
     }
   }
   // Agent files' `tools` only narrow what a subagent gets (the rules still ask): not listed here.
-  for (const d of c.agentDirs) for (const n of names(d)) if (n.endsWith(".md")) b.agents.push(n.slice(0, -3));
+  for (const d of c.agentDirs) {
+    for (const n of names(d)) {
+      if (!n.endsWith(".md") || n.startsWith(".")) continue;
+      const parsed = parseAgentFile(readText(join(d, n)), n.slice(0, -3));
+      if (parsed.ok && !b.agents.includes(parsed.value.name)) b.agents.push(parsed.value.name);
+    }
+  }
   // Every line is someone else's text (a command, an argument, a file name): inert before it
   // is printed on a consent screen.
   for (const k of Object.keys(b) as Array<keyof Brings>) b[k] = b[k].map(inert);
@@ -184,6 +205,17 @@ function readText(file: string): string {
   } catch {
     return ""; // unreadable: the skills mod reports it when it loads the folder
   }
+}
+
+/** The skill folders of a plugin's skill places: a place holding a SKILL.md is one skill, any
+ *  other place's sub-folders with one are (the skills mod's rule, mods/skills/load.ts). */
+function skillFolders(places: readonly string[]): Array<{ dir: string; name: string }> {
+  const out: Array<{ dir: string; name: string }> = [];
+  for (const d of places) {
+    if (existsSync(join(d, "SKILL.md"))) out.push({ dir: d, name: basename(d) });
+    else for (const n of names(d)) if (!n.startsWith(".") && existsSync(join(d, n, "SKILL.md"))) out.push({ dir: join(d, n), name: n });
+  }
+  return out;
 }
 
 function names(dir: string): string[] {

@@ -2,14 +2,16 @@
 // (and by which settings file), whether its files are as installed, and what the known
 // marketplaces offer besides.
 
-import { drift, driftWords } from "./files.js";
+import { lstatSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { digestOf, drift, driftWords, recordFiles, type Drift } from "./files.js";
 import { enabledPlugins } from "./enabled.js";
 import { readMarketplace } from "./manifest.js";
 import { declaredMarketplaces, describeSource } from "./marketplaces.js";
 import type { PluginCtx } from "./install.js";
-import { brings, readContents } from "./parts.js";
+import { brings, bringsLines, readContents } from "./parts.js";
 import { inert } from "../render/inert.js";
-import { dataDir, installDir, readKnown, readLock, type InstallRecord } from "./store.js";
+import { dataDir, installDir, readKnown, readLock, writeLock, type InstallRecord } from "./store.js";
 
 export function listPlugins(c: PluginCtx): void {
   const lock = readLock(c.home);
@@ -60,8 +62,10 @@ export function listMarketplaces(c: PluginCtx): void {
   }
 }
 
-/** Hash every file of the named (or every) installed plugin against the lock; true when all match. */
-export function verifyPlugins(c: PluginCtx, ids: readonly string[]): boolean {
+/** Hash every file of the named (or every) installed plugin against the lock, and say file by
+ *  file what changed; true when all match. `accept` (the person's own act, named plugins only):
+ *  re-pin each changed plugin to its files as they are now, so it loads again. */
+export function verifyPlugins(c: PluginCtx, ids: readonly string[], accept = false): boolean {
   const lock = readLock(c.home);
   const which = ids.length ? ids : Object.keys(lock.plugins).sort();
   if (which.length === 0) c.ui.say("No plugins installed.");
@@ -69,17 +73,53 @@ export function verifyPlugins(c: PluginCtx, ids: readonly string[]): boolean {
   for (const id of which) {
     const rec = lock.plugins[id];
     if (!rec) {
-      c.ui.say(`✗ ${id}: not installed`);
+      c.ui.say(`✗ ${inert(id)}: not installed`);
       ok = false;
       continue;
     }
-    const d = drift(installDir(c.home, id), rec.files, true);
-    if (d) {
+    const dir = installDir(c.home, id);
+    const d = drift(dir, rec.files, true);
+    if (!d) {
+      c.ui.say(`✓ ${id}: all ${Object.keys(rec.files).length} files match the lock (sha256 ${rec.digest})`);
+      continue;
+    }
+    c.ui.say(`✗ ${id}: its files changed since ${rec.acceptedAt ? "they were last accepted" : "install"}:`);
+    for (const line of changeLines(dir, d)) c.ui.say(`    ${line}`);
+    if (!accept) {
       ok = false;
-      c.ui.say(`✗ ${id}: its files changed since install — ${driftWords(d)}. deepcode refuses to load it; deepcode plugin update ${id} reinstalls it`);
-    } else c.ui.say(`✓ ${id}: all ${Object.keys(rec.files).length} files match the lock (sha256 ${rec.digest})`);
+      c.ui.say(`  deepcode refuses to load it. If you changed it on purpose: deepcode plugin verify ${id} --accept; to go back to what was installed: deepcode plugin update ${id}`);
+      continue;
+    }
+    const files = recordFiles(dir);
+    lock.plugins[id] = { ...rec, files, digest: digestOf(files), acceptedAt: new Date().toISOString() };
+    writeLock(c.home, lock);
+    c.ui.say(`  Accepted: the lock now pins these ${Object.keys(files).length} files (sha256 ${lock.plugins[id].digest}); ${id} loads when deepcode next starts.`);
+    const now = bringsOf(c, id, rec);
+    if (now.length) c.ui.say(["  What it brings now:", ...now.map((l) => `  ${l}`)].join("\n"));
   }
   return ok;
+}
+
+/** One line per changed file, each kind together; a symlink shows where it points. */
+function changeLines(dir: string, d: Drift): string[] {
+  const show = (rel: string): string => {
+    const p = join(dir, rel);
+    try {
+      if (lstatSync(p).isSymbolicLink()) return `${inert(rel)} -> ${inert(readlinkSync(p))} (a symlink)`;
+    } catch {
+      // gone since the walk: shown by its name alone
+    }
+    return inert(rel);
+  };
+  return [...d.added.map((r) => `added     ${show(r)}`), ...d.modified.map((r) => `modified  ${show(r)}`), ...d.missing.map((r) => `removed   ${inert(r)}`)];
+}
+
+function bringsOf(c: PluginCtx, id: string, rec: InstallRecord): string[] {
+  try {
+    return bringsLines(brings(readContents(installDir(c.home, id), { id, name: rec.name, data: dataDir(c.home, id), entry: rec.entry })));
+  } catch (err) {
+    return [`cannot be read: ${(err as Error).message} (it will not load until that is fixed)`];
+  }
 }
 
 /** One line of what an installed plugin brings (counts, and its commands, skills and agents by name). */

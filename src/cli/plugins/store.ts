@@ -36,6 +36,8 @@ export interface FileRecord {
   mtimeMs: number;
   ctimeMs?: number;
   ino?: number;
+  /** A symlink's target, when the file is a link (recorded by `deepcode plugin verify --accept`). */
+  link?: string;
 }
 
 export interface InstallRecord {
@@ -55,6 +57,8 @@ export interface InstallRecord {
   digest: string;
   installedAt: string;
   updatedAt?: string;
+  /** When the person last re-pinned files they changed (`deepcode plugin verify --accept`). */
+  acceptedAt?: string;
   files: Record<string, FileRecord>;
 }
 
