@@ -3,7 +3,7 @@
 // too. The stand-in for a subagent is a read-only tool whose work asks the gate about a Write
 // in a session of its own, as a subagent's engine does on the same chain.
 import { afterEach, describe, expect, it } from "vitest";
-import type { JsonValue, Plugin } from "../../src/contract/index.js";
+import type { Plugin } from "../../src/contract/index.js";
 import plan from "../../mods/plan/index.js";
 import { startHarness, type Harness } from "../helpers/harness.js";
 import { chatBodies } from "../helpers/extension.js";

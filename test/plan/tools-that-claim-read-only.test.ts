@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { JsonValue, Plugin } from "../../src/contract/index.js";
+import type { Plugin } from "../../src/contract/index.js";
 import plan from "../../mods/plan/index.js";
 import { toolEffects } from "../../src/lib/effects/tool-effects.js";
 import { startHarness, type Harness } from "../helpers/harness.js";

@@ -51,8 +51,7 @@ describe("the telemetry schema", () => {
 
 describe("the telemetry mod in a session", () => {
   it("records a compaction, manual or automatic, with its sizes", async () => {
-    const { mkdtempSync, readFileSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
+    const { readFileSync } = await import("node:fs");
     const { join } = await import("node:path");
     const { startHarness } = await import("../helpers/harness.js");
     const telemetry = (await import("../../mods/telemetry/index.js")).default;
