@@ -10,6 +10,7 @@
 //
 //   turn.start     ask the person about project servers not yet approved (person.ask); on the
 //                  first turn wait for connections; say what happened to servers (notices)
+//   tool.list      past mcpToolIndexTokens, MCP tools go into UseTool's on-demand index (defer.ts)
 //   tool.input     a call to a tool of a server that is gone gets an error that says why
 //   prompt.submit  `@server:uri` resource mentions (resources.ts)
 //   session.start  the session's id and model (sampling, the log beside the transcript)
@@ -21,10 +22,11 @@ import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import type { Socket } from "node:net";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { JsonValue, Plugin, PluginApi } from "../../src/contract/index.js";
+import type { JsonValue, Plugin, PluginApi, ToolSpec } from "../../src/contract/index.js";
 import { ApprovalStore, configDigest } from "./approvals.js";
 import type { ClientHandlers } from "./client.js";
 import { readOptions, type McpOptions } from "./config.js";
+import { deferTools } from "./defer.js";
 import { contentOf, fieldsOf } from "./forms.js";
 import { RpcError, type JsonObject } from "./jsonrpc.js";
 import { safePart } from "./names.js";
@@ -53,6 +55,10 @@ class McpMod {
   private readonly session = { id: "", model: "", turn: 0 };
   private readonly news: string[] = [];
   private waited = false;
+  private indexTold = false;
+  /** Tools whose definition changed (or that went away) since the model last heard: told at
+   *  the next turn's tail. */
+  private readonly changedTools = new Map<string, ToolSpec | undefined>();
   private log?: { file: string; stream: WriteStream };
   private readonly buffered: string[] = [];
 
@@ -67,6 +73,10 @@ class McpMod {
           handlers: (s) => this.handlers(s),
           news: (text) => this.tell(text),
           log: (server, line) => this.logLine(server, line),
+          toolChanged: (name, now) => {
+            // Before the session's first turn the prefix is still to be built: it will hold the new list.
+            if (this.session.turn > 0) this.changedTools.set(name, now);
+          },
           // deepcode's own way to the network (its proxy settings); sockets are node:net's.
           connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
         }),
@@ -137,6 +147,15 @@ class McpMod {
       },
       { timeoutMs: Infinity },
     );
+    api.on("context.tail", async (e, next) => {
+      const r = await next();
+      if (e.sessionId !== this.session.id || this.changedTools.size === 0) return r;
+      const lines = [...this.changedTools].map(([name, spec]) =>
+        spec ? `- ${name} changed. It now reads: ${spec.description}\n  parameters: ${JSON.stringify(spec.inputSchema)}` : `- ${name} is no longer offered by its MCP server.`,
+      );
+      this.changedTools.clear();
+      return { notes: [...r.notes, { id: "mcp-tools-changed", text: `MCP tools changed since you last heard (this replaces what you knew of them):\n${lines.join("\n")}` }] };
+    });
     api.on("tool.input", (e, next) => {
       if (!e.tool.startsWith("mcp__")) return next();
       if (this.servers.some((s) => s.tools.some((t) => t.name === e.tool))) return next();
@@ -144,6 +163,17 @@ class McpMod {
       if (!s) return next();
       const why = s.state === "connected" ? `MCP server ${s.name} no longer offers it` : `MCP server ${s.name} is not connected (${s.describe()})`;
       return { error: `${e.tool} is not available now: ${why}. Do not call it again in this state; tell the user or go on without it.` };
+    });
+    // Many MCP tools: their definitions go into UseTool's on-demand index (defer.ts).
+    api.on("tool.list", async (_e, next) => {
+      const defs = await next();
+      const mine = new Set(this.servers.flatMap((s) => s.tools.map((t) => t.name)));
+      const r = deferTools(defs, (n) => mine.has(n), this.o.toolIndexTokens);
+      if (r.indexed && !this.indexTold) {
+        this.indexTold = true;
+        this.logLine("deepcode", `${r.indexed} tools (≈${r.tokens} tokens of definitions, over mcpToolIndexTokens ${this.o.toolIndexTokens}) load on demand through UseTool`);
+      }
+      return r.tools;
     });
     registerResourceMentions(api, () => this.servers);
     api.command(statusCommand({ servers: () => (this.startAll(), this.servers), approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log?.file, settle: () => (this.startAll(), this.settle(this.o.startupTimeoutMs)) }));

@@ -30,6 +30,9 @@ export interface ServerDeps {
   /** A line for the server's log (beside the session transcript). */
   log(server: string, line: string): void;
   connect?: Connector;
+  /** A registered tool's definition changed or it was taken back (a list_changed after the
+   *  first listing): the model hears it at the tail. */
+  toolChanged?(name: string, now: ToolSpec | undefined): void;
 }
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
@@ -226,6 +229,7 @@ export class Server {
         continue;
       }
       had?.off();
+      if (had) this.d.toolChanged?.(n.name, spec);
       try {
         this.registered.set(n.name, { off: this.d.tool(spec), def });
         this.tools.push({ name: n.name, tool, renamed: n.renamed });
@@ -238,6 +242,7 @@ export class Server {
     for (const [name, r] of this.registered) {
       if (keep.has(name)) continue;
       r.off();
+      this.d.toolChanged?.(name, undefined);
       this.registered.delete(name);
     }
   }
@@ -269,6 +274,7 @@ export class Server {
       // call run alongside other concurrent calls.
       readOnly: false,
       concurrent: annotations.readOnlyHint === true,
+      deferrable: true,
       run: (input, ctx) => this.call(t.name, input as JsonObject, ctx),
       preview: async (input) => `MCP server ${this.name} · tool ${t.name}${annotations.destructiveHint === true ? " (the server says it may be destructive)" : ""}\n${JSON.stringify(input, null, 2)}`,
     };
