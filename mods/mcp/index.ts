@@ -27,6 +27,7 @@ import { ApprovalStore, configDigest } from "./approvals.js";
 import type { ClientHandlers } from "./client.js";
 import { readOptions, type McpOptions } from "./config.js";
 import { deferTools } from "./defer.js";
+import { indexLine } from "../../src/lib/tool-index.js";
 import { contentOf, fieldsOf } from "./forms.js";
 import { RpcError, type JsonObject } from "./jsonrpc.js";
 import { safePart } from "./names.js";
@@ -56,6 +57,10 @@ class McpMod {
   private readonly news: string[] = [];
   private waited = false;
   private indexTold = false;
+  /** A main-session turn is past its first request's wait: a server connecting now is told to
+   *  the model with the next tool result of this turn (midTurn), not only at the next turn. */
+  private inTurn = false;
+  private readonly midTurn: Server[] = [];
   /** Tools whose definition changed (or that went away) since the model last heard: told at
    *  the next turn's tail. */
   private readonly changedTools = new Map<string, ToolSpec | undefined>();
@@ -73,6 +78,9 @@ class McpMod {
           handlers: (s) => this.handlers(s),
           news: (text) => this.tell(text),
           log: (server, line) => this.logLine(server, line),
+          connected: (s) => {
+            if (this.inTurn && s.tools.length && !this.midTurn.includes(s)) this.midTurn.push(s);
+          },
           toolChanged: (name, now) => {
             // Before the session's first turn the prefix is still to be built: it will hold the new list.
             if (this.session.turn > 0) this.changedTools.set(name, now);
@@ -141,6 +149,7 @@ class McpMod {
             this.tell(`MCP server ${s.name} is still connecting after ${Math.round(this.o.firstRequestWaitMs / 100) / 10} s: going on without it; its tools come through UseTool once it is ready`);
           }
         }
+        this.inTurn = true;
         const r = await next();
         const notices = this.news.splice(0);
         return notices.length ? { ...(r ?? {}), notices: [...(r?.notices ?? []), ...notices] } : r;
@@ -155,6 +164,21 @@ class McpMod {
       );
       this.changedTools.clear();
       return { notes: [...r.notes, { id: "mcp-tools-changed", text: `MCP tools changed since you last heard (this replaces what you knew of them):\n${lines.join("\n")}` }] };
+    });
+    api.on("turn.complete", (e, next) => {
+      if (!e.agent) {
+        this.inTurn = false;
+        this.midTurn.length = 0;
+      }
+      return next();
+    });
+    api.on("tool.result", async (e, next) => {
+      const out = await next();
+      if (e.sessionId !== this.session.id || this.midTurn.length === 0) return out;
+      const told = this.midTurn.splice(0);
+      const lines = told.flatMap((s) => s.tools.map((t) => indexLine({ name: t.name, description: t.tool.description ?? t.tool.title ?? "" })));
+      const names = told.map((s) => s.name).join(", ");
+      return { ...out, content: `${out.content}\n\n[deepcode] MCP server ${names} connected during this turn. Its tools can be called now through UseTool with {"name": "<tool>", "input": {…}} ({"name"} alone gives a tool's parameters):\n${lines.join("\n")}` };
     });
     api.on("tool.input", (e, next) => {
       if (!e.tool.startsWith("mcp__")) return next();

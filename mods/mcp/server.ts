@@ -33,9 +33,16 @@ export interface ServerDeps {
   /** A registered tool's definition changed or it was taken back (a list_changed after the
    *  first listing): the model hears it at the tail. */
   toolChanged?(name: string, now: ToolSpec | undefined): void;
+  /** The server is connected (its tools registered). */
+  connected?(server: Server): void;
 }
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
+/** A first connection that fails is tried again after these waits (a server still installing,
+ *  a port not yet open); one that cannot work (no such command, a protocol deepcode does not
+ *  speak, no authorization) is not. */
+const FIRST_BACKOFF_MS = [1000, 2000, 4000];
+const HOPELESS = /command not found|speaks MCP protocol|\b40[13]\b|authoriz/;
 const MAX_DESCRIPTION = 2048;
 const STDERR_LINES = 40;
 
@@ -53,7 +60,10 @@ export class Server {
   private readonly registered = new Map<string, { off: Unsubscribe; def: string }>();
   private readonly commands = new Map<string, Unsubscribe>();
   private attempt = 0;
+  private firstTries = 0;
   private stopped = false;
+  /** Aborts the connection attempt under way (stop() never waits for a server still connecting). */
+  private attemptCtl?: AbortController;
   private timer?: ReturnType<typeof setTimeout>;
 
   constructor(readonly cfg: ServerConfig, private readonly d: ServerDeps) {
@@ -69,6 +79,7 @@ export class Server {
   start(): Promise<void> {
     this.stopped = false;
     if (this.timer) clearTimeout(this.timer);
+    this.firstTries = 0;
     this.ready = this.connect(false);
     return this.ready;
   }
@@ -76,6 +87,7 @@ export class Server {
   async stop(state: State = "off", reason?: string): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.attemptCtl?.abort();
     this.state = state;
     this.reason = reason;
     const c = this.client;
@@ -91,7 +103,7 @@ export class Server {
         return `connected · ${plural(this.tools.length, "tool")}, ${plural(this.prompts.length, "prompt")}, ${plural(this.resources.length, "resource")}${t}`;
       }
       case "connecting":
-        return "connecting…";
+        return this.firstTries ? `connecting… (attempt ${this.firstTries + 1} of ${FIRST_BACKOFF_MS.length + 1}; the last one failed: ${this.reason})` : "connecting…";
       case "reconnecting":
         return `reconnecting (attempt ${this.attempt} of ${BACKOFF_MS.length}) after: ${this.reason}`;
       case "failed":
@@ -115,9 +127,12 @@ export class Server {
 
   private async connect(again: boolean): Promise<void> {
     this.state = again ? "reconnecting" : "connecting";
+    const ctl = new AbortController();
+    this.attemptCtl = ctl;
     let client: McpClient;
     try {
       client = await McpClient.connect(this.transport(), {
+        signal: ctl.signal,
         clientInfo: { name: "deepcode", version: this.d.options.clientVersion },
         handlers: { ...this.d.handlers(this), changed: (what) => void this.refresh(what), closed: (why) => this.lost(why) },
         timeoutMs: this.d.options.startupTimeoutMs,
@@ -139,6 +154,14 @@ export class Server {
       this.client = undefined;
       await c?.close().catch(() => undefined); // it failed half-way: nothing more to end
       if (again) return this.retry(why);
+      if (this.firstTries < FIRST_BACKOFF_MS.length && !HOPELESS.test(why)) {
+        const wait = FIRST_BACKOFF_MS[this.firstTries++];
+        this.reason = why;
+        this.d.log(this.name, `trying again in ${wait / 1000} s (attempt ${this.firstTries + 1} of ${FIRST_BACKOFF_MS.length + 1})`);
+        await sleep(wait, ctl.signal);
+        if (this.stopped) return;
+        return this.connect(false);
+      }
       this.state = "failed";
       this.reason = why;
       this.d.news(`MCP server ${this.name} failed to start: ${why}${this.stderr.length ? ` (its last words: ${this.stderr[this.stderr.length - 1].slice(0, 160)})` : ""}; /mcp shows more`);
@@ -149,7 +172,9 @@ export class Server {
     this.reason = undefined;
     this.d.log(this.name, `connected: ${client.info.name} ${client.info.version}, protocol ${client.info.protocolVersion}`);
     if (was === "reconnecting") this.d.news(`MCP server ${this.name} is connected again`);
+    this.d.connected?.(this);
     this.attempt = 0;
+    this.firstTries = 0;
   }
 
   /** The connection went away on its own: reconnect with backoff, said once. */
@@ -309,6 +334,21 @@ export function reasonOf(err: unknown, timeoutMs: number): string {
   if (err instanceof RpcError && err.code === REQUEST_TIMEOUT) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
   if (err instanceof RpcError) return `the server answered with an error: ${err.message} (${err.code})`;
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Wait `ms` (never holding the process open), or until `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    t.unref();
+    if (signal.aborted) done();
+    else signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 function plural(n: number, w: string): string {
