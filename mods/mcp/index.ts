@@ -30,7 +30,7 @@ import { deferTools } from "./defer.js";
 import { indexLine } from "../../src/lib/tool-index.js";
 import { contentOf, fieldsOf } from "./forms.js";
 import { RpcError, type JsonObject } from "./jsonrpc.js";
-import { safePart } from "./names.js";
+import { serverParts } from "./names.js";
 import { registerResourceMentions } from "./resources.js";
 import { sampleWithModel } from "./sampling.js";
 import { Server } from "./server.js";
@@ -93,6 +93,21 @@ class McpMod {
 
   private started = false;
 
+  /** Servers whose names come out the same in tool names get distinct parts, said loudly. */
+  private partNames(): void {
+    const parts = serverParts(this.servers.map((s) => s.name));
+    for (const s of this.servers) {
+      const p = parts.get(s.name);
+      if (!p) continue;
+      s.part = p.part;
+      if (p.clash) {
+        const msg = `MCP server "${s.name}" and ${p.clash.map((c) => `"${c}"`).join(", ")} come out the same in tool names: "${s.name}"'s tools are mcp__${p.part}__… (write permission rules with that name)`;
+        this.api.log.warn(msg);
+        this.logLine(s.name, msg);
+      }
+    }
+  }
+
   /** Start the servers (once): approved ones connect in the background, project servers that
    *  need the person's approval wait for the next turn's start. */
   private startAll(): void {
@@ -118,6 +133,7 @@ class McpMod {
 
   install(): void {
     const api = this.api;
+    this.partNames();
     api.on("session.start", (e, next) => {
       // Right after the session is up (the REPL's banner is printed first): spawning a server
       // costs the process a few ms, which the start-up need not pay.
@@ -183,7 +199,7 @@ class McpMod {
     api.on("tool.input", (e, next) => {
       if (!e.tool.startsWith("mcp__")) return next();
       if (this.servers.some((s) => s.tools.some((t) => t.name === e.tool))) return next();
-      const s = this.servers.find((x) => e.tool.startsWith(`mcp__${safePart(x.name)}__`));
+      const s = this.servers.find((x) => e.tool.startsWith(`mcp__${x.part}__`));
       if (!s) return next();
       const why = s.state === "connected" ? `MCP server ${s.name} no longer offers it` : `MCP server ${s.name} is not connected (${s.describe()})`;
       return { error: `${e.tool} is not available now: ${why}. Do not call it again in this state; tell the user or go on without it.` };

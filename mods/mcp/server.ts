@@ -9,7 +9,7 @@ import { McpClient, type ClientHandlers, type McpPrompt, type McpResource, type 
 import type { McpOptions, ServerConfig } from "./config.js";
 import { RpcError, REQUEST_TIMEOUT, type JsonObject, type Transport } from "./jsonrpc.js";
 import { LegacySseTransport } from "./legacy-sse.js";
-import { nameAll } from "./names.js";
+import { nameAll, safePart } from "./names.js";
 import { toolOutput } from "./results.js";
 import { StdioTransport } from "./stdio.js";
 import { StreamableHttpTransport } from "./streamable.js";
@@ -55,6 +55,8 @@ export class Server {
   prompts: Array<{ name: string; prompt: McpPrompt }> = [];
   resources: McpResource[] = [];
   templates: McpTemplate[] = [];
+  /** Its part of tool and prompt names, `mcp__<part>__…` (names.ts serverParts). */
+  part: string;
   /** Settles when the current connection attempt ends (connected or not). */
   ready: Promise<void> = Promise.resolve();
   private readonly registered = new Map<string, { off: Unsubscribe; def: string }>();
@@ -67,6 +69,7 @@ export class Server {
   private timer?: ReturnType<typeof setTimeout>;
 
   constructor(readonly cfg: ServerConfig, private readonly d: ServerDeps) {
+    this.part = safePart(cfg.name);
     this.state = cfg.start ? "connecting" : "off";
     this.reason = cfg.start ? undefined : cfg.why;
   }
@@ -240,7 +243,7 @@ export class Server {
 
   private setTools(list: McpTool[]): void {
     const byName = new Map(list.filter((t) => typeof t.name === "string").map((t) => [t.name, t]));
-    const named = nameAll(this.name, [...byName.keys()]);
+    const named = nameAll(this.name, [...byName.keys()], this.part);
     const keep = new Set<string>();
     this.tools = [];
     for (const n of named) {
@@ -277,7 +280,7 @@ export class Server {
     for (const off of this.commands.values()) off();
     this.commands.clear();
     this.prompts = [];
-    for (const n of nameAll(this.name, [...byName.keys()])) {
+    for (const n of nameAll(this.name, [...byName.keys()], this.part)) {
       const prompt = byName.get(n.original)!;
       try {
         this.commands.set(n.name, this.d.command(promptCommand(this, n.name, prompt)));
