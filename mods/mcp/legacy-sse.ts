@@ -4,7 +4,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport } from "./jsonrpc.js";
-import { contentType, exchange, statusError, type Connector, type HttpAuth } from "./http.js";
+import { contentType, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
 import { SseParser } from "../../src/contract/index.js";
 
 export interface LegacySseOptions {
@@ -18,6 +18,7 @@ export interface LegacySseOptions {
 
 export class LegacySseTransport implements Transport {
   private readonly life = new AbortController();
+  private readonly signals = new RequestSignals(this.life.signal);
   private endpoint?: URL;
   private res?: IncomingMessage;
   private held = false;
@@ -26,7 +27,7 @@ export class LegacySseTransport implements Transport {
 
   async start(h: { message(m: unknown): void; closed(reason: string): void }): Promise<void> {
     const url = new URL(this.o.url);
-    const res = await exchange({ method: "GET", url, headers: { ...this.o.headers, ...(await this.auth()), accept: "text/event-stream" }, signal: this.life.signal, connect: this.o.connect });
+    const res = await this.signals.exchange({ method: "GET", url, headers: { ...this.o.headers, ...(await this.auth()), accept: "text/event-stream" }, connect: this.o.connect });
     if ((res.statusCode ?? 0) !== 200 || contentType(res) !== "text/event-stream") throw await statusError(res, "GET (SSE stream)");
     this.res = res;
     if (!this.held) res.socket?.unref();
@@ -70,7 +71,7 @@ export class LegacySseTransport implements Transport {
 
   async send(m: JsonObject): Promise<void> {
     if (!this.endpoint) throw new Error("not connected");
-    const res = await exchange({ method: "POST", url: this.endpoint, headers: { ...this.o.headers, ...(await this.auth()), "content-type": "application/json" }, body: JSON.stringify(m), signal: this.life.signal, connect: this.o.connect });
+    const res = await this.signals.exchange({ method: "POST", url: this.endpoint, headers: { ...this.o.headers, ...(await this.auth()), "content-type": "application/json" }, body: JSON.stringify(m), connect: this.o.connect });
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw await statusError(res, `POST ${m.method ?? "response"}`);
     res.resume(); // the answer comes on the stream

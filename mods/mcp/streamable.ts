@@ -8,7 +8,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport } from "./jsonrpc.js";
-import { contentType, exchange, readBody, statusError, type Connector, type HttpAuth } from "./http.js";
+import { contentType, exchange, readBody, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
 import { SseParser, type SseState } from "../../src/contract/index.js";
 
 export interface StreamableOptions {
@@ -29,6 +29,7 @@ export class StreamableHttpTransport implements Transport {
   private protocolVersion?: string;
   private h?: { message(m: unknown): void; closed(reason: string): void };
   private readonly life = new AbortController();
+  private readonly signals = new RequestSignals(this.life.signal);
   private held = false;
   private readonly sockets = new Set<{ ref(): void; unref(): void }>();
   private serverStream = false;
@@ -117,12 +118,12 @@ export class StreamableHttpTransport implements Transport {
 
   private async request(method: "GET" | "POST", extra: Record<string, string>, body?: string): Promise<IncomingMessage> {
     const auth = this.o.auth ? await this.o.auth.headers() : {};
-    let res = await exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, signal: this.life.signal, connect: this.o.connect });
+    let res = await this.signals.exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, connect: this.o.connect });
     if (res.statusCode === 401 && this.o.auth?.unauthorized) {
       const text = await readBody(res, 64 * 1024).catch(() => "");
       if (await this.o.auth.unauthorized(res, text)) {
         const again = await this.o.auth.headers();
-        res = await exchange({ method, url: this.url, headers: this.headers({ ...again, ...extra }), body, signal: this.life.signal, connect: this.o.connect });
+        res = await this.signals.exchange({ method, url: this.url, headers: this.headers({ ...again, ...extra }), body, connect: this.o.connect });
       }
     }
     return res;
