@@ -72,10 +72,14 @@ export function contentText(server: string, c: JsonObject, left: string[]): stri
 }
 
 export function bound(text: string, maxTokens: number): { text: string; cut: boolean } {
-  const tokens = estimateTokens(text);
-  if (tokens <= maxTokens) return { text, cut: false };
-  // Characters for `maxTokens` at this text's own density, shrunk until the estimate agrees.
-  let max = Math.floor((text.length * maxTokens) / tokens);
+  // Every character weighs at least 0.2 tokens (src/lib/tokens.ts): a text longer than five
+  // characters a token is over without counting it all (a 20 MB result is not walked twice).
+  const over = text.length * 0.2 > maxTokens;
+  if (!over && estimateTokens(text) <= maxTokens) return { text, cut: false };
+  // Characters for `maxTokens` at this text's own density (its ends sampled), shrunk until the
+  // estimate of what is kept agrees.
+  const sample = text.length > 400_000 ? text.slice(0, 200_000) + text.slice(-200_000) : text;
+  let max = Math.floor((sample.length * maxTokens) / Math.max(1, estimateTokens(sample)));
   let head = "";
   let tail = "";
   for (let i = 0; i < 20 && max > 0; i++, max = Math.floor(max * 0.9)) {
