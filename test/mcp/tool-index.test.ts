@@ -12,6 +12,9 @@ import { chatBodies, extensionBreaks } from "../helpers/extension.js";
 import type { Reply } from "../sim/server.mjs";
 import type { JsonValue, StreamEvent } from "../../src/contract/index.js";
 import mcp from "../../mods/mcp/index.js";
+import { startSimulator } from "../sim/server.mjs";
+import { cliEnv } from "../helpers/cli-env.js";
+import { deepcode, mcpJson } from "./helpers.js";
 
 const SERVER = fileURLToPath(new URL("./fixtures/scripted-server.mjs", import.meta.url));
 
@@ -113,6 +116,33 @@ describe("hundreds of MCP tools load on demand", () => {
     const bodies = chatBodies(h.sim.requests) as Body[];
     for (const b of bodies) expect(JSON.stringify(b.tools)).toBe(JSON.stringify(first.tools));
     expect(extensionBreaks(bodies, sent)).toEqual([]);
+  });
+
+  it("through the real CLI: -p then -c send the same tools bytes, the index and no more than 128 tools", async () => {
+    const sim = await startSimulator({ script: { replies: [{ tool_calls: [{ name: "UseTool", arguments: { name: "mcp__big__t150" } }] }, { content: "first done" }, { content: "second done" }] }, apiKey: "sk-test-cli" });
+    const env = cliEnv(sim.url, {});
+    try {
+      const toolsFile = join(env.root, "tools.json");
+      writeFileSync(toolsFile, JSON.stringify(manyTools(300)));
+      const config = join(env.root, "servers.json");
+      writeFileSync(config, mcpJson({ big: { command: process.execPath, args: [SERVER], env: { TOOLS_FILE: toolsFile } } }));
+      const one = await deepcode(env, ["--mcp-config", config, "-p", "first"]);
+      expect(one.code).toBe(0);
+      const two = await deepcode(env, ["--mcp-config", config, "-p", "-c", "second"]);
+      expect(two.code).toBe(0);
+      expect(two.stdout).toContain("second done");
+      const bodies = chatBodies(sim.requests) as Body[];
+      expect(bodies).toHaveLength(3);
+      expect(bodies[0].tools!.length).toBeLessThanOrEqual(128);
+      expect(bodies[0].tools!.find((t) => t.function.name === "UseTool")!.function.description).toContain("- mcp__big__t299: Finds record 299");
+      for (const b of bodies) expect(JSON.stringify(b.tools)).toBe(JSON.stringify(bodies[0].tools));
+      expect(JSON.stringify(bodies[1].messages)).toContain("mcp__big__t150: Finds record 150");
+      // The second run's request extends the first run's last one.
+      expect(JSON.stringify(bodies[2].messages).startsWith(JSON.stringify(bodies[1].messages).slice(0, -1))).toBe(true);
+    } finally {
+      await sim.close();
+      env.cleanup();
+    }
   });
 
   it("keeps a few MCP tools in full below the threshold", async () => {
