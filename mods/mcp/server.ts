@@ -33,7 +33,7 @@ export interface ServerDeps {
   /** A registered tool's definition changed or it was taken back (a list_changed after the
    *  first listing): the model hears it at the tail. */
   toolChanged?(name: string, now: ToolSpec | undefined): void;
-  /** The server is connected (its tools registered). */
+  /** The server is connected for the first time (its tools registered). */
   connected?(server: Server): void;
 }
 
@@ -175,7 +175,7 @@ export class Server {
     this.reason = undefined;
     this.d.log(this.name, `connected: ${client.info.name} ${client.info.version}, protocol ${client.info.protocolVersion}`);
     if (was === "reconnecting") this.d.news(`MCP server ${this.name} is connected again`);
-    this.d.connected?.(this);
+    if (was === "connecting") this.d.connected?.(this); // a first connection (a reconnection's tools are known)
     this.attempt = 0;
     this.firstTries = 0;
   }
