@@ -3,7 +3,7 @@
 // the server then arrives on that stream. The stream ending is the connection ending.
 
 import type { IncomingMessage } from "node:http";
-import type { JsonObject, Transport } from "./jsonrpc.js";
+import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
 import { contentType, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
 import { SseParser } from "../../src/contract/index.js";
 
@@ -25,7 +25,7 @@ export class LegacySseTransport implements Transport {
 
   constructor(private readonly o: LegacySseOptions) {}
 
-  async start(h: { message(m: unknown): void; closed(reason: string): void }): Promise<void> {
+  async start(h: TransportHandlers): Promise<void> {
     const url = new URL(this.o.url);
     const res = await this.signals.exchange({ method: "GET", url, headers: { ...this.o.headers, ...(await this.auth()), accept: "text/event-stream" }, connect: this.o.connect });
     if ((res.statusCode ?? 0) !== 200 || contentType(res) !== "text/event-stream") throw await statusError(res, "GET (SSE stream)");
@@ -48,11 +48,15 @@ export class LegacySseTransport implements Transport {
           return;
         }
         if ((ev.event ?? "message") !== "message") return;
+        let m: unknown;
         try {
-          h.message(JSON.parse(ev.data));
+          m = JSON.parse(ev.data);
         } catch {
-          // not JSON: nothing a client can act on
+          // Not JSON: a garbled message (waiting calls fail now); an empty event says nothing.
+          if (ev.data.trim()) h.garbled?.(ev.data);
+          return;
         }
+        h.message(m);
       } });
       void (async () => {
         try {

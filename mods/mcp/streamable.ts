@@ -7,7 +7,7 @@
 // resumed with a GET carrying `Last-Event-ID`, after the server's `retry:` (else 1 s).
 
 import type { IncomingMessage } from "node:http";
-import type { JsonObject, Transport } from "./jsonrpc.js";
+import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
 import { contentType, exchange, readBody, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
 import { SseParser, type SseState } from "../../src/contract/index.js";
 
@@ -27,7 +27,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly url: URL;
   private sessionId?: string;
   private protocolVersion?: string;
-  private h?: { message(m: unknown): void; closed(reason: string): void };
+  private h?: TransportHandlers;
   private readonly life = new AbortController();
   private readonly signals = new RequestSignals(this.life.signal);
   private held = false;
@@ -38,7 +38,7 @@ export class StreamableHttpTransport implements Transport {
     this.url = new URL(o.url);
   }
 
-  async start(h: { message(m: unknown): void; closed(reason: string): void }): Promise<void> {
+  async start(h: TransportHandlers): Promise<void> {
     this.h = h;
   }
 
@@ -208,7 +208,9 @@ export class StreamableHttpTransport implements Transport {
       try {
         m = JSON.parse(ev.data);
       } catch {
-        return; // not JSON: nothing a client can act on
+        // Not JSON: a garbled message (waiting calls fail now); MCP's priming event is empty.
+        if (ev.data.trim()) this.h?.garbled?.(ev.data);
+        return;
       }
       message(m);
     } });

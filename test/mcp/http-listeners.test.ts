@@ -1,6 +1,7 @@
-// One abort listener per HTTP connection (issue 28: with more than ten requests in flight, a
-// MaxListenersExceededWarning reached the REPL's screen). A Streamable HTTP server in the test
-// answers each tools/call after a pause, so twenty calls are in flight at once.
+// The Streamable HTTP transport with a server in the test (issue 28): one abort listener per
+// connection (with more than ten requests in flight, a MaxListenersExceededWarning reached the
+// REPL's screen: the server answers each tools/call after a pause, so twenty are in flight at
+// once), and a garbled message on an SSE answer fails the waiting call at once.
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,7 +16,7 @@ afterEach(async () => {
   server = client = undefined;
 });
 
-function slowServer(): Promise<string> {
+function slowServer(garbled = false): Promise<string> {
   server = createServer((req, res) => {
     if (req.method !== "POST") return void res.writeHead(405).end();
     let body = "";
@@ -25,6 +26,8 @@ function slowServer(): Promise<string> {
       if (m.id === undefined) return void res.writeHead(202).end();
       const answer = (result: unknown): void => void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s1" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
       if (m.method === "initialize") return answer({ protocolVersion: m.params!.protocolVersion, serverInfo: { name: "slow", version: "1" }, capabilities: { tools: {} } });
+      // garbled: an SSE answer whose message is cut mid-JSON, the stream left open.
+      if (garbled) return void res.writeHead(200, { "content-type": "text/event-stream" }).write(`id: 1\ndata: \n\ndata: {"jsonrpc":"2.0","id":${m.id},"result":{"content":[{"ty\n\n`);
       setTimeout(() => answer({ content: [{ type: "text", text: `done ${m.id}` }] }), 300);
     });
   });
@@ -47,4 +50,10 @@ describe("the HTTP transports with many requests in flight", () => {
       process.off("warning", onWarning);
     }
   });
+
+  it("fails a call at once when its SSE answer carries a garbled message", async () => {
+    const url = await slowServer(true);
+    client = await McpClient.connect(new StreamableHttpTransport({ url, headers: {} }), { clientInfo: { name: "t", version: "0" }, handlers: {}, timeoutMs: 60_000, requestTimeoutMs: 60_000 });
+    await expect(client.callTool("x", {}, { timeoutMs: 60_000 })).rejects.toThrow(/not a JSON-RPC message: \{"jsonrpc":"2.0","id":2,"result":\{"content":\[\{"ty/);
+  }, 10_000);
 });
