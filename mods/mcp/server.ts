@@ -82,6 +82,7 @@ export class Server {
   start(): Promise<void> {
     this.stopped = false;
     if (this.timer) clearTimeout(this.timer);
+    this.attemptCtl?.abort(); // an attempt still under way (or waiting to try again) gives way
     this.firstTries = 0;
     this.ready = this.connect(false);
     return this.ready;
@@ -141,7 +142,7 @@ export class Server {
         timeoutMs: this.d.options.startupTimeoutMs,
         requestTimeoutMs: this.d.options.startupTimeoutMs,
       });
-      if (this.stopped) {
+      if (this.stopped || ctl.signal.aborted) {
         await client.close();
         return;
       }
@@ -152,7 +153,7 @@ export class Server {
     } catch (err) {
       const why = reasonOf(err, this.d.options.startupTimeoutMs);
       this.d.log(this.name, `connection failed: ${why}`);
-      if (this.stopped) return;
+      if (this.stopped || ctl.signal.aborted) return;
       const c = this.client;
       this.client = undefined;
       await c?.close().catch(() => undefined); // it failed half-way: nothing more to end
@@ -162,7 +163,7 @@ export class Server {
         this.reason = why;
         this.d.log(this.name, `trying again in ${wait / 1000} s (attempt ${this.firstTries + 1} of ${FIRST_BACKOFF_MS.length + 1})`);
         await sleep(wait, ctl.signal);
-        if (this.stopped) return;
+        if (this.stopped || ctl.signal.aborted) return;
         return this.connect(false);
       }
       this.state = "failed";
