@@ -5,11 +5,12 @@
 //
 //   { servers: [{ name, scope, source, transport, command?, args?, env?, cwd?, url?, headers?,
 //                 raw, start, why?, approval }],
-//     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs,
+//     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs, toolIndexTokens,
 //     sampling: "ask" | "allow" | "deny", roots: [absolute paths], logDir?, clientVersion }
 
 import type { JsonValue } from "../../src/contract/index.js";
 import { isObject } from "../../src/lib/json.js";
+import { DEFAULT_INDEX_TOKENS } from "./defer.js";
 
 export type Scope = "local" | "project" | "user" | "flag" | "settings" | "plugin";
 
@@ -42,6 +43,9 @@ export interface McpOptions {
   toolTimeoutMs: number;
   maxOutputTokens: number;
   firstRequestWaitMs: number;
+  /** Past this many prefix tokens of MCP tool definitions, MCP tools load on demand
+   *  (defer.ts); 0: always. */
+  toolIndexTokens: number;
   sampling: "ask" | "allow" | "deny";
   roots: string[];
   /** The folder the session transcripts are in: server logs go beside them. */
@@ -71,6 +75,7 @@ export function readOptions(c: Readonly<Record<string, JsonValue>>): { options: 
       startupTimeoutMs: num("startupTimeoutMs", DEFAULTS.startupTimeoutMs),
       toolTimeoutMs: num("toolTimeoutMs", DEFAULTS.toolTimeoutMs),
       maxOutputTokens: num("maxOutputTokens", DEFAULTS.maxOutputTokens),
+      toolIndexTokens: typeof c.toolIndexTokens === "number" && c.toolIndexTokens >= 0 ? c.toolIndexTokens : DEFAULT_INDEX_TOKENS,
       firstRequestWaitMs: typeof c.firstRequestWaitMs === "number" && c.firstRequestWaitMs >= 0 ? c.firstRequestWaitMs : DEFAULTS.firstRequestWaitMs,
       sampling: c.sampling === "allow" || c.sampling === "deny" ? c.sampling : "ask",
       roots: Array.isArray(c.roots) ? c.roots.filter((x): x is string => typeof x === "string") : [],

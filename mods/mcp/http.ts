@@ -28,6 +28,36 @@ export interface Exchange {
   connect?: Connector;
 }
 
+/** Aborting a connection's requests with one listener on its life signal, however many are in
+ *  flight (node's request adds a listener to the signal it is given: one shared signal for
+ *  every request drew a MaxListenersExceededWarning onto the screen past ten at once). */
+export class RequestSignals {
+  private readonly live = new Set<AbortController>();
+
+  constructor(private readonly life: AbortSignal) {
+    life.addEventListener("abort", () => {
+      for (const c of this.live) c.abort();
+      this.live.clear();
+    }, { once: true });
+  }
+
+  /** An exchange on a signal of its own that ends with the connection; `done` lets it go. */
+  async exchange(x: Omit<Exchange, "signal">): Promise<IncomingMessage> {
+    const c = new AbortController();
+    if (this.life.aborted) c.abort();
+    else this.live.add(c);
+    const done = (): void => void this.live.delete(c);
+    try {
+      const res = await exchange({ ...x, signal: c.signal });
+      res.once("close", done);
+      return res;
+    } catch (err) {
+      done();
+      throw err;
+    }
+  }
+}
+
 export function exchange(x: Exchange): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...x.headers };

@@ -10,6 +10,7 @@
 //
 //   turn.start     ask the person about project servers not yet approved (person.ask); on the
 //                  first turn wait for connections; say what happened to servers (notices)
+//   tool.list      past mcpToolIndexTokens, MCP tools go into UseTool's on-demand index (defer.ts)
 //   tool.input     a call to a tool of a server that is gone gets an error that says why
 //   prompt.submit  `@server:uri` resource mentions (resources.ts)
 //   session.start  the session's id and model (sampling, the log beside the transcript)
@@ -21,13 +22,15 @@ import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import type { Socket } from "node:net";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { JsonValue, Plugin, PluginApi } from "../../src/contract/index.js";
+import type { JsonValue, Plugin, PluginApi, ToolSpec } from "../../src/contract/index.js";
 import { ApprovalStore, configDigest } from "./approvals.js";
 import type { ClientHandlers } from "./client.js";
 import { readOptions, type McpOptions } from "./config.js";
+import { deferTools } from "./defer.js";
+import { indexLine } from "../../src/lib/tool-index.js";
 import { contentOf, fieldsOf } from "./forms.js";
 import { RpcError, type JsonObject } from "./jsonrpc.js";
-import { safePart } from "./names.js";
+import { serverParts } from "./names.js";
 import { registerResourceMentions } from "./resources.js";
 import { sampleWithModel } from "./sampling.js";
 import { Server } from "./server.js";
@@ -53,6 +56,14 @@ class McpMod {
   private readonly session = { id: "", model: "", turn: 0 };
   private readonly news: string[] = [];
   private waited = false;
+  private indexTold = false;
+  /** A main-session turn is past its first request's wait: a server connecting now is told to
+   *  the model with the next tool result of this turn (midTurn), not only at the next turn. */
+  private inTurn = false;
+  private readonly midTurn: Server[] = [];
+  /** Tools whose definition changed (or that went away) since the model last heard: told at
+   *  the next turn's tail. */
+  private readonly changedTools = new Map<string, ToolSpec | undefined>();
   private log?: { file: string; stream: WriteStream };
   private readonly buffered: string[] = [];
 
@@ -67,6 +78,13 @@ class McpMod {
           handlers: (s) => this.handlers(s),
           news: (text) => this.tell(text),
           log: (server, line) => this.logLine(server, line),
+          connected: (s) => {
+            if (this.inTurn && s.tools.length && !this.midTurn.includes(s)) this.midTurn.push(s);
+          },
+          toolChanged: (name, now) => {
+            // Before the session's first turn the prefix is still to be built: it will hold the new list.
+            if (this.session.turn > 0) this.changedTools.set(name, now);
+          },
           // deepcode's own way to the network (its proxy settings); sockets are node:net's.
           connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
         }),
@@ -74,6 +92,21 @@ class McpMod {
   }
 
   private started = false;
+
+  /** Servers whose names come out the same in tool names get distinct parts, said loudly. */
+  private partNames(): void {
+    const parts = serverParts(this.servers.map((s) => s.name));
+    for (const s of this.servers) {
+      const p = parts.get(s.name);
+      if (!p) continue;
+      s.part = p.part;
+      if (p.clash) {
+        const msg = `MCP server "${s.name}" and ${p.clash.map((c) => `"${c}"`).join(", ")} come out the same in tool names: "${s.name}"'s tools are mcp__${p.part}__… (write permission rules with that name)`;
+        this.api.log.warn(msg);
+        this.logLine(s.name, msg);
+      }
+    }
+  }
 
   /** Start the servers (once): approved ones connect in the background, project servers that
    *  need the person's approval wait for the next turn's start. */
@@ -100,6 +133,7 @@ class McpMod {
 
   install(): void {
     const api = this.api;
+    this.partNames();
     api.on("session.start", (e, next) => {
       // Right after the session is up (the REPL's banner is printed first): spawning a server
       // costs the process a few ms, which the start-up need not pay.
@@ -131,19 +165,55 @@ class McpMod {
             this.tell(`MCP server ${s.name} is still connecting after ${Math.round(this.o.firstRequestWaitMs / 100) / 10} s: going on without it; its tools come through UseTool once it is ready`);
           }
         }
+        this.inTurn = true;
         const r = await next();
         const notices = this.news.splice(0);
         return notices.length ? { ...(r ?? {}), notices: [...(r?.notices ?? []), ...notices] } : r;
       },
       { timeoutMs: Infinity },
     );
+    api.on("context.tail", async (e, next) => {
+      const r = await next();
+      if (e.sessionId !== this.session.id || this.changedTools.size === 0) return r;
+      const lines = [...this.changedTools].map(([name, spec]) =>
+        spec ? `- ${name} changed. It now reads: ${spec.description}\n  parameters: ${JSON.stringify(spec.inputSchema)}` : `- ${name} is no longer offered by its MCP server.`,
+      );
+      this.changedTools.clear();
+      return { notes: [...r.notes, { id: "mcp-tools-changed", text: `MCP tools changed since you last heard (this replaces what you knew of them):\n${lines.join("\n")}` }] };
+    });
+    api.on("turn.complete", (e, next) => {
+      if (!e.agent) {
+        this.inTurn = false;
+        this.midTurn.length = 0;
+      }
+      return next();
+    });
+    api.on("tool.result", async (e, next) => {
+      const out = await next();
+      if (e.sessionId !== this.session.id || this.midTurn.length === 0) return out;
+      const told = this.midTurn.splice(0);
+      const lines = told.flatMap((s) => s.tools.map((t) => indexLine({ name: t.name, description: t.tool.description ?? t.tool.title ?? "" })));
+      const names = told.map((s) => s.name).join(", ");
+      return { ...out, content: `${out.content}\n\n[deepcode] MCP server ${names} connected during this turn. Its tools can be called now through UseTool with {"name": "<tool>", "input": {…}} ({"name"} alone gives a tool's parameters):\n${lines.join("\n")}` };
+    });
     api.on("tool.input", (e, next) => {
       if (!e.tool.startsWith("mcp__")) return next();
       if (this.servers.some((s) => s.tools.some((t) => t.name === e.tool))) return next();
-      const s = this.servers.find((x) => e.tool.startsWith(`mcp__${safePart(x.name)}__`));
+      const s = this.servers.find((x) => e.tool.startsWith(`mcp__${x.part}__`));
       if (!s) return next();
       const why = s.state === "connected" ? `MCP server ${s.name} no longer offers it` : `MCP server ${s.name} is not connected (${s.describe()})`;
       return { error: `${e.tool} is not available now: ${why}. Do not call it again in this state; tell the user or go on without it.` };
+    });
+    // Many MCP tools: their definitions go into UseTool's on-demand index (defer.ts).
+    api.on("tool.list", async (_e, next) => {
+      const defs = await next();
+      const mine = new Set(this.servers.flatMap((s) => s.tools.map((t) => t.name)));
+      const r = deferTools(defs, (n) => mine.has(n), this.o.toolIndexTokens);
+      if (r.indexed && !this.indexTold) {
+        this.indexTold = true;
+        this.logLine("deepcode", `${r.indexed} tools (≈${r.tokens} tokens of definitions, over mcpToolIndexTokens ${this.o.toolIndexTokens}) load on demand through UseTool`);
+      }
+      return r.tools;
     });
     registerResourceMentions(api, () => this.servers);
     api.command(statusCommand({ servers: () => (this.startAll(), this.servers), approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log?.file, settle: () => (this.startAll(), this.settle(this.o.startupTimeoutMs)) }));

@@ -9,10 +9,18 @@
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
 
+export interface TransportHandlers {
+  message(m: unknown): void;
+  closed(reason: string): void;
+  /** What arrived cannot be read as a message (a line that starts like JSON but is not): the
+   *  requests waiting for an answer fail at once instead of waiting for their time limit. */
+  garbled?(what: string): void;
+}
+
 export interface Transport {
   /** Start; `message` for each message that arrives, `closed` once when the transport ends
    *  on its own (a crashed process, a dropped stream) with why. */
-  start(h: { message(m: unknown): void; closed(reason: string): void }): Promise<void>;
+  start(h: TransportHandlers): Promise<void>;
   send(m: JsonObject): Promise<void>;
   /** End it on purpose (no `closed` call follows). */
   close(): Promise<void>;
@@ -40,9 +48,14 @@ export interface RequestOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   /** Asks the server for progress (a progress token); each notification also restarts the
-   *  time limit, as the spec allows. */
+   *  time limit, as the spec allows — but never past `maxTotalMs` from the start (default
+   *  PROGRESS_CAP × timeoutMs), so a server that reports progress forever still ends. */
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  maxTotalMs?: number;
 }
+
+/** A call that reports progress may run at most this many times its time limit in all. */
+export const PROGRESS_CAP = 3;
 
 export interface IncomingContext {
   signal: AbortSignal;
@@ -73,7 +86,7 @@ export class Connection {
   constructor(private readonly transport: Transport, private readonly h: Handlers) {}
 
   async start(): Promise<void> {
-    await this.transport.start({ message: (m) => this.receive(m), closed: (why) => this.lost(why) });
+    await this.transport.start({ message: (m) => this.receive(m), closed: (why) => this.lost(why), garbled: (what) => this.garbled(`the server sent something that is not a JSON-RPC message: ${what.slice(0, 120)}`) });
     this.open = true;
   }
 
@@ -88,6 +101,7 @@ export class Connection {
     if (o.onProgress) p._meta = { ...((p._meta as JsonObject | undefined) ?? {}), progressToken: id };
     return new Promise<JsonObject>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = Date.now() + (o.maxTotalMs ?? o.timeoutMs * PROGRESS_CAP);
       const onAbort = (): void => {
         this.cancel(id, "the user cancelled the call");
         entry.done();
@@ -105,11 +119,13 @@ export class Connection {
         onProgress: o.onProgress,
         restart: () => {
           if (timer) clearTimeout(timer);
+          const left = deadline - Date.now();
+          const capped = left < o.timeoutMs;
           timer = setTimeout(() => {
-            this.cancel(id, `no answer within ${o.timeoutMs} ms`);
+            this.cancel(id, capped ? "still running at the time limit (progress does not extend it further)" : `no answer within ${o.timeoutMs} ms`);
             entry.done();
-            reject(new RpcError(REQUEST_TIMEOUT, `${method} timed out after ${Math.round(o.timeoutMs / 1000)} s`));
-          }, o.timeoutMs);
+            reject(capped ? new RpcError(REQUEST_TIMEOUT, `${method} was still reporting progress after ${Math.round((o.maxTotalMs ?? o.timeoutMs * PROGRESS_CAP) / 1000)} s, the most a call may run`) : new RpcError(REQUEST_TIMEOUT, `${method} timed out after ${Math.round(o.timeoutMs / 1000)} s`));
+          }, Math.max(0, Math.min(o.timeoutMs, left)));
           timer.unref?.();
         },
         done: () => {
@@ -153,6 +169,12 @@ export class Connection {
     this.h.closed(why);
   }
 
+  /** A reply deepcode cannot match to a request: every waiting request fails now (its answer
+   *  may have been that one), rather than at its time limit. */
+  private garbled(why: string): void {
+    for (const p of [...this.pending.values()]) p.reject(new Error(why));
+  }
+
   private failAll(err: Error): void {
     for (const p of [...this.pending.values()]) p.reject(err);
     for (const c of this.incoming.values()) c.abort();
@@ -174,13 +196,24 @@ export class Connection {
     const hasId = typeof m.id === "number" || typeof m.id === "string";
     if (method && hasId) return void this.answer(m.id as string | number, method, (m.params as JsonObject) ?? {});
     if (method) return this.notification(method, (m.params as JsonObject) ?? {});
-    if (!hasId) return;
-    const p = this.pending.get(Number(m.id));
-    if (!p) return; // an answer to a request we gave up on
-    if (m.error && typeof m.error === "object") {
-      const e = m.error as JsonObject;
-      p.reject(new RpcError(typeof e.code === "number" ? e.code : INTERNAL_ERROR, typeof e.message === "string" ? e.message : "error", e.data));
-    } else p.resolve(m.result && typeof m.result === "object" && !Array.isArray(m.result) ? (m.result as JsonObject) : {});
+    if (!hasId) {
+      // A reply without an id (`"id": null`: the server could not read a request of ours).
+      if ("id" in m && (m.error !== undefined || m.result !== undefined)) this.garbled(`the server could not read a request (${errorText(m.error)})`);
+      return;
+    }
+    const id = typeof m.id === "number" ? m.id : /^\d+$/.test(String(m.id)) ? Number(m.id) : NaN;
+    const p = this.pending.get(id);
+    if (!p) {
+      // An answer to a request we gave up on (timed out, cancelled) is dropped; one to an id
+      // deepcode never sent means the replies cannot be matched.
+      if (!(Number.isInteger(id) && id > 0 && id < this.nextId)) this.garbled(`the server answered a request deepcode never sent (id ${JSON.stringify(m.id)})`);
+      return;
+    }
+    if (m.error !== undefined && m.error !== null) {
+      const e = isObj(m.error) ? m.error : { message: m.error };
+      p.reject(new RpcError(typeof e.code === "number" ? e.code : INTERNAL_ERROR, errorText(m.error), e.data));
+    } else if (isObj(m.result)) p.resolve(m.result);
+    else p.reject(new Error(m.result === undefined ? "the server's reply has neither a result nor an error" : `the server's result is not an object: ${JSON.stringify(m.result).slice(0, 80)}`));
   }
 
   private notification(method: string, params: JsonObject): void {
@@ -223,4 +256,15 @@ export class Connection {
     if (ctl.signal.aborted) return;
     await this.transport.send(reply).catch(() => undefined); // the transport ended meanwhile: nobody to answer
   }
+}
+
+function isObj(v: Json | undefined): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A JSON-RPC error's message, whatever shape the server gave it (an object, or a bare string). */
+function errorText(e: Json | undefined): string {
+  if (typeof e === "string") return e || "error";
+  if (isObj(e) && typeof e.message === "string" && e.message) return e.message;
+  return e === undefined || e === null ? "error" : JSON.stringify(e).slice(0, 200);
 }

@@ -3,8 +3,8 @@
 // the server then arrives on that stream. The stream ending is the connection ending.
 
 import type { IncomingMessage } from "node:http";
-import type { JsonObject, Transport } from "./jsonrpc.js";
-import { contentType, exchange, statusError, type Connector, type HttpAuth } from "./http.js";
+import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
+import { contentType, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
 import { SseParser } from "../../src/contract/index.js";
 
 export interface LegacySseOptions {
@@ -18,15 +18,16 @@ export interface LegacySseOptions {
 
 export class LegacySseTransport implements Transport {
   private readonly life = new AbortController();
+  private readonly signals = new RequestSignals(this.life.signal);
   private endpoint?: URL;
   private res?: IncomingMessage;
   private held = false;
 
   constructor(private readonly o: LegacySseOptions) {}
 
-  async start(h: { message(m: unknown): void; closed(reason: string): void }): Promise<void> {
+  async start(h: TransportHandlers): Promise<void> {
     const url = new URL(this.o.url);
-    const res = await exchange({ method: "GET", url, headers: { ...this.o.headers, ...(await this.auth()), accept: "text/event-stream" }, signal: this.life.signal, connect: this.o.connect });
+    const res = await this.signals.exchange({ method: "GET", url, headers: { ...this.o.headers, ...(await this.auth()), accept: "text/event-stream" }, connect: this.o.connect });
     if ((res.statusCode ?? 0) !== 200 || contentType(res) !== "text/event-stream") throw await statusError(res, "GET (SSE stream)");
     this.res = res;
     if (!this.held) res.socket?.unref();
@@ -47,11 +48,15 @@ export class LegacySseTransport implements Transport {
           return;
         }
         if ((ev.event ?? "message") !== "message") return;
+        let m: unknown;
         try {
-          h.message(JSON.parse(ev.data));
+          m = JSON.parse(ev.data);
         } catch {
-          // not JSON: nothing a client can act on
+          // Not JSON: a garbled message (waiting calls fail now); an empty event says nothing.
+          if (ev.data.trim()) h.garbled?.(ev.data);
+          return;
         }
+        h.message(m);
       } });
       void (async () => {
         try {
@@ -70,7 +75,7 @@ export class LegacySseTransport implements Transport {
 
   async send(m: JsonObject): Promise<void> {
     if (!this.endpoint) throw new Error("not connected");
-    const res = await exchange({ method: "POST", url: this.endpoint, headers: { ...this.o.headers, ...(await this.auth()), "content-type": "application/json" }, body: JSON.stringify(m), signal: this.life.signal, connect: this.o.connect });
+    const res = await this.signals.exchange({ method: "POST", url: this.endpoint, headers: { ...this.o.headers, ...(await this.auth()), "content-type": "application/json" }, body: JSON.stringify(m), connect: this.o.connect });
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw await statusError(res, `POST ${m.method ?? "response"}`);
     res.resume(); // the answer comes on the stream

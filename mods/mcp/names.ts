@@ -28,9 +28,30 @@ export interface Named {
   renamed?: string;
 }
 
-/** Names for a server's items, in the order of `originals` sorted. */
-export function nameAll(server: string, originals: readonly string[]): Named[] {
-  const prefix = `mcp__${safePart(server)}__`;
+/** The part each server's names carry (`mcp__<part>__…`): its name made valid, and where two
+ *  servers' names come out the same (`my.server` and `my server` are both `my_server`), each one
+ *  whose name had to change gets a short hash of its name too, so neither's tools replace or
+ *  drop the other's. `clash` names the others, for a warning. Depends only on the names. */
+export function serverParts(names: readonly string[]): Map<string, { part: string; clash?: string[] }> {
+  const bySafe = new Map<string, string[]>();
+  for (const n of names) bySafe.set(safePart(n), [...(bySafe.get(safePart(n)) ?? []), n]);
+  const out = new Map<string, { part: string; clash?: string[] }>();
+  for (const [safe, group] of bySafe) {
+    for (const n of group) {
+      if (group.length === 1) out.set(n, { part: safe });
+      else {
+        const h = createHash("sha256").update(n).digest("hex").slice(0, 6);
+        out.set(n, { part: n === safe ? safe : `${safe}_${h}`, clash: group.filter((x) => x !== n) });
+      }
+    }
+  }
+  return out;
+}
+
+/** Names for a server's items, in the order of `originals` sorted. `part`: the server's part of
+ *  the name (serverParts; default: its name made valid). */
+export function nameAll(server: string, originals: readonly string[], part = safePart(server)): Named[] {
+  const prefix = `mcp__${part}__`;
   const taken = new Set<string>();
   const out: Named[] = [];
   // Names that need no change are placed first, so a tool called exactly `a_b` keeps its name

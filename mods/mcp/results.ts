@@ -1,16 +1,19 @@
 // A `tools/call` result as the model reads it. DeepSeek reads text only, so what is not text
 // is named and left out (an image, audio, a binary resource); an embedded text resource is
 // kept with its URI; a resource link is named with how the person can attach it;
-// `structuredContent` is added as JSON unless a text block already carries it; `isError`
-// makes it an error result. The whole is bounded by `mcpMaxOutputTokens` (counted at DeepSeek's
-// ~0.3 tokens per character), head and tail kept, before the engine's own bound applies.
+// `structuredContent` is added as JSON unless the text already carries it (the same JSON, or
+// every value of it — server-filesystem sends its text twice this way), and base64 data in it
+// is named, never sent as text; `isError` makes it an error result. The whole is bounded by
+// `mcpMaxOutputTokens` / MAX_MCP_OUTPUT_TOKENS in tokens (deepcode's estimate of DeepSeek's
+// tokenizer: src/lib/tokens.ts), head and tail kept, before the engine's own bound applies.
 
 import type { ToolOutput } from "../../src/contract/index.js";
 import type { Json, JsonObject } from "./jsonrpc.js";
 import { isObject } from "../../src/lib/json.js";
+import { estimateTokens } from "../../src/lib/tokens.js";
 
-/** Characters per token the bound assumes (DeepSeek: about 0.3 tokens per English character). */
-const CHARS_PER_TOKEN = 1 / 0.3;
+/** A string this long of base64 characters only is data, not text for the model. */
+const BASE64_MIN = 200;
 
 export function toolOutput(server: string, tool: string, r: JsonObject, maxTokens: number): ToolOutput {
   const parts: string[] = [];
@@ -21,12 +24,12 @@ export function toolOutput(server: string, tool: string, r: JsonObject, maxToken
     const text = contentText(server, c, left);
     if (text !== undefined) parts.push(text);
   }
-  if (r.structuredContent !== undefined && r.structuredContent !== null) {
-    const json = JSON.stringify(r.structuredContent);
-    const carried = parts.some((p) => sameJson(p, r.structuredContent as Json));
-    if (!carried) parts.push(`structured result: ${json}`);
-  }
   if (left.length) parts.push(`[deepcode left out what the model cannot read (it reads text only): ${left.join("; ")}]`);
+  if (r.structuredContent !== undefined && r.structuredContent !== null) {
+    const s = r.structuredContent as Json;
+    const carried = parts.some((p) => sameJson(p, s)) || (parts.length > 0 && carriedBy(s, parts.join("\n"), left.length > 0));
+    if (!carried) parts.push(`structured result: ${JSON.stringify(s, (_k, v: unknown) => (isBase64(v) ? `[${sizeOf(v as string)} of base64 data left out]` : v))}`);
+  }
   const isError = r.isError === true;
   let text = parts.join("\n\n");
   if (text === "") text = isError ? "The tool failed and said nothing more." : "(the tool returned no content)";
@@ -69,15 +72,44 @@ export function contentText(server: string, c: JsonObject, left: string[]): stri
 }
 
 export function bound(text: string, maxTokens: number): { text: string; cut: boolean } {
-  const max = Math.floor(maxTokens * CHARS_PER_TOKEN);
-  if (text.length <= max) return { text, cut: false };
-  const head = Math.floor(max * 0.7);
-  const tail = max - head;
-  const cut = text.length - head - tail;
+  // Every character weighs at least 0.2 tokens (src/lib/tokens.ts): a text longer than five
+  // characters a token is over without counting it all (a 20 MB result is not walked twice).
+  const over = text.length * 0.2 > maxTokens;
+  if (!over && estimateTokens(text) <= maxTokens) return { text, cut: false };
+  // Characters for `maxTokens` at this text's own density (its ends sampled), shrunk until the
+  // estimate of what is kept agrees.
+  const sample = text.length > 400_000 ? text.slice(0, 200_000) + text.slice(-200_000) : text;
+  let max = Math.floor((sample.length * maxTokens) / Math.max(1, estimateTokens(sample)));
+  let head = "";
+  let tail = "";
+  for (let i = 0; i < 20 && max > 0; i++, max = Math.floor(max * 0.9)) {
+    head = text.slice(0, Math.floor(max * 0.7));
+    tail = text.slice(text.length - (max - head.length));
+    if (estimateTokens(head) + estimateTokens(tail) <= maxTokens) break;
+  }
+  const cut = text.length - head.length - tail.length;
   return {
-    text: `${text.slice(0, head)}\n[… ${cut} characters cut by deepcode: the result is longer than mcpMaxOutputTokens (${maxTokens} tokens); ask the tool for less …]\n${text.slice(text.length - tail)}`,
+    text: `${head}\n[… ${cut} characters cut by deepcode: the result is longer than mcpMaxOutputTokens (${maxTokens} tokens); ask the tool for less …]\n${tail}`,
     cut: true,
   };
+}
+
+/** Whether the text already says everything `s` holds: each of its values (strings, numbers)
+ *  appears in it; base64 data counts as said when the content named a non-text part. */
+function carriedBy(s: Json, text: string, namedData: boolean): boolean {
+  const leaves: string[] = [];
+  const walk = (v: Json): void => {
+    if (typeof v === "string") leaves.push(v);
+    else if (typeof v === "number" || typeof v === "boolean") leaves.push(String(v));
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null) Object.values(v).forEach(walk);
+  };
+  walk(s);
+  return leaves.every((l) => (isBase64(l) ? namedData : text.includes(l)));
+}
+
+function isBase64(v: unknown): boolean {
+  return typeof v === "string" && v.length >= BASE64_MIN && /^[A-Za-z0-9+/=\s]+$/.test(v);
 }
 
 function sameJson(text: string, v: Json): boolean {

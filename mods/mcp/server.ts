@@ -9,7 +9,7 @@ import { McpClient, type ClientHandlers, type McpPrompt, type McpResource, type 
 import type { McpOptions, ServerConfig } from "./config.js";
 import { RpcError, REQUEST_TIMEOUT, type JsonObject, type Transport } from "./jsonrpc.js";
 import { LegacySseTransport } from "./legacy-sse.js";
-import { nameAll } from "./names.js";
+import { nameAll, safePart } from "./names.js";
 import { toolOutput } from "./results.js";
 import { StdioTransport } from "./stdio.js";
 import { StreamableHttpTransport } from "./streamable.js";
@@ -30,9 +30,19 @@ export interface ServerDeps {
   /** A line for the server's log (beside the session transcript). */
   log(server: string, line: string): void;
   connect?: Connector;
+  /** A registered tool's definition changed or it was taken back (a list_changed after the
+   *  first listing): the model hears it at the tail. */
+  toolChanged?(name: string, now: ToolSpec | undefined): void;
+  /** The server is connected for the first time (its tools registered). */
+  connected?(server: Server): void;
 }
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
+/** A first connection that fails is tried again after these waits (a server still installing,
+ *  a port not yet open); one that cannot work (no such command, a protocol deepcode does not
+ *  speak, no authorization) is not. */
+const FIRST_BACKOFF_MS = [1000, 2000, 4000];
+const HOPELESS = /command not found|speaks MCP protocol|\b40[13]\b|authoriz/;
 const MAX_DESCRIPTION = 2048;
 const STDERR_LINES = 40;
 
@@ -45,15 +55,21 @@ export class Server {
   prompts: Array<{ name: string; prompt: McpPrompt }> = [];
   resources: McpResource[] = [];
   templates: McpTemplate[] = [];
+  /** Its part of tool and prompt names, `mcp__<part>__…` (names.ts serverParts). */
+  part: string;
   /** Settles when the current connection attempt ends (connected or not). */
   ready: Promise<void> = Promise.resolve();
   private readonly registered = new Map<string, { off: Unsubscribe; def: string }>();
   private readonly commands = new Map<string, Unsubscribe>();
   private attempt = 0;
+  private firstTries = 0;
   private stopped = false;
+  /** Aborts the connection attempt under way (stop() never waits for a server still connecting). */
+  private attemptCtl?: AbortController;
   private timer?: ReturnType<typeof setTimeout>;
 
   constructor(readonly cfg: ServerConfig, private readonly d: ServerDeps) {
+    this.part = safePart(cfg.name);
     this.state = cfg.start ? "connecting" : "off";
     this.reason = cfg.start ? undefined : cfg.why;
   }
@@ -66,6 +82,8 @@ export class Server {
   start(): Promise<void> {
     this.stopped = false;
     if (this.timer) clearTimeout(this.timer);
+    this.attemptCtl?.abort(); // an attempt still under way (or waiting to try again) gives way
+    this.firstTries = 0;
     this.ready = this.connect(false);
     return this.ready;
   }
@@ -73,6 +91,7 @@ export class Server {
   async stop(state: State = "off", reason?: string): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.attemptCtl?.abort();
     this.state = state;
     this.reason = reason;
     const c = this.client;
@@ -88,7 +107,7 @@ export class Server {
         return `connected · ${plural(this.tools.length, "tool")}, ${plural(this.prompts.length, "prompt")}, ${plural(this.resources.length, "resource")}${t}`;
       }
       case "connecting":
-        return "connecting…";
+        return this.firstTries ? `connecting… (attempt ${this.firstTries + 1} of ${FIRST_BACKOFF_MS.length + 1}; the last one failed: ${this.reason})` : "connecting…";
       case "reconnecting":
         return `reconnecting (attempt ${this.attempt} of ${BACKOFF_MS.length}) after: ${this.reason}`;
       case "failed":
@@ -112,15 +131,18 @@ export class Server {
 
   private async connect(again: boolean): Promise<void> {
     this.state = again ? "reconnecting" : "connecting";
+    const ctl = new AbortController();
+    this.attemptCtl = ctl;
     let client: McpClient;
     try {
       client = await McpClient.connect(this.transport(), {
+        signal: ctl.signal,
         clientInfo: { name: "deepcode", version: this.d.options.clientVersion },
         handlers: { ...this.d.handlers(this), changed: (what) => void this.refresh(what), closed: (why) => this.lost(why) },
         timeoutMs: this.d.options.startupTimeoutMs,
         requestTimeoutMs: this.d.options.startupTimeoutMs,
       });
-      if (this.stopped) {
+      if (this.stopped || ctl.signal.aborted) {
         await client.close();
         return;
       }
@@ -131,11 +153,19 @@ export class Server {
     } catch (err) {
       const why = reasonOf(err, this.d.options.startupTimeoutMs);
       this.d.log(this.name, `connection failed: ${why}`);
-      if (this.stopped) return;
+      if (this.stopped || ctl.signal.aborted) return;
       const c = this.client;
       this.client = undefined;
       await c?.close().catch(() => undefined); // it failed half-way: nothing more to end
       if (again) return this.retry(why);
+      if (this.firstTries < FIRST_BACKOFF_MS.length && !HOPELESS.test(why)) {
+        const wait = FIRST_BACKOFF_MS[this.firstTries++];
+        this.reason = why;
+        this.d.log(this.name, `trying again in ${wait / 1000} s (attempt ${this.firstTries + 1} of ${FIRST_BACKOFF_MS.length + 1})`);
+        await sleep(wait, ctl.signal);
+        if (this.stopped || ctl.signal.aborted) return;
+        return this.connect(false);
+      }
       this.state = "failed";
       this.reason = why;
       this.d.news(`MCP server ${this.name} failed to start: ${why}${this.stderr.length ? ` (its last words: ${this.stderr[this.stderr.length - 1].slice(0, 160)})` : ""}; /mcp shows more`);
@@ -146,7 +176,9 @@ export class Server {
     this.reason = undefined;
     this.d.log(this.name, `connected: ${client.info.name} ${client.info.version}, protocol ${client.info.protocolVersion}`);
     if (was === "reconnecting") this.d.news(`MCP server ${this.name} is connected again`);
+    if (was === "connecting") this.d.connected?.(this); // a first connection (a reconnection's tools are known)
     this.attempt = 0;
+    this.firstTries = 0;
   }
 
   /** The connection went away on its own: reconnect with backoff, said once. */
@@ -212,7 +244,7 @@ export class Server {
 
   private setTools(list: McpTool[]): void {
     const byName = new Map(list.filter((t) => typeof t.name === "string").map((t) => [t.name, t]));
-    const named = nameAll(this.name, [...byName.keys()]);
+    const named = nameAll(this.name, [...byName.keys()], this.part);
     const keep = new Set<string>();
     this.tools = [];
     for (const n of named) {
@@ -226,6 +258,7 @@ export class Server {
         continue;
       }
       had?.off();
+      if (had) this.d.toolChanged?.(n.name, spec);
       try {
         this.registered.set(n.name, { off: this.d.tool(spec), def });
         this.tools.push({ name: n.name, tool, renamed: n.renamed });
@@ -238,6 +271,7 @@ export class Server {
     for (const [name, r] of this.registered) {
       if (keep.has(name)) continue;
       r.off();
+      this.d.toolChanged?.(name, undefined);
       this.registered.delete(name);
     }
   }
@@ -247,7 +281,7 @@ export class Server {
     for (const off of this.commands.values()) off();
     this.commands.clear();
     this.prompts = [];
-    for (const n of nameAll(this.name, [...byName.keys()])) {
+    for (const n of nameAll(this.name, [...byName.keys()], this.part)) {
       const prompt = byName.get(n.original)!;
       try {
         this.commands.set(n.name, this.d.command(promptCommand(this, n.name, prompt)));
@@ -269,6 +303,7 @@ export class Server {
       // call run alongside other concurrent calls.
       readOnly: false,
       concurrent: annotations.readOnlyHint === true,
+      deferrable: true,
       run: (input, ctx) => this.call(t.name, input as JsonObject, ctx),
       preview: async (input) => `MCP server ${this.name} · tool ${t.name}${annotations.destructiveHint === true ? " (the server says it may be destructive)" : ""}\n${JSON.stringify(input, null, 2)}`,
     };
@@ -303,6 +338,21 @@ export function reasonOf(err: unknown, timeoutMs: number): string {
   if (err instanceof RpcError && err.code === REQUEST_TIMEOUT) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
   if (err instanceof RpcError) return `the server answered with an error: ${err.message} (${err.code})`;
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Wait `ms` (never holding the process open), or until `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    t.unref();
+    if (signal.aborted) done();
+    else signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 function plural(n: number, w: string): string {

@@ -5,7 +5,7 @@
 // manager) and the last lines are kept for `/mcp`.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import type { JsonObject, Transport } from "./jsonrpc.js";
+import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
 
 export interface StdioOptions {
   command: string;
@@ -76,7 +76,7 @@ export class StdioTransport implements Transport {
 
   constructor(private readonly o: StdioOptions) {}
 
-  start(h: { message(m: unknown): void; closed(reason: string): void }): Promise<void> {
+  start(h: TransportHandlers): Promise<void> {
     if (!exitHook) {
       exitHook = true;
       process.on("exit", killAll);
@@ -86,7 +86,7 @@ export class StdioTransport implements Transport {
       const child = spawn(this.o.command, this.o.args, { cwd: this.o.cwd, env: this.o.env, stdio: ["pipe", "pipe", "pipe"], detached: true, windowsHide: true });
       this.child = child;
       child.stdin?.on("error", () => undefined); // EPIPE: the server exited; `exit` reports it
-      child.stdout?.setEncoding("utf8").on("data", (d: string) => this.lines(d, h.message));
+      child.stdout?.setEncoding("utf8").on("data", (d: string) => this.lines(d, h.message, h.garbled));
       const err = new LineSplitter();
       child.stderr?.setEncoding("utf8").on("data", (d: string) => err.push(d, (l) => this.o.stderr(l)));
       child.once("spawn", () => {
@@ -152,7 +152,7 @@ export class StdioTransport implements Transport {
     return this.child?.pid;
   }
 
-  private lines(d: string, message: (m: unknown) => void): void {
+  private lines(d: string, message: (m: unknown) => void, garbled?: (what: string) => void): void {
     this.out.push(d, (text) => {
       const line = text.trim();
       if (!line) return;
@@ -161,6 +161,9 @@ export class StdioTransport implements Transport {
         m = JSON.parse(line);
       } catch {
         this.o.stderr(`(not JSON on stdout) ${line.slice(0, 200)}`);
+        // A line that starts like a message but does not parse was meant as one: a garbled
+        // reply (waiting calls fail now). Any other text is a server's stray log line.
+        if (line.startsWith("{") || line.startsWith("[")) garbled?.(line);
         return;
       }
       message(m);

@@ -7,8 +7,8 @@
 // resumed with a GET carrying `Last-Event-ID`, after the server's `retry:` (else 1 s).
 
 import type { IncomingMessage } from "node:http";
-import type { JsonObject, Transport } from "./jsonrpc.js";
-import { contentType, exchange, readBody, statusError, type Connector, type HttpAuth } from "./http.js";
+import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
+import { contentType, exchange, readBody, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
 import { SseParser, type SseState } from "../../src/contract/index.js";
 
 export interface StreamableOptions {
@@ -27,8 +27,9 @@ export class StreamableHttpTransport implements Transport {
   private readonly url: URL;
   private sessionId?: string;
   private protocolVersion?: string;
-  private h?: { message(m: unknown): void; closed(reason: string): void };
+  private h?: TransportHandlers;
   private readonly life = new AbortController();
+  private readonly signals = new RequestSignals(this.life.signal);
   private held = false;
   private readonly sockets = new Set<{ ref(): void; unref(): void }>();
   private serverStream = false;
@@ -37,7 +38,7 @@ export class StreamableHttpTransport implements Transport {
     this.url = new URL(o.url);
   }
 
-  async start(h: { message(m: unknown): void; closed(reason: string): void }): Promise<void> {
+  async start(h: TransportHandlers): Promise<void> {
     this.h = h;
   }
 
@@ -117,12 +118,12 @@ export class StreamableHttpTransport implements Transport {
 
   private async request(method: "GET" | "POST", extra: Record<string, string>, body?: string): Promise<IncomingMessage> {
     const auth = this.o.auth ? await this.o.auth.headers() : {};
-    let res = await exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, signal: this.life.signal, connect: this.o.connect });
+    let res = await this.signals.exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, connect: this.o.connect });
     if (res.statusCode === 401 && this.o.auth?.unauthorized) {
       const text = await readBody(res, 64 * 1024).catch(() => "");
       if (await this.o.auth.unauthorized(res, text)) {
         const again = await this.o.auth.headers();
-        res = await exchange({ method, url: this.url, headers: this.headers({ ...again, ...extra }), body, signal: this.life.signal, connect: this.o.connect });
+        res = await this.signals.exchange({ method, url: this.url, headers: this.headers({ ...again, ...extra }), body, connect: this.o.connect });
       }
     }
     return res;
@@ -207,7 +208,9 @@ export class StreamableHttpTransport implements Transport {
       try {
         m = JSON.parse(ev.data);
       } catch {
-        return; // not JSON: nothing a client can act on
+        // Not JSON: a garbled message (waiting calls fail now); MCP's priming event is empty.
+        if (ev.data.trim()) this.h?.garbled?.(ev.data);
+        return;
       }
       message(m);
     } });

@@ -353,7 +353,7 @@ export function mainHelp(): string {
     "  DEEPCODE_HOME                 deepcode's home folder (default ~/.deepcode)",
     "  HTTPS_PROXY, NO_PROXY         proxy for API requests",
     "  MCP_TIMEOUT, MCP_TOOL_TIMEOUT MCP server start-up and tool call limits (ms)",
-    "  MAX_MCP_OUTPUT_TOKENS         bound on one MCP tool result (default 25000)",
+    "  MAX_MCP_OUTPUT_TOKENS         bound on one MCP tool result, in tokens (default 25000)",
     "  NO_COLOR                      plain output",
     "",
   ].join("\n");

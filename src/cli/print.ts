@@ -16,7 +16,7 @@ import type { Flags, OutputFormat } from "./main.js";
 import { mcpServers } from "./mcp-servers.js";
 import { loadCustomCommands } from "./commands/custom.js";
 import { commandLine, runCustomCommand } from "./commands/run.js";
-import { contributedCommandLine, runContributedCommand } from "./print-commands.js";
+import { pluginCommandLine, runPluginCommand } from "./print-commands.js";
 import { registerMentions } from "./mentions.js";
 import { UsageError } from "./options.js";
 import { streamJsonInput, type InputLine } from "./print-input.js";
@@ -122,13 +122,21 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
         }
       };
       const named = commandLine(input.text, custom);
-      const contributed = named ? undefined : contributedCommandLine(input.text, app.commands);
-      const r = named
-        ? await runCustomCommand(app, engine, named.command, named.args, { expand: (fn) => fn(controller.signal), warn: say, turn: (p) => runTurn(engine, p, controller.signal, onEvent) })
-        : contributed
-          ? await runContributedCommand(contributed.command, contributed.args, { sessionId: engine.sessionId, signal: controller.signal, print: (t) => void (o.format === "text" ? out : err).write(`${t}\n`), turn: (p) => runTurn(engine, p, controller.signal, onEvent) })
-          : await runTurn(engine, input.text, controller.signal, onEvent);
-      if (!r) continue; // a contributed command that only printed (a custom one always resolves in -p)
+      const contributed = named ? undefined : await pluginCommandLine(input.text, app.commands);
+      let r;
+      if (named) r = await runCustomCommand(app, engine, named.command, named.args, { expand: (fn) => fn(controller.signal), warn: say, turn: (p) => runTurn(engine, p, controller.signal, onEvent) });
+      else if (contributed) {
+        const ran = await runPluginCommand(contributed.command, contributed.args, { sessionId: engine.sessionId, signal: controller.signal, turn: (p) => runTurn(engine, p, controller.signal, onEvent) });
+        if (!ran.turn) {
+          if (o.format === "text") out.write(ran.printed ? `${ran.printed}\n` : "");
+          else out.write(`${JSON.stringify({ ...failedBeforeStart("", Date.now() - turnStarted, engine.sessionId), subtype: "success", is_error: false, result: ran.printed, stop_reason: "completed", errors: [] })}\n`);
+          turnStarted = Date.now();
+          continue;
+        }
+        if (ran.printed) say(ran.printed);
+        r = ran.turn;
+      } else r = await runTurn(engine, input.text, controller.signal, onEvent);
+      if (!r) continue; // not reached: -p expands without asking anyone, so it always resolves
       const result = resultObject({ final: r.final, facts: r.facts, sessionId: engine.sessionId, durationMs: Date.now() - turnStarted, apiMs: Math.round(apiMs) });
       turnStarted = Date.now();
       report(o.format, result, r.final, out, err);

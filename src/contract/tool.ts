@@ -149,6 +149,11 @@ export interface ToolSpec<I = Record<string, unknown>> {
    *  result names BashOutput and KillShell). For rarely used tools whose need is announced by
    *  another tool's result. */
   proxied?: boolean;
+  /** The tool may go into the on-demand index (src/lib/tool-index.ts) instead of the prefix's
+   *  tool list, where a mod decides a session has too many tools to send each in full (the MCP
+   *  mod, past `mcpToolIndexTokens`). A late-arriving one is then announced by name and one line
+   *  only; `UseTool {"name"}` gives its definition. */
+  deferrable?: boolean;
   run(input: I, ctx: ToolContext): Promise<ToolOutput>;
   /** What a person sees before approving this call: a diff for an edit, the command for a
    *  shell. Without it the prompt shows the arguments. Must not change anything. */

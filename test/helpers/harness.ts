@@ -25,6 +25,8 @@ export interface Harness {
   options: EngineOptions;
   /** Slash commands the mods contributed (api.command), of the current chain. */
   commands: CommandRegistry;
+  /** What the mods said through api.log.warn / error (of every chain built). */
+  warnings: string[];
   /** Run one turn and collect its events. */
   turn(prompt: string, signal?: AbortSignal): Promise<StreamEvent[]>;
   /** A fresh engine resuming this session, as a new process would (new chain, same files). */
@@ -76,6 +78,7 @@ export function complete(events: StreamEvent[]): Extract<StreamEvent, { type: "t
 }
 
 export async function startHarness(o: HarnessOptions): Promise<Harness> {
+  const warnings: string[] = [];
   const sim = await startSimulator({ script: o.script, apiKey: "sk-test-harness" });
   const root = o.root ?? mkdtempSync(join(tmpdir(), "deepcode-root-"));
   const home = mkdtempSync(join(tmpdir(), "deepcode-home-"));
@@ -99,7 +102,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
         addCommand: (c: Parameters<CommandRegistry["add"]>[0], src: string) => commands.add(c, src),
         removeCommand: (n: string, c: Parameters<CommandRegistry["add"]>[0]) => commands.remove(n, c),
         addMentions: () => () => undefined,
-        log: () => undefined,
+        log: (level: string, _source: string, message: string) => void (level !== "info" && warnings.push(message)),
         config: (id: string) => o.modConfig?.(id) ?? {},
         settings: settingsViewOf(o.settings),
         facts: {
@@ -128,6 +131,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const engine = await Engine.start(first.options);
   const h: Harness = {
     sim,
+    warnings,
     chain: first.chain,
     engine,
     root,

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { nameAll } from "../../mods/mcp/names.js";
+import { fileURLToPath } from "node:url";
+import { nameAll, serverParts } from "../../mods/mcp/names.js";
+import { startHarness } from "../helpers/harness.js";
+import { chatBodies } from "../helpers/extension.js";
+import mcp from "../../mods/mcp/index.js";
+import type { JsonValue } from "../../src/contract/index.js";
 
 describe("the names MCP tools and prompts get", () => {
   it("are mcp__<server>__<tool>, in sorted order", () => {
@@ -25,5 +30,32 @@ describe("the names MCP tools and prompts get", () => {
     expect(new Set(a.map((n) => n.name)).size).toBe(2);
     expect(a.find((n) => n.original === "a_b")!.name).toBe("mcp__s__a_b");
     expect(a.find((n) => n.original === "a.b")!.renamed).toBeDefined();
+  });
+
+  it("give servers whose names come out the same (my.server, my server) distinct parts, the same every time", () => {
+    const p = serverParts(["my.server", "my server", "other", "my_server"]);
+    expect(p.get("other")).toEqual({ part: "other" });
+    expect(p.get("my_server")!.part).toBe("my_server");
+    expect(p.get("my.server")!.part).toMatch(/^my_server_[0-9a-f]{6}$/);
+    expect(p.get("my server")!.part).toMatch(/^my_server_[0-9a-f]{6}$/);
+    expect(p.get("my.server")!.part).not.toBe(p.get("my server")!.part);
+    expect(p.get("my.server")!.clash).toEqual(["my server", "my_server"]);
+    expect(serverParts(["my server", "my.server"]).get("my.server")).toEqual(p.get("my.server") && { part: p.get("my.server")!.part, clash: ["my server"] });
+  });
+
+  it("keep both servers' tools when their names clash, and say so loudly", async () => {
+    const SERVER = fileURLToPath(new URL("./fixtures/scripted-server.mjs", import.meta.url));
+    const srv = (name: string): JsonValue => ({ name, scope: "user", source: "test", transport: "stdio", command: process.execPath, args: [SERVER], env: { PATH: process.env.PATH ?? "" }, raw: {}, start: true, approval: "none" });
+    const h = await startHarness({ script: { replies: [{ content: "ok" }] }, allowAll: true, mods: [mcp], modConfig: (id): Record<string, JsonValue> => (id === "mcp" ? { servers: [srv("my.server"), srv("my server")], firstRequestWaitMs: 20_000 } : {}) });
+    try {
+      await h.turn("hi");
+      const names = (chatBodies(h.sim.requests)[0].tools as Array<{ function: { name: string } }>).map((t) => t.function.name).filter((n) => n.startsWith("mcp__"));
+      expect(names).toHaveLength(2);
+      expect(names.every((n) => /^mcp__my_server_[0-9a-f]{6}__echo$/.test(n))).toBe(true);
+      expect(h.warnings.join("\n")).toMatch(/MCP server "my.server" and "my server" come out the same in tool names/);
+    } finally {
+      await h.engine.close("exit");
+      await h.close();
+    }
   });
 });

@@ -20,6 +20,7 @@ import { badServerName } from "./config.js";
 export const MCP_HELP = `deepcode mcp — MCP servers (Claude Code's configuration format)
 
   deepcode mcp list                         every server, where it is configured, and its state
+                                            (list/get/approve take --mcp-config F… and --strict-mcp-config)
   deepcode mcp get NAME                     one server: command or URL, tools, prompts, stderr
   deepcode mcp approve NAME                 (in the REPL: /mcp approve NAME) start a project server
   deepcode mcp add [-s SCOPE] [-e KEY=VALUE]… NAME -- COMMAND [ARGS…]
@@ -46,8 +47,12 @@ export async function runMcp(args: string[], options: AssembleOptions): Promise<
     switch (verb) {
       case "list":
       case "get":
-      case "approve":
-        return await viaMod([verb, ...rest].join(" "), options);
+      case "approve": {
+        const own = configFlags(rest);
+        if ("error" in own) return usage(own.error);
+        const mcpConfig = [...(options.mcpConfig ?? []), ...(own.options.mcpConfig ?? [])];
+        return await viaMod([verb, ...own.rest].join(" "), { ...options, ...own.options, ...(mcpConfig.length ? { mcpConfig } : {}) });
+      }
       case "add":
         return add(rest, options.root, home);
       case "add-json":
@@ -61,6 +66,25 @@ export async function runMcp(args: string[], options: AssembleOptions): Promise<
     if (String((err as NodeJS.ErrnoException).code).startsWith("ERR_PARSE_ARGS")) return usage((err as Error).message);
     throw err;
   }
+}
+
+/** `--mcp-config FILE|JSON…` (every word up to the next option, repeatable; also `=`) and
+ *  `--strict-mcp-config` after the verb, as the session's own flags take them; the rest stays. */
+function configFlags(args: readonly string[]): { options: Pick<AssembleOptions, "mcpConfig" | "strictMcpConfig">; rest: string[] } | { error: string } {
+  const mcpConfig: string[] = [];
+  const rest: string[] = [];
+  let strict = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--strict-mcp-config") strict = true;
+    else if (a.startsWith("--mcp-config=")) mcpConfig.push(a.slice("--mcp-config=".length));
+    else if (a === "--mcp-config") {
+      const start = mcpConfig.length;
+      while (i + 1 < args.length && !args[i + 1].startsWith("--")) mcpConfig.push(args[++i]);
+      if (mcpConfig.length === start) return { error: "--mcp-config needs a file or a JSON text" };
+    } else rest.push(a);
+  }
+  return { options: { ...(mcpConfig.length ? { mcpConfig } : {}), ...(strict ? { strictMcpConfig: true } : {}) }, rest };
 }
 
 /** list/get/approve: the mod knows the servers' states; it connects to them to report. */

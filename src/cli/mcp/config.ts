@@ -71,6 +71,7 @@ export function mcpModConfig(i: McpConfigInput): { config: { [k: string]: JsonVa
   set("toolTimeoutMs", num("mcpToolTimeoutMs", "MCP_TOOL_TIMEOUT"));
   set("maxOutputTokens", num("mcpMaxOutputTokens", "MAX_MCP_OUTPUT_TOKENS"));
   if (typeof merged.mcpFirstRequestWaitMs === "number" && merged.mcpFirstRequestWaitMs >= 0) config.firstRequestWaitMs = merged.mcpFirstRequestWaitMs;
+  if (typeof merged.mcpToolIndexTokens === "number" && merged.mcpToolIndexTokens >= 0) config.toolIndexTokens = merged.mcpToolIndexTokens;
   return { config, problems };
 }
 

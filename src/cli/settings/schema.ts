@@ -101,6 +101,8 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   mcpMaxOutputTokens: num,
   /** How long the session's first request waits for servers still connecting (default 5000). */
   mcpFirstRequestWaitMs: num,
+  /** Past this many prefix tokens of MCP tool definitions, MCP tools load on demand (default 5000; 0: always). */
+  mcpToolIndexTokens: num,
   /** Servers asking to use the model: ask (the REPL asks, -p declines), allow, or deny. */
   mcpSampling: { t: "enum", values: ["ask", "allow", "deny"] },
   providers: anyObject,

@@ -8,6 +8,7 @@ import type { CacheFirstContext } from "../context/context.js";
 import { reminderContent } from "./system-prompt.js";
 import { canonicalize } from "../context/canonical.js";
 import { PROXY_TOOL } from "./tools.js";
+import { indexedNames, indexLine } from "../../lib/tool-index.js";
 
 /** A section of the system prompt that changed since the prefix was built (AGENTS.md edited
  *  mid-session, say) takes effect as a note with its new text; the prefix stays. */
@@ -30,12 +31,18 @@ export function sectionChanges(before: readonly SystemSection[], now: readonly S
 }
 
 /** Tools registered after the prefix was built are announced once, reachable through the proxy.
- *  A proxied tool (ToolSpec.proxied) is never announced: another tool's result names it. */
+ *  A proxied tool (ToolSpec.proxied) is never announced: another tool's result names it. A tool
+ *  the prefix's on-demand index names is not late. Where the prefix has an index, a late
+ *  deferrable tool is announced as an index line (its definition on demand), not in full. */
 export function lateTools(registered: readonly RegisteredTool[], inPrefix: readonly ToolDefinition[], announced: ReadonlySet<string>): { note?: TailNote; names: string[] } {
   const prefixNames = new Set(inPrefix.map((t) => t.function.name));
-  const fresh = registered.filter((t) => t.spec.proxied !== true && !prefixNames.has(t.spec.name) && !announced.has(t.spec.name));
+  const indexed = indexedNames(inPrefix);
+  const fresh = registered.filter((t) => t.spec.proxied !== true && !prefixNames.has(t.spec.name) && !indexed.has(t.spec.name) && !announced.has(t.spec.name));
   if (fresh.length === 0) return { names: [] };
-  const lines = fresh.map((t) => `- ${t.spec.name} (from ${t.source}): ${t.spec.description}\n  parameters: ${JSON.stringify(canonicalize(t.spec.inputSchema))}`);
+  const brief = (t: RegisteredTool): boolean => indexed.size > 0 && t.spec.deferrable === true;
+  const lines = fresh.map((t) =>
+    brief(t) ? `${indexLine({ name: t.spec.name, description: t.spec.description })} (from ${t.source}; call ${PROXY_TOOL} with {"name": "${t.spec.name}"} alone for its parameters)` : `- ${t.spec.name} (from ${t.source}): ${t.spec.description}\n  parameters: ${JSON.stringify(canonicalize(t.spec.inputSchema))}`,
+  );
   return {
     names: fresh.map((t) => t.spec.name),
     note: { id: "late-tools", text: `New tools are available. Call them through ${PROXY_TOOL} with {"name": "<tool>", "input": {…}}:\n${lines.join("\n")}` },

@@ -24,11 +24,13 @@ import type {
 import type { ToolRegistry } from "./registry.js";
 import { createToolContext } from "../tool-context.js";
 import { describeErrors, validate } from "../schema.js";
+import { canonicalize } from "../context/canonical.js";
 import { STORM_BY } from "../repair/call-storm.js";
+import { PROXY_TOOL } from "../../lib/tool-index.js";
 
 /** The stable proxy: its definition never changes, so tools that arrive after the session
  *  started (late MCP servers, `/reload`ed plugins) are reachable without touching the prefix. */
-export const PROXY_TOOL = "UseTool";
+export { PROXY_TOOL };
 export const PROXY_DEFINITION: ToolDefinition = {
   type: "function",
   function: {
@@ -50,6 +52,11 @@ export function definitionOf(spec: ToolSpec): ToolDefinition {
 }
 
 export { ToolRegistry } from "./registry.js";
+
+/** A tool's definition as a result of `UseTool {"name"}`: its description and parameters. */
+export function definitionText(spec: ToolSpec): string {
+  return `${spec.name}: ${spec.description}\nparameters: ${JSON.stringify(canonicalize(spec.inputSchema))}\nCall it with ${PROXY_TOOL} {"name": "${spec.name}", "input": {…}}.`;
+}
 
 export interface CallEnv {
   chain: Chain;
@@ -110,13 +117,19 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
   const parsed = given ?? (await parseCall(call, env));
   if ("error" in parsed) return done(error(parsed.error, tool ? `${tool}: invalid arguments` : "(no tool name): not run"));
   input = parsed.input as JsonObject;
+  let proxied = false;
   if (tool === PROXY_TOOL) {
     const inner = input.input;
+    const known = typeof input.name === "string" ? env.registry.get(input.name) : undefined;
+    // {"name"} alone: the tool's definition, brought in on demand (the index in the prefix
+    // names it; this result enters the log once and the prefix never changes).
+    if (known && inner === undefined) return done({ content: definitionText(known.spec), summary: `${known.spec.name}: definition given` });
     if (typeof input.name !== "string" || inner === null || typeof inner !== "object" || Array.isArray(inner)) {
       return done(error(`${PROXY_TOOL} needs {"name": "<announced tool>", "input": {…}}.`));
     }
     tool = input.name;
     input = inner as JsonObject;
+    proxied = true;
   }
   const registered = env.registry.get(tool);
   onStart?.(tool, input);
@@ -128,7 +141,10 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
   }
   const spec = registered.spec;
   const checked = validate(spec.inputSchema, input);
-  if (!checked.ok) return done(error(describeErrors(tool, checked.errors, spec.inputSchema), `${tool}: invalid arguments`));
+  if (!checked.ok) {
+    const why = describeErrors(tool, checked.errors, spec.inputSchema);
+    return done(error(proxied ? `${why}\n\n${definitionText(spec)}` : why, `${tool}: invalid arguments`));
+  }
   input = checked.value as JsonObject;
 
   const ctx = createToolContext(env.chain, { root: env.root, sessionId: env.sessionId, callId: call.id, signal: env.signal, reads: env.reads, shell: env.shell });

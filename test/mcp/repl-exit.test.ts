@@ -1,0 +1,24 @@
+// Ctrl-D in the REPL never waits for an MCP server still connecting (issue 28: 21–61 s, the
+// server's start-up limit). The server here never answers `initialize`; its limit is 60 s.
+import { describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { TMUX_AVAILABLE } from "../helpers/tmux.js";
+import { useRepl } from "../repl/helpers.js";
+import { mcpJson } from "./helpers.js";
+
+const FAULTY = fileURLToPath(new URL("./fixtures/faulty-server.mjs", import.meta.url));
+const repl = useRepl();
+
+describe.skipIf(!TMUX_AVAILABLE)("leaving the REPL with an MCP server still connecting (tmux)", () => {
+  it("Ctrl-D exits at once, not at the server's start-up limit", async () => {
+    const t = await repl.open({ default: { content: "ok" } }, { ".mcp.json": mcpJson({ hung: { command: process.execPath, args: [FAULTY], env: { HANG_INIT: "1" } } }) }, { settings: { enableAllProjectMcpServers: true, mcpStartupTimeoutMs: 60_000 } });
+    await t.waitFor(/^›\s*$/m);
+    t.type("/mcp");
+    t.press("Enter");
+    await t.waitFor(/hung\s+connecting…/);
+    const pressed = Date.now();
+    t.press("C-d");
+    await t.waitFor(/\[exit 0\]/);
+    expect(Date.now() - pressed).toBeLessThan(20_000);
+  }, 90_000);
+});
