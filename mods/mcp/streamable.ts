@@ -8,7 +8,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport } from "./jsonrpc.js";
-import { contentType, exchange, readBody, statusError, type Connector, type HttpAuth } from "./http.js";
+import { authorized, contentType, exchange, readBody, statusError, type Connector, type HttpAuth } from "./http.js";
 import { SseParser, type SseState } from "../../src/contract/index.js";
 
 export interface StreamableOptions {
@@ -116,16 +116,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async request(method: "GET" | "POST", extra: Record<string, string>, body?: string): Promise<IncomingMessage> {
-    const auth = this.o.auth ? await this.o.auth.headers() : {};
-    let res = await exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, signal: this.life.signal, connect: this.o.connect });
-    if (res.statusCode === 401 && this.o.auth?.unauthorized) {
-      const text = await readBody(res, 64 * 1024).catch(() => "");
-      if (await this.o.auth.unauthorized(res, text)) {
-        const again = await this.o.auth.headers();
-        res = await exchange({ method, url: this.url, headers: this.headers({ ...again, ...extra }), body, signal: this.life.signal, connect: this.o.connect });
-      }
-    }
-    return res;
+    return authorized(this.o.auth, (auth) => exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, signal: this.life.signal, connect: this.o.connect }));
   }
 
   /** Read an SSE response. `owed`: the id of our request whose answer this stream carries; if

@@ -22,6 +22,8 @@ export const MCP_HELP = `deepcode mcp — MCP servers (Claude Code's configurati
   deepcode mcp list                         every server, where it is configured, and its state
   deepcode mcp get NAME                     one server: command or URL, tools, prompts, stderr
   deepcode mcp approve NAME                 (in the REPL: /mcp approve NAME) start a project server
+  deepcode mcp login NAME                   sign in to a remote server (OAuth; opens a browser or prints the URL)
+  deepcode mcp logout NAME                  forget a remote server's sign-in (its tokens and registration)
   deepcode mcp add [-s SCOPE] [-e KEY=VALUE]… NAME -- COMMAND [ARGS…]
   deepcode mcp add [-s SCOPE] --transport http|sse [-H "Name: value"]… NAME URL
   deepcode mcp add-json [-s SCOPE] NAME '{"command": …}'
@@ -47,6 +49,8 @@ export async function runMcp(args: string[], options: AssembleOptions): Promise<
       case "list":
       case "get":
       case "approve":
+      case "login":
+      case "logout":
         return await viaMod([verb, ...rest].join(" "), options);
       case "add":
         return add(rest, options.root, home);
