@@ -58,6 +58,7 @@ export class Server {
   private timer?: ReturnType<typeof setTimeout>;
   /** OAuth for a remote server, unless its configuration sends an Authorization header. */
   readonly oauth?: OAuth;
+  private signInWaitMs?: number;
 
   constructor(readonly cfg: ServerConfig, private readonly d: ServerDeps) {
     this.state = cfg.start ? "connecting" : "off";
@@ -75,10 +76,13 @@ export class Server {
     if (this.state === "needs-approval" || this.state === "declined") return `${this.name} needs your approval first: /mcp approve ${this.name}`;
     await this.stop("connecting");
     this.oauth.begin(person);
+    // The person's sign-in happens inside the connection's first requests: they get its time.
+    this.signInWaitMs = person.timeoutMs;
     try {
       await this.start();
     } finally {
       this.oauth.end();
+      this.signInWaitMs = undefined;
     }
     if (this.state === "connected") return this.oauth.asked ? `Signed in to ${this.name}: ${this.describe()}` : `${this.name} did not ask for sign-in: ${this.describe()}`;
     return `Sign-in to ${this.name} did not complete: ${this.describe()}`;
@@ -153,8 +157,8 @@ export class Server {
       client = await McpClient.connect(this.transport(), {
         clientInfo: { name: "deepcode", version: this.d.options.clientVersion },
         handlers: { ...this.d.handlers(this), changed: (what) => void this.refresh(what), closed: (why) => this.lost(why) },
-        timeoutMs: this.d.options.startupTimeoutMs,
-        requestTimeoutMs: this.d.options.startupTimeoutMs,
+        timeoutMs: this.signInWaitMs ?? this.d.options.startupTimeoutMs,
+        requestTimeoutMs: this.signInWaitMs ?? this.d.options.startupTimeoutMs,
       });
       if (this.stopped) {
         await client.close();

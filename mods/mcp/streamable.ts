@@ -60,6 +60,14 @@ export class StreamableHttpTransport implements Transport {
       this.lost("the server ended the session (404)");
       throw new Error("the server ended the session");
     }
+    if (status >= 400 && status < 500 && m.id !== undefined && contentType(res) === "application/json") {
+      // A refusal that is a JSON-RPC error for this request (a 2026-07-28 server refusing an
+      // `initialize`, say) is that request's answer: the caller sees its code.
+      const text = await readBody(res, 64 * 1024).catch(() => "");
+      const answer = jsonRpcError(text, m.id);
+      if (answer) return this.h?.message(answer);
+      throw new Error(`POST ${m.method ?? "response"}: the server answered ${status}${text.trim() ? ` (${text.trim().slice(0, 200)})` : ""}`);
+    }
     if (status < 200 || status >= 300) throw await statusError(res, `POST ${m.method ?? "response"}`);
     const type = contentType(res);
     if (type === "text/event-stream") {
@@ -254,4 +262,14 @@ function delay(ms: number, signal: AbortSignal, keep = false): Promise<void> {
     }
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+function jsonRpcError(text: string, id: unknown): JsonObject | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (typeof v === "object" && v !== null && !Array.isArray(v) && (v as JsonObject).id === id && typeof (v as JsonObject).error === "object") return v as JsonObject;
+  } catch {
+    // not JSON: the caller reports the status with the text
+  }
+  return undefined;
 }

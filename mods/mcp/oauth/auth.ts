@@ -153,7 +153,8 @@ export class OAuth implements HttpAuth {
     const callback = await listenCallback(port).catch(() => listenCallback(0));
     try {
       const client = await clientFor(web, as, callback.redirectUri, this.d.config, known);
-      this.d.store.set(this.key, { ...e, issuer: as.issuer, client: client.registered ? client : undefined, resource: resource.resource, tokenEndpoint: as.tokenEndpoint });
+      // A configured secret stays in the configuration, never in the store.
+      this.d.store.set(this.key, { ...e, issuer: as.issuer, client: client.registered ? client : { ...client, secret: undefined }, resource: resource.resource, tokenEndpoint: as.tokenEndpoint });
       const req = authorizationRequest(as, client, callback.redirectUri, scopes, resource.resource);
       const answer = callback.wait(req.state, person.signal, person.timeoutMs);
       const opened = openBrowser(req.url.href);
@@ -170,8 +171,8 @@ export class OAuth implements HttpAuth {
 
   private async refresh(e: SignIn): Promise<SignIn | undefined> {
     if (!e.tokens?.refresh || !e.tokenEndpoint) return undefined;
-    const client = e.client ?? (this.d.config?.clientId ? { id: this.d.config.clientId, secret: this.d.config.clientSecret, method: this.d.config.clientSecret ? ("client_secret_basic" as const) : ("none" as const), registered: false } : undefined);
-    if (!client) return undefined;
+    if (!e.client) return undefined;
+    const client = e.client.registered ? e.client : { ...e.client, secret: this.d.config?.clientSecret };
     const tokens = await refreshTokens({ connect: this.d.connect, signal: AbortSignal.timeout(30_000) }, e.tokenEndpoint, client, e.tokens.refresh, e.resource);
     const next = { ...e, tokens };
     this.d.store.set(this.key, next);

@@ -96,7 +96,7 @@ export async function discoverAuthServer(w: Web, r: Resource): Promise<AuthServe
     const url = new URL(p, issuer.origin);
     const a = await getJson(w, url);
     if (a.status !== 200 || !a.json) continue;
-    return readMetadata(a.json, r.issuer, url.href);
+    return readMetadata(a.json, r.issuer, url.href, r.metadataUrl === undefined);
   }
   if (r.metadataUrl === undefined) {
     // A 2025-03-26 server without metadata: the specification's default endpoints.
@@ -112,9 +112,12 @@ export async function discoverAuthServer(w: Web, r: Resource): Promise<AuthServe
   throw new Error(`the authorization server ${r.issuer} publishes no metadata (tried ${urls.join(", ")})`);
 }
 
-function readMetadata(doc: JsonDoc, issuer: string, where: string): AuthServer {
+/** `legacy`: a 2025-03-26 server is its own authorization server, so an issuer anywhere on its
+ *  origin is its own (servers of that time named a path there). */
+function readMetadata(doc: JsonDoc, issuer: string, where: string, legacy: boolean): AuthServer {
   const said = typeof doc.issuer === "string" ? doc.issuer : "";
-  if (trim(said) !== trim(issuer)) throw new Error(`the authorization server metadata at ${where} says its issuer is ${said || "(none)"}, not ${issuer}: deepcode will not sign in with it`);
+  const ok = trim(said) === trim(issuer) || (legacy && originOf(said) === new URL(issuer).origin);
+  if (!ok) throw new Error(`the authorization server metadata at ${where} says its issuer is ${said || "(none)"}, not ${issuer}: deepcode will not sign in with it`);
   const url = (k: string): string | undefined => {
     const v = doc[k];
     if (typeof v !== "string") return undefined;
@@ -140,6 +143,14 @@ function readMetadata(doc: JsonDoc, issuer: string, where: string): AuthServer {
     issSupported: doc.authorization_response_iss_parameter_supported === true,
     clientIdMetadataDocuments: doc.client_id_metadata_document_supported === true,
   };
+}
+
+function originOf(s: string): string | undefined {
+  try {
+    return new URL(s).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function trim(s: string): string {

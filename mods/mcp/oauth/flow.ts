@@ -14,6 +14,9 @@ export interface OAuthConfig {
   clientSecret?: string;
   scopes?: string[];
   callbackPort?: number;
+  /** An https URL where deepcode's client metadata document is published (a Client ID
+   *  Metadata Document): used as the client id where the authorization server accepts them. */
+  clientMetadataUrl?: string;
 }
 
 export const CLIENT_NAME = "deepcode";
@@ -38,6 +41,7 @@ export async function clientFor(w: Web, as: AuthServer, redirectUri: string, cfg
     const method: AuthMethod = !cfg.clientSecret ? "none" : as.authMethods && !as.authMethods.includes("client_secret_basic") && as.authMethods.includes("client_secret_post") ? "client_secret_post" : "client_secret_basic";
     return { id: cfg.clientId, secret: cfg.clientSecret, method, registered: false };
   }
+  if (cfg?.clientMetadataUrl && as.clientIdMetadataDocuments) return { id: cfg.clientMetadataUrl, method: "none", registered: false };
   if (known?.registered && known.redirectUri === redirectUri) return known;
   if (!as.registrationEndpoint) {
     throw new Error(`the authorization server ${as.issuer} does not offer dynamic client registration: register deepcode with it (redirect URI http://127.0.0.1:PORT/callback) and put the client id in the server's "oauth": { "clientId": …, "clientSecret": …, "callbackPort": PORT }`);
