@@ -123,14 +123,15 @@ function readMetadata(doc: JsonDoc, issuer: string, where: string, legacy: boole
     if (typeof v !== "string") return undefined;
     try {
       const u = new URL(v);
-      return u.protocol === "https:" || u.protocol === "http:" ? u.href : undefined;
+      // OAuth 2.1 §1.5: endpoints over TLS; plain http only on this machine.
+      return u.protocol === "https:" || (u.protocol === "http:" && LOOPBACK.test(u.hostname)) ? u.href : undefined;
     } catch {
       return undefined;
     }
   };
   const authorizationEndpoint = url("authorization_endpoint");
   const tokenEndpoint = url("token_endpoint");
-  if (!authorizationEndpoint || !tokenEndpoint) throw new Error(`the authorization server metadata at ${where} has no authorization_endpoint or token_endpoint`);
+  if (!authorizationEndpoint || !tokenEndpoint) throw new Error(`the authorization server metadata at ${where} has no usable authorization_endpoint or token_endpoint (https, or http on this machine only)`);
   const methods = strings(doc.code_challenge_methods_supported);
   if (methods && !methods.includes("S256")) throw new Error(`the authorization server ${issuer} does not support PKCE with S256, which MCP requires`);
   return {
@@ -144,6 +145,8 @@ function readMetadata(doc: JsonDoc, issuer: string, where: string, legacy: boole
     clientIdMetadataDocuments: doc.client_id_metadata_document_supported === true,
   };
 }
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 function originOf(s: string): string | undefined {
   try {
