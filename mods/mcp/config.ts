@@ -4,7 +4,8 @@
 // environment: this file only reads the result, and refuses what it cannot use.
 //
 //   { servers: [{ name, scope, source, transport, command?, args?, env?, cwd?, url?, headers?,
-//                 oauth?: { clientId?, clientSecret?, scopes?, callbackPort?, clientMetadataUrl? },
+//                 oauth?: { clientId?, clientSecret?, scopes?, callbackPort?, clientMetadataUrl?,
+//                           grant?: "client_credentials", privateKeyFile? },
 //                 raw, start, why?,
 //                 approval }],
 //     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs,
@@ -121,5 +122,13 @@ function oauthOf(v: JsonValue | undefined): OAuthConfig | undefined {
   const port = typeof v.callbackPort === "number" && Number.isInteger(v.callbackPort) && v.callbackPort > 0 && v.callbackPort < 65536 ? v.callbackPort : undefined;
   const scopes = Array.isArray(v.scopes) ? v.scopes.filter((x): x is string => typeof x === "string") : typeof v.scopes === "string" ? v.scopes.split(/\s+/).filter(Boolean) : undefined;
   const cimd = str(v.clientMetadataUrl);
-  return { clientId: str(v.clientId), clientSecret: str(v.clientSecret), scopes, callbackPort: port, clientMetadataUrl: cimd && /^https:\/\/[^/]+\/./.test(cimd) ? cimd : undefined };
+  return {
+    clientId: str(v.clientId),
+    clientSecret: str(v.clientSecret),
+    scopes,
+    callbackPort: port,
+    clientMetadataUrl: cimd && /^https:\/\/[^/]+\/./.test(cimd) ? cimd : undefined,
+    grant: v.grant === "client_credentials" ? "client_credentials" : undefined,
+    privateKeyFile: str(v.privateKeyFile),
+  };
 }

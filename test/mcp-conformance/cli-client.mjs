@@ -57,6 +57,12 @@ const root = mkdtempSync(join(tmpdir(), "deepcode-conformance-proj-"));
 // used only where the authorization server says it accepts such client ids.
 const server = { type: "http", url, oauth: { clientMetadataUrl: "https://conformance-test.local/client-metadata.json" } };
 if (context.client_id) server.oauth = { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) };
+// A machine client (the client-credentials extension's scenarios hand one over): configured as
+// such, with its private key in a file where the scenario gives a key.
+if (context.private_key_pem) {
+  writeFileSync(join(home, "client-key.pem"), context.private_key_pem, { mode: 0o600 });
+  server.oauth = { grant: "client_credentials", clientId: context.client_id, privateKeyFile: join(home, "client-key.pem") };
+} else if (/^auth\/client-credentials/.test(process.env.MCP_CONFORMANCE_SCENARIO ?? "")) server.oauth.grant = "client_credentials";
 writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { conf: server } }));
 writeFileSync(join(home, "settings.json"), JSON.stringify({ permissions: { allow: ["mcp__conf"] } }));
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, DEEPCODE_HOME: home, DEEPSEEK_BASE_URL: sim.url, DEEPSEEK_API_KEY: "sk-conformance", NO_COLOR: "1", BROWSER };

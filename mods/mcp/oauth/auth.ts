@@ -16,6 +16,7 @@ import { authorizationRequest, checkIssuer, clientFor, exchangeCode, refreshToke
 import { listenCallback } from "./callback.js";
 import { openBrowser } from "./browser.js";
 import { SignInStore, type SignIn } from "./store.js";
+import { clientCredentials } from "./machine.js";
 
 /** The server wants a person to sign in; `/mcp` shows it as "needs sign-in", not as failed. */
 export class SignInNeeded extends Error {
@@ -55,6 +56,7 @@ export class OAuth implements HttpAuth {
   private readonly key: string;
   /** The access token a refresh just produced: a 401 for it is not refreshed again. */
   private refreshed?: string;
+  private grants: number[] = [];
   /** Whether the server asked for authorization during the current sign-in. */
   asked = false;
 
@@ -127,6 +129,7 @@ export class OAuth implements HttpAuth {
       if (r) return true;
       e = this.d.store.get(this.key);
     }
+    if (this.d.config?.grant === "client_credentials") return this.machine(resource, scopes, e);
     if (!this.person) {
       this.d.store.set(this.key, { ...e, wanted: scopes.join(" ") });
       throw new SignInNeeded(stepUp ? `it asks for more access (scope ${ch.scope ?? "?"}): sign in again` : "it needs sign-in");
@@ -167,6 +170,21 @@ export class OAuth implements HttpAuth {
     } finally {
       callback.close();
     }
+  }
+
+  /** A machine client asks for a token itself; at most twice a minute, so a server that
+   *  refuses every token is not asked in a loop. */
+  private async machine(resource: Resource, scopes: string[], e: SignIn): Promise<boolean> {
+    const now = Date.now();
+    this.grants = this.grants.filter((t) => now - t < 60_000);
+    if (this.grants.length >= MAX_AUTHORIZATIONS) throw new Error(`the server still refuses after ${MAX_AUTHORIZATIONS} client-credentials tokens in a minute; giving up`);
+    this.grants.push(now);
+    const web = { connect: this.d.connect, signal: AbortSignal.timeout(30_000) };
+    const as = await discoverAuthServer(web, resource);
+    const tokens = await clientCredentials(web, as, this.d.config!, scopes, resource.resource);
+    this.d.store.set(this.key, { ...e, issuer: as.issuer, tokens, scopes, resource: resource.resource, tokenEndpoint: as.tokenEndpoint, wanted: undefined });
+    this.d.log(`got a client-credentials token from ${as.issuer}`);
+    return true;
   }
 
   private async refresh(e: SignIn): Promise<SignIn | undefined> {

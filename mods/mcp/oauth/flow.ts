@@ -17,6 +17,10 @@ export interface OAuthConfig {
   /** An https URL where deepcode's client metadata document is published (a Client ID
    *  Metadata Document): used as the client id where the authorization server accepts them. */
   clientMetadataUrl?: string;
+  /** "client_credentials": a machine client (oauth/machine.ts), no person and no browser. */
+  grant?: "client_credentials";
+  /** For a machine client: a PEM private key to sign its client assertion with. */
+  privateKeyFile?: string;
 }
 
 export const CLIENT_NAME = "deepcode";
