@@ -66,7 +66,7 @@ describe.skipIf(why !== undefined)("the official MCP conformance suite's auth sc
           const r = await run(suite, `auth/${name}`, work);
           expect(r.failures, r.out.slice(-3000)).toEqual([]);
           expect(r.passed, r.out.slice(-3000)).toBe(true);
-        }, 90_000);
+        });
       }
     });
   }
