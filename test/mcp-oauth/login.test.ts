@@ -48,6 +48,7 @@ describe("deepcode mcp login / logout for a server that needs OAuth", () => {
     const { fake: f, env: e } = await setup();
     const r = await login(e);
     expect(r.stdout).toContain("Signed in to remote: connected · 1 tool");
+    expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${f.url.replace("/mcp", "")}/authorize?`);
     expect(f.registrations).toBe(1);
     expect(f.refused).toEqual([]);
@@ -82,6 +83,7 @@ describe("deepcode mcp login / logout for a server that needs OAuth", () => {
     const { fake: f, env: e } = await setup({ resource: "http://127.0.0.1:1/elsewhere" });
     const r = await login(e);
     expect(r.stdout).toMatch(/did not complete: .*is for http:\/\/127\.0\.0\.1:1\/elsewhere/);
+    expect(r.code).toBe(1);
     expect(f.authorizations).toEqual([]);
     expect(f.tokenRequests).toEqual([]);
   });

@@ -76,15 +76,20 @@ async function viaMod(line: string, options: AssembleOptions): Promise<number> {
     return 1;
   }
   const [verb, name] = line.split(" ");
+  let last = "";
   await cmd.spec.run({
     args: verb === "get" ? (name ?? "") : line,
     sessionId: "",
     signal: new AbortController().signal,
     interactive: false,
-    print: (t) => process.stdout.write(`${t}\n`),
+    print: (t) => {
+      last = t;
+      process.stdout.write(`${t}\n`);
+    },
     submit: () => Promise.reject(new Error("deepcode mcp runs no model turns")),
   });
-  return 0;
+  // A sign-in that did not complete fails the command, so a script can tell.
+  return verb === "login" && !/^(Signed in to|\S+ did not ask for sign-in)/.test(last) ? 1 : 0;
 }
 
 const ADD_OPTIONS = {
