@@ -7,6 +7,13 @@ import { Connection, METHOD_NOT_FOUND, RpcError, type Json, type JsonObject, typ
 
 /** Newest first; the first is what we offer. */
 export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+/** The stateless revision (SEP-2575): no handshake; `server/discover`, and on every request the
+ *  version, capabilities and client info in `_meta` and the version header. Spoken when a
+ *  server refuses `initialize` for want of them. */
+export const STATELESS_VERSION = "2026-07-28";
+/** The errors a stateless server answers `initialize` with: no version header, unsupported
+ *  version, missing `_meta`. */
+const STATELESS_REFUSALS = new Set([-32020, -32022, -32602]);
 
 export interface ClientHandlers {
   /** `roots/list`: the folders the person works in. */
@@ -94,7 +101,14 @@ export class McpClient {
       if (h.roots) capabilities.roots = { listChanged: false };
       if (h.sampling) capabilities.sampling = {};
       if (h.elicitation) capabilities.elicitation = { form: {} };
-      const r = await conn.request("initialize", { protocolVersion: PROTOCOL_VERSIONS[0], capabilities, clientInfo: o.clientInfo }, { timeoutMs: o.timeoutMs, signal: o.signal });
+      let r: JsonObject;
+      try {
+        r = await conn.request("initialize", { protocolVersion: PROTOCOL_VERSIONS[0], capabilities, clientInfo: o.clientInfo }, { timeoutMs: o.timeoutMs, signal: o.signal });
+      } catch (err) {
+        if (!(err instanceof RpcError) || !STATELESS_REFUSALS.has(err.code)) throw err;
+        client.info = await discover(conn, transport, o);
+        return client;
+      }
       const version = String(r.protocolVersion ?? "");
       if (!(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
         throw new Error(`the server speaks MCP protocol ${version || "(none given)"}; deepcode speaks ${PROTOCOL_VERSIONS.join(", ")}`);
@@ -186,4 +200,28 @@ export class McpClient {
     }
     return out;
   }
+}
+
+/** The 2026-07-28 lifecycle: `server/discover` instead of the handshake. The client features
+ *  that need the server to ask back (roots, sampling, elicitation) are not offered there. */
+async function discover(conn: Connection, transport: Transport, o: { clientInfo: { name: string; version: string }; timeoutMs: number; signal?: AbortSignal }): Promise<ServerInfo> {
+  transport.setProtocolVersion?.(STATELESS_VERSION);
+  conn.requestMeta = {
+    "io.modelcontextprotocol/protocolVersion": STATELESS_VERSION,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": o.clientInfo,
+  };
+  const r = await conn.request("server/discover", {}, { timeoutMs: o.timeoutMs, signal: o.signal });
+  const versions = Array.isArray(r.supportedVersions) ? r.supportedVersions.map(String) : [];
+  if (!versions.includes(STATELESS_VERSION)) throw new Error(`the server refuses initialize and speaks ${versions.join(", ") || "no version it names"}; deepcode speaks ${[STATELESS_VERSION, ...PROTOCOL_VERSIONS].join(", ")}`);
+  const meta = (r._meta ?? {}) as JsonObject;
+  const si = (meta["io.modelcontextprotocol/serverInfo"] ?? r.serverInfo ?? {}) as JsonObject;
+  return {
+    protocolVersion: STATELESS_VERSION,
+    name: String(si.name ?? "?"),
+    version: String(si.version ?? "?"),
+    title: typeof si.title === "string" ? si.title : undefined,
+    capabilities: (r.capabilities ?? {}) as JsonObject,
+    instructions: typeof r.instructions === "string" ? r.instructions : undefined,
+  };
 }

@@ -4,6 +4,8 @@
 // environment: this file only reads the result, and refuses what it cannot use.
 //
 //   { servers: [{ name, scope, source, transport, command?, args?, env?, cwd?, url?, headers?,
+//                 oauth?: { clientId?, clientSecret?, scopes?, callbackPort?, clientMetadataUrl?,
+//                           grant?: "client_credentials", privateKeyFile? },
 //                 raw, start, why?, approval }],
 //     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs, toolIndexTokens,
 //     sampling: "ask" | "allow" | "deny", roots: [absolute paths], logDir?, clientVersion }
@@ -11,6 +13,7 @@
 import type { JsonValue } from "../../src/contract/index.js";
 import { isObject } from "../../src/lib/json.js";
 import { DEFAULT_INDEX_TOKENS } from "./defer.js";
+import type { OAuthConfig } from "./oauth/flow.js";
 
 export type Scope = "local" | "project" | "user" | "flag" | "settings" | "plugin";
 
@@ -26,6 +29,8 @@ export interface ServerConfig {
   cwd?: string;
   url?: string;
   headers?: Record<string, string>;
+  /** A remote server's OAuth client, when it is not registered dynamically (oauth/). */
+  oauth?: OAuthConfig;
   /** As written (before `${VAR}` expansion): shown to the person, digested for approvals. */
   raw: { [k: string]: JsonValue };
   /** False: configured but not started; `why` says why (untrusted project, policy, disabled). */
@@ -104,6 +109,7 @@ function readServer(v: JsonValue): ServerConfig | string {
     cwd: typeof v.cwd === "string" ? v.cwd : undefined,
     url: typeof v.url === "string" ? v.url : undefined,
     headers: record(v.headers),
+    oauth: oauthOf(v.oauth),
     raw: isObject(v.raw) ? v.raw : {},
     start: v.start !== false,
     why: typeof v.why === "string" ? v.why : undefined,
@@ -112,4 +118,21 @@ function readServer(v: JsonValue): ServerConfig | string {
   if (out.start && transport === "stdio" && !out.command) return `MCP server ${name}: no "command" to start`;
   if (out.start && transport !== "stdio" && !out.url) return `MCP server ${name}: no "url" to connect to`;
   return out;
+}
+
+function oauthOf(v: JsonValue | undefined): OAuthConfig | undefined {
+  if (!isObject(v)) return undefined;
+  const str = (x: JsonValue | undefined): string | undefined => (typeof x === "string" && x ? x : undefined);
+  const port = typeof v.callbackPort === "number" && Number.isInteger(v.callbackPort) && v.callbackPort > 0 && v.callbackPort < 65536 ? v.callbackPort : undefined;
+  const scopes = Array.isArray(v.scopes) ? v.scopes.filter((x): x is string => typeof x === "string") : typeof v.scopes === "string" ? v.scopes.split(/\s+/).filter(Boolean) : undefined;
+  const cimd = str(v.clientMetadataUrl);
+  return {
+    clientId: str(v.clientId),
+    clientSecret: str(v.clientSecret),
+    scopes,
+    callbackPort: port,
+    clientMetadataUrl: cimd && /^https:\/\/[^/]+\/./.test(cimd) ? cimd : undefined,
+    grant: v.grant === "client_credentials" ? "client_credentials" : undefined,
+    privateKeyFile: str(v.privateKeyFile),
+  };
 }

@@ -11,12 +11,30 @@ import type { Duplex } from "node:stream";
 /** Opens the connection for a URL the way the host does (direct, or through its proxy). */
 export type Connector = (url: URL, signal: AbortSignal) => Promise<Socket>;
 
-/** Authorization for a remote server: headers for each request, and what to do about a 401.
- *  OAuth plugs in here later; today a 401 is an error that says what to do. */
+/** Authorization for a remote server (OAuth: oauth/auth.ts): headers for each request, and
+ *  what to do about a 401 or a 403 (`unauthorized` sees both: a 403 matters when its challenge
+ *  asks for more scope). */
 export interface HttpAuth {
   headers(): Promise<Record<string, string>>;
-  /** A 401 arrived: refresh what `headers` returns and answer true to retry once. */
+  /** Make `headers` answer better and say true to send the request again; false leaves the
+   *  status as it is (an error). May throw an error that says what the person must do. */
   unauthorized?(res: IncomingMessage, body: string): Promise<boolean>;
+}
+
+/** How often one request is sent again after `unauthorized` (a sign-in, then a step-up). */
+const AUTH_RETRIES = 3;
+
+/** One request with authorization: `send` is called with the auth headers, again after each
+ *  401/403 the auth hook answers with true. */
+export async function authorized(auth: HttpAuth | undefined, send: (headers: Record<string, string>) => Promise<IncomingMessage>): Promise<IncomingMessage> {
+  let res = await send(auth ? await auth.headers() : {});
+  for (let i = 0; auth?.unauthorized && i < AUTH_RETRIES && (res.statusCode === 401 || res.statusCode === 403); i++) {
+    const status = res.statusCode;
+    const text = await readBody(res, 64 * 1024).catch(() => ""); // the status is what counts
+    if (!(await auth.unauthorized(res, text))) throw new Error(`the server answered ${status}${text.trim() ? ` (${text.trim().slice(0, 200)})` : ""}`);
+    res = await send(await auth.headers());
+  }
+  return res;
 }
 
 export interface Exchange {
@@ -108,7 +126,7 @@ export async function statusError(res: IncomingMessage, what: string): Promise<E
   );
   const status = res.statusCode ?? 0;
   if (status === 401 || status === 403) {
-    return new Error(`${what}: the server answered ${status} (it needs authorization; OAuth is not supported yet — put a token in the server's "headers")`);
+    return new Error(`${what}: the server answered ${status} (it refuses the authorization deepcode sent${body ? `: ${body.slice(0, 200)}` : ""})`);
   }
   return new Error(`${what}: the server answered ${status}${body ? ` (${body.slice(0, 200)})` : ""}`);
 }

@@ -34,6 +34,7 @@ import { serverParts } from "./names.js";
 import { registerResourceMentions } from "./resources.js";
 import { sampleWithModel } from "./sampling.js";
 import { Server } from "./server.js";
+import { SignInStore } from "./oauth/store.js";
 import { statusCommand } from "./status.js";
 
 const MAX_BUFFERED_LOG_LINES = 500;
@@ -69,6 +70,7 @@ class McpMod {
 
   constructor(private readonly api: PluginApi, private readonly o: McpOptions) {
     this.store = new ApprovalStore(api.home, api.root);
+    const signIns = new SignInStore(api.home);
     this.servers = o.servers.map(
       (cfg) =>
         new Server(cfg, {
@@ -87,6 +89,7 @@ class McpMod {
           },
           // deepcode's own way to the network (its proxy settings); sockets are node:net's.
           connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
+          signIns,
         }),
     );
   }
@@ -347,6 +350,8 @@ function statusWord(s: Server): string {
     case "needs-approval":
     case "declined":
       return "needs-approval";
+    case "needs-sign-in":
+      return "needs-auth";
     default:
       return "disabled";
   }

@@ -82,6 +82,9 @@ export class Connection {
   private readonly incoming = new Map<string | number, AbortController>();
   private open = false;
   private ended?: string;
+  /** `_meta` every request carries (the 2026-07-28 revision's per-request protocol version,
+   *  capabilities and client info: client.ts). */
+  requestMeta?: JsonObject;
 
   constructor(private readonly transport: Transport, private readonly h: Handlers) {}
 
@@ -98,6 +101,7 @@ export class Connection {
     if (this.ended) return Promise.reject(new Error(`the connection is closed (${this.ended})`));
     const id = this.nextId++;
     const p: JsonObject = { ...(params ?? {}) };
+    if (this.requestMeta) p._meta = { ...this.requestMeta, ...((p._meta as JsonObject | undefined) ?? {}) };
     if (o.onProgress) p._meta = { ...((p._meta as JsonObject | undefined) ?? {}), progressToken: id };
     return new Promise<JsonObject>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;

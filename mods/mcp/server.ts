@@ -15,8 +15,10 @@ import { StdioTransport } from "./stdio.js";
 import { StreamableHttpTransport } from "./streamable.js";
 import { promptCommand } from "./prompts.js";
 import type { Connector } from "./http.js";
+import { isSignInNeeded, OAuth, type Person } from "./oauth/auth.js";
+import type { SignInStore } from "./oauth/store.js";
 
-export type State = "off" | "needs-approval" | "declined" | "connecting" | "connected" | "failed" | "reconnecting";
+export type State = "off" | "needs-approval" | "declined" | "connecting" | "connected" | "failed" | "reconnecting" | "needs-sign-in";
 
 /** What a server needs of the mod around it. */
 export interface ServerDeps {
@@ -35,6 +37,8 @@ export interface ServerDeps {
   toolChanged?(name: string, now: ToolSpec | undefined): void;
   /** The server is connected for the first time (its tools registered). */
   connected?(server: Server): void;
+  /** Where remote servers' sign-ins are kept (oauth/store.ts). */
+  signIns: SignInStore;
 }
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
@@ -67,11 +71,45 @@ export class Server {
   /** Aborts the connection attempt under way (stop() never waits for a server still connecting). */
   private attemptCtl?: AbortController;
   private timer?: ReturnType<typeof setTimeout>;
+  /** OAuth for a remote server, unless its configuration sends an Authorization header. */
+  readonly oauth?: OAuth;
+  private signInWaitMs?: number;
 
   constructor(readonly cfg: ServerConfig, private readonly d: ServerDeps) {
     this.part = safePart(cfg.name);
     this.state = cfg.start ? "connecting" : "off";
     this.reason = cfg.start ? undefined : cfg.why;
+    const own = Object.keys(cfg.headers ?? {}).some((k) => k.toLowerCase() === "authorization");
+    if (cfg.transport !== "stdio" && cfg.url && !own) {
+      this.oauth = new OAuth({ name: cfg.name, url: cfg.url, config: cfg.oauth, store: d.signIns, connect: d.connect, log: (line) => d.log(cfg.name, `oauth: ${line}`) });
+    }
+  }
+
+  /** Sign in now (`mcp login`): reconnect with a person at hand to authorize. */
+  async login(person: Person): Promise<string> {
+    if (!this.cfg.start) return `${this.name} is not started: ${this.reason}`;
+    if (!this.oauth) return this.cfg.transport === "stdio" ? `${this.name} is a local (stdio) server: it has no sign-in` : `${this.name} sends its own Authorization header (its "headers"): deepcode does not sign in for it`;
+    if (this.state === "needs-approval" || this.state === "declined") return `${this.name} needs your approval first: /mcp approve ${this.name}`;
+    await this.stop("connecting");
+    this.oauth.begin(person);
+    // The person's sign-in happens inside the connection's first requests: they get its time.
+    this.signInWaitMs = person.timeoutMs;
+    try {
+      await this.start();
+    } finally {
+      this.oauth.end();
+      this.signInWaitMs = undefined;
+    }
+    if (this.state === "connected") return this.oauth.asked ? `Signed in to ${this.name}: ${this.describe()}` : `${this.name} did not ask for sign-in: ${this.describe()}`;
+    return `Sign-in to ${this.name} did not complete: ${this.describe()}`;
+  }
+
+  /** Forget the sign-in (`mcp logout`) and disconnect. */
+  async logout(): Promise<string> {
+    if (!this.oauth) return `${this.name} has no sign-in to forget`;
+    const had = this.oauth.logout();
+    if (this.state === "connected" || this.state === "connecting" || this.state === "reconnecting") await this.stop("needs-sign-in", "signed out");
+    return had ? `Signed out of ${this.name}: its tokens and registration are removed from ${this.d.signIns.file}` : `${this.name} had no stored sign-in`;
   }
 
   get name(): string {
@@ -114,6 +152,8 @@ export class Server {
         return `failed: ${this.reason}`;
       case "needs-approval":
         return `needs your approval (/mcp approve ${this.name})`;
+      case "needs-sign-in":
+        return `needs sign-in (deepcode mcp login ${this.name}${this.reason && this.reason !== "signed out" ? `; ${this.reason}` : ""})`;
       case "declined":
         return `not started: you declined it for this project (/mcp approve ${this.name} asks again)`;
       default:
@@ -139,8 +179,8 @@ export class Server {
         signal: ctl.signal,
         clientInfo: { name: "deepcode", version: this.d.options.clientVersion },
         handlers: { ...this.d.handlers(this), changed: (what) => void this.refresh(what), closed: (why) => this.lost(why) },
-        timeoutMs: this.d.options.startupTimeoutMs,
-        requestTimeoutMs: this.d.options.startupTimeoutMs,
+        timeoutMs: this.signInWaitMs ?? this.d.options.startupTimeoutMs,
+        requestTimeoutMs: this.signInWaitMs ?? this.d.options.startupTimeoutMs,
       });
       if (this.stopped || ctl.signal.aborted) {
         await client.close();
@@ -157,6 +197,13 @@ export class Server {
       const c = this.client;
       this.client = undefined;
       await c?.close().catch(() => undefined); // it failed half-way: nothing more to end
+      if (isSignInNeeded(err)) {
+        // Not a failure: the person signs in when they choose to (nothing waits for a browser).
+        this.state = "needs-sign-in";
+        this.reason = err.message === "it needs sign-in" ? undefined : err.message;
+        this.d.news(`MCP server ${this.name} needs sign-in: run deepcode mcp login ${this.name} (in the REPL: /mcp login ${this.name})`);
+        return;
+      }
       if (again) return this.retry(why);
       if (this.firstTries < FIRST_BACKOFF_MS.length && !HOPELESS.test(why)) {
         const wait = FIRST_BACKOFF_MS[this.firstTries++];
@@ -210,8 +257,8 @@ export class Server {
   private transport(): Transport {
     const c = this.cfg;
     const headers = c.headers ?? {};
-    if (c.transport === "http") return new StreamableHttpTransport({ url: c.url!, headers, connect: this.d.connect });
-    if (c.transport === "sse") return new LegacySseTransport({ url: c.url!, headers, connect: this.d.connect, timeoutMs: this.d.options.startupTimeoutMs });
+    if (c.transport === "http") return new StreamableHttpTransport({ url: c.url!, headers, connect: this.d.connect, auth: this.oauth });
+    if (c.transport === "sse") return new LegacySseTransport({ url: c.url!, headers, connect: this.d.connect, auth: this.oauth, timeoutMs: this.d.options.startupTimeoutMs });
     return new StdioTransport({
       command: c.command!,
       args: c.args ?? [],
@@ -319,6 +366,9 @@ export class Server {
       return toolOutput(this.name, tool, r, this.d.options.maxOutputTokens);
     } catch (err) {
       if (ctx.signal.aborted) return { content: "Interrupted: the user stopped this call (the server was told to cancel it).", isError: true, summary: `${this.name} ${tool}: interrupted` };
+      if (isSignInNeeded(err)) {
+        return { content: `${tool} (MCP server ${this.name}) did not run: the server needs the user to sign in (${err.message}). Tell the user to run: deepcode mcp login ${this.name} (in the REPL: /mcp login ${this.name}).`, isError: true, summary: `${this.name} ${tool}: needs sign-in` };
+      }
       const why = reasonOf(err, this.d.options.toolTimeoutMs);
       return { content: `${tool} (MCP server ${this.name}) failed: ${why}`, isError: true, summary: `${this.name} ${tool}: failed` };
     }

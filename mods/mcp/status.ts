@@ -2,7 +2,8 @@
 // with what it offers, connecting, failed and why, waiting for approval, not started and why
 // (an untrusted project, the managed policy, disabledMcpjsonServers) — and what to do about it:
 // `/mcp <name>` for details (its command or URL, tools, stderr, log), `/mcp reconnect <name>`,
-// `/mcp disable <name>` / `/mcp enable <name>` (this session), `/mcp approve <name>`.
+// `/mcp disable <name>` / `/mcp enable <name>` (this session), `/mcp approve <name>`,
+// `/mcp login <name>` (OAuth sign-in to a remote server) and `/mcp logout <name>`.
 
 import type { CommandContext, CommandSpec } from "../../src/contract/index.js";
 import type { Server } from "./server.js";
@@ -15,13 +16,15 @@ export interface StatusDeps {
   settle(): Promise<void>;
 }
 
-const ACTIONS = ["reconnect", "disable", "enable", "approve"] as const;
+const ACTIONS = ["reconnect", "disable", "enable", "approve", "login", "logout"] as const;
+/** How long a sign-in waits for the browser's answer. */
+const SIGN_IN_WAIT_MS = 5 * 60_000;
 
 export function statusCommand(d: StatusDeps): CommandSpec {
   return {
     name: "mcp",
-    args: "[name | reconnect|disable|enable|approve name]",
-    description: "MCP servers: their state, tools, prompts and resources; reconnect, disable, approve",
+    args: "[name | reconnect|disable|enable|approve|login|logout name]",
+    description: "MCP servers: their state, tools, prompts and resources; reconnect, disable, approve, sign in and out",
     run: (ctx) => run(d, ctx),
     complete: (partial, words) => {
       const names = d.servers().map((s) => s.name);
@@ -65,6 +68,10 @@ async function act(d: StatusDeps, s: Server, verb: (typeof ACTIONS)[number], ctx
       return `${s.name}: ${s.describe()}`;
     case "approve":
       return d.approve(s, ctx.sessionId);
+    case "login":
+      return s.login({ say: (t) => ctx.print(t), signal: ctx.signal, timeoutMs: SIGN_IN_WAIT_MS });
+    case "logout":
+      return s.logout();
   }
 }
 
@@ -76,7 +83,7 @@ export function list(all: readonly Server[]): string {
   if (all.length === 0) return "No MCP servers configured. Add one with `deepcode mcp add NAME -- command args…`, or put them in .mcp.json.";
   const width = Math.max(...all.map((s) => s.name.length));
   const lines = all.map((s) => `${mark(s)} ${s.name.padEnd(width)}  ${s.describe()}  · ${s.cfg.scope}: ${s.target()}`);
-  return [`MCP servers (${all.length}):`, ...lines.map((l) => `  ${l}`), "/mcp <name> for details · /mcp reconnect|disable|enable|approve <name>"].join("\n");
+  return [`MCP servers (${all.length}):`, ...lines.map((l) => `  ${l}`), "/mcp <name> for details · /mcp reconnect|disable|enable|approve|login|logout <name>"].join("\n");
 }
 
 function details(s: Server, log: string | undefined): string {

@@ -8,7 +8,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
-import { contentType, exchange, readBody, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
+import { authorized, contentType, exchange, readBody, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
 import { SseParser, type SseState } from "../../src/contract/index.js";
 
 export interface StreamableOptions {
@@ -60,6 +60,14 @@ export class StreamableHttpTransport implements Transport {
       res.resume();
       this.lost("the server ended the session (404)");
       throw new Error("the server ended the session");
+    }
+    if (status >= 400 && status < 500 && m.id !== undefined && contentType(res) === "application/json") {
+      // A refusal that is a JSON-RPC error for this request (a 2026-07-28 server refusing an
+      // `initialize`, say) is that request's answer: the caller sees its code.
+      const text = await readBody(res, 64 * 1024).catch(() => "");
+      const answer = jsonRpcError(text, m.id);
+      if (answer) return this.h?.message(answer);
+      throw new Error(`POST ${m.method ?? "response"}: the server answered ${status}${text.trim() ? ` (${text.trim().slice(0, 200)})` : ""}`);
     }
     if (status < 200 || status >= 300) throw await statusError(res, `POST ${m.method ?? "response"}`);
     const type = contentType(res);
@@ -117,16 +125,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async request(method: "GET" | "POST", extra: Record<string, string>, body?: string): Promise<IncomingMessage> {
-    const auth = this.o.auth ? await this.o.auth.headers() : {};
-    let res = await this.signals.exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, connect: this.o.connect });
-    if (res.statusCode === 401 && this.o.auth?.unauthorized) {
-      const text = await readBody(res, 64 * 1024).catch(() => "");
-      if (await this.o.auth.unauthorized(res, text)) {
-        const again = await this.o.auth.headers();
-        res = await this.signals.exchange({ method, url: this.url, headers: this.headers({ ...again, ...extra }), body, connect: this.o.connect });
-      }
-    }
-    return res;
+    return authorized(this.o.auth, (auth) => this.signals.exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, connect: this.o.connect }));
   }
 
   /** Read an SSE response. `owed`: the id of our request whose answer this stream carries; if
@@ -266,4 +265,14 @@ function delay(ms: number, signal: AbortSignal, keep = false): Promise<void> {
     }
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+function jsonRpcError(text: string, id: unknown): JsonObject | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (typeof v === "object" && v !== null && !Array.isArray(v) && (v as JsonObject).id === id && typeof (v as JsonObject).error === "object") return v as JsonObject;
+  } catch {
+    // not JSON: the caller reports the status with the text
+  }
+  return undefined;
 }

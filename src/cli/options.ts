@@ -73,7 +73,7 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
   {
     name: "mcp",
     args: "VERB …",
-    help: "MCP servers: list, get, approve, add, add-json, remove (deepcode mcp --help)",
+    help: "MCP servers: list, get, approve, login, logout, add, add-json, remove (deepcode mcp --help)",
     options: [{ name: "scope", short: "s", type: "string", value: "local|project|user", help: "where add and remove write (default local)" }, HELP_OPTION],
     ownArgs: true,
   },

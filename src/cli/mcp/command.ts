@@ -23,6 +23,8 @@ export const MCP_HELP = `deepcode mcp — MCP servers (Claude Code's configurati
                                             (list/get/approve take --mcp-config F… and --strict-mcp-config)
   deepcode mcp get NAME                     one server: command or URL, tools, prompts, stderr
   deepcode mcp approve NAME                 (in the REPL: /mcp approve NAME) start a project server
+  deepcode mcp login NAME                   sign in to a remote server (OAuth; opens a browser or prints the URL)
+  deepcode mcp logout NAME                  forget a remote server's sign-in (its tokens and registration)
   deepcode mcp add [-s SCOPE] [-e KEY=VALUE]… NAME -- COMMAND [ARGS…]
   deepcode mcp add [-s SCOPE] --transport http|sse [-H "Name: value"]… NAME URL
   deepcode mcp add-json [-s SCOPE] NAME '{"command": …}'
@@ -47,7 +49,9 @@ export async function runMcp(args: string[], options: AssembleOptions): Promise<
     switch (verb) {
       case "list":
       case "get":
-      case "approve": {
+      case "approve":
+      case "login":
+      case "logout": {
         const own = configFlags(rest);
         if ("error" in own) return usage(own.error);
         const mcpConfig = [...(options.mcpConfig ?? []), ...(own.options.mcpConfig ?? [])];
@@ -96,15 +100,20 @@ async function viaMod(line: string, options: AssembleOptions): Promise<number> {
     return 1;
   }
   const [verb, name] = line.split(" ");
+  let last = "";
   await cmd.spec.run({
     args: verb === "get" ? (name ?? "") : line,
     sessionId: "",
     signal: new AbortController().signal,
     interactive: false,
-    print: (t) => process.stdout.write(`${t}\n`),
+    print: (t) => {
+      last = t;
+      process.stdout.write(`${t}\n`);
+    },
     submit: () => Promise.reject(new Error("deepcode mcp runs no model turns")),
   });
-  return 0;
+  // A sign-in that did not complete fails the command, so a script can tell.
+  return verb === "login" && !/^(Signed in to|\S+ did not ask for sign-in)/.test(last) ? 1 : 0;
 }
 
 const ADD_OPTIONS = {

@@ -100,6 +100,7 @@ function serverEntry(c: Configured, i: McpConfigInput, g: Gates): { [k: string]:
   } else {
     out.url = x(r.url);
     out.headers = xs(r.headers);
+    if (isObject(r.oauth)) out.oauth = { ...r.oauth, ...xs({ clientId: r.oauth.clientId ?? null, clientSecret: r.oauth.clientSecret ?? null }) };
   }
   const why = (): string | undefined => {
     const bad = badServerName(c.name);

@@ -1,6 +1,6 @@
 // The MCP servers and their states, as `-p --output-format stream-json` lists them on its
 // init line (Claude Code's `mcp_servers: [{name, status}]`): status is connected, pending
-// (connecting), failed, needs-approval or disabled. Read from the mcp mod's own report
+// (connecting), failed, needs-approval, needs-auth (a remote server waiting for sign-in) or disabled. Read from the mcp mod's own report
 // (PluginApi.status), so it says what the mod knows at the moment it is asked.
 
 import type { JsonValue } from "../../contract/index.js";

@@ -1,0 +1,104 @@
+// Sign-in state of remote MCP servers: `~/.deepcode/mcp-oauth.json` (mode 0600, its folder
+// 0700), one entry per server name and origin, so a server renamed or moved to another origin
+// never receives another's tokens. An entry holds the client (registered, or configured — the
+// configured secret is not written here), the tokens, the issuer they came from (a different
+// issuer later drops both: SEP-2352), and the scopes asked for so far (a step-up asks for the
+// union). Writes go through a temporary file and a rename; the file never reaches a log.
+
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isObject } from "../../../src/lib/json.js";
+import { readRegularFileSync } from "../../../src/lib/regular-file.js";
+
+export type AuthMethod = "none" | "client_secret_basic" | "client_secret_post";
+
+export interface StoredClient {
+  id: string;
+  secret?: string;
+  method: AuthMethod;
+  /** The redirect URI it was registered with (a registered client only). */
+  redirectUri?: string;
+  registered: boolean;
+}
+
+export interface StoredTokens {
+  access: string;
+  refresh?: string;
+  /** Epoch milliseconds. */
+  expiresAt?: number;
+  issuedAt?: number;
+  scope?: string;
+}
+
+export interface SignIn {
+  issuer?: string;
+  client?: StoredClient;
+  tokens?: StoredTokens;
+  /** Every scope asked for so far (the next authorization asks for these too). */
+  scopes?: string[];
+  resource?: string;
+  tokenEndpoint?: string;
+  /** The scope a server's last refusal asked for, for the next sign-in. */
+  wanted?: string;
+}
+
+const MAX_BYTES = 1024 * 1024;
+
+export class SignInStore {
+  readonly file: string;
+
+  constructor(private readonly home: string) {
+    this.file = join(home, "mcp-oauth.json");
+  }
+
+  static key(name: string, url: string): string {
+    return `${name} ${new URL(url).origin}`;
+  }
+
+  get(key: string): SignIn {
+    const all = this.readAll();
+    const v = all[key];
+    return isObject(v) ? (v as unknown as SignIn) : {};
+  }
+
+  set(key: string, entry: SignIn): void {
+    const all = this.readAll();
+    all[key] = entry;
+    this.writeAll(all);
+  }
+
+  /** Forget a server's sign-in; true when there was one. */
+  remove(key: string): boolean {
+    const all = this.readAll();
+    if (!(key in all)) return false;
+    delete all[key];
+    if (Object.keys(all).length === 0) rmSync(this.file, { force: true });
+    else this.writeAll(all);
+    return true;
+  }
+
+  private readAll(): Record<string, unknown> {
+    let text: string;
+    try {
+      text = readRegularFileSync(this.file, MAX_BYTES).data.toString("utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return Object.create(null) as Record<string, unknown>;
+      throw new Error(`${this.file} cannot be read: ${(err as Error).message}`, { cause: err });
+    }
+    try {
+      const v: unknown = JSON.parse(text);
+      if (isObject(v)) return Object.assign(Object.create(null) as Record<string, unknown>, v);
+    } catch {
+      // damaged: named below, and replaced by the next sign-in
+    }
+    throw new Error(`${this.file} is not a JSON object: remove it to sign in again`);
+  }
+
+  private writeAll(all: Record<string, unknown>): void {
+    mkdirSync(this.home, { recursive: true, mode: 0o700 });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, this.file);
+  }
+}
