@@ -21,7 +21,7 @@ import { builtinTools } from "../builtins/index.js";
 import { capsFor, createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../providers/index.js";
 import { loadSettings, defaultManagedPath, settingFile } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
-import { historyHoldsSecret, permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
+import { allowRuleNamesHost, historyHoldsSecret, permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
 import { noKeyHelp, resolveApiKey, type ApiKey } from "./credentials.js";
 import { keyEnvWarning } from "./key-env.js";
 import { packageVersion } from "./version.js";
@@ -105,7 +105,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const chain = new Chain();
   chain.onReport((r) => warn(`${r.owner} on ${r.event}: ${r.message}`));
   // Every variable that can hold a key deepcode uses stays out of child processes.
-  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)], writeJournal: join(home, "writes") });
+  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)], writeJournal: join(home, "writes"), fetch: { privateHostAllowed: (host) => allowRuleNamesHost(permissions.rules, host) } });
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.add(t, "builtin");
 
@@ -302,7 +302,7 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
 /** Built-in mods, loaded through the same interface as third-party plugins. (plan, checkpoints,
  *  hooks, hookify, mcp, telemetry and sandbox load separately: they need their tier or their
  *  part of settings.) */
-export const BUILTIN_MODS = ["instructions", "memory", "skills", "agents"];
+export const BUILTIN_MODS = ["instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook"];
 
 function modPath(mod: string): string {
   return fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url));

@@ -32,7 +32,8 @@ export function sectionChanges(before: readonly SystemSection[], now: readonly S
 /** Tools registered after the prefix was built are announced once, reachable through the proxy. */
 export function lateTools(registered: readonly RegisteredTool[], inPrefix: readonly ToolDefinition[], announced: ReadonlySet<string>): { note?: TailNote; names: string[] } {
   const prefixNames = new Set(inPrefix.map((t) => t.function.name));
-  const fresh = registered.filter((t) => !prefixNames.has(t.spec.name) && !announced.has(t.spec.name));
+  // An on-demand tool is never announced: its one line is in the prefix, or its owner tells the model.
+  const fresh = registered.filter((t) => t.spec.onDemand === undefined && !prefixNames.has(t.spec.name) && !announced.has(t.spec.name));
   if (fresh.length === 0) return { names: [] };
   const lines = fresh.map((t) => `- ${t.spec.name} (from ${t.source}): ${t.spec.description}\n  parameters: ${JSON.stringify(canonicalize(t.spec.inputSchema))}`);
   return {
