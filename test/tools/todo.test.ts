@@ -52,9 +52,11 @@ describe("TodoWrite in -p", () => {
   });
 });
 
-const repl = useRepl();
 
 describe("TodoWrite in the REPL", () => {
+  // The terminal tests' hooks (tmux, skip without it) for this block only.
+  const repl = useRepl();
+
   it("shows the checklist under the call when it changes, one quiet line when it does not, and /todos shows it again", async () => {
     const t = await repl.open({ replies: [write(todos("in_progress")), write(todos("in_progress")), write(todos("completed")), { content: "all done" }] });
     enter(t, "plan it");

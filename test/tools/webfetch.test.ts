@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
+import { enter, useRepl } from "../repl/helpers.js";
 
 const PAGE = `<!doctype html><html><head><title>Widget docs</title><style>.x{color:red}</style>
 <script>document.write("SCRIPT-TEXT")</script></head><body>
@@ -103,5 +104,24 @@ describe("WebFetch", () => {
     expect(results[1]).toContain("## Install");
     expect(served).toBe(1);
     expect(hits).toEqual(["/docs"]);
+  });
+});
+
+
+describe("WebFetch in the REPL", () => {
+  // The terminal tests' hooks (tmux, skip without it) for this block only.
+  const repl = useRepl();
+
+  it("asks about the host, offering to remember WebFetch(domain:HOST), and a no sends nothing", async () => {
+    const fetch = { tool_calls: [{ name: "UseTool", arguments: { name: "WebFetch", input: { url: "https://docs.example.com/guide", prompt: "how to install" } } }] };
+    const t = await repl.open({ replies: [fetch, { content: "ok, not fetched" }] });
+    enter(t, "read the guide");
+    const s = await t.waitFor("[a] always this session: WebFetch(domain:docs.example.com)");
+    expect(s).toMatch(/WebFetch reaches docs\.example\.com: needs approval/);
+    expect(s).toContain("GET https://docs.example.com/guide");
+    t.press("n");
+    await t.waitFor("ok, not fetched");
+    const tool = chatBodies(repl.sim.requests).at(-1)!.messages.find((m) => m.role === "tool");
+    expect(String(tool?.content)).toMatch(/Permission denied for WebFetch/);
   });
 });
