@@ -55,7 +55,13 @@ export async function httpFetch(req: HttpFetchRequest, policy: FetchPolicy = {})
     r.on("error", reject);
     r.end(req.body);
   });
-  const { data, truncated } = await readBounded(decoded(res), req.maxBytes ?? DEFAULT_MAX_BYTES, signal);
+  let body: { data: Buffer; truncated: boolean };
+  try {
+    body = await readBounded(decoded(res), req.maxBytes ?? DEFAULT_MAX_BYTES, signal);
+  } finally {
+    res.destroy(); // a cut or aborted body: the rest is not read (no-op once it has ended)
+  }
+  const { data, truncated } = body;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
   return { status: res.statusCode ?? 0, headers, body: decodeText(data, headers["content-type"]), address: target.address, ...(truncated ? { truncated } : {}) };
