@@ -36,7 +36,7 @@ import mcpMod from "../dist/mods/mcp/index.js";
 import planMod from "../dist/mods/plan/index.js";
 import { profileOf } from "../dist/src/cli/cost/tiers.js";
 import { DEFAULT_TIERS } from "../dist/src/core/cost/index.js";
-import { toolEffects } from "../dist/src/cli/effects/tool-effects.js";
+import { toolEffects } from "../dist/src/lib/effects/tool-effects.js";
 import { CommandRegistry } from "../dist/src/core/commands.js";
 import { countTokens, renderRequest, startSimulator } from "../test/sim/server.mjs";
 import { renderMessage } from "../test/sim/render.mjs";

@@ -18,7 +18,8 @@
 // for the model at the next turn (context.tail).
 
 import { lstatSync } from "node:fs";
-import type { Plugin } from "../../src/contract/index.js";
+import type { JsonValue, Plugin } from "../../src/contract/index.js";
+import { isObject } from "../../src/lib/json.js";
 import { rewind, rewindConversationOnly, undo } from "./commands.js";
 import { entryOf, linkTarget, pathsBelow, stateOf } from "./files.js";
 import { shown } from "./revert.js";
@@ -28,9 +29,9 @@ const plugin: Plugin = {
   id: "checkpoints",
   description: "file checkpoints before every change; /undo and /rewind",
   register(api) {
-    const sessionsDir = typeof api.config.sessionsDir === "string" ? api.config.sessionsDir : "";
-    const maxBytes = typeof api.config.maxBytes === "number" ? api.config.maxBytes : 256 * 1024 * 1024;
-    if (api.config.enabled === false || !sessionsDir) {
+    const { enabled, maxBytes } = checkpointSettings(api.settings.get("checkpoints"));
+    const sessionsDir = api.host.sessionsDir;
+    if (!enabled) {
       const off = (ctx: { print(t: string): void }): void => ctx.print("checkpoints are off (settings checkpoints.enabled): nothing to put back");
       api.command({ name: "undo", description: "put back the files the last turn changed (checkpoints are off)", run: off });
       // The conversation needs no file store: it can still go back (and stays cached).
@@ -180,6 +181,15 @@ function sizeOf(p: string): number {
 
 function mib(n: number): string {
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
+}
+
+export const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+
+/** Settings `checkpoints`: { enabled?: boolean (default true), maxBytes?: number (default 256 MiB) }. */
+export function checkpointSettings(v: JsonValue | undefined): { enabled: boolean; maxBytes: number } {
+  const o = isObject(v) ? v : {};
+  const maxBytes = typeof o.maxBytes === "number" && o.maxBytes >= 0 ? Math.floor(o.maxBytes) : DEFAULT_CHECKPOINT_BYTES;
+  return { enabled: o.enabled !== false, maxBytes };
 }
 
 export default plugin;

@@ -11,8 +11,9 @@
 //
 // Rules only ever tighten (deny, ask, add a note), so a project's own rules apply whether or
 // not the project is trusted. `/hookify list` shows every rule and its state; `/hookify <what
-// to prevent>` asks the model to write a rule. `api.config` may carry `dirs` (where rule files
-// are looked for) and `sessionsDir` (where transcripts are, for `transcript` conditions).
+// to prevent>` asks the model to write a rule. `api.config` (settings `pluginConfig.hookify`) may
+// carry `dirs` (where rule files are looked for); transcripts for `transcript` conditions are
+// in the sessions folder (api.host.sessionsDir).
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { homedir } from "node:os";
@@ -36,7 +37,7 @@ const plugin: Plugin = {
   register(api) {
     const c = api.config as Readonly<Record<string, JsonValue>>;
     const dirs = Array.isArray(c.dirs) ? c.dirs.filter((d): d is string => typeof d === "string") : ruleDirs(api.root, api.home);
-    const sessionsDir = typeof c.sessionsDir === "string" ? c.sessionsDir : join(api.home, "sessions", api.root.replace(/[^A-Za-z0-9]/g, "-"));
+    const sessionsDir = api.host.sessionsDir;
     // The project's own folders (a cloned repository writes them): inside the root, and not the
     // person's ~/.claude or deepcode's home (a project at the home folder is the person's).
     const mine = new Set([join(homedir(), ".claude"), api.home].map((d) => resolve(d)));

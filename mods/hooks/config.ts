@@ -10,6 +10,8 @@
 //
 // Shape per event, as Claude Code writes it:
 //   "PreToolUse": [{ "matcher": "Edit|Write", "hooks": [{ "type": "command", "command": "…", "timeout": 60 }] }]
+// A command may also carry `async: true` / `asyncRewake: true` (runs in the background; see
+// background.ts) and `if: "Bash(git commit *)"` (runs only for tool calls the rule matches; see if.ts).
 // Matchers (Claude Code's rules): absent, "" or "*" match everything; a string of letters,
 // digits, `_` and `|` is a list of exact names; anything else is a JavaScript regular
 // expression, tested unanchored. Fail closed on the gate: a PreToolUse entry deepcode cannot
@@ -18,9 +20,12 @@
 
 import type { JsonValue } from "../../src/contract/index.js";
 import { isObject } from "../../src/lib/json.js";
+import { ifMatches, parseIf, understood, type IfRule } from "./if.js";
 
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
+/** The events about one tool call: the only ones where a command's `if` is tested. */
+const TOOL_EVENTS: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse"]);
 
 /** Claude Code's default command timeout, in seconds. */
 export const DEFAULT_TIMEOUT_S = 60;
@@ -30,6 +35,17 @@ export interface HookCommand {
   timeoutMs: number;
   /** Variables its layer adds to the command's environment (a plugin's CLAUDE_PLUGIN_ROOT). */
   env?: Record<string, string>;
+  /** `async: true` ("async") or `asyncRewake: true` ("rewake"): runs in the background. */
+  background?: "async" | "rewake";
+  /** `if`: the permission rule a tool call must match for the command to run. */
+  condition?: IfRule;
+}
+
+/** A tool call, for testing commands' `if` rules. */
+export interface CallFacts {
+  names: readonly string[];
+  input: Readonly<Record<string, JsonValue>>;
+  root: string;
 }
 
 export interface HookGroup {
@@ -109,6 +125,9 @@ function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: 
     return gate ? { matches, commands: [], problem: `${where}: ${problem}` } : null;
   };
   if (!isObject(entry)) return fail("must be an object { matcher, hooks }");
+  for (const k of ["if", "async", "asyncRewake"]) {
+    if (entry[k] !== undefined) warnings.push(`${where}: '${k}' belongs on each command in 'hooks' (beside "type" and "command"), not on the entry; ignored here`);
+  }
   const m = compileMatcher(entry.matcher);
   if (typeof m === "string") return fail(m);
   if (!Array.isArray(entry.hooks)) return fail("'hooks' must be an array of { type: \"command\", command }", m);
@@ -122,9 +141,32 @@ function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: 
       if (typeof h.timeout === "number" && h.timeout > 0 && Number.isFinite(h.timeout)) seconds = h.timeout;
       else warnings.push(`${where}.hooks[${j}]: timeout must be a number of seconds > 0; using ${DEFAULT_TIMEOUT_S}`);
     }
-    commands.push({ command: h.command, timeoutMs: Math.round(seconds * 1000), ...(env ? { env } : {}) });
+    const background = readBackground(h, `${where}.hooks[${j}]`, event, warnings);
+    let condition: IfRule | undefined;
+    if (h.if !== undefined) {
+      const rule = parseIf(h.if);
+      if (typeof rule === "string") return fail(`hooks[${j}]: ${rule}`, m);
+      if (!TOOL_EVENTS.has(event)) {
+        warnings.push(`${where}.hooks[${j}]: 'if' is tested only on tool events (PreToolUse, PostToolUse); this ${event} command never runs (as in Claude Code)`);
+        continue;
+      }
+      if (!understood(rule)) warnings.push(`${where}.hooks[${j}]: deepcode cannot read the pattern of 'if' ${JSON.stringify(rule.text)} for ${rule.tool}; the command runs on every ${rule.tool} call`);
+      condition = rule;
+    }
+    commands.push({ command: h.command, timeoutMs: Math.round(seconds * 1000), ...(env ? { env } : {}), ...(background ? { background } : {}), ...(condition ? { condition } : {}) });
   }
   return { matches: m, commands };
+}
+
+/** `async` / `asyncRewake` (which implies async). A background PreToolUse command cannot
+ *  answer for the call (it already ran on): said at start, as Claude Code documents it. */
+function readBackground(h: Obj, where: string, event: HookEvent, warnings: string[]): HookCommand["background"] {
+  for (const k of ["async", "asyncRewake"] as const) {
+    if (h[k] !== undefined && typeof h[k] !== "boolean") warnings.push(`${where}: '${k}' must be true or false; taken as false`);
+  }
+  const mode = h.asyncRewake === true ? "rewake" : h.async === true ? "async" : undefined;
+  if (mode && event === "PreToolUse") warnings.push(`${where}: runs in the background (${mode === "rewake" ? "asyncRewake" : "async"}), so its decision is not applied to the call — a gate hook must not be async`);
+  return mode;
 }
 
 /** Claude Code's matcher rules; a string is the reason it cannot be compiled. */
@@ -146,7 +188,7 @@ export function compileMatcher(m: JsonValue | undefined): ((value: string) => bo
 /** The groups of `event` that match `value` — or any of the values (a tool's names) — (null:
  *  the event has no matcher, every group applies), and their commands without duplicates (Claude Code runs an identical command once
  *  per event even when several entries list it). */
-export function matching(set: HookSet, event: HookEvent, value: string | readonly string[] | null): { commands: HookCommand[]; problems: string[] } {
+export function matching(set: HookSet, event: HookEvent, value: string | readonly string[] | null, call?: CallFacts): { commands: HookCommand[]; problems: string[] } {
   const seen = new Map<string, HookCommand>();
   const problems: string[] = [];
   const values = value === null ? null : typeof value === "string" ? [value] : value;
@@ -154,16 +196,19 @@ export function matching(set: HookSet, event: HookEvent, value: string | readonl
     if (values !== null && !values.some((v) => g.matches(v))) continue;
     if (g.problem) problems.push(g.problem);
     for (const c of g.commands) {
-      const prev = seen.get(c.command);
-      if (!prev || prev.timeoutMs < c.timeoutMs) seen.set(c.command, c);
+      if (c.condition && !(call && ifMatches(c.condition, call.names, call.input, call.root))) continue;
+      const key = `${c.background ?? "sync"}\u0000${c.command}`;
+      const prev = seen.get(key);
+      if (!prev || prev.timeoutMs < c.timeoutMs) seen.set(key, c);
     }
   }
   return { commands: [...seen.values()], problems };
 }
 
-/** The longest command timeout of an event: the chain hook's own limit is derived from it. */
+/** The longest timeout of an event's commands the chain waits for (background ones it does
+ *  not): the chain hook's own limit is derived from it. */
 export function longestTimeoutMs(set: HookSet, event: HookEvent): number {
   let max = 0;
-  for (const g of set.events.get(event) ?? []) for (const c of g.commands) max = Math.max(max, c.timeoutMs);
+  for (const g of set.events.get(event) ?? []) for (const c of g.commands) if (!c.background) max = Math.max(max, c.timeoutMs);
   return max;
 }

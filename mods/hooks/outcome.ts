@@ -226,3 +226,34 @@ export function observeAnswer(outcomes: Outcome[], event: string): Common {
   for (const { r } of reads) if (r.blocked !== null) c.warnings.push(`${event} hook: ${r.blocked}`);
   return c;
 }
+
+/** What a background command's run (`async` / `asyncRewake`) means, when it ends. As Claude
+ *  Code documents it: its decisions are not applied (the event went on without it);
+ *  `systemMessage` and `additionalContext` reach the model with the next turn (and the
+ *  message is shown to the person); for `asyncRewake`, exit 2 wakes the model with stderr (or
+ *  stdout when stderr is empty). Another failure is reported to the person. */
+export interface BackgroundAnswer extends Common {
+  /** For the model, with the next prompt. */
+  context: string[];
+  /** asyncRewake's exit 2: what the model must hear now. */
+  wake: string | null;
+}
+
+export function backgroundAnswer(o: Outcome, event: string, rewake: boolean): BackgroundAnswer {
+  const r = read(o);
+  const c = common([{ o, r }], `${event} (background)`);
+  c.stop = null; // `continue: false` cannot stop what already went on
+  const context: string[] = [];
+  let wake: string | null = null;
+  if (r.blocked !== null) {
+    const said = o.run.stderr.trim() || o.run.stdout.trim() || `\`${short(o.command)}\` exited with status 2`;
+    if (rewake) wake = said;
+    else c.warnings.push(`${event} hook (background) \`${short(o.command)}\`: ${said}`);
+  }
+  if (r.text && (event === "SessionStart" || event === "UserPromptSubmit")) context.push(r.text);
+  const ctx = str(specific(r.json).additionalContext);
+  if (ctx) context.push(ctx);
+  const msg = str(r.json?.systemMessage);
+  if (msg) context.push(msg);
+  return { ...c, context, wake };
+}

@@ -30,6 +30,8 @@ export interface HookRun {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** Ended early through its signal (its session ended). */
+  aborted?: boolean;
   /** The command could not be started at all (no bash, bad cwd). */
   spawnError?: string;
 }
@@ -98,7 +100,9 @@ function killTree(pid: number, nonce: string, sig: NodeJS.Signals): void {
 }
 
 /** `o.env`: variables the hook's own configuration adds (a plugin's CLAUDE_PLUGIN_ROOT). */
-export function runHookCommand(command: string, input: object, o: { cwd: string; timeoutMs: number; env?: Readonly<Record<string, string>> }): Promise<HookRun> {
+/** `o.signal`: ends the run early (its whole tree, as on timeout; the result says `aborted`) —
+ *  a background hook whose session ended. */
+export function runHookCommand(command: string, input: object, o: { cwd: string; timeoutMs: number; env?: Readonly<Record<string, string>>; signal?: AbortSignal }): Promise<HookRun> {
   return new Promise((resolve) => {
     const nonce = randomBytes(12).toString("hex");
     const env: NodeJS.ProcessEnv = { ...process.env, ...o.env, CLAUDE_PROJECT_DIR: o.cwd, DEEPCODE_PROJECT_DIR: o.cwd, [RUN_MARK]: nonce };
@@ -125,15 +129,25 @@ export function runHookCommand(command: string, input: object, o: { cwd: string;
     if (pid !== undefined) track(pid, nonce);
 
     let timedOut = false;
+    let aborted = false;
     let settled = false;
     let killTimer: NodeJS.Timeout | undefined;
-    const timer = setTimeout(() => {
-      if (pid === undefined) return;
-      timedOut = true;
+    const end = (): void => {
+      if (pid === undefined || killTimer) return;
       killTree(pid, nonce, "SIGTERM");
       killTimer = setTimeout(() => killTree(pid, nonce, "SIGKILL"), KILL_GRACE_MS);
       killTimer.unref(); // deepcode's exit handler kills the group if it exits first
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      end();
     }, o.timeoutMs);
+    const onAbort = (): void => {
+      aborted = true;
+      end();
+    };
+    if (o.signal?.aborted) onAbort();
+    else o.signal?.addEventListener("abort", onAbort, { once: true });
 
     const text = (chunks: Buffer[], size: number): string => {
       const s = Buffer.concat(chunks).toString("utf8");
@@ -143,13 +157,15 @@ export function runHookCommand(command: string, input: object, o: { cwd: string;
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (killTimer && !timedOut) clearTimeout(killTimer);
+      o.signal?.removeEventListener("abort", onAbort);
+      const killed = timedOut || aborted;
+      if (killTimer && !killed) clearTimeout(killTimer);
       // A hook that exits may leave children it started on purpose (a sound, a notifier) running;
       // they keep running, but our ends of the pipes close so deepcode never waits for them.
-      if (pid !== undefined && !timedOut) live.delete(pid);
+      if (pid !== undefined && !killed) live.delete(pid);
       child.stdout.destroy();
       child.stderr.destroy();
-      resolve({ exitCode, signal, stdout: text(out, sizes.out), stderr: text(err, sizes.err), timedOut, ...(spawnError ? { spawnError } : {}) });
+      resolve({ exitCode, signal, stdout: text(out, sizes.out), stderr: text(err, sizes.err), timedOut, ...(aborted ? { aborted } : {}), ...(spawnError ? { spawnError } : {}) });
     };
     child.on("error", (e) => finish(null, null, e.message));
     child.on("exit", (code, signal) => {
@@ -167,6 +183,7 @@ export function runHookCommand(command: string, input: object, o: { cwd: string;
 export function failureOf(command: string, r: HookRun, timeoutMs: number): string | null {
   const name = `\`${short(command)}\``;
   if (r.spawnError) return `${name} could not start (${r.spawnError})`;
+  if (r.aborted) return `${name} was ended with its session`;
   if (r.timedOut) return `${name} timed out after ${timeoutMs / 1000} s`;
   if (r.exitCode === 0 || r.exitCode === 2) return null;
   const why = r.exitCode === null ? `was killed by ${r.signal ?? "a signal"}` : `exited with status ${r.exitCode}`;

@@ -24,7 +24,7 @@
 // `start: true` (`--permission-mode plan`) plans every turn of the run: `-p` prints the plan and
 // exits. api.status reports { planning, awaiting, planner } for the REPL.
 
-import { DeniedError, type JsonValue, type Plugin, type PluginApi, type CommandContext, type TurnProfile } from "../../src/contract/index.js";
+import { ConfigError, DeniedError, type JsonValue, type Plugin, type PluginApi, type CommandContext, type KnownStatus, type TurnProfile } from "../../src/contract/index.js";
 import { deniedWhilePlanning, DROPPED_NOTE, GO_PROMPT, PLANNING_NOTE, revisePrompt, USAGE } from "./prompts.js";
 
 interface SessionPlan {
@@ -39,9 +39,13 @@ interface SessionPlan {
 const plugin: Plugin = {
   id: "plan",
   description: "plan mode: read-only planning turns on a planner tier, then go, edit or drop",
+  // Prepend, right inside the permission gate and the cost engine: its deny while planning is
+  // outer to every plugin and hook (none can allow a write then, and a downstream deny is final
+  // at the gate), and its planner profile is applied inside the budget gate.
+  placement: { tier: "prepend", after: ["permission-gate", "cost", "non-interactive"] },
   register(api) {
-    const planner = readPlanner(api.config.planner);
-    const start = api.config.start === true;
+    const planner = plannerOf(api.settings.get("planner"), api.host.tiers, api.settings.fileOf("planner"));
+    const start = api.host.flags.planMode;
     const sessions = new Map<string, SessionPlan>();
     let current = "";
     const state = (id: string): SessionPlan => {
@@ -130,7 +134,9 @@ const plugin: Plugin = {
 
     api.status(() => {
       const s = sessions.get(current);
-      return { planning: s?.planning ?? start, awaiting: s?.awaiting ?? false, planner: planner.label, plannerTier: planner.profile.tier ?? null };
+      const report: KnownStatus["plan"] = { planning: s?.planning ?? start, awaiting: s?.awaiting ?? false, planner: planner.label };
+      if (planner.profile.tier) report.plannerTier = planner.profile.tier;
+      return report;
     });
 
     api.command({
@@ -242,16 +248,17 @@ async function askNotes(api: PluginApi, ctx: CommandContext): Promise<string | u
   return typeof v === "string" && v.trim() ? v.trim() : undefined;
 }
 
-function readPlanner(v: JsonValue | undefined): { label: string; profile: TurnProfile } {
-  const o = typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
-  const p = typeof o.profile === "object" && o.profile !== null && !Array.isArray(o.profile) ? o.profile : {};
-  if (typeof p.model !== "string") throw new Error("plan: config.planner.profile.model is missing (assembly passes the resolved planner)");
-  const profile: TurnProfile = { model: p.model };
-  if (typeof p.tier === "string") profile.tier = p.tier;
-  if (p.thinking === "enabled" || p.thinking === "disabled") profile.thinking = p.thinking;
-  if (p.effort === "low" || p.effort === "high" || p.effort === "max") profile.effort = p.effort;
-  if (typeof p.maxTokens === "number") profile.maxTokens = p.maxTokens;
-  return { label: typeof o.label === "string" ? o.label : p.model, profile };
+export const DEFAULT_PLANNER = "reasoner-budget";
+
+/** Settings `planner`: a tier (chat-fast, chat-full, reasoner-budget, reasoner; default
+ *  reasoner-budget) or a model name. Execution runs on the session's own tier. */
+export function plannerOf(v: JsonValue | undefined, tiers: Readonly<Record<string, TurnProfile>>, file?: string): { label: string; profile: TurnProfile } {
+  const name = v === undefined || v === null ? DEFAULT_PLANNER : v;
+  if (typeof name !== "string" || name.trim() === "") throw new ConfigError(`planner: expected a tier (chat-fast, chat-full, reasoner-budget, reasoner) or a model name, got ${JSON.stringify(v)}`, file);
+  const n = name.trim();
+  const tier = tiers[n];
+  if (tier) return { label: `${n} (${tier.model})`, profile: { ...tier } };
+  return { label: n, profile: { model: n } };
 }
 
 export default plugin;

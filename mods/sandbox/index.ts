@@ -5,13 +5,12 @@
 // commands, .mcp.json, git config and hooks) read-only; no network unless settings allow it;
 // dying with deepcode (bwrap.ts has the details). The result says `sandbox: "bwrap"`.
 //
-// Tier: the loader registers this mod last of all, in the builtin tier, so its hook is the
-// innermost on `process.run`: whatever a plugin hook upstream rewrites, the argv that reaches
-// the core is wrapped — no hook can unwrap it, because none runs after it.
+// Placement: builtin tier, after everything else (`after: ["*"]`), so its hook is the innermost
+// on `process.run`: whatever a plugin hook upstream rewrites, the argv that reaches the core is
+// wrapped — no hook can unwrap it, because none runs after it.
 //
-// Configuration (`api.config`, passed by assembly from settings):
-//   { enabled?: boolean, network?: boolean, additionalDirectories?: string[] }
-// `enabled: false` turns it off; `network: true` lets commands reach the network. A request's
+// Configuration: settings `sandbox` ({ enabled?: boolean, network?: boolean }) and the folders
+// the person opened (`permissions.additionalDirectories`, api.host). `enabled: false` turns it off; `network: true` lets commands reach the network. A request's
 // own `network: false` tightens that; its `network: true` cannot loosen settings (a tool does
 // not get to lift the policy). A request's `readOnly: true` (plan mode) binds every folder
 // read-only. Where bubblewrap is not available, this says so once at start, and the permission
@@ -24,7 +23,8 @@
 // api.status: { active, mechanism, network } — the permission gate reads it: only a sandbox that
 // is active and cuts the network off contains a command (sandbox.autoAllowBashIfSandboxed).
 
-import type { JsonValue, Plugin, ProcessRunResult } from "../../src/contract/index.js";
+import type { JsonValue, KnownStatus, Plugin, ProcessRunResult } from "../../src/contract/index.js";
+import { isObject } from "../../src/lib/json.js";
 import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
 import { guardedPaths, missingParents, restore, snapshot } from "./protect.js";
 import { nestedGits, removeNewGits } from "./nested.js";
@@ -63,22 +63,25 @@ export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.P
   };
 }
 
-function readConfig(config: Readonly<Record<string, JsonValue>>): { settings: SandboxSettings; writable: string[] } {
+/** Settings `sandbox`: `enabled` and `network` (Claude Code's object form of `network`, host
+ *  lists, is read as "not allowed"). */
+export function readSandboxSettings(v: JsonValue | undefined): SandboxSettings {
   const settings: SandboxSettings = {};
-  if (typeof config.enabled === "boolean") settings.enabled = config.enabled;
-  // Claude Code's object form of `network` (host lists) is read as "not allowed".
-  if (config.network === true) settings.network = true;
-  const dirs = Array.isArray(config.additionalDirectories) ? config.additionalDirectories.filter((d): d is string => typeof d === "string") : [];
-  return { settings, writable: dirs };
+  if (!isObject(v)) return settings;
+  if (typeof v.enabled === "boolean") settings.enabled = v.enabled;
+  if (v.network === true) settings.network = true;
+  return settings;
 }
 
 const plugin: Plugin = {
   id: "sandbox",
   description: "runs tool processes inside bubblewrap: read-only outside the workspace, no network",
+  placement: { tier: "builtin", after: ["*"] },
   register(api) {
-    const { settings, writable } = readConfig(api.config as Readonly<Record<string, JsonValue>>);
+    const settings = readSandboxSettings(api.settings.get("sandbox"));
+    const writable = [...api.host.additionalDirectories];
     const status = sandboxStatus(settings);
-    api.status(() => ({ active: status.active, mechanism: status.mechanism, network: status.network }));
+    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network }));
     if (!status.active) {
       if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.`);
       return;

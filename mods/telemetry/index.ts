@@ -5,19 +5,21 @@
 // names the registry knows, then checked against the closed schema in src/contract/telemetry.ts;
 // a line that does not conform is dropped whole (and counted), never cut or rewritten.
 //
-// Assembly decides whether it runs (only the person's own settings can turn it on; the managed
-// policy can force it off) and hands over, as `api.config`:
-//   { enabled: true, file: "<home>/telemetry.jsonl", models: ["deepseek-flash", …] }
-// It loads in the prepend tier before the permission gate, so it sees every final decision:
-// a call the gate denies outright never reaches an inner tier.
+// Only the person's own settings (`~/.deepcode/settings.json`: `"telemetry": true`, or
+// `{"enabled": true}`) turn it on (telemetrySetting). A project, local or `--settings` file that
+// tries is ignored with a warning — trusted or not: it is the person's decision, not a
+// repository's. The managed policy can force it off (`false`); a managed `true` is ignored the
+// same way. The file is `<deepcode home>/telemetry.jsonl`; models are the ones deepcode knows
+// (api.host.models). Placement: prepend tier, before everything (`before: ["*"]`), so it sees
+// every final decision: a call the gate denies outright never reaches an inner tier.
 //
 // Tool names: a name counts as the registry's when the engine offered it to the model
 // (`tool.list`) or checked a call to it as a registered tool (`tool.check` with a readOnly
 // flag); a name the model made up is not written.
 
 import { appendFileSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import { checkTelemetryLine, ERROR_CODES, SESSION_END_REASONS, TELEMETRY_VERSION, type JsonValue, type Plugin, type TelemetryEvent } from "../../src/contract/index.js";
+import { dirname, join } from "node:path";
+import { checkTelemetryLine, ERROR_CODES, SESSION_END_REASONS, TELEMETRY_VERSION, type JsonValue, type Plugin, type SettingsView, type TelemetryEvent } from "../../src/contract/index.js";
 
 interface TurnState {
   startedAt: number;
@@ -28,11 +30,13 @@ interface TurnState {
 const plugin: Plugin = {
   id: "telemetry",
   description: "local telemetry (off by default): six events, a closed schema, never sent",
+  placement: { tier: "prepend", before: ["*"] },
   register(api) {
-    const c = api.config as Readonly<Record<string, JsonValue>>;
-    if (c.enabled !== true || typeof c.file !== "string") return;
-    const file = c.file;
-    const models = new Set(Array.isArray(c.models) ? c.models.filter((m): m is string => typeof m === "string") : []);
+    const setting = telemetrySetting(api.settings);
+    setting.warnings.forEach((w) => api.log.warn(w));
+    if (!setting.enabled) return;
+    const file = join(api.home, "telemetry.jsonl");
+    const models = new Set(api.host.models);
     const tools = new Set<string>();
     const turns = new Map<string, TurnState>();
     const turnCount = new Map<string, number>();
@@ -147,6 +151,28 @@ function currentSession(turns: ReadonlyMap<string, TurnState>): string | undefin
   let last: string | undefined;
   for (const k of turns.keys()) last = k;
   return last;
+}
+
+function on(v: JsonValue | undefined): boolean | undefined {
+  if (typeof v === "boolean") return v;
+  if (typeof v === "object" && v !== null && !Array.isArray(v) && typeof v.enabled === "boolean") return v.enabled;
+  return undefined;
+}
+
+/** Whether telemetry runs: on only by the person's own (user) settings, off when the managed
+ *  policy says false; every other layer's `true` is said and ignored. */
+export function telemetrySetting(settings: SettingsView): { enabled: boolean; warnings: string[] } {
+  const warnings: string[] = [];
+  let enabled = false;
+  let forcedOff = false;
+  for (const l of settings.layers) {
+    const v = on(l.settings.telemetry);
+    if (v === undefined) continue;
+    if (l.name === "user") enabled = v;
+    else if (l.name === "managed" && v === false) forcedOff = true;
+    else if (v) warnings.push(`${l.file}: telemetry is turned on only in your own settings (~/.deepcode/settings.json); ignored here`);
+  }
+  return { enabled: enabled && !forcedOff, warnings };
 }
 
 export default plugin;

@@ -7,7 +7,7 @@
 import type { ToolContext, ToolOutput, ToolSpec } from "../contract/index.js";
 import { PASS_LABELS, findMatch, lineOf, type MatchResult } from "./edit-match.js";
 import { unifiedDiff } from "./line-diff.js";
-import { displayPath, errCode, resolvePath } from "./paths.js";
+import { displayPath, errCode, resolvePath } from "../lib/paths.js";
 import { canEncode, decodeText, detectEol, encodeText, numbered, readRecord, splitLines, staleReason } from "./text.js";
 
 type EditInput = {

@@ -4,8 +4,8 @@
 
 import { statSync } from "node:fs";
 import type { ToolOutput, ToolSpec } from "../contract/index.js";
-import { globMatch, hasGlob } from "./glob-match.js";
-import { displayPath, resolvePath } from "./paths.js";
+import { globMatch, hasGlob } from "../lib/glob-match.js";
+import { displayPath, resolvePath } from "../lib/paths.js";
 import { walkFiles } from "./walk.js";
 
 /** Files listed at most, newest first: as Grep's default head_limit (a list longer than that

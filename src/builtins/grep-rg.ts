@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { findOnPath } from "../lib/path-lookup.js";
 import type { ToolContext } from "../contract/index.js";
 import type { GrepQuery } from "./grep-search.js";
-import { displayPath } from "./paths.js";
+import { displayPath } from "../lib/paths.js";
 import { comparePaths } from "./walk.js";
 
 const RG_TIMEOUT_MS = 120_000;

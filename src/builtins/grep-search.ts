@@ -9,12 +9,12 @@
 import { isAscii } from "node:buffer";
 import { isAbsolute } from "node:path";
 import type { ToolContext } from "../contract/index.js";
-import { globMatch } from "./glob-match.js";
+import { globMatch } from "../lib/glob-match.js";
 import { requiredLiteral } from "./grep-literal.js";
 import { translateRegex } from "./grep-regex.js";
 import type { SecretFilter } from "./grep-secrets.js";
 import { gitignoreVerdict, parseGitignore } from "./ignore.js";
-import { displayPath } from "./paths.js";
+import { displayPath } from "../lib/paths.js";
 import { walkFiles } from "./walk.js";
 
 export type GrepMode = "files_with_matches" | "content" | "count";

@@ -15,7 +15,7 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { SECRET_NAMES, secretLocations, secretNameReason, type SecretLocation, type SecretNamePattern } from "../contract/protected.js";
-import { isInside } from "./paths.js";
+import { isInside } from "../lib/paths.js";
 import { identitySecret } from "./secret-identity.js";
 
 export interface SecretScope {

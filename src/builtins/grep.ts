@@ -17,7 +17,7 @@ import { defaultSecretScope, sameAsNote, secretFilter, secretTargetNote, skipped
 import { GrepAbortedError, searchBuiltin, shownPath, type GrepMode, type GrepQuery } from "./grep-search.js";
 import { digest } from "./grep-digest.js";
 import { FILE_TYPES, typeGlobs } from "./grep-types.js";
-import { displayPath, resolvePath } from "./paths.js";
+import { displayPath, resolvePath } from "../lib/paths.js";
 import { comparePaths } from "./walk.js";
 
 /** Lines (or files) shown when head_limit is not given; head_limit 0 shows everything. About

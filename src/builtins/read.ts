@@ -3,7 +3,7 @@
 // Write and Edit can refuse to clobber a file that changed since.
 
 import type { ToolOutput, ToolSpec } from "../contract/index.js";
-import { displayPath, errCode, resolvePath } from "./paths.js";
+import { displayPath, errCode, resolvePath } from "../lib/paths.js";
 import { decodeText, numbered, readRecord, splitLines } from "./text.js";
 
 export const READ_DEFAULT_LINES = 2000;

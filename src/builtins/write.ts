@@ -5,7 +5,7 @@
 
 import type { ToolOutput, ToolSpec } from "../contract/index.js";
 import { unifiedDiff } from "./line-diff.js";
-import { displayPath, errCode, resolvePath } from "./paths.js";
+import { displayPath, errCode, resolvePath } from "../lib/paths.js";
 import { canEncode, countLines, decodeText, encodeText, readRecord, staleReason, type Encoding } from "./text.js";
 
 type WriteInput = {

@@ -25,4 +25,6 @@ export interface AssembleOptions {
   strictMcpConfig?: boolean;
   /** `--permission-mode plan`: every turn of this run plans (plan mode from the start). */
   planMode?: boolean;
+  /** `--permission-mode acceptEdits` (its rules come in `flagRules`; this names the mode for hooks). */
+  acceptEdits?: boolean;
 }

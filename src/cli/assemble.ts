@@ -1,13 +1,16 @@
 // Assembly: the one place deepcode is put together. Settings are read (five layers), the chain
-// gets its core answers (side effects, the provider), the permission gate and the repairs are
-// hooked on, built-in mods load in the builtin tier and plugins in the tier this file chooses —
-// never the plugin. Everything the CLI runs (REPL, -p, subcommands) starts here.
+// gets its core answers (side effects, the provider), and then one table of steps runs in
+// order: assembly's own named steps (the repairs, the permission gate, the cost engine…) and
+// every mod and plugin, each where its declared placement puts it (contract Placement). A mod
+// configures itself from what every plugin gets (api.settings, api.host); a third-party
+// plugin's tier is the one this file gives it — never the plugin's. Everything the CLI runs
+// (REPL, -p, subcommands) starts here.
 
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { JsonValue, MentionCompleter, Tier } from "../contract/index.js";
-import { ProviderError } from "../contract/index.js";
+import type { HostFacts, JsonValue, MentionCompleter, Placement, StatusOf, SubcommandSpec, Tier } from "../contract/index.js";
+import { ConfigError, KNOWN_STATUS_IDS, ProviderError } from "../contract/index.js";
 import { Chain } from "../core/chain.js";
 import { registerEffects } from "../core/effects.js";
 import { registerRepairs } from "../core/repair/index.js";
@@ -15,7 +18,8 @@ import { ToolRegistry } from "../core/engine/tools.js";
 import type { CommandRegistry } from "../core/commands.js";
 import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import { SessionStore } from "../core/session/store.js";
-import { loadPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
+import { importPlugin, registerPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
+import { placeInOrder } from "../core/placement.js";
 import { ownFileSecret } from "./permissions/own-files.js";
 import { builtinTools } from "../builtins/index.js";
 import { capsFor, createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../providers/index.js";
@@ -34,12 +38,15 @@ import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./t
 import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
 import { Spawner, spawnLimits } from "./spawn.js";
-import { toolEffects } from "./effects/tool-effects.js";
-import { checkpointsModConfig, planModConfig, plannerSetting } from "./plan/config.js";
+import { toolEffects } from "../lib/effects/tool-effects.js";
 import { pluginParts, type PluginParts } from "./plugins/load.js";
-import { pluginHookLayers, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
-import { telemetryFile, telemetrySetting } from "./telemetry.js";
+import { marketplaceReport, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
 import type { AssembleOptions } from "./assemble-options.js";
+import { settingsView } from "./settings/view.js";
+import { readCostSettings } from "./cost/settings.js";
+import { profileOf } from "./cost/tiers.js";
+import { TIER_NAMES } from "../core/cost/index.js";
+import { isOwnSubcommand } from "./options.js";
 import { isObject } from "../lib/json.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
@@ -63,8 +70,12 @@ export interface App {
   commands: CommandRegistry;
   /** `@` completers plugins contributed (api.mentions). */
   mentionCompleters: Array<{ source: string; complete: MentionCompleter }>;
-  /** A plugin's own report of its state (api.status), e.g. `pluginStatus("mcp")`. */
-  pluginStatus(id: string): JsonValue | undefined;
+  /** A plugin's own report of its state (api.status), typed for deepcode's mods (KnownStatus). */
+  pluginStatus<K extends string>(id: K): StatusOf<K> | undefined;
+  /** `deepcode <name>` subcommands plugins contributed (api.subcommand). */
+  subcommands: ReadonlyMap<string, { spec: SubcommandSpec; source: string }>;
+  /** Where the REPL answers PluginApi.wake while it waits at its prompt. */
+  setWaker(waker: ((sessionId: string, text: string) => boolean) | undefined): void;
   store: SessionStore;
   plugins: PluginLoad[];
   /** The enabled, verified Claude Code plugins and their parts (src/cli/plugins/load.ts). */
@@ -109,7 +120,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.add(t, "builtin");
 
-  const services = pluginServices(env);
+  const services = pluginServices(env, isOwnSubcommand);
   const sessionRules = new SessionRules();
   const prices = loadPriceTable(settings.merged.pricing, { file: settingFile(settings, "pricing") });
   const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
@@ -127,6 +138,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     commands: services.commands,
     mentionCompleters: services.mentionCompleters,
     pluginStatus: services.pluginStatus,
+    subcommands: services.subcommands,
+    setWaker: services.setWaker,
     store: new SessionStore(home, o.root),
     plugins: [],
     pluginParts: parts,
@@ -152,118 +165,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       prices,
     }),
   };
-
-  // `/plugin` in the REPL (before any plugin could claim the name).
-  services.commands.add(pluginSlashCommand({ chain, home, root: o.root, settings }), "plugins");
-  // Telemetry (off unless the person's own settings turn it on) before the permission gate, so
-  // its prepend-tier hooks are outermost and see every decision, a settings deny included.
-  const telemetry = telemetrySetting(settings);
-  telemetry.warnings.forEach(warn);
-  if (telemetry.enabled) {
-    const config = { enabled: true, file: telemetryFile(home), models: [...KNOWN_MODELS] };
-    // An observer's host: it contributes nothing (no tools, commands or mentions), it only hooks.
-    const observer: PluginHost = { chain, root: o.root, home, trusted: trust.trusted, addTool: () => { throw new Error("telemetry contributes no tools"); }, removeTool: () => undefined, log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)), config: () => config };
-    app.plugins.push(await loadPlugin(observer, modPath("telemetry"), "prepend", "/"));
-  }
-
-  // Repairs first among builtin-tier hooks: the call-storm breaker must see a call before the
-  // gate's own builtin-tier hook answers it.
-  registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
-  // `sandbox.autoAllowBashIfSandboxed`: on unless some layer (the managed policy, the person's
-  // settings, a flag file) says false — nobody can turn it back on over another layer's no.
-  const autoAllow = !settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
-  registerPermissionGate(chain, {
-    rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
-    env: (sessionId) => {
-      const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root: o.root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? o.root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret };
-    },
-    managedBroken: permissions.managedBroken,
-  });
-
-  // Before any plugin or mod loads (but telemetry, which only observes), so its prepend hooks
-  // (budget gate, usage ledger) are outermost.
-  app.cost = installCost(app, { interactive: o.interactive ?? false });
-  if (!o.interactive) {
-    // Nobody can answer a permission prompt (-p, subcommands): an ask is a deny, and the model
-    // is told why — and why it asked (a redirection, an option, a secret…), so it can take
-    // another approach. Outermost, so no hook is asked to speak for a person who is not there.
-    chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({
-      decision: "deny",
-      reason: nonInteractiveReason(e.tool, e.remember, e.reason),
-      by: "non-interactive",
-    }));
-    // Nor any other question (start a project's MCP server, a server's form, sampling).
-    chain.on("prepend", "non-interactive", "person.ask", null, (e) => ({
-      decision: "deny",
-      reason: `deepcode runs non-interactively, so nobody can answer: ${e.title}`,
-      by: "non-interactive",
-    }));
-  }
-
-  // Subagents (agent.spawn): the host's answer, one depth limit for every spawner (spawn.ts).
   const spawner = new Spawner(app, limits);
-  chain.setCore("agent.spawn", (e) => spawner.spawn(e));
-
-  // The files a call would write, for checkpoints and plan mode (src/cli/effects/tool-effects.ts).
-  // A shell command starts in the Bash folder of the session that makes the call (a subagent's own).
-  chain.setCore("tool.effects", (e) => toolEffects(e.tool, e.input, { root: o.root, cwd: e.cwd ?? app.engineOf(e.sessionId)?.cwd ?? o.root, home: homedir(), spec: registry.get(e.tool)?.spec }));
-  // Text for the person from a mod (checkpoints dropped by the store's bound…): stderr here;
-  // the REPL prints it in place.
-  chain.setCore("ui.render", (e) => {
-    if (e.item.kind === "text") warn(e.item.text);
-  });
-
-  const provider = makeProvider(app, env, keepAliveLimit(numberSetting(settings.merged.apiIdleTimeoutMs), warn), {
-    stallTimeoutMs: keepAliveLimit(numberSetting(settings.merged.apiStallTimeoutMs), warn, "apiStallTimeoutMs", 100),
-    protocol: settings.merged.protocol === "anthropic" ? "anthropic" : "openai",
-  });
-  chain.setCore("model.request", (e) => {
-    if (!provider) throw new ProviderError("auth", noKeyHelp(home));
-    return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
-  });
-
-  const host: PluginHost = {
-    chain,
-    root: o.root,
-    home,
-    trusted: trust.trusted,
-    addTool: (spec, source) => registry.add(spec, source),
-    removeTool: (name) => registry.remove(name),
-    ...services.host,
-    allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
-    // Enabled plugins' skill and agent folders, as if each plugin had contributed them
-    // (api.contribute): the skills and agents mods name them `<plugin>:<name>`.
-    contributions: [
-      ...parts.skillDirs.map((d) => ({ kind: "skills" as const, dir: d.dir, source: d.name, pins: d.pins })),
-      ...parts.agentDirs.map((d) => ({ kind: "agents" as const, dir: d.dir, source: d.name, pins: d.pins })),
-    ],
-    log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
-    config: (id) => pluginConfig(settings, id),
-    // PluginApi.readOwnFile: the Read tool's secret check, for files mods read on their own.
-    secret: ownFileSecret(() => ({ root: o.root, home: homedir(), deepcodeHome: home })),
-  };
-  // Plan mode in the prepend tier, right inside the permission gate: its deny while planning
-  // is outer to every plugin and hook (none can allow a write then, and a downstream deny is
-  // final at the gate), and its planner profile is applied inside the budget gate.
-  const planner = plannerSetting(settings, app.cost.tiers);
-  app.plugins.push(await loadPlugin({ ...host, config: () => planModConfig(planner, o.planMode === true) }, modPath("plan"), "prepend", "/"));
-  for (const mod of BUILTIN_MODS) app.plugins.push(await loadPlugin(host, modPath(mod), "builtin", "/"));
-  app.plugins.push(await loadPlugin({ ...host, config: () => checkpointsModConfig(settings, app.store.dir) }, modPath("checkpoints"), "builtin", "/"));
-  // hookify rules: every rule file of the project and the person (they only tighten, so a
-  // project's own apply untrusted too); the transcript folder for `transcript` conditions.
-  app.plugins.push(await loadPlugin({ ...host, config: (id) => ({ ...pluginConfig(settings, id), sessionsDir: app.store.dir }) }, modPath("hookify"), "builtin", "/"));
-  // Claude Code hooks from settings, through the hooks mod: the managed policy's in prepend,
-  // every other layer's in user (none when the managed policy sets allowManagedHooksOnly).
-  // Enabled plugins' hooks join as layers of their own: user tier, or prepend for a plugin the
-  // managed policy enables.
-  const hookLayers = [
-    ...settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true })),
-    ...pluginHookLayers(parts),
-  ];
-  for (const [scope, tier] of [["managed", "prepend"], ["settings", "user"]] as const) {
-    app.plugins.push(await loadPlugin({ ...host, config: () => ({ scope, layers: hookLayers, sessionsDir: app.store.dir }) }, modPath("hooks"), tier, "/"));
-  }
   // MCP servers (every source, trust, the managed lists: src/cli/mcp/config.ts) through the mcp
   // mod; it starts them in the background and never holds up what comes next.
   const mcp = mcpModConfig({
@@ -281,15 +183,173 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     version: packageVersion(),
   });
   mcp.problems.forEach(warn);
-  app.plugins.push(await loadPlugin({ ...host, config: () => mcp.config }, modPath("mcp"), "builtin", "/"));
-  for (const p of pluginList(settings)) app.plugins.push(await loadPlugin(host, p.specifier, p.tier, p.base));
-  // Native modules Claude-Code-format plugins ship (`deepcode` in plugin.json).
-  for (const m of pluginModules(parts)) app.plugins.push({ ...(await loadPlugin(host, m.specifier, m.tier, "/")), source: `${m.id} (${m.specifier})` });
-  // The Bash sandbox last of all (builtin tier): the innermost process.run hook, so whatever a
-  // plugin rewrites upstream is wrapped, and nothing runs after it to unwrap it.
-  app.plugins.push(await loadPlugin({ ...host, config: () => sandboxConfig(settings, permissions) }, modPath("sandbox"), "builtin", "/"));
+  // The enabled Claude Code plugins, for the mods that run their parts (hooks, MCP servers).
+  services.host.setStatus("marketplace", () => marketplaceReport(parts), parts);
+
+  const host: PluginHost = {
+    chain,
+    root: o.root,
+    home,
+    trusted: trust.trusted,
+    addTool: (spec, source) => registry.add(spec, source),
+    removeTool: (name) => registry.remove(name),
+    ...services.host,
+    allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
+    // PluginApi.permissionMode: plan mode as the plan mod reports it, else the run's flag.
+    permissionMode: () => (services.pluginStatus("plan")?.planning === true ? "plan" : o.acceptEdits ? "acceptEdits" : "default"),
+    // Enabled plugins' skill and agent folders, as if each plugin had contributed them
+    // (api.contribute): the skills and agents mods name them `<plugin>:<name>`.
+    contributions: [
+      ...parts.skillDirs.map((d) => ({ kind: "skills" as const, dir: d.dir, source: d.name, pins: d.pins })),
+      ...parts.agentDirs.map((d) => ({ kind: "agents" as const, dir: d.dir, source: d.name, pins: d.pins })),
+    ],
+    log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
+    // The mcp mod still gets its servers computed here (src/cli/mcp/config.ts).
+    config: (id) => (id === "mcp" ? mcp.config : pluginConfig(settings, id)),
+    settings: settingsView(settings),
+    facts: hostFacts(o, app, permissions),
+    // PluginApi.readOwnFile: the Read tool's secret check, for files mods read on their own.
+    secret: ownFileSecret(() => ({ root: o.root, home: homedir(), deepcodeHome: home })),
+  };
+
+  // Assembly's own steps, by name: mods and plugins place themselves before or after them.
+  const own: Step[] = [
+    // `/plugin` in the REPL, before any plugin could claim the name.
+    step("plugin-command", () => void services.commands.add(pluginSlashCommand({ chain, home, root: o.root, settings }), "plugins")),
+    // First among builtin-tier hooks: the call-storm breaker must see a call before the
+    // gate's own builtin-tier hook answers it.
+    step("repairs", () => registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) })),
+    step("permission-gate", () => gate(app, o.root, home, permissions, sessionRules)),
+    // Its prepend hooks (budget gate, usage ledger) outer to every plugin's.
+    step("cost", () => void (app.cost = installCost(app, { interactive: o.interactive ?? false }))),
+    step("non-interactive", () => (o.interactive ? undefined : nonInteractive(chain))),
+    step("host-cores", () => hostCores(app, spawner, o.root, env, home, warn)),
+  ];
+  const loads = [
+    ...(await modSteps(host, BUILTIN_MODS.map((m) => ({ specifier: modPath(m), base: "/", tier: undefined, source: `mods/${m}` })))),
+    ...(await modSteps(host, pluginList(settings).map((p) => ({ ...p, source: p.specifier })))),
+    // Native modules Claude-Code-format plugins ship (`deepcode` in plugin.json).
+    ...(await modSteps(host, pluginModules(parts).map((m) => ({ specifier: m.specifier, base: "/", tier: m.tier, source: `${m.id} (${m.specifier})` })))),
+  ];
+  for (const s of placeInOrder([...own, ...loads.map((l) => l.step)])) await s.run();
+  for (const l of loads) if (l.load) app.plugins.push(l.load);
   for (const p of app.plugins) if (!p.ok) warn(`plugin ${p.id ?? p.source} did not load (${p.error}); the rest keeps working`);
+  const fatal = loads.find((l) => l.fatal)?.fatal;
+  if (fatal) throw fatal;
   return app;
+}
+
+/** Built-in mods, loaded through the same interface as third-party plugins, in this order
+ *  unless one's placement says otherwise (telemetry first, the sandbox last, plan and the
+ *  managed hooks in prepend, the settings hooks in user: each says so in its own file). */
+export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "hookify", "hooks/managed", "hooks", "mcp", "sandbox"];
+
+interface Step {
+  name: string;
+  before?: readonly string[];
+  after?: readonly string[];
+  run(): void | Promise<void>;
+}
+
+function step(name: string, run: () => void | Promise<void>): Step {
+  return { name, run };
+}
+
+/** One step per plugin module, named by its id and placed as it declares. `tier` undefined: a
+ *  built-in mod, whose declared tier counts (builtin by default); otherwise the loader's tier. */
+async function modSteps(host: PluginHost, list: Array<{ specifier: string; base: string; tier: Tier | undefined; source: string }>): Promise<Array<{ step: Step; load?: PluginLoad; fatal?: Error }>> {
+  const out: Array<{ step: Step; load?: PluginLoad; fatal?: Error }> = [];
+  for (const item of list) {
+    const imported = await importPlugin(item.specifier, item.base);
+    const placement: Placement = imported.ok && isObject<unknown>(imported.plugin) && isObject<unknown>(imported.plugin.placement) ? (imported.plugin.placement as Placement) : {};
+    const id = imported.ok && isObject<unknown>(imported.plugin) && typeof imported.plugin.id === "string" ? imported.plugin.id : item.source;
+    const tier: Tier = item.tier ?? placement.tier ?? "builtin";
+    const entry: { step: Step; load?: PluginLoad; fatal?: Error } = {
+      step: {
+        name: id,
+        before: placement.before,
+        after: placement.after,
+        run: async () => {
+          if (!imported.ok) {
+            entry.load = { source: item.source, tier, ok: false, error: imported.error };
+            return;
+          }
+          // A third-party plugin cannot report under a built-in mod's status id.
+          const own = item.tier === undefined ? host : { ...host, setStatus: (source: string, report: () => unknown, owner: object) => {
+            if ((KNOWN_STATUS_IDS as readonly string[]).includes(source)) throw new Error(`'${source}' is the status of deepcode's own mod; a plugin cannot report under it`);
+            host.setStatus?.(source, report, owner);
+          } };
+          entry.load = await registerPlugin(own, imported.plugin, tier, item.source);
+          // A built-in mod's own settings that cannot be read stop deepcode, naming the file
+          // (misconfiguration fails loud); a plugin that fails is said, and the rest works.
+          if (item.tier === undefined && entry.load.thrown instanceof ConfigError) entry.fatal = entry.load.thrown;
+        },
+      },
+    };
+    out.push(entry);
+  }
+  return out;
+}
+
+/** The facts every plugin reads (PluginApi.host). */
+function hostFacts(o: AssembleOptions, app: App, permissions: PermissionSetup): HostFacts {
+  const tiers = readCostSettings(app.settings).tiers;
+  return Object.freeze({
+    version: packageVersion(),
+    interactive: o.interactive ?? false,
+    sessionsDir: app.store.dir,
+    env: Object.freeze({ ...app.env }),
+    secretEnv: Object.freeze(["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)]),
+    additionalDirectories: Object.freeze([...permissions.additionalDirectories]),
+    flags: Object.freeze({ planMode: o.planMode === true, mcpConfig: Object.freeze([...(o.mcpConfig ?? [])]), strictMcpConfig: o.strictMcpConfig === true }),
+    models: KNOWN_MODELS,
+    tiers: Object.freeze(Object.fromEntries(TIER_NAMES.map((t) => [t, Object.freeze(profileOf(t, tiers))]))),
+  });
+}
+
+/** The permission gate. `sandbox.autoAllowBashIfSandboxed` is on unless some layer (the managed
+ *  policy, the person's settings, a flag file) says false — nobody can turn it back on over
+ *  another layer's no. */
+function gate(app: App, root: string, home: string, permissions: PermissionSetup, sessionRules: SessionRules): void {
+  const autoAllow = !app.settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
+  registerPermissionGate(app.chain, {
+    rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
+    env: (sessionId) => {
+      const engine = sessionId ? app.engineOf(sessionId) : app.engine;
+      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret };
+    },
+    managedBroken: permissions.managedBroken,
+  });
+}
+
+/** Nobody can answer a permission prompt (-p, subcommands): an ask is a deny, and the model is
+ *  told why — and why it asked (a redirection, an option, a secret…), so it can take another
+ *  approach. Outermost, so no hook is asked to speak for a person who is not there. Nor any
+ *  other question (start a project's MCP server, a server's form, sampling). */
+function nonInteractive(chain: Chain): void {
+  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({ decision: "deny", reason: nonInteractiveReason(e.tool, e.remember, e.reason), by: "non-interactive" }));
+  chain.on("prepend", "non-interactive", "person.ask", null, (e) => ({ decision: "deny", reason: `deepcode runs non-interactively, so nobody can answer: ${e.title}`, by: "non-interactive" }));
+}
+
+/** The host's core answers: subagents (one depth limit for every spawner, spawn.ts), the files
+ *  a call would write (src/lib/effects: checkpoints, plan mode; a shell command starts in the Bash folder of the
+ *  session that makes it), text for the person from a mod (stderr here; the REPL prints it in
+ *  place), and the model. */
+function hostCores(app: App, spawner: Spawner, root: string, env: NodeJS.ProcessEnv, home: string, warn: (m: string) => void): void {
+  const { chain, registry, settings } = app;
+  chain.setCore("agent.spawn", (e) => spawner.spawn(e));
+  chain.setCore("tool.effects", (e) => toolEffects(e.tool, e.input, { root, cwd: e.cwd ?? app.engineOf(e.sessionId)?.cwd ?? root, home: homedir(), spec: registry.get(e.tool)?.spec }));
+  chain.setCore("ui.render", (e) => {
+    if (e.item.kind === "text") warn(e.item.text);
+  });
+  const provider = makeProvider(app, env, keepAliveLimit(numberSetting(settings.merged.apiIdleTimeoutMs), warn), {
+    stallTimeoutMs: keepAliveLimit(numberSetting(settings.merged.apiStallTimeoutMs), warn, "apiStallTimeoutMs", 100),
+    protocol: settings.merged.protocol === "anthropic" ? "anthropic" : "openai",
+  });
+  chain.setCore("model.request", (e) => {
+    if (!provider) throw new ProviderError("auth", noKeyHelp(home));
+    return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
+  });
 }
 
 /** Why an ask became a deny in -p, and the rule that would allow it (what `a` would remember). */
@@ -299,29 +359,16 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
   return `deepcode runs non-interactively (-p), so nobody can approve ${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in .deepcode/settings.json.${because}`;
 }
 
-/** Built-in mods, loaded through the same interface as third-party plugins. (plan, checkpoints,
- *  hooks, hookify, mcp, telemetry and sandbox load separately: they need their tier or their
- *  part of settings.) */
-export const BUILTIN_MODS = ["instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook"];
-
+/** `name` is mods/<name>/index.js; `name/file` is mods/<name>/<file>.js. */
 function modPath(mod: string): string {
-  return fileURLToPath(new URL(`../../mods/${mod}/index.js`, import.meta.url));
+  return fileURLToPath(new URL(`../../mods/${mod.includes("/") ? mod : `${mod}/index`}.js`, import.meta.url));
 }
 
 /** The sandbox mod reports (api.status) that it wraps every process and cuts the network off:
  *  only then does it contain a command (src/cli/permissions/contained.ts). */
 function sandboxContains(app: App): boolean {
   const s = app.pluginStatus("sandbox");
-  return isObject(s) && s.active === true && s.network === false;
-}
-
-/** The sandbox mod's configuration: settings `sandbox` and the extra writable folders. */
-function sandboxConfig(settings: LoadedSettings, permissions: PermissionSetup): Record<string, JsonValue> {
-  const s = isObject(settings.merged.sandbox) ? settings.merged.sandbox : {};
-  const out: Record<string, JsonValue> = { additionalDirectories: permissions.additionalDirectories };
-  if (typeof s.enabled === "boolean") out.enabled = s.enabled;
-  if (s.network === true) out.network = true;
-  return out;
+  return s !== undefined && s.active === true && s.network === false;
 }
 
 /** `wire`: settings `apiStallTimeoutMs` and `protocol`. The Anthropic protocol goes to

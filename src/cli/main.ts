@@ -137,6 +137,7 @@ function readFlags(v: Parsed["values"], internal: Internal): Flags {
     strictMcpConfig: v["strict-mcp-config"] === true,
     // Claude Code's plan mode: every turn plans (read-only tools, the planner tier); -p prints the plan.
     planMode: mode === "plan",
+    acceptEdits: mode === "acceptEdits",
   };
   return { print, format, inputFormat, partial: v["include-partial-messages"] === true || v.verbose === true, verbose: v.verbose === true, continue: v.continue === true, resume, fork: v["fork-session"] === true, permissionMode: mode, options };
 }

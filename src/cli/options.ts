@@ -34,6 +34,9 @@ export interface SubcommandSpec {
   /** It reads its own arguments (verbs, `--` and all) and answers its own `--help`; `options`
    *  are listed in the main help only. */
   ownArgs?: boolean;
+  /** A built-in mod adds it (api.subcommand): deepcode assembles, then runs the mod's own
+   *  (it reads its own arguments and answers its own `--help`). The row is its line in help. */
+  mod?: boolean;
 }
 
 const HELP_OPTION: OptionSpec = { name: "help", short: "h", type: "boolean", help: "show this help" };
@@ -107,6 +110,13 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
     ],
   },
   {
+    name: "run",
+    args: "NAME [ARGS…]",
+    help: "run a subcommand a plugin adds (its --help says what it takes; deepcode run with no name lists them)",
+    options: [HELP_OPTION],
+    ownArgs: true,
+  },
+  {
     name: "stats",
     help: "cost by day and month, cache savings, how often estimates were right",
     options: [
@@ -120,17 +130,18 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
   },
 ];
 
+/** Whether `deepcode <name>` is one of deepcode's own subcommands: a plugin cannot take it
+ *  (a built-in mod's row, `mod: true`, is the mod's to take). */
+export function isOwnSubcommand(name: string): boolean {
+  return SUBCOMMANDS.some((s) => s.name === name && !s.mod) || name === "help";
+}
+
 export function subcommand(name: string): SubcommandSpec | undefined {
   return SUBCOMMANDS.find((s) => s.name === name);
 }
 
-/** A usage error: the CLI prints `deepcode: <message>` and exits 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+import { UsageError } from "../contract/index.js";
+export { UsageError };
 
 export type Parsed = {
   values: Record<string, string | boolean | string[] | undefined>;

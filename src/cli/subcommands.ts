@@ -8,6 +8,7 @@ import { SessionStore } from "../core/session/store.js";
 import { parseOptions, subcommand, subcommandHelp, UsageError, type Parsed } from "./options.js";
 import { money, plural } from "./render/figures.js";
 import { agentLines } from "./session-tree.js";
+import { inert } from "./render/inert.js";
 
 /** Run `deepcode <command> [args]`. Its options come from its row in options.ts; `--help`
  *  prints them; an unknown option or an argument it does not take is a UsageError (exit 2). */
@@ -27,6 +28,11 @@ export async function runSubcommand(command: string, args: string[], options: As
 
 /** A subcommand that reads its own arguments (`deepcode mcp add NAME -- cmd args…`). */
 async function runOwn(command: string, args: string[], options: AssembleOptions): Promise<number> {
+  if (subcommand(command)?.mod) return runPluginSubcommand(command, args, options);
+  if (command === "run") {
+    if (args.length === 0 || args[0] === "--help" || args[0] === "-h") return listPluginSubcommands(options);
+    return runPluginSubcommand(args[0], args.slice(1), options);
+  }
   if (command === "mcp") return (await import("./mcp/command.js")).runMcp(args, options);
   if (command === "plugin") return (await import("./plugins/command.js")).runPlugin(args, options);
   throw new NotImplementedError(`deepcode ${command}`);
@@ -59,6 +65,52 @@ async function run(command: string, parsed: Parsed, options: AssembleOptions): P
     default:
       throw new NotImplementedError(`deepcode ${command}`);
   }
+}
+
+/** `deepcode <name>` of a plugin (api.subcommand): assemble (every plugin loads), then run it.
+ *  Its output is its own; a UsageError it throws exits 2 (main prints it). */
+async function runPluginSubcommand(name: string, args: string[], options: AssembleOptions): Promise<number> {
+  const app = await assemble(options);
+  const entry = app.subcommands.get(name);
+  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${app.subcommands.size ? ` (plugins add: ${[...app.subcommands.keys()].join(", ")})` : ""}`);
+  if (args[0] === "--help" || args[0] === "-h") {
+    process.stdout.write(`deepcode ${name}${entry.spec.usage ? ` ${entry.spec.usage}` : ""}\n  ${entry.spec.description}\n  (from ${entry.source})\n`);
+    return 0;
+  }
+  const abort = new AbortController();
+  const stop = (): void => abort.abort(new Error("interrupted"));
+  process.once("SIGINT", stop);
+  try {
+    return await (async () => entry.spec.run(args, {
+      out: (t) => void process.stdout.write(t),
+      err: (t) => void process.stderr.write(t),
+      signal: abort.signal,
+      confirm: async (question) => {
+        if (!process.stdin.isTTY) return false;
+        const { createInterface } = await import("node:readline/promises");
+        const rl = createInterface({ input: process.stdin, output: process.stderr });
+        try {
+          return /^y(es)?$/i.test((await rl.question(`${inert(question)} [y/N] `)).trim());
+        } finally {
+          rl.close();
+        }
+      },
+    }))().catch((err: unknown) => {
+      // A plugin's own UsageError (by name: it may not share our class) exits 2 like ours.
+      if (err instanceof Error && err.name === "UsageError" && !(err instanceof UsageError)) throw new UsageError(err.message);
+      throw err;
+    });
+  } finally {
+    process.off("SIGINT", stop);
+  }
+}
+
+async function listPluginSubcommands(options: AssembleOptions): Promise<number> {
+  const app = await assemble(options);
+  const rows = [...app.subcommands.values()].filter((e) => !subcommand(e.spec.name)?.mod);
+  if (rows.length === 0) process.stdout.write("No plugin adds a subcommand.\n");
+  for (const e of rows) process.stdout.write(`deepcode run ${e.spec.name}${e.spec.usage ? ` ${e.spec.usage}` : ""}  ${e.spec.description}  (${e.source})\n`);
+  return 0;
 }
 
 export function formatRules(rows: ReturnType<typeof describeRules>): string {

@@ -1,38 +1,13 @@
-// Telemetry (off by default): whether it runs, and `deepcode stats --telemetry`.
-//
-// Only the person's own settings (`~/.deepcode/settings.json`: `"telemetry": true`, or
-// `{"enabled": true}`) can turn it on. A project, local or `--settings` file that tries is
-// ignored with a warning — trusted or not: it is the person's decision, not a repository's.
-// The managed policy can force it off (`false`); a managed `true` is ignored the same way.
-// The file is `$DEEPCODE_HOME/telemetry.jsonl`, read and written on this machine only.
+// `deepcode stats --telemetry`: what the local telemetry file recorded. Whether telemetry runs
+// is the telemetry mod's own decision (mods/telemetry). The file is
+// `$DEEPCODE_HOME/telemetry.jsonl`, read and written on this machine only.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkTelemetryLine, type JsonValue, type TelemetryLine } from "../contract/index.js";
-import type { LoadedSettings } from "./settings/types.js";
+import { checkTelemetryLine, type TelemetryLine } from "../contract/index.js";
 
 export function telemetryFile(home: string): string {
   return join(home, "telemetry.jsonl");
-}
-
-function on(v: JsonValue | undefined): boolean | undefined {
-  if (typeof v === "boolean") return v;
-  if (typeof v === "object" && v !== null && !Array.isArray(v) && typeof v.enabled === "boolean") return v.enabled;
-  return undefined;
-}
-
-export function telemetrySetting(settings: LoadedSettings): { enabled: boolean; warnings: string[] } {
-  const warnings: string[] = [];
-  let enabled = false;
-  let forcedOff = false;
-  for (const l of settings.layers) {
-    const v = on(l.settings.telemetry);
-    if (v === undefined) continue;
-    if (l.name === "user") enabled = v;
-    else if (l.name === "managed" && v === false) forcedOff = true;
-    else if (v) warnings.push(`${l.file}: telemetry is turned on only in your own settings (~/.deepcode/settings.json); ignored here`);
-  }
-  return { enabled: enabled && !forcedOff, warnings };
 }
 
 export interface TelemetrySummary {

@@ -74,3 +74,12 @@ export class ProviderError extends Error {
     this.name = "ProviderError";
   }
 }
+
+/** A usage error (a subcommand's wrong arguments): the CLI prints `deepcode: <message>` and
+ *  exits 2. Plugins' subcommands throw it too. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}

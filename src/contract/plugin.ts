@@ -6,6 +6,7 @@
 import type { AnyEvent, EventName, EventOf, Result } from "./events.js";
 import type { JsonValue } from "./wire.js";
 import type { ToolSpec } from "./tool.js";
+import type { HostFacts, KnownStatus, Placement, SettingsView, StatusOf, SubcommandSpec } from "./host.js";
 
 export const TIERS = ["prepend", "user", "append", "builtin"] as const;
 /** Hook tiers, outermost first. The core tier is the chain's single tail, not a hook tier. */
@@ -110,6 +111,10 @@ export interface Contribution {
   pins?: Readonly<Record<string, string>>;
 }
 
+/** How a session's permissions stand, in Claude Code's names (PluginApi.permissionMode).
+ *  deepcode has no `bypassPermissions` or `dontAsk`: it refuses them. */
+export type PermissionMode = "default" | "acceptEdits" | "plan";
+
 export interface PluginApi {
   /** The plugin's id, as the loader knows it. */
   readonly id: string;
@@ -131,8 +136,16 @@ export interface PluginApi {
    *  over it with node:http's `createConnection`. */
   connect(url: URL, signal: AbortSignal): Promise<NodeJS.ReadWriteStream & { destroy(): void }>;
   /** Report this plugin's state as JSON, read when asked (stream-json's init line lists MCP
-   *  servers from it). Called again each time; the last function given counts. */
-  status(report: () => JsonValue): void;
+   *  servers from it). Called again each time; the last function given counts. deepcode's own
+   *  mods report the shapes of KnownStatus (src/contract/host.ts). One plugin per id reports:
+   *  a second plugin reporting under an id already taken throws. */
+  status(report: () => JsonValue | KnownStatus[keyof KnownStatus]): void;
+  /** What another plugin reports (its `status`), typed for deepcode's own mods; undefined when
+   *  it did not load or reports nothing. */
+  statusOf<K extends string>(id: K): StatusOf<K> | undefined;
+  /** Add `deepcode <name> args…` (SubcommandSpec), during `register`. deepcode assembles itself
+   *  (every plugin loaded) before it runs one, so the subcommand sees what a session sees. */
+  subcommand(spec: SubcommandSpec): Unsubscribe;
   /** Allow tool calls matching these rules (settings' `permissions.allow` grammar, e.g.
    *  `Bash(git status:*)`) in one session, without asking, until the returned function is
    *  called — the mechanism behind a skill's `allowed-tools`. Like the person's `a` answers
@@ -147,6 +160,11 @@ export interface PluginApi {
   readonly log: Logger;
   /** This plugin's own configuration from settings (`pluginConfig.<id>`), frozen. */
   readonly config: Readonly<Record<string, JsonValue>>;
+  /** Every setting in force, read-only (SettingsView): a plugin reads its own keys here. */
+  readonly settings: SettingsView;
+  /** Facts of this run: version, interactive or not, the sessions folder, the command line's
+   *  flags, the tiers (HostFacts). */
+  readonly host: HostFacts;
   /** The workspace root and the deepcode home folder. */
   readonly root: string;
   readonly home: string;
@@ -160,6 +178,15 @@ export interface PluginApi {
    *  (a FIFO does not block), never a secret under any name (symlink, hard link), inside
    *  `within` when given, at most `maxBytes`. Synchronous; never throws for a file's sake. */
   readOwnFile(path: string, options?: OwnFileOptions): OwnFileRead;
+  /** The session's permission mode: `plan` while plan mode is on for it, `acceptEdits` when
+   *  the run was started with `--permission-mode acceptEdits`, else `default` (what Claude
+   *  Code hooks read as `permission_mode`). A host that does not know says `default`. */
+  permissionMode(sessionId: string): PermissionMode;
+  /** Wake a session that waits for its person (Claude Code's asyncRewake): the REPL ends its
+   *  prompt and runs a turn with `text` as the prompt, now. False when nobody can take it now
+   *  (a turn runs, the person is typing a multi-line prompt, `-p`, a host without a REPL): the
+   *  caller keeps the text for the session's next prompt. */
+  wake(sessionId: string, text: string): boolean;
   /** Dispatch an event through the whole chain (e.g. `fs.read` from a plugin's tool, or
    *  `agent.spawn` to start a subagent: the host answers it, with one depth limit for all). */
   dispatch<N extends EventName>(event: EventOf<N>): Promise<Result<N>>;
@@ -168,5 +195,8 @@ export interface PluginApi {
 export interface Plugin {
   id: string;
   description?: string;
+  /** Where it asks to load (Placement): its tier (deepcode's own mods only) and its order
+   *  relative to named plugins and assembly steps. Without it: the loader's tier, list order. */
+  placement?: Placement;
   register(api: PluginApi): void | Promise<void>;
 }

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Chain } from "./chain.js";
 import { readOwnFile, type SecretCheck } from "./own-file.js";
-import type { CommandSpec, Contribution, JsonValue, Logger, MentionCompleter, Plugin, PluginApi, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
+import type { CommandSpec, Contribution, HostFacts, JsonValue, Logger, MentionCompleter, PermissionMode, Plugin, PluginApi, SettingsView, SubcommandSpec, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
 
 export interface PluginHost {
   chain: Chain;
@@ -26,7 +26,11 @@ export interface PluginHost {
   addMentions?(complete: MentionCompleter, source: string): Unsubscribe;
   /** PluginApi.connect: connections the way deepcode's own requests make them. */
   connect?: PluginApi["connect"];
-  setStatus?(source: string, report: () => JsonValue): void;
+  setStatus?(source: string, report: () => unknown, owner: object): void;
+  /** PluginApi.statusOf: what a plugin reports; without it, nothing is reported. */
+  statusOf?(id: string): unknown;
+  /** Receives `deepcode <name>` subcommands (PluginApi.subcommand); without it they throw. */
+  addSubcommand?(spec: SubcommandSpec, source: string): Unsubscribe;
   /** Session-scoped temporary allow rules (PluginApi.allow); without it `api.allow` throws. */
   allow?(rules: readonly string[], sessionId: string): Unsubscribe;
   /** Folders of skills and agents plugins contributed (PluginApi.contribute). Without it the
@@ -34,6 +38,14 @@ export interface PluginHost {
   contributions?: Contribution[];
   log(level: "info" | "warn" | "error", source: string, message: string): void;
   config(id: string): Readonly<Record<string, JsonValue>>;
+  /** PluginApi.settings and PluginApi.host; a host without them (a test engine) gives an empty
+   *  view and the facts of a non-interactive run in `root`. */
+  settings?: SettingsView;
+  facts?: HostFacts;
+  /** PluginApi.wake; without it no session can be woken (false). */
+  wake?(sessionId: string, text: string): boolean;
+  /** PluginApi.permissionMode; without it every session is in `default`. */
+  permissionMode?(sessionId: string): PermissionMode;
   /** Why a path is a secret (PluginApi.readOwnFile refuses it); without it, only the file's
    *  kind, place and size are checked. */
   secret?: SecretCheck;
@@ -46,6 +58,8 @@ export interface PluginLoad {
   id?: string;
   ok: boolean;
   error?: string;
+  /** What register() threw, when it did (assembly stops on a built-in mod's ConfigError). */
+  thrown?: unknown;
 }
 
 export function isPlugin(v: unknown): v is Plugin {
@@ -111,7 +125,14 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       undo.push(u);
       return u;
     },
-    status: (report) => host.setStatus?.(plugin.id, report),
+    status: (report) => host.setStatus?.(plugin.id, report, undo),
+    statusOf: ((id: string) => host.statusOf?.(id)) as PluginApi["statusOf"],
+    subcommand: (spec) => {
+      if (!host.addSubcommand) throw new Error(`${plugin.id}: this host runs no subcommands (api.subcommand)`);
+      const u = host.addSubcommand(spec, plugin.id);
+      undo.push(u);
+      return u;
+    },
     connect: (url, signal) => (host.connect ? host.connect(url, signal) : Promise.reject(new Error(`${plugin.id}: this host opens no connections (api.connect)`))),
     allow: (rules, scope) => {
       if (!host.allow) throw new Error(`${plugin.id}: this host keeps no session rules (api.allow)`);
@@ -134,16 +155,20 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     readOwnFile: (path, options) => readOwnFile(path, options, host.secret),
     log,
     config: Object.freeze({ ...host.config(plugin.id) }),
+    settings: host.settings ?? EMPTY_SETTINGS,
+    host: host.facts ?? bareFacts(host.root),
     root: host.root,
     home: host.home,
     trusted: host.trusted,
     dispatch: (event) => host.chain.dispatch(event),
+    permissionMode: (sessionId) => host.permissionMode?.(sessionId) ?? "default",
+    wake: (sessionId, text) => host.wake?.(sessionId, text) ?? false,
   };
   try {
     await plugin.register(Object.freeze(api));
   } catch (err) {
     for (const u of undo) u();
-    return { source, tier, id: plugin.id, ok: false, error: `register() failed: ${errorText(err)}` };
+    return { source, tier, id: plugin.id, ok: false, error: `register() failed: ${errorText(err)}`, thrown: err };
   }
   const added: string[] = [];
   try {
@@ -164,15 +189,38 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
 
 /** Import a plugin module from a path (relative to `base`) or a package name, then register it. */
 export async function loadPlugin(host: PluginHost, specifier: string, tier: Tier, base: string): Promise<PluginLoad> {
-  let mod: Record<string, unknown>;
+  const imported = await importPlugin(specifier, base);
+  if (!imported.ok) return { source: specifier, tier, ok: false, error: imported.error };
+  return registerPlugin(host, imported.plugin, tier, specifier);
+}
+
+/** Import a plugin module without registering it (its default export, or `plugin`), so its
+ *  declared placement can be read first. */
+export async function importPlugin(specifier: string, base: string): Promise<{ ok: true; plugin: unknown } | { ok: false; error: string }> {
   const target = specifier.startsWith(".") || isAbsolute(specifier) ? pathToFileURL(resolve(base, specifier)).href : specifier;
   try {
-    mod = (await import(target)) as Record<string, unknown>;
+    const mod = (await import(target)) as Record<string, unknown>;
+    return { ok: true, plugin: mod.default ?? mod.plugin };
   } catch (err) {
-    return { source: specifier, tier, ok: false, error: `cannot load: ${errorText(err)}` };
+    return { ok: false, error: `cannot load: ${errorText(err)}` };
   }
-  const plugin = mod.default ?? mod.plugin;
-  return registerPlugin(host, plugin, tier, specifier);
+}
+
+const EMPTY_SETTINGS: SettingsView = Object.freeze({ get: () => undefined, layers: Object.freeze([]), fileOf: () => undefined });
+
+/** The facts of a host that gives none (a test engine): a non-interactive run in `root`. */
+function bareFacts(root: string): HostFacts {
+  return Object.freeze({
+    version: "0.0.0",
+    interactive: false,
+    sessionsDir: resolve(root, ".deepcode-sessions"),
+    env: {},
+    secretEnv: [],
+    additionalDirectories: [],
+    flags: Object.freeze({ planMode: false, mcpConfig: [], strictMcpConfig: false }),
+    models: [],
+    tiers: {},
+  });
 }
 
 const ownLists = new WeakMap<PluginHost, Contribution[]>();

@@ -16,3 +16,12 @@ export function canonicalJson(value: JsonValue): string {
   const keys = Object.keys(value).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
 }
+
+/** Freeze a JSON value and everything in it; returns it. */
+export function deepFreeze<T extends JsonValue | { [key: string]: JsonValue }>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v as JsonValue);
+    Object.freeze(value);
+  }
+  return value;
+}

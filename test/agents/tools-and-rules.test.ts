@@ -120,7 +120,9 @@ describe("Stop hooks and subagents", () => {
     );
     await deepcode(p.env, ["-p", "go", "--trust-project"]);
     const [seen] = readFileSync(join(p.env.root, "reads.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { session_id: string; transcript_path: string });
-    expect(seen.transcript_path.endsWith(`/${seen.session_id}.jsonl`)).toBe(true);
-    expect(readFileSync(seen.transcript_path, "utf8")).toContain('"t":"session"');
+    // Claude Code's format (mods/hooks/transcript.ts): the subagent's own conversation, a sidechain.
+    expect(seen.transcript_path.endsWith(`/claude-code/${seen.session_id}.jsonl`)).toBe(true);
+    const first = JSON.parse(readFileSync(seen.transcript_path, "utf8").split("\n")[0]) as Record<string, unknown>;
+    expect(first).toMatchObject({ type: "user", isSidechain: true, sessionId: seen.session_id });
   });
 });

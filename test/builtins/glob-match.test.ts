@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { globMatch } from "../../src/builtins/glob-match.js";
+import { globMatch } from "../../src/lib/glob-match.js";
 
 const cases: Array<[string, string, boolean]> = [
   ["*.ts", "a.ts", true],

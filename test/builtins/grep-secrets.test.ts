@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { findRg } from "../../src/builtins/index.js";
 import { createGrepTool } from "../../src/builtins/grep.js";
 import { SECRET_NAME_GLOBS, secretFilter } from "../../src/builtins/grep-secrets.js";
-import { globMatch } from "../../src/builtins/glob-match.js";
+import { globMatch } from "../../src/lib/glob-match.js";
 import { secretNameReason } from "../../src/contract/protected.js";
 import type { ToolOutput } from "../../src/contract/index.js";
 import { session, tempDir, writeTree } from "./helpers.js";

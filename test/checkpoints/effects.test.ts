@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bashEffects, toolEffects } from "../../src/cli/effects/tool-effects.js";
+import { bashEffects, toolEffects } from "../../src/lib/effects/tool-effects.js";
 
 const BASH = spawnSync("bash", ["--version"]).status === 0;
 if (!BASH) process.stderr.write("deepcode tests: bash not found; the tool.effects tests against real bash are skipped\n");

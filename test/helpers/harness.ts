@@ -11,7 +11,7 @@ import { Engine, type EngineOptions } from "../../src/core/engine/engine.js";
 import { ToolRegistry } from "../../src/core/engine/tools.js";
 import { SessionStore } from "../../src/core/session/store.js";
 import { createProvider, capsFor } from "../../src/providers/index.js";
-import type { JsonValue, Plugin, StreamEvent, ToolSpec } from "../../src/contract/index.js";
+import type { HostFacts, JsonValue, Plugin, SettingsView, StreamEvent, ToolSpec } from "../../src/contract/index.js";
 import { registerPlugin } from "../../src/core/plugins.js";
 import { CommandRegistry } from "../../src/core/commands.js";
 
@@ -46,6 +46,27 @@ export interface HarnessOptions {
   trusted?: boolean;
   /** A mod's `api.config` (read again for each chain the harness builds: resume sees changes). */
   modConfig?: (id: string) => Record<string, JsonValue>;
+  /** PluginApi.settings: settings files by layer name, low to high (`{ user: { telemetry: true } }`). */
+  settings?: Record<string, Record<string, JsonValue>>;
+  /** PluginApi.host, over a non-interactive run's facts with the harness's sessions folder. */
+  facts?: Partial<HostFacts>;
+}
+
+/** A SettingsView of plain objects by layer name (later layers win, objects merge one level). */
+export function settingsViewOf(layers: Record<string, Record<string, JsonValue>> = {}): SettingsView {
+  const list = Object.entries(layers).map(([name, settings]) => ({ name, file: `<${name} settings>`, settings }));
+  const merged: Record<string, JsonValue> = {};
+  for (const l of list) {
+    for (const [k, v] of Object.entries(l.settings)) {
+      const had = merged[k];
+      merged[k] = isPlain(had) && isPlain(v) ? { ...had, ...v } : v;
+    }
+  }
+  return { get: (k) => merged[k], layers: list, fileOf: (k) => [...list].reverse().find((l) => l.settings[k] !== undefined)?.file };
+}
+
+function isPlain(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 export function complete(events: StreamEvent[]): Extract<StreamEvent, { type: "turn.complete" }> {
@@ -80,6 +101,19 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
         addMentions: () => () => undefined,
         log: () => undefined,
         config: (id: string) => o.modConfig?.(id) ?? {},
+        settings: settingsViewOf(o.settings),
+        facts: {
+          version: "test",
+          interactive: false,
+          sessionsDir: store.dir,
+          env: {},
+          secretEnv: [],
+          additionalDirectories: [],
+          flags: { planMode: false, mcpConfig: [], strictMcpConfig: false },
+          models: ["deepseek-flash", "deepseek-pro"],
+          tiers: {},
+          ...o.facts,
+        },
       };
       const load = await registerPlugin(host, mod, "builtin", `mods/${mod.id}`);
       if (!load.ok) throw new Error(`mod ${mod.id}: ${load.error}`);

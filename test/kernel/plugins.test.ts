@@ -51,9 +51,11 @@ describe("plugins and mods register through one interface, in the tier the loade
   it("gives a plugin only the registration callback: frozen api, its own config, no tier choice", async () => {
     const h = host();
     let api: Record<string, unknown> = {};
-    await registerPlugin(h, { id: "recorder", register: (a: unknown) => void (api = a as never) }, "user", "x");
+    // A declared tier is the plugin's wish; the loader's tier is what counts.
+    const load = await registerPlugin(h, { id: "recorder", placement: { tier: "prepend" }, register: (a: unknown) => void (api = a as never) }, "user", "x");
+    expect(load.tier).toBe("user");
     expect(Object.isFrozen(api)).toBe(true);
-    expect(Object.keys(api).sort()).toEqual(["allow", "command", "config", "connect", "contribute", "contributed", "dispatch", "home", "id", "log", "mentions", "on", "readOwnFile", "root", "status", "tool", "trusted"]);
+    expect(Object.keys(api).sort()).toEqual(["allow", "command", "config", "connect", "contribute", "contributed", "dispatch", "home", "host", "id", "log", "mentions", "on", "readOwnFile", "root", "settings", "status", "statusOf", "subcommand", "tool", "trusted"]);
     expect(api.config).toEqual({ greeting: "hi" });
   });
 

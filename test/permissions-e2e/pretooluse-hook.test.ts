@@ -78,7 +78,8 @@ describe("a PreToolUse hook from project settings, in a real process", () => {
       tool_input: { command: "touch blocked.txt" },
       tool_use_id: "call_blocked",
     });
-    expect(first.transcript_path).toBe(join(box.deepcodeHome, "sessions", projectKey(box.root), `${run.result?.session_id}.jsonl`));
+    // The session in Claude Code's JSONL format, beside deepcode's own (mods/hooks/transcript.ts).
+    expect(first.transcript_path).toBe(join(box.deepcodeHome, "sessions", projectKey(box.root), "claude-code", `${run.result?.session_id}.jsonl`));
     expect(existsSync(first.transcript_path as string)).toBe(true);
   });
 });

@@ -3,9 +3,9 @@
 // unknown long option of a program whose table is complete, asks; npm's open table lets unknown
 // configuration keys through (they only set configuration) but not abbreviations of risky ones.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bashEffects } from "../../src/cli/effects/tool-effects.js";
-import { resolveLong, spellOutOptions } from "../../src/cli/permissions/shell/long-options.js";
-import { plainWord } from "../../src/cli/permissions/shell/lexer.js";
+import { bashEffects } from "../../src/lib/effects/tool-effects.js";
+import { resolveLong, spellOutOptions } from "../../src/lib/shell/long-options.js";
+import { plainWord } from "../../src/lib/shell/lexer.js";
 import { bash, makeWorkspace, rulesOf, type Workspace } from "./helpers.js";
 
 let ws: Workspace;

@@ -41,7 +41,7 @@ const allowReads: Plugin = {
 describe("plan mode and the sessions a planning turn starts", () => {
   it("denies another session's change while a planning turn runs, and not after it", async () => {
     const script = { replies: [{ tool_calls: [{ name: "Delegate", arguments: {} }] }, { content: "## Steps\n1. x" }, { tool_calls: [{ name: "Delegate", arguments: {} }] }, { content: "done" }] };
-    h = await startHarness({ script, mods: [plan, allowReads, delegate], modConfig: (id): Record<string, JsonValue> => (id === "plan" ? { planner: { label: "reasoner-budget", profile: { model: "deepseek-v4-pro", thinking: "enabled" } }, start: true } : {}) });
+    h = await startHarness({ script, mods: [plan, allowReads, delegate], facts: { flags: { planMode: true, mcpConfig: [], strictMcpConfig: false }, tiers: { "reasoner-budget": { model: "deepseek-v4-pro", thinking: "enabled" } } } });
     await h.turn("plan it");
     const during = chatBodies(h.sim.requests)[1].messages.at(-1)!;
     expect(String(during.content)).toMatch(/^deny by plan mode: plan mode: you are planning, so Write does not run now/);
@@ -56,7 +56,7 @@ describe("plan mode and the sessions a planning turn starts", () => {
 describe("plan mode and a rewind", () => {
   it("forgets the plan that waited once the conversation is rewound past it: go has nothing to approve", async () => {
     const script = { replies: [{ content: "hello" }, { content: "## Steps\n1. x" }] };
-    h = await startHarness({ script, mods: [plan], modConfig: (id): Record<string, JsonValue> => (id === "plan" ? { planner: { label: "reasoner-budget", profile: { model: "deepseek-v4-pro", thinking: "enabled" } } } : {}) });
+    h = await startHarness({ script, mods: [plan], facts: { tiers: { "reasoner-budget": { model: "deepseek-v4-pro", thinking: "enabled" } } } });
     await h.turn("hi");
     const printed: string[] = [];
     const run = (args: string) => h!.commands.get("plan")!.spec.run({ args, sessionId: h!.engine.sessionId, signal: new AbortController().signal, interactive: false, print: (t) => printed.push(t), submit: async (p) => void (await h!.turn(p)) });

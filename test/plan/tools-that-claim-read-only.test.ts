@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonValue, Plugin } from "../../src/contract/index.js";
 import plan from "../../mods/plan/index.js";
-import { toolEffects } from "../../src/cli/effects/tool-effects.js";
+import { toolEffects } from "../../src/lib/effects/tool-effects.js";
 import { startHarness, type Harness } from "../helpers/harness.js";
 import { chatBodies } from "../helpers/extension.js";
 
@@ -47,12 +47,12 @@ const sneaky: Plugin = {
   },
 };
 
-const config = (id: string): Record<string, JsonValue> => (id === "plan" ? { planner: { label: "reasoner-budget", profile: { model: "deepseek-v4-pro" } }, start: true } : {});
+const facts = { flags: { planMode: true, mcpConfig: [], strictMcpConfig: false }, tiers: { "reasoner-budget": { model: "deepseek-v4-pro" } } };
 
 describe("plan mode and a tool that claims to be read-only", () => {
   it("fails its file write and its commands that change something, and runs the one that reads", async () => {
     const script = { replies: [{ tool_calls: [{ name: "Look", arguments: {} }] }, { content: "## Steps\n1. x" }] };
-    h = await startHarness({ script, mods: [plan, sneaky], modConfig: config });
+    h = await startHarness({ script, mods: [plan, sneaky], facts });
     writeFileSync(join(h.root, "a.txt"), "hello\n");
     await h.turn("plan it");
     const result = String(chatBodies(h.sim.requests)[1].messages.at(-1)!.content);

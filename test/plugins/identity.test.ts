@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pluginParts } from "../../src/cli/plugins/load.js";
-import { pluginHookLayers } from "../../src/cli/plugins/assembly.js";
+import { marketplaceReport } from "../../src/cli/plugins/assembly.js";
 import { digestOf, recordFiles } from "../../src/cli/plugins/files.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
 import { folderMarket, homeAndProject, verbs } from "./helpers.js";
@@ -87,7 +87,7 @@ describe("the managed tier", () => {
     await verbs(p, ["disable", "kit@acme"]);
     const byId = parts(p, { enabledPlugins: { "kit@acme": true } });
     expect(byId.plugins.map((x) => x.tier)).toEqual(["user"]);
-    expect(pluginHookLayers(byId)[0].name).toBe("plugin");
+    expect(marketplaceReport(byId).plugins[0].managed).toBe(false);
     expect(byId.problems).toEqual([expect.stringContaining("plugin kit@acme is enabled by the managed policy, but its marketplace acme is not one the policy declares")]);
     const otherPlace = parts(p, { enabledPlugins: { "kit@acme": true }, extraKnownMarketplaces: { acme: { source: { source: "directory", path: "/somewhere/else" } } } });
     expect(otherPlace.plugins.map((x) => x.tier)).toEqual(["user"]);

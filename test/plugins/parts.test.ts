@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { loadSettings } from "../../src/cli/settings/load.js";
 import { applyTrust, resolveTrust } from "../../src/cli/trust/index.js";
 import { pluginParts } from "../../src/cli/plugins/load.js";
-import { pluginHookLayers, pluginMcpServers } from "../../src/cli/plugins/assembly.js";
+import { marketplaceReport, pluginMcpServers } from "../../src/cli/plugins/assembly.js";
 import { parseMarketArg } from "../../src/cli/plugins/marketplaces.js";
 import { githubUrl } from "../../src/cli/plugins/manifest.js";
 import { GIT_AVAILABLE, installedDir, PLUGIN_ID, pluginRig, type Rig } from "./helpers.js";
@@ -43,8 +43,9 @@ describe.skipIf(!GIT_AVAILABLE)("an enabled plugin's parts", () => {
     expect(parts.commands).toEqual([{ plugin: PLUGIN_ID, prefix: "review-kit", dir: join(dir, "commands"), pins }]);
     expect(parts.skillDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "skills"), pins }]);
     expect(parts.agentDirs).toEqual([{ plugin: PLUGIN_ID, name: "review-kit", dir: join(dir, "agents"), pins }]);
-    const [layer] = pluginHookLayers(parts);
-    expect(layer.name).toBe("plugin");
+    const [plugin] = marketplaceReport(parts).plugins;
+    expect(plugin.managed).toBe(false);
+    const layer = plugin.hooks!;
     expect(layer.hooks).toEqual({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `${dir}/hooks/no-force-push.sh`, timeout: 10 }] }] });
     expect(layer.env).toMatchObject({ CLAUDE_PLUGIN_ROOT: dir, DEEPCODE_PLUGIN_ROOT: dir, CLAUDE_PLUGIN_DATA: join(rig.env.home, "plugins", "data", PLUGIN_ID) });
     expect(pluginMcpServers(parts)).toEqual([
@@ -97,7 +98,7 @@ describe.skipIf(!GIT_AVAILABLE)("an enabled plugin's parts", () => {
     await rig.run(["plugin", "disable", PLUGIN_ID]);
     const { parts } = partsOf(rig, { managed: { enabledPlugins: { [PLUGIN_ID]: true }, extraKnownMarketplaces: { "acme-tools": { source: { source: "git", url: rig.market.bare } } } } });
     expect(parts.plugins.map((p) => p.tier)).toEqual(["managed"]);
-    expect(pluginHookLayers(parts)[0].name).toBe("managed");
+    expect(marketplaceReport(parts).plugins[0].managed).toBe(true);
   });
 
   it("refuses an installed plugin whose marketplace the managed policy does not allow", async () => {

@@ -28,7 +28,10 @@ function load(config: Record<string, unknown> = {}): void {
     id: "sandbox",
     root,
     home: join(base, "deepcode-home"),
-    config,
+    config: {},
+    // Settings `sandbox` and the folders the person opened, as assembly gives every plugin.
+    settings: { get: (key: string) => (key === "sandbox" ? { enabled: config.enabled, network: config.network } : undefined), layers: [], fileOf: () => undefined },
+    host: { additionalDirectories: Array.isArray(config.additionalDirectories) ? config.additionalDirectories : [] },
     log: { warn: (m: string) => warnings.push(m), info: () => undefined, error: () => undefined },
     on: (name: string, h: Hook) => {
       if (name === "process.run") hook = h;

@@ -56,8 +56,8 @@ describe("the telemetry mod in a session", () => {
     const { join } = await import("node:path");
     const { startHarness } = await import("../helpers/harness.js");
     const telemetry = (await import("../../mods/telemetry/index.js")).default;
-    const file = join(mkdtempSync(join(tmpdir(), "deepcode-telemetry-")), "telemetry.jsonl");
-    const h = await startHarness({ script: { default: { content: "ok" } }, mods: [telemetry], modConfig: () => ({ enabled: true, file, models: ["deepseek-flash"] }) });
+    const h = await startHarness({ script: { default: { content: "ok" } }, mods: [telemetry], settings: { user: { telemetry: true } }, facts: { models: ["deepseek-flash"] } });
+    const file = join(h.home, "telemetry.jsonl");
     try {
       await h.engine.compact();
       const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));

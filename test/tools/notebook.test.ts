@@ -131,7 +131,7 @@ describe("editNotebook", () => {
 
 describe("what checkpoints and plan mode learn of these tools (tool.effects)", () => {
   it("names a NotebookEdit's notebook as written, and a WebFetch as writing nothing", async () => {
-    const { toolEffects } = await import("../../src/cli/effects/tool-effects.js");
+    const { toolEffects } = await import("../../src/lib/effects/tool-effects.js");
     const env = { root: "/proj", cwd: "/proj", home: "/home/x" };
     expect(toolEffects("NotebookEdit", { notebook_path: "nb/a.ipynb", new_source: "x" }, env)).toEqual({ writes: ["/proj/nb/a.ipynb"], unknown: [], readOnly: false });
     expect(toolEffects("WebFetch", { url: "https://example.com", prompt: "?" }, env)).toEqual({ writes: [], unknown: [], readOnly: true });

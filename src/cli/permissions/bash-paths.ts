@@ -5,65 +5,22 @@
 // tools); this file only says which paths a word names.
 
 import { lstatSync, readdirSync, statSync, type Dirent } from "node:fs";
-import { basename, isAbsolute, join, resolve } from "node:path";
-import { globToRegExp } from "../../builtins/glob-match.js";
+import { basename, join, resolve } from "node:path";
 import { secretFilter } from "../../builtins/grep-secrets.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../builtins/ignore.js";
 import { listTar, listZip } from "./archive-list.js";
 import { readVerdict, searchVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
 import { canonical, type PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
-import type { Word } from "./shell/lexer.js";
+import type { Word } from "../../lib/shell/lexer.js";
 import { PROTECTED_PROJECT_PATHS } from "../../contract/protected.js";
-import type { CopyEffect, TreeRead } from "./shell/effects.js";
-import type { CwdSet } from "./shell/types.js";
+import type { CopyEffect, TreeRead } from "../../lib/shell/effects.js";
+import type { CwdSet } from "../../lib/shell/types.js";
+import { resolveWord } from "../../lib/effects/resolve-word.js";
 
 export interface PathContext {
   rules: readonly Rule[];
   env: PathEnv & { cwd: string };
-}
-
-/**
- * Where a file word may point: one group per possible working folder, each group the path (or,
- * for a glob, the names it matches now); null when unknowable.
- */
-export function resolveWord(w: Word, cwd: CwdSet, home: string): string[][] | null {
-  if (w.expanded || w.brace || w.value === "") return null;
-  let v = w.value;
-  if (w.tilde) {
-    if (v === "~" || v.startsWith("~/")) v = home + v.slice(1);
-    else return null; // ~user
-  }
-  let bases: string[];
-  if (isAbsolute(v)) bases = [v];
-  else if (cwd.unknown) return null;
-  // Joined without normalising: `link/../x` must be resolved after following `link`.
-  else bases = cwd.dirs.map((d) => `${d}/${v}`);
-  if (!w.glob) return bases.map((b) => [b]);
-  const groups = bases.map(expandGlob);
-  return groups.some((g) => g === null) ? null : (groups as string[][]);
-}
-
-/**
- * What a glob in its last segment matches now (bash expands it just before running), or the
- * pattern itself when nothing matches (bash then passes it as written). A matched name may be a
- * symlink that leads outside, so each match is checked. Globs in folder segments: unknowable.
- */
-function expandGlob(p: string): string[] | null {
-  const slash = p.lastIndexOf("/");
-  const dir = p.slice(0, slash) || "/";
-  const pattern = p.slice(slash + 1);
-  if (/[*?[]/.test(dir) || pattern === "" || pattern === "." || pattern === "..") return null;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [p]; // no such folder: nothing matches
-  }
-  const re = globToRegExp(pattern, { dot: false });
-  const matches = names.filter((n) => re.test(n)).map((n) => `${dir}/${n}`);
-  if (matches.length > 10_000) return null;
-  return matches.length > 0 ? matches : [p];
 }
 
 /**

@@ -22,15 +22,17 @@
 
 import { tmpdir } from "node:os";
 import { isAbsolute } from "node:path";
-import { copyVerdicts, judgeWord, resolveWord, treeVerdict, writesBelowVerdict, type PathContext } from "./bash-paths.js";
+import { copyVerdicts, judgeWord, treeVerdict, writesBelowVerdict, type PathContext } from "./bash-paths.js";
+import { resolveWord } from "../../lib/effects/resolve-word.js";
 import { hardLinkVerdict, ruleVerdict, readVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
-import { isSafeEnv, matchBash, type CommandView } from "./match.js";
+import { matchBash, type CommandView } from "./match.js";
+import { isSafeEnv } from "../../lib/effects/safe-env.js";
 import { canonical, fenceDirs, isDeviceSink, isWithin, type PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
-import type { Word } from "./shell/lexer.js";
-import { fileEffects, type EditEffect, type FileEffects } from "./shell/effects.js";
-import { parseShell, type ShellPart } from "./shell/parser.js";
-import { programRisks } from "./shell/programs.js";
+import type { Word } from "../../lib/shell/lexer.js";
+import { fileEffects, type EditEffect, type FileEffects } from "../../lib/shell/effects.js";
+import { parseShell, type ShellPart } from "../../lib/shell/parser.js";
+import { programRisks } from "../../lib/shell/programs.js";
 import { escapesContainment } from "./contained.js";
 
 export interface BashEnv extends PathEnv {

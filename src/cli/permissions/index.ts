@@ -9,5 +9,5 @@ export { permissionSetup, type PermissionSetup } from "./setup.js";
 export { registerPermissionGate, fenceWriteHook, WriteRefusedError, type GateEnv, type PermissionGateOptions } from "./gate.js";
 export { historyHoldsSecret } from "./git-history.js";
 export { canonical, insideFence, secretReason, type PathEnv } from "./paths.js";
-export { parseShell, type ParsedShell, type ShellPart } from "./shell/parser.js";
+export { parseShell, type ParsedShell, type ShellPart } from "../../lib/shell/parser.js";
 export { allowRuleNamesHost } from "./fence.js";

@@ -7,7 +7,7 @@
 // run-time word inside the rule's words never matches.
 
 import type { Rule } from "./rules.js";
-import { basename } from "./shell/unwrap.js";
+import { basename } from "../../lib/shell/unwrap.js";
 
 export type Tri = "yes" | "no" | "maybe";
 
@@ -104,18 +104,4 @@ function nameMatches(ruleWord: string, view: CommandView, strict: boolean): bool
   if (ruleWord.includes("/")) return strict ? view.commandWord === ruleWord : basename(ruleWord) === view.tokens[0];
   if (strict && view.qualified && !SYSTEM_BIN.test(view.commandWord)) return false;
   return ruleWord === view.tokens[0];
-}
-
-/** Variables that do not change which program runs or what it loads: `NODE_ENV=test npm test`
- *  still matches `Bash(npm test:*)`. Any other assignment (PATH, LD_PRELOAD, GIT_SSH_COMMAND…)
- *  means an allow rule cannot vouch for what runs, so the command asks. */
-export const SAFE_ENV = new Set([
-  "CI", "DEBUG", "NODE_ENV", "RAILS_ENV", "RACK_ENV", "APP_ENV", "ENV_NAME", "LANG", "LANGUAGE", "TZ", "NO_COLOR",
-  "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES", "TERM", "VERBOSE", "LOG_LEVEL", "RUST_BACKTRACE",
-  "RUST_LOG", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "GOOS", "GOARCH", "CGO_ENABLED",
-  "GOFLAGS", "GOMAXPROCS", "NODE_NO_WARNINGS", "JEST_WORKER_ID", "VITEST", "TEST", "PORT", "HOST",
-]);
-
-export function isSafeEnv(name: string): boolean {
-  return SAFE_ENV.has(name) || /^LC_[A-Z]+$/.test(name);
 }

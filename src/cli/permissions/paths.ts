@@ -4,7 +4,7 @@
 
 import { lstatSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
-import { globToRegExp } from "../../builtins/glob-match.js";
+import { globToRegExp } from "../../lib/glob-match.js";
 import { CREDENTIALS_FILE, gitHooksPath, procSecretReason, protectedProjectEntry, secretLocations, secretNameReason, type SecretLocation } from "../../contract/protected.js";
 import { identitySecret } from "../../builtins/secret-identity.js";
 import type { RuleMatch } from "./rules.js";

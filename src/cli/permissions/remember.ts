@@ -25,13 +25,13 @@
 import { resolve } from "node:path";
 import { isPass } from "./decide-bash.js";
 import type { DecisionEnv, ToolCall } from "./decide.js";
-import { isSafeEnv } from "./match.js";
+import { isSafeEnv } from "../../lib/effects/safe-env.js";
 import { expandHome, isDeviceSink, protectedReason, secretReason, viewPath } from "./paths.js";
 import { EDIT_TOOLS, READ_TOOLS } from "./rules.js";
-import type { Word } from "./shell/lexer.js";
-import { fileEffects } from "./shell/effects.js";
-import { parseShell, type ShellPart } from "./shell/parser.js";
-import { programRisks } from "./shell/programs.js";
+import type { Word } from "../../lib/shell/lexer.js";
+import { fileEffects } from "../../lib/shell/effects.js";
+import { parseShell, type ShellPart } from "../../lib/shell/parser.js";
+import { programRisks } from "../../lib/shell/programs.js";
 
 /** Commands whose arguments are code: remembering their name would allow any program. */
 const CODE_RUNNERS = new Set([

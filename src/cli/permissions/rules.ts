@@ -17,7 +17,7 @@
 // none, like `Glob(git:*)`) or cannot be parsed is ignored with a warning naming where it is.
 
 import { toolNames } from "../../contract/index.js";
-import { lex } from "./shell/lexer.js";
+import { lex } from "../../lib/shell/lexer.js";
 import type { RuleKind, RuleLayer, RuleSource } from "../settings/types.js";
 
 export type { RuleKind, RuleLayer, RuleSource };

@@ -4,7 +4,8 @@
 // `app.pluginParts.commands`; skill and agent folders reach the skills and agents mods as the
 // host's contributions (assemble.ts), as a native plugin's api.contribute would.
 
-import type { CommandSpec, JsonValue } from "../../contract/index.js";
+import type { CommandSpec, JsonValue, KnownStatus } from "../../contract/index.js";
+import { isObject } from "../../lib/json.js";
 import type { Chain } from "../../core/chain.js";
 import { splitArgs } from "../commands/custom.js";
 import type { LoadedSettings } from "../settings/types.js";
@@ -13,21 +14,17 @@ import type { PluginParts } from "./load.js";
 import { pluginServerName } from "./parts.js";
 import { inert, inertLines } from "../render/inert.js";
 
-/** A type, not an interface: it travels in `api.config`, which is JSON. */
-export type HookLayer = {
-  name: string;
-  file: string;
-  hooks: JsonValue;
-  allowManagedHooksOnly: boolean;
-  env: Record<string, string>;
-};
-
-/** One hooks-mod layer per plugin with hooks: "managed" (prepend tier) for plugins the managed
- *  policy enables, "plugin" (user tier) for the rest. */
-export function pluginHookLayers(parts: PluginParts): HookLayer[] {
-  return parts.plugins
-    .filter((p) => p.contents.hooks)
-    .map((p) => ({ name: p.tier === "managed" ? "managed" : "plugin", file: `plugin ${p.id} (${p.contents.hooks!.files.join(", ")})`, hooks: p.contents.hooks!.hooks, allowManagedHooksOnly: false, env: p.contents.vars }));
+/** The enabled plugins as the mods that run their parts read them (api.statusOf("marketplace")):
+ *  their hooks (the hooks mod makes each a layer of its own), their MCP servers. */
+export function marketplaceReport(parts: PluginParts): KnownStatus["marketplace"] {
+  return {
+    plugins: parts.plugins.map((p) => ({
+      id: p.id,
+      managed: p.tier === "managed",
+      hooks: p.contents.hooks && isObject(p.contents.hooks.hooks) ? { files: [...p.contents.hooks.files], hooks: p.contents.hooks.hooks, env: { ...p.contents.vars } } : null,
+      servers: p.contents.servers.map((s) => ({ name: pluginServerName(p.contents.manifest.name, s.name), file: s.file, config: s.config })),
+    })),
+  };
 }
 
 export function pluginMcpServers(parts: PluginParts): Array<{ name: string; file: string; raw: { [k: string]: JsonValue } }> {

@@ -15,7 +15,7 @@ import { PASTE_END, PASTE_START } from "./keys.js";
 import { visibleLength } from "../render/figures.js";
 import { CONTROL, control, rawView } from "../render/terminal.js";
 
-export type PromptResult = ({ kind: "line"; text: string } | { kind: "exit"; why: "ctrl-c" | "ctrl-d" } | { kind: "failed"; error: unknown }) & {
+export type PromptResult = ({ kind: "line"; text: string } | { kind: "wake"; text: string; typed: string } | { kind: "exit"; why: "ctrl-c" | "ctrl-d" } | { kind: "failed"; error: unknown }) & {
   /** The `interject` text was printed before the prompt ended. */
   interjected?: boolean;
 };
@@ -34,6 +34,10 @@ export interface PromptOptions {
   interject?: Promise<string | undefined>;
   /** Type-ahead: raw keys typed before this prompt opened, replayed as if typed now. */
   prefill?: string;
+  /** Gets the function that ends this prompt for a wake (PluginApi.wake): the result is
+   *  `wake` with the text and what was typed on the line; false (nothing ends) while a
+   *  multi-line prompt is being entered or after the prompt ended. */
+  wakeable?: (wake: (text: string) => boolean) => void;
 }
 
 /** Lines arriving closer together than this came from one paste, not from typed Enters. */
@@ -146,6 +150,13 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
       },
       (error: unknown) => finish({ kind: "failed", error }),
     );
+    o.wakeable?.((text) => {
+      if (done || lines.length > 0 || pending) return false;
+      const typed = rl.line;
+      control(output, CONTROL.clearLine);
+      finish({ kind: "wake", text, typed });
+      return true;
+    });
     rl.setPrompt(o.prompt);
     rl.prompt();
     stdin.on("data", onData);

@@ -125,6 +125,7 @@ export class Repl implements ReplApi {
     if (start.resume !== undefined || start.continue) this.showEarlierTurns();
     if (start.initialPrompt) await this.prompt(start.initialPrompt);
     let pending = first;
+    let typed = ""; // what was on the line when a wake ended the prompt
     while (!this.leaving) {
       const r = pending ?? await readPrompt({
         prompt: this.style("bold", "› "),
@@ -132,9 +133,21 @@ export class Repl implements ReplApi {
         history: this.history.forReadline(),
         completer: (line: string, cb: (err: null | Error, r: [string[], string]) => void) => void this.completeAsync(line).then((r) => cb(null, r), () => cb(null, this.complete(line))),
         exitHint: this.style("dim", "(press Ctrl-C again to exit, or Ctrl-D)"),
-        prefill: this.keys.takeTypeahead(),
+        prefill: typed + this.keys.takeTypeahead(),
+        // PluginApi.wake (a hook's asyncRewake): only this session, only while it waits here.
+        wakeable: (wake) => this.app.setWaker((id, text) => id === this.engine.sessionId && wake(text)),
       });
+      this.app.setWaker(undefined);
       pending = undefined;
+      typed = "";
+      if (r.kind === "wake") {
+        typed = r.typed;
+        const said = r.text.split("\n")[0];
+        this.print(this.style("dim", `(woken by a background hook) ${said.length > 200 ? `${said.slice(0, 199)}…` : said}`));
+        await this.runTurn(r.text);
+        this.sayLateWarnings();
+        continue;
+      }
       if (r.kind !== "line") break;
       const text = r.text.trim();
       if (!text) continue;

@@ -4,7 +4,7 @@
 //   Write, Edit     their `file_path`; NotebookEdit its `notebook_path`. WebFetch: nothing.
 //   (any write)     and the folders above a written path that do not exist yet (created with it).
 //   a read-only tool  nothing (readOnly).
-//   Bash            the shell reader's file effects (permissions/shell/effects.ts): the operands
+//   Bash            the shell reader's file effects (src/lib/shell/effects.ts): the operands
 //                   of file commands (rm, cp, mv, touch, mkdir, tee, dd of=…), redirections
 //                   (`> f`, `2>> f`, `&> f`), `sed -i`, `sort -o`, `find -fprint`; each word
 //                   resolved as bash would, from the folder each part runs in. A part whose
@@ -16,18 +16,18 @@
 // builtin) with no write, nothing the parser is unsure of, no option that runs other code, and
 // not inside a wrapper (`bash -c`, `xargs`, `find -exec`), no variable assigned. A reader's write
 // options and operands (`xxd IN OUT`, `tree -o F`, `less -o F`) are file effects, its options
-// that run a program (`rg --pre`, `git grep -O`) are program risks (permissions/shell/programs.ts). Plan mode lets only such commands
+// that run a program (`rg --pre`, `git grep -O`) are program risks (src/lib/shell/programs.ts). Plan mode lets only such commands
 // through; anything else is a change until shown otherwise.
 
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { JsonValue, ToolEffects, ToolSpec } from "../../contract/index.js";
-import { resolvePath } from "../../builtins/paths.js";
-import { resolveWord } from "../permissions/bash-paths.js";
-import { fileEffects } from "../permissions/shell/effects.js";
-import { parseShell, type ShellPart } from "../permissions/shell/parser.js";
-import { programRisks } from "../permissions/shell/programs.js";
-import { isSafeEnv } from "../permissions/match.js";
+import { resolvePath } from "../paths.js";
+import { fileEffects } from "../shell/effects.js";
+import { parseShell, type ShellPart } from "../shell/parser.js";
+import { programRisks } from "../shell/programs.js";
+import { resolveWord } from "./resolve-word.js";
+import { isSafeEnv } from "./safe-env.js";
 
 export interface EffectsEnv {
   root: string;

@@ -6,7 +6,7 @@
 // file the repository ships named `-r` or `--output=x` turns `grep x *` into something else.
 
 import { readdirSync } from "node:fs";
-import { globToRegExp } from "../../../builtins/glob-match.js";
+import { globToRegExp } from "../glob-match.js";
 import type { Word } from "./lexer.js";
 import { gitSubcommand } from "./long-options.js";
 import type { CwdSet } from "./types.js";

@@ -1,0 +1,125 @@
+// What a plugin may read of the deepcode it runs in: the settings in force and the facts of this
+// run (PluginApi.settings, PluginApi.host), what plugins report of themselves (typed status),
+// the subcommands they add to `deepcode <name>`, and where they ask to be placed on the chain.
+// Built-in mods configure themselves from these, like any plugin: assembly computes nothing
+// for them.
+
+import type { JsonValue } from "./wire.js";
+import type { TurnProfile } from "./events.js";
+
+/** One settings file as it was read: `name` is its layer (`user`, `project`, `local`, `flag`,
+ *  `managed`; the managed policy has one per file), `settings` its known keys (frozen). */
+export interface SettingsLayerView {
+  readonly name: string;
+  readonly file: string;
+  readonly settings: Readonly<Record<string, JsonValue>>;
+}
+
+/** The settings in force, read-only: an untrusted project's loosening parts are already left
+ *  out. `get` is the merged value (a later layer wins; objects merge one level); `layers` are
+ *  the files in merge order (low to high, the managed policy last) for a mod whose setting only
+ *  some layers may give (telemetry: only the person's own file turns it on). */
+export interface SettingsView {
+  get(key: string): JsonValue | undefined;
+  readonly layers: readonly SettingsLayerView[];
+  /** The file the merged value of `key` came from (the highest layer that sets it), for errors. */
+  fileOf(key: string): string | undefined;
+}
+
+/** What the person asked for on the command line that a plugin may act on. */
+export interface RunFlags {
+  /** `--permission-mode plan`: every turn of this run plans. */
+  readonly planMode: boolean;
+  /** `--mcp-config FILE|JSON` (repeatable) and `--strict-mcp-config`. */
+  readonly mcpConfig: readonly string[];
+  readonly strictMcpConfig: boolean;
+}
+
+/** Facts of this run, the same for every plugin. */
+export interface HostFacts {
+  /** deepcode's version (what `deepcode --version` prints). */
+  readonly version: string;
+  /** A person is at the terminal (the REPL); false for `-p` and subcommands. */
+  readonly interactive: boolean;
+  /** The folder this project's sessions are kept in (transcripts, per-session state). */
+  readonly sessionsDir: string;
+  /** The environment deepcode started with (what child processes inherit, before scrubbing). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Environment variables that hold deepcode's own keys: never pass them to a child process. */
+  readonly secretEnv: readonly string[];
+  /** Folders outside the project the person opened to the tools (`permissions.additionalDirectories`). */
+  readonly additionalDirectories: readonly string[];
+  readonly flags: RunFlags;
+  /** The model ids deepcode knows (its capability table). */
+  readonly models: readonly string[];
+  /** The four cost tiers' profiles (chat-fast, chat-full, reasoner-budget, reasoner), after
+   *  settings `tiers`: what a mod that names a tier (the planner) runs. */
+  readonly tiers: Readonly<Record<string, TurnProfile>>;
+}
+
+/** Where a plugin asks to go. `tier` is honoured only for deepcode's own mods: a third-party
+ *  plugin's tier is its loader's (settings plugins: user; the managed policy's: prepend or
+ *  append), whatever it declares. `before`/`after` name other plugins' ids or assembly's own
+ *  named steps (`permission-gate`, `cost`, `non-interactive`, `repairs`, `agent-spawn`), and
+ *  order registration — so the order of hooks within a tier — among what loads in one list. An
+ *  impossible order (a circle) fails loudly at start, naming the circle. */
+export interface Placement {
+  readonly tier?: "prepend" | "user" | "append" | "builtin";
+  readonly before?: readonly string[];
+  readonly after?: readonly string[];
+}
+
+/** `deepcode <name> args…` contributed by a plugin (PluginApi.subcommand). */
+export interface SubcommandSpec {
+  /** `[a-z][a-z0-9-]*`; a name deepcode's own subcommands have is refused. */
+  name: string;
+  /** One line for `deepcode --help`. */
+  description: string;
+  /** The argument synopsis, printed by `deepcode <name> --help` with the description. */
+  usage?: string;
+  /** Runs with the words after the name; resolves to the exit code. A thrown UsageError exits 2
+   *  with its message; any other error exits 1 with its message. */
+  run(args: readonly string[], ctx: SubcommandContext): number | Promise<number>;
+}
+
+export interface SubcommandContext {
+  /** Text for standard output / standard error (the subcommand's own output). */
+  out(text: string): void;
+  err(text: string): void;
+  /** Aborts on Ctrl-C (SIGINT) or SIGTERM. */
+  readonly signal: AbortSignal;
+  /** Ask the person at the terminal a yes/no question; false when nobody can answer. */
+  confirm(question: string): Promise<boolean>;
+}
+
+/** The shapes deepcode's own mods report through PluginApi.status, for the readers that need
+ *  them (the REPL, stream-json's init line, the permission gate). A third-party plugin's report
+ *  is any JSON. */
+export interface KnownStatus {
+  /** mods/mcp: every configured server and its state. */
+  mcp: { servers: Array<{ name: string; status: string; tools: number; scope?: string }> };
+  /** mods/plan: whether this run is planning, or waiting for the person to approve a plan. */
+  plan: { planning: boolean; awaiting: boolean; planner: string; plannerTier?: string };
+  /** mods/sandbox: whether every process is wrapped (`active`), by what, and whether it may
+   *  reach the network. Only an active sandbox without network contains a command. */
+  sandbox: { active: boolean; mechanism: string | null; network: boolean };
+  /** The enabled, verified Claude Code plugins (src/cli/plugins) and the parts other mods run:
+   *  their hooks (the hooks mod), MCP servers (the mcp mod). `managed`: the managed policy
+   *  enables it (its hooks run in the prepend tier). `hooks.env`: the variables its hook
+   *  commands get (CLAUDE_PLUGIN_ROOT …). */
+  marketplace: {
+    plugins: Array<{
+      id: string;
+      managed: boolean;
+      hooks: { files: string[]; hooks: { [key: string]: JsonValue }; env: { [key: string]: string } } | null;
+      servers: Array<{ name: string; file: string; config: { [key: string]: JsonValue } }>;
+    }>;
+  };
+}
+
+/** The ids of KnownStatus: only deepcode's own mods report under them (a plugin that tries
+ *  is refused, so none can speak for the sandbox or plan mode). */
+export const KNOWN_STATUS_IDS: readonly (keyof KnownStatus)[] = ["mcp", "plan", "sandbox", "marketplace"];
+
+/** What reading a status gives: the known shape for deepcode's mods, else JSON. */
+export type StatusOf<K extends string> = K extends keyof KnownStatus ? KnownStatus[K] : JsonValue;
