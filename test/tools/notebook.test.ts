@@ -3,7 +3,7 @@
 // and deletes cells through fs.write, so Edit rules and the fence govern it and checkpoints
 // see it (tool.effects names notebook_path); the edit functions themselves as a table.
 import { afterEach, describe, expect, it } from "vitest";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
@@ -101,6 +101,19 @@ describe("NotebookEdit", () => {
     expect(denied[0]).toMatch(/Permission denied for NotebookEdit/);
     const asked = await run([use("NotebookEdit", { notebook_path: "sales.ipynb", cell_id: "intro", new_source: "x" })]);
     expect(asked[0]).toMatch(/Permission denied for NotebookEdit/);
+    expect(readFileSync(join(rig!.env.root, "sales.ipynb"), "utf8")).toBe(FILE);
+  });
+});
+
+describe("NotebookEdit and checkpoints", () => {
+  it("is taken back by deepcode rewind --files, like an Edit", async () => {
+    await run([use("NotebookEdit", { notebook_path: "sales.ipynb", cell_id: "intro", new_source: "# Changed" })], { permissions: { allow: ["Edit(sales.ipynb)"] } });
+    expect(readFileSync(join(rig!.env.root, "sales.ipynb"), "utf8")).not.toBe(FILE);
+    const session = readdirSync(join(rig!.env.home, "sessions"), { recursive: true }).map(String).find((f) => /\d\.jsonl$/.test(f))!;
+    const id = /([^/]+)\.jsonl$/.exec(session)![1];
+    const r = await rig!.run(["rewind", "--session", id, "--turn", "0", "--files"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/sales\.ipynb\s+restored/);
     expect(readFileSync(join(rig!.env.root, "sales.ipynb"), "utf8")).toBe(FILE);
   });
 });
