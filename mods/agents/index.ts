@@ -11,6 +11,8 @@
 //   context.system  the types, one line each, as a section of the cached prefix of sessions that
 //                   have the Task tool (a change mid-session reaches the model as a tail note).
 //   turn.start      problems of agent files found since the start, as notices of the turn.
+//                   A tool an agent file lists that exists nowhere is warned about once, when
+//                   the main session's prefix is built (context.system names every tool).
 //   /agents         the types, where each comes from, its model and tools.
 
 import { homedir } from "node:os";
@@ -58,6 +60,7 @@ class AgentsMod {
       run: (input, ctx) => this.task(input as JsonObject, ctx),
     });
     api.on("context.system", async (e, next) => {
+      if (!e.agent && e.tools) this.missingTools(e.tools);
       const r = await next();
       if (!e.tools?.includes("Task")) return r;
       const agents = this.scan().agents;
@@ -99,6 +102,23 @@ class AgentsMod {
       if (tell) this.news.push(p);
     }
     return r;
+  }
+
+  /** Agent files naming a tool that exists nowhere (no built-in, plugin or MCP server has it
+   *  when the main session's prefix is built, which is when every tool is known): said once per
+   *  file and name; the agent runs without it. `mcp__` names are left alone (a server may
+   *  still be connecting). */
+  private missingTools(present: readonly string[]): void {
+    const have = new Set(present);
+    for (const a of this.scan(false).agents) {
+      for (const name of a.tools ?? []) {
+        const key = `missing:${a.file ?? a.source}:${name}`;
+        if (have.has(name) || name.startsWith("mcp__") || this.said.has(key)) continue;
+        this.said.add(key);
+        const why = name === "WebSearch" ? "deepcode has no search provider; a plugin or an MCP server can provide a tool by that name" : "no built-in, plugin or MCP server provides it";
+        this.api.log.warn(`${a.file ?? a.source}: agent ${a.name} lists the tool '${name}', which does not exist here (${why}); it runs without it`);
+      }
+    }
   }
 
   private async task(input: JsonObject, ctx: ToolContext): Promise<ToolOutput> {

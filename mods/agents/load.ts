@@ -13,7 +13,7 @@
 //
 // What deepcode makes of a file's fields:
 // - `tools`: names as listed; `Agent`/`Task` is the Task tool, and `Agent(a, b)` limits which
-//   types it may start. A tool with a pattern (`Bash(git *)`) is left out with a note: deepcode
+//   types it may start. Claude Code's LS and NotebookRead are Glob and Read (TOOL_STANDINS). A tool with a pattern (`Bash(git *)`) is left out with a note: deepcode
 //   gives a subagent a tool whole or not at all, so it never gets more than the file meant.
 // - `model`: `inherit`, or a deepcode tier or model id the host knows (`models`, from assembly:
 //   the capability table, the session's model, the tiers' models). Anything else — a typo
@@ -25,7 +25,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { parseAgentFile, toolNames, type Contribution, type PluginApi } from "../../src/contract/index.js";
+import { parseAgentFile, TOOL_STANDINS, toolNames, type Contribution, type PluginApi } from "../../src/contract/index.js";
 import type { Agent } from "./agent.js";
 import { BUILTIN_AGENTS } from "./builtin.js";
 
@@ -159,7 +159,11 @@ function mapTools(list: readonly string[], notes: string[]): { names: string[]; 
       if (spec !== undefined && spec.trim() !== "*") (agents ??= []).push(...spec.split(",").map((s) => s.trim()).filter(Boolean));
     } else if (spec !== undefined && spec.trim() !== "*") {
       notes.push(`tools: '${item}' is left out: deepcode gives a subagent a tool whole or not at all (list ${name} to give it whole)`);
-    } else names.push(name);
+    } else if (Object.hasOwn(TOOL_STANDINS, name)) {
+      const standin = TOOL_STANDINS[name];
+      notes.push(`tools: Claude Code's ${name} is ${standin} here`);
+      if (!names.includes(standin)) names.push(standin);
+    } else if (!names.includes(name)) names.push(name);
   }
   return { names, ...(agents ? { agents } : {}) };
 }

@@ -14,8 +14,8 @@
 // remembered call itself: the job is a `process.run` dispatched through the chain, so the
 // sandbox wraps it like any command, in the folder the session's Bash is in (api.shellCwd).
 //
-// The cost of a session that never uses them: BashOutput and KillShell are proxied tools
-// (ToolSpec.proxied): out of the prefix and never announced; the start result tells the model
+// The cost of a session that never uses them: BashOutput and KillShell are on-demand tools
+// (ToolSpec.onDemand ""): out of the prefix and never announced; the start result tells the model
 // how to call them. Only the short `run_in_background` property is in every prefix.
 //
 // Jobs die with the session: the core runs each in a process group of its own and kills every
@@ -149,7 +149,7 @@ const plugin: Plugin = {
         additionalProperties: false,
       },
       readOnly: true,
-      proxied: true,
+      onDemand: "",
       run: async (input, ctx) => {
         const job = jobs.get(String(input.bash_id));
         if (!job) return unknownJob(jobs, input.bash_id);
@@ -185,7 +185,7 @@ const plugin: Plugin = {
       // It changes nothing but this deepcode's own jobs, which the gate already let run: allowed
       // by default, as in Claude Code (a `KillShell` deny rule still refuses it).
       readOnly: true,
-      proxied: true,
+      onDemand: "",
       run: async (input) => {
         const job = jobs.get(String(input.shell_id));
         if (!job) return unknownJob(jobs, input.shell_id);

@@ -25,7 +25,7 @@ import { builtinTools } from "../builtins/index.js";
 import { capsFor, createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../providers/index.js";
 import { loadSettings, defaultManagedPath, settingFile } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
-import { historyHoldsSecret, permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
+import { allowRuleNamesHost, historyHoldsSecret, permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
 import { noKeyHelp, resolveApiKey, type ApiKey } from "./credentials.js";
 import { keyEnvWarning } from "./key-env.js";
 import { packageVersion } from "./version.js";
@@ -116,7 +116,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const chain = new Chain();
   chain.onReport((r) => warn(`${r.owner} on ${r.event}: ${r.message}`));
   // Every variable that can hold a key deepcode uses stays out of child processes.
-  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)], writeJournal: join(home, "writes") });
+  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)], writeJournal: join(home, "writes"), fetch: { privateHostAllowed: (host) => allowRuleNamesHost(permissions.rules, host) } });
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.add(t, "builtin");
 
@@ -243,7 +243,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 /** Built-in mods, loaded through the same interface as third-party plugins, in this order
  *  unless one's placement says otherwise (telemetry first, the sandbox last, plan and the
  *  managed hooks in prepend, the settings hooks in user: each says so in its own file). */
-export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox"];
+export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox"];
 
 interface Step {
   name: string;

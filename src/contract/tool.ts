@@ -69,6 +69,12 @@ export interface ProcessRunResult {
   sandbox?: string;
 }
 
+/** One HTTP(S) request, one hop. The core answer never follows a redirect (a 3xx comes back
+ *  with its `location` header, so the caller dispatches the next hop and every hook judges it
+ *  again), and never connects to a loopback, link-local, private or otherwise non-public
+ *  address unless a permission allow rule names that exact host (`WebFetch(domain:127.0.0.1)`):
+ *  every address the host resolves to is checked, and the connection goes to the address that
+ *  was checked (no second lookup for DNS rebinding to answer). A refusal is a DeniedError. */
 export interface HttpFetchRequest {
   url: string;
   method?: string;
@@ -76,10 +82,21 @@ export interface HttpFetchRequest {
   body?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Keep at most this many bytes of the (decompressed) body; `truncated` says it was longer.
+   *  Default 10 MB. */
+  maxBytes?: number;
   /** The tool call this request serves, set by the tool context (ctx.fetch). */
   callId?: string;
 }
-export interface HttpFetchResult { status: number; headers: Record<string, string>; body: string }
+export interface HttpFetchResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The body was cut at `maxBytes`. */
+  truncated?: boolean;
+  /** The IP address the request went to. */
+  address?: string;
+}
 
 /** What Read recorded, so Write and Edit can refuse to clobber a file changed since. */
 export interface ReadRecord { mtimeMs: number; size: number; hash: string }
@@ -128,6 +145,9 @@ export interface ToolOutput {
   summary?: string;
   /** Structured facts for renderers and hooks (a diff, an exit code, line counts). */
   meta?: Record<string, JsonValue>;
+  /** Lines a person sees under the call's line in the REPL (TodoWrite's checklist); never sent
+   *  to the model. Leave it out when there is nothing new to show. */
+  display?: string;
 }
 
 export interface ToolSpec<I = Record<string, unknown>> {
@@ -142,13 +162,14 @@ export interface ToolSpec<I = Record<string, unknown>> {
    *  concurrent calls (default: `readOnly`). A tool that asks by default but is safe to run in
    *  parallel (an MCP tool whose server says `readOnlyHint`) sets this without `readOnly`. */
   concurrent?: boolean;
-  /** Reached only through the `UseTool` proxy: never in the prefix and never announced in a
-   *  tail note, so a session that does not use it pays nothing for it. It is a registered tool
-   *  like any other (permission rules, hooks and agent files name it; a direct call by name
-   *  works too); whatever makes it useful tells the model how to call it (the background Bash
-   *  result names BashOutput and KillShell). For rarely used tools whose need is announced by
-   *  another tool's result. */
-  proxied?: boolean;
+  /** Kept out of the tool list (the cached prefix every request pays for): the model calls it
+   *  through the UseTool proxy. The text, when not empty, is its one line in a short system
+   *  section listing such tools (`WebFetch {url, prompt}: a web page as text`); when empty the
+   *  tool's owner tells the model about it where it matters (a notebook's Read names
+   *  NotebookEdit; the background Bash result names BashOutput and KillShell). It is a registered
+   *  tool like any other (permission rules, hooks and agent files name it; a direct call by name
+   *  works too) and is never announced as a late tool. For tools most sessions never use. */
+  onDemand?: string;
   /** The tool may go into the on-demand index (src/lib/tool-index.ts) instead of the prefix's
    *  tool list, where a mod decides a session has too many tools to send each in full (the MCP
    *  mod, past `mcpToolIndexTokens`). A late-arriving one is then announced by name and one line
@@ -163,6 +184,11 @@ export interface ToolSpec<I = Record<string, unknown>> {
 /** Claude Code's other names for tools deepcode has: a permission rule or a hook matcher
  *  written with either name sees the call (Claude Code renamed Task to Agent; both are in use). */
 export const TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = { Task: ["Agent"], Agent: ["Task"] };
+
+/** Claude Code tools deepcode answers with one of its own: an agent file's `tools:` listing the
+ *  key gets the value (Claude Code's LS lists a folder, which Glob does; NotebookRead became
+ *  Read, which shows a notebook's cells). */
+export const TOOL_STANDINS: Readonly<Record<string, string>> = { LS: "Glob", NotebookRead: "Read" };
 
 /** The tool's name and the other names it is known by. */
 export function toolNames(tool: string): readonly string[] {

@@ -13,7 +13,8 @@
 //   when deepcode exits, so no child outlives it — also after kill -9: a watchdog shell that
 //   sees deepcode's end as the end of a pipe kills the groups it was told about. Output is kept per stream up to
 //   `maxOutputBytes` as head + tail, the middle replaced by a marker naming the bytes cut.
-// - http.fetch is the global fetch with a timeout and the caller's abort signal.
+// - http.fetch is one hop of HTTP(S) that never follows a redirect and never reaches a
+//   non-public address unless a rule names the host (http-fetch.ts).
 
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -27,13 +28,12 @@ import type {
   FsReadResult,
   FsWriteRequest,
   FsWriteResult,
-  HttpFetchRequest,
-  HttpFetchResult,
   ProcessRunRequest,
   ProcessRunResult,
 } from "../contract/index.js";
 import { openRegular } from "../lib/regular-file.js";
 import type { Chain } from "./chain.js";
+import { httpFetch, type FetchPolicy } from "./http-fetch.js";
 import { noteWrite, setWriteJournal, sweepStaleWrites } from "./write-litter.js";
 
 /** Per stream, when the caller does not say. */
@@ -42,7 +42,6 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 1_000_000;
 export const KILL_GRACE_MS = 2_000;
 /** After the leader exits, how long background children may hold its pipes open before we stop reading. */
 const STREAM_GRACE_MS = 200;
-const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
 export interface EffectsOptions {
   /** Environment variables no child process may see (the API key's): a command the model
@@ -51,6 +50,8 @@ export interface EffectsOptions {
   /** Where writes in flight are noted (deepcode's home `writes/`): temp files of writes killed
    *  before their rename are removed at the next start (write-litter.ts). */
   writeJournal?: string;
+  /** What http.fetch may reach besides public addresses (the permission rules' say). */
+  fetch?: FetchPolicy;
 }
 
 export function registerEffects(chain: Chain, opts: EffectsOptions = {}): void {
@@ -62,7 +63,7 @@ export function registerEffects(chain: Chain, opts: EffectsOptions = {}): void {
   chain.setCore("fs.read", (e) => readFileBounded(e));
   chain.setCore("fs.write", (e) => writeFileAtomic(e));
   chain.setCore("process.run", (e) => runProcess(e, scrub));
-  chain.setCore("http.fetch", (e) => httpFetch(e));
+  chain.setCore("http.fetch", (e) => httpFetch(e, opts.fetch));
 }
 
 function toFileStat(st: Stats): FileStat {
@@ -388,20 +389,4 @@ export function runProcess(req: ProcessRunRequest, scrubEnv: readonly string[] =
       if (exited) finish();
     });
   });
-}
-
-export async function httpFetch(req: HttpFetchRequest): Promise<HttpFetchResult> {
-  const signals = [AbortSignal.timeout(req.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS)];
-  if (req.signal) signals.push(req.signal);
-  const res = await fetch(req.url, {
-    method: req.method ?? "GET",
-    headers: req.headers,
-    body: req.body,
-    signal: AbortSignal.any(signals),
-  });
-  const headers: Record<string, string> = {};
-  res.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  return { status: res.status, headers, body: await res.text() };
 }

@@ -145,7 +145,13 @@ describe("process.run", () => {
 });
 
 describe("http.fetch", () => {
-  it("fetches over the network with method, headers and body", async () => {
+  const loopbackAllowed = (): Chain => {
+    const c = new Chain();
+    registerEffects(c, { fetch: { privateHostAllowed: (host) => host === "127.0.0.1" } });
+    return c;
+  };
+
+  it("fetches over the network with method, headers and body when a rule names the loopback host", async () => {
     const server = createServer((req, res) => {
       let body = "";
       req.on("data", (c) => (body += c));
@@ -157,9 +163,56 @@ describe("http.fetch", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const { port } = server.address() as AddressInfo;
     try {
-      const r = await chain().dispatch({ type: "http.fetch", url: `http://127.0.0.1:${port}/`, method: "POST", headers: { "x-test": "yes" }, body: "hi" });
-      expect(r).toMatchObject({ status: 200, body: "POST hi" });
+      const r = await loopbackAllowed().dispatch({ type: "http.fetch", url: `http://127.0.0.1:${port}/`, method: "POST", headers: { "x-test": "yes" }, body: "hi" });
+      expect(r).toMatchObject({ status: 200, body: "POST hi", address: "127.0.0.1" });
       expect(r.headers["x-echo"]).toBe("yes");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("never reaches a loopback, private or link-local address that no rule names, by IP or by a name resolving there", async () => {
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.end("reached");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      for (const url of [`http://127.0.0.1:${port}/`, `http://localhost:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://192.168.1.1/"]) {
+        await expect(chain().dispatch({ type: "http.fetch", url }), url).rejects.toThrow(/request refused: .* (loopback|link-local|private) address/);
+      }
+      // A rule naming 127.0.0.1 does not cover another name that resolves there.
+      await expect(loopbackAllowed().dispatch({ type: "http.fetch", url: `http://localhost:${port}/` })).rejects.toThrow(/localhost resolves to 127\.0\.0\.1/);
+      expect(hits).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("returns a redirect as it is instead of following it, and decompresses and bounds the body", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const server = createServer((req, res) => {
+      if (req.url === "/moved") {
+        res.writeHead(302, { location: "http://10.0.0.1/inside" });
+        return res.end();
+      }
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "content-encoding": "gzip" });
+      res.end(gzipSync("é".repeat(5000)));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const moved = await loopbackAllowed().dispatch({ type: "http.fetch", url: `http://127.0.0.1:${port}/moved` });
+      expect(moved.status).toBe(302);
+      expect(moved.headers.location).toBe("http://10.0.0.1/inside");
+      const whole = await loopbackAllowed().dispatch({ type: "http.fetch", url: `http://127.0.0.1:${port}/text` });
+      expect(whole.body).toBe("é".repeat(5000));
+      expect(whole.truncated).toBeUndefined();
+      const cut = await loopbackAllowed().dispatch({ type: "http.fetch", url: `http://127.0.0.1:${port}/text`, maxBytes: 100 });
+      expect(cut.truncated).toBe(true);
+      expect(cut.body).toBe("é".repeat(50));
     } finally {
       server.close();
     }

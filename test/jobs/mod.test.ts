@@ -59,8 +59,8 @@ describe("the jobs mod", () => {
     const out = await m.call({ command: "sleep 30", run_in_background: true });
     expect(out.content).toMatch(/^Started background job 1;/);
     expect(m.runs.map((r) => r.argv)).toEqual([["bash", "-c", "sleep 30"]]);
-    expect(m.tools.get("BashOutput")?.proxied).toBe(true);
-    expect(m.tools.get("KillShell")?.proxied).toBe(true);
+    expect(m.tools.get("BashOutput")?.onDemand).toBe("");
+    expect(m.tools.get("KillShell")?.onDemand).toBe("");
   });
 
   it("refuses a BashOutput filter that could backtrack for minutes, and one that is not a regex", async () => {

@@ -144,6 +144,7 @@ function decideOther(call: ToolCall, applying: readonly Rule[]): Verdict {
   const allowed = applying.find((r) => r.kind === "allow" && matches(r) === "yes");
   if (allowed) return ruleVerdict("allow", allowed, `${call.tool} is allowed`);
   if (call.readOnly) return { decision: "allow", reason: `${call.tool} only reads`, by: "default" };
+  if (host !== null) return { decision: "ask", reason: `${call.tool} reaches ${host}: needs approval`, by: "default" };
   return { decision: "ask", reason: `${call.tool} may change things: needs approval`, by: "default" };
 }
 

@@ -8,7 +8,7 @@
 //   Read, Edit and Write name their file in their input, and their question showed it — or an
 //   allow rule names it (readVerdict: `Read(~/.ssh/id_rsa)`).
 // - http.fetch: a WebFetch deny rule for the host refuses; an ask rule refuses unless the
-//   calling tool's check named that URL (a WebFetch-like tool's `url` input).
+//   calling tool's check named that URL (a WebFetch-like tool's `url` input) or its host.
 // A read or a request made outside any tool call (no callId) gets the same verdicts, with no
 // call to cover it. Refusals are DeniedErrors: the chain hands them to the tool, which fails.
 
@@ -74,12 +74,26 @@ function realOf(p: string): string | null {
   }
 }
 
+/** The request goes where the question said: the same URL, or a redirect's next hop on the
+ *  same host (ask rules are per host; WebFetch follows a redirect to another host only after a
+ *  question of its own). */
 function sameUrl(a: string, b: string): boolean {
   try {
-    return new URL(a).href === new URL(b).href;
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.href === y.href || (x.protocol === y.protocol && x.host === y.host);
   } catch {
     return a === b;
   }
+}
+
+/** Whether an allow rule names this exact host (`WebFetch(domain:127.0.0.1)`): only then may a
+ *  request reach it on a loopback, link-local or private address (the core's http.fetch asks
+ *  this). A parent domain's rule does not count: `WebFetch(domain:corp.example)` lets
+ *  `wiki.corp.example` be asked about, not reached inside the network; name it to allow that. */
+export function allowRuleNamesHost(rules: readonly Rule[], host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return rules.some((r) => r.kind === "allow" && r.family === "webfetch" && r.match.type === "domain" && r.match.domain === h);
 }
 
 export interface FenceOptions {

@@ -49,6 +49,8 @@ const RUNS_SCRIPTS = new Set(["npm", "pnpm", "yarn", "bun"]);
 
 export function rememberRule(call: ToolCall, env: DecisionEnv): string {
   if (call.tool === "Bash") return rememberBash(typeof call.input.command === "string" ? call.input.command : "", env);
+  // WebFetch asks per host, as Claude Code's does: `a` remembers that host (and its subdomains).
+  if (call.tool === "WebFetch" && typeof call.input.url === "string" && URL.canParse(call.input.url)) return `WebFetch(domain:${new URL(call.input.url).hostname.replace(/^\[|\]$/g, "")})`;
   const raw = call.input.file_path ?? call.input.notebook_path ?? call.input.path;
   if (typeof raw === "string" && raw !== "") {
     const abs = resolve(env.root, expandHome(raw, env.home));

@@ -75,6 +75,8 @@ export class TurnRenderer {
         this.progress.delete(ev.callId);
         this.started.delete(ev.callId);
         this.line(this.toolLine(ev.tool, ev.output));
+        // What the tool shows a person under its line (TodoWrite's checklist): the tool's text, inert.
+        for (const l of ev.output.display ? inertLines(ev.output.display).split("\n") : []) this.line(this.v.style("dim", `  ${l}`));
         return this.showRunning();
       }
       case "repair":

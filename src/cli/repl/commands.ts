@@ -203,7 +203,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "every tool, where it comes from, and what was left out",
     run: (r) => {
       const inPrefix = new Set(r.engine.prefix.tools.map((t) => t.function.name));
-      const lines = r.app.registry.list().map((t) => `${t.spec.name.padEnd(14)} ${t.source.padEnd(12)} ${t.spec.readOnly ? "read-only" : "changes things"}${inPrefix.has(t.spec.name) ? "" : r.style("dim", t.spec.proxied ? "  (reached through UseTool)" : "  (arrived later: reached through UseTool)")}`);
+      const lines = r.app.registry.list().map((t) => `${t.spec.name.padEnd(14)} ${t.source.padEnd(12)} ${t.spec.readOnly ? "read-only" : "changes things"}${inPrefix.has(t.spec.name) ? "" : r.style("dim", t.spec.onDemand !== undefined ? "  (on demand: reached through UseTool)" : "  (arrived later: reached through UseTool)")}`);
       for (const p of r.app.plugins.filter((x) => !x.ok)) lines.push(r.style("yellow", `left out: plugin ${p.id ?? p.source} (${p.error})`));
       r.print(lines.join("\n"));
     },

@@ -106,8 +106,8 @@ export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
       }
     },
     "model.repair": (ev) => e.emit({ type: "repair", kind: ev.kind, detail: ev.detail }),
-    // A proxied tool (ToolSpec.proxied) stays out of the prefix: it is reached through UseTool.
-    "tool.list": () => [...e.registry.list().filter((t) => t.spec.proxied !== true).map((t) => canonicalize(definitionOf(t.spec))), PROXY_DEFINITION],
+    // On-demand tools (ToolSpec.onDemand) stay out: they are reached through the proxy.
+    "tool.list": () => [...e.registry.list().filter((t) => t.spec.onDemand === undefined).map((t) => canonicalize(definitionOf(t.spec))), PROXY_DEFINITION],
     "tool.input": (ev) => parseArguments(ev.tool, ev.arguments),
     "tool.call": (ev) => callTool(e.registry, (id, signal) => e.toolContext(id, signal), ev),
     "tool.result": (ev) => ev.output,

@@ -31,13 +31,14 @@ export function sectionChanges(before: readonly SystemSection[], now: readonly S
 }
 
 /** Tools registered after the prefix was built are announced once, reachable through the proxy.
- *  A proxied tool (ToolSpec.proxied) is never announced: another tool's result names it. A tool
+ *  An on-demand tool (ToolSpec.onDemand) is never announced. A tool
  *  the prefix's on-demand index names is not late. Where the prefix has an index, a late
  *  deferrable tool is announced as an index line (its definition on demand), not in full. */
 export function lateTools(registered: readonly RegisteredTool[], inPrefix: readonly ToolDefinition[], announced: ReadonlySet<string>): { note?: TailNote; names: string[] } {
   const prefixNames = new Set(inPrefix.map((t) => t.function.name));
   const indexed = indexedNames(inPrefix);
-  const fresh = registered.filter((t) => t.spec.proxied !== true && !prefixNames.has(t.spec.name) && !indexed.has(t.spec.name) && !announced.has(t.spec.name));
+  // An on-demand tool is never announced: its one line is in the prefix, or its owner tells the model.
+  const fresh = registered.filter((t) => t.spec.onDemand === undefined && !prefixNames.has(t.spec.name) && !indexed.has(t.spec.name) && !announced.has(t.spec.name));
   if (fresh.length === 0) return { names: [] };
   const brief = (t: RegisteredTool): boolean => indexed.size > 0 && t.spec.deferrable === true;
   const lines = fresh.map((t) =>

@@ -1,7 +1,7 @@
 // The core answer of `tool.effects`: the files a tool call would write, before it runs — what
 // checkpoints save first, and what tells plan mode a shell command only looks.
 //
-//   Write, Edit     their `file_path`.
+//   Write, Edit     their `file_path`; NotebookEdit its `notebook_path`. WebFetch: nothing.
 //   (any write)     and the folders above a written path that do not exist yet (created with it).
 //   a read-only tool  nothing (readOnly).
 //   Bash            the shell reader's file effects (src/lib/shell/effects.ts): the operands
@@ -60,6 +60,9 @@ export function toolEffects(tool: string, input: Record<string, JsonValue>, env:
   if ((tool === "Write" || tool === "Edit") && typeof input.file_path === "string") {
     return { writes: withMissingParents([resolvePath(env.root, input.file_path)]), unknown: [], readOnly: false };
   }
+  if (tool === "NotebookEdit" && typeof input.notebook_path === "string") return { writes: [resolvePath(env.root, input.notebook_path)], unknown: [], readOnly: false };
+  // It asks before reaching a host, yet writes nothing here (plan mode lets it look things up).
+  if (tool === "WebFetch") return { writes: [], unknown: [], readOnly: true };
   if (tool === "Bash" && typeof input.command === "string") return bashEffects(input.command, env);
   return { writes: [], unknown: [`${tool}: deepcode cannot see which files it changes`], readOnly: false };
 }

@@ -1,0 +1,128 @@
+// The core answer of `http.fetch`: one HTTP(S) request, one hop (HttpFetchRequest's contract).
+//
+// - Never a redirect followed here: a 3xx comes back as it is, so whoever asked dispatches the
+//   next hop and the fence, the gate's rules and this check judge that one too.
+// - Never a non-public address (loopback, link-local, private, …: src/lib/net-address.ts)
+//   unless the host's policy says a rule names that exact host. Every address the name resolves
+//   to is checked (one bad address in the answer refuses the request: a mixed answer is how DNS
+//   rebinding starts), and the socket connects to the checked address through a `lookup` that
+//   returns it, so the name is never resolved a second time.
+// - The body is decompressed (gzip, deflate, br) and kept up to `maxBytes`; the rest is not
+//   read. Text is decoded by the charset the response names (UTF-8 otherwise).
+
+import { lookup as dnsLookup } from "node:dns/promises";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import type { Readable } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { DeniedError, type HttpFetchRequest, type HttpFetchResult } from "../contract/index.js";
+import { nonPublicKind } from "../lib/net-address.js";
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_BYTES = 10_000_000;
+
+export interface FetchPolicy {
+  /** A permission allow rule names this exact host, so it may be reached on a non-public
+   *  address (a test server on 127.0.0.1, an intranet documentation host). Absent: never. */
+  privateHostAllowed?(host: string): boolean;
+}
+
+/** The request would reach an address it may not. A DeniedError: the chain hands it to the
+ *  tool, whose call fails with this message. */
+export class AddressRefusedError extends DeniedError {
+  constructor(readonly url: string, message: string) {
+    super(message, "http.fetch");
+    this.name = "AddressRefusedError";
+  }
+}
+
+export async function httpFetch(req: HttpFetchRequest, policy: FetchPolicy = {}): Promise<HttpFetchResult> {
+  const url = new URL(req.url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`only http and https URLs are fetched, not ${url.protocol}`);
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const signals = [AbortSignal.timeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS)];
+  if (req.signal) signals.push(req.signal);
+  const signal = AbortSignal.any(signals);
+  const target = await checkedAddress(req.url, host, policy);
+  const pinned: LookupFunction = (_name, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target]);
+    else callback(null, target.address, target.family);
+  };
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const r = send(url, { method: req.method ?? "GET", headers: { "accept-encoding": "gzip, deflate, br", ...req.headers }, lookup: pinned, agent: false, signal }, resolve);
+    r.on("error", reject);
+    r.end(req.body);
+  });
+  let body: { data: Buffer; truncated: boolean };
+  try {
+    body = await readBounded(decoded(res), req.maxBytes ?? DEFAULT_MAX_BYTES, signal);
+  } finally {
+    res.destroy(); // a cut or aborted body: the rest is not read (no-op once it has ended)
+  }
+  const { data, truncated } = body;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+  return { status: res.statusCode ?? 0, headers, body: decodeText(data, headers["content-type"]), address: target.address, ...(truncated ? { truncated } : {}) };
+}
+
+async function checkedAddress(url: string, host: string, policy: FetchPolicy): Promise<{ address: string; family: number }> {
+  const literal = isIP(host);
+  const all = literal ? [{ address: host, family: literal }] : await dnsLookup(host, { all: true, verbatim: true });
+  if (all.length === 0) throw new Error(`${host} has no address`);
+  for (const a of all) {
+    const kind = nonPublicKind(a.address);
+    if (kind !== null && policy.privateHostAllowed?.(host) !== true) {
+      const via = literal ? "" : ` (${host} resolves to ${a.address})`;
+      throw new AddressRefusedError(url, `request refused: ${url} is a ${kind} address${via}; deepcode reaches loopback, link-local and private addresses only for a host an allow rule names, e.g. WebFetch(domain:${host})`);
+    }
+  }
+  return all[0];
+}
+
+function decoded(res: IncomingMessage): Readable {
+  const enc = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const unzip = enc === "gzip" || enc === "x-gzip" ? createGunzip() : enc === "deflate" ? createInflate() : enc === "br" ? createBrotliDecompress() : null;
+  if (!unzip) return res;
+  res.on("error", (err) => unzip.destroy(err));
+  return res.pipe(unzip);
+}
+
+function readBounded(stream: Readable, max: number, signal: AbortSignal): Promise<{ data: Buffer; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const stop = (truncated: boolean): void => {
+      signal.removeEventListener("abort", onAbort);
+      resolve({ data: Buffer.concat(parts).subarray(0, max), truncated });
+    };
+    const onAbort = (): void => {
+      stream.destroy();
+      reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    stream.on("data", (chunk: Buffer) => {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size > max) {
+        stream.destroy();
+        stop(true);
+      }
+    });
+    stream.on("end", () => stop(false));
+    stream.on("error", (err) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(err);
+    });
+  });
+}
+
+function decodeText(data: Buffer, contentType: string | undefined): string {
+  const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? "")?.[1];
+  try {
+    return new TextDecoder(charset ?? "utf-8").decode(data);
+  } catch {
+    return new TextDecoder("utf-8").decode(data); // a charset this Node does not know: UTF-8 is the web's default
+  }
+}
