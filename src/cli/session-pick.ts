@@ -15,13 +15,13 @@ export interface SessionChoice {
 
 /** The id to resume, or undefined for a new session. Throws SessionBusyError for `-r ID` of a
  *  session another process is writing (without --fork-session). */
-export function chooseSession(store: SessionStore, c: SessionChoice, say: (m: string) => void): string | undefined {
+export function chooseSession(store: SessionStore, c: SessionChoice, say: (m: string) => void, lost?: ReadonlySet<string>): string | undefined {
   let id = c.resume;
   if (!id && c.continue) {
     if (c.fork) id = store.latest(undefined, { held: true })?.id;
     else {
       const passed: string[] = [];
-      id = store.latest((s, h) => passed.push(`${s.id} (pid ${h.pid} on ${h.host})`))?.id;
+      id = store.latest((s, h) => passed.push(`${s.id} (pid ${h.pid} on ${h.host})`), { lost })?.id;
       if (passed.length) {
         say(`${passed.length === 1 ? "the latest session" : "the latest sessions"} ${passed.join(", ")} ${passed.length === 1 ? "is" : "are"} in use by another deepcode; ${id ? `continuing ${id}, the latest one not in use` : "starting a new one"} (--fork-session -c continues a copy of the latest instead)`);
         return id;
@@ -41,16 +41,19 @@ export function chooseSession(store: SessionStore, c: SessionChoice, say: (m: st
 }
 
 /** Open what `chooseSession` picks. Two `-c` started at the same moment can both find the same
- *  session free; the one that loses the lock chooses again (the session is held now, so it is
- *  passed over and said), rather than failing. */
+ *  session free; the one that loses the lock chooses again, passing over the session it lost
+ *  (said), rather than failing — whatever the lock file looked like when it looked. */
 export async function openChosen<E>(store: SessionStore, c: SessionChoice, say: (m: string) => void, open: { resume(id: string): Promise<E>; start(): Promise<E> }): Promise<E> {
+  const lost = new Set<string>();
   for (let attempt = 0; ; attempt++) {
-    const id = chooseSession(store, c, say);
+    const id = chooseSession(store, c, say, lost);
     if (!id) return open.start();
     try {
       return await open.resume(id);
     } catch (err) {
       if (!(err instanceof SessionBusyError) || !c.continue || c.resume || attempt >= 2) throw err;
+      lost.add(id);
+      say(`session ${id} was taken by another deepcode as this one opened it; choosing again`);
     }
   }
 }

@@ -170,12 +170,12 @@ export class SessionStore {
    *  index), not the whole folder. `held: true` takes a session held by another process too
    *  (to fork it). `skipped` hears about each newer session passed over
    *  because another process holds it. */
-  latest(skipped?: (s: SessionSummary, holder: LockHolder) => void, o: { held?: boolean } = {}): SessionSummary | undefined {
+  latest(skipped?: (s: SessionSummary, holder: LockHolder) => void, o: { held?: boolean; lost?: ReadonlySet<string> } = {}): SessionSummary | undefined {
     const index = new SummaryIndex(this.dir);
     try {
       for (const f of this.files()) {
         const s = this.summaryOf(f, index);
-        if (!s || s.messages === 0) continue;
+        if (!s || s.messages === 0 || o.lost?.has(s.id)) continue;
         const holder = o.held ? undefined : this.holder(s.id);
         if (!holder) return s;
         skipped?.(s, holder);
