@@ -463,7 +463,7 @@ async function inProcessEngine(spec, { sim, root, home }) {
     chain.setCore("tool.effects", (e) => toolEffects(e.tool, e.input, { root, cwd: root, home, spec: registry.get(e.tool)?.spec }));
     chain.on("builtin", "bench-person", "person.ask", null, () => ({ decision: "allow", choice: "g" }));
     const profile = profileOf("reasoner-budget", structuredClone(DEFAULT_TIERS));
-    const host = { chain, root, home, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), addCommand: (c, src) => commands.add(c, src), removeCommand: (n, c) => commands.remove(n, c), log: () => undefined, config: () => ({ planner: { label: "reasoner-budget", profile }, start: false }) };
+    const host = { chain, root, home, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), addCommand: (c, src) => commands.add(c, src), removeCommand: (n, c) => commands.remove(n, c), log: () => undefined, config: () => ({}), facts: { version: "bench", interactive: false, sessionsDir: join(home, "sessions"), env: {}, secretEnv: [], additionalDirectories: [], flags: { planMode: false, mcpConfig: [], strictMcpConfig: false }, models: [], model: "deepseek-flash", tiers: { "reasoner-budget": profile } } };
     const m = await registerPlugin(host, planMod, "prepend", "mods/plan");
     if (!m.ok) throw new Error(`mod plan: ${m.error}`);
   }

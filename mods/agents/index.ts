@@ -60,7 +60,6 @@ class AgentsMod {
       run: (input, ctx) => this.task(input as JsonObject, ctx),
     });
     api.on("context.system", async (e, next) => {
-      if (!e.agent && e.tools) this.missingTools(e.tools);
       const r = await next();
       if (!e.tools?.includes("Task")) return r;
       const agents = this.scan().agents;
@@ -91,7 +90,9 @@ class AgentsMod {
       this.lacking.set(a.name, missing);
       if (missing.length) lines.push(`${a.name} (${missing.join(", ")})`);
     }
-    if (lines.length) this.api.log.warn(`agent files name tools deepcode does not have; each runs without them: ${lines.join(", ")}`);
+    // One line for all of them (they are read at every start); WebSearch says why it is missing.
+    const search = lines.some((l) => /[(, ]WebSearch[,)]/.test(l)) ? " (WebSearch: deepcode has no search provider; a plugin or an MCP server can provide a tool by that name)" : "";
+    if (lines.length) this.api.log.warn(`agent files name tools deepcode does not have; each runs without them: ${lines.join(", ")}${search}`);
   }
 
   private scan(tell = true): { agents: Agent[]; problems: string[] } {
@@ -102,23 +103,6 @@ class AgentsMod {
       if (tell) this.news.push(p);
     }
     return r;
-  }
-
-  /** Agent files naming a tool that exists nowhere (no built-in, plugin or MCP server has it
-   *  when the main session's prefix is built, which is when every tool is known): said once per
-   *  file and name; the agent runs without it. `mcp__` names are left alone (a server may
-   *  still be connecting). */
-  private missingTools(present: readonly string[]): void {
-    const have = new Set(present);
-    for (const a of this.scan(false).agents) {
-      for (const name of a.tools ?? []) {
-        const key = `missing:${a.file ?? a.source}:${name}`;
-        if (have.has(name) || name.startsWith("mcp__") || this.said.has(key)) continue;
-        this.said.add(key);
-        const why = name === "WebSearch" ? "deepcode has no search provider; a plugin or an MCP server can provide a tool by that name" : "no built-in, plugin or MCP server provides it";
-        this.api.log.warn(`${a.file ?? a.source}: agent ${a.name} lists the tool '${name}', which does not exist here (${why}); it runs without it`);
-      }
-    }
   }
 
   private async task(input: JsonObject, ctx: ToolContext): Promise<ToolOutput> {

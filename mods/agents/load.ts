@@ -112,7 +112,9 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
       const mapped = mapModel(f.model, p.models);
       if (mapped.note) {
         notes.push(`model: ${mapped.note}`);
-        problems.push(`${file}: model: ${mapped.note}`); // said once, when the agent loads
+        // Said once, when the agent loads — for the person's own files; an installed plugin's
+        // (someone else's, read at every start) says it in /agents only.
+        if (!place.pins) problems.push(`${file}: model: ${mapped.note}`);
       }
       let model = mapped.model;
       if (place.scope === "project" && p.trusted !== true && model !== "inherit") {

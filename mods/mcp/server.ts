@@ -205,7 +205,9 @@ export class Server {
         return;
       }
       if (again) return this.retry(why);
-      if (this.firstTries < FIRST_BACKOFF_MS.length && !HOPELESS.test(why)) {
+      // A sign-in the person is waiting on (`mcp login`) that fails has failed: it is said at
+      // once, not tried again behind their back.
+      if (this.signInWaitMs === undefined && this.firstTries < FIRST_BACKOFF_MS.length && !HOPELESS.test(why)) {
         const wait = FIRST_BACKOFF_MS[this.firstTries++];
         this.reason = why;
         this.d.log(this.name, `trying again in ${wait / 1000} s (attempt ${this.firstTries + 1} of ${FIRST_BACKOFF_MS.length + 1})`);

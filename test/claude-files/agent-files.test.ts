@@ -44,9 +44,9 @@ describe("a plugin's agent files read as Claude Code reads them", () => {
     rig = await filesRig(["plugin-kit"], { default: { content: "ok" } });
     const r = await rig.run(["-p", "hello"]);
     expect(r.code).toBe(0);
-    const said = r.stderr.split("\n").filter((l) => l.includes("KillShell"));
+    const said = r.stderr.split("\n").filter((l) => l.includes("ComputerUse"));
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/tools deepcode does not have.*plugin-kit:agent-creator \(KillShell\)/);
+    expect(said[0]).toMatch(/tools deepcode does not have.*plugin-kit:agent-creator \(ComputerUse\)/);
   });
 
   it("lists in deepcode plugin list only the agents that load, by their frontmatter names", async () => {

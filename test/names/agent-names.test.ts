@@ -83,10 +83,18 @@ describe("a project's agent file never replaces a built-in or personal one", () 
   });
 
   it("runs an untrusted project's agent on the caller's model, whatever its model says", () => {
-    agentFile(join(root, ".claude", "agents"), "deep.md", "deep", "model: opus\n");
+    agentFile(join(root, ".claude", "agents"), "deep.md", "deep", "model: reasoner\n");
     agentFile(join(home, "agents"), "mine.md", "mine", "model: reasoner\n");
     expect(findAgent(load(false).agents, "deep")!.model).toBe("inherit");
     expect(findAgent(load(false).agents, "mine")!.model).toBe("reasoner");
     expect(findAgent(load(true).agents, "deep")!.model).toBe("reasoner");
+  });
+
+  it("runs an agent whose model deepcode does not serve (Claude's opus) on the session's model, and says so once", () => {
+    agentFile(join(root, ".claude", "agents"), "deep.md", "deep", "model: opus\n");
+    const served = new Set(["deepseek-flash", "reasoner"]);
+    const r = loadAgents({ root, home, userHome, plugins: [], trusted: true, models: served, read: readOwnFile });
+    expect(findAgent(r.agents, "deep")!.model).toBe("inherit");
+    expect(r.problems.filter((p) => p.includes("'opus' is Claude's model"))).toHaveLength(1);
   });
 });

@@ -23,7 +23,8 @@ describe("skills from .claude/skills", () => {
     const [first, second] = chats(p.sim.requests);
     expect(toolNamesOf(first.json)).toContain("Skill");
     const system = first.json.messages[0].content as string;
-    const index = system.slice(system.indexOf("Skills: "));
+    // The skills index is one section: it ends where the next one (blank line between) starts.
+    const index = system.slice(system.indexOf("Skills: ")).split("\n\n")[0];
     expect(index.split("\n").filter((l) => l.startsWith("- "))).toEqual([
       "- changelog: Write changelog entries in the project's style",
       "- nested: Has keys deepcode does not read",

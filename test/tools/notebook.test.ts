@@ -109,7 +109,8 @@ describe("NotebookEdit and checkpoints", () => {
   it("is taken back by deepcode rewind --files, like an Edit", async () => {
     await run([use("NotebookEdit", { notebook_path: "sales.ipynb", cell_id: "intro", new_source: "# Changed" })], { permissions: { allow: ["Edit(sales.ipynb)"] } });
     expect(readFileSync(join(rig!.env.root, "sales.ipynb"), "utf8")).not.toBe(FILE);
-    const session = readdirSync(join(rig!.env.home, "sessions"), { recursive: true }).map(String).find((f) => /\d\.jsonl$/.test(f))!;
+    // The session's own file (an id like 20261202-104853-53ada7), not a transcript beside it.
+    const session = readdirSync(join(rig!.env.home, "sessions"), { recursive: true }).map(String).find((f) => /(^|\/)\d{8}-\d{6}-[0-9a-f]+\.jsonl$/.test(f) && !f.includes("claude-code"))!;
     const id = /([^/]+)\.jsonl$/.exec(session)![1];
     const r = await rig!.run(["rewind", "--session", id, "--turn", "0", "--files"]);
     expect(r.code).toBe(0);
