@@ -109,6 +109,8 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
       { name: "force", type: "boolean", help: "overwrite files changed on disk since (otherwise they are kept, exit 1)" },
       HELP_OPTION,
     ],
+    ownArgs: true,
+    mod: true,
   },
   {
     name: "run",
