@@ -113,6 +113,13 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
     mod: true,
   },
   {
+    name: "telemetry",
+    help: "what the local telemetry file recorded (when your settings turned it on; the telemetry mod's)",
+    options: [{ name: "json", type: "boolean", help: "the summary as JSON" }, HELP_OPTION],
+    ownArgs: true,
+    mod: true,
+  },
+  {
     name: "run",
     args: "NAME [ARGS…]",
     help: "run a subcommand a plugin adds (its --help says what it takes; deepcode run with no name lists them)",

@@ -175,12 +175,8 @@ function sessions(options: AssembleOptions): number {
 async function stats(values: Parsed["values"], options: AssembleOptions): Promise<number> {
   if (values.by !== undefined && values.by !== "day" && values.by !== "month") throw new UsageError(`deepcode stats --by must be day or month, not '${String(values.by)}'`);
   const home = options.home ?? deepcodeHome(options.env ?? process.env);
-  if (values.telemetry) {
-    const { formatTelemetry, readTelemetry, telemetryFile } = await import("./telemetry.js");
-    const t = readTelemetry(home);
-    process.stdout.write(`${values.json ? JSON.stringify(t, null, 2) : formatTelemetry(t, telemetryFile(home))}\n`);
-    return 0;
-  }
+  // The telemetry mod's `deepcode telemetry` reads its file.
+  if (values.telemetry) return runPluginSubcommand("telemetry", values.json ? ["--json"] : [], options);
   const ledger = await readLedger(home);
   for (const s of ledger.skipped) process.stderr.write(`deepcode: skipped ${s.torn ? "a torn" : "an invalid"} line ${s.line} of the usage ledger (${s.reason})\n`);
   if (values.currency !== undefined && !/^(usd|cny)$/i.test(String(values.currency))) throw new UsageError(`deepcode stats --currency must be USD or CNY, not '${String(values.currency)}'`);
