@@ -68,7 +68,9 @@ async function run(command: string, parsed: Parsed, options: AssembleOptions): P
 async function runPluginSubcommand(name: string, args: string[], options: AssembleOptions): Promise<number> {
   const app = await assemble(options);
   const entry = app.subcommands.get(name);
-  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${app.subcommands.size ? ` (plugins add: ${[...app.subcommands.keys()].join(", ")})` : ""}`);
+  // What plugins add, without the built-in mods' own (`deepcode rewind`, `deepcode telemetry`).
+  const added = [...app.subcommands.keys()].filter((n) => !subcommand(n)?.mod);
+  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${added.length ? ` (plugins add: ${added.join(", ")})` : ""}`);
   // A built-in mod's row (options.ts `mod: true`) answers its own --help, with its options.
   if ((args[0] === "--help" || args[0] === "-h") && !subcommand(name)?.mod) {
     process.stdout.write(`deepcode ${name}${entry.spec.usage ? ` ${entry.spec.usage}` : ""}\n  ${entry.spec.description}\n  (from ${entry.source})\n`);
