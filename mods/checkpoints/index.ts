@@ -1,6 +1,7 @@
 // Built-in mod: checkpoints. Before a tool changes a file, the file's previous content (or its
 // absence) is saved beside the session (store.ts), so `/undo` can put back what the last turn
-// changed and `/rewind` can go back to the end of any turn — files, conversation, or both.
+// changed and `/rewind` can go back to the end of any turn — files, conversation, or both;
+// `deepcode rewind` runs `/rewind` from the shell (subcommand.ts).
 //
 // What is saved, and when:
 //   tool.call   before every call that is not read-only, `tool.effects` names the files it
@@ -24,6 +25,7 @@ import { rewind, rewindConversationOnly, undo } from "./commands.js";
 import { entryOf, linkTarget, pathsBelow, stateOf } from "./files.js";
 import { shown } from "./revert.js";
 import { CheckpointStore } from "./store.js";
+import { rewindSubcommand } from "./subcommand.js";
 
 const plugin: Plugin = {
   id: "checkpoints",
@@ -36,6 +38,7 @@ const plugin: Plugin = {
       api.command({ name: "undo", description: "put back the files the last turn changed (checkpoints are off)", run: off });
       // The conversation needs no file store: it can still go back (and stays cached).
       api.command({ name: "rewind", args: "N conversation", description: "cut the conversation back to the end of turn N (file checkpoints are off)", run: (ctx) => rewindConversationOnly(api, ctx) });
+      api.subcommand(rewindSubcommand((ctx) => rewindConversationOnly(api, ctx)));
       return;
     }
     const stores = new Map<string, CheckpointStore>();
@@ -167,6 +170,8 @@ const plugin: Plugin = {
       complete: (p, words) => (words.length >= 1 ? ["files", "conversation", "both"].filter((x) => x.startsWith(p)) : []),
       run: (ctx) => rewind(deps, ctx),
     });
+    // `deepcode rewind` from the shell (subcommand.ts).
+    api.subcommand(rewindSubcommand((ctx) => rewind(deps, ctx)));
   },
 };
 

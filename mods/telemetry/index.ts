@@ -18,8 +18,9 @@
 // flag); a name the model made up is not written.
 
 import { appendFileSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { checkTelemetryLine, ERROR_CODES, SESSION_END_REASONS, TELEMETRY_VERSION, type JsonValue, type Plugin, type SettingsView, type TelemetryEvent } from "../../src/contract/index.js";
+import { telemetryFile, telemetrySubcommand } from "./report.js";
 
 interface TurnState {
   startedAt: number;
@@ -34,8 +35,10 @@ const plugin: Plugin = {
   register(api) {
     const setting = telemetrySetting(api.settings);
     setting.warnings.forEach((w) => api.log.warn(w));
+    // `deepcode telemetry` reads what was recorded, also once telemetry is off again.
+    api.subcommand(telemetrySubcommand(api.home));
     if (!setting.enabled) return;
-    const file = join(api.home, "telemetry.jsonl");
+    const file = telemetryFile(api.home);
     const models = new Set(api.host.models);
     const tools = new Set<string>();
     const turns = new Map<string, TurnState>();

@@ -7,10 +7,10 @@
 // (REPL, -p, subcommands) starts here.
 
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { HostFacts, JsonValue, MentionCompleter, Placement, StatusOf, SubcommandSpec, Tier } from "../contract/index.js";
-import { ConfigError, KNOWN_STATUS_IDS, ProviderError } from "../contract/index.js";
+import type { MentionCompleter, Placement, StatusOf, SubcommandSpec, Tier } from "../contract/index.js";
+import { ConfigError, KNOWN_STATUS_IDS } from "../contract/index.js";
 import { Chain } from "../core/chain.js";
 import { registerEffects } from "../core/effects.js";
 import { registerRepairs } from "../core/repair/index.js";
@@ -22,11 +22,11 @@ import { importPlugin, registerPlugin, type PluginHost, type PluginLoad } from "
 import { placeInOrder } from "../core/placement.js";
 import { ownFileSecret } from "./permissions/own-files.js";
 import { builtinTools } from "../builtins/index.js";
-import { capsFor, createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../providers/index.js";
+import { capsFor, ENDPOINTS } from "../providers/index.js";
 import { loadSettings, defaultManagedPath, settingFile } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
-import { allowRuleNamesHost, historyHoldsSecret, permissionSetup, registerPermissionGate, SessionRules, type PermissionSetup } from "./permissions/index.js";
-import { noKeyHelp, resolveApiKey, type ApiKey } from "./credentials.js";
+import { allowRuleNamesHost, permissionSetup, SessionRules, type PermissionSetup } from "./permissions/index.js";
+import { resolveApiKey, type ApiKey } from "./credentials.js";
 import { keyEnvWarning } from "./key-env.js";
 import { packageVersion } from "./version.js";
 import { deepcodeHome } from "./home.js";
@@ -38,19 +38,16 @@ import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./t
 import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
 import { Spawner, spawnLimits } from "./spawn.js";
-import { toolEffects } from "../lib/effects/tool-effects.js";
 import { pluginParts, type PluginParts } from "./plugins/load.js";
 import { marketplaceReport, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
 import type { AssembleOptions } from "./assemble-options.js";
 import { settingsView } from "./settings/view.js";
-import { readCostSettings } from "./cost/settings.js";
-import { profileOf } from "./cost/tiers.js";
-import { TIER_NAMES } from "../core/cost/index.js";
 import { isOwnSubcommand } from "./options.js";
+import { compactionSetting, gate, hostCores, hostFacts, nonInteractive, numberSetting, pluginConfig, pluginList, resultBound, stringSetting } from "./assemble-steps.js";
 import { isObject } from "../lib/json.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
-export const DEFAULT_BASE_URL = "https://api.deepseek.com";
+export { DEFAULT_BASE_URL, nonInteractiveReason } from "./assemble-steps.js";
 
 export type { AssembleOptions } from "./assemble-options.js";
 
@@ -292,145 +289,7 @@ async function modSteps(host: PluginHost, list: Array<{ specifier: string; base:
   return out;
 }
 
-/** The facts every plugin reads (PluginApi.host). */
-function hostFacts(o: AssembleOptions, app: App, permissions: PermissionSetup): HostFacts {
-  const tiers = readCostSettings(app.settings).tiers;
-  return Object.freeze({
-    version: packageVersion(),
-    interactive: o.interactive ?? false,
-    sessionsDir: app.store.dir,
-    env: Object.freeze({ ...app.env }),
-    secretEnv: Object.freeze(["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)]),
-    additionalDirectories: Object.freeze([...permissions.additionalDirectories]),
-    flags: Object.freeze({ planMode: o.planMode === true, mcpConfig: Object.freeze([...(o.mcpConfig ?? [])]), strictMcpConfig: o.strictMcpConfig === true }),
-    models: KNOWN_MODELS,
-    model: app.model,
-    tiers: Object.freeze(Object.fromEntries(TIER_NAMES.map((t) => [t, Object.freeze(profileOf(t, tiers))]))),
-  });
-}
-
-/** The permission gate. `sandbox.autoAllowBashIfSandboxed` is on unless some layer (the managed
- *  policy, the person's settings, a flag file) says false — nobody can turn it back on over
- *  another layer's no. */
-function gate(app: App, root: string, home: string, permissions: PermissionSetup, sessionRules: SessionRules): void {
-  const autoAllow = !app.settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
-  registerPermissionGate(app.chain, {
-    rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
-    env: (sessionId) => {
-      const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret };
-    },
-    managedBroken: permissions.managedBroken,
-  });
-}
-
-/** Nobody can answer a permission prompt (-p, subcommands): an ask is a deny, and the model is
- *  told why — and why it asked (a redirection, an option, a secret…), so it can take another
- *  approach. Outermost, so no hook is asked to speak for a person who is not there. Nor any
- *  other question (start a project's MCP server, a server's form, sampling). */
-function nonInteractive(chain: Chain): void {
-  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({ decision: "deny", reason: nonInteractiveReason(e.tool, e.remember, e.reason), by: "non-interactive" }));
-  chain.on("prepend", "non-interactive", "person.ask", null, (e) => ({ decision: "deny", reason: `deepcode runs non-interactively, so nobody can answer: ${e.title}`, by: "non-interactive" }));
-}
-
-/** The host's core answers: subagents (one depth limit for every spawner, spawn.ts), the files
- *  a call would write (src/lib/effects: checkpoints, plan mode; a shell command starts in the Bash folder of the
- *  session that makes it), text for the person from a mod (stderr here; the REPL prints it in
- *  place), and the model. */
-function hostCores(app: App, spawner: Spawner, root: string, env: NodeJS.ProcessEnv, home: string, warn: (m: string) => void): void {
-  const { chain, registry, settings } = app;
-  chain.setCore("agent.spawn", (e) => spawner.spawn(e));
-  chain.setCore("tool.effects", (e) => toolEffects(e.tool, e.input, { root, cwd: e.cwd ?? app.engineOf(e.sessionId)?.cwd ?? root, home: homedir(), spec: registry.get(e.tool)?.spec }));
-  chain.setCore("ui.render", (e) => {
-    if (e.item.kind === "text") warn(e.item.text);
-  });
-  const provider = makeProvider(app, env, keepAliveLimit(numberSetting(settings.merged.apiIdleTimeoutMs), warn), {
-    stallTimeoutMs: keepAliveLimit(numberSetting(settings.merged.apiStallTimeoutMs), warn, "apiStallTimeoutMs", 100),
-    protocol: settings.merged.protocol === "anthropic" ? "anthropic" : "openai",
-  });
-  chain.setCore("model.request", (e) => {
-    if (!provider) throw new ProviderError("auth", noKeyHelp(home));
-    return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
-  });
-}
-
-/** Why an ask became a deny in -p, and the rule that would allow it (what `a` would remember). */
-export function nonInteractiveReason(tool: string, rule: string, why?: string): string {
-  const quoted = rule.includes("'") ? JSON.stringify(rule) : `'${rule}'`;
-  const because = why ? ` It asks because ${why}.` : "";
-  return `deepcode runs non-interactively (-p), so nobody can approve ${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in .deepcode/settings.json.${because}`;
-}
-
 /** `name` is mods/<name>/index.js; `name/file` is mods/<name>/<file>.js. */
 function modPath(mod: string): string {
   return fileURLToPath(new URL(`../../mods/${mod.includes("/") ? mod : `${mod}/index`}.js`, import.meta.url));
-}
-
-/** The sandbox mod reports (api.status) that it wraps every process and cuts the network off:
- *  only then does it contain a command (src/cli/permissions/contained.ts). */
-function sandboxContains(app: App): boolean {
-  const s = app.pluginStatus("sandbox");
-  return s !== undefined && s.active === true && s.network === false;
-}
-
-/** `wire`: settings `apiStallTimeoutMs` and `protocol`. The Anthropic protocol goes to
- *  DeepSeek's /anthropic endpoint unless DEEPSEEK_BASE_URL names another. */
-function makeProvider(app: App, env: NodeJS.ProcessEnv, keepAliveLimitMs: number | undefined, wire: { stallTimeoutMs?: number; protocol: "openai" | "anthropic" }): Provider | undefined {
-  if (!app.apiKey) return undefined;
-  const baseUrl = env.DEEPSEEK_BASE_URL || (wire.protocol === "anthropic" ? `${DEFAULT_BASE_URL}/anthropic` : DEFAULT_BASE_URL);
-  return createProvider({ baseUrl, apiKey: app.apiKey.key, keySource: app.apiKey.source, env, keepAliveLimitMs, stallTimeoutMs: wire.stallTimeoutMs, protocol: wire.protocol });
-}
-
-/** Settings `apiIdleTimeoutMs` (or `name`), kept sane: under `min` ms every request would fail. */
-function keepAliveLimit(v: number | undefined, warn: (m: string) => void, name = "apiIdleTimeoutMs", min = 1000): number | undefined {
-  if (v === undefined) return undefined;
-  if (v >= min) return Math.floor(v);
-  warn(`${name} ${v} is too small; using ${min}`);
-  return min;
-}
-
-/** Plugins listed in settings: user, project, local and flag layers → user tier; the managed
- *  policy's → prepend (or append when it says so). Paths are relative to their settings file. */
-function pluginList(settings: LoadedSettings): Array<{ specifier: string; tier: Tier; base: string }> {
-  const out: Array<{ specifier: string; tier: Tier; base: string }> = [];
-  for (const layer of settings.layers) {
-    const list = layer.settings.plugins;
-    if (!Array.isArray(list)) continue;
-    for (const item of list) {
-      const managed = layer.name === "managed";
-      if (typeof item === "string") out.push({ specifier: item, tier: managed ? "prepend" : "user", base: dirname(layer.file) });
-      else if (managed && isObject(item) && typeof item.path === "string") {
-        out.push({ specifier: item.path, tier: item.tier === "append" ? "append" : "prepend", base: dirname(layer.file) });
-      }
-    }
-  }
-  return out;
-}
-
-function pluginConfig(settings: LoadedSettings, id: string): Record<string, JsonValue> {
-  const all = settings.merged.pluginConfig;
-  const mine = isObject(all) ? all[id] : undefined;
-  return isObject(mine) ? mine : {};
-}
-
-function compactionSetting(v: JsonValue | undefined): EngineOptions["compaction"] {
-  if (!isObject(v)) return undefined;
-  const n = (k: string): number | undefined => (typeof v[k] === "number" ? v[k] : undefined);
-  return { threshold: n("threshold"), betweenTurns: n("betweenTurns"), window: n("window"), keepTurns: n("keepTurns") };
-}
-
-/** `toolResultMaxBytes`, kept sane: below 4 KiB a bounded result would be mostly marker. */
-function resultBound(v: number | undefined, warn: (m: string) => void): number | undefined {
-  if (v === undefined) return undefined;
-  if (v >= 4096) return Math.floor(v);
-  warn(`toolResultMaxBytes ${v} is too small; using 4096`);
-  return 4096;
-}
-
-function stringSetting(v: JsonValue | undefined): string | undefined {
-  return typeof v === "string" && v ? v : undefined;
-}
-
-function numberSetting(v: JsonValue | undefined): number | undefined {
-  return typeof v === "number" ? v : undefined;
 }

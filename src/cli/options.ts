@@ -109,6 +109,15 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
       { name: "force", type: "boolean", help: "overwrite files changed on disk since (otherwise they are kept, exit 1)" },
       HELP_OPTION,
     ],
+    ownArgs: true,
+    mod: true,
+  },
+  {
+    name: "telemetry",
+    help: "what the local telemetry file recorded (when your settings turned it on; the telemetry mod's)",
+    options: [{ name: "json", type: "boolean", help: "the summary as JSON" }, HELP_OPTION],
+    ownArgs: true,
+    mod: true,
   },
   {
     name: "run",

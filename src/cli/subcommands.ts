@@ -1,6 +1,6 @@
 // `deepcode <command>`: the things a person runs from the shell rather than inside a session.
 import { listedSessions } from "./repl/open.js";
-import { NotImplementedError } from "../contract/index.js";
+import { NotImplementedError, type ResumedSession } from "../contract/index.js";
 import { calibration, formatCalibration, formatStats, parseCurrency, readLedger, statsJson, summarise } from "../core/cost/index.js";
 import { describeRules } from "./settings/describe.js";
 import { assemble, deepcodeHome, type AssembleOptions } from "./assemble.js";
@@ -54,10 +54,6 @@ async function run(command: string, parsed: Parsed, options: AssembleOptions): P
       const { runTrust } = await import("./trust/command.js");
       return runTrust({ show: parsed.values.show === true, revoke: parsed.values.revoke === true }, options);
     }
-    case "rewind": {
-      const { runRewind } = await import("./plan/rewind-command.js");
-      return runRewind(parsed.values, options);
-    }
     case "doctor": {
       const { runDoctor } = await import("./doctor.js");
       return runDoctor(options);
@@ -72,14 +68,18 @@ async function run(command: string, parsed: Parsed, options: AssembleOptions): P
 async function runPluginSubcommand(name: string, args: string[], options: AssembleOptions): Promise<number> {
   const app = await assemble(options);
   const entry = app.subcommands.get(name);
-  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${app.subcommands.size ? ` (plugins add: ${[...app.subcommands.keys()].join(", ")})` : ""}`);
-  if (args[0] === "--help" || args[0] === "-h") {
+  // What plugins add, without the built-in mods' own (`deepcode rewind`, `deepcode telemetry`).
+  const added = [...app.subcommands.keys()].filter((n) => !subcommand(n)?.mod);
+  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${added.length ? ` (plugins add: ${added.join(", ")})` : ""}`);
+  // A built-in mod's row (options.ts `mod: true`) answers its own --help, with its options.
+  if ((args[0] === "--help" || args[0] === "-h") && !subcommand(name)?.mod) {
     process.stdout.write(`deepcode ${name}${entry.spec.usage ? ` ${entry.spec.usage}` : ""}\n  ${entry.spec.description}\n  (from ${entry.source})\n`);
     return 0;
   }
   const abort = new AbortController();
   const stop = (): void => abort.abort(new Error("interrupted"));
   process.once("SIGINT", stop);
+  const open = new Set<ResumedSession>();
   try {
     return await (async () => entry.spec.run(args, {
       out: (t) => void process.stdout.write(t),
@@ -95,6 +95,21 @@ async function runPluginSubcommand(name: string, args: string[], options: Assemb
           rl.close();
         }
       },
+      resumeSession: async (id) => {
+        const { Engine } = await import("../core/engine/engine.js");
+        const engine = await Engine.resume(app.engineOptions(), id);
+        app.engine = engine;
+        const session: ResumedSession = {
+          sessionId: engine.sessionId,
+          close: async () => {
+            if (!open.delete(session)) return;
+            if (app.engine === engine) app.engine = undefined;
+            await engine.close("exit");
+          },
+        };
+        open.add(session);
+        return session;
+      },
     }))().catch((err: unknown) => {
       // A plugin's own UsageError (by name: it may not share our class) exits 2 like ours.
       if (err instanceof Error && err.name === "UsageError" && !(err instanceof UsageError)) throw new UsageError(err.message);
@@ -102,6 +117,7 @@ async function runPluginSubcommand(name: string, args: string[], options: Assemb
     });
   } finally {
     process.off("SIGINT", stop);
+    for (const session of [...open]) await session.close();
   }
 }
 
@@ -161,12 +177,8 @@ function sessions(options: AssembleOptions): number {
 async function stats(values: Parsed["values"], options: AssembleOptions): Promise<number> {
   if (values.by !== undefined && values.by !== "day" && values.by !== "month") throw new UsageError(`deepcode stats --by must be day or month, not '${String(values.by)}'`);
   const home = options.home ?? deepcodeHome(options.env ?? process.env);
-  if (values.telemetry) {
-    const { formatTelemetry, readTelemetry, telemetryFile } = await import("./telemetry.js");
-    const t = readTelemetry(home);
-    process.stdout.write(`${values.json ? JSON.stringify(t, null, 2) : formatTelemetry(t, telemetryFile(home))}\n`);
-    return 0;
-  }
+  // The telemetry mod's `deepcode telemetry` reads its file.
+  if (values.telemetry) return runPluginSubcommand("telemetry", values.json ? ["--json"] : [], options);
   const ledger = await readLedger(home);
   for (const s of ledger.skipped) process.stderr.write(`deepcode: skipped ${s.torn ? "a torn" : "an invalid"} line ${s.line} of the usage ledger (${s.reason})\n`);
   if (values.currency !== undefined && !/^(usd|cny)$/i.test(String(values.currency))) throw new UsageError(`deepcode stats --currency must be USD or CNY, not '${String(values.currency)}'`);

@@ -92,6 +92,19 @@ export interface SubcommandContext {
   readonly signal: AbortSignal;
   /** Ask the person at the terminal a yes/no question; false when nobody can answer. */
   confirm(question: string): Promise<boolean>;
+  /** Open a stored session of this project (`deepcode sessions` lists them) as the running one,
+   *  so that events naming its id reach its own core answers — `context.rewind`, the log — as in
+   *  a live session; nobody is asked anything (a subcommand runs non-interactively). It takes the
+   *  session's writer lock: rejects, saying why, when the session does not exist or another
+   *  deepcode is writing it. `close()` ends it (the session stays resumable: `deepcode -r ID`);
+   *  whatever is still open when `run` returns is closed for the plugin. */
+  resumeSession(sessionId: string): Promise<ResumedSession>;
+}
+
+/** A stored session opened by a subcommand (SubcommandContext.resumeSession). */
+export interface ResumedSession {
+  readonly sessionId: string;
+  close(): Promise<void>;
 }
 
 /** The shapes deepcode's own mods report through PluginApi.status, for the readers that need

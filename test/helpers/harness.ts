@@ -102,6 +102,8 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
         addCommand: (c: Parameters<CommandRegistry["add"]>[0], src: string) => commands.add(c, src),
         removeCommand: (n: string, c: Parameters<CommandRegistry["add"]>[0]) => commands.remove(n, c),
         addMentions: () => () => undefined,
+        // Mods add `deepcode <name>` subcommands (checkpoints, telemetry); a harness runs none.
+        addSubcommand: () => () => undefined,
         log: (level: string, _source: string, message: string) => void (level !== "info" && warnings.push(message)),
         config: (id: string) => o.modConfig?.(id) ?? {},
         settings: settingsViewOf(o.settings),

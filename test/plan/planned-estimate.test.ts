@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TIERS, estimateTurn, floorToCacheUnit, loadPriceTable, type TierProfiles } from "../../src/core/cost/index.js";
 import { computeEstimate } from "../../src/cli/cost/estimate.js";
-import { plannedEstimateLine } from "../../src/cli/plan/repl.js";
+import { plannedEstimateLine } from "../../src/cli/repl/plan-route.js";
 import type { Ledger } from "../../src/core/context/context.js";
 
 const tiers = structuredClone(DEFAULT_TIERS) as TierProfiles;

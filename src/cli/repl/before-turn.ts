@@ -12,7 +12,7 @@ import type { CostControl } from "../cost/index.js";
 import { fit, visibleLength } from "../render/figures.js";
 import type { Style } from "../render/style.js";
 import { ESC, isEnter, type TurnKeys } from "./keys.js";
-import { plannedEstimateLine, type PlanStatus } from "../plan/repl.js";
+import { plannedEstimateLine, type PlanStatus } from "./plan-route.js";
 
 export interface BeforeTurn {
   cost: CostControl;

@@ -28,7 +28,7 @@ import { TurnKeys } from "./keys.js";
 import { SessionBusyError } from "../../core/session/lock.js";
 import { listedSessions, openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
 import { readPrompt, type PromptResult } from "./prompt.js";
-import { planStatus, routePrompt } from "../plan/repl.js";
+import { planStatus, routePrompt } from "./plan-route.js";
 
 export interface ReplStart extends OpenRequest {
   initialPrompt?: string;
@@ -183,7 +183,7 @@ export class Repl implements ReplApi {
     this.leaving = true;
   }
 
-  /** A typed prompt: planned first when plan mode is on or autoPlan says so (src/cli/plan). */
+  /** A typed prompt: planned first when plan mode is on or autoPlan says so (plan-route.ts). */
   private async prompt(text: string): Promise<void> {
     const s = this.style;
     const route = await routePrompt({

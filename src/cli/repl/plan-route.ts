@@ -11,7 +11,17 @@
 import type { JsonValue } from "../../contract/index.js";
 import { classifyTask, formatRange, isTierName, type Currency, type TierName, type TurnEstimate } from "../../core/cost/index.js";
 import type { App } from "../assemble.js";
-import { autoPlanSetting, type AutoPlan } from "./config.js";
+import type { LoadedSettings } from "../settings/types.js";
+
+/** Settings `autoPlan` (what the REPL reads of plan mode's settings; the plan and checkpoints
+ *  mods read their own): off | ask | on — whether the REPL offers (ask) or enters (on) plan mode
+ *  first when the task classifier sees a multi-file or architectural task; default off. */
+export type AutoPlan = "off" | "ask" | "on";
+
+export function autoPlanSetting(settings: LoadedSettings): AutoPlan {
+  const v = settings.merged.autoPlan;
+  return v === "ask" || v === "on" ? v : "off";
+}
 
 export interface PlanStatus {
   planning: boolean;

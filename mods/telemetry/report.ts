@@ -1,10 +1,35 @@
-// `deepcode stats --telemetry`: what the local telemetry file recorded. Whether telemetry runs
-// is the telemetry mod's own decision (mods/telemetry). The file is
+// `deepcode telemetry` (and `deepcode stats --telemetry`, which runs it): what the local
+// telemetry file recorded, read whether or not telemetry is on now. The file is
 // `$DEEPCODE_HOME/telemetry.jsonl`, read and written on this machine only.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkTelemetryLine, type TelemetryLine } from "../contract/index.js";
+import { parseArgs } from "node:util";
+import { checkTelemetryLine, UsageError, type SubcommandSpec, type TelemetryLine } from "../../src/contract/index.js";
+
+/** `deepcode telemetry [--json]`: the summary of `<home>/telemetry.jsonl`. */
+export function telemetrySubcommand(home: string): SubcommandSpec {
+  return {
+    name: "telemetry",
+    description: "what the local telemetry file recorded (when your settings turned it on)",
+    usage: "[--json]",
+    run(args, ctx) {
+      let values: { json?: boolean; help?: boolean };
+      try {
+        values = parseArgs({ args: [...args], options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }).values;
+      } catch (err) {
+        throw new UsageError(`deepcode telemetry: ${err instanceof Error ? err.message : String(err)} (deepcode telemetry --help lists the options)`);
+      }
+      if (values.help) {
+        ctx.out("Usage: deepcode telemetry [options]\n\nwhat the local telemetry file recorded (when your settings turned it on)\n\nOptions:\n  --json      the summary as JSON\n  -h, --help  show this help\n");
+        return 0;
+      }
+      const t = readTelemetry(home);
+      ctx.out(`${values.json ? JSON.stringify(t, null, 2) : formatTelemetry(t, telemetryFile(home))}\n`);
+      return 0;
+    },
+  };
+}
 
 export function telemetryFile(home: string): string {
   return join(home, "telemetry.jsonl");
