@@ -1,5 +1,5 @@
-// Built-in mod: the MCP client. Every server the person configured (assembly gathers them:
-// src/cli/mcp/config.ts) is started in the background when the session starts (or when
+// Built-in mod: the MCP client. Every server the person configured (the mod gathers them itself
+// from api.settings, api.host, api.trusted and the marketplace's status: configure/) is started in the background when the session starts (or when
 // `/mcp` / `deepcode mcp` first asks) — never in the way of the first prompt, nor competing for
 // the CPU with deepcode's own start-up — and its tools are registered as `mcp__<server>__<tool>` through `api.tool`, so a call
 // is a `tool.call` like any other and the permission gate sees it first (MCP tools ask by
@@ -16,16 +16,19 @@
 //   session.start  the session's id and model (sampling, the log beside the transcript)
 //   session.end    every server is closed (stdio process groups ended, HTTP sessions deleted)
 //
-// Commands: `/mcp` (status.ts) and each server's prompts (prompts.ts).
+// Commands: `/mcp` (status.ts) and each server's prompts (prompts.ts); `deepcode mcp …`
+// (command.ts, PluginApi.subcommand).
 
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import type { Socket } from "node:net";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { JsonValue, Plugin, PluginApi, ToolSpec } from "../../src/contract/index.js";
+import type { CommandSpec, JsonValue, Plugin, PluginApi, SubcommandContext, ToolSpec } from "../../src/contract/index.js";
 import { ApprovalStore, configDigest } from "./approvals.js";
 import type { ClientHandlers } from "./client.js";
+import { mcpSubcommand, type ConfigFlags } from "./command.js";
 import { readOptions, type McpOptions } from "./config.js";
+import { configFromApi } from "./configure/index.js";
 import { deferTools } from "./defer.js";
 import { indexLine } from "../../src/lib/tool-index.js";
 import { contentOf, fieldsOf } from "./forms.js";
@@ -43,16 +46,47 @@ const plugin: Plugin = {
   id: "mcp",
   description: "MCP client: servers' tools, prompts and resources (stdio, Streamable HTTP, HTTP+SSE)",
   register(api) {
-    const { options, problems } = readOptions(api.config as Readonly<Record<string, JsonValue>>);
-    for (const p of problems) api.log.warn(p);
-    new McpMod(api, options).install();
+    const warned = new Set<string>();
+    const options = (extra?: ConfigFlags): McpOptions => {
+      const { config, problems: found } = configFromApi(api, extra);
+      const { options: o, problems } = readOptions(config);
+      for (const p of [...found, ...problems]) {
+        if (warned.has(p)) continue; // said once: `deepcode mcp list --mcp-config …` computes again
+        warned.add(p);
+        api.log.warn(p);
+      }
+      return o;
+    };
+    const mod = new McpMod(api, options());
+    mod.install();
+    api.subcommand(
+      mcpSubcommand({
+        root: api.root,
+        home: api.home,
+        viaMod: (verb, rest, flags, ctx) => mod.fromShell(verb, rest, flags.mcpConfig || flags.strictMcpConfig ? options(flags) : undefined, ctx),
+      }),
+    );
   },
 };
 
 export default plugin;
 
+/** The mod over a configuration given in configure/'s output shape (config.ts) rather than
+ *  computed from settings: for tests that hand it its servers directly. Read at each register. */
+export function withOptions(config: () => Readonly<Record<string, JsonValue>>): Plugin {
+  return {
+    id: "mcp",
+    description: plugin.description,
+    register(api) {
+      const { options, problems } = readOptions(config());
+      for (const p of problems) api.log.warn(p);
+      new McpMod(api, options).install();
+    },
+  };
+}
+
 class McpMod {
-  private readonly servers: Server[];
+  private servers: Server[] = [];
   private readonly store: ApprovalStore;
   private readonly session = { id: "", model: "", turn: 0 };
   private readonly news: string[] = [];
@@ -68,9 +102,19 @@ class McpMod {
   private log?: { file: string; stream: WriteStream };
   private readonly buffered: string[] = [];
 
-  constructor(private readonly api: PluginApi, private readonly o: McpOptions) {
+  private readonly signIns: SignInStore;
+  private statusSpec?: CommandSpec;
+
+  constructor(private readonly api: PluginApi, private o: McpOptions) {
     this.store = new ApprovalStore(api.home, api.root);
-    const signIns = new SignInStore(api.home);
+    this.signIns = new SignInStore(api.home);
+    this.build(o);
+  }
+
+  private build(o: McpOptions): void {
+    const api = this.api;
+    const signIns = this.signIns;
+    this.o = o;
     this.servers = o.servers.map(
       (cfg) =>
         new Server(cfg, {
@@ -219,10 +263,35 @@ class McpMod {
       return r.tools;
     });
     registerResourceMentions(api, () => this.servers);
-    api.command(statusCommand({ servers: () => (this.startAll(), this.servers), approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log?.file, settle: () => (this.startAll(), this.settle(this.o.startupTimeoutMs)) }));
+    this.statusSpec = statusCommand({ servers: () => (this.startAll(), this.servers), approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log?.file, settle: () => (this.startAll(), this.settle(this.o.startupTimeoutMs)) });
+    api.command(this.statusSpec);
     api.status(() => ({
       servers: this.servers.map((s) => ({ name: s.name, status: statusWord(s), tools: s.tools.length, scope: s.cfg.scope })),
     }));
+  }
+
+  /** `deepcode mcp list|get|approve|login|logout` (command.ts): `/mcp` run once, before any
+   *  session, over `options` when flags after the verb changed the servers. */
+  async fromShell(verb: string, rest: readonly string[], options: McpOptions | undefined, ctx: SubcommandContext): Promise<number> {
+    if (options && !this.started) {
+      this.build(options);
+      this.partNames();
+    }
+    const line = [verb, ...rest].join(" ");
+    let last = "";
+    await this.statusSpec?.run({
+      args: verb === "get" ? (rest[0] ?? "") : line,
+      sessionId: "",
+      signal: ctx.signal,
+      interactive: false,
+      print: (t) => {
+        last = t;
+        ctx.out(`${t}\n`);
+      },
+      submit: () => Promise.reject(new Error("deepcode mcp runs no model turns")),
+    });
+    // A sign-in that did not complete fails the command, so a script can tell.
+    return verb === "login" && !/^(Signed in to|\S+ did not ask for sign-in)/.test(last) ? 1 : 0;
   }
 
   /** Wait until no server is connecting, at most `ms`. */

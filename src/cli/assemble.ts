@@ -35,12 +35,11 @@ export { deepcodeHome };
 import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
-import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
 import { Spawner, spawnLimits } from "./spawn.js";
 import { toolEffects } from "../lib/effects/tool-effects.js";
 import { pluginParts, type PluginParts } from "./plugins/load.js";
-import { marketplaceReport, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
+import { marketplaceReport, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
 import type { AssembleOptions } from "./assemble-options.js";
 import { settingsView } from "./settings/view.js";
 import { readCostSettings } from "./cost/settings.js";
@@ -166,23 +165,6 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     }),
   };
   const spawner = new Spawner(app, limits);
-  // MCP servers (every source, trust, the managed lists: src/cli/mcp/config.ts) through the mcp
-  // mod; it starts them in the background and never holds up what comes next.
-  const mcp = mcpModConfig({
-    root: o.root,
-    home,
-    env,
-    settings,
-    trusted: trust.trusted,
-    mcpConfig: o.mcpConfig,
-    strict: o.strictMcpConfig,
-    pluginServers: pluginMcpServers(parts),
-    secretEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)],
-    additionalDirectories: permissions.additionalDirectories,
-    logDir: app.store.dir,
-    version: packageVersion(),
-  });
-  mcp.problems.forEach(warn);
   // The enabled Claude Code plugins, for the mods that run their parts (hooks, MCP servers).
   services.host.setStatus("marketplace", () => marketplaceReport(parts), parts);
 
@@ -205,8 +187,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       ...parts.agentDirs.map((d) => ({ kind: "agents" as const, dir: d.dir, source: d.name, pins: d.pins })),
     ],
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
-    // The mcp mod still gets its servers computed here (src/cli/mcp/config.ts).
-    config: (id) => (id === "mcp" ? mcp.config : pluginConfig(settings, id)),
+    config: (id) => pluginConfig(settings, id),
     settings: settingsView(settings),
     facts: hostFacts(o, app, permissions),
     // PluginApi.readOwnFile: the Read tool's secret check, for files mods read on their own.

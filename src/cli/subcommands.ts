@@ -33,7 +33,6 @@ async function runOwn(command: string, args: string[], options: AssembleOptions)
     if (args.length === 0 || args[0] === "--help" || args[0] === "-h") return listPluginSubcommands(options);
     return runPluginSubcommand(args[0], args.slice(1), options);
   }
-  if (command === "mcp") return (await import("./mcp/command.js")).runMcp(args, options);
   if (command === "plugin") return (await import("./plugins/command.js")).runPlugin(args, options);
   throw new NotImplementedError(`deepcode ${command}`);
 }
@@ -73,7 +72,8 @@ async function runPluginSubcommand(name: string, args: string[], options: Assemb
   const app = await assemble(options);
   const entry = app.subcommands.get(name);
   if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${app.subcommands.size ? ` (plugins add: ${[...app.subcommands.keys()].join(", ")})` : ""}`);
-  if (args[0] === "--help" || args[0] === "-h") {
+  // A built-in mod's own row (`mod: true`) prints its own help.
+  if ((args[0] === "--help" || args[0] === "-h") && !subcommand(name)?.mod) {
     process.stdout.write(`deepcode ${name}${entry.spec.usage ? ` ${entry.spec.usage}` : ""}\n  ${entry.spec.description}\n  (from ${entry.source})\n`);
     return 0;
   }
