@@ -42,13 +42,18 @@ const plugin: Plugin = {
     };
     const mod = new McpMod(api, options());
     mod.install();
-    api.subcommand(
-      mcpSubcommand({
-        root: api.root,
-        home: api.home,
-        viaMod: (verb, rest, flags, ctx) => mod.fromShell(verb, rest, flags.mcpConfig || flags.strictMcpConfig ? options(flags) : undefined, ctx),
-      }),
-    );
+    const sub = mcpSubcommand({
+      root: api.root,
+      home: api.home,
+      viaMod: (verb, rest, flags, ctx) => mod.fromShell(verb, rest, flags.mcpConfig || flags.strictMcpConfig ? options(flags) : undefined, ctx),
+    });
+    try {
+      api.subcommand(sub);
+    } catch (err) {
+      // A host that runs no subcommands (an embedding, a test harness): the servers, tools and
+      // `/mcp` work without `deepcode mcp`; said, not fatal.
+      api.log.info(`deepcode mcp is not available here: ${(err as Error).message}`);
+    }
   },
 };
 
