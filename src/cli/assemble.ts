@@ -45,7 +45,7 @@ import { settingsView } from "./settings/view.js";
 import { readCostSettings } from "./cost/settings.js";
 import { profileOf } from "./cost/tiers.js";
 import { TIER_NAMES } from "../core/cost/index.js";
-import { isOwnSubcommand } from "./options.js";
+import { isOwnSubcommand, subcommand } from "./options.js";
 import { isObject } from "../lib/json.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
@@ -260,6 +260,10 @@ async function modSteps(host: PluginHost, list: Array<{ specifier: string; base:
           const own = item.tier === undefined ? host : { ...host, setStatus: (source: string, report: () => unknown, owner: object) => {
             if ((KNOWN_STATUS_IDS as readonly string[]).includes(source)) throw new Error(`'${source}' is the status of deepcode's own mod; a plugin cannot report under it`);
             host.setStatus?.(source, report, owner);
+          }, addSubcommand: (spec: SubcommandSpec, source: string) => {
+            // `deepcode mcp` and the like (rows with `mod: true`) are deepcode's own mods' alone.
+            if (subcommand(spec.name)?.mod) throw new Error(`'deepcode ${spec.name}' is one of deepcode's own subcommands`);
+            return host.addSubcommand!(spec, source);
           } };
           entry.load = await registerPlugin(own, imported.plugin, tier, item.source);
           // A built-in mod's own settings that cannot be read stop deepcode, naming the file

@@ -71,7 +71,8 @@ async function run(command: string, parsed: Parsed, options: AssembleOptions): P
 async function runPluginSubcommand(name: string, args: string[], options: AssembleOptions): Promise<number> {
   const app = await assemble(options);
   const entry = app.subcommands.get(name);
-  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${app.subcommands.size ? ` (plugins add: ${[...app.subcommands.keys()].join(", ")})` : ""}`);
+  const theirs = [...app.subcommands.keys()].filter((n) => !subcommand(n)?.mod);
+  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${theirs.length ? ` (plugins add: ${theirs.join(", ")})` : ""}`);
   // A built-in mod's own row (`mod: true`) prints its own help.
   if ((args[0] === "--help" || args[0] === "-h") && !subcommand(name)?.mod) {
     process.stdout.write(`deepcode ${name}${entry.spec.usage ? ` ${entry.spec.usage}` : ""}\n  ${entry.spec.description}\n  (from ${entry.source})\n`);
