@@ -32,7 +32,7 @@ import { registerPlugin } from "../dist/src/core/plugins.js";
 import { builtinTools } from "../dist/src/builtins/index.js";
 import { capsFor, createProvider } from "../dist/src/providers/index.js";
 import instructionsMod from "../dist/mods/instructions/index.js";
-import mcpMod from "../dist/mods/mcp/index.js";
+import { withOptions as mcpWithOptions } from "../dist/mods/mcp/index.js";
 import planMod from "../dist/mods/plan/index.js";
 import { profileOf } from "../dist/src/cli/cost/tiers.js";
 import { DEFAULT_TIERS } from "../dist/src/core/cost/index.js";
@@ -451,8 +451,9 @@ async function inProcessEngine(spec, { sim, root, home }) {
   if (!load.ok) throw new Error(`mod instructions: ${load.error}`);
   if (spec.mcp) {
     const commands = new CommandRegistry();
-    const host = { chain, root, home, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), addCommand: (c, src) => commands.add(c, src), removeCommand: (n, c) => commands.remove(n, c), addMentions: () => () => undefined, log: () => undefined, config: () => spec.mcp(root) };
-    const m = await registerPlugin(host, mcpMod, "builtin", "mods/mcp");
+    const host = { chain, root, home, addTool: (t, src) => registry.add(t, src), removeTool: (n) => registry.remove(n), addCommand: (c, src) => commands.add(c, src), removeCommand: (n, c) => commands.remove(n, c), addMentions: () => () => undefined, log: () => undefined, config: () => ({}) };
+    // The servers as the mod's configuration (configure/'s output), not from settings files.
+    const m = await registerPlugin(host, mcpWithOptions(() => spec.mcp(root)), "builtin", "mods/mcp");
     if (!m.ok) throw new Error(`mod mcp: ${m.error}`);
   }
   let commands;

@@ -1,5 +1,5 @@
-// What assembly hands the mod (`api.config`), read into types. Assembly (src/cli/mcp/config.ts)
-// has already gathered every source, expanded `${VAR}`s, applied the managed allow/deny lists,
+// The mod's configuration (configure/index.ts's output), read into types. configure/ has
+// already gathered every source, expanded `${VAR}`s, applied the managed allow/deny lists,
 // workspace trust and the enable/disable settings, and composed each stdio server's
 // environment: this file only reads the result, and refuses what it cannot use.
 //

@@ -1,5 +1,5 @@
-// Built-in mod: the MCP client. Every server the person configured (assembly gathers them:
-// src/cli/mcp/config.ts) is started in the background when the session starts (or when
+// Built-in mod: the MCP client. Every server the person configured (the mod gathers them itself
+// from api.settings, api.host, api.trusted and the marketplace's status: configure/) is started in the background when the session starts (or when
 // `/mcp` / `deepcode mcp` first asks) — never in the way of the first prompt, nor competing for
 // the CPU with deepcode's own start-up — and its tools are registered as `mcp__<server>__<tool>` through `api.tool`, so a call
 // is a `tool.call` like any other and the permission gate sees it first (MCP tools ask by
@@ -16,343 +16,59 @@
 //   session.start  the session's id and model (sampling, the log beside the transcript)
 //   session.end    every server is closed (stdio process groups ended, HTTP sessions deleted)
 //
-// Commands: `/mcp` (status.ts) and each server's prompts (prompts.ts).
+// Commands: `/mcp` (status.ts) and each server's prompts (prompts.ts); `deepcode mcp …`
+// (command.ts, PluginApi.subcommand).
 
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
-import type { Socket } from "node:net";
-import { basename, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { JsonValue, Plugin, PluginApi, ToolSpec } from "../../src/contract/index.js";
-import { ApprovalStore, configDigest } from "./approvals.js";
-import type { ClientHandlers } from "./client.js";
+import type { JsonValue, Plugin } from "../../src/contract/index.js";
+import { mcpSubcommand, type ConfigFlags } from "./command.js";
 import { readOptions, type McpOptions } from "./config.js";
-import { deferTools } from "./defer.js";
-import { indexLine } from "../../src/lib/tool-index.js";
-import { contentOf, fieldsOf } from "./forms.js";
-import { RpcError, type JsonObject } from "./jsonrpc.js";
-import { serverParts } from "./names.js";
-import { registerResourceMentions } from "./resources.js";
-import { sampleWithModel } from "./sampling.js";
-import { Server } from "./server.js";
-import { SignInStore } from "./oauth/store.js";
-import { statusCommand } from "./status.js";
-
-const MAX_BUFFERED_LOG_LINES = 500;
+import { configFromApi } from "./configure/index.js";
+import { McpMod } from "./mod.js";
 
 const plugin: Plugin = {
   id: "mcp",
   description: "MCP client: servers' tools, prompts and resources (stdio, Streamable HTTP, HTTP+SSE)",
   register(api) {
-    const { options, problems } = readOptions(api.config as Readonly<Record<string, JsonValue>>);
-    for (const p of problems) api.log.warn(p);
-    new McpMod(api, options).install();
+    const warned = new Set<string>();
+    const options = (extra?: ConfigFlags): McpOptions => {
+      const { config, problems: found } = configFromApi(api, extra);
+      const { options: o, problems } = readOptions(config);
+      for (const p of [...found, ...problems]) {
+        if (warned.has(p)) continue; // said once: `deepcode mcp list --mcp-config …` computes again
+        warned.add(p);
+        api.log.warn(p);
+      }
+      return o;
+    };
+    const mod = new McpMod(api, options());
+    mod.install();
+    const sub = mcpSubcommand({
+      root: api.root,
+      home: api.home,
+      viaMod: (verb, rest, flags, ctx) => mod.fromShell(verb, rest, flags.mcpConfig || flags.strictMcpConfig ? options(flags) : undefined, ctx),
+    });
+    try {
+      api.subcommand(sub);
+    } catch (err) {
+      // A host that runs no subcommands (an embedding, a test harness): the servers, tools and
+      // `/mcp` work without `deepcode mcp`; said, not fatal.
+      api.log.info(`deepcode mcp is not available here: ${(err as Error).message}`);
+    }
   },
 };
 
 export default plugin;
 
-class McpMod {
-  private readonly servers: Server[];
-  private readonly store: ApprovalStore;
-  private readonly session = { id: "", model: "", turn: 0 };
-  private readonly news: string[] = [];
-  private waited = false;
-  private indexTold = false;
-  /** A main-session turn is past its first request's wait: a server connecting now is told to
-   *  the model with the next tool result of this turn (midTurn), not only at the next turn. */
-  private inTurn = false;
-  private readonly midTurn: Server[] = [];
-  /** Tools whose definition changed (or that went away) since the model last heard: told at
-   *  the next turn's tail. */
-  private readonly changedTools = new Map<string, ToolSpec | undefined>();
-  private log?: { file: string; stream: WriteStream };
-  private readonly buffered: string[] = [];
-
-  constructor(private readonly api: PluginApi, private readonly o: McpOptions) {
-    this.store = new ApprovalStore(api.home, api.root);
-    const signIns = new SignInStore(api.home);
-    this.servers = o.servers.map(
-      (cfg) =>
-        new Server(cfg, {
-          options: o,
-          tool: (spec) => api.tool(spec),
-          command: (spec) => api.command(spec),
-          handlers: (s) => this.handlers(s),
-          news: (text) => this.tell(text),
-          log: (server, line) => this.logLine(server, line),
-          connected: (s) => {
-            if (this.inTurn && s.tools.length && !this.midTurn.includes(s)) this.midTurn.push(s);
-          },
-          toolChanged: (name, now) => {
-            // Before the session's first turn the prefix is still to be built: it will hold the new list.
-            if (this.session.turn > 0) this.changedTools.set(name, now);
-          },
-          // deepcode's own way to the network (its proxy settings); sockets are node:net's.
-          connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
-          signIns,
-        }),
-    );
-  }
-
-  private started = false;
-
-  /** Servers whose names come out the same in tool names get distinct parts, said loudly. */
-  private partNames(): void {
-    const parts = serverParts(this.servers.map((s) => s.name));
-    for (const s of this.servers) {
-      const p = parts.get(s.name);
-      if (!p) continue;
-      s.part = p.part;
-      if (p.clash) {
-        const msg = `MCP server "${s.name}" and ${p.clash.map((c) => `"${c}"`).join(", ")} come out the same in tool names: "${s.name}"'s tools are mcp__${p.part}__… (write permission rules with that name)`;
-        this.api.log.warn(msg);
-        this.logLine(s.name, msg);
-      }
-    }
-  }
-
-  /** Start the servers (once): approved ones connect in the background, project servers that
-   *  need the person's approval wait for the next turn's start. */
-  private startAll(): void {
-    if (this.started) return;
-    this.started = true;
-    for (const s of this.servers) {
-      if (!s.cfg.start) continue;
-      if (s.cfg.approval === "ask") {
-        const a = this.store.get(s.name, configDigest(s.cfg.raw));
-        if (!a) {
-          s.state = "needs-approval";
-          continue;
-        }
-        if (!a.allowed) {
-          s.state = "declined";
-          continue;
-        }
-      }
-      void s.start();
-    }
-    if (this.store.problem) this.tell(`${this.store.file} ${this.store.problem}: project MCP servers ask again`);
-  }
-
-  install(): void {
-    const api = this.api;
-    this.partNames();
-    api.on("session.start", (e, next) => {
-      // Right after the session is up (the REPL's banner is printed first): spawning a server
-      // costs the process a few ms, which the start-up need not pay.
-      setImmediate(() => this.startAll());
-      this.session.id = e.sessionId;
-      this.session.model = e.model;
-      this.openLog(e.sessionId);
-      return next();
-    });
-    api.on("session.end", async (e, next) => {
-      try {
-        return await next();
-      } finally {
-        // A new session in the same REPL (/new, /resume) keeps the servers.
-        if (e.reason !== "new" && e.reason !== "switch") await this.closeAll();
-      }
-    });
-    api.on(
-      "turn.start",
-      async (e, next) => {
-        if (e.agent) return next(); // a subagent's turn: the main session's state and notices stay its own
-        this.session.turn = e.turn;
-        this.startAll();
-        for (const s of this.servers.filter((x) => x.state === "needs-approval")) await this.ask(s, e.sessionId);
-        if (!this.waited) {
-          this.waited = true;
-          await this.settle(this.o.firstRequestWaitMs);
-          for (const s of this.servers.filter((x) => x.state === "connecting")) {
-            this.tell(`MCP server ${s.name} is still connecting after ${Math.round(this.o.firstRequestWaitMs / 100) / 10} s: going on without it; its tools come through UseTool once it is ready`);
-          }
-        }
-        this.inTurn = true;
-        const r = await next();
-        const notices = this.news.splice(0);
-        return notices.length ? { ...(r ?? {}), notices: [...(r?.notices ?? []), ...notices] } : r;
-      },
-      { timeoutMs: Infinity },
-    );
-    api.on("context.tail", async (e, next) => {
-      const r = await next();
-      if (e.sessionId !== this.session.id || this.changedTools.size === 0) return r;
-      const lines = [...this.changedTools].map(([name, spec]) =>
-        spec ? `- ${name} changed. It now reads: ${spec.description}\n  parameters: ${JSON.stringify(spec.inputSchema)}` : `- ${name} is no longer offered by its MCP server.`,
-      );
-      this.changedTools.clear();
-      return { notes: [...r.notes, { id: "mcp-tools-changed", text: `MCP tools changed since you last heard (this replaces what you knew of them):\n${lines.join("\n")}` }] };
-    });
-    api.on("turn.complete", (e, next) => {
-      if (!e.agent) {
-        this.inTurn = false;
-        this.midTurn.length = 0;
-      }
-      return next();
-    });
-    api.on("tool.result", async (e, next) => {
-      const out = await next();
-      if (e.sessionId !== this.session.id || this.midTurn.length === 0) return out;
-      const told = this.midTurn.splice(0);
-      const lines = told.flatMap((s) => s.tools.map((t) => indexLine({ name: t.name, description: t.tool.description ?? t.tool.title ?? "" })));
-      const names = told.map((s) => s.name).join(", ");
-      return { ...out, content: `${out.content}\n\n[deepcode] MCP server ${names} connected during this turn. Its tools can be called now through UseTool with {"name": "<tool>", "input": {…}} ({"name"} alone gives a tool's parameters):\n${lines.join("\n")}` };
-    });
-    api.on("tool.input", (e, next) => {
-      if (!e.tool.startsWith("mcp__")) return next();
-      if (this.servers.some((s) => s.tools.some((t) => t.name === e.tool))) return next();
-      const s = this.servers.find((x) => e.tool.startsWith(`mcp__${x.part}__`));
-      if (!s) return next();
-      const why = s.state === "connected" ? `MCP server ${s.name} no longer offers it` : `MCP server ${s.name} is not connected (${s.describe()})`;
-      return { error: `${e.tool} is not available now: ${why}. Do not call it again in this state; tell the user or go on without it.` };
-    });
-    // Many MCP tools: their definitions go into UseTool's on-demand index (defer.ts).
-    api.on("tool.list", async (_e, next) => {
-      const defs = await next();
-      const mine = new Set(this.servers.flatMap((s) => s.tools.map((t) => t.name)));
-      const r = deferTools(defs, (n) => mine.has(n), this.o.toolIndexTokens);
-      if (r.indexed && !this.indexTold) {
-        this.indexTold = true;
-        this.logLine("deepcode", `${r.indexed} tools (≈${r.tokens} tokens of definitions, over mcpToolIndexTokens ${this.o.toolIndexTokens}) load on demand through UseTool`);
-      }
-      return r.tools;
-    });
-    registerResourceMentions(api, () => this.servers);
-    api.command(statusCommand({ servers: () => (this.startAll(), this.servers), approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log?.file, settle: () => (this.startAll(), this.settle(this.o.startupTimeoutMs)) }));
-    api.status(() => ({
-      servers: this.servers.map((s) => ({ name: s.name, status: statusWord(s), tools: s.tools.length, scope: s.cfg.scope })),
-    }));
-  }
-
-  /** Wait until no server is connecting, at most `ms`. */
-  private async settle(ms: number): Promise<void> {
-    const connecting = this.servers.filter((s) => s.state === "connecting").map((s) => s.ready);
-    if (connecting.length === 0 || ms <= 0) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.allSettled(connecting), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-    clearTimeout(timer);
-  }
-
-  /** The person approves (or not) starting a project's server; the answer is remembered for
-   *  this configuration when they say so. `again`: asked on purpose (/mcp approve). */
-  private async ask(s: Server, sessionId: string, again = false): Promise<string> {
-    if (!s.cfg.start) return `${s.name} is not started: ${s.reason}`;
-    if (s.cfg.approval !== "ask") return `${s.name} needs no approval (${s.cfg.scope} configuration)`;
-    if (!again && s.state !== "needs-approval") return s.describe();
-    const env = Object.keys((s.cfg.raw.env as Record<string, unknown> | undefined) ?? {});
-    const answer = await this.api.dispatch({
-      type: "person.ask",
-      sessionId,
-      kind: "mcp.server",
-      from: `mcp:${s.name}`,
-      title: `Start the MCP server "${s.name}" from this project's ${basename(s.cfg.source)}?`,
-      detail: [
-        `${s.cfg.transport === "stdio" ? "runs" : "connects to"}: ${s.target()}`,
-        ...(env.length ? [`with environment variables: ${env.join(", ")}`] : []),
-        s.cfg.transport === "stdio" ? "It runs as you, outside the sandbox; each of its tools still asks before it runs." : "Each of its tools still asks before it runs.",
-        "Your answer is remembered for this project until the server's configuration changes.",
-      ],
-      rememberable: true,
-    });
-    const digest = configDigest(s.cfg.raw);
-    if (answer.remember) {
-      try {
-        this.store.set(s.name, digest, answer.decision === "allow");
-      } catch (err) {
-        this.tell(`could not remember the answer for ${s.name}: ${(err as Error).message}`);
-      }
-    }
-    if (answer.decision !== "allow") {
-      if (answer.remember) {
-        s.state = "declined";
-        return `${s.name} will not be started in this project (/mcp approve ${s.name} asks again)`;
-      }
-      s.state = "needs-approval";
-      const why = answer.by === "non-interactive" ? "nobody can approve it here (-p): answer once in the REPL (deepcode, then /mcp approve), or list it in enabledMcpjsonServers" : (answer.reason ?? "not approved");
-      this.tell(`MCP server ${s.name} (from ${basename(s.cfg.source)}) was not started: ${why}`);
-      return `${s.name} not started: ${why}`;
-    }
-    if (s.state === "connected" || s.state === "connecting" || s.state === "reconnecting") return `${s.name}: ${s.describe()}`;
-    await s.start();
-    return `${s.name}: ${s.describe()}`;
-  }
-
-  private handlers(s: Server): Omit<ClientHandlers, "changed" | "closed"> {
-    return {
-      roots: () => this.o.roots.map((p) => ({ uri: pathToFileURL(p).href, name: basename(p) || p })),
-      log: (p) => this.logLine(s.name, `[${String(p.level ?? "info")}]${p.logger ? ` ${String(p.logger)}:` : ""} ${typeof p.data === "string" ? p.data : JSON.stringify(p.data)}`),
-      elicitation: (params, signal) => this.elicit(s, params, signal),
-      sampling: (params, signal) => sampleWithModel(this.api, { server: s.name, policy: this.o.sampling, session: this.session }, params, signal),
-    };
-  }
-
-  private async elicit(s: Server, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
-    if (params.mode === "url") return { action: "decline" }; // not offered (the capability says form only)
-    const fields = fieldsOf((params.requestedSchema ?? {}) as JsonObject);
-    if (signal.aborted) return { action: "cancel" };
-    const answer = await this.api.dispatch({
-      type: "person.ask",
-      sessionId: this.session.id,
-      kind: "mcp.elicitation",
-      from: `mcp:${s.name}`,
-      title: `The MCP server "${s.name}" asks you:`,
-      detail: [String(params.message ?? "")],
-      fields,
-    });
-    if (signal.aborted) return { action: "cancel" };
-    if (answer.decision !== "allow") return { action: answer.reason === "cancel" ? "cancel" : "decline" };
-    const { content, problems } = contentOf(fields, answer.values ?? {});
-    if (problems.length) throw new RpcError(-32602, `the answer is not complete: ${problems.join("; ")}`);
-    return { action: "accept", content: content as JsonObject };
-  }
-
-  private tell(text: string): void {
-    if (!this.news.includes(text)) this.news.push(text);
-  }
-
-  private openLog(sessionId: string): void {
-    if (!this.o.logDir) return;
-    this.log?.stream.end();
-    const file = join(this.o.logDir, `${sessionId}.mcp.log`);
-    try {
-      mkdirSync(this.o.logDir, { recursive: true, mode: 0o700 });
-      const stream = createWriteStream(file, { flags: "a", mode: 0o600 });
-      stream.on("error", () => (this.log = undefined)); // a log that cannot be written is dropped; /mcp still shows stderr
-      this.log = { file, stream };
-      for (const l of this.buffered.splice(0)) stream.write(l);
-    } catch {
-      this.log = undefined; // no folder for it: the lines stay in memory (/mcp shows the last ones)
-    }
-  }
-
-  private logLine(server: string, line: string): void {
-    const l = `${new Date().toISOString()} ${server} ${line}\n`;
-    if (this.log) this.log.stream.write(l);
-    else if (this.buffered.push(l) > MAX_BUFFERED_LOG_LINES) this.buffered.shift();
-  }
-
-  private async closeAll(): Promise<void> {
-    await Promise.all(this.servers.map((s) => (s.state === "off" || s.state === "needs-approval" || s.state === "declined" ? undefined : s.stop("off", "the session ended"))));
-    this.log?.stream.end();
-  }
-}
-
-function statusWord(s: Server): string {
-  switch (s.state) {
-    case "connected":
-      return "connected";
-    case "connecting":
-    case "reconnecting":
-      return "pending";
-    case "failed":
-      return "failed";
-    case "needs-approval":
-    case "declined":
-      return "needs-approval";
-    case "needs-sign-in":
-      return "needs-auth";
-    default:
-      return "disabled";
-  }
+/** The mod over a configuration given in configure/'s output shape (config.ts) rather than
+ *  computed from settings: for tests that hand it its servers directly. Read at each register. */
+export function withOptions(config: () => Readonly<Record<string, JsonValue>>): Plugin {
+  return {
+    id: "mcp",
+    description: plugin.description,
+    register(api) {
+      const { options, problems } = readOptions(config());
+      for (const p of problems) api.log.warn(p);
+      new McpMod(api, options).install();
+    },
+  };
 }

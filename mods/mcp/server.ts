@@ -4,13 +4,14 @@
 // after it went away — with backoff, reported once. A call while it is not connected is an
 // error result that says why; the tools stay registered, so the model's view does not flap.
 
-import type { CommandSpec, JsonValue, ToolContext, ToolOutput, ToolSpec, Unsubscribe } from "../../src/contract/index.js";
+import type { CommandSpec, ToolContext, ToolOutput, ToolSpec, Unsubscribe } from "../../src/contract/index.js";
 import { McpClient, type ClientHandlers, type McpPrompt, type McpResource, type McpTemplate, type McpTool } from "./client.js";
 import type { McpOptions, ServerConfig } from "./config.js";
 import { RpcError, REQUEST_TIMEOUT, type JsonObject, type Transport } from "./jsonrpc.js";
 import { LegacySseTransport } from "./legacy-sse.js";
 import { nameAll, safePart } from "./names.js";
 import { toolOutput } from "./results.js";
+import { mcpToolSpec } from "./tool-spec.js";
 import { StdioTransport } from "./stdio.js";
 import { StreamableHttpTransport } from "./streamable.js";
 import { promptCommand } from "./prompts.js";
@@ -47,7 +48,6 @@ const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
  *  speak, no authorization) is not. */
 const FIRST_BACKOFF_MS = [1000, 2000, 4000];
 const HOPELESS = /command not found|speaks MCP protocol|\b40[13]\b|authoriz/;
-const MAX_DESCRIPTION = 2048;
 const STDERR_LINES = 40;
 
 export class Server {
@@ -342,20 +342,7 @@ export class Server {
   }
 
   private toolSpec(name: string, t: McpTool): ToolSpec {
-    const annotations = t.annotations ?? {};
-    const text = [t.title && t.title !== t.name ? `${t.title}.` : "", t.description ?? ""].filter(Boolean).join(" ").trim() || `The ${t.name} tool of the ${this.name} MCP server.`;
-    return {
-      name,
-      description: text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text,
-      inputSchema: schemaOf(t.inputSchema) as ToolSpec["inputSchema"],
-      // MCP tools ask by default, whatever the server says; its readOnlyHint only lets the
-      // call run alongside other concurrent calls.
-      readOnly: false,
-      concurrent: annotations.readOnlyHint === true,
-      deferrable: true,
-      run: (input, ctx) => this.call(t.name, input as JsonObject, ctx),
-      preview: async (input) => `MCP server ${this.name} · tool ${t.name}${annotations.destructiveHint === true ? " (the server says it may be destructive)" : ""}\n${JSON.stringify(input, null, 2)}`,
-    };
+    return mcpToolSpec(this.name, name, t, (input, ctx) => this.call(t.name, input, ctx));
   }
 
   async call(tool: string, input: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
@@ -375,15 +362,6 @@ export class Server {
       return { content: `${tool} (MCP server ${this.name}) failed: ${why}`, isError: true, summary: `${this.name} ${tool}: failed` };
     }
   }
-}
-
-/** A tool's input schema as the API takes it: an object schema, without `$schema`. */
-function schemaOf(s: JsonObject | undefined): { [k: string]: JsonValue } {
-  const out: { [k: string]: JsonValue } = s && typeof s === "object" ? { ...(s as { [k: string]: JsonValue }) } : {};
-  delete out.$schema;
-  out.type = "object";
-  if (typeof out.properties !== "object" || out.properties === null) out.properties = {};
-  return out;
 }
 
 export function reasonOf(err: unknown, timeoutMs: number): string {

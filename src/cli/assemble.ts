@@ -35,14 +35,13 @@ export { deepcodeHome };
 import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
-import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
 import { Spawner, spawnLimits } from "./spawn.js";
 import { pluginParts, type PluginParts } from "./plugins/load.js";
-import { marketplaceReport, pluginMcpServers, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
+import { marketplaceReport, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
 import type { AssembleOptions } from "./assemble-options.js";
 import { settingsView } from "./settings/view.js";
-import { isOwnSubcommand } from "./options.js";
+import { isOwnSubcommand, subcommand } from "./options.js";
 import { compactionSetting, gate, hostCores, hostFacts, nonInteractive, numberSetting, pluginConfig, pluginList, resultBound, stringSetting } from "./assemble-steps.js";
 import { isObject } from "../lib/json.js";
 
@@ -163,23 +162,6 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     }),
   };
   const spawner = new Spawner(app, limits);
-  // MCP servers (every source, trust, the managed lists: src/cli/mcp/config.ts) through the mcp
-  // mod; it starts them in the background and never holds up what comes next.
-  const mcp = mcpModConfig({
-    root: o.root,
-    home,
-    env,
-    settings,
-    trusted: trust.trusted,
-    mcpConfig: o.mcpConfig,
-    strict: o.strictMcpConfig,
-    pluginServers: pluginMcpServers(parts),
-    secretEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)],
-    additionalDirectories: permissions.additionalDirectories,
-    logDir: app.store.dir,
-    version: packageVersion(),
-  });
-  mcp.problems.forEach(warn);
   // The enabled Claude Code plugins, for the mods that run their parts (hooks, MCP servers).
   services.host.setStatus("marketplace", () => marketplaceReport(parts), parts);
 
@@ -202,8 +184,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
       ...parts.agentDirs.map((d) => ({ kind: "agents" as const, dir: d.dir, source: d.name, pins: d.pins })),
     ],
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
-    // The mcp mod still gets its servers computed here (src/cli/mcp/config.ts).
-    config: (id) => (id === "mcp" ? mcp.config : pluginConfig(settings, id)),
+    config: (id) => pluginConfig(settings, id),
     settings: settingsView(settings),
     facts: hostFacts(o, app, permissions),
     // PluginApi.readOwnFile: the Read tool's secret check, for files mods read on their own.
@@ -276,6 +257,10 @@ async function modSteps(host: PluginHost, list: Array<{ specifier: string; base:
           const own = item.tier === undefined ? host : { ...host, setStatus: (source: string, report: () => unknown, owner: object) => {
             if ((KNOWN_STATUS_IDS as readonly string[]).includes(source)) throw new Error(`'${source}' is the status of deepcode's own mod; a plugin cannot report under it`);
             host.setStatus?.(source, report, owner);
+          }, addSubcommand: (spec: SubcommandSpec, source: string) => {
+            // `deepcode mcp` and the like (rows with `mod: true`) are deepcode's own mods' alone.
+            if (subcommand(spec.name)?.mod) throw new Error(`'deepcode ${spec.name}' is one of deepcode's own subcommands`);
+            return host.addSubcommand!(spec, source);
           } };
           entry.load = await registerPlugin(own, imported.plugin, tier, item.source);
           // A built-in mod's own settings that cannot be read stop deepcode, naming the file

@@ -76,6 +76,7 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
     help: "MCP servers: list, get, approve, login, logout, add, add-json, remove (deepcode mcp --help)",
     options: [{ name: "scope", short: "s", type: "string", value: "local|project|user", help: "where add and remove write (default local)" }, HELP_OPTION],
     ownArgs: true,
+    mod: true,
   },
   {
     name: "plugin",

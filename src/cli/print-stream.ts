@@ -15,9 +15,15 @@
 // format skips what it does not know, and nothing it knows has a second shape.
 
 import { randomUUID } from "node:crypto";
-import type { FinishReason, StreamEvent, Usage } from "../contract/index.js";
+import type { FinishReason, KnownStatus, StreamEvent, Usage } from "../contract/index.js";
 import { roundCost } from "../core/cost/index.js";
 import { claudeUsage, type ResultObject } from "./print-result.js";
+
+/** The init line's `mcp_servers`: the mcp mod's own report (KnownStatus.mcp), so it says what
+ *  the mod knows when the line is written (`pending` while a server still connects). */
+export function mcpServerList(app: { pluginStatus(id: "mcp"): KnownStatus["mcp"] | undefined }): Array<{ name: string; status: string }> {
+  return (app.pluginStatus("mcp")?.servers ?? []).map((s) => ({ name: s.name, status: s.status }));
+}
 
 export interface InitInfo {
   cwd: string;

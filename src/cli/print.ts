@@ -13,7 +13,6 @@ import { Engine } from "../core/engine/engine.js";
 import { assemble, type App } from "./assemble.js";
 import { noKeyHelp } from "./credentials.js";
 import type { Flags, OutputFormat } from "./main.js";
-import { mcpServers } from "./mcp-servers.js";
 import { loadCustomCommands } from "./commands/custom.js";
 import { commandLine, runCustomCommand } from "./commands/run.js";
 import { pluginCommandLine, runPluginCommand } from "./print-commands.js";
@@ -21,7 +20,7 @@ import { registerMentions } from "./mentions.js";
 import { UsageError } from "./options.js";
 import { streamJsonInput, type InputLine } from "./print-input.js";
 import { failedBeforeStart, resultObject, TurnFacts, type ResultObject } from "./print-result.js";
-import { StreamJsonWriter } from "./print-stream.js";
+import { mcpServerList, StreamJsonWriter } from "./print-stream.js";
 import { progressLine } from "./render/progress.js";
 import { packageVersion } from "./version.js";
 import { unwritableHome } from "./home.js";
@@ -95,7 +94,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
     cwd: app.root,
     model: engine.profile.model,
     tools: engine.prefix.tools.map((t) => t.function.name),
-    mcpServers: mcpServers(app),
+    mcpServers: mcpServerList(app),
     permissionMode: o.permissionMode ?? "default",
     apiKeySource: app.apiKey?.source ?? "none",
     slashCommands: custom.map((c) => c.name),

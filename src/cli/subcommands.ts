@@ -33,7 +33,6 @@ async function runOwn(command: string, args: string[], options: AssembleOptions)
     if (args.length === 0 || args[0] === "--help" || args[0] === "-h") return listPluginSubcommands(options);
     return runPluginSubcommand(args[0], args.slice(1), options);
   }
-  if (command === "mcp") return (await import("./mcp/command.js")).runMcp(args, options);
   if (command === "plugin") return (await import("./plugins/command.js")).runPlugin(args, options);
   throw new NotImplementedError(`deepcode ${command}`);
 }

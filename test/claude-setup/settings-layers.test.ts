@@ -10,7 +10,7 @@ import type { Simulator } from "../sim/server.mjs";
 import { API_KEY, CLI_HOOK_TIMEOUT_MS, REPO, bashCall, makeBox, runCli, startSim, toolResults, writeJson, type Box } from "../permissions-e2e/helpers.js";
 import { EVERYTHING } from "../mcp/helpers.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
-import { configuredServers } from "../../src/cli/mcp/sources.js";
+import { configuredServers } from "../../mods/mcp/configure/sources.js";
 
 let box: Box;
 let sim: Simulator | undefined;

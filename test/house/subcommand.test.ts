@@ -18,11 +18,18 @@ const PLUGIN = `export default { id: "greeter", register(api) {
 } };
 `;
 
+// A plugin that places itself before the mcp mod and tries to take `deepcode mcp`.
+const SQUATTER = `export default { id: "squatter", placement: { before: ["mcp"] }, register(api) {
+  try { api.subcommand({ name: "mcp", description: "steal", run: (a, ctx) => (ctx.out("stolen\\n"), 0) }); } catch (e) { api.log.warn(String(e.message)); }
+} };
+`;
+
 function run(args: string[]): { status: number | null; out: string; err: string } {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-sub-")));
   const home = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-sub-home-")));
   writeFileSync(join(home, "greeter.mjs"), PLUGIN);
-  writeFileSync(join(home, "settings.json"), JSON.stringify({ plugins: ["./greeter.mjs"] }));
+  writeFileSync(join(home, "squatter.mjs"), SQUATTER);
+  writeFileSync(join(home, "settings.json"), JSON.stringify({ plugins: ["./greeter.mjs", "./squatter.mjs"] }));
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: root, env: { HOME: home, DEEPCODE_HOME: home, PATH: process.env.PATH, NO_COLOR: "1" }, encoding: "utf8", timeout: 60_000 });
   return { status: r.status, out: r.stdout, err: r.stderr };
 }
@@ -47,5 +54,13 @@ describe("plugin subcommands", () => {
     expect(r.err).toContain("greeter: 'deepcode stats' is one of deepcode's own subcommands");
     expect(r.status).toBe(2);
     expect(r.err).toContain("hello takes no --bad");
+  });
+
+  it("keeps deepcode mcp the mcp mod's, even from a plugin placed before it; the mod answers its own --help", () => {
+    const r = run(["mcp", "--help"]);
+    expect(r.err).toContain("squatter: 'deepcode mcp' is one of deepcode's own subcommands");
+    expect(r.out).toMatch(/^deepcode mcp — MCP servers/);
+    expect(r.out).not.toContain("stolen");
+    expect(r.status).toBe(0);
   });
 });

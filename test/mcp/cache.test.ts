@@ -11,7 +11,7 @@ import { startHarness, type Harness } from "../helpers/harness.js";
 import { chatBodies, extensionBreaks } from "../helpers/extension.js";
 import type { Reply } from "../sim/server.mjs";
 import type { JsonValue, StreamEvent } from "../../src/contract/index.js";
-import mcp from "../../mods/mcp/index.js";
+import { withOptions } from "../../mods/mcp/index.js";
 
 const SERVER = fileURLToPath(new URL("./fixtures/scripted-server.mjs", import.meta.url));
 const echo = { name: "echo", description: "Echo the text.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };
@@ -73,8 +73,7 @@ describe("MCP servers never change the cached prefix", () => {
         },
       },
       allowAll: true,
-      mods: [mcp],
-      modConfig: (id) => (id === "mcp" ? config : {}),
+      mods: [withOptions(() => config)],
     });
     const results = (events: StreamEvent[]) => events.filter((e) => e.type === "tool.end").map((e) => (e as Extract<StreamEvent, { type: "tool.end" }>).output);
     const notices = (events: StreamEvent[]) => events.filter((e) => e.type === "notice").map((e) => (e as Extract<StreamEvent, { type: "notice" }>).message);

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSettings } from "../../src/cli/settings/load.js";
-import { mcpModConfig } from "../../src/cli/mcp/config.js";
+import { mcpModConfig } from "../../mods/mcp/configure/index.js";
+import { settingsView } from "../../src/cli/settings/view.js";
 import type { JsonValue } from "../../src/contract/index.js";
 
 const dirs: string[] = [];
@@ -37,7 +38,7 @@ function servers(s: Setup): Array<Record<string, JsonValue>> {
   if (s.user) writeFileSync(join(home, "settings.json"), JSON.stringify(s.user));
   if (s.project) writeFileSync(join(root, ".deepcode", "settings.json"), JSON.stringify(s.project));
   if (s.managed) writeFileSync(join(home, "managed.json"), JSON.stringify(s.managed));
-  const settings = loadSettings({ root, home, managedPath: join(home, "managed.json") });
+  const settings = settingsView(loadSettings({ root, home, managedPath: join(home, "managed.json") }));
   const { config } = mcpModConfig({ root, home, env: s.env ?? { PATH: "/usr/bin", HOME: "/home/x" }, settings, trusted: s.trusted ?? true, mcpConfig: s.mcpConfig, strict: s.strict, secretEnv: ["DEEPSEEK_API_KEY", "ANTHROPIC_API_KEY"], additionalDirectories: [], logDir: home, version: "0" });
   return config.servers as Array<Record<string, JsonValue>>;
 }

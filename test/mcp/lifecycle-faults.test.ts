@@ -11,7 +11,7 @@ import { chatBodies } from "../helpers/extension.js";
 import { startSimulator, type Simulator } from "../sim/server.mjs";
 import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
 import type { JsonValue, StreamEvent, ToolSpec } from "../../src/contract/index.js";
-import mcp from "../../mods/mcp/index.js";
+import { withOptions } from "../../mods/mcp/index.js";
 import { deepcode, mcpJson } from "./helpers.js";
 
 const FAULTY = fileURLToPath(new URL("./fixtures/faulty-server.mjs", import.meta.url));
@@ -44,7 +44,7 @@ describe("MCP servers that start slowly or fail", () => {
     dir = mkdtempSync(join(tmpdir(), "deepcode-mcp-retry-"));
     const count = join(dir, "count");
     const config = { servers: [server("flaky", FAULTY, { FAIL_TIMES: "1", COUNT_FILE: count })], firstRequestWaitMs: 20_000, roots: [dir] };
-    h = await startHarness({ script: { replies: [{ content: "ok" }] }, allowAll: true, mods: [mcp], modConfig: (id) => (id === "mcp" ? config : {}) });
+    h = await startHarness({ script: { replies: [{ content: "ok" }] }, allowAll: true, mods: [withOptions(() => config)] });
     await h.turn("hi");
     expect(readFileSync(count, "utf8")).toBe("2");
     const names = (chatBodies(h.sim.requests)[0].tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
@@ -59,8 +59,7 @@ describe("MCP servers that start slowly or fail", () => {
       script: { replies: [{ tool_calls: [{ name: "Wait", arguments: {} }] }, { tool_calls: [{ name: "UseTool", arguments: { name: "mcp__late__echo", input: { text: "same turn" } } }] }, { content: "done" }] },
       tools: [wait],
       allowAll: true,
-      mods: [mcp],
-      modConfig: (id) => (id === "mcp" ? config : {}),
+      mods: [withOptions(() => config)],
     });
     const t = await h.turn("one turn only, as in -p");
     const [waited, echoed] = results(t);

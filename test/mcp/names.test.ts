@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { nameAll, serverParts } from "../../mods/mcp/names.js";
 import { startHarness } from "../helpers/harness.js";
 import { chatBodies } from "../helpers/extension.js";
-import mcp from "../../mods/mcp/index.js";
+import { withOptions } from "../../mods/mcp/index.js";
 import type { JsonValue } from "../../src/contract/index.js";
 
 describe("the names MCP tools and prompts get", () => {
@@ -46,7 +46,7 @@ describe("the names MCP tools and prompts get", () => {
   it("keep both servers' tools when their names clash, and say so loudly", async () => {
     const SERVER = fileURLToPath(new URL("./fixtures/scripted-server.mjs", import.meta.url));
     const srv = (name: string): JsonValue => ({ name, scope: "user", source: "test", transport: "stdio", command: process.execPath, args: [SERVER], env: { PATH: process.env.PATH ?? "" }, raw: {}, start: true, approval: "none" });
-    const h = await startHarness({ script: { replies: [{ content: "ok" }] }, allowAll: true, mods: [mcp], modConfig: (id): Record<string, JsonValue> => (id === "mcp" ? { servers: [srv("my.server"), srv("my server")], firstRequestWaitMs: 20_000 } : {}) });
+    const h = await startHarness({ script: { replies: [{ content: "ok" }] }, allowAll: true, mods: [withOptions((): Record<string, JsonValue> => ({ servers: [srv("my.server"), srv("my server")], firstRequestWaitMs: 20_000 }))] });
     try {
       await h.turn("hi");
       const names = (chatBodies(h.sim.requests)[0].tools as Array<{ function: { name: string } }>).map((t) => t.function.name).filter((n) => n.startsWith("mcp__"));

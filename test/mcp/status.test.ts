@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assemble } from "../../src/cli/assemble.js";
-import { mcpServerList } from "../../src/cli/mcp/status.js";
+import { mcpServerList } from "../../src/cli/print-stream.js";
 import { mcpJson } from "./helpers.js";
 
 const SERVER = fileURLToPath(new URL("./fixtures/scripted-server.mjs", import.meta.url));

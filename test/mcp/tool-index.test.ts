@@ -11,7 +11,7 @@ import { startHarness, type Harness } from "../helpers/harness.js";
 import { chatBodies, extensionBreaks } from "../helpers/extension.js";
 import type { Reply } from "../sim/server.mjs";
 import type { JsonValue, StreamEvent } from "../../src/contract/index.js";
-import mcp from "../../mods/mcp/index.js";
+import { withOptions } from "../../mods/mcp/index.js";
 import { startSimulator } from "../sim/server.mjs";
 import { cliEnv } from "../helpers/cli-env.js";
 import { deepcode, mcpJson } from "./helpers.js";
@@ -76,8 +76,7 @@ describe("hundreds of MCP tools load on demand", () => {
         },
       },
       allowAll: true,
-      mods: [mcp],
-      modConfig: (id) => (id === "mcp" ? config : {}),
+      mods: [withOptions(() => config)],
     });
 
     const t1 = await h.turn("first");
@@ -150,7 +149,7 @@ describe("hundreds of MCP tools load on demand", () => {
     const toolsFile = join(dir, "tools.json");
     writeFileSync(toolsFile, JSON.stringify(manyTools(5)));
     const config: Record<string, JsonValue> = { servers: [server("small", { TOOLS_FILE: toolsFile })], firstRequestWaitMs: 20_000, roots: [dir] };
-    h = await startHarness({ script: { replies: [{ content: "ok" }] }, allowAll: true, mods: [mcp], modConfig: (id) => (id === "mcp" ? config : {}) });
+    h = await startHarness({ script: { replies: [{ content: "ok" }] }, allowAll: true, mods: [withOptions(() => config)] });
     await h.turn("first");
     const first = chatBodies(h.sim.requests)[0] as Body;
     expect(first.tools!.filter((t) => t.function.name.startsWith("mcp__small__"))).toHaveLength(5);

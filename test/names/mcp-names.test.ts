@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSettings } from "../../src/cli/settings/load.js";
-import { mcpModConfig } from "../../src/cli/mcp/config.js";
+import { mcpModConfig } from "../../mods/mcp/configure/index.js";
+import { settingsView } from "../../src/cli/settings/view.js";
 import { compileRules, ruleAppliesTo } from "../../src/cli/permissions/rules.js";
 import { nameAll } from "../../mods/mcp/names.js";
 import type { JsonValue } from "../../src/contract/index.js";
@@ -24,7 +25,7 @@ function configure(o: { mcpJson?: object; userMcp?: object; trusted: boolean; pr
   if (o.mcpJson) writeFileSync(join(root, ".mcp.json"), JSON.stringify(o.mcpJson));
   if (o.userMcp) writeFileSync(join(home, "mcp.json"), JSON.stringify(o.userMcp));
   if (o.project) writeFileSync(join(root, ".deepcode", "settings.json"), JSON.stringify(o.project));
-  const settings = loadSettings({ root, home, managedPath: join(home, "managed.json") });
+  const settings = settingsView(loadSettings({ root, home, managedPath: join(home, "managed.json") }));
   const { config, problems } = mcpModConfig({ root, home, env: { PATH: "/usr/bin" }, settings, trusted: o.trusted, secretEnv: [], additionalDirectories: [], logDir: home, version: "0" });
   return { servers: config.servers as Array<Record<string, JsonValue>>, problems };
 }

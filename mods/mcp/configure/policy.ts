@@ -10,8 +10,7 @@
 // entries from every layer add up; every layer that sets an allowlist must allow the server
 // (each can only narrow what the others allow), so the managed policy's list always holds.
 
-import type { JsonValue } from "../../contract/index.js";
-import type { LoadedSettings } from "../settings/types.js";
+import type { JsonValue, SettingsView } from "../../../src/contract/index.js";
 
 export interface PolicyEntry {
   serverName?: string;
@@ -39,7 +38,7 @@ export interface Candidate {
   url?: string;
 }
 
-export function readPolicy(settings: LoadedSettings): Policy {
+export function readPolicy(settings: Pick<SettingsView, "layers">): Policy {
   const p: Policy = { denied: [], allowed: [], problems: [] };
   for (const layer of settings.layers) {
     const deny = layer.settings.deniedMcpServers;

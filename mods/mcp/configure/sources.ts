@@ -11,18 +11,17 @@
 //            `mcpServers` (yours, every project)
 // deepcode's own file comes before Claude Code's in a scope, so its server wins a shared name.
 // ~/.claude.json is Claude Code's file: one that does not parse is named in `problems` and left out.
-//   plugin   an enabled plugin's .mcp.json (src/cli/plugins), named plugin_<plugin>_<server>
+//   plugin   an enabled plugin's .mcp.json (the marketplace's status), named plugin_<plugin>_<server>
 // A settings layer's `mcpServers` counts as its layer's scope (project and local layers as the
 // project's, the managed policy's as the administrator's).
 
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { ConfigError, type JsonValue } from "../../contract/index.js";
-import { JsonSyntaxError, parseJson } from "../settings/json.js";
-import type { LoadedSettings } from "../settings/types.js";
-import { isObject } from "../../lib/json.js";
-import { projectKey } from "../../lib/project-store.js";
+import { ConfigError, type JsonValue, type SettingsView } from "../../../src/contract/index.js";
+import { JsonSyntaxError, parseJson } from "../../../src/lib/json-parse.js";
+import { isObject } from "../../../src/lib/json.js";
+import { projectKey } from "../../../src/lib/project-store.js";
 
 export type Scope = "local" | "project" | "user" | "flag" | "settings" | "plugin";
 
@@ -36,7 +35,7 @@ export interface Configured {
 export interface SourceOptions {
   root: string;
   home: string;
-  settings: LoadedSettings;
+  settings: Pick<SettingsView, "layers">;
   mcpConfig?: string[];
   strict?: boolean;
   /** Enabled plugins' servers, already named and with ${CLAUDE_PLUGIN_ROOT} expanded. */

@@ -1,4 +1,5 @@
-// The MCP mod's configuration, computed by assembly from every source (sources.ts), the
+// The MCP mod's configuration, computed by the mod itself (index.ts, from api.settings, api.host,
+// api.trusted and the marketplace's status) from every source (sources.ts), the
 // managed allow and deny lists (policy.ts), workspace trust and the settings that enable or
 // disable project servers. Each server comes out ready to start, or marked with why it does
 // not: the mod and `/mcp` say that reason to the person rather than leaving a server out.
@@ -8,21 +9,20 @@
 // those never expand (a project's .mcp.json must not be able to hand a server the key).
 // A stdio server's environment is what its config names plus a minimal inherited set.
 
-import type { JsonValue } from "../../contract/index.js";
-import type { LoadedSettings } from "../settings/types.js";
+import type { JsonValue, PluginApi, SettingsView } from "../../../src/contract/index.js";
 import { blockedBy, readPolicy } from "./policy.js";
 import { configuredServers, type Configured } from "./sources.js";
-import { isObject } from "../../lib/json.js";
+import { isObject } from "../../../src/lib/json.js";
 
 export interface McpConfigInput {
   root: string;
   home: string;
-  env: NodeJS.ProcessEnv;
-  settings: LoadedSettings;
+  env: Readonly<Record<string, string | undefined>>;
+  settings: SettingsView;
   trusted: boolean;
   mcpConfig?: string[];
   strict?: boolean;
-  /** Enabled plugins' servers (src/cli/plugins/assembly.ts). */
+  /** Enabled plugins' servers (the marketplace's status: KnownStatus["marketplace"]). */
   pluginServers?: ReadonlyArray<{ name: string; file: string; raw: { [k: string]: JsonValue } }>;
   /** Variables that hold API keys (DEEPSEEK_API_KEY and every provider's). */
   secretEnv: readonly string[];
@@ -38,7 +38,7 @@ export function mcpModConfig(i: McpConfigInput): { config: { [k: string]: JsonVa
   const { servers: found, problems } = configuredServers({ root: i.root, home: i.home, settings: i.settings, mcpConfig: i.mcpConfig, strict: i.strict, pluginServers: i.pluginServers });
   const policy = readPolicy(i.settings);
   problems.push(...policy.problems);
-  const merged = i.settings.merged;
+  const merged = i.settings;
   const lists = (key: string): Set<string> => {
     const out = new Set<string>();
     for (const l of i.settings.layers) {
@@ -52,17 +52,18 @@ export function mcpModConfig(i: McpConfigInput): { config: { [k: string]: JsonVa
   const all = i.settings.layers.some((l) => l.settings.enableAllProjectMcpServers === true);
   const servers = found.map((c) => serverEntry(c, i, { policy, enabled, disabled, all }));
   const num = (key: string, envKey: string): number | undefined => {
-    const s = merged[key];
+    const s = merged.get(key);
     if (typeof s === "number" && s > 0) return s;
     const e = Number(i.env[envKey]);
     return Number.isFinite(e) && e > 0 ? e : undefined;
   };
+  const sampling = merged.get("mcpSampling");
   const config: { [k: string]: JsonValue } = {
     servers,
     roots: [i.root, ...i.additionalDirectories],
     logDir: i.logDir,
     clientVersion: i.version,
-    sampling: merged.mcpSampling === "allow" || merged.mcpSampling === "deny" ? merged.mcpSampling : "ask",
+    sampling: sampling === "allow" || sampling === "deny" ? sampling : "ask",
   };
   const set = (k: string, v: number | undefined): void => {
     if (v !== undefined) config[k] = v;
@@ -70,8 +71,10 @@ export function mcpModConfig(i: McpConfigInput): { config: { [k: string]: JsonVa
   set("startupTimeoutMs", num("mcpStartupTimeoutMs", "MCP_TIMEOUT"));
   set("toolTimeoutMs", num("mcpToolTimeoutMs", "MCP_TOOL_TIMEOUT"));
   set("maxOutputTokens", num("mcpMaxOutputTokens", "MAX_MCP_OUTPUT_TOKENS"));
-  if (typeof merged.mcpFirstRequestWaitMs === "number" && merged.mcpFirstRequestWaitMs >= 0) config.firstRequestWaitMs = merged.mcpFirstRequestWaitMs;
-  if (typeof merged.mcpToolIndexTokens === "number" && merged.mcpToolIndexTokens >= 0) config.toolIndexTokens = merged.mcpToolIndexTokens;
+  const wait = merged.get("mcpFirstRequestWaitMs");
+  const index = merged.get("mcpToolIndexTokens");
+  if (typeof wait === "number" && wait >= 0) config.firstRequestWaitMs = wait;
+  if (typeof index === "number" && index >= 0) config.toolIndexTokens = index;
   return { config, problems };
 }
 
@@ -140,14 +143,14 @@ export function badServerName(name: string): string | undefined {
   return undefined;
 }
 
-function inherited(env: NodeJS.ProcessEnv): Record<string, string> {
+function inherited(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && INHERITED.test(k)) out[k] = v;
   return out;
 }
 
 /** `${VAR}` and `${VAR:-default}`; a variable that is not set and has no default is noted. */
-export function expand(s: string, env: NodeJS.ProcessEnv, secret: readonly string[], missing: Set<string>, refused: Set<string>): string {
+export function expand(s: string, env: Readonly<Record<string, string | undefined>>, secret: readonly string[], missing: Set<string>, refused: Set<string>): string {
   return s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, def: string | undefined) => {
     if (secret.includes(name)) {
       refused.add(name);
@@ -163,4 +166,27 @@ export function expand(s: string, env: NodeJS.ProcessEnv, secret: readonly strin
 
 function resolvePath(p: string, root: string): string {
   return p.startsWith("/") ? p : `${root.replace(/\/$/, "")}/${p}`;
+}
+
+/** This run's configuration, from what every plugin reads: the settings in force, the run's
+ *  facts and flags (plus `extra`: `deepcode mcp list --mcp-config …` after the verb), workspace
+ *  trust, and the enabled Claude Code plugins' servers (the marketplace's status). */
+export function configFromApi(api: Pick<PluginApi, "root" | "home" | "settings" | "host" | "trusted" | "statusOf">, extra: { mcpConfig?: readonly string[]; strictMcpConfig?: boolean } = {}): { config: { [k: string]: JsonValue }; problems: string[] } {
+  const h = api.host;
+  const mcpConfig = [...h.flags.mcpConfig, ...(extra.mcpConfig ?? [])];
+  const plugins = api.statusOf("marketplace")?.plugins ?? [];
+  return mcpModConfig({
+    root: api.root,
+    home: api.home,
+    env: h.env,
+    settings: api.settings,
+    trusted: api.trusted,
+    ...(mcpConfig.length ? { mcpConfig } : {}),
+    strict: h.flags.strictMcpConfig || extra.strictMcpConfig === true,
+    pluginServers: plugins.flatMap((p) => p.servers.map((s) => ({ name: s.name, file: s.file, raw: s.config }))),
+    secretEnv: h.secretEnv,
+    additionalDirectories: h.additionalDirectories,
+    logDir: h.sessionsDir,
+    version: h.version,
+  });
 }

@@ -10,12 +10,11 @@
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import type { JsonValue } from "../../contract/index.js";
-import { assemble, deepcodeHome, type AssembleOptions } from "../assemble.js";
-import { parsed, projectMcpFile, readOptional, userMcpFile } from "./sources.js";
-import { projectKey } from "../../lib/project-store.js";
-import { isObject } from "../../lib/json.js";
-import { badServerName } from "./config.js";
+import type { JsonValue, SubcommandContext, SubcommandSpec } from "../../src/contract/index.js";
+import { parsed, projectMcpFile, readOptional, userMcpFile } from "./configure/sources.js";
+import { projectKey } from "../../src/lib/project-store.js";
+import { isObject } from "../../src/lib/json.js";
+import { badServerName } from "./configure/index.js";
 
 export const MCP_HELP = `deepcode mcp — MCP servers (Claude Code's configuration format)
 
@@ -38,13 +37,38 @@ expand in command, args, env, url and headers.
 
 type Scope = "local" | "project" | "user";
 
-export async function runMcp(args: string[], options: AssembleOptions): Promise<number> {
+/** `--mcp-config` / `--strict-mcp-config` given after the verb. */
+export interface ConfigFlags {
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
+}
+
+export interface McpCommandDeps {
+  root: string;
+  home: string;
+  /** list, get, approve, login, logout: the mod's `/mcp` over these servers (the run's, plus
+   *  the servers of flags given after the verb); resolves to the exit code. */
+  viaMod(verb: string, rest: readonly string[], flags: ConfigFlags, ctx: SubcommandContext): Promise<number>;
+}
+
+/** `deepcode mcp …` (PluginApi.subcommand; the SUBCOMMANDS row in src/cli/options.ts says
+ *  `mod: true`). It runs after assembly, so this mod's configuration is already read. */
+export function mcpSubcommand(d: McpCommandDeps): SubcommandSpec {
+  return {
+    name: "mcp",
+    description: "MCP servers: list, get, approve, login, logout, add, add-json, remove (deepcode mcp --help)",
+    usage: "VERB …",
+    run: (args, ctx) => runMcp([...args], d, ctx),
+  };
+}
+
+async function runMcp(args: string[], d: McpCommandDeps, ctx: SubcommandContext): Promise<number> {
   const [verb, ...rest] = args;
   if (!verb || verb === "--help" || verb === "-h" || verb === "help") {
-    process.stdout.write(MCP_HELP);
+    ctx.out(MCP_HELP);
     return verb ? 0 : 2;
   }
-  const home = options.home ?? deepcodeHome(options.env ?? process.env);
+  const w: Writer = { ctx, root: d.root, home: d.home };
   try {
     switch (verb) {
       case "list":
@@ -53,28 +77,34 @@ export async function runMcp(args: string[], options: AssembleOptions): Promise<
       case "login":
       case "logout": {
         const own = configFlags(rest);
-        if ("error" in own) return usage(own.error);
-        const mcpConfig = [...(options.mcpConfig ?? []), ...(own.options.mcpConfig ?? [])];
-        return await viaMod([verb, ...own.rest].join(" "), { ...options, ...own.options, ...(mcpConfig.length ? { mcpConfig } : {}) });
+        if ("error" in own) return usage(ctx, own.error);
+        return await d.viaMod(verb, own.rest, own.options, ctx);
       }
       case "add":
-        return add(rest, options.root, home);
+        return add(rest, w);
       case "add-json":
-        return addJson(rest, options.root, home);
+        return addJson(rest, w);
       case "remove":
-        return remove(rest, options.root, home);
+        return remove(rest, w);
       default:
-        return usage(`unknown subcommand '${verb}'`);
+        return usage(ctx, `unknown subcommand '${verb}'`);
     }
   } catch (err) {
-    if (String((err as NodeJS.ErrnoException).code).startsWith("ERR_PARSE_ARGS")) return usage((err as Error).message);
+    if (String((err as NodeJS.ErrnoException).code).startsWith("ERR_PARSE_ARGS")) return usage(ctx, (err as Error).message);
     throw err;
   }
 }
 
+/** Where add/remove write, and where they say what they did. */
+interface Writer {
+  ctx: SubcommandContext;
+  root: string;
+  home: string;
+}
+
 /** `--mcp-config FILE|JSON…` (every word up to the next option, repeatable; also `=`) and
  *  `--strict-mcp-config` after the verb, as the session's own flags take them; the rest stays. */
-function configFlags(args: readonly string[]): { options: Pick<AssembleOptions, "mcpConfig" | "strictMcpConfig">; rest: string[] } | { error: string } {
+function configFlags(args: readonly string[]): { options: ConfigFlags; rest: string[] } | { error: string } {
   const mcpConfig: string[] = [];
   const rest: string[] = [];
   let strict = false;
@@ -91,31 +121,6 @@ function configFlags(args: readonly string[]): { options: Pick<AssembleOptions, 
   return { options: { ...(mcpConfig.length ? { mcpConfig } : {}), ...(strict ? { strictMcpConfig: true } : {}) }, rest };
 }
 
-/** list/get/approve: the mod knows the servers' states; it connects to them to report. */
-async function viaMod(line: string, options: AssembleOptions): Promise<number> {
-  const app = await assemble({ ...options, interactive: false });
-  const cmd = app.commands.get("mcp");
-  if (!cmd) {
-    process.stderr.write("deepcode: the mcp mod did not load (see the warning above)\n");
-    return 1;
-  }
-  const [verb, name] = line.split(" ");
-  let last = "";
-  await cmd.spec.run({
-    args: verb === "get" ? (name ?? "") : line,
-    sessionId: "",
-    signal: new AbortController().signal,
-    interactive: false,
-    print: (t) => {
-      last = t;
-      process.stdout.write(`${t}\n`);
-    },
-    submit: () => Promise.reject(new Error("deepcode mcp runs no model turns")),
-  });
-  // A sign-in that did not complete fails the command, so a script can tell.
-  return verb === "login" && !/^(Signed in to|\S+ did not ask for sign-in)/.test(last) ? 1 : 0;
-}
-
 const ADD_OPTIONS = {
   scope: { type: "string", short: "s" },
   transport: { type: "string", short: "t" },
@@ -123,79 +128,81 @@ const ADD_OPTIONS = {
   header: { type: "string", short: "H", multiple: true },
 } as const;
 
-function add(args: string[], root: string, home: string): number {
+function add(args: string[], w: Writer): number {
   const dash = args.indexOf("--");
   const own = dash < 0 ? args : args.slice(0, dash);
   const { values, positionals } = parseArgs({ args: own, options: ADD_OPTIONS, allowPositionals: true, strict: true });
   const scope = scopeOf(values.scope);
-  if (!scope) return usage(`--scope must be local, project or user, not '${values.scope}'`);
+  if (!scope) return usage(w.ctx, `--scope must be local, project or user, not '${values.scope}'`);
   const transport = values.transport ?? "stdio";
   const [name, ...more] = positionals;
-  if (!name) return usage("deepcode mcp add needs a NAME");
+  if (!name) return usage(w.ctx, "deepcode mcp add needs a NAME");
   const bad = badServerName(name);
-  if (bad) return usage(`MCP server ${bad}`);
+  if (bad) return usage(w.ctx, `MCP server ${bad}`);
   let server: { [k: string]: JsonValue };
   if (transport === "http" || transport === "sse") {
     const url = more[0] ?? (dash >= 0 ? args[dash + 1] : undefined);
-    if (!url || !/^https?:\/\//.test(url)) return usage(`--transport ${transport} needs a URL (http:// or https://) after the name`);
+    if (!url || !/^https?:\/\//.test(url)) return usage(w.ctx, `--transport ${transport} needs a URL (http:// or https://) after the name`);
     server = { type: transport, url };
     const headers = pairs(values.header ?? [], ":");
-    if ("error" in headers) return usage(`--header ${headers.error}`);
+    if ("error" in headers) return usage(w.ctx, `--header ${headers.error}`);
     if (Object.keys(headers.map).length) server.headers = headers.map;
   } else if (transport === "stdio") {
     const command = dash >= 0 ? args.slice(dash + 1) : more;
-    if (command.length === 0) return usage("a stdio server needs its command: deepcode mcp add NAME -- COMMAND [ARGS…]");
+    if (command.length === 0) return usage(w.ctx, "a stdio server needs its command: deepcode mcp add NAME -- COMMAND [ARGS…]");
     server = { command: command[0], args: command.slice(1) };
     const env = pairs(values.env ?? [], "=");
-    if ("error" in env) return usage(`--env ${env.error}`);
+    if ("error" in env) return usage(w.ctx, `--env ${env.error}`);
     if (Object.keys(env.map).length) server.env = env.map;
-  } else return usage(`--transport must be stdio, http or sse, not '${transport}'`);
-  return write(scope, name, server, root, home);
+  } else return usage(w.ctx, `--transport must be stdio, http or sse, not '${transport}'`);
+  return write(scope, name, server, w);
 }
 
-function addJson(args: string[], root: string, home: string): number {
+function addJson(args: string[], w: Writer): number {
   const { values, positionals } = parseArgs({ args, options: { scope: ADD_OPTIONS.scope }, allowPositionals: true, strict: true });
   const scope = scopeOf(values.scope);
-  if (!scope) return usage(`--scope must be local, project or user, not '${values.scope}'`);
+  if (!scope) return usage(w.ctx, `--scope must be local, project or user, not '${values.scope}'`);
   const [name, json] = positionals;
-  if (!name || !json) return usage("deepcode mcp add-json NAME JSON");
+  if (!name || !json) return usage(w.ctx, "deepcode mcp add-json NAME JSON");
   const bad = badServerName(name);
-  if (bad) return usage(`MCP server ${bad}`);
+  if (bad) return usage(w.ctx, `MCP server ${bad}`);
   const v = parsed(json, "the JSON argument");
-  if (!isObject(v)) return usage("the server's JSON must be an object");
-  return write(scope, name, v, root, home);
+  if (!isObject(v)) return usage(w.ctx, "the server's JSON must be an object");
+  return write(scope, name, v, w);
 }
 
-function remove(args: string[], root: string, home: string): number {
+function remove(args: string[], w: Writer): number {
+  const { root, home } = w;
   const { values, positionals } = parseArgs({ args, options: { scope: ADD_OPTIONS.scope }, allowPositionals: true, strict: true });
   const [name] = positionals;
-  if (!name) return usage("deepcode mcp remove NAME");
+  if (!name) return usage(w.ctx, "deepcode mcp remove NAME");
   const scopes: Scope[] = values.scope ? [scopeOf(values.scope)].filter((s): s is Scope => s !== undefined) : ["local", "project", "user"];
-  if (scopes.length === 0) return usage(`--scope must be local, project or user, not '${values.scope}'`);
+  if (scopes.length === 0) return usage(w.ctx, `--scope must be local, project or user, not '${values.scope}'`);
   const holding = scopes.filter((s) => name in serversIn(load(s, root, home), s, root));
   if (holding.length === 0) {
-    process.stderr.write(`deepcode: no MCP server named ${name}${values.scope ? ` in the ${values.scope} scope` : ""}\n`);
+    w.ctx.err(`deepcode: no MCP server named ${name}${values.scope ? ` in the ${values.scope} scope` : ""}\n`);
     return 1;
   }
-  if (holding.length > 1) return usage(`${name} is in several scopes (${holding.join(", ")}): say which with --scope`);
+  if (holding.length > 1) return usage(w.ctx, `${name} is in several scopes (${holding.join(", ")}): say which with --scope`);
   const s = holding[0];
   const file = load(s, root, home);
   delete serversIn(file, s, root)[name];
   save(s, file, root, home);
-  process.stdout.write(`Removed MCP server ${name} (${s} scope, ${s === "project" ? projectMcpFile(root) : userMcpFile(home)})\n`);
+  w.ctx.out(`Removed MCP server ${name} (${s} scope, ${s === "project" ? projectMcpFile(root) : userMcpFile(home)})\n`);
   return 0;
 }
 
-function write(scope: Scope, name: string, server: { [k: string]: JsonValue }, root: string, home: string): number {
-  if (!/^[A-Za-z0-9_.-]+$/.test(name)) return usage(`a server name is letters, digits, _ . and - (not '${name}')`);
+function write(scope: Scope, name: string, server: { [k: string]: JsonValue }, w: Writer): number {
+  const { root, home } = w;
+  if (!/^[A-Za-z0-9_.-]+$/.test(name)) return usage(w.ctx, `a server name is letters, digits, _ . and - (not '${name}')`);
   const file = load(scope, root, home);
   const servers = serversIn(file, scope, root);
   const existed = name in servers;
   servers[name] = server;
   save(scope, file, root, home);
   const where = scope === "project" ? projectMcpFile(root) : userMcpFile(home);
-  process.stdout.write(`${existed ? "Replaced" : "Added"} MCP server ${name} (${scope} scope, ${where})\n`);
-  if (scope === "project") process.stdout.write("Project servers start once the project is trusted and each person approves them.\n");
+  w.ctx.out(`${existed ? "Replaced" : "Added"} MCP server ${name} (${scope} scope, ${where})\n`);
+  if (scope === "project") w.ctx.out("Project servers start once the project is trusted and each person approves them.\n");
   return 0;
 }
 
@@ -246,7 +253,7 @@ function pairs(list: readonly string[], sep: string): { map: Record<string, stri
   return { map };
 }
 
-function usage(message: string): number {
-  process.stderr.write(`deepcode: ${message}\nRun 'deepcode mcp --help' for usage.\n`);
+function usage(ctx: SubcommandContext, message: string): number {
+  ctx.err(`deepcode: ${message}\nRun 'deepcode mcp --help' for usage.\n`);
   return 2;
 }

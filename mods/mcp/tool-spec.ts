@@ -1,0 +1,36 @@
+// An MCP server's tool as a deepcode tool (ToolSpec): its description bounded, its input schema
+// as the API takes it, and the permission stance every MCP tool has (it asks; the server's
+// readOnlyHint only lets it run beside other concurrent calls).
+
+import type { JsonValue, ToolContext, ToolOutput, ToolSpec } from "../../src/contract/index.js";
+import type { McpTool } from "./client.js";
+import type { JsonObject } from "./jsonrpc.js";
+
+const MAX_DESCRIPTION = 2048;
+
+/** `name` is the tool's deepcode name (`mcp__<server>__<tool>`, names.ts); `call` runs it. */
+export function mcpToolSpec(server: string, name: string, t: McpTool, call: (input: JsonObject, ctx: ToolContext) => Promise<ToolOutput>): ToolSpec {
+  const annotations = t.annotations ?? {};
+  const text = [t.title && t.title !== t.name ? `${t.title}.` : "", t.description ?? ""].filter(Boolean).join(" ").trim() || `The ${t.name} tool of the ${server} MCP server.`;
+  return {
+    name,
+    description: text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text,
+    inputSchema: schemaOf(t.inputSchema) as ToolSpec["inputSchema"],
+    // MCP tools ask by default, whatever the server says; its readOnlyHint only lets the
+    // call run alongside other concurrent calls.
+    readOnly: false,
+    concurrent: annotations.readOnlyHint === true,
+    deferrable: true,
+    run: (input, ctx) => call(input as JsonObject, ctx),
+    preview: async (input) => `MCP server ${server} · tool ${t.name}${annotations.destructiveHint === true ? " (the server says it may be destructive)" : ""}\n${JSON.stringify(input, null, 2)}`,
+  };
+}
+
+/** A tool's input schema as the API takes it: an object schema, without `$schema`. */
+function schemaOf(s: JsonObject | undefined): { [k: string]: JsonValue } {
+  const out: { [k: string]: JsonValue } = s && typeof s === "object" ? { ...(s as { [k: string]: JsonValue }) } : {};
+  delete out.$schema;
+  out.type = "object";
+  if (typeof out.properties !== "object" || out.properties === null) out.properties = {};
+  return out;
+}
