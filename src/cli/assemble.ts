@@ -37,6 +37,7 @@ import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { mcpModConfig } from "./mcp/config.js";
 import { pluginServices } from "./plugin-services.js";
+import { pluginSessions } from "./plugin-sessions.js";
 import { Spawner, spawnLimits } from "./spawn.js";
 import { toolEffects } from "../lib/effects/tool-effects.js";
 import { pluginParts, type PluginParts } from "./plugins/load.js";
@@ -209,6 +210,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     config: (id) => (id === "mcp" ? mcp.config : pluginConfig(settings, id)),
     settings: settingsView(settings),
     facts: hostFacts(o, app, permissions),
+    sessions: pluginSessions(app, warn),
     // PluginApi.readOwnFile: the Read tool's secret check, for files mods read on their own.
     secret: ownFileSecret(() => ({ root: o.root, home: homedir(), deepcodeHome: home })),
   };
@@ -243,7 +245,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 /** Built-in mods, loaded through the same interface as third-party plugins, in this order
  *  unless one's placement says otherwise (telemetry first, the sandbox last, plan and the
  *  managed hooks in prepend, the settings hooks in user: each says so in its own file). */
-export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox"];
+export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox", "acp"];
 
 interface Step {
   name: string;
@@ -301,6 +303,7 @@ function hostFacts(o: AssembleOptions, app: App, permissions: PermissionSetup): 
     sessionsDir: app.store.dir,
     env: Object.freeze({ ...app.env }),
     secretEnv: Object.freeze(["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)]),
+    hasKey: app.apiKey !== undefined,
     additionalDirectories: Object.freeze([...permissions.additionalDirectories]),
     flags: Object.freeze({ planMode: o.planMode === true, mcpConfig: Object.freeze([...(o.mcpConfig ?? [])]), strictMcpConfig: o.strictMcpConfig === true }),
     models: KNOWN_MODELS,

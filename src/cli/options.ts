@@ -110,6 +110,7 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
       HELP_OPTION,
     ],
   },
+  { name: "acp", mod: true, ownArgs: true, help: "speak the Agent Client Protocol on stdin/stdout: deepcode as an editor's agent (Zed, JetBrains, Neovim)", options: [HELP_OPTION] },
   {
     name: "run",
     args: "NAME [ARGS…]",
