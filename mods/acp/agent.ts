@@ -21,6 +21,8 @@ interface AcpSession {
   turn?: AbortController;
   mode: string;
   acceptEdits?: Unsubscribe;
+  /** What "always" answers allowed for the session (api.allow), taken back when it closes. */
+  remembered: Unsubscribe[];
   /** Calls running now (callId → tool and input), to name the call a permission question is about. */
   calls: Map<string, { tool: string; input: JsonValue }>;
 }
@@ -38,6 +40,7 @@ export class AcpAgent {
   async closeAll(): Promise<void> {
     for (const s of this.sessions.values()) {
       s.turn?.abort();
+      for (const u of [...s.remembered, ...(s.acceptEdits ? [s.acceptEdits] : [])]) u();
       await s.handle.close("exit");
     }
     this.sessions.clear();
@@ -100,7 +103,7 @@ export class AcpAgent {
     } catch (err) {
       throw new RpcError(INVALID_PARAMS, err instanceof Error ? err.message : String(err));
     }
-    const s: AcpSession = { handle, mode: "default", calls: new Map() };
+    const s: AcpSession = { handle, mode: "default", calls: new Map(), remembered: [] };
     this.sessions.set(handle.id, s);
     if (resume !== undefined) for (const u of replay(handle.history(), this.api.root)) this.update(handle.id, u);
     const modes = { currentModeId: s.mode, availableModes: MODES };
@@ -178,9 +181,17 @@ export class AcpAgent {
       // The editor answered with an error, the prompt was cancelled, or the pipe closed: deny.
       chosen = undefined;
     }
+    if (chosen === "always") {
+      // As the REPL's `a`: an allow rule for this session that never beats a deny or ask rule.
+      try {
+        s.remembered.push(this.api.allow([e.remember], { sessionId: e.sessionId }));
+      } catch (err) {
+        this.update(id, { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `(could not remember ${e.remember}: ${(err as Error).message})\n` } });
+      }
+    }
     if (chosen === "allow" || chosen === "always") {
       this.update(id, { sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress" });
-      return { decision: "allow", ...(chosen === "always" ? { remember: true } : {}), by: "editor" };
+      return { decision: "allow", by: "editor" };
     }
     return { decision: "deny", reason: chosen === "deny" ? "the person denied it in the editor" : "nobody answered in the editor (cancelled)", by: "editor" };
   }

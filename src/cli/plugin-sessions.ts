@@ -4,11 +4,22 @@
 // registers the @-mention expansion `-p` and the REPL register for themselves.
 
 import type { SessionHandle, SessionHost } from "../contract/index.js";
-import { Engine } from "../core/engine/engine.js";
-import type { App } from "./assemble.js";
+import type { Chain } from "../core/chain.js";
+import { Engine, type EngineOptions } from "../core/engine/engine.js";
+import type { SessionStore } from "../core/session/store.js";
 import { registerMentions } from "./mentions.js";
 
-export function pluginSessions(app: App, warn: (m: string) => void): SessionHost {
+/** What of the assembled app this needs (assembly's App has it all). */
+interface SessionApp {
+  chain: Chain;
+  root: string;
+  store: SessionStore;
+  engine?: Engine;
+  cost?: { flush(): Promise<void> };
+  engineOptions(): EngineOptions;
+}
+
+export function pluginSessions(app: SessionApp, warn: (m: string) => void): SessionHost {
   let mentions = false;
   return {
     async start(options = {}) {
@@ -29,7 +40,7 @@ export function pluginSessions(app: App, warn: (m: string) => void): SessionHost
   };
 }
 
-function handleOf(app: App, engine: Engine): SessionHandle {
+function handleOf(app: SessionApp, engine: Engine): SessionHandle {
   return Object.freeze({
     id: engine.sessionId,
     resumed: engine.wasResumed,
