@@ -72,7 +72,11 @@ async function run(command: string, parsed: Parsed, options: AssembleOptions): P
 async function runPluginSubcommand(name: string, args: string[], options: AssembleOptions): Promise<number> {
   const app = await assemble(options);
   const entry = app.subcommands.get(name);
-  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${app.subcommands.size ? ` (plugins add: ${[...app.subcommands.keys()].join(", ")})` : ""}`);
+  if (!entry) {
+    // deepcode's own mods' subcommands have their own rows in `deepcode --help`.
+    const added = [...app.subcommands.keys()].filter((n) => !subcommand(n)?.mod);
+    throw new UsageError(`no plugin adds 'deepcode ${name}'${added.length ? ` (plugins add: ${added.join(", ")})` : ""}`);
+  }
   if (args[0] === "--help" || args[0] === "-h") {
     process.stdout.write(`deepcode ${name}${entry.spec.usage ? ` ${entry.spec.usage}` : ""}\n  ${entry.spec.description}\n  (from ${entry.source})\n`);
     return 0;
