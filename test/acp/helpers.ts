@@ -36,9 +36,9 @@ export interface Editor {
 
 /** Start `deepcode acp` and run `op` with a connected client; `answer` answers permission
  *  questions (default: the first option). Closes the agent's stdin afterwards. */
-export async function withAgent<T>(rig: AcpRig, op: (ctx: ClientContext, editor: Editor) => Promise<T>, o: { answer?: (r: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse; env?: Record<string, string | undefined> } = {}): Promise<{ result: T; editor: Editor }> {
+export async function withAgent<T>(rig: AcpRig, op: (ctx: ClientContext, editor: Editor) => Promise<T>, o: { answer?: (r: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse; env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<{ result: T; editor: Editor }> {
   const envs = Object.fromEntries(Object.entries({ ...rig.env.env, ...o.env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, "acp"], { cwd: rig.env.root, env: envs });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, ...(o.args ?? []), "acp"], { cwd: rig.env.root, env: envs });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));

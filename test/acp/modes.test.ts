@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { acpRig, call, withAgent, type AcpRig } from "./helpers.js";
+
+let rig: AcpRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+describe("deepcode acp: modes, plans, limits and errors", () => {
+  it("in acceptEdits mode edits the project without asking, and says the mode changed", async () => {
+    rig = await acpRig({ replies: [call("Read", { file_path: "a.txt" }), call("Edit", { file_path: "a.txt", old_string: "one", new_string: "uno" }), { content: "edited" }] }, { "a.txt": "one\n" });
+    const r = rig;
+    const { result, editor } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      expect(s.modes?.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits"]);
+      await ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "acceptEdits" });
+      const bad = await ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "yolo" }).then(() => "set", (e: Error) => e.message);
+      const p = await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "edit a.txt" }] });
+      return { bad, p };
+    });
+    expect(result.p.stopReason).toBe("end_turn");
+    expect(result.bad).toContain("no mode 'yolo'");
+    expect(editor.permissions).toHaveLength(0);
+    expect(readFileSync(join(r.env.root, "a.txt"), "utf8")).toBe("uno\n");
+    expect(editor.updates.map((n) => n.update).filter((u) => u.sessionUpdate === "current_mode_update")).toEqual([{ sessionUpdate: "current_mode_update", currentModeId: "acceptEdits" }]);
+    const edit = editor.updates.map((n) => n.update as { sessionUpdate: string; content?: Array<{ type: string }> }).find((u) => u.sessionUpdate === "tool_call_update" && u.content?.[0]?.type === "diff");
+    expect(edit?.content).toEqual([{ type: "diff", path: join(r.env.root, "a.txt"), oldText: "one", newText: "uno" }]);
+  });
+
+  it("shows TodoWrite's list as the plan", async () => {
+    const todos = [
+      { content: "read the code", status: "completed", activeForm: "reading" },
+      { content: "fix the bug", status: "in_progress", activeForm: "fixing" },
+      { content: "run the tests", status: "pending", activeForm: "running" },
+    ];
+    rig = await acpRig({ replies: [call("TodoWrite", { todos }), { content: "planned" }] });
+    const r = rig;
+    const { editor } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      return ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "plan it" }] });
+    });
+    const plan = editor.updates.map((n) => n.update).find((u) => u.sessionUpdate === "plan") as { entries: Array<{ content: string; status: string }> } | undefined;
+    expect(plan?.entries.map((e) => [e.content, e.status])).toEqual([["read the code", "completed"], ["fix the bug", "in_progress"], ["run the tests", "pending"]]);
+  });
+
+  it("ends with max_turn_requests at --max-turns", async () => {
+    rig = await acpRig({ replies: [], default: call("Read", { file_path: "a.txt" }) }, { "a.txt": "x\n" });
+    const r = rig;
+    const { result } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      return ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "loop" }] });
+    }, { args: ["--max-turns", "2"] });
+    expect(result.stopReason).toBe("max_turn_requests");
+  });
+
+  it("answers a failed turn with a JSON-RPC error naming it, not a hung prompt", async () => {
+    rig = await acpRig({ replies: [], default: { fault: { status: 400, message: "the simulated request is invalid" } } });
+    const r = rig;
+    const { result } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      return ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "fail" }] }).then((p) => `resolved ${p.stopReason}`, (e: Error) => e.message);
+    });
+    expect(result).toContain("the simulated request is invalid");
+  });
+});
