@@ -154,6 +154,11 @@ export class AcpAgent {
     this.peer?.notify("session/update", { sessionId, update });
   }
 
+  /** A call of one of our sessions starts running (past the gate): pending → in_progress. */
+  running(sessionId: string, callId: string): void {
+    if (this.sessions.get(sessionId)?.calls.has(callId)) this.update(sessionId, { sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress" });
+  }
+
   /** A permission question for one of our sessions (or a subagent working for one): the
    *  editor's person answers with session/request_permission. No answer, an error, or a cancel
    *  is a deny. Undefined: not ours. */
@@ -190,7 +195,6 @@ export class AcpAgent {
       }
     }
     if (chosen === "allow" || chosen === "always") {
-      this.update(id, { sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress" });
       return { decision: "allow", by: "editor" };
     }
     return { decision: "deny", reason: chosen === "deny" ? "the person denied it in the editor" : "nobody answered in the editor (cancelled)", by: "editor" };

@@ -18,6 +18,10 @@ const plugin: Plugin = {
   register(api) {
     let agent: AcpAgent | undefined;
     api.on("permission.ask", (e, next) => agent?.ask(e) ?? next(), { timeoutMs: Infinity });
+    api.on("tool.call", (e, next) => {
+      agent?.running(e.sessionId, e.callId);
+      return next();
+    });
     api.subcommand({
       name: "acp",
       description: "speak the Agent Client Protocol on stdin/stdout (for an editor)",

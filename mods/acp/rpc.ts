@@ -31,6 +31,8 @@ export interface Peer {
 export function serve(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, handle: Handler, onError: (m: string) => void): Peer {
   const send = (msg: object): void => void output.write(`${JSON.stringify({ jsonrpc: "2.0", ...msg })}\n`);
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  // Requests we stopped waiting for (the prompt was cancelled): their late replies are expected.
+  const abandoned = new Set<number>();
   let nextId = 0;
   const rl = createInterface({ input, crlfDelay: Infinity });
   const closed = new Promise<void>((resolve) => rl.once("close", () => {
@@ -65,6 +67,7 @@ export function serve(input: NodeJS.ReadableStream, output: NodeJS.WritableStrea
     }
     // A reply to one of our requests.
     const w = typeof id === "number" ? waiting.get(id) : undefined;
+    if (!w && typeof id === "number" && abandoned.delete(id)) return;
     if (!w) return onError(`a reply to no request of ours (id ${JSON.stringify(id)})`);
     waiting.delete(id as number);
     if (msg.error !== undefined) {
@@ -81,6 +84,7 @@ export function serve(input: NodeJS.ReadableStream, output: NodeJS.WritableStrea
         const done = (): void => void signal?.removeEventListener("abort", onAbort);
         const onAbort = (): void => {
           waiting.delete(id);
+          abandoned.add(id);
           reject(new Error("cancelled"));
         };
         if (signal?.aborted) return reject(new Error("cancelled"));

@@ -25,6 +25,7 @@ describe("deepcode acp", () => {
       return { init, auth, s, p };
     });
     expect(result.init.protocolVersion).toBe(1);
+    expect(result.p._meta?.deepcode).toMatchObject({ stopReason: "completed" });
     expect(result.init.agentCapabilities?.loadSession).toBe(true);
     expect(result.init.agentCapabilities?.promptCapabilities?.embeddedContext).toBe(true);
     expect(result.init.agentCapabilities?.mcpCapabilities?.http).toBe(false);

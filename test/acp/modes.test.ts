@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { acpRig, call, withAgent, type AcpRig } from "./helpers.js";
 
@@ -68,5 +68,59 @@ describe("deepcode acp: modes, plans, limits and errors", () => {
       return ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "fail" }] }).then((p) => `resolved ${p.stopReason}`, (e: Error) => e.message);
     });
     expect(result).toContain("the simulated request is invalid");
+  });
+});
+
+describe("deepcode acp: cancel while a tool waits or runs", () => {
+  it("cancels while the permission question is open: the call is denied, the prompt ends cancelled", async () => {
+    rig = await acpRig({ replies: [call("Bash", { command: "touch made" }), { content: "not reached" }] });
+    const r = rig;
+    let cancel: (() => Promise<void>) | undefined;
+    const { result, editor } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      cancel = () => ctx.notify("session/cancel", { sessionId: s.sessionId });
+      return ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "touch it" }] });
+    }, { answer: async () => {
+      await cancel?.();
+      return { outcome: { outcome: "cancelled" } };
+    } });
+    expect(result.stopReason).toBe("cancelled");
+    expect(editor.permissions).toHaveLength(1);
+    expect(existsSync(join(r.env.root, "made"))).toBe(false);
+    expect(editor.stderr()).not.toContain("a reply to no request");
+  });
+
+  it("cancels a running command as Ctrl-C does", async () => {
+    rig = await acpRig({ replies: [call("Bash", { command: "sleep 30" }), { content: "not reached" }] });
+    const r = rig;
+    const started = Date.now();
+    const { result } = await withAgent(r, async (ctx, ed) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      const p = ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "wait" }] });
+      while (!ed.updates.some((n) => (n.update as { status?: string }).status === "in_progress")) await new Promise((res) => setTimeout(res, 20));
+      await new Promise((res) => setTimeout(res, 300));
+      await ctx.notify("session/cancel", { sessionId: s.sessionId });
+      return p;
+    });
+    expect(result.stopReason).toBe("cancelled");
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe("deepcode acp: a call that needs no question", () => {
+  it("goes pending, in_progress, completed with the file as its location", async () => {
+    rig = await acpRig({ replies: [call("Read", { file_path: "a.txt" }), { content: "read" }] }, { "a.txt": "alpha\n" });
+    const r = rig;
+    const { editor } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      return ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "read a.txt" }] });
+    });
+    const calls = editor.updates.map((n) => n.update as { sessionUpdate: string; status?: string; kind?: string; locations?: unknown }).filter((u) => u.sessionUpdate.startsWith("tool_call"));
+    expect(calls.map((u) => u.status)).toEqual(["pending", "in_progress", "completed"]);
+    expect(calls[0]).toMatchObject({ kind: "read", locations: [{ path: join(r.env.root, "a.txt") }] });
+    expect(editor.permissions).toHaveLength(0);
   });
 });
