@@ -19,6 +19,8 @@ const MODES = [
 interface AcpSession {
   handle: SessionHandle;
   turn?: AbortController;
+  /** The running prompt, settled when its turn has ended. */
+  running?: Promise<unknown>;
   mode: string;
   acceptEdits?: Unsubscribe;
   /** What "always" answers allowed for the session (api.allow), taken back when it closes. */
@@ -38,12 +40,16 @@ export class AcpAgent {
   }
 
   async closeAll(): Promise<void> {
-    for (const s of this.sessions.values()) {
-      s.turn?.abort();
-      for (const u of [...s.remembered, ...(s.acceptEdits ? [s.acceptEdits] : [])]) u();
-      await s.handle.close("exit");
-    }
-    this.sessions.clear();
+    for (const [id, s] of this.sessions) await this.closeSession(id, s);
+  }
+
+  /** Stop its prompt (and wait for the turn to end, nothing lost), take back its rules, close it. */
+  private async closeSession(id: string, s: AcpSession): Promise<void> {
+    this.sessions.delete(id);
+    s.turn?.abort();
+    await s.running?.catch(() => undefined); // its outcome went to the prompt's own reply
+    for (const u of [...s.remembered, ...(s.acceptEdits ? [s.acceptEdits] : [])]) u();
+    await s.handle.close("exit");
   }
 
   async handle(method: string, p: Params): Promise<unknown> {
@@ -58,8 +64,13 @@ export class AcpAgent {
         return this.open(p, undefined);
       case "session/load":
         return this.open(p, stringParam(p, "sessionId"));
-      case "session/prompt":
-        return this.prompt(p);
+      case "session/prompt": {
+        const s = this.session(p);
+        if (s.turn) throw new RpcError(INVALID_PARAMS, "a prompt is already running in this session (session/cancel stops it)");
+        const running = this.prompt(s, p);
+        s.running = running;
+        return running;
+      }
       case "session/cancel":
         this.sessions.get(String(p.sessionId))?.turn?.abort();
         return undefined;
@@ -97,6 +108,12 @@ export class AcpAgent {
     if (Array.isArray(p.mcpServers) && p.mcpServers.length > 0) {
       throw new RpcError(INVALID_PARAMS, "deepcode acp does not take MCP servers from the editor yet: add them to .mcp.json or with `deepcode mcp add`");
     }
+    // One session at a time: the host's gate and subagents follow its current session, so an
+    // earlier one is closed (session/load opens it again) — unless a prompt of it still runs.
+    for (const [id, other] of this.sessions) {
+      if (other.turn) throw new RpcError(INVALID_PARAMS, `session ${id} is still running a prompt: session/cancel it first (deepcode acp keeps one session open at a time)`);
+      await this.closeSession(id, other);
+    }
     let handle: SessionHandle;
     try {
       handle = await this.api.sessions.start(resume === undefined ? {} : { resume });
@@ -117,9 +134,7 @@ export class AcpAgent {
     return s;
   }
 
-  private async prompt(p: Params): Promise<unknown> {
-    const s = this.session(p);
-    if (s.turn) throw new RpcError(INVALID_PARAMS, "a prompt is already running in this session (session/cancel stops it)");
+  private async prompt(s: AcpSession, p: Params): Promise<unknown> {
     const text = promptText(p.prompt, this.api.root);
     const controller = new AbortController();
     s.turn = controller;
