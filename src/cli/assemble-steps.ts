@@ -50,6 +50,7 @@ export function hostFacts(o: AssembleOptions, app: StepApp, permissions: Permiss
     sessionsDir: app.store.dir,
     env: Object.freeze({ ...app.env }),
     secretEnv: Object.freeze(["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)]),
+    hasKey: app.apiKey !== undefined,
     additionalDirectories: Object.freeze([...permissions.additionalDirectories]),
     flags: Object.freeze({ planMode: o.planMode === true, mcpConfig: Object.freeze([...(o.mcpConfig ?? [])]), strictMcpConfig: o.strictMcpConfig === true }),
     models: KNOWN_MODELS,

@@ -36,6 +36,7 @@ import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { pluginServices } from "./plugin-services.js";
+import { pluginSessions } from "./plugin-sessions.js";
 import { Spawner, spawnLimits } from "./spawn.js";
 import { pluginParts, type PluginParts } from "./plugins/load.js";
 import { marketplaceReport, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
@@ -187,6 +188,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     config: (id) => pluginConfig(settings, id),
     settings: settingsView(settings),
     facts: hostFacts(o, app, permissions),
+    sessions: pluginSessions(app, warn),
     // PluginApi.readOwnFile: the Read tool's secret check, for files mods read on their own.
     secret: ownFileSecret(() => ({ root: o.root, home: homedir(), deepcodeHome: home })),
   };
@@ -221,7 +223,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 /** Built-in mods, loaded through the same interface as third-party plugins, in this order
  *  unless one's placement says otherwise (telemetry first, the sandbox last, plan and the
  *  managed hooks in prepend, the settings hooks in user: each says so in its own file). */
-export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox"];
+export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox", "acp"];
 
 interface Step {
   name: string;

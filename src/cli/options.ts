@@ -120,6 +120,7 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
     ownArgs: true,
     mod: true,
   },
+  { name: "acp", mod: true, ownArgs: true, help: "speak the Agent Client Protocol on stdin/stdout: deepcode as an editor's agent (Zed, JetBrains, Neovim)", options: [HELP_OPTION] },
   {
     name: "run",
     args: "NAME [ARGS…]",

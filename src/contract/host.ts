@@ -6,6 +6,8 @@
 
 import type { JsonValue } from "./wire.js";
 import type { TurnProfile } from "./events.js";
+import type { StreamEvent } from "./stream.js";
+import type { ChatMessage } from "./wire.js";
 
 /** One settings file as it was read: `name` is its layer (`user`, `project`, `local`, `flag`,
  *  `managed`; the managed policy has one per file), `settings` its known keys (frozen). */
@@ -47,6 +49,9 @@ export interface HostFacts {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Environment variables that hold deepcode's own keys: never pass them to a child process. */
   readonly secretEnv: readonly string[];
+  /** A DeepSeek API key was found (the environment or `deepcode setup`); never the key itself.
+   *  Absent: the host does not say. */
+  readonly hasKey?: boolean;
   /** Folders outside the project the person opened to the tools (`permissions.additionalDirectories`). */
   readonly additionalDirectories: readonly string[];
   readonly flags: RunFlags;
@@ -138,3 +143,28 @@ export const KNOWN_STATUS_IDS: readonly (keyof KnownStatus)[] = ["mcp", "plan", 
 
 /** What reading a status gives: the known shape for deepcode's mods, else JSON. */
 export type StatusOf<K extends string> = K extends keyof KnownStatus ? KnownStatus[K] : JsonValue;
+
+/** One engine session a plugin drives (PluginApi.sessions): the same engine, chain, gate,
+ *  sandbox and session file as the REPL's and `-p`'s — no second loop. */
+export interface SessionHandle {
+  /** The session's id (what `deepcode sessions` lists and `-r` resumes). */
+  readonly id: string;
+  /** Opened from disk (`resume`) rather than started here. */
+  readonly resumed: boolean;
+  /** Run one turn with this prompt, as if the person had typed it at the REPL (mentions
+   *  expand). The stream ends with exactly one `turn.complete`; aborting `signal` stops the
+   *  turn as Ctrl-C does (stopReason `interrupted`, what happened kept). One turn at a time. */
+  submit(prompt: string, options?: { signal?: AbortSignal }): AsyncIterable<StreamEvent>;
+  /** The conversation as stored (system prompt first), for a client that replays it. */
+  history(): readonly ChatMessage[];
+  /** End the session (releases its lock; closing again does nothing). */
+  close(reason?: string): Promise<void>;
+}
+
+/** PluginApi.sessions: open engine sessions in this project. A host that runs none (a test
+ *  engine) throws from `start`. */
+export interface SessionHost {
+  /** Start a new session, or resume the stored one `resume` names (SessionBusyError when
+   *  another deepcode is writing it; an unknown id throws naming it). */
+  start(options?: { resume?: string }): Promise<SessionHandle>;
+}

@@ -6,7 +6,7 @@
 import type { AnyEvent, EventName, EventOf, Result } from "./events.js";
 import type { JsonValue } from "./wire.js";
 import type { ToolSpec } from "./tool.js";
-import type { HostFacts, KnownStatus, Placement, SettingsView, StatusOf, SubcommandSpec } from "./host.js";
+import type { HostFacts, KnownStatus, Placement, SessionHost, SettingsView, StatusOf, SubcommandSpec } from "./host.js";
 
 export const TIERS = ["prepend", "user", "append", "builtin"] as const;
 /** Hook tiers, outermost first. The core tier is the chain's single tail, not a hook tier. */
@@ -191,6 +191,11 @@ export interface PluginApi {
    *  (a turn runs, the person is typing a multi-line prompt, `-p`, a host without a REPL): the
    *  caller keeps the text for the session's next prompt. */
   wake(sessionId: string, text: string): boolean;
+  /** Open engine sessions and run turns in them (SessionHost): what a plugin that is a front
+   *  end of its own (`deepcode acp`: an editor) drives. Every turn passes the same chain, so
+   *  the plugin answers `permission.ask` itself when a person stands behind it, and the
+   *  non-interactive deny answers when none does. */
+  readonly sessions: SessionHost;
   /** Dispatch an event through the whole chain (e.g. `fs.read` from a plugin's tool, or
    *  `agent.spawn` to start a subagent: the host answers it, with one depth limit for all). */
   dispatch<N extends EventName>(event: EventOf<N>): Promise<Result<N>>;

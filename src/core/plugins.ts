@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Chain } from "./chain.js";
 import { readOwnFile, type SecretCheck } from "./own-file.js";
-import type { CommandSpec, Contribution, HostFacts, JsonValue, Logger, MentionCompleter, PermissionMode, Plugin, PluginApi, SettingsView, SubcommandSpec, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
+import type { CommandSpec, Contribution, HostFacts, JsonValue, Logger, MentionCompleter, PermissionMode, Plugin, PluginApi, SessionHost, SettingsView, SubcommandSpec, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
 
 export interface PluginHost {
   chain: Chain;
@@ -42,6 +42,8 @@ export interface PluginHost {
    *  view and the facts of a non-interactive run in `root`. */
   settings?: SettingsView;
   facts?: HostFacts;
+  /** PluginApi.sessions; without it `start` throws (this host runs no sessions). */
+  sessions?: SessionHost;
   /** PluginApi.wake; without it no session can be woken (false). */
   wake?(sessionId: string, text: string): boolean;
   /** PluginApi.permissionMode; without it every session is in `default`. */
@@ -167,6 +169,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     dispatch: (event) => host.chain.dispatch(event),
     permissionMode: (sessionId) => host.permissionMode?.(sessionId) ?? "default",
     wake: (sessionId, text) => host.wake?.(sessionId, text) ?? false,
+    sessions: host.sessions ?? NO_SESSIONS,
   };
   try {
     await plugin.register(Object.freeze(api));
@@ -210,6 +213,9 @@ export async function importPlugin(specifier: string, base: string): Promise<{ o
   }
 }
 
+const NO_SESSIONS: SessionHost = Object.freeze({
+  start: () => Promise.reject(new Error("this host runs no sessions (PluginApi.sessions)")),
+});
 const EMPTY_SETTINGS: SettingsView = Object.freeze({ get: () => undefined, layers: Object.freeze([]), fileOf: () => undefined });
 
 /** The facts of a host that gives none (a test engine): a non-interactive run in `root`. */

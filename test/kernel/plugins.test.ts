@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
 import { Chain } from "../../src/core/chain.js";
 import { loadPlugin, registerPlugin, type PluginHost } from "../../src/core/plugins.js";
-import type { Plugin, ToolSpec } from "../../src/contract/index.js";
+import type { Plugin, PluginApi, ToolSpec } from "../../src/contract/index.js";
 
 const fixtures = fileURLToPath(new URL("../fixtures/plugins/", import.meta.url));
 
@@ -55,7 +55,8 @@ describe("plugins and mods register through one interface, in the tier the loade
     const load = await registerPlugin(h, { id: "recorder", placement: { tier: "prepend" }, register: (a: unknown) => void (api = a as never) }, "user", "x");
     expect(load.tier).toBe("user");
     expect(Object.isFrozen(api)).toBe(true);
-    expect(Object.keys(api).sort()).toEqual(["allow", "command", "config", "connect", "contribute", "contributed", "dispatch", "home", "host", "id", "log", "mentions", "on", "permissionMode", "readOwnFile", "root", "settings", "shellCwd", "status", "statusOf", "subcommand", "tool", "trusted", "wake"]);
+    expect(Object.keys(api).sort()).toEqual(["allow", "command", "config", "connect", "contribute", "contributed", "dispatch", "home", "host", "id", "log", "mentions", "on", "permissionMode", "readOwnFile", "root", "sessions", "settings", "shellCwd", "status", "statusOf", "subcommand", "tool", "trusted", "wake"]);
+    await expect((api.sessions as PluginApi["sessions"]).start()).rejects.toThrow("this host runs no sessions");
     expect(api.config).toEqual({ greeting: "hi" });
   });
 

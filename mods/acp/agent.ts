@@ -1,0 +1,259 @@
+// The ACP agent side of `deepcode acp`: initialize, authenticate, session/new, session/load,
+// session/prompt, session/cancel and session/set_mode, over the engine sessions the plugin API
+// opens (PluginApi.sessions) — the same chain, gate, sandbox and session files as the REPL.
+
+import { realpathSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AskAnswer, EventOf, JsonValue, PluginApi, SessionHandle, StreamEvent, Unsubscribe } from "../../src/contract/index.js";
+import { AUTH_REQUIRED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, type Params, type Peer } from "./rpc.js";
+import { acpStopReason, replay, toolTitle, toolKind, updatesOf, type Update } from "./updates.js";
+
+export const PROTOCOL_VERSION = 1;
+const AUTH_METHOD = "deepcode-setup";
+const MODES = [
+  { id: "default", name: "Default", description: "edits and commands ask, as your rules say" },
+  { id: "acceptEdits", name: "Accept edits", description: "file edits inside the project go through without asking" },
+];
+
+interface AcpSession {
+  handle: SessionHandle;
+  turn?: AbortController;
+  /** The running prompt, settled when its turn has ended. */
+  running?: Promise<unknown>;
+  mode: string;
+  acceptEdits?: Unsubscribe;
+  /** What "always" answers allowed for the session (api.allow), taken back when it closes. */
+  remembered: Unsubscribe[];
+  /** Calls running now (callId → tool and input), to name the call a permission question is about. */
+  calls: Map<string, { tool: string; input: JsonValue }>;
+}
+
+export class AcpAgent {
+  private readonly sessions = new Map<string, AcpSession>();
+  private peer?: Peer;
+
+  constructor(private readonly api: PluginApi) {}
+
+  attach(peer: Peer): void {
+    this.peer = peer;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const [id, s] of this.sessions) await this.closeSession(id, s);
+  }
+
+  /** Stop its prompt (and wait for the turn to end, nothing lost), take back its rules, close it. */
+  private async closeSession(id: string, s: AcpSession): Promise<void> {
+    this.sessions.delete(id);
+    s.turn?.abort();
+    await s.running?.catch(() => undefined); // its outcome went to the prompt's own reply
+    for (const u of [...s.remembered, ...(s.acceptEdits ? [s.acceptEdits] : [])]) u();
+    await s.handle.close("exit");
+  }
+
+  async handle(method: string, p: Params): Promise<unknown> {
+    switch (method) {
+      case "initialize":
+        return this.initialize();
+      case "authenticate":
+        if (p.methodId !== AUTH_METHOD) throw new RpcError(INVALID_PARAMS, `unknown auth method '${String(p.methodId)}' (deepcode offers '${AUTH_METHOD}')`);
+        this.needKey();
+        return {};
+      case "session/new":
+        return this.open(p, undefined);
+      case "session/load":
+        return this.open(p, stringParam(p, "sessionId"));
+      case "session/prompt": {
+        const s = this.session(p);
+        if (s.turn) throw new RpcError(INVALID_PARAMS, "a prompt is already running in this session (session/cancel stops it)");
+        const running = this.prompt(s, p);
+        s.running = running;
+        return running;
+      }
+      case "session/cancel":
+        this.sessions.get(String(p.sessionId))?.turn?.abort();
+        return undefined;
+      case "session/set_mode":
+        return this.setMode(p);
+      default:
+        throw new RpcError(METHOD_NOT_FOUND, `deepcode acp has no method '${method}'`);
+    }
+  }
+
+  private initialize(): unknown {
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+      },
+      authMethods: [{ id: AUTH_METHOD, name: "DeepSeek API key from deepcode setup", description: "the key `deepcode setup` stored (or DEEPSEEK_API_KEY); run `deepcode setup` in a terminal first" }],
+      agentInfo: { name: "deepcode", title: "deepcode", version: this.api.host.version },
+    };
+  }
+
+  private needKey(): void {
+    if (this.api.host.hasKey === false) throw new RpcError(AUTH_REQUIRED, "no DeepSeek API key: run `deepcode setup` in a terminal (or set DEEPSEEK_API_KEY), then start the agent again");
+  }
+
+  private async open(p: Params, resume: string | undefined): Promise<unknown> {
+    this.needKey();
+    const cwd = stringParam(p, "cwd");
+    if (!isAbsolute(cwd)) throw new RpcError(INVALID_PARAMS, `cwd must be an absolute path, not '${cwd}'`);
+    if (real(cwd) !== real(this.api.root)) {
+      throw new RpcError(INVALID_PARAMS, `deepcode acp serves the project it started in (${this.api.root}), not ${cwd}: start the agent with that folder as its working directory`);
+    }
+    if (Array.isArray(p.mcpServers) && p.mcpServers.length > 0) {
+      throw new RpcError(INVALID_PARAMS, "deepcode acp does not take MCP servers from the editor yet: add them to .mcp.json or with `deepcode mcp add`");
+    }
+    // One session at a time: the host's gate and subagents follow its current session, so an
+    // earlier one is closed (session/load opens it again) — unless a prompt of it still runs.
+    for (const [id, other] of this.sessions) {
+      if (other.turn) throw new RpcError(INVALID_PARAMS, `session ${id} is still running a prompt: session/cancel it first (deepcode acp keeps one session open at a time)`);
+      await this.closeSession(id, other);
+    }
+    let handle: SessionHandle;
+    try {
+      handle = await this.api.sessions.start(resume === undefined ? {} : { resume });
+    } catch (err) {
+      throw new RpcError(INVALID_PARAMS, err instanceof Error ? err.message : String(err));
+    }
+    const s: AcpSession = { handle, mode: "default", calls: new Map(), remembered: [] };
+    this.sessions.set(handle.id, s);
+    if (resume !== undefined) for (const u of replay(handle.history(), this.api.root)) this.update(handle.id, u);
+    const modes = { currentModeId: s.mode, availableModes: MODES };
+    return resume === undefined ? { sessionId: handle.id, modes } : { modes };
+  }
+
+  private session(p: Params): AcpSession {
+    const id = stringParam(p, "sessionId");
+    const s = this.sessions.get(id);
+    if (!s) throw new RpcError(INVALID_PARAMS, `no open session '${id}' (session/new or session/load first)`);
+    return s;
+  }
+
+  private async prompt(s: AcpSession, p: Params): Promise<unknown> {
+    const text = promptText(p.prompt, this.api.root);
+    const controller = new AbortController();
+    s.turn = controller;
+    let final: Extract<StreamEvent, { type: "turn.complete" }> | undefined;
+    try {
+      for await (const ev of s.handle.submit(text, { signal: controller.signal })) {
+        for (const u of updatesOf(ev, this.api.root, s.calls)) this.update(s.handle.id, u);
+        if (ev.type === "turn.complete") final = ev;
+      }
+    } finally {
+      s.turn = undefined;
+      s.calls.clear();
+    }
+    if (controller.signal.aborted) return { stopReason: "cancelled" };
+    if (!final) throw new Error("the turn ended without turn.complete (a bug)");
+    if (final.stopReason === "error") throw new RpcError(-32603, final.error ?? "the turn failed", { sessionId: s.handle.id });
+    return { stopReason: acpStopReason(final.stopReason), _meta: { deepcode: { stopReason: final.stopReason, costUsd: final.costUsd, usage: final.usage } } };
+  }
+
+  private setMode(p: Params): unknown {
+    const s = this.session(p);
+    const mode = stringParam(p, "modeId");
+    if (!MODES.some((m) => m.id === mode)) throw new RpcError(INVALID_PARAMS, `no mode '${mode}' (deepcode offers ${MODES.map((m) => m.id).join(", ")})`);
+    s.acceptEdits?.();
+    s.acceptEdits = mode === "acceptEdits" ? this.api.allow(["Edit(/**)", "Write(/**)"], { sessionId: s.handle.id }) : undefined;
+    s.mode = mode;
+    this.update(s.handle.id, { sessionUpdate: "current_mode_update", currentModeId: mode });
+    return {};
+  }
+
+  private update(sessionId: string, update: Update): void {
+    this.peer?.notify("session/update", { sessionId, update });
+  }
+
+  /** A call of one of our sessions starts running (past the gate): pending → in_progress. */
+  running(sessionId: string, callId: string): void {
+    if (this.sessions.get(sessionId)?.calls.has(callId)) this.update(sessionId, { sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress" });
+  }
+
+  /** A permission question for one of our sessions (or a subagent working for one): the
+   *  editor's person answers with session/request_permission. No answer, an error, or a cancel
+   *  is a deny. Undefined: not ours. */
+  ask(e: EventOf<"permission.ask">): Promise<AskAnswer> | undefined {
+    const id = this.sessions.has(e.sessionId) ? e.sessionId : e.agent && this.sessions.has(e.agent.rootSessionId) ? e.agent.rootSessionId : undefined;
+    const s = id === undefined ? undefined : this.sessions.get(id);
+    const peer = this.peer;
+    if (!s || !peer || id === undefined) return undefined;
+    return this.askEditor(peer, id, s, e);
+  }
+
+  private async askEditor(peer: Peer, id: string, s: AcpSession, e: EventOf<"permission.ask">): Promise<AskAnswer> {
+    const callId = [...s.calls].find(([, c]) => c.tool === e.tool && JSON.stringify(c.input) === JSON.stringify(e.input))?.[0] ?? `ask-${Date.now()}`;
+    const options = [
+      { optionId: "allow", name: "Allow once", kind: "allow_once" },
+      { optionId: "always", name: `Always allow ${e.remember} in this session`, kind: "allow_always" },
+      { optionId: "deny", name: "Deny", kind: "reject_once" },
+    ];
+    const toolCall = { toolCallId: callId, title: toolTitle(e.tool, e.input), kind: toolKind(e.tool), status: "pending", rawInput: e.input, content: e.preview ? [{ type: "content", content: { type: "text", text: e.preview } }] : [] };
+    let chosen: string | undefined;
+    try {
+      const r = (await peer.request("session/request_permission", { sessionId: id, toolCall, options }, s.turn?.signal)) as { outcome?: { outcome?: string; optionId?: string } } | null;
+      chosen = r?.outcome?.outcome === "selected" ? r.outcome.optionId : undefined;
+    } catch {
+      // The editor answered with an error, the prompt was cancelled, or the pipe closed: deny.
+      chosen = undefined;
+    }
+    if (chosen === "always") {
+      // As the REPL's `a`: an allow rule for this session that never beats a deny or ask rule.
+      try {
+        s.remembered.push(this.api.allow([e.remember], { sessionId: e.sessionId }));
+      } catch (err) {
+        this.update(id, { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `(could not remember ${e.remember}: ${(err as Error).message})\n` } });
+      }
+    }
+    if (chosen === "allow" || chosen === "always") {
+      return { decision: "allow", by: "editor" };
+    }
+    return { decision: "deny", reason: chosen === "deny" ? "the person denied it in the editor" : "nobody answered in the editor (cancelled)", by: "editor" };
+  }
+}
+
+function stringParam(p: Params, key: string): string {
+  const v = p[key];
+  if (typeof v !== "string" || !v) throw new RpcError(INVALID_PARAMS, `'${key}' must be a non-empty string`);
+  return v;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // A folder that does not exist cannot be the project: compared as written.
+    return path;
+  }
+}
+
+/** The prompt's blocks as one prompt: text as it is, a file link inside the project as an
+ *  @-mention (attached the way the REPL attaches it), embedded text resources inline. */
+export function promptText(blocks: unknown, root: string): string {
+  if (!Array.isArray(blocks)) throw new RpcError(INVALID_PARAMS, "'prompt' must be an array of content blocks");
+  const parts: string[] = [];
+  for (const b of blocks as Array<Record<string, unknown>>) {
+    if (b?.type === "text" && typeof b.text === "string") parts.push(b.text);
+    else if (b?.type === "resource_link" && typeof b.uri === "string") parts.push(linkText(b.uri, typeof b.name === "string" ? b.name : b.uri, root));
+    else if (b?.type === "resource" && typeof b.resource === "object" && b.resource !== null) {
+      const r = b.resource as Record<string, unknown>;
+      if (typeof r.text !== "string") throw new RpcError(INVALID_PARAMS, `embedded resource ${String(r.uri)} has no text (deepcode takes text resources only)`);
+      parts.push(`<context uri="${String(r.uri)}">\n${r.text}\n</context>`);
+    } else throw new RpcError(INVALID_PARAMS, `deepcode does not take '${String(b?.type)}' blocks in a prompt (text, resource_link and text resources)`);
+  }
+  return parts.join("\n");
+}
+
+function linkText(uri: string, name: string, root: string): string {
+  if (uri.startsWith("file://")) {
+    const path = fileURLToPath(uri);
+    const rel = relative(root, path);
+    if (rel && !rel.startsWith("..") && !isAbsolute(rel) && !/\s/.test(rel)) return `@${rel}`;
+    return /\s/.test(path) ? `[${name}](${uri})` : `@${path}`;
+  }
+  return `[${name}](${uri})`;
+}
