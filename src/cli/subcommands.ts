@@ -8,7 +8,7 @@ import { SessionStore } from "../core/session/store.js";
 import { parseOptions, subcommand, subcommandHelp, UsageError, type Parsed } from "./options.js";
 import { money, plural } from "./render/figures.js";
 import { agentLines } from "./session-tree.js";
-import { inert } from "./render/inert.js";
+import { inert } from "../lib/inert.js";
 
 /** Run `deepcode <command> [args]`. Its options come from its row in options.ts; `--help`
  *  prints them; an unknown option or an argument it does not take is a UsageError (exit 2). */

@@ -32,7 +32,7 @@ import { listField, parseFrontmatter, type FrontmatterValue } from "./frontmatte
 import { readOwnFile, type SecretCheck } from "../../core/own-file.js";
 import type { OwnFileRead } from "../../contract/index.js";
 import { ownFileSecret } from "../permissions/own-files.js";
-import { ensureDataDir, expandVars, usesData, type PluginVars } from "../plugins/vars.js";
+import { ensureDataDir, expandVars, usesData, type PluginVars } from "../../lib/plugin-vars.js";
 
 export { bangCommands, expandCommand, splitArgs, engineRunner, type CommandRunner, type ExpandedCommand } from "./expand.js";
 

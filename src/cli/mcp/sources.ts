@@ -19,7 +19,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError, type JsonValue } from "../../contract/index.js";
-import { JsonSyntaxError, parseJson } from "../settings/json.js";
+import { JsonSyntaxError, parseJson } from "../../lib/json-text.js";
 import type { LoadedSettings } from "../settings/types.js";
 import { isObject } from "../../lib/json.js";
 import { projectKey } from "../../lib/project-store.js";

@@ -12,7 +12,7 @@ import type { LoadedSettings } from "../settings/types.js";
 import { runPluginVerbs } from "./command.js";
 import type { PluginParts } from "./load.js";
 import { pluginServerName } from "./parts.js";
-import { inert, inertLines } from "../render/inert.js";
+import { inert, inertLines } from "../../lib/inert.js";
 
 /** The enabled plugins as the mods that run their parts read them (api.statusOf("marketplace")):
  *  their hooks (the hooks mod makes each a layer of its own), their MCP servers. */

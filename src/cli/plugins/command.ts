@@ -10,7 +10,7 @@ import { applyTrust, resolveTrust } from "../trust/index.js";
 import { deepcodeHome } from "../home.js";
 import type { AssembleOptions } from "../assemble-options.js";
 import { closest } from "../options.js";
-import { inert, inertLines } from "../render/inert.js";
+import { inert, inertLines } from "../../lib/inert.js";
 import { digestOfDir } from "./files.js";
 import { installPlugin, setPluginEnabled, uninstallPlugin, updatePlugin, type PluginCtx, type Ui } from "./install.js";
 import { addMarketplace, describeSource, parseMarketArg, PluginError, removeMarketplace, updateMarketplace } from "./marketplaces.js";

@@ -12,7 +12,7 @@ import type { JsonValue } from "../../contract/index.js";
 import type { LoadedSettings, SettingsLayerName } from "../settings/types.js";
 import { PLUGIN_ID } from "./store.js";
 import { isObject } from "../../lib/json.js";
-import { inert } from "../render/inert.js";
+import { inert } from "../../lib/inert.js";
 
 export interface Enabled {
   enabled: boolean;

@@ -15,7 +15,7 @@ import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { copyPlugin, digestOf, digestOfDir, drift, driftWords, recordFiles } from "./files.js";
 import { readMarketplace, type MarketplaceEntry } from "./manifest.js";
 import { addMarketplace, declaredMarketplaces, describeSource, PluginError, updateMarketplace } from "./marketplaces.js";
-import { inert } from "../render/inert.js";
+import { inert } from "../../lib/inert.js";
 import { brings, bringsLines, readContents, RISKY, type Brings } from "./parts.js";
 import { enabledIn, scopeFile, setEnabled, SCOPES, type Scope } from "./scope.js";
 import { dataDir, installDir, PLUGIN_ID, pluginsDir, readKnown, readLock, writeLock, type InstallRecord, type KnownMarketplace } from "./store.js";

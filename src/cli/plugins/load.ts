@@ -10,8 +10,8 @@ import { byName, readKnown, readLock, dataDir, installDir, type InstallRecord } 
 import { drift, driftWords } from "./files.js";
 import { blockedByPolicy, enabledPlugins, managedMarketplace, marketPolicy } from "./enabled.js";
 import { readContents, type PluginContents } from "./parts.js";
-import { ensureDataDir } from "./vars.js";
-import { inert } from "../render/inert.js";
+import { ensureDataDir } from "../../lib/plugin-vars.js";
+import { inert } from "../../lib/inert.js";
 import type { PluginCommandSource } from "../commands/custom.js";
 import type { LoadedSettings } from "../settings/types.js";
 

@@ -14,7 +14,7 @@ import type { LoadedSettings } from "../settings/types.js";
 import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { cloneAt, git } from "./git.js";
 import { githubUrl, marketplaceFile, readMarketplace, type MarketplaceFile } from "./manifest.js";
-import { inert } from "../render/inert.js";
+import { inert } from "../../lib/inert.js";
 import { marketplaceDir, pluginsDir, readKnown, writeKnown, type KnownMarketplace } from "./store.js";
 import { isObject } from "../../lib/json.js";
 

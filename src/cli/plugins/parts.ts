@@ -13,8 +13,8 @@ import { bangCommands, loadPluginCommands, type PluginCommandSource } from "../c
 import { readManifest, type Obj, type PluginManifest } from "./manifest.js";
 import { readJsonFile } from "./store.js";
 import { isObject } from "../../lib/json.js";
-import { inert } from "../render/inert.js";
-import { expandVars, pluginVars } from "./vars.js";
+import { inert } from "../../lib/inert.js";
+import { expandVars, pluginVars } from "../../lib/plugin-vars.js";
 
 export interface PluginContents {
   manifest: PluginManifest;

@@ -13,7 +13,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError, type JsonValue } from "../../contract/index.js";
-import { JsonSyntaxError, parseJson } from "../settings/json.js";
+import { JsonSyntaxError, parseJson } from "../../lib/json-text.js";
 import { isObject } from "../../lib/json.js";
 
 export function pluginsDir(home: string): string {

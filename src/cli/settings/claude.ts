@@ -23,7 +23,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { JsonValue } from "../../contract/index.js";
 import { isObject } from "../../lib/json.js";
-import type { JsonPosition } from "./json.js";
+import type { JsonPosition } from "../../lib/json-text.js";
 import type { Settings, SettingsLayerName } from "./types.js";
 
 /** The keys of a Claude Code settings file deepcode applies. */

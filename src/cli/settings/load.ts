@@ -18,7 +18,7 @@ import { dirname, join } from "node:path";
 import { ConfigError } from "../../contract/errors.js";
 import { NotRegularFileError, readRegularFileSync } from "../../lib/regular-file.js";
 import type { JsonValue } from "../../contract/index.js";
-import { JsonSyntaxError, parseJson, type JsonPosition } from "./json.js";
+import { JsonSyntaxError, parseJson, type JsonPosition } from "../../lib/json-text.js";
 import { checkSettings } from "./schema.js";
 import { claudeApplied, claudeSettingsFiles } from "./claude.js";
 import { isObject } from "../../lib/json.js";

@@ -7,7 +7,7 @@
 // shared with Claude Code, which reads them as plain JSON too; a message says so when it meets
 // `//` or `/*`.
 
-import type { JsonValue } from "../../contract/index.js";
+import type { JsonValue } from "../contract/index.js";
 
 export interface JsonPosition {
   line: number;
