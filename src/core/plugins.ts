@@ -5,7 +5,7 @@
 import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Chain } from "./chain.js";
-import { readOwnFile, type SecretCheck } from "./own-file.js";
+import { readOwnFile, type SecretCheck } from "../lib/own-file.js";
 import type { CommandSpec, Contribution, HostFacts, JsonValue, Logger, MentionCompleter, PermissionMode, Plugin, PluginApi, SettingsView, SubcommandSpec, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
 
 export interface PluginHost {

@@ -16,7 +16,7 @@ import { loadAgents } from "../../mods/agents/load.js";
 import { pluginParts } from "../../src/cli/plugins/load.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
 import { folderMarket, GIT_AVAILABLE, verbs } from "./helpers.js";
-import { readOwnFile } from "../../src/core/own-file.js";
+import { readOwnFile } from "../../src/lib/own-file.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
