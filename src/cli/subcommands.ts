@@ -34,7 +34,6 @@ async function runOwn(command: string, args: string[], options: AssembleOptions)
     return runPluginSubcommand(args[0], args.slice(1), options);
   }
   if (command === "mcp") return (await import("./mcp/command.js")).runMcp(args, options);
-  if (command === "plugin") return (await import("./plugins/command.js")).runPlugin(args, options);
   throw new NotImplementedError(`deepcode ${command}`);
 }
 

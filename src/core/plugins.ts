@@ -141,10 +141,11 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       if (!host.allow) throw new Error(`${plugin.id}: this host keeps no session rules (api.allow)`);
       return host.allow(rules, scope.sessionId);
     },
-    contribute: (kind, dir) => {
+    contribute: (kind, dir, options) => {
       if (kind !== "skills" && kind !== "agents") throw new Error(`${plugin.id}: cannot contribute '${String(kind)}' (skills or agents)`);
       if (!isAbsolute(dir)) throw new Error(`${plugin.id}: a contributed ${kind} folder must be an absolute path, not '${dir}'`);
-      const entry: Contribution = Object.freeze({ kind, dir, source: plugin.id });
+      const pins = options?.pins ? Object.freeze({ ...options.pins }) : undefined;
+      const entry: Contribution = Object.freeze({ kind, dir, source: options?.name ?? plugin.id, ...(pins ? { pins } : {}) });
       const list = contributionsOf(host);
       list.push(entry);
       const u = () => {

@@ -58,7 +58,7 @@ export class Repl implements ReplApi {
 
   constructor(readonly app: App, readonly style: Style, private readonly warnings: string[]) {
     this.history = new History(app.home, app.root);
-    this.custom = new CustomCommands({ root: app.root, home: app.home, plugins: app.pluginParts.commands });
+    this.custom = new CustomCommands({ root: app.root, home: app.home, plugins: app.pluginStatus("marketplace")?.commands ?? [] });
   }
 
   print(text: string): void {
