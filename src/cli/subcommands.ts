@@ -71,7 +71,9 @@ async function run(command: string, parsed: Parsed, options: AssembleOptions): P
 async function runPluginSubcommand(name: string, args: string[], options: AssembleOptions): Promise<number> {
   const app = await assemble(options);
   const entry = app.subcommands.get(name);
-  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${app.subcommands.size ? ` (plugins add: ${[...app.subcommands.keys()].join(", ")})` : ""}`);
+  // deepcode's own rows (`mod: true`, like `deepcode plugin`) are not what `deepcode run` offers.
+  const offered = [...app.subcommands.keys()].filter((n) => !subcommand(n)?.mod);
+  if (!entry) throw new UsageError(`no plugin adds 'deepcode ${name}'${offered.length ? ` (plugins add: ${offered.join(", ")})` : ""}`);
   if (args[0] === "--help" || args[0] === "-h") {
     process.stdout.write(`deepcode ${name}${entry.spec.usage ? ` ${entry.spec.usage}` : ""}\n  ${entry.spec.description}\n  (from ${entry.source})\n`);
     return 0;
