@@ -144,7 +144,8 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     contribute: (kind, dir, options) => {
       if (kind !== "skills" && kind !== "agents") throw new Error(`${plugin.id}: cannot contribute '${String(kind)}' (skills or agents)`);
       if (!isAbsolute(dir)) throw new Error(`${plugin.id}: a contributed ${kind} folder must be an absolute path, not '${dir}'`);
-      const pins = options?.pins ? Object.freeze({ ...options.pins }) : undefined;
+      // A copy the plugin cannot change later, without a prototype (a path is only ever a key).
+      const pins = options?.pins ? Object.freeze(Object.assign(Object.create(null) as Record<string, string>, options.pins)) : undefined;
       const entry: Contribution = Object.freeze({ kind, dir, source: options?.name ?? plugin.id, ...(pins ? { pins } : {}) });
       const list = contributionsOf(host);
       list.push(entry);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
 import { Chain } from "../../src/core/chain.js";
 import { loadPlugin, registerPlugin, type PluginHost } from "../../src/core/plugins.js";
-import type { Plugin, ToolSpec } from "../../src/contract/index.js";
+import type { Plugin, PluginApi, ToolSpec } from "../../src/contract/index.js";
 
 const fixtures = fileURLToPath(new URL("../fixtures/plugins/", import.meta.url));
 
@@ -97,5 +97,22 @@ describe("plugins and mods register through one interface, in the tier the loade
     expect(load).toMatchObject({ ok: false, id: "clash", error: "tool 'Echo' from clash clashes with the one from recorder" });
     expect(h.tools.map((t) => t.name)).toEqual(["Echo"]);
     expect(await h.chain.dispatch({ type: "prompt.submit", sessionId: "s", text: "x" })).toEqual({ text: "x [seen by recorder]" });
+  });
+
+  it("lets a contribution carry pins and a namespace (api.contribute options), copied and frozen", async () => {
+    const h = { ...host(), contributions: [] };
+    const pins: Record<string, string> = { "/p/kit/agents/a.md": "ab12" };
+    let api!: PluginApi;
+    await registerPlugin(h, { id: "marketplace", register: (a: PluginApi) => void (api = a) }, "builtin", "mods/marketplace");
+    const undo = api.contribute("agents", "/p/kit/agents", { name: "kit", pins });
+    api.contribute("skills", "/p/own/skills");
+    pins["/p/kit/agents/evil.md"] = "ff";
+    const [agents] = api.contributed("agents");
+    expect(agents).toMatchObject({ kind: "agents", dir: "/p/kit/agents", source: "kit" });
+    expect({ ...agents.pins }).toEqual({ "/p/kit/agents/a.md": "ab12" });
+    expect(Object.isFrozen(agents.pins)).toBe(true);
+    expect(api.contributed("skills")).toEqual([{ kind: "skills", dir: "/p/own/skills", source: "marketplace" }]);
+    undo();
+    expect(api.contributed("agents")).toEqual([]);
   });
 });

@@ -41,7 +41,7 @@ export interface LoadCommandsOptions {
   userHome?: string;
   /** Built-in command names (without the slash): a file claiming one is skipped with a warning. */
   reserved?: readonly string[];
-  /** Enabled plugins' command folders and files (src/cli/plugins/parts.ts). */
+  /** Enabled plugins' command folders and files (the marketplace mod's status, KnownStatus["marketplace"].commands). */
   plugins?: readonly PluginCommandSource[];
 }
 

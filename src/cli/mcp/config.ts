@@ -22,7 +22,7 @@ export interface McpConfigInput {
   trusted: boolean;
   mcpConfig?: string[];
   strict?: boolean;
-  /** Enabled plugins' servers (src/cli/plugins/assembly.ts). */
+  /** Enabled plugins' servers (the marketplace mod's status). */
   pluginServers?: ReadonlyArray<{ name: string; file: string; raw: { [k: string]: JsonValue } }>;
   /** Variables that hold API keys (DEEPSEEK_API_KEY and every provider's). */
   secretEnv: readonly string[];

@@ -11,7 +11,7 @@
 //            `mcpServers` (yours, every project)
 // deepcode's own file comes before Claude Code's in a scope, so its server wins a shared name.
 // ~/.claude.json is Claude Code's file: one that does not parse is named in `problems` and left out.
-//   plugin   an enabled plugin's .mcp.json (src/cli/plugins), named plugin_<plugin>_<server>
+//   plugin   an enabled plugin's .mcp.json (mods/marketplace), named plugin_<plugin>_<server>
 // A settings layer's `mcpServers` counts as its layer's scope (project and local layers as the
 // project's, the managed policy's as the administrator's).
 
