@@ -38,8 +38,6 @@ import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./t
 import { pluginServices } from "./plugin-services.js";
 import { pluginSessions } from "./plugin-sessions.js";
 import { Spawner, spawnLimits } from "./spawn.js";
-import { pluginParts, type PluginParts } from "./plugins/load.js";
-import { marketplaceReport, pluginModules, pluginSlashCommand } from "./plugins/assembly.js";
 import type { AssembleOptions } from "./assemble-options.js";
 import { settingsView } from "./settings/view.js";
 import { isOwnSubcommand, subcommand } from "./options.js";
@@ -75,8 +73,6 @@ export interface App {
   setWaker(waker: ((sessionId: string, text: string) => boolean) | undefined): void;
   store: SessionStore;
   plugins: PluginLoad[];
-  /** The enabled, verified Claude Code plugins and their parts (src/cli/plugins/load.ts). */
-  pluginParts: PluginParts;
   apiKey?: ApiKey;
   model: string;
   /** The engine of the current session, once there is one (the gate reads Bash's cwd from it). */
@@ -105,10 +101,6 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   if (keyWarning) warn(keyWarning);
   const permissions = permissionSetup(settings);
   permissions.warnings.forEach(warn);
-  // Installed Claude Code plugins: enabled, allowed by the managed policy, and with their files
-  // as installed — a refused one is said here, loudly, and the rest loads.
-  const parts = pluginParts({ home, settings });
-  parts.problems.forEach(warn);
 
   const chain = new Chain();
   chain.onReport((r) => warn(`${r.owner} on ${r.event}: ${r.message}`));
@@ -139,7 +131,6 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     setWaker: services.setWaker,
     store: new SessionStore(home, o.root),
     plugins: [],
-    pluginParts: parts,
     apiKey: resolveApiKey(env, home),
     model,
     prices,
@@ -163,8 +154,6 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     }),
   };
   const spawner = new Spawner(app, limits);
-  // The enabled Claude Code plugins, for the mods that run their parts (hooks, MCP servers).
-  services.host.setStatus("marketplace", () => marketplaceReport(parts), parts);
 
   const host: PluginHost = {
     chain,
@@ -178,12 +167,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     // PluginApi.permissionMode: plan mode as the plan mod reports it, else the run's flag.
     shellCwd: (sessionId) => app.engineOf(sessionId)?.cwd,
     permissionMode: () => (services.pluginStatus("plan")?.planning === true ? "plan" : o.acceptEdits ? "acceptEdits" : "default"),
-    // Enabled plugins' skill and agent folders, as if each plugin had contributed them
-    // (api.contribute): the skills and agents mods name them `<plugin>:<name>`.
-    contributions: [
-      ...parts.skillDirs.map((d) => ({ kind: "skills" as const, dir: d.dir, source: d.name, pins: d.pins })),
-      ...parts.agentDirs.map((d) => ({ kind: "agents" as const, dir: d.dir, source: d.name, pins: d.pins })),
-    ],
+    contributions: [],
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
     settings: settingsView(settings),
@@ -195,8 +179,6 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 
   // Assembly's own steps, by name: mods and plugins place themselves before or after them.
   const own: Step[] = [
-    // `/plugin` in the REPL, before any plugin could claim the name.
-    step("plugin-command", () => void services.commands.add(pluginSlashCommand({ chain, home, root: o.root, settings }), "plugins")),
     // First among builtin-tier hooks: the call-storm breaker must see a call before the
     // gate's own builtin-tier hook answers it.
     step("repairs", () => registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) })),
@@ -209,10 +191,15 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const loads = [
     ...(await modSteps(host, BUILTIN_MODS.map((m) => ({ specifier: modPath(m), base: "/", tier: undefined, source: `mods/${m}` })))),
     ...(await modSteps(host, pluginList(settings).map((p) => ({ ...p, source: p.specifier })))),
-    // Native modules Claude-Code-format plugins ship (`deepcode` in plugin.json).
-    ...(await modSteps(host, pluginModules(parts).map((m) => ({ specifier: m.specifier, base: "/", tier: m.tier, source: `${m.id} (${m.specifier})` })))),
   ];
   for (const s of placeInOrder([...own, ...loads.map((l) => l.step)])) await s.run();
+  // Native modules Claude-Code-format plugins ship (`deepcode` in plugin.json), as the
+  // marketplace mod reports them (a status only deepcode's own mods can give): loaded after
+  // every other step, in the tier this file gives — user, or prepend for a managed plugin.
+  const natives = (services.pluginStatus("marketplace")?.plugins ?? []).filter((p) => p.native !== null);
+  const nativeLoads = await modSteps(host, natives.map((p) => ({ specifier: p.native!, base: "/", tier: p.managed ? ("prepend" as const) : ("user" as const), source: `${p.id} (${p.native!})` })));
+  for (const s of placeInOrder(nativeLoads.map((l) => l.step))) await s.run();
+  loads.push(...nativeLoads);
   for (const l of loads) if (l.load) app.plugins.push(l.load);
   for (const p of app.plugins) if (!p.ok) warn(`plugin ${p.id ?? p.source} did not load (${p.error}); the rest keeps working`);
   const fatal = loads.find((l) => l.fatal)?.fatal;
@@ -223,7 +210,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 /** Built-in mods, loaded through the same interface as third-party plugins, in this order
  *  unless one's placement says otherwise (telemetry first, the sandbox last, plan and the
  *  managed hooks in prepend, the settings hooks in user: each says so in its own file). */
-export const BUILTIN_MODS = ["telemetry", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox", "acp"];
+export const BUILTIN_MODS = ["telemetry", "marketplace", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox", "acp"];
 
 interface Step {
   name: string;

@@ -3,6 +3,7 @@
 // is answered with the closest known one. Adding an option or a subcommand is one row here (and
 // its handling where it is used).
 
+import { closest } from "../lib/closest.js";
 import { parseArgs } from "node:util";
 
 export interface OptionSpec {
@@ -89,6 +90,7 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
       HELP_OPTION,
     ],
     ownArgs: true,
+    mod: true,
   },
   {
     name: "trust",
@@ -269,31 +271,6 @@ function parseArgsMessage(err: unknown, where: string): string {
   return (e.message ?? String(err)).split(/\.\s/)[0];
 }
 
-/** The known name closest to `name` (edit distance, case-insensitive), if it is close enough. */
-export function closest(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  const n = name.toLowerCase();
-  for (const k of known) {
-    const d = k.toLowerCase().startsWith(n) && n.length >= 3 ? 0.5 : distance(n, k.toLowerCase());
-    if (d < bestD) {
-      bestD = d;
-      best = k;
-    }
-  }
-  return bestD <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
 /** Split `--allowedTools` values: commas or spaces outside parentheses separate rules. */
 export function splitRules(values: readonly string[]): string[] {
   const out: string[] = [];
@@ -378,3 +355,4 @@ export function mainHelp(): string {
 export function subcommandHelp(c: SubcommandSpec): string {
   return [`Usage: deepcode ${c.name}${c.args ? ` ${c.args}` : ""}${c.options.length > 1 ? " [options]" : ""}`, "", c.help, "", "Options:", ...optionLines(c.options, "  "), ""].join("\n");
 }
+export { closest } from "../lib/closest.js";

@@ -86,7 +86,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
   }
   app.engine = engine;
   // Custom commands work here as in the REPL: `-p "/review src/a.ts"` (project, user, plugins).
-  const loaded = loadCustomCommands({ root: app.root, home: app.home, plugins: app.pluginParts.commands });
+  const loaded = loadCustomCommands({ root: app.root, home: app.home, plugins: app.pluginStatus("marketplace")?.commands ?? [] });
   loaded.warnings.forEach(say);
   const custom = loaded.commands;
   const stream = o.format === "stream-json" ? new StreamJsonWriter((l) => void out.write(`${l}\n`), { partial: o.partial === true, model: () => model }) : undefined;

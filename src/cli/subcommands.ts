@@ -8,7 +8,7 @@ import { SessionStore } from "../core/session/store.js";
 import { parseOptions, subcommand, subcommandHelp, UsageError, type Parsed } from "./options.js";
 import { money, plural } from "./render/figures.js";
 import { agentLines } from "./session-tree.js";
-import { inert } from "./render/inert.js";
+import { inert } from "../lib/inert.js";
 
 /** Run `deepcode <command> [args]`. Its options come from its row in options.ts; `--help`
  *  prints them; an unknown option or an argument it does not take is a UsageError (exit 2). */
@@ -33,7 +33,6 @@ async function runOwn(command: string, args: string[], options: AssembleOptions)
     if (args.length === 0 || args[0] === "--help" || args[0] === "-h") return listPluginSubcommands(options);
     return runPluginSubcommand(args[0], args.slice(1), options);
   }
-  if (command === "plugin") return (await import("./plugins/command.js")).runPlugin(args, options);
   throw new NotImplementedError(`deepcode ${command}`);
 }
 

@@ -123,8 +123,11 @@ export interface KnownStatus {
   /** mods/sandbox: whether every process is wrapped (`active`), by what, and whether it may
    *  reach the network. Only an active sandbox without network contains a command. */
   sandbox: { active: boolean; mechanism: string | null; network: boolean };
-  /** The enabled, verified Claude Code plugins (src/cli/plugins) and the parts other mods run:
-   *  their hooks (the hooks mod), MCP servers (the mcp mod). `managed`: the managed policy
+  /** mods/marketplace: the enabled, verified Claude Code plugins and the parts others run:
+   *  their hooks (the hooks mod), MCP servers (the mcp configuration), native module (`native`:
+   *  its absolute path; assembly loads it, in the user tier or prepend for `managed`), and
+   *  `commands`: their command folders and files for the custom-command loader (`prefix` the
+   *  plugin's name, `pins` the installed files' sha256 by path, `vars` CLAUDE_PLUGIN_ROOT …). `managed`: the managed policy
    *  enables it (its hooks run in the prepend tier). `hooks.env`: the variables its hook
    *  commands get (CLAUDE_PLUGIN_ROOT …). */
   marketplace: {
@@ -133,7 +136,9 @@ export interface KnownStatus {
       managed: boolean;
       hooks: { files: string[]; hooks: { [key: string]: JsonValue }; env: { [key: string]: string } } | null;
       servers: Array<{ name: string; file: string; config: { [key: string]: JsonValue } }>;
+      native: string | null;
     }>;
+    commands: Array<{ plugin: string; prefix: string; dir?: string; file?: string; pins: { [path: string]: string }; vars: { [name: string]: string } }>;
   };
 }
 

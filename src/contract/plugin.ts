@@ -111,6 +111,12 @@ export interface Contribution {
   pins?: Readonly<Record<string, string>>;
 }
 
+/** PluginApi.contribute's options. */
+export interface ContributeOptions {
+  pins?: Readonly<Record<string, string>>;
+  name?: string;
+}
+
 /** How a session's permissions stand, in Claude Code's names (PluginApi.permissionMode).
  *  deepcode has no `bypassPermissions` or `dontAsk`: it refuses them. */
 export type PermissionMode = "default" | "acceptEdits" | "plan";
@@ -153,8 +159,11 @@ export interface PluginApi {
    *  hold for that session only (not for the subagents it spawns). A rule that does not parse
    *  throws. A plugin granting what a project's own files ask for checks `trusted` first. */
   allow(rules: readonly string[], scope: { sessionId: string }): Unsubscribe;
-  /** Contribute a folder of skills or agents (ContentKind), at any time; the result takes it back. */
-  contribute(kind: ContentKind, dir: string): Unsubscribe;
+  /** Contribute a folder of skills or agents (ContentKind), at any time; the result takes it back.
+   *  `options.pins`: the sha256 of every file it may hold (Contribution.pins: a reader skips any
+   *  other file); `options.name`: the namespace its skills and agents take (`<name>:<skill>`),
+   *  by default this plugin's id (the marketplace mod names each installed plugin's folders). */
+  contribute(kind: ContentKind, dir: string, options?: ContributeOptions): Unsubscribe;
   /** Every folder of that kind plugins contributed so far, in the order they came. */
   contributed(kind: ContentKind): readonly Contribution[];
   readonly log: Logger;

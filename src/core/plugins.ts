@@ -5,7 +5,7 @@
 import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { Chain } from "./chain.js";
-import { readOwnFile, type SecretCheck } from "./own-file.js";
+import { readOwnFile, type SecretCheck } from "../lib/own-file.js";
 import type { CommandSpec, Contribution, HostFacts, JsonValue, Logger, MentionCompleter, PermissionMode, Plugin, PluginApi, SessionHost, SettingsView, SubcommandSpec, Tier, ToolSpec, Unsubscribe } from "../contract/index.js";
 
 export interface PluginHost {
@@ -143,10 +143,12 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       if (!host.allow) throw new Error(`${plugin.id}: this host keeps no session rules (api.allow)`);
       return host.allow(rules, scope.sessionId);
     },
-    contribute: (kind, dir) => {
+    contribute: (kind, dir, options) => {
       if (kind !== "skills" && kind !== "agents") throw new Error(`${plugin.id}: cannot contribute '${String(kind)}' (skills or agents)`);
       if (!isAbsolute(dir)) throw new Error(`${plugin.id}: a contributed ${kind} folder must be an absolute path, not '${dir}'`);
-      const entry: Contribution = Object.freeze({ kind, dir, source: plugin.id });
+      // A copy the plugin cannot change later, without a prototype (a path is only ever a key).
+      const pins = options?.pins ? Object.freeze(Object.assign(Object.create(null) as Record<string, string>, options.pins)) : undefined;
+      const entry: Contribution = Object.freeze({ kind, dir, source: options?.name ?? plugin.id, ...(pins ? { pins } : {}) });
       const list = contributionsOf(host);
       list.push(entry);
       const u = () => {

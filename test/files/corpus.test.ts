@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { readOwnFile } from "../../src/core/own-file.js";
+import { readOwnFile } from "../../src/lib/own-file.js";
 import { ownFileSecret } from "../../src/cli/permissions/own-files.js";
 import { instructionSections } from "../../mods/instructions/index.js";
 import { loadSkills } from "../../mods/skills/load.js";

@@ -99,4 +99,21 @@ describe("plugins and mods register through one interface, in the tier the loade
     expect(h.tools.map((t) => t.name)).toEqual(["Echo"]);
     expect(await h.chain.dispatch({ type: "prompt.submit", sessionId: "s", text: "x" })).toEqual({ text: "x [seen by recorder]" });
   });
+
+  it("lets a contribution carry pins and a namespace (api.contribute options), copied and frozen", async () => {
+    const h = { ...host(), contributions: [] };
+    const pins: Record<string, string> = { "/p/kit/agents/a.md": "ab12" };
+    let api!: PluginApi;
+    await registerPlugin(h, { id: "marketplace", register: (a: PluginApi) => void (api = a) }, "builtin", "mods/marketplace");
+    const undo = api.contribute("agents", "/p/kit/agents", { name: "kit", pins });
+    api.contribute("skills", "/p/own/skills");
+    pins["/p/kit/agents/evil.md"] = "ff";
+    const [agents] = api.contributed("agents");
+    expect(agents).toMatchObject({ kind: "agents", dir: "/p/kit/agents", source: "kit" });
+    expect({ ...agents.pins }).toEqual({ "/p/kit/agents/a.md": "ab12" });
+    expect(Object.isFrozen(agents.pins)).toBe(true);
+    expect(api.contributed("skills")).toEqual([{ kind: "skills", dir: "/p/own/skills", source: "marketplace" }]);
+    undo();
+    expect(api.contributed("agents")).toEqual([]);
+  });
 });

@@ -10,7 +10,7 @@ import { startHarness, type Harness } from "../helpers/harness.js";
 import { testTools } from "../helpers/tools.js";
 import { chatBodies, extensionBreaks } from "../helpers/extension.js";
 import instructions, { instructionSections } from "../../mods/instructions/index.js";
-import { readOwnFile } from "../../src/core/own-file.js";
+import { readOwnFile } from "../../src/lib/own-file.js";
 import memory from "../../mods/memory/index.js";
 import { Engine } from "../../src/core/engine/engine.js";
 import { openSession, type Session } from "../hooks/helpers.js";

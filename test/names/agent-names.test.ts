@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findAgent, loadAgents } from "../../mods/agents/load.js";
-import { readOwnFile } from "../../src/core/own-file.js";
+import { readOwnFile } from "../../src/lib/own-file.js";
 
 let base: string;
 let root: string;

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import skills from "../../mods/skills/index.js";
 import type { PluginApi, ToolOutput, ToolSpec } from "../../src/contract/index.js";
-import { readOwnFile } from "../../src/core/own-file.js";
+import { readOwnFile } from "../../src/lib/own-file.js";
 
 let base: string;
 let root: string;

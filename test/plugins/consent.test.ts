@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pluginSlashCommand } from "../../src/cli/plugins/assembly.js";
+import { pluginSlashCommand } from "../../mods/marketplace/assembly.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
 import { runBin } from "../e2e/helpers.js";
 import { folderMarket, homeAndProject, verbs } from "./helpers.js";
@@ -61,7 +61,7 @@ describe("the install consent screen against a plugin's own text", () => {
     expect(r.stdout + r.stderr).not.toMatch(RAW);
     // /plugin prints through the REPL's print: the same lines, as inert.
     const printed: string[] = [];
-    const cmd = pluginSlashCommand({ chain: undefined as never, home: p.home, root: p.root, settings: loadSettings({ root: p.root, home: p.home, managedPath: join(p.home, "none.json") }) });
+    const cmd = pluginSlashCommand({ dispatch: undefined as never, home: p.home, root: p.root, settings: loadSettings({ root: p.root, home: p.home, managedPath: join(p.home, "none.json") }) });
     writeFileSync(join(m.dir, ".claude-plugin", "marketplace.json"), JSON.stringify({ name: "shady", owner: "x\u001b]0;pwned\u0007", plugins: [{ name: "esc", source: "./plugins/esc", description: "a\u001b[2Kb" }] }));
     await cmd.run({ args: `marketplace add ${m.dir}`, print: (t: string) => printed.push(t), sessionId: "s" } as never);
     expect(printed.join("\n")).toContain("a\\x1b[2Kb");

@@ -127,7 +127,7 @@ export function folderMarket(name: string, plugins: Record<string, Record<string
  *  project; `answer` is what the person says to an install or update; `managed` a policy. */
 export async function verbs(o: { home: string; root: string; managed?: object; answer?: boolean }, args: string[]): Promise<{ code: number; out: string; asked: string[] }> {
   const { loadSettings } = await import("../../src/cli/settings/load.js");
-  const { runPluginVerbs } = await import("../../src/cli/plugins/command.js");
+  const { runPluginVerbs } = await import("../../mods/marketplace/command.js");
   const managedPath = join(o.home, "policy", "managed-settings.json");
   if (o.managed) {
     mkdirSync(dirname(managedPath), { recursive: true });

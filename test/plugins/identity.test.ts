@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pluginParts } from "../../src/cli/plugins/load.js";
-import { marketplaceReport } from "../../src/cli/plugins/assembly.js";
-import { digestOf, recordFiles } from "../../src/cli/plugins/files.js";
+import { pluginParts } from "../../mods/marketplace/load.js";
+import { marketplaceReport } from "../../mods/marketplace/assembly.js";
+import { digestOf, recordFiles } from "../../mods/marketplace/files.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
 import { folderMarket, homeAndProject, verbs } from "./helpers.js";
 

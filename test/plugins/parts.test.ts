@@ -1,4 +1,4 @@
-// What an enabled plugin contributes, part by part (src/cli/plugins/load.ts): command folders
+// What an enabled plugin contributes, part by part (mods/marketplace/load.ts): command folders
 // for the custom-command loader, skill and agent folders waiting for the skills and agents mods
 // (the hand-off lists), hooks for the hooks mod with the plugin's variables, MCP servers for the
 // MCP configuration — and what workspace trust and the managed policy do to the list.
@@ -7,10 +7,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSettings } from "../../src/cli/settings/load.js";
 import { applyTrust, resolveTrust } from "../../src/cli/trust/index.js";
-import { pluginParts } from "../../src/cli/plugins/load.js";
-import { marketplaceReport, pluginMcpServers } from "../../src/cli/plugins/assembly.js";
-import { parseMarketArg } from "../../src/cli/plugins/marketplaces.js";
-import { githubUrl } from "../../src/cli/plugins/manifest.js";
+import { pluginParts } from "../../mods/marketplace/load.js";
+import { marketplaceReport } from "../../mods/marketplace/assembly.js";
+import { parseMarketArg } from "../../mods/marketplace/marketplaces.js";
+import { githubUrl } from "../../mods/marketplace/manifest.js";
 import { GIT_AVAILABLE, installedDir, PLUGIN_ID, pluginRig, type Rig } from "./helpers.js";
 
 let rig: Rig | undefined;
@@ -48,8 +48,8 @@ describe.skipIf(!GIT_AVAILABLE)("an enabled plugin's parts", () => {
     const layer = plugin.hooks!;
     expect(layer.hooks).toEqual({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `${dir}/hooks/no-force-push.sh`, timeout: 10 }] }] });
     expect(layer.env).toMatchObject({ CLAUDE_PLUGIN_ROOT: dir, DEEPCODE_PLUGIN_ROOT: dir, CLAUDE_PLUGIN_DATA: join(rig.env.home, "plugins", "data", PLUGIN_ID) });
-    expect(pluginMcpServers(parts)).toEqual([
-      { name: "plugin_review-kit_notes", file: join(dir, ".mcp.json"), raw: { command: "node", args: [`${dir}/servers/notes.mjs`], env: { NOTES_FILE: join(rig.env.home, "plugins", "data", PLUGIN_ID, "notes.txt") } } },
+    expect(marketplaceReport(parts).plugins.flatMap((p) => p.servers)).toEqual([
+      { name: "plugin_review-kit_notes", file: join(dir, ".mcp.json"), config: { command: "node", args: [`${dir}/servers/notes.mjs`], env: { NOTES_FILE: join(rig.env.home, "plugins", "data", PLUGIN_ID, "notes.txt") } } },
     ]);
   });
 

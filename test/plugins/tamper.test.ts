@@ -9,14 +9,14 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { copyPlugin } from "../../src/cli/plugins/files.js";
+import { copyPlugin } from "../../mods/marketplace/files.js";
 import { loadPluginCommands } from "../../src/cli/commands/custom.js";
 import { loadSkills } from "../../mods/skills/load.js";
 import { loadAgents } from "../../mods/agents/load.js";
-import { pluginParts } from "../../src/cli/plugins/load.js";
+import { pluginParts } from "../../mods/marketplace/load.js";
 import { loadSettings } from "../../src/cli/settings/load.js";
 import { folderMarket, GIT_AVAILABLE, verbs } from "./helpers.js";
-import { readOwnFile } from "../../src/core/own-file.js";
+import { readOwnFile } from "../../src/lib/own-file.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));

@@ -11,7 +11,7 @@ import { CONTROL, guardTerminal, terminalSafe } from "../../src/cli/render/termi
 import { progressLine } from "../../src/cli/render/progress.js";
 import { registerConfirm } from "../../src/cli/repl/confirm.js";
 import { registerPersonAsk } from "../../src/cli/repl/ask.js";
-import { inert } from "../../src/cli/render/inert.js";
+import { inert } from "../../src/lib/inert.js";
 import { withoutUnsafe } from "../../src/cli/repl/session.js";
 import type { StreamEvent } from "../../src/contract/index.js";
 

@@ -9,7 +9,7 @@
 // are read, regular files only, each at most 64 KiB; what cannot be attached is said in place.
 
 import { sep } from "node:path";
-import { readOwnFile } from "../../core/own-file.js";
+import { readOwnFile } from "../../lib/own-file.js";
 
 const MAX_BYTES = 64 * 1024;
 

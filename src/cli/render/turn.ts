@@ -11,7 +11,7 @@ import type { StreamEvent, Usage } from "../../contract/index.js";
 import { MarkdownStream } from "./markdown.js";
 import { fit, moneyLine, tokens } from "./figures.js";
 import type { Style } from "./style.js";
-import { inert, inertLines, inertText } from "./inert.js";
+import { inert, inertLines, inertText } from "../../lib/inert.js";
 import { CONTROL, control } from "./terminal.js";
 
 export interface TurnView {

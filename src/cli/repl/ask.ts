@@ -15,7 +15,7 @@ import type { EventOf, JsonValue, PersonAnswer, PersonChoice, PersonField } from
 import type { Chain } from "../../core/chain.js";
 import type { Style } from "../render/style.js";
 import { ESC, type Key, type TurnKeys } from "./keys.js";
-import { inert } from "../render/inert.js";
+import { inert } from "../../lib/inert.js";
 import { CONTROL, control } from "../render/terminal.js";
 
 export interface AskDeps {

@@ -11,7 +11,7 @@ import type { Chain } from "../../core/chain.js";
 import type { SessionRules } from "../permissions/index.js";
 import type { Style } from "../render/style.js";
 import type { TurnKeys } from "./keys.js";
-import { inert, inertLines } from "../render/inert.js";
+import { inert, inertLines } from "../../lib/inert.js";
 import { CONTROL, control } from "../render/terminal.js";
 
 export interface ConfirmDeps {

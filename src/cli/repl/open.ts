@@ -10,7 +10,7 @@ import type { App } from "../assemble.js";
 import { MarkdownStream } from "../render/markdown.js";
 import type { Style } from "../render/style.js";
 import { money, plural } from "../render/figures.js";
-import { inert, inertText } from "../render/inert.js";
+import { inert, inertText } from "../../lib/inert.js";
 
 export interface OpenRequest {
   continue?: boolean;

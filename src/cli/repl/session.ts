@@ -9,7 +9,7 @@ import { usageTotals } from "../../core/session/store.js";
 import type { Engine } from "../../core/engine/engine.js";
 import { assemble, type App, type AssembleOptions } from "../assemble.js";
 import type { Style } from "../render/style.js";
-import { inert, inertLines } from "../render/inert.js";
+import { inert, inertLines } from "../../lib/inert.js";
 import { CONTROL, control } from "../render/terminal.js";
 import { statusLine, TurnRenderer } from "../render/turn.js";
 import { fit, money, tokens } from "../render/figures.js";
@@ -58,7 +58,7 @@ export class Repl implements ReplApi {
 
   constructor(readonly app: App, readonly style: Style, private readonly warnings: string[]) {
     this.history = new History(app.home, app.root);
-    this.custom = new CustomCommands({ root: app.root, home: app.home, plugins: app.pluginParts.commands });
+    this.custom = new CustomCommands({ root: app.root, home: app.home, plugins: app.pluginStatus("marketplace")?.commands ?? [] });
   }
 
   print(text: string): void {

@@ -113,7 +113,7 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
    *  Honoured in the user, flag and managed layers only. */
   trustedProjects: strings,
   /** Claude Code plugins by id (`<plugin>@<marketplace>`): true enables, false disables; the
-   *  later layer wins and the managed policy's word is final (src/cli/plugins/enabled.ts). */
+   *  later layer wins and the managed policy's word is final (mods/marketplace/enabled.ts). */
   enabledPlugins: { t: "record", of: bool },
   /** Marketplaces settings declare: `{name: {source: {source: "github", repo} | …}}`. */
   extraKnownMarketplaces: { t: "record", of: anyObject },

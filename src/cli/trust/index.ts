@@ -16,7 +16,7 @@ import { withLayers } from "../settings/load.js";
 import type { LoadedSettings } from "../settings/types.js";
 import { trustDigest, trustItems, untrustedLayers, PROJECT_LAYERS, type TrustItem } from "./items.js";
 import { TrustStore, type TrustRecord } from "./store.js";
-import { inert } from "../render/inert.js";
+import { inert } from "../../lib/inert.js";
 import { projectKey } from "../../lib/project-store.js";
 
 export { TrustStore, trustDigest, trustItems, type TrustItem, type TrustRecord };

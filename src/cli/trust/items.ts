@@ -11,7 +11,7 @@ import { parseSkillFile, type JsonValue } from "../../contract/index.js";
 import { bangCommands, loadCustomCommands } from "../commands/custom.js";
 import type { LoadedSettings, SettingsLayer } from "../settings/types.js";
 import { classifySettings, type TrustedView, type TrustItem } from "./classify.js";
-import { readOwnFile } from "../../core/own-file.js";
+import { readOwnFile } from "../../lib/own-file.js";
 import { canonicalJson, isObject } from "../../lib/json.js";
 
 export type { TrustItem };

@@ -12,9 +12,9 @@
 
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ConfigError, type JsonValue } from "../../contract/index.js";
-import { JsonSyntaxError, parseJson } from "../../lib/json-parse.js";
-import { isObject } from "../../lib/json.js";
+import { ConfigError, type JsonValue } from "../../src/contract/index.js";
+import { JsonSyntaxError, parseJson } from "../../src/lib/json-parse.js";
+import { isObject } from "../../src/lib/json.js";
 
 export function pluginsDir(home: string): string {
   return join(home, "plugins");

@@ -9,14 +9,14 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
-import type { JsonValue } from "../../contract/index.js";
-import type { LoadedSettings } from "../settings/types.js";
+import type { JsonValue } from "../../src/contract/index.js";
+import type { Settings } from "./settings.js";
 import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { cloneAt, git } from "./git.js";
 import { githubUrl, marketplaceFile, readMarketplace, type MarketplaceFile } from "./manifest.js";
-import { inert } from "../render/inert.js";
+import { inert } from "../../src/lib/inert.js";
 import { marketplaceDir, pluginsDir, readKnown, writeKnown, type KnownMarketplace } from "./store.js";
-import { isObject } from "../../lib/json.js";
+import { isObject } from "../../src/lib/json.js";
 
 export type MarketSource = { [k: string]: JsonValue };
 
@@ -69,7 +69,7 @@ export interface Added {
   replaced: boolean;
 }
 
-export async function addMarketplace(home: string, settings: LoadedSettings, source: MarketSource): Promise<Added> {
+export async function addMarketplace(home: string, settings: Settings, source: MarketSource): Promise<Added> {
   const blocked = blockedByPolicy(marketPolicy(settings), source);
   if (blocked) throw new PluginError(`cannot add ${describeSource(source)}: ${blocked}`);
   const known = readKnown(home);
@@ -110,7 +110,7 @@ function clash(known: Record<string, KnownMarketplace>, name: string, source: Ma
 
 /** Fetch a marketplace again: held to the managed policy as an add is (it may have been added
  *  before the policy restricted marketplaces), and pulled with ext:: URLs refused as a clone is. */
-export async function updateMarketplace(home: string, settings: LoadedSettings, name: string): Promise<{ market: KnownMarketplace; file: MarketplaceFile; before?: string }> {
+export async function updateMarketplace(home: string, settings: Settings, name: string): Promise<{ market: KnownMarketplace; file: MarketplaceFile; before?: string }> {
   const known = readKnown(home);
   const m = known[name];
   if (!m) throw new PluginError(`no marketplace named ${name} (deepcode plugin marketplace list)`);
@@ -137,7 +137,7 @@ export function removeMarketplace(home: string, name: string): KnownMarketplace 
 }
 
 /** Marketplaces settings declare (`extraKnownMarketplaces`), by name, with the file that does. */
-export function declaredMarketplaces(settings: LoadedSettings): Map<string, { source: MarketSource; file: string }> {
+export function declaredMarketplaces(settings: Settings): Map<string, { source: MarketSource; file: string }> {
   const out = new Map<string, { source: MarketSource; file: string }>();
   for (const l of settings.layers) {
     const x = l.settings.extraKnownMarketplaces;

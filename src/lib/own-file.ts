@@ -16,7 +16,7 @@
 import { closeSync, lstatSync, readSync, realpathSync, type Stats } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { OwnFileOptions, OwnFileRead } from "../contract/index.js";
-import { NotRegularFileError, openRegularSync } from "../lib/regular-file.js";
+import { NotRegularFileError, openRegularSync } from "./regular-file.js";
 
 export const OWN_FILE_MAX_BYTES = 1024 * 1024;
 

@@ -10,10 +10,10 @@ import { byName, readKnown, readLock, dataDir, installDir, type InstallRecord } 
 import { drift, driftWords } from "./files.js";
 import { blockedByPolicy, enabledPlugins, managedMarketplace, marketPolicy } from "./enabled.js";
 import { readContents, type PluginContents } from "./parts.js";
-import { ensureDataDir } from "./vars.js";
-import { inert } from "../render/inert.js";
-import type { PluginCommandSource } from "../commands/custom.js";
-import type { LoadedSettings } from "../settings/types.js";
+import { ensureDataDir } from "../../src/lib/plugin-vars.js";
+import { inert } from "../../src/lib/inert.js";
+import type { PluginCommandSource } from "../../src/lib/command-files.js";
+import type { Settings } from "./settings.js";
 
 export interface LoadedPlugin {
   id: string;
@@ -38,14 +38,14 @@ export interface PluginParts {
   agentDirs: Array<{ plugin: string; name: string; dir: string; pins: Readonly<Record<string, string>> }>;
 }
 
-export function pluginParts(o: { home: string; settings: LoadedSettings }): PluginParts {
+export function pluginParts(o: { home: string; settings: Settings }): PluginParts {
   const parts = collect(o);
   // A problem may quote a plugin's own text (a JSON key in its hooks file): printed inert.
   parts.problems = parts.problems.map(inert);
   return parts;
 }
 
-function collect(o: { home: string; settings: LoadedSettings }): PluginParts {
+function collect(o: { home: string; settings: Settings }): PluginParts {
   const parts: PluginParts = { plugins: [], problems: [], commands: [], skillDirs: [], agentDirs: [] };
   const enabled = enabledPlugins(o.settings, parts.problems);
   if (enabled.size === 0) return parts;

@@ -10,7 +10,7 @@ import { readMarketplace } from "./manifest.js";
 import { declaredMarketplaces, describeSource } from "./marketplaces.js";
 import type { PluginCtx } from "./install.js";
 import { brings, bringsLines, readContents } from "./parts.js";
-import { inert } from "../render/inert.js";
+import { inert } from "../../src/lib/inert.js";
 import { dataDir, installDir, readKnown, readLock, writeLock, type InstallRecord } from "./store.js";
 
 export function listPlugins(c: PluginCtx): void {

@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { FileRecord } from "./store.js";
-import { inert } from "../render/inert.js";
+import { inert } from "../../src/lib/inert.js";
 
 const MAX_DEPTH = 16;
 const MAX_FILES = 10_000;

@@ -9,13 +9,13 @@
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, relative, resolve, sep } from "node:path";
-import type { LoadedSettings } from "../settings/types.js";
+import type { Settings } from "./settings.js";
 import { cloneAt } from "./git.js";
 import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { copyPlugin, digestOf, digestOfDir, drift, driftWords, recordFiles } from "./files.js";
 import { readMarketplace, type MarketplaceEntry } from "./manifest.js";
 import { addMarketplace, declaredMarketplaces, describeSource, PluginError, updateMarketplace } from "./marketplaces.js";
-import { inert } from "../render/inert.js";
+import { inert } from "../../src/lib/inert.js";
 import { brings, bringsLines, readContents, RISKY, type Brings } from "./parts.js";
 import { enabledIn, scopeFile, setEnabled, SCOPES, type Scope } from "./scope.js";
 import { dataDir, installDir, PLUGIN_ID, pluginsDir, readKnown, readLock, writeLock, type InstallRecord, type KnownMarketplace } from "./store.js";
@@ -30,7 +30,7 @@ export interface PluginCtx {
   home: string;
   root: string;
   /** The settings in force (trust applied): enabled state, the managed policy, declared marketplaces. */
-  settings: LoadedSettings;
+  settings: Settings;
   ui: Ui;
 }
 

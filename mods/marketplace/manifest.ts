@@ -17,9 +17,9 @@
 // Unknown keys are left alone, as Claude Code does.
 
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ConfigError, type JsonValue } from "../../contract/index.js";
+import { ConfigError, type JsonValue } from "../../src/contract/index.js";
 import { readJsonFile } from "./store.js";
-import { isObject } from "../../lib/json.js";
+import { isObject } from "../../src/lib/json.js";
 
 export type Obj = { [k: string]: JsonValue };
 

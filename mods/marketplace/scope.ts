@@ -5,9 +5,9 @@
 
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, type JsonValue } from "../../contract/index.js";
+import { ConfigError, type JsonValue } from "../../src/contract/index.js";
 import { readJsonFile, writeJsonFile } from "./store.js";
-import { isObject } from "../../lib/json.js";
+import { isObject } from "../../src/lib/json.js";
 
 export const SCOPES = ["user", "project", "local"] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -8,20 +8,20 @@
 // (an allow-list of marketplace sources; empty allows none) and `blockedMarketplaces` (a deny
 // list). Both are read from the managed layer only; nothing a user sets widens them.
 
-import type { JsonValue } from "../../contract/index.js";
-import type { LoadedSettings, SettingsLayerName } from "../settings/types.js";
+import type { JsonValue } from "../../src/contract/index.js";
+import type { Settings } from "./settings.js";
 import { PLUGIN_ID } from "./store.js";
-import { isObject } from "../../lib/json.js";
-import { inert } from "../render/inert.js";
+import { isObject } from "../../src/lib/json.js";
+import { inert } from "../../src/lib/inert.js";
 
 export interface Enabled {
   enabled: boolean;
-  layer: SettingsLayerName;
+  layer: string;
   file: string;
 }
 
 /** `problems`, when given, gets one line per key that is not a plugin id (it is skipped). */
-export function enabledPlugins(settings: LoadedSettings, problems?: string[]): Map<string, Enabled> {
+export function enabledPlugins(settings: Settings, problems?: string[]): Map<string, Enabled> {
   const out = new Map<string, Enabled>();
   for (const l of settings.layers) {
     const map = l.settings.enabledPlugins;
@@ -43,7 +43,7 @@ export interface MarketPolicy {
   block: Array<{ [k: string]: JsonValue }>;
 }
 
-export function marketPolicy(settings: LoadedSettings): MarketPolicy {
+export function marketPolicy(settings: Settings): MarketPolicy {
   const p: MarketPolicy = { block: [] };
   for (const l of settings.layers) {
     if (l.name !== "managed") continue;
@@ -59,7 +59,7 @@ export function marketPolicy(settings: LoadedSettings): MarketPolicy {
  *  managed layer under this name with this source, or an exact `strictKnownMarketplaces` source
  *  (a hostPattern is a whole host, not one marketplace)? Only then does a plugin the policy
  *  enables from it run in the managed (prepend) tier. */
-export function managedMarketplace(settings: LoadedSettings, name: string, source: { [k: string]: JsonValue }): boolean {
+export function managedMarketplace(settings: Settings, name: string, source: { [k: string]: JsonValue }): boolean {
   for (const l of settings.layers) {
     if (l.name !== "managed") continue;
     const extra = l.settings.extraKnownMarketplaces;

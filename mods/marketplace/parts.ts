@@ -8,13 +8,14 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import { ConfigError, parseAgentFile, parseSkillFile, type JsonValue } from "../../contract/index.js";
-import { bangCommands, loadPluginCommands, type PluginCommandSource } from "../commands/custom.js";
+import { ConfigError, listField, parseAgentFile, parseFrontmatter, parseSkillFile, type JsonValue } from "../../src/contract/index.js";
+import { loadPluginCommands, type PluginCommandSource } from "../../src/lib/command-files.js";
+import { bangCommands } from "../../src/lib/command-text.js";
 import { readManifest, type Obj, type PluginManifest } from "./manifest.js";
 import { readJsonFile } from "./store.js";
-import { isObject } from "../../lib/json.js";
-import { inert } from "../render/inert.js";
-import { expandVars, pluginVars } from "./vars.js";
+import { isObject } from "../../src/lib/json.js";
+import { inert } from "../../src/lib/inert.js";
+import { expandVars, pluginVars } from "../../src/lib/plugin-vars.js";
 
 export interface PluginContents {
   manifest: PluginManifest;
@@ -148,7 +149,7 @@ export function brings(c: PluginContents): Brings {
   }
   for (const s of c.servers) b.servers.push(`MCP server ${pluginServerName(c.manifest.name, s.name)}: ${serverText(s.config)}`);
   if (c.native) b.native.push(`a deepcode module, loaded into deepcode itself: ${relative(c.root, c.native)}`);
-  const { commands } = loadPluginCommands(c.commands);
+  const { commands } = loadPluginCommands(c.commands, { parseFrontmatter, listField });
   for (const cmd of commands) {
     b.commands.push(`/${cmd.name}`);
     if (cmd.allowedTools?.length) b.permissions.push(`command /${cmd.name} allows ${cmd.allowedTools.join(", ")} while it runs`);

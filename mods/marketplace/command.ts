@@ -5,12 +5,8 @@
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
-import { loadSettings, defaultManagedPath } from "../settings/load.js";
-import { applyTrust, resolveTrust } from "../trust/index.js";
-import { deepcodeHome } from "../home.js";
-import type { AssembleOptions } from "../assemble-options.js";
-import { closest } from "../options.js";
-import { inert, inertLines } from "../render/inert.js";
+import { closest } from "../../src/lib/closest.js";
+import { inert, inertLines } from "../../src/lib/inert.js";
 import { digestOfDir } from "./files.js";
 import { installPlugin, setPluginEnabled, uninstallPlugin, updatePlugin, type PluginCtx, type Ui } from "./install.js";
 import { addMarketplace, describeSource, parseMarketArg, PluginError, removeMarketplace, updateMarketplace } from "./marketplaces.js";
@@ -156,14 +152,9 @@ function usage(ui: Ui, message: string): number {
   return 2;
 }
 
-/** `deepcode plugin …`: settings read as start-up reads them (trust applied), no session. */
-export async function runPlugin(args: string[], options: AssembleOptions): Promise<number> {
-  const env = options.env ?? process.env;
-  const home = options.home ?? deepcodeHome(env);
-  const read = loadSettings({ root: options.root, home, flagFile: options.flagSettings, managedPath: options.managedPath ?? defaultManagedPath() });
-  for (const w of read.warnings) process.stderr.write(`deepcode: ${w}\n`);
-  const settings = applyTrust(read, resolveTrust({ root: options.root, home, settings: read, flag: options.trustProject }));
-  return runPluginVerbs(args, { home, root: options.root, settings }, terminalUi);
+/** `deepcode plugin …` (the mod's api.subcommand): the settings in force (trust applied), no session. */
+export function runPlugin(args: string[], c: Omit<PluginCtx, "ui">): Promise<number> {
+  return runPluginVerbs(args, c, terminalUi);
 }
 
 function terminalUi(yes: boolean): Ui {
