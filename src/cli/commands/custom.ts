@@ -28,7 +28,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { listField, parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
+import { listField, parseFrontmatter, type FrontmatterValue } from "../../lib/frontmatter.js";
 import { readOwnFile, type SecretCheck } from "../../core/own-file.js";
 import type { OwnFileRead } from "../../contract/index.js";
 import { ownFileSecret } from "../permissions/own-files.js";

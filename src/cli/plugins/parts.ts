@@ -8,7 +8,8 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import { ConfigError, parseAgentFile, parseSkillFile, type JsonValue } from "../../contract/index.js";
+import { ConfigError, type JsonValue } from "../../contract/index.js";
+import { parseAgentFile, parseSkillFile } from "../../lib/claude-files.js";
 import { bangCommands, loadPluginCommands, type PluginCommandSource } from "../commands/custom.js";
 import { readManifest, type Obj, type PluginManifest } from "./manifest.js";
 import { readJsonFile } from "./store.js";
