@@ -25,7 +25,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { parseAgentFile, TOOL_STANDINS, toolNames, type Contribution, type PluginApi } from "../../src/contract/index.js";
+import { TOOL_STANDINS, toolNames, type Contribution, type PluginApi } from "../../src/contract/index.js";
+import { parseAgentFile } from "../../src/lib/claude-files.js";
 import type { Agent } from "./agent.js";
 import { BUILTIN_AGENTS } from "./builtin.js";
 

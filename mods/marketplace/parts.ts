@@ -8,7 +8,9 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import { ConfigError, listField, parseAgentFile, parseFrontmatter, parseSkillFile, type JsonValue } from "../../src/contract/index.js";
+import { ConfigError, type JsonValue } from "../../src/contract/index.js";
+import { listField, parseFrontmatter } from "../../src/lib/frontmatter.js";
+import { parseAgentFile, parseSkillFile } from "../../src/lib/claude-files.js";
 import { loadPluginCommands, type PluginCommandSource } from "../../src/lib/command-files.js";
 import { bangCommands } from "../../src/lib/command-text.js";
 import { readManifest, type Obj, type PluginManifest } from "./manifest.js";

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
 import { authorized, contentType, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
-import { SseParser } from "../../src/contract/index.js";
+import { SseParser } from "../../src/lib/sse.js";
 
 export interface LegacySseOptions {
   url: string;

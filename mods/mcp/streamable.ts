@@ -9,7 +9,7 @@
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
 import { authorized, contentType, exchange, readBody, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
-import { SseParser, type SseState } from "../../src/contract/index.js";
+import { SseParser, type SseState } from "../../src/lib/sse.js";
 
 export interface StreamableOptions {
   url: string;

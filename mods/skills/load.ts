@@ -15,7 +15,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { parseSkillFile, type Contribution, type PluginApi, type SkillFile } from "../../src/contract/index.js";
+import type { Contribution, PluginApi } from "../../src/contract/index.js";
+import { parseSkillFile, type SkillFile } from "../../src/lib/claude-files.js";
 
 export interface Skill extends SkillFile {
   /** Its folder (absolute) and its SKILL.md. */

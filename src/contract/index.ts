@@ -7,7 +7,4 @@ export * from "./events.js";
 export * from "./agents.js";
 export * from "./plugin.js";
 export * from "./host.js";
-export * from "./frontmatter.js";
-export * from "./claude-files.js";
 export * from "./telemetry.js";
-export * from "./sse.js";

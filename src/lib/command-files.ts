@@ -7,10 +7,10 @@
 import { createHash } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import type { FrontmatterValue, listField, parseFrontmatter } from "../contract/frontmatter.js";
+import type { FrontmatterValue, listField, parseFrontmatter } from "./frontmatter.js";
 
-/** The frontmatter reader (src/contract/frontmatter.ts), handed in: src/lib imports only the
- *  contract's types. */
+/** The frontmatter reader (src/lib/frontmatter.ts), handed in by the caller (the custom-command
+ *  loader, the marketplace), so a test can read files with another. */
 export interface CommandFormat {
   parseFrontmatter: typeof parseFrontmatter;
   listField: typeof listField;

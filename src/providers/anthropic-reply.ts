@@ -17,7 +17,7 @@ import type { FinishReason, Usage } from "../contract/index.js";
 import type { Assembler } from "./assemble.js";
 import { malformed, num, parseJson, str, streamError, usage } from "./protocol.js";
 import { isObject } from "../lib/json.js";
-import type { SseEvent } from "../contract/sse.js";
+import type { SseEvent } from "../lib/sse.js";
 
 const STOP: Readonly<Record<string, FinishReason>> = {
   end_turn: "stop",

@@ -13,7 +13,7 @@ import { openSocket } from "./connect.js";
 import type { ConnectOptions, Target } from "./connect.js";
 import { AttemptFailure, apiMessageOf, networkFailure, parseRetryAfter, redact, statusFailure } from "./errors.js";
 import type { WireProtocol } from "./protocol.js";
-import { SseParser } from "../contract/sse.js";
+import { SseParser } from "../lib/sse.js";
 
 const MAX_ERROR_BODY = 64 * 1024;
 

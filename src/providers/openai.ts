@@ -9,7 +9,7 @@ import type { Assembler } from "./assemble.js";
 import { finishOf, malformed, num, parseJson, str, streamError, usage } from "./protocol.js";
 import { isObject } from "../lib/json.js";
 import type { WireProtocol } from "./protocol.js";
-import type { SseEvent } from "../contract/sse.js";
+import type { SseEvent } from "../lib/sse.js";
 
 export const openaiProtocol: WireProtocol = {
   name: "openai",

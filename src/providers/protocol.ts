@@ -4,7 +4,7 @@
 import type { ChatRequest, FinishReason, ModelCaps, Usage } from "../contract/index.js";
 import type { Assembler } from "./assemble.js";
 import { AttemptFailure } from "./errors.js";
-import type { SseEvent } from "../contract/sse.js";
+import type { SseEvent } from "../lib/sse.js";
 
 export interface WireProtocol {
   readonly name: "openai" | "anthropic";

@@ -2,7 +2,8 @@
 // that are not indented; inside such a continuation only a key of the file's format starts the
 // next key, so an example's `user: "…"` line stays text. One note per file says so.
 import { describe, expect, it } from "vitest";
-import { parseAgentFile, parseFrontmatter, parseSkillFile } from "../../src/contract/index.js";
+import { parseAgentFile, parseSkillFile } from "../../src/lib/claude-files.js";
+import { parseFrontmatter } from "../../src/lib/frontmatter.js";
 
 const AGENT = `---
 name: code-simplifier

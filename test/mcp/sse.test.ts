@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { SseParser, type SseEvent } from "../../src/contract/sse.js";
+import { SseParser, type SseEvent } from "../../src/lib/sse.js";
 
-// The parser as MCP's HTTP transports use it (src/contract/sse.ts, shared with the providers):
+// The parser as MCP's HTTP transports use it (src/lib/sse.ts, shared with the providers):
 // resumption state, and the spec's end of stream (an unfinished event is dropped).
 function read(chunks: string[]): { messages: SseEvent[]; reader: SseParser } {
   const messages: SseEvent[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SseParser, type SseEvent } from "../../src/contract/sse.js";
+import { SseParser, type SseEvent } from "../../src/lib/sse.js";
 import { WIRE_USAGE, ask, chunk, provider, rawServer, startStream, tick } from "./helpers.js";
 import type { RawServer } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAgentFile, parseSkillFile } from "../../src/contract/index.js";
+import { parseAgentFile, parseSkillFile } from "../../src/lib/claude-files.js";
 import { protectedProjectEntry } from "../../src/contract/protected.js";
 
 describe("SKILL.md as Claude Code writes it", () => {

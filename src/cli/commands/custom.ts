@@ -28,7 +28,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ownFileSecret } from "../permissions/own-files.js";
 import { collect, loadPluginCommands as load, pluginPlaces, type CustomCommand, type Place, type PluginCommandSource } from "../../lib/command-files.js";
-import { listField, parseFrontmatter } from "./frontmatter.js";
+import { listField, parseFrontmatter } from "../../lib/frontmatter.js";
 
 export { MAX_COMMAND_BYTES, type CustomCommand, type PluginCommandSource } from "../../lib/command-files.js";
 export { bangCommands, expandCommand, splitArgs, engineRunner, type CommandRunner, type ExpandedCommand } from "./expand.js";

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { parseSkillFile, type JsonValue } from "../../contract/index.js";
+import type { JsonValue } from "../../contract/index.js";
+import { parseSkillFile } from "../../lib/claude-files.js";
 import { bangCommands, loadCustomCommands } from "../commands/custom.js";
 import type { LoadedSettings, SettingsLayer } from "../settings/types.js";
 import { classifySettings, type TrustedView, type TrustItem } from "./classify.js";
