@@ -111,7 +111,8 @@ export async function startRig(o: RigOptions = {}): Promise<Rig> {
       await rig.engine.close("test done");
       await sim.close();
       rmSync(root, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      // A mod's last write may still land after close on a loaded machine: retry for ~2 s.
+      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 40 });
     },
   };
   return rig;
