@@ -130,6 +130,8 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       undo.push(u);
       return u;
     },
+    // This registration is the reporter (`undo` is its own object): a second plugin with the
+    // same id is another reporter, and the host refuses it.
     status: (report) => host.setStatus?.(plugin.id, report, undo),
     statusOf: ((id: string) => host.statusOf?.(id)) as PluginApi["statusOf"],
     subcommand: (spec) => {
