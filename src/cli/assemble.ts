@@ -164,9 +164,10 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     removeTool: (name) => registry.remove(name),
     ...services.host,
     allow: (rules, sessionId) => sessionRules.temporary(rules, sessionId),
-    // PluginApi.permissionMode: plan mode as the plan mod reports it, else the run's flag.
     shellCwd: (sessionId) => app.engineOf(sessionId)?.cwd,
+    // PluginApi.permissionMode: plan mode as the plan mod reports it, else the run's flag.
     permissionMode: () => (services.pluginStatus("plan")?.planning === true ? "plan" : o.acceptEdits ? "acceptEdits" : "default"),
+    // Skill and agent folders plugins contribute (api.contribute), the marketplace's included.
     contributions: [],
     log: (level, source, message) => (level === "info" ? undefined : warn(`${source}: ${message}`)),
     config: (id) => pluginConfig(settings, id),
