@@ -38,6 +38,8 @@ export class McpMod {
    *  the next turn's tail. */
   private readonly changedTools = new Map<string, ToolSpec | undefined>();
   private log?: { file: string; stream: WriteStream };
+  /** Where this session's log goes once it has a line. */
+  private logFile?: string;
   private readonly buffered: string[] = [];
 
   private readonly signIns: SignInStore;
@@ -318,10 +320,18 @@ export class McpMod {
     if (!this.news.includes(text)) this.news.push(text);
   }
 
+  /** The session's log file, opened only when a line is first written: a session without MCP
+   *  servers leaves no empty log behind. */
   private openLog(sessionId: string): void {
     if (!this.o.logDir) return;
-    this.log?.stream.end();
-    const file = join(this.o.logDir, `${sessionId}.mcp.log`);
+    void this.endLog();
+    this.logFile = join(this.o.logDir, `${sessionId}.mcp.log`);
+    if (this.buffered.length) this.ensureLog();
+  }
+
+  private ensureLog(): void {
+    if (this.log || !this.logFile || !this.o.logDir) return;
+    const file = this.logFile;
     try {
       mkdirSync(this.o.logDir, { recursive: true, mode: 0o700 });
       const stream = createWriteStream(file, { flags: "a", mode: 0o600 });
@@ -335,13 +345,25 @@ export class McpMod {
 
   private logLine(server: string, line: string): void {
     const l = `${new Date().toISOString()} ${server} ${line}\n`;
+    this.ensureLog();
     if (this.log) this.log.stream.write(l);
     else if (this.buffered.push(l) > MAX_BUFFERED_LOG_LINES) this.buffered.shift();
   }
 
+  /** End the log and wait until its file is closed (nothing lands after the session). */
+  private endLog(): Promise<void> {
+    const log = this.log;
+    this.log = undefined;
+    if (!log) return Promise.resolve();
+    return new Promise((resolve) => {
+      log.stream.once("close", () => resolve());
+      log.stream.end();
+    });
+  }
+
   private async closeAll(): Promise<void> {
     await Promise.all(this.servers.map((s) => (s.state === "off" || s.state === "needs-approval" || s.state === "declined" ? undefined : s.stop("off", "the session ended"))));
-    this.log?.stream.end();
+    await this.endLog();
   }
 }
 

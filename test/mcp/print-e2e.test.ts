@@ -98,6 +98,15 @@ describe("deepcode -p with a Claude Code .mcp.json (the real everything server o
     expect(() => process.kill(pid, 0)).toThrow(); // gone
   });
 
+  it("leaves no MCP log beside the transcript of a session without MCP servers", async () => {
+    const e = await setup({ default: { content: "ok" } }, {});
+    const r = await deepcode(e, ["-p", "hi"]);
+    expect(r.code).toBe(0);
+    const dir = join(e.home, "sessions", readdirSync(join(e.home, "sessions"))[0]);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".jsonl"))).toHaveLength(1);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".mcp.log"))).toEqual([]);
+  });
+
   it("never hands deepcode's API key to a server (the everything server's get-env shows its whole environment)", async () => {
     const e = await setup(
       { replies: [call("mcp__everything__get-env", {}), { content: "done" }] },
