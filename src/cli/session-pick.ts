@@ -51,7 +51,9 @@ export async function openChosen<E>(store: SessionStore, c: SessionChoice, say: 
     try {
       return await open.resume(id);
     } catch (err) {
-      if (!(err instanceof SessionBusyError) || !c.continue || c.resume || attempt >= 2) throw err;
+      // Busy, or its lock kept changing under several starting at once: for -c, choose again.
+      const lostRace = err instanceof SessionBusyError || (err instanceof Error && err.message.startsWith("could not take the lock"));
+      if (!lostRace || !c.continue || c.resume || attempt >= 2) throw err;
       lost.add(id);
       say(`session ${id} was taken by another deepcode as this one opened it; choosing again`);
     }

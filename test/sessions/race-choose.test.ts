@@ -34,6 +34,17 @@ describe("-c that loses the race for a session", () => {
     expect(said).toEqual(["session s2 was taken by another deepcode as this one opened it; choosing again"]);
   });
 
+  it("chooses again when the lock kept changing under several starting at once", async () => {
+    const opened = await openChosen(blindStore(["s2", "s1"]), { continue: true }, () => undefined, {
+      resume: async (id) => {
+        if (id === "s2") throw new Error("could not take the lock /tmp/s2.lock: it keeps changing (another deepcode is starting on this session)");
+        return `resumed ${id}`;
+      },
+      start: async () => "started",
+    });
+    expect(opened).toBe("resumed s1");
+  });
+
   it("starts a new session when every earlier one was taken", async () => {
     const opened = await openChosen(blindStore(["s1"]), { continue: true }, () => undefined, {
       resume: async (id) => {
