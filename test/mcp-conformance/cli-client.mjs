@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSimulator } from "../sim/server.mjs";
+import { argsFor } from "../mcp/conformance-args.mjs";
 
 const BIN = fileURLToPath(new URL("../../bin/deepcode.js", import.meta.url));
 const BROWSER = `${process.execPath} ${fileURLToPath(new URL("../mcp-oauth/fixtures/browser.mjs", import.meta.url))}`;
@@ -22,21 +23,6 @@ const url = process.argv[process.argv.length - 1];
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}");
 const say = (line) => process.stderr.write(`[cli-client] ${line}\n`);
 
-function argsFor(schema) {
-  const out = {};
-  const props = schema && typeof schema === "object" && schema.properties ? schema.properties : {};
-  let n = 1;
-  for (const [k, s] of Object.entries(props)) {
-    if (s.default !== undefined) out[k] = s.default;
-    else if (s.type === "number" || s.type === "integer") out[k] = n++;
-    else if (s.type === "boolean") out[k] = true;
-    else if (Array.isArray(s.enum)) out[k] = s.enum[0];
-    else if (s.type === "object") out[k] = {};
-    else if (s.type === "array") out[k] = [];
-    else out[k] = "test";
-  }
-  return out;
-}
 
 // The model: call every tool of the server (the `mcp__conf__` ones in the request), then stop.
 const sim = await startSimulator({

@@ -8,6 +8,7 @@
 // default (a person pressing Enter on each), a sampling request answered with a fixed text
 // (the simulator's role here: no model is called), roots: this folder.
 import { pathToFileURL } from "node:url";
+import { argsFor } from "./conformance-args.mjs";
 
 const dist = new URL("../../dist/mods/mcp/", import.meta.url);
 const { McpClient } = await import(new URL("client.js", dist).href);
@@ -17,21 +18,6 @@ const { fieldsOf, contentOf } = await import(new URL("forms.js", dist).href);
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 
-function argsFor(schema) {
-  const out = {};
-  const props = schema && typeof schema === "object" && schema.properties ? schema.properties : {};
-  let n = 1;
-  for (const [k, s] of Object.entries(props)) {
-    if (s.default !== undefined) out[k] = s.default;
-    else if (s.type === "number" || s.type === "integer") out[k] = n++;
-    else if (s.type === "boolean") out[k] = true;
-    else if (Array.isArray(s.enum)) out[k] = s.enum[0];
-    else if (s.type === "object") out[k] = {};
-    else if (s.type === "array") out[k] = [];
-    else out[k] = "test";
-  }
-  return out;
-}
 
 const client = await McpClient.connect(new StreamableHttpTransport({ url, headers: {} }), {
   clientInfo: { name: "deepcode-conformance", version: "0.1.0" },
