@@ -46,8 +46,10 @@ describe.skipIf(!TMUX_AVAILABLE)("terminal escapes from others are shown, never 
     const before = t.title();
     t.type("say hello");
     t.press("Enter");
-    const s = await t.waitFor(/second line/);
+    // The reply streams: wait for its last words, then for the prompt, and judge the final screen.
+    await t.waitFor(/\\u202eevil\\u202c/);
     await t.waitFor(/^›\s*$/m);
+    const s = t.screen();
     expect(t.title()).toBe(before);
     expect(t.title()).not.toContain("PWNED");
     expect(s).toContain("say hello"); // nothing was cleared
