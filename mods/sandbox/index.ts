@@ -92,7 +92,8 @@ export function readSandboxSettings(v: JsonValue | undefined, layers: readonly S
   if (!isObject(v)) return settings;
   if (typeof v.enabled === "boolean") settings.enabled = v.enabled;
   if (v.network === true) settings.network = true;
-  else if (isObject(v.network) || layers.length > 0) {
+  // An explicit `network: false` in force (the highest layer that sets it) means no hosts at all.
+  else if (v.network !== false && (isObject(v.network) || layers.length > 0)) {
     const hosts = allowedHosts(layers, v, warn);
     if (hosts.length > 0) settings.allowedDomains = hosts;
   }
