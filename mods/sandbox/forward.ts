@@ -5,7 +5,8 @@
 // (`process.execPath -e FORWARDER_SOURCE SOCKET COMMAND…`) — listens on 127.0.0.1:<free port>
 // of the sandbox's loopback, pipes each connection to the socket, and then starts the command
 // with HTTP_PROXY, HTTPS_PROXY, http_proxy, https_proxy, ALL_PROXY and all_proxy pointing at
-// that port (NO_PROXY and no_proxy empty). It exits with the command's status (or dies of the
+// that port (NO_PROXY and no_proxy empty; NODE_USE_ENV_PROXY=1, so the fetch of a node that
+// reads it — 22.21+, 24 — uses them too). It exits with the command's status (or dies of the
 // same signal), passes SIGINT, SIGTERM and SIGHUP on, and starts nothing if it cannot listen.
 //
 // Kept as source text (not a file next to this one) so the same string works from the compiled
@@ -39,6 +40,7 @@ server.listen(0, "127.0.0.1", () => {
   for (const k of ${JSON.stringify(PROXY_ENV_NAMES)}) env[k] = url;
   env.NO_PROXY = "";
   env.no_proxy = "";
+  env.NODE_USE_ENV_PROXY = "1";
   const child = cp.spawn(cmd[0], cmd.slice(1), { stdio: "inherit", env });
   for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => child.kill(s));
   child.on("error", (e) => {

@@ -188,6 +188,14 @@ describe.skipIf(!available)("sandbox.network.allowedDomains through the filterin
     expect(again.stdout).toContain("again HTTP/1.1 200");
   });
 
+  it("passes the command's output and exit status through the forwarder", async () => {
+    load({ allowedDomains: ["localhost"] });
+    const r = await run("echo out; echo err >&2; exit 7");
+    expect(r.stdout).toBe("out\n");
+    expect(r.stderr).toBe("err\n");
+    expect(r.exitCode).toBe(7);
+  });
+
   it("without allowedDomains: no proxy variables and nothing reachable", async () => {
     load(undefined);
     const r = await run(`echo "proxy=[$HTTP_PROXY]"; node -e 'require("net").connect(${port},"127.0.0.1").on("connect",()=>console.log("DIRECT-OPEN")).on("error",(e)=>console.log("direct",e.code))'`);
