@@ -3,11 +3,13 @@
 // `curl` download runs without a prompt and reaches it through deepcode's filtering proxy; the
 // same server by its address is refused by the proxy (the listener sees one connection in all);
 // `git push` still asks. A managed list bounds the project's: `localhost` is then refused.
+// The proxy's socket folder is gone when deepcode exits.
 // `deepcode permissions` names the hosts. Only loopback traffic. Skipped where bubblewrap
 // cannot run, or without curl (named in the skip).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxStatus } from "../../mods/sandbox/index.js";
 import { findOnPath } from "../../src/lib/path-lookup.js";
@@ -49,8 +51,12 @@ describe.skipIf(!available || !curl)(`sandbox.network.allowedDomains in a real p
       bashCall("call_push", "git push origin main"),
     ];
     sim = await startSim({ replies: [{ tool_calls: calls }, { content: "done" }] });
-    const run = await runCli({ box, sim, prompt: "fetch" });
+    // A temp folder of its own, to see that the proxy's socket folder is gone when deepcode is.
+    const tmp = join(box.base, "tmp");
+    mkdirSync(tmp);
+    const run = await runCli({ box, sim, prompt: "fetch", env: { TMPDIR: tmp } });
     expect(run.code, run.stderr).toBe(0);
+    expect(readdirSync(tmp).filter((n) => n.startsWith("deepcode-net-"))).toEqual([]);
     const results = toolResults(sim);
     expect(results.get("call_listed")).toContain("HELLO-LISTED-HOST");
     expect(results.get("call_address")).toMatch(/refused: 127\.0\.0\.1:\d+ is not in sandbox\.network\.allowedDomains/);
