@@ -104,6 +104,7 @@ describe.skipIf(!available)("sandbox.network.allowedDomains through the filterin
     load({ allowedDomains: ["localhost", "*.Example.com", "bad/url"] });
     expect(status()).toEqual({ active: true, mechanism: "bwrap", network: false, allowedDomains: ["localhost", "*.example.com"] });
     expect(warnings.join("\n")).toMatch(/allowedDomains entry "bad\/url" is not a host name/);
+    expect(sandboxStatus({ allowedDomains: [{ host: "localhost", wildcard: false }] }).detail).toMatch(/network only to localhost \(through deepcode's filtering proxy\)$/);
   });
 
   it.skipIf(!curl)("lets curl reach a listed host (http, and a CONNECT tunnel), resolved by the proxy on the host", async () => {
