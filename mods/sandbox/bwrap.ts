@@ -10,6 +10,8 @@
 //   - every namespace unshared, the network included (only loopback of its own, so not even
 //     127.0.0.1 of the host is reachable) unless network is allowed; then /run is the host's
 //     (DNS needs it), otherwise /run is an empty tmpfs too, which hides host sockets there;
+//     with `sandbox.network.allowedDomains` the namespace stays unshared and only the filtering
+//     proxy's socket is bound into that /run (proxy.ts, forward.ts);
 //   - well-known secrets in the home folder (~/.ssh, ~/.aws, … and deepcode's credentials; the
 //     contract's list, src/contract/protected.ts) hidden: an empty folder or file stands in
 //     their place; of deepcode's home, only the installed plugins' files are seen, read-only
@@ -34,6 +36,7 @@ import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/pro
 import { findOnPath } from "../../src/lib/path-lookup.js";
 import { existingGuarded, guardedPaths } from "./protect.js";
 import { projectSecrets } from "./secrets.js";
+import { forwardedArgv, SANDBOX_PROXY_SOCKET } from "./forward.js";
 
 /** What the probe runs: the same namespaces and mounts a real command gets. */
 export const PROBE_ARGS = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "true"];
@@ -84,6 +87,9 @@ export interface WrapOptions {
   readOnly?: boolean;
   /** Where agent sockets are named (default: this process's environment). */
   env?: NodeJS.ProcessEnv;
+  /** The filtering proxy's unix socket (host side), with `network: false`: bound read-only at
+   *  SANDBOX_PROXY_SOCKET, and the command runs behind the forwarder (forward.ts). */
+  proxySocket?: string;
 }
 
 /** The folders a sandboxed command may write, real paths, the root first. */
@@ -172,6 +178,7 @@ export function sandboxArgs(o: WrapOptions): string[] {
   // (a tmpfs there would hide part of the workspace). A workspace inside it is bound below.
   if (tmp !== "/tmp" && isAbsolute(tmp) && existsSync(tmp) && !inside(tmp, "/tmp") && !writable.some((w) => inside(tmp, w))) args.push("--tmpfs", realpathSync(tmp));
   if (!o.network) args.push("--tmpfs", "/run");
+  if (!o.network && o.proxySocket) args.push("--ro-bind", o.proxySocket, SANDBOX_PROXY_SOCKET);
   // Binds come after the tmpfs mounts: a workspace under /tmp is bound on top of the empty one.
   for (const w of writable) args.push(o.readOnly ? "--ro-bind" : "--bind", w, w);
   // Masks go on top of the binds: a workspace that contains the home folder must not bring the
@@ -204,5 +211,5 @@ export function sandboxArgs(o: WrapOptions): string[] {
 }
 
 export function wrapArgv(argv: readonly string[], o: WrapOptions): string[] {
-  return [o.bwrap, ...sandboxArgs(o), "--", ...argv];
+  return [o.bwrap, ...sandboxArgs(o), "--", ...(!o.network && o.proxySocket ? forwardedArgv(argv) : argv)];
 }

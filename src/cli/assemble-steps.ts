@@ -68,7 +68,7 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
     env: (sessionId) => {
       const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret };
+      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app) };
     },
     managedBroken: permissions.managedBroken,
   });
@@ -116,6 +116,13 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
 function sandboxContains(app: StepApp): boolean {
   const s = app.pluginStatus("sandbox");
   return s !== undefined && s.active === true && s.network === false;
+}
+
+/** The sandbox reaches the hosts of `sandbox.network.allowedDomains` through its filtering
+ *  proxy (and nothing else): commands that only fetch are contained too. */
+function sandboxProxies(app: StepApp): boolean {
+  const s = app.pluginStatus("sandbox");
+  return s !== undefined && s.active === true && s.network === false && Array.isArray(s.allowedDomains) && s.allowedDomains.length > 0;
 }
 
 /** `wire`: settings `apiStallTimeoutMs` and `protocol`. The Anthropic protocol goes to

@@ -13,6 +13,7 @@ import { money, plural, tokens } from "../render/figures.js";
 import { KNOWN_MODELS } from "../../providers/index.js";
 import { listedSessions, sessionLines } from "./open.js";
 import { agentLines } from "../session-tree.js";
+import { sandboxLine } from "../sandbox-line.js";
 import { describeItems, rememberTrust, trustLine } from "../trust/index.js";
 
 export interface ReplApi {
@@ -78,6 +79,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
           ...(r.app.cost ? [`${r.app.cost.tierReport(r.engine).split("\n")[0].replace(/^tier: /, "tier       ")}`] : []),
           `project    ${r.app.root}`,
           `trust      ${trustNow(r)}`,
+          `sandbox    ${sandboxLine(r.app.pluginStatus("sandbox"))}`,
           ...settingsStatus(r.app.settings, homedir(), r.app.root),
           `session    ${r.engine.sessionId} · ${plural(r.engine.turns, "turn")}`,
           `context    ${tokens(l.nextPromptTokens)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)}) in the next request`,
