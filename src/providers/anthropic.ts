@@ -10,8 +10,9 @@
 //   user / latest_reminder   → text blocks of a user turn (the reminder keeps its place,
 //                              right before the user text it belongs to)
 //   tool messages            → tool_result blocks of a user turn
-//   assistant                → [thinking block (reasoning_content, when sent, with its
-//                              reasoning_signature)] [text] [tool_use…]
+//   assistant                → [thinking block (reasoning_content with its reasoning_signature;
+//                              unsigned reasoning, from the OpenAI protocol, is left out)]
+//                              [text] [tool_use…]
 //                              tool_use.input is the parsed arguments ({} if they do not parse)
 //   consecutive turns of one role are merged (Anthropic alternates user/assistant)
 //   tools → {name, description, input_schema}; tool_choice auto/none/required/named →
@@ -101,9 +102,12 @@ function turnsOf(messages: ChatMessage[]): Turn[] {
         break;
       case "assistant": {
         const blocks: Block[] = [];
-        // The signature goes back with its block: the endpoint verifies it.
-        if (typeof m.reasoning_content === "string") {
-          blocks.push(typeof m.reasoning_signature === "string" ? { type: "thinking", thinking: m.reasoning_content, signature: m.reasoning_signature } : { type: "thinking", thinking: m.reasoning_content });
+        // The signature goes back with its block: the endpoint verifies it. Reasoning without
+        // one (written on the OpenAI protocol, whose wire has no signatures) cannot be sent as
+        // a thinking block, which the endpoint would refuse: it is left out, as Anthropic's
+        // Messages API allows for an earlier turn's thinking.
+        if (typeof m.reasoning_content === "string" && typeof m.reasoning_signature === "string" && m.reasoning_signature !== "") {
+          blocks.push({ type: "thinking", thinking: m.reasoning_content, signature: m.reasoning_signature });
         }
         if (m.content) blocks.push({ type: "text", text: m.content });
         for (const tc of m.tool_calls ?? []) {
