@@ -146,7 +146,7 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
     }
     if (looped) {
       // Kept out of the log and the answer: logged, it would be re-sent with every request.
-      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: stepUsage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "" });
+      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: stepUsage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "", dropped: looped });
       if (degenerateRetries++ < MAX_DEGENERATE_RETRIES) {
         d.emit({ type: "notice", level: "warn", code: "degenerate-output", message: `${looped}; the reply was dropped, asking again` });
         continue;
