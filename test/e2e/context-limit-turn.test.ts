@@ -63,6 +63,10 @@ describe("a first turn that alone outgrows the context window", () => {
     expect(first.stderr).toMatch(/your message \(\d+ characters\) does not fit the model's context window: only its first 600 characters were sent/);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe("Got the start of it.\n");
+    const sent = JSON.stringify(rig.sim.requests.at(-1)!.json.messages);
+    expect(sent).toContain("pasted line 0");
+    expect(sent).toContain("was cut to its first 600 characters");
+    expect(sent).not.toContain("pasted line 199");
     const next = await rig.run(["-p", "And now?", "-c"]);
     expect(next.code).toBe(0);
     expect(rig.sim.requests.at(-1)!.status).toBe(200);

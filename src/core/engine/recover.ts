@@ -37,8 +37,7 @@ export async function fitContext(d: RecoverDeps, tried: FitTried): Promise<boole
     const reason = "context limit";
     d.context.startEpoch(bounded.messages, reason);
     d.record({ t: "epoch", reason, messages: bounded.messages });
-    const own = bounded.prompt ? ` ${promptNote(bounded)}` : "";
-    note(`the request exceeded the model's context window; cut ${bounded.cut.join(", ")} (the session keeps the cut version) and asking again.${own}`);
+    note(bounded.prompt ? promptNote(bounded) : `the request exceeded the model's context window; cut ${bounded.cut.join(", ")} (the session keeps the cut version) and asking again`);
     return true;
   };
   if (!tried.bounded) {
@@ -73,11 +72,14 @@ export async function fitContext(d: RecoverDeps, tried: FitTried): Promise<boole
 const LAST_RESORT_LARGE = 1_000;
 const LAST_RESORT_KEEP = 300;
 
-/** When the person's own prompt was cut: said plainly, since the model saw only its start. */
+/** When the person's own prompt was cut: said first and plainly, since the model saw only
+ *  its start; any other cut of the same step follows. */
 function promptNote(b: Bounded): string {
-  const size = /your message of (\d+) characters to its first (\d+)/.exec(b.cut.join(", "));
+  const own = b.cut.find((c) => c.startsWith("your message"));
+  const size = own ? /of (\d+) characters to its first (\d+)/.exec(own) : null;
   const what = size ? `your message (${size[1]} characters) does not fit the model's context window: only its first ${size[2]} characters were sent` : "your message does not fit the model's context window: only its start was sent";
-  return `Note: ${what}; attach less (a smaller file, a range) or split it.`;
+  const others = b.cut.filter((c) => c !== own);
+  return `${what}, and the session keeps it so; attach less (a smaller file, a line range) or split it${others.length ? `. Also cut: ${others.join(", ")}` : ""}`;
 }
 
 /** A turn that ends without the model's answer must not leave the log ending in a user message:
