@@ -9,7 +9,8 @@
 //   system messages          → `system` text blocks, in order
 //   user / latest_reminder   → text blocks of a user turn (the reminder keeps its place,
 //                              right before the user text it belongs to)
-//   tool messages            → tool_result blocks of a user turn
+//   tool messages            → tool_result blocks of a user turn (ids the Messages API would
+//                              refuse, from another server, mapped alike on both: anthropicId)
 //   assistant                → [thinking block (reasoning_content with its reasoning_signature;
 //                              unsigned reasoning, from the OpenAI protocol, is left out)]
 //                              [text] [tool_use…]
@@ -21,6 +22,7 @@
 //   max_tokens defaults to the model's maximum output (Anthropic requires it);
 //   response_format has no Anthropic counterpart and is not sent.
 
+import { createHash } from "node:crypto";
 import type { ChatMessage, ChatRequest, JsonValue, ModelCaps, ToolChoice } from "../contract/index.js";
 import { openAnthropicStream, anthropicWhole } from "./anthropic-reply.js";
 import type { WireProtocol } from "./protocol.js";
@@ -98,7 +100,7 @@ function turnsOf(messages: ChatMessage[]): Turn[] {
         push("user", [{ type: "text", text: m.content }]);
         break;
       case "tool":
-        push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id, content: m.content }]);
+        push("user", [{ type: "tool_result", tool_use_id: anthropicId(m.tool_call_id), content: m.content }]);
         break;
       case "assistant": {
         const blocks: Block[] = [];
@@ -111,7 +113,7 @@ function turnsOf(messages: ChatMessage[]): Turn[] {
         }
         if (m.content) blocks.push({ type: "text", text: m.content });
         for (const tc of m.tool_calls ?? []) {
-          blocks.push({ type: "tool_use", id: tc.id, name: tc.function.name, input: inputOf(tc.function.arguments) });
+          blocks.push({ type: "tool_use", id: anthropicId(tc.id), name: tc.function.name, input: inputOf(tc.function.arguments) });
         }
         if (blocks.length === 0) blocks.push({ type: "text", text: "" });
         push("assistant", blocks);
@@ -120,6 +122,15 @@ function turnsOf(messages: ChatMessage[]): Turn[] {
     }
   }
   return turns;
+}
+
+/** A tool_use id as the Messages API accepts it (`^[a-zA-Z0-9_-]+$`). Ids from the OpenAI
+ *  protocol usually are (`call_00_…`); another server's (`functions.Read:0`) is mapped — the
+ *  same way for the call and its result, and the same on every request (the cached prefix) —
+ *  to its safe characters plus a short hash, so two ids never meet in one. */
+export function anthropicId(id: string): string {
+  if (/^[a-zA-Z0-9_-]+$/.test(id)) return id;
+  return `${id.replace(/[^a-zA-Z0-9_-]/g, "_")}_${createHash("sha256").update(id).digest("hex").slice(0, 8)}`;
 }
 
 function inputOf(args: string): JsonValue {

@@ -52,6 +52,23 @@ describe("a session continued on the other protocol", () => {
     expect(blocks.filter((b) => b.type === "tool_result").map((b) => b.tool_use_id)[0]).toBe(openaiId);
   });
 
+  it("maps a tool call id the Messages API would refuse (another server's functions.Read:0) alike on the call and its result", async () => {
+    const odd = "functions.Read:0";
+    rig = await cliRig(
+      { replies: [{ tool_calls: [{ id: odd, name: "Read", arguments: { file_path: "notes.txt" } }] }, { content: "NOTE-42." }, { content: "Still NOTE-42." }] },
+      { "notes.txt": "NOTE-42\n", ".deepcode/settings.json": JSON.stringify({ protocol: "openai" }) },
+    );
+    expect((await rig.run(["-p", "What do the notes say?"], { env: envFor(rig, "openai") })).code).toBe(0);
+    useProtocol(rig, "anthropic");
+    const next = await rig.run(["-p", "Check again.", "-c"], { env: envFor(rig, "anthropic") });
+    expect(next.stderr).toBe("");
+    expect(next.stdout).toBe("Still NOTE-42.\n");
+    const blocks = (rig.sim.requests.at(-1)!.json.messages as Msg[]).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+    const useId = blocks.find((b) => b.type === "tool_use")!.id!;
+    expect(useId).toMatch(/^functions_Read_0_[0-9a-f]{8}$/);
+    expect(blocks.find((b) => b.type === "tool_result")!.tool_use_id).toBe(useId);
+  });
+
   it("begun on anthropic, continued on openai: reasoning goes back as reasoning_content without the signature, tool ids and results carry over", async () => {
     rig = await cliRig(
       { replies: [{ reasoning: "Read the notes first.", ...call("Read", { file_path: "notes.txt" }) }, { reasoning: "Got them.", content: "NOTE-42." }, { reasoning: "Again.", ...call("Read", { file_path: "notes.txt" }) }, { reasoning: "Same.", content: "Still NOTE-42." }] },

@@ -96,6 +96,9 @@ export function toChatRequest(body) {
         a.reasoning_content = "";
       }
       const uses = blocks.filter((b) => b?.type === "tool_use");
+      for (const [j, b] of blocks.entries()) {
+        if (b?.type === "tool_use" && !/^[a-zA-Z0-9_-]+$/.test(String(b.id))) return { error: `messages.${i}.content.${j}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'` };
+      }
       if (uses.length > 0) {
         a.tool_calls = uses.map((b) => ({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
       }
