@@ -49,6 +49,30 @@ describe("a first turn that alone outgrows the context window", () => {
     expect(rig.sim.requests.at(-1)!.status).toBe(200);
   });
 
+  it("when no single message is large, cuts every result over 1000 characters once compacting cannot help", async () => {
+    let limit = Infinity;
+    const names = ["a", "b", "c", "d", "e", "f"];
+    const replies: ScriptEntry[] = [...names.map((n) => call("Read", { file_path: `${n}.txt` })), { content: "Read all six." }];
+    let i = 0;
+    rig = await cliRig({
+      respond: (req: ChatRequestJson) => {
+        const size = JSON.stringify(req.messages).length;
+        if (size > limit) return tooLong(size);
+        const reply = replies[i++] ?? { content: "more" };
+        if (i === names.length) limit = size + 600; // the sixth result (about 1.6k) tips it over
+        return reply;
+      },
+    }, Object.fromEntries(names.map((n) => [`${n}.txt`, lines(n, 27)])));
+    const first = await rig.run(["-p", "Read the six files."]);
+    expect(first.stderr).toMatch(/compacting failed: nothing to compact yet/);
+    expect(first.stderr).toMatch(/cut the Read result of \d+ characters to its first 300(, the Read result of \d+ characters to its first 300){5}/);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe("Read all six.\n");
+    const next = await rig.run(["-p", "Go on.", "-c"]);
+    expect(next.code).toBe(0);
+    expect(rig.sim.requests.at(-1)!.status).toBe(200);
+  });
+
   it("says the person's own prompt did not fit, keeps its start, and -c continues", async () => {
     const limit = 6000;
     rig = await cliRig({
