@@ -37,14 +37,14 @@ export const KEEP = 600;
 export function boundTail(messages: readonly ChatMessage[]): Bounded | null {
   let last = messages.length - 1;
   while (last >= 0 && messages[last].role !== "assistant") last--;
-  return boundFrom(messages, last + 1, LARGE, KEEP);
+  return boundFrom(messages, last + 1, LARGE, KEEP, true);
 }
 
 /** The log with every large message of the current turn bounded (from `from`, the turn's
  *  start): an earlier result of this turn is what made it too long, and the turn may be the
  *  session's first, with nothing older to compact. Call ids and pairs stay as they were. */
 export function boundTurn(messages: readonly ChatMessage[], from: number): Bounded | null {
-  return boundFrom(messages, Math.max(0, from), LARGE, KEEP);
+  return boundFrom(messages, Math.max(0, from), LARGE, KEEP, true);
 }
 
 /** Every large user or tool message bounded, wherever it stands: what a digest request sends
@@ -57,13 +57,16 @@ export function boundAll(messages: readonly ChatMessage[], large = DIGEST_LARGE,
 /** What a digest request bounds: it needs each result's gist, so more is cut than in the tail. */
 const DIGEST_LARGE = 500;
 
-function boundFrom(messages: readonly ChatMessage[], from: number, large: number, keep: number): Bounded | null {
+/** `keepDigest`: a compaction's digest (the whole earlier conversation in one message) is not
+ *  cut by the tail or turn steps; only the last resort, `boundAll`, may. */
+function boundFrom(messages: readonly ChatMessage[], from: number, large: number, keep: number, keepDigest = false): Bounded | null {
   const out = [...messages];
   const cut: string[] = [];
   let prompt = false;
   for (let i = from; i < out.length; i++) {
     const m = out[i];
     if ((m.role !== "tool" && m.role !== "user") || m.content.length <= large || isCutNote(m.content)) continue;
+    if (keepDigest && m.role === "user" && m.content.startsWith(DIGEST_HEAD)) continue;
     const size = m.content.length;
     const head = m.content.slice(0, keep);
     if (m.role === "tool") {
@@ -79,6 +82,9 @@ function boundFrom(messages: readonly ChatMessage[], from: number, large: number
   }
   return cut.length ? { messages: out, cut, prompt } : null;
 }
+
+/** How compaction's digest message begins (compact.ts). */
+const DIGEST_HEAD = "[deepcode] Digest of the earlier conversation";
 
 /** A message this file wrote already: cutting it again would only lose its start. */
 function isCutNote(content: string): boolean {
