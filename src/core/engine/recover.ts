@@ -33,11 +33,13 @@ export interface FitTried {
  *  again; the notice says exactly what was cut. */
 export async function fitContext(d: RecoverDeps, tried: FitTried): Promise<boolean> {
   const note = (message: string): void => d.emit({ type: "notice", level: "warn", code: "context-limit", message });
+  let compactFailed = ""; // said with the last resort's cut, or alone when there is none
   const apply = (bounded: Bounded): true => {
     const reason = "context limit";
     d.context.startEpoch(bounded.messages, reason);
     d.record({ t: "epoch", reason, messages: bounded.messages });
-    note(bounded.prompt ? promptNote(bounded) : `the request exceeded the model's context window; cut ${bounded.cut.join(", ")} (the session keeps the cut version) and asking again`);
+    const also = compactFailed ? `compacting could not help (${compactFailed}), so ` : "";
+    note(bounded.prompt ? promptNote(bounded) : `the request exceeded the model's context window; ${also}cut ${bounded.cut.join(", ")} (the session keeps the cut version) and asking again`);
     return true;
   };
   if (!tried.bounded) {
@@ -58,13 +60,14 @@ export async function fitContext(d: RecoverDeps, tried: FitTried): Promise<boole
       note(`the request exceeded the model's context window; compacted (${r.tokensBefore} → ${r.tokensAfter} tokens) and asking again`);
       return true;
     }
-    note(`the request exceeded the model's context window, and compacting failed: ${r.error}`);
+    compactFailed = r.error ?? "it failed";
   }
   if (!tried.all) {
     tried.all = true;
     const bounded = boundAll(d.context.messages, LAST_RESORT_LARGE, LAST_RESORT_KEEP);
     if (bounded) return apply(bounded);
   }
+  if (compactFailed) note(`the request exceeded the model's context window, and compacting failed: ${compactFailed}`);
   return false;
 }
 
