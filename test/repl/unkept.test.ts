@@ -26,4 +26,13 @@ describe("streamed text the session does not keep", () => {
     expect(s).toMatch(/^\s?The answer is B\.$/m);
     expect(s).toContain(`↻ ${reasoning.length} characters shown above were not kept: it was reasoning (before </think>), kept as reasoning, not as the answer`);
   });
+
+  it("says a tool call written as JSON text, shown as it streamed, was taken as a call", async () => {
+    const json = '{"name": "Read", "arguments": {"file_path": "notes.txt"}}';
+    const t = await repl.open({ replies: [{ content: `Reading it now. ${json}`, chunkSize: 10 }, { content: "It says NOTE-42." }] }, { "notes.txt": "NOTE-42\n" });
+    enter(t, "what do the notes say");
+    const s = await t.waitFor(/this turn · /);
+    expect(s).toMatch(/● Read notes\.txt/);
+    expect(s).toContain("characters shown above were not kept: it was a tool call written as text, taken as a call");
+  });
 });

@@ -162,7 +162,7 @@ export class TurnRenderer {
     const why = kinds.includes("reasoning-in-content")
         ? "it was reasoning (before </think>), kept as reasoning, not as the answer"
         : kinds.some((k) => /markup|dsml|scaveng/.test(k))
-          ? "it was tool-call markup, taken as calls"
+          ? "it was a tool call written as text, taken as a call"
           : retried
             ? "it came from an attempt that failed and was sent again"
             : "the session keeps the answer without it";
