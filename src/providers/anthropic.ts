@@ -73,8 +73,11 @@ export function toAnthropic(req: ChatRequest, stream: boolean, caps: ModelCaps, 
   }
   if (req.tool_choice !== undefined) body.tool_choice = choiceOf(req.tool_choice);
   // Sent when thinking is on, or when the request turns it off; otherwise the endpoint decides.
-  if (thinking) body.thinking = { type: "enabled", budget_tokens: Math.max(1024, maxTokens - 1) };
-  else if (req.thinking?.type === "disabled") body.thinking = { type: "disabled" };
+  // A tool loop whose last call came without a signed thinking block (begun on the OpenAI
+  // protocol, resumed here mid-loop) cannot go on with thinking on — the endpoint wants that
+  // turn to start with its signed thinking — so this one request turns it off.
+  if (thinking && !unsignedLoop(req.messages)) body.thinking = { type: "enabled", budget_tokens: Math.max(1024, maxTokens - 1) };
+  else if (thinking || req.thinking?.type === "disabled") body.thinking = { type: "disabled" };
   if (req.reasoning_effort) body.output_config = { effort: req.reasoning_effort };
   if (req.stop !== undefined) body.stop_sequences = typeof req.stop === "string" ? [req.stop] : req.stop;
   if (req.temperature !== undefined) body.temperature = req.temperature;
@@ -131,6 +134,17 @@ function turnsOf(messages: ChatMessage[]): Turn[] {
 export function anthropicId(id: string): string {
   if (/^[a-zA-Z0-9_-]+$/.test(id)) return id;
   return `${id.replace(/[^a-zA-Z0-9_-]/g, "_")}_${createHash("sha256").update(id).digest("hex").slice(0, 8)}`;
+}
+
+/** The request continues a tool loop (tool results after the last assistant message) whose
+ *  calls came without a signed thinking block. */
+function unsignedLoop(messages: readonly ChatMessage[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "assistant") continue;
+    return !!m.tool_calls?.length && messages[i + 1]?.role === "tool" && !m.reasoning_signature;
+  }
+  return false;
 }
 
 function inputOf(args: string): JsonValue {
