@@ -43,6 +43,11 @@ export class TurnRenderer {
   /** When the running calls started (their line's clock). */
   private readonly started = new Map<string, number>();
   private ticker?: ReturnType<typeof setInterval>;
+  /** This reply's answer text as streamed to the screen, and the repairs said of it: at its
+   *  end, what the screen showed that the session does not keep is said (see unkept). */
+  private streamed = "";
+  private readonly repairs = new Set<string>();
+  private retried = false;
 
   constructor(private readonly v: TurnView) {
     this.md = this.markdown();
@@ -60,7 +65,8 @@ export class TurnRenderer {
       case "model.delta":
         return this.delta(ev.delta);
       case "model.response":
-        return this.endText();
+        this.endText();
+        return this.unkept(ev.text, ev.dropped);
       case "tool.start":
         this.endText();
         this.running.set(ev.callId, inert(`${ev.tool} ${briefInput(ev.input)}`));
@@ -80,6 +86,7 @@ export class TurnRenderer {
         return this.showRunning();
       }
       case "repair":
+        this.repairs.add(ev.kind);
         return this.line(this.v.style("dim", `↻ repaired (${ev.kind}): ${inertLines(ev.detail)}`));
       case "notice":
         return this.line(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${inertLines(ev.message)}`));
@@ -128,10 +135,38 @@ export class TurnRenderer {
       }
       // The model's text is made inert before Markdown styles it: an escape it sends is shown,
       // never obeyed (a title change, a cleared screen); the styling is deepcode's own.
+      this.streamed += d.text;
       this.write(this.md.write(inertText(d.text)));
       return;
     }
+    if (d.kind === "retry") this.retried = true;
     if (d.kind === "retry") this.line(this.v.style("yellow", `! ${inert(d.reason)}; retrying in ${(d.delayMs / 1000).toFixed(1)} s (attempt ${d.attempt})`));
+  }
+
+  /** The screen must not silently disagree with the session: streamed text that the reply's
+   *  judgement removed (reasoning before `</think>`, tool-call markup, a degenerate repetition,
+   *  a failed attempt's start) is already on screen, so one calm line says how much of it the
+   *  session did not keep, and why. `kept` is the answer as logged (undefined: not known). */
+  private unkept(kept: string | undefined, dropped: string | undefined): void {
+    const shown = this.streamed;
+    const kinds = [...this.repairs];
+    const retried = this.retried;
+    this.streamed = "";
+    this.repairs.clear();
+    this.retried = false;
+    if (kept === undefined || shown === kept) return;
+    const n = shown.length - kept.length;
+    if (n <= 0 || shown.trim() === "") return;
+    // A dropped reply's reason is the notice that follows (degenerate-output): not said twice.
+    if (dropped) return this.line(this.v.style("dim", `↻ ${count(n)} characters of repeated text shown above were not kept`));
+    const why = kinds.includes("reasoning-in-content")
+        ? "it was reasoning (before </think>), kept as reasoning, not as the answer"
+        : kinds.some((k) => /markup|dsml|scaveng/.test(k))
+          ? "it was a tool call written as text, taken as a call"
+          : retried
+            ? "it came from an attempt that failed and was sent again"
+            : "the session keeps the answer without it";
+    this.line(this.v.style("dim", `↻ ${count(n)} characters shown above were not kept: ${inertLines(why)}`));
   }
 
   /** The reasoning of this round becomes one dim line once the answer (or a tool) begins. */
@@ -245,6 +280,11 @@ function progressText(p: { progress?: number; total?: number; message?: string }
 function seconds(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** 950, 1.2k, 12k: a character count read at a glance. */
+function count(n: number): string {
+  return n < 1000 ? String(n) : n < 10_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`;
 }
 
 function firstLine(s: string): string {

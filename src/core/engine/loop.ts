@@ -29,7 +29,7 @@ import { degenerateReply } from "../repair/repetition.js";
 import { callIdsOf } from "../session/ids.js";
 import type { SessionRecord } from "../session/store.js";
 import { isContextLimit } from "../context/context-limit.js";
-import { closeFailedTurn, fitContext } from "./recover.js";
+import { closeFailedTurn, fitContext, type FitTried } from "./recover.js";
 import { prepareReply } from "./reply.js";
 import { interrupted, runCalls, type CallEnv } from "./tools.js";
 import { estimateUsage, replyArrived } from "./usage-estimate.js";
@@ -101,7 +101,7 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
   let step = 0;
   let rounds = 0; // model requests made: what `num_turns` reports
   let degenerateRetries = 0;
-  const tried = { bounded: false, compacted: false };
+  const tried: FitTried = { bounded: false, compacted: false };
   const end = (stopReason: StopReason, error?: string): TurnEnd => {
     if (stopReason !== "completed") closeFailedTurn(d, stopReason, error);
     return { stopReason, text, steps: rounds, usage, costUsd, error, ...(loop.requests ? { loop } : {}) };
@@ -146,7 +146,7 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
     }
     if (looped) {
       // Kept out of the log and the answer: logged, it would be re-sent with every request.
-      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: stepUsage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "" });
+      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: stepUsage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "", dropped: looped });
       if (degenerateRetries++ < MAX_DEGENERATE_RETRIES) {
         d.emit({ type: "notice", level: "warn", code: "degenerate-output", message: `${looped}; the reply was dropped, asking again` });
         continue;
