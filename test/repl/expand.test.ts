@@ -50,9 +50,9 @@ describe("expanding a tool call's output", () => {
   it("Ctrl-O at the prompt shows the last call's output and keeps what was typed (one key, then batched)", async () => {
     const t = await repl.open({ replies: [{ tool_calls: [{ name: "Bash", arguments: { command: "echo gamma-out" } }] }, { content: "done" }] }, {}, { args: '--allowedTools "Bash"' });
     enter(t, "/output");
-    await t.waitFor("No tool has run in this session yet.");
+    await t.waitFor("No tool call has ended since this session was opened here.");
     t.press("C-o");
-    await t.waitFor((sc) => sc.split("No tool has run in this session yet.").length === 3); // Ctrl-O says it too
+    await t.waitFor((sc) => sc.split("No tool call has ended since this session was opened here.").length === 3); // Ctrl-O says it too
     enter(t, "go");
     await t.waitFor(/^done$/m);
     await t.waitFor(/^›\s*$/m);

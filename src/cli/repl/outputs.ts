@@ -53,7 +53,7 @@ export class ToolOutputs {
   /** The full output of call `n` (the last call without `n`), bounded and inert, or a line
    *  saying why there is none. */
   show(style: Style, n?: number): string {
-    if (this.count === 0) return style("dim", "No tool has run in this session yet.");
+    if (this.count === 0) return style("dim", "No tool call has ended since this session was opened here.");
     const want = n ?? this.count;
     if (!Number.isInteger(want) || want < 1 || want > this.count) return style("yellow", `There is no call #${String(n)}: this session's calls are #1–#${this.count}.`);
     const c = this.calls.find((k) => k.n === want);
