@@ -210,7 +210,8 @@ export class Repl implements ReplApi {
   async runTurn(prompt: string): Promise<void> {
     const ctl = new AbortController();
     const numbers = new Map<string, number>(); // each finished call's number, for its line's hint
-    const hint = (id: string, o: { content: string; meta?: { outcome?: unknown } }) => (numbers.has(id) && o.content.trim() && !o.meta?.outcome ? `· /output ${numbers.get(id)}` : undefined);
+    // Not under a refusal, nor a call that shows its own lines (TodoWrite's checklist).
+    const hint = (id: string, o: { content: string; display?: string; meta?: { outcome?: unknown } }) => (numbers.has(id) && o.content.trim() && !o.display && !o.meta?.outcome ? `· /output ${numbers.get(id)}` : undefined);
     const renderer = new TurnRenderer({ out: this.out, style: this.style, showThinking: this.showThinking, live: true, paused: () => this.keys.asking, hint });
     // Ctrl-O during the turn: the last call's full output, between what streams (not over a question).
     this.keys.onExpand = () => void (this.keys.asking || renderer.say(this.outputs.show(this.style)));
