@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe("a reply without usage", () => {
-  it("is estimated, booked once in the ledger marked as estimated, and said", { timeout: 90_000 }, async () => {
+  it("is estimated, booked once in the ledger marked as estimated, and said", async () => {
     const answer = "The answer is forty-two, as computed by a rather large machine over a long time.";
     sim = await startSimulator({ script: { replies: [{ chunks: [{ delta: { role: "assistant", content: answer } }, { delta: {}, finish_reason: "stop", usage: false }] }] }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url);

@@ -23,6 +23,8 @@ export interface TurnView {
   live: boolean;
   /** A question is on screen: the clock does not redraw over it. */
   paused?: () => boolean;
+  /** Said after a finished call's line (the REPL: how to expand its output). */
+  hint?: (callId: string, output: Extract<StreamEvent, { type: "tool.end" }>["output"]) => string | undefined;
 }
 
 export interface TurnTotals {
@@ -48,6 +50,12 @@ export class TurnRenderer {
   private streamed = "";
   private readonly repairs = new Set<string>();
   private retried = false;
+  /** When the current request to the model began (the turn, the end of a round's tools, the
+   *  last reply), and whether a token of it arrived yet: the clock before the first token. */
+  private requestStarted = 0;
+  private firstToken = false;
+  /** What the transient line shows now (a redraw with the same text is skipped: no flicker). */
+  private shown = "";
 
   constructor(private readonly v: TurnView) {
     this.md = this.markdown();
@@ -62,11 +70,16 @@ export class TurnRenderer {
 
   handle(ev: StreamEvent): void {
     switch (ev.type) {
+      case "turn.start":
+        this.request();
+        return this.startTicker();
       case "model.delta":
+        if (ev.delta.kind !== "retry") this.firstToken = true;
         return this.delta(ev.delta);
       case "model.response":
         this.endText();
-        return this.unkept(ev.text, ev.dropped);
+        this.unkept(ev.text, ev.dropped);
+        return this.request();
       case "tool.start":
         this.endText();
         this.running.set(ev.callId, inert(`${ev.tool} ${briefInput(ev.input)}`));
@@ -80,7 +93,9 @@ export class TurnRenderer {
         this.running.delete(ev.callId);
         this.progress.delete(ev.callId);
         this.started.delete(ev.callId);
-        this.line(this.toolLine(ev.tool, ev.output));
+        if (this.running.size === 0) this.request();
+        const hint = this.v.hint?.(ev.callId, ev.output);
+        this.line(`${this.toolLine(ev.tool, ev.output)}${hint ? this.v.style("dim", ` ${hint}`) : ""}`);
         // What the tool shows a person under its line (TodoWrite's checklist): the tool's text, inert.
         for (const l of ev.output.display ? inertLines(ev.output.display).split("\n") : []) this.line(this.v.style("dim", `  ${l}`));
         return this.showRunning();
@@ -124,6 +139,7 @@ export class TurnRenderer {
         return;
       }
       if (this.reasoningChars === 0) this.reasoningStarted = Date.now();
+      if (this.requestStarted === 0) this.requestStarted = this.reasoningStarted;
       this.reasoningChars += d.text.length;
       this.showThinkingLine();
       return;
@@ -188,8 +204,27 @@ export class TurnRenderer {
     } else this.foldReasoning();
   }
 
+  /** A request to the model begins now (its clock starts; no token of it yet). */
+  private request(): void {
+    this.requestStarted = Date.now();
+    this.firstToken = false;
+  }
+
+  /** The clock counts from the request's start, before its first token too. */
   private showThinkingLine(): void {
-    this.transientLine(this.v.style("dim", `✻ thinking… (${this.reasoningChars} characters · ${seconds(Date.now() - this.reasoningStarted)})`));
+    this.transientLine(this.v.style("dim", `✻ thinking… (${this.reasoningChars} characters · ${seconds(Date.now() - this.requestStarted)})`));
+  }
+
+  /** Waiting for a request's first token: shown once a second has passed (a quick reply
+   *  never flashes a line), then redrawn each second. */
+  private showWaiting(): void {
+    const ms = Date.now() - this.requestStarted;
+    if (ms >= 1000) this.transientLine(this.v.style("dim", `✻ thinking… (${seconds(ms)})`));
+  }
+
+  /** Print lines between what streams (the REPL's Ctrl-O); the transient line comes back below. */
+  say(text: string): void {
+    this.line(text);
   }
 
   private showRunning(): void {
@@ -206,28 +241,35 @@ export class TurnRenderer {
     this.ticker = undefined;
   }
 
-  /** Every second while a transient line stands: redraw it with the time that passed. */
+  /** Every second of a turn: redraw the transient line with the time that passed. */
   private tick(): void {
-    if (!this.transient || this.v.paused?.()) return;
+    if (this.v.paused?.()) return;
     if (this.running.size > 0) this.showRunning();
     else if (this.reasoningChars > 0 && !this.inText && !this.v.showThinking) this.showThinkingLine();
+    else if (!this.firstToken && this.requestStarted > 0 && this.atLineStart && !this.inText) this.showWaiting();
+  }
+
+  private startTicker(): void {
+    if (this.ticker || !this.v.live) return;
+    this.ticker = setInterval(() => this.tick(), 1000);
+    this.ticker.unref?.();
   }
 
   private transientLine(text: string): void {
     if (!this.v.live) return;
+    if (this.transient && text === this.shown) return;
     control(this.v.out, CONTROL.clearLine);
     this.v.out.write(text);
     this.transient = true;
-    if (!this.ticker) {
-      this.ticker = setInterval(() => this.tick(), 1000);
-      this.ticker.unref?.();
-    }
+    this.shown = text;
+    this.startTicker();
   }
 
   private clearTransient(): void {
     if (!this.transient) return;
     control(this.v.out, CONTROL.clearLine);
     this.transient = false;
+    this.shown = "";
   }
 
   private line(text: string): void {
