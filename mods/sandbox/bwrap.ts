@@ -27,13 +27,17 @@
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/protected.js";
 import { findOnPath } from "../../src/lib/path-lookup.js";
 import { existingGuarded, guardedPaths } from "./protect.js";
 import { projectSecrets } from "./secrets.js";
+import { AGENT_ENV, hostSockets } from "./sockets.js";
+import { secretObjects } from "./git-objects.js";
+
+export { agentSockets } from "./sockets.js";
 
 /** What the probe runs: the same namespaces and mounts a real command gets. */
 export const PROBE_ARGS = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "true"];
@@ -148,19 +152,6 @@ function hide(path: string): string[] {
   }
 }
 
-/** The unix sockets `SSH_AUTH_SOCK`, `DOCKER_HOST` (`unix://…`) and `GPG_AGENT_INFO` name,
- *  where they exist as sockets. */
-export function agentSockets(env: NodeJS.ProcessEnv): string[] {
-  const named = [env.SSH_AUTH_SOCK, env.DOCKER_HOST?.startsWith("unix://") ? env.DOCKER_HOST.slice("unix://".length) : undefined, env.GPG_AGENT_INFO?.split(":")[0]];
-  return [...new Set(named.filter((p): p is string => typeof p === "string" && isAbsolute(p)))].filter((p) => {
-    try {
-      return lstatSync(p).isSocket();
-    } catch {
-      return false; // not there: nothing to hide
-    }
-  });
-}
-
 /** bwrap's arguments (everything before `--`) for one command. */
 export function sandboxArgs(o: WrapOptions): string[] {
   ensureProtectedFolders(o.root);
@@ -191,16 +182,33 @@ export function sandboxArgs(o: WrapOptions): string[] {
   }
   // Project secrets (`.env`, keys …) are hidden like the home ones: /dev/null stands in.
   // (Not inside a place already hidden: there is nothing to bind over.)
-  for (const p of projectSecrets(writable)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
-  // Agent sockets the environment names (an ssh-agent signs with the person's keys, a Docker
-  // daemon is root on the host) are hidden wherever they are: outside /run and /tmp, which are
-  // empty here, a socket is reachable though read-only (connecting is not writing).
-  for (const p of agentSockets(o.env ?? process.env)) args.push("--ro-bind", "/dev/null", p);
+  const secrets = projectSecrets(writable);
+  for (const p of secrets) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
+  // Git's copies of those secrets (index, stash, objects, packs): git-objects.ts.
+  for (const p of secretObjects(writable, secrets)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
+  // Unix sockets on the host (an ssh-agent, a Docker daemon, an editor's server…: sockets.ts)
+  // are hidden wherever they are: read-only does not stop a connection. Not where the sandbox
+  // has an empty tmpfs (nothing to bind over) — with network, /run is the host's (DNS).
+  const emptied = ["/tmp", ...(o.network ? [] : ["/run"]), ...(args.includes(realTmp(tmp)) ? [realTmp(tmp)] : [])];
+  for (const p of hostSockets(o.env ?? process.env)) {
+    if (hidden.some((h) => inside(p, h)) || (emptied.some((t) => inside(p, t)) && !writable.some((w) => inside(p, w)))) continue;
+    if (o.network && inside(p, "/run")) continue;
+    args.push("--ro-bind", "/dev/null", p);
+  }
+  for (const v of AGENT_ENV) args.push("--unsetenv", v);
   if (!o.readOnly) for (const w of writable) for (const p of protectedPaths(w)) args.push("--ro-bind", p, p);
   args.push("--unshare-all");
   if (o.network) args.push("--share-net");
   args.push("--die-with-parent", "--cap-drop", "ALL", "--chdir", o.cwd);
   return args;
+}
+
+function realTmp(tmp: string): string {
+  try {
+    return realpathSync(tmp);
+  } catch {
+    return tmp; // absent: nothing of it is shown
+  }
 }
 
 export function wrapArgv(argv: readonly string[], o: WrapOptions): string[] {
