@@ -92,7 +92,7 @@ function openRepo(dotGit: string): Repo | null {
   const algo = /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? "sha256" : "sha1";
   const objectDirs = [join(commonDir, "objects")];
   for (let i = 0; i < objectDirs.length && i < 16; i++) {
-    let alt = "";
+    let alt: string;
     try {
       alt = readFileSync(join(objectDirs[i], "info", "alternates"), "utf8");
     } catch {
