@@ -27,7 +27,7 @@
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/protected.js";
@@ -143,6 +143,22 @@ function isDir(p: string): boolean {
   }
 }
 
+/** What is in `dir` but not on the way to a writable folder inside it: each entry that holds
+ *  none is listed whole; one that holds some is looked into. */
+function around(dir: string, writable: readonly string[]): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // unreadable: nothing of it is shown
+  }
+  return names.flatMap((n) => {
+    const p = join(dir, n);
+    if (writable.some((w) => w === p)) return [];
+    return writable.some((w) => inside(w, p)) ? around(p, writable) : [p];
+  });
+}
+
 /** Mounts that hide `path` where it exists: an empty tmpfs for a folder, /dev/null for a file. */
 function hide(path: string): string[] {
   try {
@@ -167,11 +183,23 @@ export function sandboxArgs(o: WrapOptions): string[] {
   for (const w of writable) args.push(o.readOnly ? "--ro-bind" : "--bind", w, w);
   // Masks go on top of the binds: a workspace that contains the home folder must not bring the
   // secrets back (a later mount over a parent folder would cover an earlier one inside it).
-  // A place that holds a writable folder (a project inside ~/.deepcode/plugins) is not hidden:
-  // that would hide the workspace; its credentials file still is.
+  // A place that holds a writable folder is not hidden whole (that would hide the workspace):
+  // in deepcode's home, all but the way to the workspace is; another place is left as it is.
   const hidden: string[] = [];
   for (const l of secretLocations(home, o.deepcodeHome)) {
-    const h = !writable.some((w) => inside(w, l.path)) ? l.path : l.deepcodeHome ? join(l.path, "credentials") : null;
+    const holds = writable.some((w) => inside(w, l.path));
+    // A workspace inside deepcode's home (a plugin developed in place): everything of the home
+    // but the way to it is hidden — the sessions and their checkpoints, trust and approvals,
+    // credentials — so a command can neither read nor change what deepcode trusts or restores.
+    if (holds && l.deepcodeHome) {
+      for (const p of around(l.path, writable)) {
+        const mount = hide(p);
+        if (mount.length > 0) hidden.push(p);
+        args.push(...mount);
+      }
+      continue;
+    }
+    const h = !holds ? l.path : null;
     if (h === null) continue;
     const mount = hide(h);
     if (mount.length > 0) hidden.push(h);
