@@ -5,7 +5,7 @@
 // changed object is refused rather than restored. Real bash in real bubblewrap for the first
 // two; skipped where bubblewrap cannot run.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxStatus } from "../../mods/sandbox/index.js";
@@ -20,7 +20,8 @@ let base: string;
 let home: string;
 let dcHome: string;
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-ckpt-box-")));
+  // Not under /tmp: the sandbox empties /tmp, which would hide the store whatever the mounts.
+  base = realpathSync(mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "deepcode-ckpt-box-")));
   home = join(base, "home");
   dcHome = join(base, "dc-home");
   mkdirSync(home);
