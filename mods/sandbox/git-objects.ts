@@ -15,6 +15,8 @@
 //     sandbox (the command's error says the pack is broken), which is the price of keeping the
 //     secret. In the workspace's repository, in every nested one and submodule, and in the
 //     object folders they borrow (`objects/info/alternates`, a linked worktree's common dir);
+//   - content the index tracks under a name that is no secret (a `.env` still equal to the
+//     `.env.example` it was copied from) is readable in the tree anyway: not hidden;
 //   - a secret the index tracks with this very content and that is in a pack (committed,
 //     cloned, gc'd) is the repository's: every clone holds it. Its pack stays readable (hiding
 //     it would break git for the whole history); the permission gate asks before git commands
@@ -25,7 +27,8 @@
 
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, readdirSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { secretNameReason } from "../../src/contract/protected.js";
 import { nestedGits } from "./nested.js";
 
 /** Files to hide (loose objects, packs) so that no secret's current content can be read from
@@ -38,7 +41,11 @@ export function secretObjects(dirs: readonly string[], secrets: readonly string[
     const repo = openRepo(dotGit);
     if (!repo) continue;
     const work = dirname(dotGit);
-    const tracked = indexEntries(join(repo.gitDir, "index"), repo.algo);
+    const tracked = new Map<string, string[]>();
+    for (const e of indexEntries(join(repo.gitDir, "index"), repo.algo)) {
+      const [path, oid] = e.split("\0");
+      tracked.set(oid, [...(tracked.get(oid) ?? []), path]);
+    }
     for (const s of secrets) {
       const rel = relative(work, s);
       if (rel.startsWith("..") || isAbsolute(rel)) continue;
@@ -50,7 +57,11 @@ export function secretObjects(dirs: readonly string[], secrets: readonly string[
       }
       const oid = createHash(repo.algo).update(`blob ${data.length}\0`).update(data).digest();
       const hex = oid.toString("hex");
-      const inIndex = tracked.has(`${rel.split(sep).join("/")}\0${hex}`);
+      const paths = tracked.get(hex) ?? [];
+      // The same bytes tracked under a name that is no secret (`.env` copied from
+      // `.env.example` and not edited yet) are shown in the tree anyway: nothing to hide.
+      if (paths.some((p) => secretNameReason(basename(p)) === null)) continue;
+      const inIndex = paths.length > 0;
       for (const objects of repo.objectDirs) {
         const loose = join(objects, hex.slice(0, 2), hex.slice(2));
         if (existsSync(loose)) out.add(loose);

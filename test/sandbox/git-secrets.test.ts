@@ -97,6 +97,17 @@ describe.skipIf(!available)("a hidden secret stays hidden in git's object store 
     expect(git("show", "HEAD~1:.env")).toContain("sk-live");
   });
 
+  it("leaves git whole where the hidden .env only repeats a tracked template (.env copied from .env.example)", async () => {
+    writeFileSync(join(root, ".env.example"), "API_KEY=\n");
+    git("add", ".env.example");
+    git("commit", "-qm", "template");
+    git("gc", "-q");
+    writeFileSync(join(root, ".env"), "API_KEY=\n");
+    const r = await box.run("git log --oneline | wc -l; git show HEAD:.env.example");
+    expect(r.stdout).toMatch(/^2\n/);
+    expect(r.stdout).toContain("API_KEY=");
+  });
+
   it("reads git's index of every version's layout it writes (v2, v3 with extended flags, v4)", () => {
     writeFileSync(join(root, "a.txt"), "a\n");
     mkdirSync(join(root, "deep", "er"), { recursive: true });
