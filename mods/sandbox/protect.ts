@@ -19,7 +19,7 @@
 // points git at another config and hooks), `.git/modules/*/config` and `hooks/`, and the folder
 // `core.hooksPath` names (`.husky/` …).
 
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync, type Stats } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROTECTED_PROJECT_PATHS } from "../../src/contract/protected.js";
@@ -159,6 +159,8 @@ interface Entry {
   content?: Buffer;
   /** The writable folder of the protected place it was found in. */
   base?: string;
+  /** A link: what the file it leads to held (up to 1 MiB), when it leads to one. */
+  target?: Buffer;
 }
 
 export type Snapshot = Map<string, Entry>;
@@ -181,6 +183,15 @@ export function snapshot(guarded: readonly Guarded[]): Snapshot {
   const add = (p: string, st: Stats): void => {
     const kind = st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
     const e: Entry = { kind, ino: st.ino, mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs, base };
+    if (kind === "link") {
+      // A protected name that is a link (`.mcp.json -> config/mcp.json`) is obeyed for what it
+      // leads to: a command that replaces the folder of the target changes it.
+      try {
+        if (statSync(p).size <= MAX_CONTENT) e.target = readFileSync(p);
+      } catch {
+        // dangling, or leads to a folder: nothing read through it
+      }
+    }
     if (kind === "file" && st.size <= MAX_CONTENT) {
       try {
         e.content = readFileSync(p);
@@ -236,6 +247,21 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
     }
   }
   for (const [p, was] of before) {
+    if (was.kind === "link" && was.target !== undefined) {
+      const now = after.get(p);
+      if (now?.kind !== "link" || now.ino !== was.ino || now.target?.equals(was.target) === true) continue;
+      // The same link, leading to new content: the content goes back where it leads, when that
+      // is in the writable folder (elsewhere the sandbox wrote nothing).
+      try {
+        const real = realpathSync(p);
+        if (!was.base || !isInside(real, was.base)) throw new Error(`it leads outside the workspace (${real})`);
+        writeFileSync(real, was.target);
+        done.push(`put back ${rel(p)} (the command changed what it leads to, ${rel(real)})`);
+      } catch (err) {
+        done.push(`could not put back ${rel(p)}: ${(err as Error).message}`);
+      }
+      continue;
+    }
     if (was.kind !== "file") continue;
     const now = after.get(p);
     if (now && now.kind === "file" && now.ino === was.ino && now.mode === was.mode && now.size === was.size && now.mtimeMs === was.mtimeMs) continue;

@@ -295,20 +295,6 @@ export const FAMILIES: Family[] = [
       "tar -xf ok.tar", "unzip -q ok.zip", "tar -tf plant.tar", "unzip -l plant.zip", "tar -xOf plant.tar .mcp.json",
     ],
   },
-  {
-    // Issue 21: the sandbox hides `.env`, but git keeps its own copies (the box commits it);
-    // test/sandbox/git-secrets.test.ts runs the same family inside bubblewrap.
-    name: "git's copies of a secret: index, history, stash, objects",
-    allow: [...READERS, "Bash(git show:*)", "Bash(git cat-file:*)", "Bash(git stash:*)", "Bash(git grep:*)", "Bash(git archive:*)", "Bash(git blame:*)", "Bash(git rev-parse:*)"],
-    lines: [
-      "git show HEAD:.env", "git show :.env", "git show HEAD:opt-grep/sub/.env", "git show $(git rev-parse HEAD:.env)", "git cat-file -p HEAD:.env", "git cat-file blob :.env",
-      "git log -p", "git log -p -- .env", "git log --all -p -S CANARY", "git log --format=%H | while read c; do git show $c:.env; done", "git grep CANARY HEAD",
-      "git grep -h TOKEN $(git rev-parse HEAD)", "git archive HEAD .env | tar -xO", "git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD", "git stash show -p",
-      "git blame .env", "git diff --cached HEAD~0 -- .env", "git show HEAD -- .env", "git -C . show HEAD:.env", "git --no-pager log -p -1",
-      // careful: metadata only
-      "git show --stat", "git log --oneline", "git cat-file -t HEAD", "git rev-parse HEAD", "git status --short",
-    ],
-  },
 ];
 
 /** Must be allowed without a prompt, and run for real, under the readers' rules. */

@@ -6,7 +6,7 @@
 // and the output says what was undone. Real git and bash in real bubblewrap; skipped where
 // bubblewrap cannot run.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxStatus } from "../../mods/sandbox/index.js";
@@ -85,6 +85,18 @@ describe.skipIf(!available)("the sweep after a sandboxed command (real git in bu
     expect(statSync(join(root, ".git", "hooks", "pre-commit")).mode & 0o111).toBe(0);
     expect(r.stderr).toContain("put back .git/hooks/pre-commit");
     expect(git("commit", "-q", "--allow-empty", "-m", "after")).not.toContain("HOOK-RAN");
+  });
+
+  it("keeps what a protected symlink leads to: .mcp.json -> config/mcp.json, its folder replaced", async () => {
+    rmSync(join(root, ".mcp.json"));
+    mkdirSync(join(root, "config"));
+    writeFileSync(join(root, "config", "mcp.json"), GOOD_MCP);
+    symlinkSync("config/mcp.json", join(root, ".mcp.json"));
+    box = loadSandbox({ root, home, deepcodeHome: join(base, "dc-home") });
+    const r = await box.run(`mv config config.old && mkdir config && printf '%s' '${EVIL_MCP.trim()}' > config/mcp.json; cat .mcp.json`);
+    expect(r.stdout).toContain("pwned");
+    expect(readFileSync(join(root, ".mcp.json"), "utf8")).toBe(GOOD_MCP);
+    expect(r.stderr).toContain("put back .mcp.json");
   });
 
   it("removes a new submodule git directory (.git/modules/*: its config and hooks)", async () => {
