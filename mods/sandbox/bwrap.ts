@@ -217,7 +217,7 @@ export function sandboxArgs(o: WrapOptions): string[] {
   // Unix sockets on the host (an ssh-agent, a Docker daemon, an editor's server…: sockets.ts)
   // are hidden wherever they are: read-only does not stop a connection. Not where the sandbox
   // has an empty tmpfs (nothing to bind over) — with network, /run is the host's (DNS).
-  const emptied = ["/tmp", ...(o.network ? [] : ["/run"]), ...(args.includes(realTmp(tmp)) ? [realTmp(tmp)] : [])];
+  const emptied = ["/tmp", "/dev", ...(o.network ? [] : ["/run"]), ...(args.includes(realTmp(tmp)) ? [realTmp(tmp)] : [])];
   for (const p of hostSockets(o.env ?? process.env)) {
     if (hidden.some((h) => inside(p, h)) || (emptied.some((t) => inside(p, t)) && !writable.some((w) => inside(p, w)))) continue;
     if (o.network && inside(p, "/run")) continue;
