@@ -147,7 +147,10 @@ const plugin: Plugin = {
         r = await next({ ...e, argv });
       } finally {
         // Also when the run failed or was interrupted: what it created must not outlive it.
-        undone = guarded.length > 0 ? [...restore(guarded, before, api.root, parents), ...removeNewGits(dirs, repos, api.root)] : [];
+        // Protected places that appeared meanwhile (a new `.git/modules/x`, a linked worktree's
+        // folder) count too: all they hold is new.
+        const now = [...guarded, ...dirs.flatMap(guardedPaths).filter((g) => !guarded.some((o) => o.path === g.path))];
+        undone = guarded.length > 0 ? [...restore(now, before, api.root, parents), ...removeNewGits(dirs, repos, api.root)] : [];
         if (undone.length > 0) api.log.warn(`sandbox: ${undone.join("; ")}`);
       }
       const note = undone.length > 0 ? `\n[deepcode sandbox: protected paths are never written by a command; ${undone.join("; ")}]\n` : "";
