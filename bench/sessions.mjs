@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Chain } from "../dist/src/core/chain.js";
+import { billedModel } from "../dist/src/core/billed-model.js";
 import { registerEffects } from "../dist/src/core/effects.js";
 import { registerRepairs } from "../dist/src/core/repair/index.js";
 import { Engine } from "../dist/src/core/engine/engine.js";
@@ -469,7 +470,7 @@ async function inProcessEngine(spec, { sim, root, home }) {
     if (!m.ok) throw new Error(`mod plan: ${m.error}`);
   }
   const provider = createProvider({ baseUrl: sim.url, apiKey: API_KEY, keySource: "bench" });
-  chain.setCore("model.request", (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta }));
+  chain.setCore("model.request", billedModel(chain, (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta })));
   const engine = await Engine.start({ chain, root, model: MODEL, caps: capsFor, registry, version: "bench", now: () => NOW, compaction: spec.compaction });
   engine.commands = commands;
   return engine;

@@ -5,7 +5,7 @@
 // tiers above can observe, rewrite or pre-empt it. What the answers need of the engine is
 // passed in explicitly (EngineAccess), so this file can be read on its own.
 
-import type { EventName, RewindResult, StreamEvent, SystemSection, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
+import type { AgentIdentity, BilledResponse, EventName, RewindResult, StreamEvent, SystemSection, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
 import type { SessionRecord } from "../session/store.js";
 import type { Chain, SessionCores } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
@@ -22,11 +22,16 @@ export interface EngineAccess {
   turnSignal(): AbortSignal | undefined;
   turn(): number;
   emit(e: StreamEvent): void;
-  price(turn: number, step: number, usage: Usage, profile: TurnProfile): Promise<number>;
+  /** Book one of the session's own requests (a compaction's digest) in the session file. */
+  recordUsage(turn: number, step: number, model: string, billed: NonNullable<BilledResponse["billed"]>): void;
+  /** Runs one of the session's own model requests (SessionBilling.ownRequest). */
+  ownRequest<T>(request: () => Promise<T>): Promise<T>;
+  /** A subagent's identity, carried on its requests. */
+  who: { agent?: AgentIdentity };
   /** Add a request outside the model rounds (a compaction's digest) to the running turn. */
   billToTurn(usage: Usage, costUsd: number): void;
-  /** This engine is pricing one of its own requests (a model.usage it dispatched). */
-  pricingOwn(): boolean;
+  /** One of this engine's own requests is under way (a model.usage now is for it). */
+  requestingOwn(): boolean;
   /** Book a request made for the session by someone else (an MCP server's sampling). */
   book(via: "agent" | "sampling", model: string, usage: Usage, costUsd: number): void;
   record(r: SessionRecord): void;
@@ -72,10 +77,14 @@ export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
         context: e.context(),
         params: { model: profile.model, thinking: profile.thinking, effort: profile.effort },
         request: async (request) => {
-          const response = await c.dispatch({ type: "model.request", request, signal: running ? e.turnSignal() : undefined });
-          if (response.usage) {
-            const cost = await e.price(e.turn(), 0, response.usage, profile);
-            if (running) e.billToTurn(response.usage, cost);
+          const turn = e.turn();
+          const response = await e.ownRequest(() =>
+            c.dispatch({ type: "model.request", sessionId: ev.sessionId, turn, step: 0, ...(profile.tier !== undefined ? { tier: profile.tier } : {}), ...e.who, request, signal: running ? e.turnSignal() : undefined }),
+          );
+          const billed = response.billed;
+          if (billed) {
+            e.recordUsage(turn, 0, request.model, billed);
+            if (running) e.billToTurn(billed.usage, billed.costUsd);
           }
           return response;
         },
@@ -94,10 +103,10 @@ export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
         const cost = costOf(ev.usage, ev.model, new Date(ev.at), e.prices);
         // A request someone else made for this session (an MCP server's sampling): the
         // session's account and its turn have it too, as the ledger does.
-        if (!e.pricingOwn()) e.book("sampling", ev.model, ev.usage, cost.usd);
+        if (!e.requestingOwn()) e.book("sampling", ev.model, ev.usage, cost.usd);
         return { costUsd: cost.usd, costCny: cost.cny };
       } catch (err) {
-        if (!e.pricingOwn()) e.book("sampling", ev.model, ev.usage, 0);
+        if (!e.requestingOwn()) e.book("sampling", ev.model, ev.usage, 0);
         if (!unpriced.has(ev.model)) {
           unpriced.add(ev.model);
           e.emit({ type: "notice", level: "warn", code: "no-price", message: `${(err as Error).message}; its cost shows as 0` });
