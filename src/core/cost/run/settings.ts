@@ -12,6 +12,7 @@
 
 import type { JsonValue } from "../../../contract/index.js";
 import { ConfigError } from "../../../contract/index.js";
+import { settingFile } from "../../../lib/setting-file.js";
 import { isTierName, parseCurrency, resolveTiers, type BudgetKind, type BudgetSettings, type Currency, type SettingsLayer, type TierName, type TierProfiles } from "../index.js";
 
 /** What the cost engine reads of the settings in force: the merged view and the layers, low to
@@ -43,12 +44,6 @@ export function readCostSettings(settings: CostSettingsSource): CostSettings {
   const estimate: EstimateMode = m.estimate === "ask" || m.estimate === "off" ? m.estimate : "show";
   const tiers = resolveTiers(m.tiers, { file: settingFile(settings, "tiers") });
   return { currency, estimate, tiers, tierMode: tierMode(m.tier, settingFile(settings, "tier")), ...budgets(settings, currency) };
-}
-
-/** The file the merged value of `key` came from (the highest layer that sets it), for errors. */
-function settingFile(settings: CostSettingsSource, key: string): string | undefined {
-  for (let i = settings.layers.length - 1; i >= 0; i--) if (settings.layers[i].settings[key] !== undefined) return settings.layers[i].file;
-  return undefined;
 }
 
 function tierMode(v: JsonValue | undefined, file: string | undefined): TierMode {
