@@ -84,9 +84,10 @@ export interface EventMap {
    *  sent none — and answers the reply with what it was billed (`billed`). So every request,
    *  the engine's or a plugin's through `api.dispatch`, is priced and in the usage ledger
    *  exactly once, and no caller dispatches `model.usage` itself. A hook that answers without
-   *  `next` made no request: nothing is billed. */
+   *  `next` made no request: nothing is billed. `at`: the instant it is priced at (ISO; the
+   *  session's clock, so a session run on a fixed clock is priced on it), else when the reply came. */
   "model.request": {
-    payload: { sessionId: string; turn: number; step: number; tier?: string; agent?: AgentIdentity; request: ChatRequest; signal?: AbortSignal; onDelta?: (delta: ModelDelta) => void };
+    payload: { sessionId: string; turn: number; step: number; tier?: string; agent?: AgentIdentity; at?: string; request: ChatRequest; signal?: AbortSignal; onDelta?: (delta: ModelDelta) => void };
     result: BilledResponse;
   };
   /** A streamed piece of a reply, as it arrives. */

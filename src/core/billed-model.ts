@@ -14,14 +14,15 @@ import { estimateUsage, replyArrived } from "./engine/usage-estimate.js";
 export type ModelSender = (e: EventOf<"model.request">) => Promise<ModelResponse>;
 
 /** The core answer for `model.request`: `send` makes the request (the provider), then the
- *  reply is billed through `model.usage`. `now`: the clock prices are looked up at. */
+ *  reply is billed through `model.usage`. `now`: the clock prices are looked up at when the
+ *  request does not say (`at`). */
 export function billedModel(chain: Chain, send: ModelSender, now: () => Date = () => new Date()): (e: EventOf<"model.request">) => Promise<BilledResponse> {
   return async (e) => {
     const response = await send(e);
     const estimated = !response.usage && replyArrived(response);
     const usage = response.usage ?? (estimated ? estimateUsage(e.request, response) : undefined);
     if (!usage) return response;
-    const at = now().toISOString();
+    const at = e.at ?? now().toISOString();
     const priced = await chain.dispatch({
       type: "model.usage",
       sessionId: e.sessionId,

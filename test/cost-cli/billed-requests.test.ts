@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 vi.mock("../../src/cli/version.js", () => ({ packageVersion: () => "0.0.0-test" }));
 
 import type { ChatRequest } from "../../src/contract/index.js";
+import { Engine } from "../../src/core/engine/engine.js";
 import { startRig, type Rig } from "./rig.js";
 
 let rig: Rig | undefined;
@@ -90,5 +91,17 @@ describe("the engine's own rounds", () => {
     expect(requests).toEqual(ledger.map((l) => `${rig!.engine.sessionId}:${l.turn}:${l.step}:${l.tier ?? "-"}`));
     expect(requests.map((r) => r.split(":").slice(1, 3).join(":"))).toEqual(["1:1", "2:1"]);
     expect(usageLines(rig).map((l) => l.via)).toEqual([undefined, undefined]);
+  });
+
+  it("are priced at the session's clock: a session run on a fixed clock has its ledger lines at that instant", async () => {
+    rig = await startRig({ script: { default: { content: "done" } } });
+    const at = new Date("2026-11-22T03:04:05.000Z");
+    await rig.engine.close("replaced");
+    rig.engine = await Engine.start({ ...rig.app.engineOptions(), now: () => at });
+    rig.app.engine = rig.engine;
+    expect((await rig.turn("hello")).stopReason).toBe("completed");
+    const ledger = await rig.ledger();
+    expect(ledger.map((l) => l.time)).toEqual([at.toISOString()]);
+    expect(usageLines(rig).map((l) => l.at)).toEqual([at.toISOString()]);
   });
 });

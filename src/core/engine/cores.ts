@@ -28,6 +28,8 @@ export interface EngineAccess {
   ownRequest<T>(request: () => Promise<T>): Promise<T>;
   /** A subagent's identity, carried on its requests. */
   who: { agent?: AgentIdentity };
+  /** The session's clock (its requests are priced at it). */
+  now(): Date;
   /** Add a request outside the model rounds (a compaction's digest) to the running turn. */
   billToTurn(usage: Usage, costUsd: number): void;
   /** One of this engine's own requests is under way (a model.usage now is for it). */
@@ -79,7 +81,7 @@ export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
         request: async (request) => {
           const turn = e.turn();
           const response = await e.ownRequest(() =>
-            c.dispatch({ type: "model.request", sessionId: ev.sessionId, turn, step: 0, ...(profile.tier !== undefined ? { tier: profile.tier } : {}), ...e.who, request, signal: running ? e.turnSignal() : undefined }),
+            c.dispatch({ type: "model.request", sessionId: ev.sessionId, turn, step: 0, ...(profile.tier !== undefined ? { tier: profile.tier } : {}), ...e.who, at: e.now().toISOString(), request, signal: running ? e.turnSignal() : undefined }),
           );
           const billed = response.billed;
           if (billed) {

@@ -367,6 +367,7 @@ export class Engine {
       recordUsage: (turn, step, model, billed) => this.billing.record(turn, step, model, billed),
       ownRequest: (request) => this.billing.ownRequest(request),
       who: this.who,
+      now: () => this.now(),
       billToTurn: (usage, costUsd) => this.billToTurn(usage, costUsd),
       requestingOwn: () => this.billing.requestingOwn,
       book: (via, model, usage, costUsd) => this.book(via, model, usage, costUsd),

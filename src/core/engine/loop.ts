@@ -48,6 +48,8 @@ export interface TurnDeps {
   emit(e: StreamEvent): void;
   /** A round's reply was billed (the model.request core priced it): book it in the session. */
   onBilled(step: number, model: string, billed: NonNullable<BilledResponse["billed"]>): void;
+  /** The session's clock (its requests are priced at it). */
+  now(): Date;
   /** Runs one of the session's own model requests (the session tells them from others'). */
   ownRequest<T>(request: () => Promise<T>): Promise<T>;
   beforeStep(step: number): Promise<void>;
@@ -125,6 +127,7 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
         step,
         ...(d.profile.tier !== undefined ? { tier: d.profile.tier } : {}),
         ...d.who,
+        at: d.now().toISOString(),
         request: built.request,
         signal: d.signal,
         // A failing model.stream hook is reported by the chain; a delta it loses is only display.

@@ -114,6 +114,7 @@ export class Turn {
       who: h.who,
       onBilled: (step, model, billed) => this.onBilled(step, model, billed),
       ownRequest: (request) => h.ownRequest(request),
+      now: () => h.now(),
       beforeStep: (step) => this.maybeCompact(step),
       record: (r) => h.record(r),
       announce: (e) => this.announce(e),
