@@ -9,6 +9,7 @@ import { ZERO_USAGE, addUsage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
 import type { SessionRecord } from "../session/store.js";
+import type { SessionBilling } from "./billing.js";
 import { formatMoney, plural } from "../cost/index.js";
 import { Channel } from "./channel.js";
 import { CompactionBreakers, DEFAULT_BETWEEN_TURNS, DEFAULT_THRESHOLD } from "./compaction.js";
@@ -39,10 +40,8 @@ export interface TurnHost {
   breakers: CompactionBreakers;
   /** Fix a new session's prefix before its first request (nothing when already fixed). */
   fixPrefix(): Promise<void>;
-  /** Book a round the model.request core billed as a usage line in the session file. */
-  recordUsage(turn: number, step: number, model: string, billed: Billed): void;
-  /** Runs one of the session's own model requests (SessionBilling.ownRequest). */
-  ownRequest<T>(request: () => Promise<T>): Promise<T>;
+  /** The session's account: books what the model.request core billed; tells its own requests. */
+  billing: Pick<SessionBilling, "record" | "ownRequest">;
   compact(instructions: undefined, auto: true): Promise<CompactionResult>;
   record(r: SessionRecord): void;
   /** The turn ended: where the log stands is what a rewind to it needs. */
@@ -113,7 +112,7 @@ export class Turn {
       emit: (e) => this.emit(e),
       who: h.who,
       onBilled: (step, model, billed) => this.onBilled(step, model, billed),
-      ownRequest: (request) => h.ownRequest(request),
+      ownRequest: (request) => h.billing.ownRequest(request),
       now: () => h.now(),
       beforeStep: (step) => this.maybeCompact(step),
       record: (r) => h.record(r),
@@ -149,7 +148,7 @@ export class Turn {
 
   /** A model round's bill: booked, then its usage reconciled with the context (the miss explainer). */
   private onBilled(step: number, model: string, billed: Billed): void {
-    this.h.recordUsage(this.turn, step, model, billed);
+    this.h.billing.record(this.turn, step, model, billed);
     const r = this.h.context.observe(billed.usage);
     if (r.divergence && !r.divergence.expected) {
       this.emit({ type: "notice", level: "warn", code: "cache-divergence", message: `unexpected cache miss: the request stopped extending the previous one at ${r.divergence.zone}${r.divergence.message !== undefined ? ` message ${r.divergence.message}` : ""}` });
