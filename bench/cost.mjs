@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assemble } from "../dist/src/cli/assemble.js";
-import { installCost } from "../dist/src/cli/cost/index.js";
+import { installCost } from "../dist/src/core/cost/run/index.js";
 import { Engine } from "../dist/src/core/engine/engine.js";
 import { costOf, parseLedger, TASK_CLASSES } from "../dist/src/core/cost/index.js";
 import { startSimulator } from "../test/sim/server.mjs";

@@ -4,7 +4,7 @@
 import {
   columns, formatMoney, formatPercent, formatTokens, TIER_NAMES,
   type Currency, type SummaryRow, type TierName, type TierProfiles,
-} from "../../core/cost/index.js";
+} from "../index.js";
 import type { TierMode } from "./settings.js";
 
 /**
