@@ -106,8 +106,9 @@ describe("what the runs cost", () => {
     expect(drawn.highUsd).toBeGreaterThanOrEqual(actual);
     expect(drawn.highUsd).toBeLessThanOrEqual(3 * actual);
     expect(tables.highUsd / tables.lowUsd).toBeGreaterThan(2 * (drawn.highUsd / drawn.lowUsd));
-    // The rounds shown count the runs' requests too: 2 runs of 2–3 rounds beside the main ones.
-    expect(drawn.high.rounds).toBe(2 + 2 * 3);
+    // The rounds shown count the runs' requests too: in the high case one run the dearest
+    // earlier run (3 rounds), the other the median one (2), beside the main agent's 2.
+    expect(drawn.high.rounds).toBe(2 + 3 + 2);
   });
 
   it("prices a run at the model it ran on: an explore run (chat-fast, flash) costs the same whatever tier the turn is priced at", () => {
@@ -126,6 +127,18 @@ describe("what the runs cost", () => {
     const w2 = estimateTurn({ ...base, shapes: s2, delegation: { runs: [1, 1], prefixTokens: 3000 } }, tiers, table, NOW).tiers;
     const part2 = (name: string) => tierOf(r2, name).highUsd - tierOf(w2, name).highUsd;
     expect(part2("reasoner")).toBeGreaterThan(2 * part2("chat-full")); // pro costs more than flash
+  });
+
+  it("prices each run with its agent's prefix cached: the first run's cold read of it does not set the high end", () => {
+    const cold = turn(2, { start: 10_000, rounds: 2, out: 300, tool: 200, runs: [2] });
+    const first = cold.find((r) => r.agent !== undefined)!;
+    first.hit = 0; // the first run of its type read its prefix whole
+    first.miss = first.prompt;
+    const records = [...turn(1, { start: 8000, rounds: 4, out: 250, tool: 500 }), ...cold, ...turn(3, { start: 12_000, rounds: 2, out: 300, tool: 200, runs: [2] })];
+    const plan = planDelegation([2, 2], shapesOf(records, () => true));
+    const [a, b] = plan.evidence;
+    expect(a.miss).toBe(b.miss); // the same run, warm
+    expect(a.hit).toBe(b.hit);
   });
 
   it("keeps the latest delegating turns of any class beside the class's own shapes", () => {

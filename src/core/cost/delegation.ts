@@ -4,12 +4,13 @@
 // - a prompt that names a number ("use two subagents", "3 agents", "a subagent") starts that
 //   many; one that asks for delegation without a number starts one to three, or, once earlier
 //   turns here delegated, as few to as many as they started;
-// - a prompt that does not ask starts none when most recent turns here started none (they were
-//   asked, as this one is not), else up to as many as the busiest earlier turn (delegationOf).
+// - a prompt that does not ask starts none once three recent turns here started none (it is
+//   priced like them), else up to as many as the busiest earlier turn (delegationOf).
 // What a run costs. Once earlier turns started runs (their ledger lines, shapes.ts `runs`),
-// each run is priced from them — the cheapest and the dearest, at today's prices for the model
-// it ran on (a run at the caller's tier moves with the tier being priced), widened by
-// SHAPE_MARGIN. Before any: the class tables, each run a fresh context that loops like a
+// each run is priced from them — every run the cheapest (low); one the dearest and the others
+// the median run (high) — at today's prices for the model
+// it ran on (a run at the caller's tier moves with the tier being priced), its agent's prefix
+// cached (only the first run of a type reads it whole; `warm`), widened by SHAPE_MARGIN. Before any: the class tables, each run a fresh context that loops like a
 // routine turn, its prefix cached except in the high case's first run (`tableRuns`).
 // The main agent's part of a delegating turn is priced from earlier delegating turns' own
 // lines when there are enough of them (their rounds: a Task call, the answer), else from all.
@@ -92,7 +93,7 @@ const started = (s: TurnShape): number => s.runs?.length ?? 0;
 export function planDelegation(runs: Span | undefined, shapes: readonly TurnShape[]): DelegationPlan {
   const delegating = shapes.filter((s) => started(s) > 0);
   const plain = shapes.filter((s) => started(s) === 0);
-  const evidence = delegating.flatMap((s) => (s.runs ?? []).map((r) => ({ ...r, inherits: r.tier !== undefined && r.tier === s.tier })));
+  const evidence = warm(delegating.flatMap((s) => (s.runs ?? []).map((r) => ({ ...r, inherits: r.tier !== undefined && r.tier === s.tier }))));
   const mostly = plain.length > 0 ? plain : shapes;
   if (!runs || runs[1] <= 0) return { runs: [0, 0], evidence, shapes: mostly };
   if (runs[0] >= 1) {
@@ -102,9 +103,22 @@ export function planDelegation(runs: Span | undefined, shapes: readonly TurnShap
     const span: Span = runs[0] === runs[1] ? runs : counts.length >= MIN_SHAPES ? [Math.min(...counts), Math.max(...counts)] : [runs[0], Math.max(runs[1], ...counts)];
     return { runs: span, evidence, ...(delegating.length > 0 ? { shapes: delegating, delegating: true as const } : { shapes }) };
   }
-  // Not asked, though earlier turns delegated: most turns here start none → none.
-  if (plain.length >= MIN_SHAPES && plain.length > delegating.length) return { runs: [0, 0], evidence, shapes: plain };
+  // Not asked, though earlier turns delegated: priced like the recent turns that started none,
+  // when there are enough of them (a model that delegates unasked shows as a turn above it).
+  if (plain.length >= MIN_SHAPES) return { runs: [0, 0], evidence, shapes: plain };
   return { runs, evidence, shapes };
+}
+
+/** The runs as they cost once their agent's prefix is cached: a run whose first request missed
+ *  more than the least any run on its model did (the first run of its type) is priced as if it
+ *  had missed only that much — the prefix stays cached for the runs after it. */
+function warm<T extends RunShape>(runs: T[]): T[] {
+  const least = new Map<string, number>();
+  for (const r of runs) least.set(r.model, Math.min(least.get(r.model) ?? Infinity, r.firstMiss));
+  return runs.map((r) => {
+    const extra = Math.max(0, Math.min(r.miss, r.firstMiss - (least.get(r.model) ?? r.firstMiss)));
+    return extra > 0 ? { ...r, miss: r.miss - extra, hit: r.hit + extra, firstMiss: r.firstMiss - extra } : r;
+  });
 }
 
 /** A case's subagent part: tokens (for the rounds shown) and money, priced per run. */
@@ -118,8 +132,8 @@ export interface RunsCost {
 const TASK_PROMPT_TOKENS = 300;
 
 /** What the plan's runs add in one case (0 low, 1 high) at `tier`. From evidence: each run the
- *  cheapest (low) or dearest (high) earlier run, priced for the model it ran on now, widened by
- *  SHAPE_MARGIN. From the tables: fresh contexts of `prefixTokens` that loop like routine turns
+ *  cheapest earlier run (low), or one the dearest and the rest the median (high), priced for the
+ *  model it ran on now, widened by SHAPE_MARGIN. From the tables: fresh contexts of `prefixTokens` that loop like routine turns
  *  at this tier. Undefined when a price is missing (the caller then leaves runs out). */
 export function runsCost(plan: DelegationPlan, k: 0 | 1, tier: TierName, tiers: TierProfiles, table: PriceTable, now: Date, prefixTokens: number): RunsCost | undefined {
   const n = plan.runs[k];
@@ -132,10 +146,13 @@ export function runsCost(plan: DelegationPlan, k: 0 | 1, tier: TierName, tiers: 
       return p.ok ? { r, usd: bill(r, p.usd), cny: bill(r, p.cny) } : undefined;
     });
     if (priced.some((x) => x === undefined)) return undefined;
-    const ok = priced as Array<{ r: RunShape; usd: number; cny: number }>;
-    const pick = ok.reduce((a, b) => (k === 0 ? (b.usd < a.usd ? b : a) : b.usd > a.usd ? b : a));
-    const m = SHAPE_MARGIN[k] * n;
-    return { tokens: { ...scale(pick.r, m), rounds: pick.r.rounds * n }, usd: pick.usd * m, cny: pick.cny * m };
+    const ok = (priced as Array<{ r: RunShape; usd: number; cny: number }>).sort((a, b) => a.usd - b.usd);
+    // Low: every run the cheapest. High: one run the dearest, the others the median run (the
+    // runs of one turn are mostly of one kind; at most one is expected to be the dear kind).
+    const runs = k === 0 ? Array.from({ length: n }, () => ok[0]) : [ok[ok.length - 1], ...Array.from({ length: n - 1 }, () => ok[Math.floor(ok.length / 2)])];
+    const m = SHAPE_MARGIN[k];
+    const sum = runs.reduce((a, x) => ({ tokens: plus(a.tokens, { ...scale(x.r, m), rounds: x.r.rounds }), usd: a.usd + x.usd * m, cny: a.cny + x.cny * m }), { tokens: NO_TOKENS, usd: 0, cny: 0 });
+    return sum;
   }
   const p = priceFor(tiers[tier].model, now, table);
   if (!p.ok) return undefined;

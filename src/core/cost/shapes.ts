@@ -24,6 +24,8 @@ export interface RunShape {
   hit: number;
   miss: number;
   output: number;
+  /** Its first request's cache misses (the agent's prefix, when no earlier run left it cached). */
+  firstMiss: number;
 }
 
 export interface TurnShape {
@@ -59,7 +61,7 @@ export function shapesOf(records: readonly LedgerRecord[], keep: (r: LedgerRecor
       const byRun = runs.get(k) ?? new Map<string, RunShape>();
       runs.set(k, byRun);
       const id = r.agentSession ?? r.agent;
-      const run = byRun.get(id) ?? { model: r.model, ...(r.tier ? { tier: r.tier } : {}), rounds: 0, hit: 0, miss: 0, output: 0 };
+      const run = byRun.get(id) ?? { model: r.model, ...(r.tier ? { tier: r.tier } : {}), rounds: 0, hit: 0, miss: 0, output: 0, firstMiss: r.miss };
       byRun.set(id, run);
       run.rounds += 1;
       run.hit += r.hit;
