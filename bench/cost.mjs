@@ -16,7 +16,15 @@
 //    the simulator billed it, the sum of its turns' costUsd and its usage ledger's lines are
 //    printed beside: the first should equal cache.mjs's figure, the others should add up to it.
 //
+// 3. The same calibration on a real-shaped session with subagents (bench/subagent-sessions.mjs):
+//    coding turns and, every third turn, one that starts one to three Task subagents (explore at
+//    chat-fast, now and then a general-purpose one at the caller's tier); a turn's actual cost
+//    includes its subagents' requests, as the REPL's "this turn" does. The by-class table adds
+//    the turns that started subagents as a class of their own. The cache benchmark's agents have
+//    no Task tool, so this session has no totals row.
+//
 // Everything is priced at today 12:00 UTC (off-peak on every day), the instant cache.mjs uses.
+// BENCH_COST_TURNS=file.json writes every turn's range, cost and subagent part, for calibration.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -102,6 +110,7 @@ export async function estimateRun(spec, at = offPeakToday()) {
       const lines = ledger.filter((r) => r.session === t.sessionId && r.turn === t.turn);
       t.ranAt = [...new Set(lines.filter((r) => r.agent === undefined).map((r) => r.tier))].join("+");
       t.runs = new Set(lines.filter((r) => r.agent !== undefined).map((r) => r.agentSession)).size;
+      t.runsUsd = lines.filter((r) => r.agent !== undefined).reduce((a, r) => a + r.usd, 0);
     }
     // Every request the simulator billed, in order, with whether it was a compaction digest.
     const billed = sim.requests.filter((r) => r.usage).map((r, k) => ({ usd: costOf(r.usage, "deepseek-flash", at).usd, digest: model.replies[k].digest }));

@@ -21,9 +21,9 @@ const usage = (prompt: number, completion: number, hitShare = 0.98): Usage => ({
 let clock = 0;
 /** The ledger lines of a main turn of `rounds` requests and of each subagent run it started
  *  (`runs`: rounds of each; an explore run at chat-fast on flash, 2 000 prompt tokens a round). */
-function turn(n: number, o: { start: number; rounds: number; out: number; tool: number; runs?: number[]; taskClass?: string; runTier?: string; runModel?: string }): LedgerRecord[] {
+function turn(n: number, o: { start: number; rounds: number; out: number; tool: number; runs?: number[]; taskClass?: string; runTier?: string; runModel?: string; asked?: [number, number] }): LedgerRecord[] {
   const lines: LedgerRecord[] = [];
-  const estimate = { tier: "chat-full", lowUsd: 0, highUsd: 1, taskClass: o.taskClass ?? "routine" };
+  const estimate = { tier: "chat-full", lowUsd: 0, highUsd: 1, taskClass: o.taskClass ?? "routine", ...(o.asked ? { subagents: o.asked } : {}) };
   let prompt = o.start;
   for (let k = 0; k < o.rounds; k++) {
     const u = usage(prompt, o.out);
@@ -139,6 +139,22 @@ describe("what the runs cost", () => {
     const [a, b] = plan.evidence;
     expect(a.miss).toBe(b.miss); // the same run, warm
     expect(a.hit).toBe(b.hit);
+  });
+
+  it("draws a delegating turn's main part from the earlier turns whose prompt asked (the ledger's estimate counted runs), not from one that delegated on its own besides its own work", () => {
+    const records = [
+      ...turn(1, { start: 8000, rounds: 2, out: 300, tool: 200, runs: [2], asked: [1, 3] }),
+      ...turn(2, { start: 10_000, rounds: 6, out: 400, tool: 3000, runs: [2], asked: [0, 2] }), // delegated unasked
+      ...turn(3, { start: 12_000, rounds: 2, out: 300, tool: 200, runs: [2, 2], asked: [2, 2] }),
+    ];
+    const shapes = shapesOf(records, () => true);
+    expect(shapes.map((s) => s.asked === true)).toEqual([true, false, true]);
+    const plan = planDelegation([2, 2], shapes);
+    expect(plan.shapes.map((s) => s.rounds)).toEqual([2, 2]);
+    const e = tierOf(estimateTurn({ prompt: "use two subagents", taskClass: "question", lastUsage: usage(14_000, 300), delegation: { runs: [2, 2], prefixTokens: 3000 }, shapes }, tiers, table, NOW).tiers, "chat-full");
+    const actual = cost(turn(4, { start: 14_300, rounds: 2, out: 300, tool: 200, runs: [2, 2] }));
+    expect(e.highUsd).toBeGreaterThanOrEqual(actual);
+    expect(e.highUsd).toBeLessThanOrEqual(3 * actual);
   });
 
   it("keeps the latest delegating turns of any class beside the class's own shapes", () => {

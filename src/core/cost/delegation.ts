@@ -13,7 +13,8 @@
 // cached (only the first run of a type reads it whole; `warm`), widened by SHAPE_MARGIN. Before any: the class tables, each run a fresh context that loops like a
 // routine turn, its prefix cached except in the high case's first run (`tableRuns`).
 // The main agent's part of a delegating turn is priced from earlier delegating turns' own
-// lines when there are enough of them (their rounds: a Task call, the answer), else from all.
+// lines (their rounds: a Task call, the answer) — those whose prompt asked, when there are any
+// (the ledger's estimate says so: LedgerEstimate.subagents) — else from all.
 
 import { priceFor } from "./prices.js";
 import { floorToCacheUnit } from "../tokens.js";
@@ -98,10 +99,14 @@ export function planDelegation(runs: Span | undefined, shapes: readonly TurnShap
   if (!runs || runs[1] <= 0) return { runs: [0, 0], evidence, shapes: mostly };
   if (runs[0] >= 1) {
     // Asked for: the number named; else what enough earlier delegating turns started, never
-    // fewer than one nor a narrower top than three before there are enough.
-    const counts = delegating.map(started);
+    // fewer than one nor a narrower top than three before there are enough. The main part is
+    // drawn from earlier turns that were asked too, when there are any (a turn that delegated
+    // on its own did its own work besides).
+    const asked = delegating.filter((s) => s.asked);
+    const like = asked.length > 0 ? asked : delegating;
+    const counts = like.map(started);
     const span: Span = runs[0] === runs[1] ? runs : counts.length >= MIN_SHAPES ? [Math.min(...counts), Math.max(...counts)] : [runs[0], Math.max(runs[1], ...counts)];
-    return { runs: span, evidence, ...(delegating.length > 0 ? { shapes: delegating, delegating: true as const } : { shapes }) };
+    return { runs: span, evidence, ...(like.length > 0 ? { shapes: like, delegating: true as const } : { shapes }) };
   }
   // Not asked, though earlier turns delegated: priced like the recent turns that started none,
   // when there are enough of them (a model that delegates unasked shows as a turn above it).

@@ -37,6 +37,8 @@ export interface TurnShape {
   toolPerRound: number;
   /** The subagent runs the turn started, when it started any. */
   runs?: RunShape[];
+  /** Its prompt asked for delegation (its estimate counted at least one run in the low case). */
+  asked?: true;
 }
 
 /** Fewer shapes than this: the tables' ranges. */
@@ -88,10 +90,16 @@ export function shapesOf(records: readonly LedgerRecord[], keep: (r: LedgerRecor
       outputPerRound: output / rounds,
       toolPerRound: rounds > 1 ? tool / (rounds - 1) : 0,
       ...(runs.has(k) ? { runs: [...runs.get(k)!.values()] } : {}),
+      ...(askedFor(first) ? { asked: true as const } : {}),
     });
   }
   out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return out.map(({ at: _at, ...s }) => s);
+}
+
+function askedFor(r: LedgerRecord): boolean {
+  const s: unknown = r.estimate?.subagents;
+  return Array.isArray(s) && typeof s[0] === "number" && s[0] >= 1;
 }
 
 /** The shapes an estimate of a `taskClass` turn draws on: the latest of that class when there
