@@ -255,7 +255,7 @@ class RunningCost implements CostControl {
     if (!tier) return;
     e ??= await this.estimated(sessionId, prompt, this.engineFor(sessionId)?.messages ?? []);
     const t = e.tiers.find((x) => x.tier === tier);
-    if (t && t.error === undefined) s.turnEstimate = { turn, value: { tier, lowUsd: t.lowUsd, highUsd: t.highUsd, taskClass: e.taskClass } };
+    if (t && t.error === undefined) s.turnEstimate = { turn, value: { tier, lowUsd: t.lowUsd, highUsd: t.highUsd, taskClass: e.taskClass, ...(e.subagents ? { subagents: [e.subagents[0], e.subagents[1]] } : {}) } };
   }
 
   async estimate(prompt: string, engine: Engine, opts: { attachments?: string[] } = {}): Promise<TurnCostEstimate> {
