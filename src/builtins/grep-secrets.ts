@@ -67,10 +67,26 @@ export function secretFilter(root: string, scope: SecretScope): SecretFilter {
     const near = places.filter((l) => starts.some((t) => isInside(t, l.path) || isInside(l.path, t)));
     return [...SECRET_NAME_GLOBS, ...near.flatMap(placeGlobs)];
   };
-  const reason = (abs: string): string | null => {
-    for (const l of places) if (isInside(l.path, abs)) return l.why;
-    return secretNameReason(abs.slice(abs.lastIndexOf("/") + 1));
+  // The walk asks about every file and folder it meets: a place is found by looking `abs` and
+  // its folders up in a map (as many lookups as `abs` is deep), not by testing ~100 places each
+  // (that test was half the built-in search's time). The first place in the list wins, as before.
+  const placeAt = new Map<string, number>();
+  places.forEach((l, i) => {
+    if (!placeAt.has(l.path)) placeAt.set(l.path, i);
+  });
+  const placeOf = (abs: string): SecretLocation | null => {
+    if (!PLAIN_PATH.test(abs)) {
+      for (const l of places) if (isInside(l.path, abs)) return l;
+      return null;
+    }
+    let best = -1;
+    for (let p = abs; p.length > 0; p = p.slice(0, Math.max(p.lastIndexOf("/"), 0))) {
+      const i = placeAt.get(p);
+      if (i !== undefined && (best < 0 || i < best)) best = i;
+    }
+    return best < 0 ? null : places[best];
   };
+  const reason = (abs: string): string | null => placeOf(abs)?.why ?? secretNameReason(abs.slice(abs.lastIndexOf("/") + 1));
   const sameAs: Array<{ abs: string; why: string }> = [];
   const known = new Map<string, boolean>();
   return {
@@ -93,6 +109,10 @@ export function secretFilter(root: string, scope: SecretScope): SecretFilter {
     },
   };
 }
+
+/** An absolute POSIX path as path.resolve leaves it (no `//`, `.` or `..` segment, no trailing
+ *  `/`): its folders are its prefixes up to each `/`. */
+const PLAIN_PATH = /^\/(?!.*\/\/)(?!.*\/\.\.?(\/|$))(?!.*\/$)/;
 
 /** The fixed places, as given and with symlinks followed; a place that holds the project root
  *  itself is left out (a project inside ~/.ssh is the person's own choice, and rg could not
