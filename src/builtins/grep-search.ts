@@ -217,23 +217,45 @@ function countTo(text: string, from: number, to: number, line: number): number {
 
 /** Append rg's content lines for one file; returns whether anything has been printed so far. */
 function contentLines(shown: string, text: string, hits: number[], q: GrepQuery, printedAny: boolean, out: string[]): boolean {
-  const lines = text.split("\n");
-  if (text.endsWith("\n")) lines.pop();
+  const lines = lineReader(text);
   const isMatch = new Set(hits);
   const context = q.before > 0 || q.after > 0;
   let lastPrinted = 0;
   let printed = printedAny;
   for (const h of hits) {
     const from = Math.max(1, h - q.before, lastPrinted + 1);
-    const to = Math.min(lines.length, h + q.after);
+    const to = h + q.after;
     for (let n = from; n <= to; n++) {
+      const line = lines.at(n);
+      if (line === null) break; // past the last line
       // rg separates context groups, also a file's first group from the file before.
       if (context && printed && (lastPrinted === 0 || n !== lastPrinted + 1)) out.push("--");
       const sep = isMatch.has(n) ? ":" : "-";
-      out.push(q.lineNumbers ? `${shown}${sep}${n}${sep}${lines[n - 1]}` : `${shown}${sep}${lines[n - 1]}`);
+      out.push(q.lineNumbers ? `${shown}${sep}${n}${sep}${line}` : `${shown}${sep}${line}`);
       lastPrinted = n;
       printed = true;
     }
   }
   return printed;
+}
+
+/** Line `n` (1-based) of `text`, asked for in ascending order: the text is walked once up to the
+ *  last line asked for, never split whole (a 5 MB file with one match was split into 100k
+ *  strings). null past the last line (a final newline ends the last line, as rg counts). */
+function lineReader(text: string): { at(n: number): string | null } {
+  let lineNo = 1;
+  let start = 0;
+  const end = text.endsWith("\n") ? text.length - 1 : text.length;
+  return {
+    at(n) {
+      while (lineNo < n) {
+        const nl = text.indexOf("\n", start);
+        if (nl < 0 || nl >= end) return null;
+        start = nl + 1;
+        lineNo++;
+      }
+      const nl = text.indexOf("\n", start);
+      return text.slice(start, nl < 0 || nl > end ? end : nl);
+    },
+  };
 }
