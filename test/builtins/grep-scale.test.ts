@@ -1,11 +1,13 @@
-// Grep through rg runs rg in parallel (no `--sort path`, which makes rg walk and search on one
-// thread) and puts its output back in rg's sorted order itself: each file's lines come out
-// together, in whatever order the files finished, and are sorted here by path.
+// Grep at scale. Through rg: rg runs in parallel (no `--sort path`, which makes rg walk and
+// search on one thread) and its output is put back in rg's sorted order here (each file's lines
+// come out together, in whatever order the files finished); rg gets only the secret places the
+// search can reach. Built-in: files read whole are held within a byte budget.
 import { describe, expect, it } from "vitest";
 import { findRg } from "../../src/builtins/index.js";
 import { byFile, rgArgs } from "../../src/builtins/grep-rg.js";
 import type { GrepQuery } from "../../src/builtins/grep-search.js";
 import { secretFilter } from "../../src/builtins/grep-secrets.js";
+import { ByteBudget } from "../../src/builtins/grep-search.js";
 import { session, tempDir, writeTree } from "./helpers.js";
 
 const rg = findRg();
@@ -68,5 +70,43 @@ describe("rg is handed only the secret places a search can reach", () => {
     const f = secretFilter(root, { home: `${root}/home` });
     expect(f.globsFor(root)).toEqual(expect.arrayContaining(["/home/.ssh", "/home/.ssh/**"]));
     expect(f.globsFor(`${root}/src`).filter((g) => g.includes("/.ssh"))).toEqual([]);
+  });
+});
+
+describe("the built-in search holds files read whole within a byte budget", () => {
+  const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+  it("grants room in file order, lets a file wait while others hold the bytes, and lets a big file in alone", async () => {
+    const b = new ByteBudget(100);
+    const got: number[] = [];
+    const take = (j: number, bytes: number): void => void b.take(j, bytes).then(() => got.push(j));
+    take(1, 60); // its head came back first: it waits for file 0's turn
+    await tick();
+    expect(got).toEqual([]);
+    take(0, 60);
+    await tick();
+    expect(got).toEqual([0]); // 60 + 60 would pass the budget while file 0 holds its 60
+    take(2, 0); // needs no bytes, but comes after file 1
+    await tick();
+    expect(got).toEqual([0]);
+    b.give(60); // file 0 searched
+    await tick();
+    expect(got).toEqual([0, 1, 2]);
+    take(3, 500); // larger than the budget: waits until nothing is held, then goes alone
+    await tick();
+    expect(got).toEqual([0, 1, 2]);
+    b.give(60);
+    await tick();
+    expect(got).toEqual([0, 1, 2, 3]);
+  });
+
+  it("searches many long files, each read whole, with the same results", async () => {
+    const root = tempDir();
+    const tree: Record<string, string> = {};
+    const filler = `${"x".repeat(99)}\n`.repeat(1500); // 150 kB: longer than the head
+    for (let i = 0; i < 24; i++) tree[`big${String(i).padStart(2, "0")}.txt`] = `${filler}needle ${i}\n`;
+    writeTree(root, tree);
+    const r = await session({ root, rgPath: null }).call("Grep", { pattern: "needle", output_mode: "content", head_limit: 0 });
+    expect(r.content.split("\n")).toEqual(Array.from({ length: 24 }, (_, i) => `big${String(i).padStart(2, "0")}.txt:1501:needle ${i}`));
   });
 });
