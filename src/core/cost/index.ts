@@ -30,4 +30,4 @@ export {
   calibration, periodOf, spending, summarise,
   type Calibration, type CalibrationRow, type PeriodKind, type Summary, type SummaryRow, type TimeZoneMode,
 } from "./stats.js";
-export { columns, estimateLineVariants, formatCalibration, formatEstimateLine, formatStats, statsJson } from "./report.js";
+export { columns, ESTIMATED_MARK, estimatedNote, estimateLineVariants, formatCalibration, formatEstimateLine, formatStats, statsJson } from "./report.js";
