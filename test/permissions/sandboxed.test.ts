@@ -125,6 +125,18 @@ describe("where the repository's history holds a secret file (git-history.ts)", 
     },
   );
 
+  it.each([
+    ["git log -p", "Bash(git log:*)"], ["git show HEAD~1:.env", "Bash(git show:*)"], ["git diff HEAD~1 HEAD", "Bash(git diff:*)"],
+    ["git blame HEAD~1 -- .env", "Bash(git blame:*)"], ["git cat-file -p HEAD~1:.env", "Bash(git cat-file:*)"], ["git log -p", "Bash"],
+  ])("asks under an allow rule too, sandbox or not — a rule allows reading history, not the secret in it: %s under %s", (command, rule) => {
+    const env2 = repo(".env");
+    const rules = rulesOf({ user: { allow: [rule] } });
+    expect(bash(command, rules, env2)).toBe("ask");
+    expect(bash(command, rules, { ...env2, sandboxed: false })).toBe("ask");
+    // The same rules still allow what prints no secret.
+    expect(bash("git log --oneline", rulesOf({ user: { allow: ["Bash(git log:*)"] } }), { ...env2, sandboxed: false })).toBe("allow");
+  });
+
   it("notices a secret committed later in the session", () => {
     const env2 = repo(null);
     expect(bash("git log -p", none, env2)).toBe("allow");

@@ -127,6 +127,13 @@ const GIT_LOG_LIKE = new Set(["log", "whatchanged", "reflog"]);
 /** `git show` options that print metadata only (instead of the patch or the object). */
 const SHOW_METADATA = new Set(["--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary", "-s", "--no-patch", "--dirstat"]);
 
+/** A `git` part that can print a secret file kept in the repository's history, or null. Asked
+ *  under an allow rule too (`Bash(git log:*)` allows reading history, not the secrets in it: as
+ *  `cat .env` asks under `Bash(cat:*)`). */
+export function gitHistoryRead(part: ShellPart, root: string, historySecret: (dir: string) => boolean): Escape | null {
+  return part.name === "git" ? gitHistoryEscape(part, part.words.slice(1).map((w) => w.value), root, historySecret) : null;
+}
+
 function gitHistoryEscape(part: ShellPart, args: readonly string[], root: string, historySecret: (dir: string) => boolean): Escape | null {
   let i = 0;
   let elsewhere = false; // -C/--git-dir/--work-tree: another repository than the folder's

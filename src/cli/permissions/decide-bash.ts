@@ -33,7 +33,7 @@ import type { Word } from "../../lib/shell/lexer.js";
 import { fileEffects, type EditEffect, type FileEffects } from "../../lib/shell/effects.js";
 import { parseShell, type ShellPart } from "../../lib/shell/parser.js";
 import { programRisks } from "../../lib/shell/programs.js";
-import { escapesContainment } from "./contained.js";
+import { escapesContainment, gitHistoryRead } from "./contained.js";
 
 export interface BashEnv extends PathEnv {
   /** The Bash tool's current folder (relative paths and `cd` start here). */
@@ -119,7 +119,9 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
       const rule = ctx.bash.find((r) => r.kind === "allow" && r.match.type !== "tool" && matchBash(r, view, true) === "yes");
       const allow = rule ?? ctx.allowAll;
       const escape = !allow && ctx.env.sandboxed ? escapesContainment(part, ctx.env.root, ctx.env.home, ctx.env.historySecret, ctx.env.sandboxProxied === true) : null;
+      const history = allow && ctx.env.historySecret ? gitHistoryRead(part, ctx.env.root, ctx.env.historySecret) : null;
       if (allow && unsafe.length > 0) out.push(setsVariables(unsafe, label));
+      else if (history) out.push({ decision: "ask", reason: `'${label}' needs approval: ${history.why.replace(" the sandbox hides only in the working tree", "")}`, by: "secrets" });
       else if (allow) out.push(ruleVerdict("allow", allow, `'${label}' is allowed`));
       else if (ctx.env.sandboxed && !escape) out.push({ decision: "allow", reason: `'${label}' runs inside the sandbox, which contains what it does`, by: "sandbox" });
       else if (escape) out.push({ decision: "ask", reason: `'${label}' needs approval: the sandbox does not contain it (${escape.why})`, by: "sandbox" });
