@@ -6,6 +6,8 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AskAnswer, EventOf, JsonValue, PluginApi, SessionHandle, StreamEvent, Unsubscribe } from "../../src/contract/index.js";
+import { editorEffects, offersOf, type ClientOffers, type EditorCall } from "./editor.js";
+import type { EditorEffects } from "./link.js";
 import { AUTH_REQUIRED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, type Params, type Peer } from "./rpc.js";
 import { acpStopReason, replay, toolTitle, toolKind, updatesOf, type Update } from "./updates.js";
 
@@ -32,6 +34,10 @@ interface AcpSession {
 export class AcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
   private peer?: Peer;
+  /** What the editor offers (initialize): files and terminals through it. */
+  private offers: ClientOffers = { readTextFile: false, writeTextFile: false, terminal: false };
+  /** Calls of our sessions running now (callId → session and tool), for editor-io's routing. */
+  private readonly live = new Map<string, EditorCall>();
 
   constructor(private readonly api: PluginApi) {}
 
@@ -55,6 +61,7 @@ export class AcpAgent {
   async handle(method: string, p: Params): Promise<unknown> {
     switch (method) {
       case "initialize":
+        this.offers = offersOf(p.clientCapabilities);
         return this.initialize();
       case "authenticate":
         if (p.methodId !== AUTH_METHOD) throw new RpcError(INVALID_PARAMS, `unknown auth method '${String(p.methodId)}' (deepcode offers '${AUTH_METHOD}')`);
@@ -169,9 +176,26 @@ export class AcpAgent {
     this.peer?.notify("session/update", { sessionId, update });
   }
 
-  /** A call of one of our sessions starts running (past the gate): pending → in_progress. */
-  running(sessionId: string, callId: string): void {
+  /** A call of one of our sessions starts running (past the gate): pending → in_progress, and
+   *  its effects may go through the editor until the returned function says it ended. */
+  running(sessionId: string, callId: string, tool: string): (() => void) | undefined {
+    if (!this.sessions.has(sessionId)) return undefined;
     if (this.sessions.get(sessionId)?.calls.has(callId)) this.update(sessionId, { sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress" });
+    this.live.set(callId, { sessionId, tool });
+    return () => void this.live.delete(callId);
+  }
+
+  /** Files and commands through the editor, for editor-io (link.ts). */
+  effects(sandboxed: () => boolean): EditorEffects {
+    return editorEffects({
+      peer: () => this.peer,
+      offers: () => this.offers,
+      call: (callId) => (callId === undefined ? undefined : this.live.get(callId)),
+      sandboxed,
+      secretEnv: this.api.host.secretEnv,
+      terminal: (c, callId, terminalId) => this.update(c.sessionId, { sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress", content: [{ type: "terminal", terminalId }] }),
+      warn: (sessionId, message) => this.update(sessionId, { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `[warning] ${message}\n` } }),
+    });
   }
 
   /** A permission question for one of our sessions (or a subagent working for one): the
