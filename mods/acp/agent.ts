@@ -9,6 +9,7 @@ import type { AskAnswer, EventOf, JsonValue, PluginApi, SessionHandle, StreamEve
 import { editorEffects, offersOf, type ClientOffers, type EditorCall } from "./editor.js";
 import type { EditorEffects } from "./link.js";
 import { AUTH_REQUIRED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, type Params, type Peer } from "./rpc.js";
+import { mcpServersOf } from "./mcp.js";
 import { acpStopReason, replay, toolTitle, toolKind, updatesOf, type Update } from "./updates.js";
 
 export const PROTOCOL_VERSION = 1;
@@ -94,7 +95,7 @@ export class AcpAgent {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        mcpCapabilities: { http: true, sse: true },
       },
       authMethods: [{ id: AUTH_METHOD, name: "DeepSeek API key from deepcode setup", description: "the key `deepcode setup` stored (or DEEPSEEK_API_KEY); run `deepcode setup` in a terminal first" }],
       agentInfo: { name: "deepcode", title: "deepcode", version: this.api.host.version },
@@ -112,9 +113,7 @@ export class AcpAgent {
     if (real(cwd) !== real(this.api.root)) {
       throw new RpcError(INVALID_PARAMS, `deepcode acp serves the project it started in (${this.api.root}), not ${cwd}: start the agent with that folder as its working directory`);
     }
-    if (Array.isArray(p.mcpServers) && p.mcpServers.length > 0) {
-      throw new RpcError(INVALID_PARAMS, "deepcode acp does not take MCP servers from the editor yet: add them to .mcp.json or with `deepcode mcp add`");
-    }
+    const mcpServers = mcpServersOf(p.mcpServers);
     // One session at a time: the host's gate and subagents follow its current session, so an
     // earlier one is closed (session/load opens it again) — unless a prompt of it still runs.
     for (const [id, other] of this.sessions) {
@@ -123,7 +122,7 @@ export class AcpAgent {
     }
     let handle: SessionHandle;
     try {
-      handle = await this.api.sessions.start(resume === undefined ? {} : { resume });
+      handle = await this.api.sessions.start({ ...(resume === undefined ? {} : { resume }), ...(mcpServers ? { mcpServers } : {}) });
     } catch (err) {
       throw new RpcError(INVALID_PARAMS, err instanceof Error ? err.message : String(err));
     }

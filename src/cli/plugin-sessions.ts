@@ -27,7 +27,7 @@ export function pluginSessions(app: SessionApp, warn: (m: string) => void): Sess
         mentions = true;
         registerMentions(app.chain, app.root, { onNotes: (notes) => notes.forEach(warn) });
       }
-      const opts = app.engineOptions();
+      const opts = { ...app.engineOptions(), ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}) };
       if (options.resume !== undefined && !app.store.list().some((s) => s.id === options.resume)) {
         throw new Error(`no session '${options.resume}' in ${app.root} (deepcode sessions lists them)`);
       }

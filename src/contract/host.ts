@@ -170,6 +170,10 @@ export interface SessionHandle {
  *  engine) throws from `start`. */
 export interface SessionHost {
   /** Start a new session, or resume the stored one `resume` names (SessionBusyError when
-   *  another deepcode is writing it; an unknown id throws naming it). */
-  start(options?: { resume?: string }): Promise<SessionHandle>;
+   *  another deepcode is writing it; an unknown id throws naming it). `mcpServers`: MCP
+   *  servers this front end brings for the session (.mcp.json's `mcpServers` shape), the
+   *  person's own like `--mcp-config`'s — no project approval, the managed policy and the
+   *  permission gate as for every server; they reach the mcp mod in session.start and end
+   *  with the session. */
+  start(options?: { resume?: string; mcpServers?: Readonly<Record<string, JsonValue>> }): Promise<SessionHandle>;
 }
