@@ -17,6 +17,7 @@ const AUTH_METHOD = "deepcode-setup";
 const MODES = [
   { id: "default", name: "Default", description: "edits and commands ask, as your rules say" },
   { id: "acceptEdits", name: "Accept edits", description: "file edits inside the project go through without asking" },
+  { id: "plan", name: "Plan", description: "read-only planning turns on the planner; the answer is a plan: /plan go, /plan edit NOTES or /plan drop" },
 ];
 
 interface AcpSession {
@@ -25,6 +26,8 @@ interface AcpSession {
   /** The running prompt, settled when its turn has ended. */
   running?: Promise<unknown>;
   mode: string;
+  /** The command list the editor has (available_commands_update), as JSON. */
+  commandsSent?: string;
   acceptEdits?: Unsubscribe;
   /** What "always" answers allowed for the session (api.allow), taken back when it closes. */
   remembered: Unsubscribe[];
@@ -129,6 +132,8 @@ export class AcpAgent {
     const s: AcpSession = { handle, mode: "default", calls: new Map(), remembered: [] };
     this.sessions.set(handle.id, s);
     if (resume !== undefined) for (const u of replay(handle.history(), this.api.root)) this.update(handle.id, u);
+    // After the reply (session/new's names the session the update is for).
+    setImmediate(() => this.sessions.get(handle.id) === s && this.commands(s));
     const modes = { currentModeId: s.mode, availableModes: MODES };
     return resume === undefined ? { sessionId: handle.id, modes } : { modes };
   }
@@ -141,29 +146,56 @@ export class AcpAgent {
   }
 
   private async prompt(s: AcpSession, p: Params): Promise<unknown> {
-    const text = promptText(p.prompt, this.api.root);
+    const typed = promptText(p.prompt, this.api.root);
+    // Plan mode as the REPL's: a prompt that is not a command is planned (`/plan -- …`).
+    const text = s.mode === "plan" && !typed.trimStart().startsWith("/") ? `/plan -- ${typed}` : typed;
     const controller = new AbortController();
     s.turn = controller;
     let final: Extract<StreamEvent, { type: "turn.complete" }> | undefined;
+    // What a command shows (`/mcp`, "the plan waits: …") is the agent's message.
+    const print = (t: string): void => this.update(s.handle.id, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t.endsWith("\n") ? t : `${t}\n` } });
     try {
-      for await (const ev of s.handle.submit(text, { signal: controller.signal })) {
+      for await (const ev of s.handle.submit(text, { signal: controller.signal, print })) {
         for (const u of updatesOf(ev, this.api.root, s.calls)) this.update(s.handle.id, u);
         if (ev.type === "turn.complete") final = ev;
       }
     } finally {
       s.turn = undefined;
       s.calls.clear();
+      this.afterPrompt(s);
     }
     if (controller.signal.aborted) return { stopReason: "cancelled" };
-    if (!final) throw new Error("the turn ended without turn.complete (a bug)");
+    if (!final) return { stopReason: "end_turn" }; // a command that only showed something
     if (final.stopReason === "error") throw new RpcError(-32603, final.error ?? "the turn failed", { sessionId: s.handle.id });
     return { stopReason: acpStopReason(final.stopReason), _meta: { deepcode: { stopReason: final.stopReason, costUsd: final.costUsd, usage: final.usage } } };
   }
 
-  private setMode(p: Params): unknown {
+  /** After a prompt: plan mode left (`/plan go`, `/plan drop`) is the default mode again; a
+   *  changed command list (an MCP server's prompts arrived) is sent. */
+  private afterPrompt(s: AcpSession): void {
+    if (s.mode === "plan" && this.api.statusOf("plan")?.planning === false) {
+      s.mode = "default";
+      this.update(s.handle.id, { sessionUpdate: "current_mode_update", currentModeId: "default" });
+    }
+    this.commands(s);
+  }
+
+  /** available_commands_update, when the list differs from the one the editor has. */
+  private commands(s: AcpSession): void {
+    const list = s.handle.commands().map((c) => ({ name: c.name, description: c.description, ...(c.hint ? { input: { hint: c.hint } } : {}) }));
+    const text = JSON.stringify(list);
+    if (text === s.commandsSent) return;
+    s.commandsSent = text;
+    this.update(s.handle.id, { sessionUpdate: "available_commands_update", availableCommands: list });
+  }
+
+  private async setMode(p: Params): Promise<unknown> {
     const s = this.session(p);
     const mode = stringParam(p, "modeId");
     if (!MODES.some((m) => m.id === mode)) throw new RpcError(INVALID_PARAMS, `no mode '${mode}' (deepcode offers ${MODES.map((m) => m.id).join(", ")})`);
+    if (mode === "plan" && this.api.statusOf("plan") === undefined) throw new RpcError(INVALID_PARAMS, "plan mode is not available: the plan mod did not load");
+    if (s.turn) throw new RpcError(INVALID_PARAMS, "a prompt is running in this session: change the mode after it ends (or session/cancel it)");
+    if (s.mode === "plan" && mode !== "plan") for await (const ev of s.handle.submit("/plan off")) void ev; // leaves plan mode (prints only)
     s.acceptEdits?.();
     s.acceptEdits = mode === "acceptEdits" ? this.api.allow(["Edit(/**)", "Write(/**)"], { sessionId: s.handle.id }) : undefined;
     s.mode = mode;

@@ -36,7 +36,7 @@ import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "./cost/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { pluginServices } from "./plugin-services.js";
-import { pluginSessions } from "./plugin-sessions.js";
+import { pluginSessions, type SessionCommandLines } from "./plugin-sessions.js";
 import { Spawner, spawnLimits } from "./spawn.js";
 import type { AssembleOptions } from "./assemble-options.js";
 import { settingsView } from "./settings/view.js";
@@ -61,6 +61,8 @@ export interface App {
   permissions: PermissionSetup;
   sessionRules: SessionRules;
   registry: ToolRegistry;
+  /** Slash commands in sessions plugins drive (session-commands.ts, set by runPluginSubcommand). */
+  commandLines?: SessionCommandLines;
   /** Slash commands plugins contributed (api.command); the REPL lists and runs them. */
   commands: CommandRegistry;
   /** `@` completers plugins contributed (api.mentions). */

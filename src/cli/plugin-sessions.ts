@@ -3,7 +3,7 @@
 // chain — `deepcode acp` is a front end like the REPL, not a second loop. The first session
 // registers the @-mention expansion `-p` and the REPL register for themselves.
 
-import type { SessionHandle, SessionHost } from "../contract/index.js";
+import type { SessionCommand, SessionHandle, SessionHost, StreamEvent } from "../contract/index.js";
 import type { Chain } from "../core/chain.js";
 import { Engine, type EngineOptions } from "../core/engine/engine.js";
 import type { SessionStore } from "../core/session/store.js";
@@ -17,6 +17,16 @@ interface SessionApp {
   engine?: Engine;
   cost?: { flush(): Promise<void> };
   engineOptions(): EngineOptions;
+  commandLines?: SessionCommandLines;
+}
+
+/** Slash commands in these sessions (session-commands.ts, which this file must not import:
+ *  it needs the REPL's command runner, and assembly imports this file). */
+export interface SessionCommandLines {
+  /** What a prompt may start with, for a front end's list (custom commands win a name). */
+  list(): SessionCommand[];
+  /** Run `/name args` in the engine's session; undefined: the text names no command. */
+  run(engine: Engine, text: string, o: { signal?: AbortSignal; print(text: string): void }): AsyncIterable<StreamEvent> | undefined;
 }
 
 export function pluginSessions(app: SessionApp, warn: (m: string) => void): SessionHost {
@@ -44,7 +54,9 @@ function handleOf(app: SessionApp, engine: Engine): SessionHandle {
   return Object.freeze({
     id: engine.sessionId,
     resumed: engine.wasResumed,
-    submit: (prompt: string, options: { signal?: AbortSignal } = {}) => engine.submit(prompt, { signal: options.signal }),
+    submit: (prompt: string, options: { signal?: AbortSignal; print?: (text: string) => void } = {}) =>
+      app.commandLines?.run(engine, prompt, { signal: options.signal, print: options.print ?? (() => undefined) }) ?? engine.submit(prompt, { signal: options.signal }),
+    commands: () => app.commandLines?.list() ?? [],
     history: () => engine.messages,
     close: async (reason = "exit") => {
       await engine.close(reason);

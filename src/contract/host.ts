@@ -151,6 +151,14 @@ export type StatusOf<K extends string> = K extends keyof KnownStatus ? KnownStat
 
 /** One engine session a plugin drives (PluginApi.sessions): the same engine, chain, gate,
  *  sandbox and session file as the REPL's and `-p`'s — no second loop. */
+/** A slash command a session takes (SessionHandle.commands). */
+export interface SessionCommand {
+  name: string;
+  description: string;
+  /** What its arguments are, when it says. */
+  hint?: string;
+}
+
 export interface SessionHandle {
   /** The session's id (what `deepcode sessions` lists and `-r` resumes). */
   readonly id: string;
@@ -159,7 +167,13 @@ export interface SessionHandle {
   /** Run one turn with this prompt, as if the person had typed it at the REPL (mentions
    *  expand). The stream ends with exactly one `turn.complete`; aborting `signal` stops the
    *  turn as Ctrl-C does (stopReason `interrupted`, what happened kept). One turn at a time. */
-  submit(prompt: string, options?: { signal?: AbortSignal }): AsyncIterable<StreamEvent>;
+  submit(prompt: string, options?: { signal?: AbortSignal; print?: (text: string) => void }): AsyncIterable<StreamEvent>;
+  /** What a prompt may start with (`/name args`): custom commands (project, person, enabled
+   *  plugins) and the commands mods contribute (skills, MCP prompts, /mcp, /plan). Such a
+   *  prompt runs the command as the REPL does (not interactive: nothing asks the person through
+   *  it); what it shows goes to submit's `print`, the prompt it makes runs as turns on the
+   *  stream — none when it only shows something, so no `turn.complete` then. */
+  commands(): readonly SessionCommand[];
   /** The conversation as stored (system prompt first), for a client that replays it. */
   history(): readonly ChatMessage[];
   /** End the session (releases its lock; closing again does nothing). */

@@ -16,7 +16,7 @@ describe("deepcode acp: modes, plans, limits and errors", () => {
     const { result, editor } = await withAgent(r, async (ctx) => {
       await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
-      expect(s.modes?.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits"]);
+      expect(s.modes?.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "plan"]);
       await ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "acceptEdits" });
       const bad = await ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "yolo" }).then(() => "set", (e: Error) => e.message);
       const p = await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "edit a.txt" }] });
