@@ -10,6 +10,7 @@ import { editorEffects, offersOf, type ClientOffers, type EditorCall } from "./e
 import type { EditorEffects } from "./link.js";
 import { AUTH_REQUIRED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, type Params, type Peer } from "./rpc.js";
 import { mcpServersOf } from "./mcp.js";
+import { configOptions, setConfigOption } from "./config.js";
 import { acpStopReason, replay, toolTitle, toolKind, updatesOf, type Update } from "./updates.js";
 
 export const PROTOCOL_VERSION = 1;
@@ -87,6 +88,8 @@ export class AcpAgent {
         return undefined;
       case "session/set_mode":
         return this.setMode(p);
+      case "session/set_config_option":
+        return setConfigOption(this.api, this.session(p).handle, p);
       default:
         throw new RpcError(METHOD_NOT_FOUND, `deepcode acp has no method '${method}'`);
     }
@@ -135,7 +138,8 @@ export class AcpAgent {
     // After the reply (session/new's names the session the update is for).
     setImmediate(() => this.sessions.get(handle.id) === s && this.commands(s));
     const modes = { currentModeId: s.mode, availableModes: MODES };
-    return resume === undefined ? { sessionId: handle.id, modes } : { modes };
+    const configs = configOptions(this.api, handle);
+    return resume === undefined ? { sessionId: handle.id, modes, configOptions: configs } : { modes, configOptions: configs };
   }
 
   private session(p: Params): AcpSession {

@@ -15,7 +15,7 @@ interface SessionApp {
   root: string;
   store: SessionStore;
   engine?: Engine;
-  cost?: { flush(): Promise<void> };
+  cost?: { flush(): Promise<void>; tierMode(): { kind: string; tier?: string }; setTier(name: string): { ok: boolean; message: string } };
   engineOptions(): EngineOptions;
   commandLines?: SessionCommandLines;
 }
@@ -57,6 +57,22 @@ function handleOf(app: SessionApp, engine: Engine): SessionHandle {
     submit: (prompt: string, options: { signal?: AbortSignal; print?: (text: string) => void } = {}) =>
       app.commandLines?.run(engine, prompt, { signal: options.signal, print: options.print ?? (() => undefined) }) ?? engine.submit(prompt, { signal: options.signal }),
     commands: () => app.commandLines?.list() ?? [],
+    settings: () => {
+      const mode = app.cost?.tierMode();
+      return { model: engine.profile.model, tier: mode === undefined || mode.kind === "model" ? "default" : mode.kind === "auto" ? "auto" : (mode.tier ?? "default") };
+    },
+    configure: (change: { model?: string; tier?: string }) => {
+      if (change.tier !== undefined) {
+        if (!app.cost) throw new Error("tiers are not available in this run");
+        const r = app.cost.setTier(change.tier);
+        if (!r.ok) throw new Error(r.message);
+      }
+      if (change.model !== undefined) {
+        if (!change.model.trim()) throw new Error("the model name is empty");
+        engine.setModel(change.model);
+        if (change.tier === undefined) app.cost?.setTier("default"); // a chosen model: tiers follow it again, as /model
+      }
+    },
     history: () => engine.messages,
     close: async (reason = "exit") => {
       await engine.close(reason);

@@ -174,6 +174,13 @@ export interface SessionHandle {
    *  it); what it shows goes to submit's `print`, the prompt it makes runs as turns on the
    *  stream — none when it only shows something, so no `turn.complete` then. */
   commands(): readonly SessionCommand[];
+  /** The session's model and tier, as `/model` and `/tier` show them: `tier` is `auto`,
+   *  `default` (follows the model) or a tier's name (chat-fast, chat-full, reasoner-budget,
+   *  reasoner). The tier choice is the run's, like the REPL's `/tier`. */
+  settings(): { model: string; tier: string };
+  /** Switch the model (as `/model NAME`: tiers follow it again; the next request re-reads the
+   *  context once) or the tier (as `/tier`); a value it does not take throws, naming it. */
+  configure(change: { model?: string; tier?: string }): void;
   /** The conversation as stored (system prompt first), for a client that replays it. */
   history(): readonly ChatMessage[];
   /** End the session (releases its lock; closing again does nothing). */

@@ -74,3 +74,34 @@ describe("deepcode acp: plan mode", () => {
     expect(updates<{ currentModeId: string }>(editor, "current_mode_update").map((u) => u.currentModeId)).toEqual(["plan", "default"]);
   });
 });
+
+describe("deepcode acp: model and tier as config options", () => {
+  it("offers the model and the tier, switches the model for the next request, pins a tier, and names a bad value", async () => {
+    rig = await acpRig({ replies: [{ content: "one" }, { content: "two" }] });
+    const r = rig;
+    const { result } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      type Select = { id: string; currentValue: string; options: Array<{ value: string; description?: string }> };
+      const opts = (s.configOptions ?? []) as unknown as Select[];
+      const model = opts.find((o) => o.id === "model")!;
+      const other = model.options.map((o) => o.value).find((v) => v !== model.currentValue)!;
+      const switched = (await ctx.request("session/set_config_option", { sessionId: s.sessionId, configId: "model", value: other })).configOptions as unknown as Select[];
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "first" }] });
+      const pinned = (await ctx.request("session/set_config_option", { sessionId: s.sessionId, configId: "tier", value: "chat-fast" })).configOptions as unknown as Select[];
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "second" }] });
+      const bad = await ctx.request("session/set_config_option", { sessionId: s.sessionId, configId: "tier", value: "turbo" }).then(() => "set", (e: Error) => e.message);
+      return { opts, other, switched, pinned, bad };
+    });
+    expect(result.opts.map((o) => o.id)).toEqual(["model", "tier"]);
+    expect(result.opts[1].currentValue).toBe("default");
+    expect(result.opts[1].options.map((o) => o.value)).toEqual(expect.arrayContaining(["default", "auto", "chat-fast", "reasoner"]));
+    expect(result.switched[0].currentValue).toBe(result.other);
+    expect(result.pinned[1].currentValue).toBe("chat-fast");
+    const models = r.sim.requests.filter((q) => q.path.endsWith("/chat/completions")).map((q) => (q.json as { model: string }).model);
+    expect(models[0]).toBe(result.other);
+    const fast = result.opts[1].options.find((o) => o.value === "chat-fast")?.description?.split(",")[0];
+    expect(models[1]).toBe(fast);
+    expect(result.bad).toContain('unknown tier "turbo"');
+  });
+});
