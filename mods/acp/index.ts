@@ -1,6 +1,8 @@
 // Built-in mod: acp — `deepcode acp`, deepcode as an Agent Client Protocol agent: an editor
 // (Zed, JetBrains, Neovim, Emacs) starts it and speaks JSON-RPC 2.0 on its stdin/stdout
-// (agent.ts: the methods; rpc.ts: the transport; updates.ts: what the stream becomes).
+// (agent.ts: the methods; rpc.ts: the transport; updates.ts: what the stream becomes; mcp.ts:
+// the editor's MCP servers; config.ts: model and tier; editor.ts with editor-io.ts, a second
+// mod innermost in the builtin tier: files and commands through the editor).
 //
 // Turns run in engine sessions the plugin API opens (api.sessions), through the same chain as
 // the REPL and `-p`. The editor is a person: this mod sits in the prepend tier before
