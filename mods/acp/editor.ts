@@ -26,6 +26,8 @@ export function offersOf(caps: unknown): ClientOffers {
 const FILE_TOOLS = new Set(["Read", "Write", "Edit", "MultiEdit"]);
 /** Terminal output kept by the editor for one command (its outputByteLimit). */
 const TERMINAL_OUTPUT_BYTES = 1024 * 1024;
+/** How long after a kill the editor has to report the exit before the call ends without it. */
+const KILL_GRACE_MS = 5_000;
 
 export interface EditorCall {
   sessionId: string;
@@ -126,23 +128,32 @@ async function runInTerminal(peer: Peer, c: EditorCall, e: ProcessRunRequest & {
   d.terminal(c, e.callId, terminalId);
   let timedOut = false;
   let interrupted = false;
-  const kill = (): void =>
+  // An editor that does not report the exit after a kill does not hang the prompt.
+  let abandoned = false;
+  let giveUp: (() => void) | undefined;
+  const gaveUp = new Promise<null>((resolve) => (giveUp = () => ((abandoned = true), resolve(null))));
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const kill = (): void => {
+    grace ??= setTimeout(() => giveUp?.(), KILL_GRACE_MS);
     void peer.request("terminal/kill", ids).catch((err: Error) => d.warn(c.sessionId, `the editor did not kill terminal ${terminalId}: ${err.message}`));
+  };
   const timer = setTimeout(() => ((timedOut = true), kill()), e.timeoutMs);
   const onAbort = (): void => ((interrupted = true), kill());
   if (e.signal?.aborted) onAbort();
   else e.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const exit = (await peer.request("terminal/wait_for_exit", ids)) as { exitCode?: number | null; signal?: string | null } | null;
-    const out = (await peer.request("terminal/output", ids)) as { output?: unknown; truncated?: unknown } | null;
+    const exit = (await Promise.race([peer.request("terminal/wait_for_exit", ids), gaveUp])) as { exitCode?: number | null; signal?: string | null } | null;
+    const out = abandoned ? null : ((await Promise.race([peer.request("terminal/output", ids), gaveUp])) as { output?: unknown; truncated?: unknown } | null);
     const output = typeof out?.output === "string" ? out.output : "";
     if (output) e.onOutput?.(output);
     const cut = out?.truncated === true ? "[the editor's terminal kept only the end of the output]\n" : "";
     return { exitCode: typeof exit?.exitCode === "number" ? exit.exitCode : null, signal: typeof exit?.signal === "string" ? exit.signal : null, stdout: cut + output, stderr: "", timedOut, interrupted, durationMs: Date.now() - started, truncatedBytes: 0 };
   } finally {
     clearTimeout(timer);
+    if (grace) clearTimeout(grace);
     e.signal?.removeEventListener("abort", onAbort);
-    await peer.request("terminal/release", ids).catch((err: Error) => d.warn(c.sessionId, `the editor did not release terminal ${terminalId}: ${err.message}`));
+    const released = peer.request("terminal/release", ids).catch((err: Error) => d.warn(c.sessionId, `the editor did not release terminal ${terminalId}: ${err.message}`));
+    if (!abandoned) await released;
   }
 }
 

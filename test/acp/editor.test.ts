@@ -114,6 +114,38 @@ describe("deepcode acp: commands in the editor's terminal", () => {
     expect(shown?.content?.[0]).toEqual({ type: "terminal", terminalId: "term-1" });
   });
 
+  it("kills and releases the editor's terminal when the prompt is cancelled, and ends cancelled", async () => {
+    rig = await acpRig({ replies: [call("Bash", { command: "sleep 100" }), { content: "not reached" }] });
+    const r = rig;
+    writeFileSync(join(r.env.home, "settings.json"), JSON.stringify({ sandbox: { enabled: false } }));
+    const calls: string[] = [];
+    let exited: (() => void) | undefined;
+    let killed = false;
+    const gone = { exitCode: null, signal: "SIGTERM" };
+    let created: (() => void) | undefined;
+    const running = new Promise<void>((resolve) => (created = resolve));
+    const { result } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: { terminal: true } });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      const p = ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "wait" }] });
+      await running;
+      await ctx.notify("session/cancel", { sessionId: s.sessionId });
+      return p;
+    }, {
+      client: (app) => app
+        .onRequest("terminal/create", () => ((calls.push("create"), created?.()), { terminalId: "term-2" }))
+        // As a real terminal: waiting ends when the command is killed, also if it was killed first.
+        .onRequest("terminal/wait_for_exit", () => ((calls.push("wait_for_exit")), new Promise((resolve) => (killed ? resolve(gone) : (exited = () => resolve(gone))))))
+        .onRequest("terminal/kill", () => ((calls.push("kill"), (killed = true), exited?.()), {}))
+        .onRequest("terminal/output", () => ((calls.push("output")), { output: "", truncated: false }))
+        .onRequest("terminal/release", () => ((calls.push("release")), {})),
+    });
+    expect(result.stopReason).toBe("cancelled");
+    expect(calls).toContain("kill");
+    expect(calls.at(-1)).toBe("release");
+    expect(calls.filter((c) => c === "create")).toHaveLength(1);
+  });
+
   it("keeps a sandboxed command here, under the sandbox, even when the editor offers a terminal", async () => {
     rig = await acpRig({ replies: [call("Bash", { command: "touch made" }), { content: "done" }] });
     const r = rig;
