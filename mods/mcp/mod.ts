@@ -86,7 +86,10 @@ export class McpMod {
    *  at once, and the first turn waits for them. The last session's brought servers go. */
   adopt(cfgs: readonly ServerConfig[]): void {
     const own = this.servers.filter((s) => !this.brought.has(s));
-    for (const s of this.brought) void s.stop("off", "its session ended");
+    for (const s of this.brought) {
+      s.release(); // its tool names are free for the next session's servers
+      void s.stop("off", "its session ended");
+    }
     const fresh = cfgs.filter((c) => !own.some((s) => s.name === c.name)).map((c) => this.server(c));
     for (const c of cfgs) if (own.some((s) => s.name === c.name)) this.api.log.warn(`MCP server "${c.name}" the editor brings has the name of a configured one: the configured one is kept`);
     this.brought = new Set(fresh);

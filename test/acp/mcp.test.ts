@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { McpServer } from "@agentclientprotocol/sdk";
 import { acpRig, call, withAgent, type AcpRig } from "./helpers.js";
 
 const SCRIPTED = fileURLToPath(new URL("../mcp/fixtures/scripted-server.mjs", import.meta.url));
@@ -34,6 +35,24 @@ describe("deepcode acp: the editor's MCP servers", () => {
     // The gate asked the editor's person about the call (MCP tools ask), and no approval question came first.
     expect(editor.permissions.map((q) => q.toolCall.title)).toEqual([expect.stringContaining("mcp__editor-echo__echo")]);
     expect(second.messages.filter((m) => m.role === "tool").map((m) => m.content).join("\n")).toContain(`echo: {"text":"from the editor's server"}`);
+  });
+
+  it("starts the editor's servers again for session/load, and the loaded session calls them", async () => {
+    rig = await acpRig({ replies: [call("mcp__editor-echo__echo", { text: "one" }), { content: "first" }, call("mcp__editor-echo__echo", { text: "two" }), { content: "second" }] });
+    const r = rig;
+    const server: McpServer = { name: "editor-echo", command: process.execPath, args: [SCRIPTED], env: [] };
+    const { result } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [server] });
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "echo one" }] });
+      // Another session closes this one (and its servers); loading it brings them back.
+      await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
+      await ctx.request("session/load", { sessionId: s.sessionId, cwd: r.env.root, mcpServers: [server] });
+      return ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "echo two" }] });
+    });
+    expect(result.stopReason).toBe("end_turn");
+    const last = requestsOf(r).at(-1)!;
+    expect(last.messages.filter((m) => m.role === "tool").map((m) => m.content).join("\n")).toContain(`echo: {"text":"two"}`);
   });
 
   it("refuses a server a deny list names, saying so, and goes on without it", async () => {
