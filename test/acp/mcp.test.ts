@@ -1,13 +1,28 @@
 // `deepcode acp` with MCP servers the editor brings in session/new and session/load: they are
 // the session's servers, the person's own (no project approval), behind the permission gate.
 import { afterEach, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { acpRig, call, withAgent, type AcpRig } from "./helpers.js";
 
 const SCRIPTED = fileURLToPath(new URL("../mcp/fixtures/scripted-server.mjs", import.meta.url));
+
+const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
 
 let rig: AcpRig | undefined;
 afterEach(async () => {
@@ -53,6 +68,34 @@ describe("deepcode acp: the editor's MCP servers", () => {
     expect(result.stopReason).toBe("end_turn");
     const last = requestsOf(r).at(-1)!;
     expect(last.messages.filter((m) => m.role === "tool").map((m) => m.content).join("\n")).toContain(`echo: {"text":"two"}`);
+  });
+
+  it("connects to an HTTP server the editor brings (mcpCapabilities.http)", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let err = "";
+        const t = setTimeout(() => reject(new Error(`the everything server did not start: ${err}`)), 20_000);
+        child.stderr!.on("data", (d: Buffer) => {
+          err += d.toString();
+          if (/listening|running on port/i.test(err)) (clearTimeout(t), resolve());
+        });
+      });
+      rig = await acpRig({ replies: [call("mcp__ev__echo", { message: "over http" }), { content: "done" }] });
+      const r = rig;
+      const { result } = await withAgent(r, async (ctx) => {
+        await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+        const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [{ type: "http", name: "ev", url: `http://127.0.0.1:${port}/mcp`, headers: [] }] });
+        return ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "echo over http" }] });
+      });
+      expect(result.stopReason).toBe("end_turn");
+      const [first, second] = requestsOf(r);
+      expect(first.tools?.map((t) => t.function.name)).toContain("mcp__ev__echo");
+      expect(second.messages.filter((m) => m.role === "tool").map((m) => m.content).join("\n")).toContain("over http");
+    } finally {
+      child.kill();
+    }
   });
 
   it("refuses a server a deny list names, saying so, and goes on without it", async () => {
