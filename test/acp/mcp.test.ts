@@ -79,7 +79,9 @@ describe("deepcode acp: the editor's MCP servers", () => {
         const t = setTimeout(() => reject(new Error(`the everything server did not start: ${err}`)), 20_000);
         child.stderr!.on("data", (d: Buffer) => {
           err += d.toString();
-          if (/listening|running on port/i.test(err)) (clearTimeout(t), resolve());
+          if (!/listening|running on port/i.test(err)) return;
+          clearTimeout(t);
+          resolve();
         });
       });
       rig = await acpRig({ replies: [call("mcp__ev__echo", { message: "over http" }), { content: "done" }] });
