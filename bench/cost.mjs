@@ -16,13 +16,21 @@
 //    the simulator billed it, the sum of its turns' costUsd and its usage ledger's lines are
 //    printed beside: the first should equal cache.mjs's figure, the others should add up to it.
 //
+// 3. The same calibration on a real-shaped session with subagents (bench/subagent-sessions.mjs):
+//    coding turns and, every third turn, one that starts one to three Task subagents (explore at
+//    chat-fast, now and then a general-purpose one at the caller's tier); a turn's actual cost
+//    includes its subagents' requests, as the REPL's "this turn" does. The by-class table adds
+//    the turns that started subagents as a class of their own. The cache benchmark's agents have
+//    no Task tool, so this session has no totals row.
+//
 // Everything is priced at today 12:00 UTC (off-peak on every day), the instant cache.mjs uses.
+// BENCH_COST_TURNS=file.json writes every turn's range, cost and subagent part, for calibration.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assemble } from "../dist/src/cli/assemble.js";
-import { installCost } from "../dist/src/cli/cost/index.js";
+import { installCost } from "../dist/src/core/cost/run/index.js";
 import { Engine } from "../dist/src/core/engine/engine.js";
 import { costOf, parseLedger, TASK_CLASSES } from "../dist/src/core/cost/index.js";
 import { startSimulator } from "../test/sim/server.mjs";
@@ -30,6 +38,7 @@ import { AGENTS_MD_CHANGED, makeProject } from "../test/fixtures/bench/project.m
 import { fast, fmt, median, table } from "./lib.mjs";
 import { scriptedModel, sessions } from "./sessions.mjs";
 import { measure } from "./cache.mjs";
+import { subagentSession } from "./subagent-sessions.mjs";
 
 const GOAL = 0.8;
 const API_KEY = "sk-bench-cost";
@@ -96,7 +105,13 @@ export async function estimateRun(spec, at = offPeakToday()) {
     }
     // What the ledger says each turn ran at (every request of a turn carries its tier).
     const ledger = parseLedger(readFileSync(join(home, "usage.jsonl"), "utf8")).records;
-    for (const t of turns) t.ranAt = [...new Set(ledger.filter((r) => r.session === t.sessionId && r.turn === t.turn).map((r) => r.tier))].join("+");
+    // Subagents' lines carry their own tier (explore runs at chat-fast): the turn's is the main agent's.
+    for (const t of turns) {
+      const lines = ledger.filter((r) => r.session === t.sessionId && r.turn === t.turn);
+      t.ranAt = [...new Set(lines.filter((r) => r.agent === undefined).map((r) => r.tier))].join("+");
+      t.runs = new Set(lines.filter((r) => r.agent !== undefined).map((r) => r.agentSession)).size;
+      t.runsUsd = lines.filter((r) => r.agent !== undefined).reduce((a, r) => a + r.usd, 0);
+    }
     // Every request the simulator billed, in order, with whether it was a compaction digest.
     const billed = sim.requests.filter((r) => r.usage).map((r, k) => ({ usd: costOf(r.usage, "deepseek-flash", at).usd, digest: model.replies[k].digest }));
     const billedUsd = billed.reduce((a, r) => a + r.usd, 0);
@@ -130,7 +145,12 @@ export async function run() {
     const [totals, est] = await Promise.all([measure(spec, at), estimateRun(spec, at)]);
     rows.push({ spec, totals, est });
   }
+  // The session with subagents: the cache benchmark's agents have no Task tool, so no totals.
+  const sub = subagentSession({ fast });
+  rows.push({ spec: sub, est: await estimateRun(sub, at) });
 
+  // BENCH_COST_TURNS=file.json: every turn's range and cost, for calibration work.
+  if (process.env.BENCH_COST_TURNS) writeFileSync(process.env.BENCH_COST_TURNS, JSON.stringify(rows.map(({ spec, est }) => ({ session: spec.id, turns: est.turns.map((t, i) => ({ i: i + 1, prompt: spec.turns[i].prompt.slice(0, 60), ...t, where: where(t), tight: tight(t) })) })), null, 1));
   const calib = [["session", "turns", "task classes (classifier)", "recommended tier", "ran at it", "inside", "below", "above", "inside %", "high ≤ 3× actual", "both %", "≥ 80% both"]];
   const all = [];
   for (const { spec, est } of rows) {
@@ -144,30 +164,36 @@ export async function run() {
 
   // Where the ranges miss, by task class: the figures the estimate's tables (src/core/cost/tiers.ts)
   // predict, next to what the turns did. Output per round includes reasoning.
-  const byClass = [["task class", "turns", "inside %", "below", "above", "rounds: est.", "actual", "output/round: est.", "actual (median)", "actual ÷ low: median", "min–max", "actual ÷ high: median"]];
-  for (const c of TASK_CLASSES.filter((x) => all.some((t) => t.taskClass === x))) {
-    const ts = all.filter((t) => t.taskClass === c);
+  const byClass = [["task class", "turns", "inside %", "below", "above", "high ≤ 3×", "both %", "≥ 80% both", "rounds: est.", "actual", "output/round: est.", "actual (median)", "actual ÷ low: median", "min–max", "actual ÷ high: median"]];
+  // Each classifier class, then the turns that started subagents (whatever their class) and the rest.
+  const groups = [
+    ...TASK_CLASSES.filter((x) => all.some((t) => t.taskClass === x)).map((c) => [c, all.filter((t) => t.taskClass === c)]),
+    ["with subagents", all.filter((t) => t.runs > 0)],
+    ["without", all.filter((t) => !(t.runs > 0))],
+  ].filter(([, ts]) => ts.length > 0);
+  for (const [c, ts] of groups) {
     const s = tally(ts);
     const span = (xs) => (Math.min(...xs) === Math.max(...xs) ? String(xs[0]) : `${Math.min(...xs)}–${Math.max(...xs)}`);
     const toLow = ts.map((t) => t.actual / t.low);
     byClass.push([
-      c, s.turns, fmt.pct(s.inside / s.turns), s.below, s.above,
+      c, s.turns, fmt.pct(s.inside / s.turns), s.below, s.above, fmt.pct(s.tight / s.turns), fmt.pct(s.both / s.turns), s.both / s.turns >= GOAL ? "met" : "NOT MET",
       span(ts.map((t) => t.rounds[0])) + "–" + span(ts.map((t) => t.rounds[1])), span(ts.map((t) => t.steps)),
       span(ts.map((t) => t.perRound[0])) + "–" + span(ts.map((t) => t.perRound[1])), String(Math.round(median(ts.map((t) => t.usage.completion_tokens / t.steps)))),
       fmt.ratio(median(toLow)), `${fmt.ratio(Math.min(...toLow))}–${fmt.ratio(Math.max(...toLow))}`, fmt.ratio(median(ts.map((t) => t.actual / t.high))),
     ]);
   }
-  table("cost: the estimate by task class, all sessions (what src/core/cost/tiers.ts predicts vs what the turns did)", byClass);
+  table("cost: the estimate by task class and by subagent use, all sessions (what src/core/cost/tiers.ts predicts vs what the turns did; rounds and output are the main agent's)", byClass);
 
   const money = [["session", "requests", "deepcode $", "naive $", "naive ÷ deepcode", "estimate run: billed $", "Σ turn costs $", "ledger lines"]];
   for (const { spec, totals, est } of rows) {
+    if (!totals) continue;
     money.push([
       spec.label, totals.requests === totals.naiveRequests ? String(totals.requests) : `${totals.requests} / ${totals.naiveRequests}`,
       fmt.usd(totals.usd), fmt.usd(totals.naiveUsd), fmt.ratio(totals.naiveUsd / totals.usd),
       fmt.usd(est.billedUsd), fmt.usd(est.turns.reduce((a, t) => a + t.actual, 0)), `${est.ledgerLines} of ${est.billed.length}`,
     ]);
   }
-  const sum = (f) => rows.reduce((a, r) => a + f(r), 0);
+  const sum = (f) => rows.filter((r) => r.totals).reduce((a, r) => a + f(r), 0);
   const d = sum((r) => r.totals.usd);
   const n = sum((r) => r.totals.naiveUsd);
   money.push(["all sessions", "", fmt.usd(d), fmt.usd(n), fmt.ratio(n / d), fmt.usd(sum((r) => r.est.billedUsd)), fmt.usd(sum((r) => r.est.turns.reduce((a, t) => a + t.actual, 0))), ""]);
@@ -179,7 +205,9 @@ export async function run() {
     "  chooser line; default tier mode, so the tier of the configured model, deepseek-flash with thinking = chat-full).",
     "  Actual: turn.complete.costUsd. Inside = low ≤ actual ≤ high. Goal (issues 8, 30): ≥ 80% of turns inside AND",
     "  the high end ≤ 3× the actual (\"both\"). With 3+ earlier turns in the session or project, a tier they ran at is",
-    "  priced from their shapes (src/core/cost/shapes.ts); before that, from the class tables (wide).",
+    "  priced from their shapes (src/core/cost/shapes.ts); with 1–2 of the prompt's task class, from those widened",
+    "  0.5×–2×; before that, from the class tables (wide). A turn's subagents (src/core/cost/delegation.ts): as many",
+    "  runs as the prompt names, else as earlier delegating turns started; each priced from earlier runs, else tables.",
     "Rounds: model requests in the turn (est. = the low and high case). Output per round: completion tokens ÷ rounds,",
     "  reasoning included. The scripted model reasons 80–450 tokens a round (bench/sessions.mjs, deterministic filler),",
     "  about what a thinking model does on small tasks; real ledgers (deepcode stats --estimates) are the better check.",

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Chain } from "../dist/src/core/chain.js";
+import { billedModel } from "../dist/src/core/billed-model.js";
 import { registerEffects } from "../dist/src/core/effects.js";
 import { registerRepairs } from "../dist/src/core/repair/index.js";
 import { Engine } from "../dist/src/core/engine/engine.js";
@@ -76,7 +77,7 @@ function instantSession(root, home, text, answer) {
     for (const t of [...builtinTools(), noop, fillTool(text)]) registry.add(t, "builtin");
     registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) });
     chain.on("builtin", "bench-allow", "tool.check", null, (e) => (e.readOnly === null ? { decision: "deny", reason: "unknown tool" } : { decision: "allow", by: "bench" }));
-    chain.setCore("model.request", (e) => {
+    chain.setCore("model.request", billedModel(chain, async (e) => {
       const body = JSON.stringify(prepareRequest(e.request, caps));
       const reply = answer(e.request, body);
       const hit = Math.min(prompt, Math.floor(prompt / 64) * 64);
@@ -88,7 +89,7 @@ function instantSession(root, home, text, answer) {
         finishReason: reply.calls ? "tool_calls" : "stop",
         usage: { prompt_tokens: prompt, completion_tokens: 20, prompt_cache_hit_tokens: hit, prompt_cache_miss_tokens: prompt - hit, reasoning_tokens: 3 },
       };
-    });
+    }));
     return { chain, root, model: MODEL, caps: capsFor, registry, store, version: "bench", now: () => new Date("2026-12-02T12:00:00Z") };
   };
   return { store, start: () => Engine.start(options()), resume: (id) => Engine.resume(options(), id) };

@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Chain } from "../dist/src/core/chain.js";
+import { billedModel } from "../dist/src/core/billed-model.js";
 import { registerEffects } from "../dist/src/core/effects.js";
 import { registerRepairs } from "../dist/src/core/repair/index.js";
 import { Engine } from "../dist/src/core/engine/engine.js";
@@ -34,7 +35,7 @@ import { capsFor, createProvider } from "../dist/src/providers/index.js";
 import instructionsMod from "../dist/mods/instructions/index.js";
 import { withOptions as mcpWithOptions } from "../dist/mods/mcp/index.js";
 import planMod from "../dist/mods/plan/index.js";
-import { profileOf } from "../dist/src/cli/cost/tiers.js";
+import { profileOf } from "../dist/src/core/cost/run/tiers.js";
 import { DEFAULT_TIERS } from "../dist/src/core/cost/index.js";
 import { toolEffects } from "../dist/src/lib/effects/tool-effects.js";
 import { CommandRegistry } from "../dist/src/core/commands.js";
@@ -469,7 +470,7 @@ async function inProcessEngine(spec, { sim, root, home }) {
     if (!m.ok) throw new Error(`mod plan: ${m.error}`);
   }
   const provider = createProvider({ baseUrl: sim.url, apiKey: API_KEY, keySource: "bench" });
-  chain.setCore("model.request", (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta }));
+  chain.setCore("model.request", billedModel(chain, (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta })));
   const engine = await Engine.start({ chain, root, model: MODEL, caps: capsFor, registry, version: "bench", now: () => NOW, compaction: spec.compaction });
   engine.commands = commands;
   return engine;

@@ -208,7 +208,7 @@ async function memoryChild({ url, root, home, prompts, checkpoints }) {
   };
   sample("child started, nothing of deepcode loaded", 0);
   const { assemble } = await import("../dist/src/cli/assemble.js");
-  const { installCost } = await import("../dist/src/cli/cost/index.js");
+  const { installCost } = await import("../dist/src/core/cost/run/index.js");
   const { Engine } = await import("../dist/src/core/engine/engine.js");
   const app = await assemble({ root, home, interactive: true, managedPath: join(home, "no-managed-policy.json"), env: { DEEPSEEK_API_KEY: API_KEY, DEEPSEEK_BASE_URL: url }, warn: () => undefined });
   installCost(app, { interactive: true, notify: () => undefined });

@@ -7,15 +7,22 @@
 // (the repository ignores nested node_modules/ and dist/), grep -r and find do not.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { builtinTools, findRg } from "../dist/src/builtins/index.js";
-import { Chain } from "../dist/src/core/chain.js";
-import { registerEffects } from "../dist/src/core/effects.js";
-import { createToolContext } from "../dist/src/core/tool-context.js";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+// BENCH_DIST=<dist folder> measures another build (a before/after comparison).
+const dist = process.env.BENCH_DIST ?? fileURLToPath(new URL("../dist", import.meta.url));
+const load = (p) => import(pathToFileURL(join(dist, p)).href);
+const { builtinTools, findRg } = await load("src/builtins/index.js");
+const { Chain } = await load("src/core/chain.js");
+const { registerEffects } = await load("src/core/effects.js");
+const { createToolContext } = await load("src/core/tool-context.js");
 import { fast, fmt, median, table } from "./lib.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const tree = "node_modules";
+// BENCH_TOOLS_TREE=<folder> runs the same searches over another tree (a 100k-file one, say):
+// it becomes the project root and the searches run over all of it.
+const treeRoot = process.env.BENCH_TOOLS_TREE;
+const root = treeRoot ? treeRoot : fileURLToPath(new URL("..", import.meta.url));
+const tree = treeRoot ? "." : "node_modules";
 
 async function time(fn, rounds) {
   await fn(); // warm the page cache and the JIT
@@ -93,7 +100,6 @@ export async function run() {
   // Peak memory of one Grep, each in a process of its own (bench/tools-memory.mjs): the built-in
   // search must not hold the tree (it reads a window of files, and of a binary only its head).
   const memRows = [["Grep memory over node_modules", "built-in peak RSS", "deepcode+rg peak RSS", "node alone", "results (built-in / +rg)"]];
-  const dist = fileURLToPath(new URL("../dist", import.meta.url));
   const peak = (pattern, mode, via) => {
     const r = spawnSync(process.execPath, [fileURLToPath(new URL("tools-memory.mjs", import.meta.url)), dist, root, tree, pattern, mode, via], { cwd: root, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`tools-memory: ${r.stderr}`);

@@ -142,12 +142,17 @@ export class CheckpointStore {
     return hash;
   }
 
+  /** A saved content, checked against its name: a changed object (another process, a command
+   *  that reached the store) is refused rather than restored. */
   read(hash: string): Buffer {
+    let data: Buffer;
     try {
-      return readFileSync(join(this.objectsDir, hash));
+      data = readFileSync(join(this.objectsDir, hash));
     } catch {
       throw new Error(`the checkpoint of this file is gone from ${this.objectsDir} (${hash.slice(0, 12)})`);
     }
+    if (sha256(data) !== hash) throw new Error(`the checkpoint of this file was changed since it was saved (${join(this.objectsDir, hash)}): not restored`);
+    return data;
   }
 
   get bytes(): number {

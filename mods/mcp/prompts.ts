@@ -25,6 +25,7 @@ export function promptCommand(server: PromptServer, name: string, prompt: McpPro
     name,
     description: `${prompt.title ?? prompt.description ?? prompt.name} (MCP prompt of ${server.name})`,
     args: hint || undefined,
+    print: true, // it makes a prompt: -p runs it as the turn
     run: async (ctx) => {
       const client = server.client;
       if (!client || server.state !== "connected") return ctx.print(`MCP server ${server.name} is not connected (${server.describe()})`);

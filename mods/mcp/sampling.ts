@@ -1,8 +1,8 @@
 // `sampling/createMessage`: a server asks for a completion from the model. The person decides
 // (settings `mcpSampling`: "ask" — the REPL asks each time, `-p` declines; "allow" — answered
 // without asking, also in `-p`; "deny"). It is answered with the session's model, thinking off,
-// through `model.request` like any request, and priced and recorded through `model.usage` (the
-// usage ledger and budgets see it). Only text goes to the model: other parts are named.
+// through `model.request` for the session like any request, whose core prices and records it
+// (`model.usage`: the usage ledger and budgets see it). Only text goes to the model: other parts are named.
 
 import type { ChatMessage, ChatRequest, PluginApi } from "../../src/contract/index.js";
 import { RpcError, type JsonObject } from "./jsonrpc.js";
@@ -55,10 +55,8 @@ export async function sampleWithModel(api: PluginApi, c: SamplingContext, params
   const request: ChatRequest = { model, messages, max_tokens: maxTokens, thinking: { type: "disabled" } };
   if (typeof params.temperature === "number") request.temperature = params.temperature;
   if (Array.isArray(params.stopSequences)) request.stop = params.stopSequences.map(String).slice(0, 16);
-  const response = await api.dispatch({ type: "model.request", request, signal });
-  if (response.usage) {
-    await api.dispatch({ type: "model.usage", sessionId: c.session.id, turn: c.session.turn, step: 0, model, usage: response.usage, at: new Date().toISOString() });
-  }
+  // Billed by the model.request core for this session (model.usage: the ledger, budgets, the session's account).
+  const response = await api.dispatch({ type: "model.request", sessionId: c.session.id, turn: c.session.turn, step: 0, request, signal });
   return {
     role: "assistant",
     content: { type: "text", text: response.message.content ?? "" },

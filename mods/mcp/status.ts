@@ -25,6 +25,10 @@ export function statusCommand(d: StatusDeps): CommandSpec {
     name: "mcp",
     args: "[name | reconnect|disable|enable|approve|login|logout name]",
     description: "MCP servers: their state, tools, prompts and resources; reconnect, disable, approve, sign in and out",
+    // -p may show the servers (`/mcp`, `/mcp NAME`), never act on them.
+    print: (args) => !args.trim().split(/\s+/).slice(0, 2).some((w) => (ACTIONS as readonly string[]).includes(w)),
+    // A server's prompts (`/mcp__server__prompt`) exist once it has connected.
+    settle: (name) => (name.startsWith("mcp__") ? d.settle() : Promise.resolve()),
     run: (ctx) => run(d, ctx),
     complete: (partial, words) => {
       const names = d.servers().map((s) => s.name);

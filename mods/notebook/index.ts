@@ -11,10 +11,13 @@
 //                       path fence, the gate's Edit rules and checkpoints (tool.effects names
 //                       `notebook_path`) see it. It is on demand (ToolSpec.onDemand): not in the
 //                       prefix; the notebook's Read result says how to call it through UseTool.
+//                       As Edit does, it changes only a notebook read in this session and not
+//                       changed since (by anyone else: its own writes count as read).
 //   NotebookRead        Claude Code dropped it for Read; an agent file naming it gets Read
 //                       (TOOL_STANDINS in the contract).
 // Settings `pluginConfig.notebook.tool: false` leaves NotebookEdit out (Read still shows cells).
 
+import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { JsonObject, Plugin, PluginApi, ToolContext, ToolOutput } from "../../src/contract/index.js";
@@ -22,6 +25,28 @@ import { editNotebook, serialise, type EditInput } from "./edit.js";
 import { joinSource, parseNotebook, renderNotebook } from "./render.js";
 
 const MAX_NOTEBOOK_BYTES = 30_000_000;
+/** Notebooks read per session (`sessionId NUL path` → the bytes' digest), the oldest dropped first. */
+const MAX_READS = 2_000;
+
+export class NotebookReads {
+  private readonly seen = new Map<string, string>();
+  note(sessionId: string, abs: string, bytes: string): void {
+    const key = `${sessionId}\0${abs}`;
+    this.seen.delete(key);
+    this.seen.set(key, digest(bytes));
+    if (this.seen.size > MAX_READS) this.seen.delete(this.seen.keys().next().value as string);
+  }
+  /** Why the notebook may not be edited now, or null. */
+  stale(sessionId: string, abs: string, bytes: string, name: string): string | null {
+    const was = this.seen.get(`${sessionId}\0${abs}`);
+    if (was === undefined) return `${name} has not been read in this session. Read it first, then retry.`;
+    return was === digest(bytes) ? null : `${name} has changed since it was last read. Read it again, then retry.`;
+  }
+}
+
+function digest(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
 
 const EDIT_HINT =
   'To change cells, call UseTool with {"name": "NotebookEdit", "input": {"notebook_path", "cell_id" (an id or index; for insert, the new cell goes after it, at the start without it), "new_source", "cell_type": "code"|"markdown", "edit_mode": "replace"|"insert"|"delete"}}.';
@@ -31,6 +56,7 @@ const plugin: Plugin = {
   description: "Jupyter notebooks: Read shows cells with outputs; NotebookEdit changes cells",
   register(api) {
     const editing = api.config.tool !== false;
+    const reads = new NotebookReads();
     api.on("tool.call", { tool: "Read" }, async (e, next) => {
       const path = typeof e.input.file_path === "string" ? e.input.file_path : "";
       if (!/\.ipynb$/i.test(path)) return next();
@@ -46,19 +72,20 @@ const plugin: Plugin = {
       const nb = parseNotebook(text);
       if ("problem" in nb) return next();
       const name = shown(api.root, abs);
+      reads.note(e.sessionId, abs, text);
       return {
         content: `${renderNotebook(nb, name)}${editing ? `\n\n${EDIT_HINT}` : ""}`,
         summary: `Read ${name} (${nb.cells.length} cells)`,
         meta: { notebook: true, cells: nb.cells.length },
       };
     });
-    if (editing) api.tool(notebookEdit(api));
+    if (editing) api.tool(notebookEdit(api, reads));
   },
 };
 
 export default plugin;
 
-function notebookEdit(api: PluginApi) {
+function notebookEdit(api: PluginApi, reads: NotebookReads) {
   return {
     name: "NotebookEdit",
     description: "Replace, insert or delete a cell of a Jupyter notebook (.ipynb).",
@@ -77,11 +104,11 @@ function notebookEdit(api: PluginApi) {
     },
     readOnly: false,
     preview: async (input: JsonObject): Promise<string> => `${shown(api.root, absolute(api.root, String(input.notebook_path ?? "")))}: ${String(input.edit_mode ?? "replace")} cell ${String(input.cell_id ?? input.cell_number ?? "(start)")}\n${String(input.new_source ?? "")}`,
-    run: (input: JsonObject, ctx: ToolContext) => edit(api, input, ctx),
+    run: (input: JsonObject, ctx: ToolContext) => edit(api, reads, input, ctx),
   };
 }
 
-async function edit(api: PluginApi, input: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
+async function edit(api: PluginApi, reads: NotebookReads, input: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
   const path = String(input.notebook_path ?? "");
   const fail = (content: string): ToolOutput => ({ content, isError: true, summary: "NotebookEdit: not changed" });
   if (!/\.ipynb$/i.test(path)) return fail(`${path || "notebook_path"} is not a .ipynb file: use Edit or Write for other files.`);
@@ -98,6 +125,8 @@ async function edit(api: PluginApi, input: JsonObject, ctx: ToolContext): Promis
   }
   const nb = parseNotebook(text);
   if ("problem" in nb) return fail(`${path} is ${nb.problem}.`);
+  const stale = reads.stale(ctx.sessionId, abs, text, shown(api.root, abs));
+  if (stale) return fail(stale);
   const e: EditInput = {
     edit_mode: mode,
     new_source: typeof input.new_source === "string" ? input.new_source : "",
@@ -107,7 +136,9 @@ async function edit(api: PluginApi, input: JsonObject, ctx: ToolContext): Promis
   };
   const r = editNotebook(nb, e);
   if ("error" in r) return fail(`NotebookEdit: ${r.error}`);
-  await ctx.fs.write({ path: abs, data: serialise(r.notebook, text) });
+  const written = serialise(r.notebook, text);
+  await ctx.fs.write({ path: abs, data: written });
+  reads.note(ctx.sessionId, abs, written);
   const name = shown(api.root, abs);
   const lines = mode === "delete" ? 0 : joinSource(r.notebook.cells[r.index]?.source).split("\n").length;
   return { content: `${r.said} of ${name}.`, summary: `NotebookEdit ${name}: ${r.said.toLowerCase()}${lines ? ` (${lines} line${lines === 1 ? "" : "s"})` : ""}`, meta: { mode, index: r.index, cells: r.notebook.cells.length } };

@@ -10,6 +10,8 @@
 //   - every namespace unshared, the network included (only loopback of its own, so not even
 //     127.0.0.1 of the host is reachable) unless network is allowed; then /run is the host's
 //     (DNS needs it), otherwise /run is an empty tmpfs too, which hides host sockets there;
+//     with `sandbox.network.allowedDomains` the namespace stays unshared and only the filtering
+//     proxy's socket is bound into that /run (proxy.ts, forward.ts);
 //   - well-known secrets in the home folder (~/.ssh, ~/.aws, … and deepcode's credentials; the
 //     contract's list, src/contract/protected.ts) hidden: an empty folder or file stands in
 //     their place; of deepcode's home, only the installed plugins' files are seen, read-only
@@ -27,13 +29,18 @@
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/protected.js";
 import { findOnPath } from "../../src/lib/path-lookup.js";
 import { existingGuarded, guardedPaths } from "./protect.js";
 import { projectSecrets } from "./secrets.js";
+import { forwardedArgv, SANDBOX_PROXY_SOCKET } from "./forward.js";
+import { AGENT_ENV, hostSockets } from "./sockets.js";
+import { secretObjects } from "./git-objects.js";
+
+export { agentSockets } from "./sockets.js";
 
 /** What the probe runs: the same namespaces and mounts a real command gets. */
 export const PROBE_ARGS = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "true"];
@@ -84,6 +91,9 @@ export interface WrapOptions {
   readOnly?: boolean;
   /** Where agent sockets are named (default: this process's environment). */
   env?: NodeJS.ProcessEnv;
+  /** The filtering proxy's unix socket (host side), with `network: false`: bound read-only at
+   *  SANDBOX_PROXY_SOCKET, and the command runs behind the forwarder (forward.ts). */
+  proxySocket?: string;
 }
 
 /** The folders a sandboxed command may write, real paths, the root first. */
@@ -139,6 +149,22 @@ function isDir(p: string): boolean {
   }
 }
 
+/** What is in `dir` but not on the way to a writable folder inside it: each entry that holds
+ *  none is listed whole; one that holds some is looked into. */
+function around(dir: string, writable: readonly string[]): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // unreadable: nothing of it is shown
+  }
+  return names.flatMap((n) => {
+    const p = join(dir, n);
+    if (writable.some((w) => w === p)) return [];
+    return writable.some((w) => inside(w, p)) ? around(p, writable) : [p];
+  });
+}
+
 /** Mounts that hide `path` where it exists: an empty tmpfs for a folder, /dev/null for a file. */
 function hide(path: string): string[] {
   try {
@@ -146,19 +172,6 @@ function hide(path: string): string[] {
   } catch {
     return []; // absent: nothing to hide (creating a mount point would leave a trace on the host)
   }
-}
-
-/** The unix sockets `SSH_AUTH_SOCK`, `DOCKER_HOST` (`unix://…`) and `GPG_AGENT_INFO` name,
- *  where they exist as sockets. */
-export function agentSockets(env: NodeJS.ProcessEnv): string[] {
-  const named = [env.SSH_AUTH_SOCK, env.DOCKER_HOST?.startsWith("unix://") ? env.DOCKER_HOST.slice("unix://".length) : undefined, env.GPG_AGENT_INFO?.split(":")[0]];
-  return [...new Set(named.filter((p): p is string => typeof p === "string" && isAbsolute(p)))].filter((p) => {
-    try {
-      return lstatSync(p).isSocket();
-    } catch {
-      return false; // not there: nothing to hide
-    }
-  });
 }
 
 /** bwrap's arguments (everything before `--`) for one command. */
@@ -172,15 +185,28 @@ export function sandboxArgs(o: WrapOptions): string[] {
   // (a tmpfs there would hide part of the workspace). A workspace inside it is bound below.
   if (tmp !== "/tmp" && isAbsolute(tmp) && existsSync(tmp) && !inside(tmp, "/tmp") && !writable.some((w) => inside(tmp, w))) args.push("--tmpfs", realpathSync(tmp));
   if (!o.network) args.push("--tmpfs", "/run");
+  if (!o.network && o.proxySocket) args.push("--ro-bind", o.proxySocket, SANDBOX_PROXY_SOCKET);
   // Binds come after the tmpfs mounts: a workspace under /tmp is bound on top of the empty one.
   for (const w of writable) args.push(o.readOnly ? "--ro-bind" : "--bind", w, w);
   // Masks go on top of the binds: a workspace that contains the home folder must not bring the
   // secrets back (a later mount over a parent folder would cover an earlier one inside it).
-  // A place that holds a writable folder (a project inside ~/.deepcode/plugins) is not hidden:
-  // that would hide the workspace; its credentials file still is.
+  // A place that holds a writable folder is not hidden whole (that would hide the workspace):
+  // in deepcode's home, all but the way to the workspace is; another place is left as it is.
   const hidden: string[] = [];
   for (const l of secretLocations(home, o.deepcodeHome)) {
-    const h = !writable.some((w) => inside(w, l.path)) ? l.path : l.deepcodeHome ? join(l.path, "credentials") : null;
+    const holds = writable.some((w) => inside(w, l.path));
+    // A workspace inside deepcode's home (a plugin developed in place): everything of the home
+    // but the way to it is hidden — the sessions and their checkpoints, trust and approvals,
+    // credentials — so a command can neither read nor change what deepcode trusts or restores.
+    if (holds && l.deepcodeHome) {
+      for (const p of around(l.path, writable)) {
+        const mount = hide(p);
+        if (mount.length > 0) hidden.push(p);
+        args.push(...mount);
+      }
+      continue;
+    }
+    const h = !holds ? l.path : null;
     if (h === null) continue;
     const mount = hide(h);
     if (mount.length > 0) hidden.push(h);
@@ -191,11 +217,20 @@ export function sandboxArgs(o: WrapOptions): string[] {
   }
   // Project secrets (`.env`, keys …) are hidden like the home ones: /dev/null stands in.
   // (Not inside a place already hidden: there is nothing to bind over.)
-  for (const p of projectSecrets(writable)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
-  // Agent sockets the environment names (an ssh-agent signs with the person's keys, a Docker
-  // daemon is root on the host) are hidden wherever they are: outside /run and /tmp, which are
-  // empty here, a socket is reachable though read-only (connecting is not writing).
-  for (const p of agentSockets(o.env ?? process.env)) args.push("--ro-bind", "/dev/null", p);
+  const secrets = projectSecrets(writable);
+  for (const p of secrets) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
+  // Git's copies of those secrets (index, stash, objects, packs): git-objects.ts.
+  for (const p of secretObjects(writable, secrets)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
+  // Unix sockets on the host (an ssh-agent, a Docker daemon, an editor's server…: sockets.ts)
+  // are hidden wherever they are: read-only does not stop a connection. Not where the sandbox
+  // has an empty tmpfs (nothing to bind over) — with network, /run is the host's (DNS).
+  const emptied = ["/tmp", "/dev", ...(o.network ? [] : ["/run"]), ...(args.includes(realTmp(tmp)) ? [realTmp(tmp)] : [])];
+  for (const p of hostSockets(o.env ?? process.env)) {
+    if (hidden.some((h) => inside(p, h)) || (emptied.some((t) => inside(p, t)) && !writable.some((w) => inside(p, w)))) continue;
+    if (o.network && inside(p, "/run")) continue;
+    args.push("--ro-bind", "/dev/null", p);
+  }
+  for (const v of AGENT_ENV) args.push("--unsetenv", v);
   if (!o.readOnly) for (const w of writable) for (const p of protectedPaths(w)) args.push("--ro-bind", p, p);
   args.push("--unshare-all");
   if (o.network) args.push("--share-net");
@@ -203,6 +238,14 @@ export function sandboxArgs(o: WrapOptions): string[] {
   return args;
 }
 
+function realTmp(tmp: string): string {
+  try {
+    return realpathSync(tmp);
+  } catch {
+    return tmp; // absent: nothing of it is shown
+  }
+}
+
 export function wrapArgv(argv: readonly string[], o: WrapOptions): string[] {
-  return [o.bwrap, ...sandboxArgs(o), "--", ...argv];
+  return [o.bwrap, ...sandboxArgs(o), "--", ...(!o.network && o.proxySocket ? forwardedArgv(argv) : argv)];
 }

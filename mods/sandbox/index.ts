@@ -9,8 +9,13 @@
 // on `process.run`: whatever a plugin hook upstream rewrites, the argv that reaches the core is
 // wrapped — no hook can unwrap it, because none runs after it.
 //
-// Configuration: settings `sandbox` ({ enabled?: boolean, network?: boolean }) and the folders
-// the person opened (`permissions.additionalDirectories`, api.host). `enabled: false` turns it off; `network: true` lets commands reach the network. A request's
+// Configuration: settings `sandbox` ({ enabled?: boolean, network?: boolean | { allowedDomains,
+// allowManagedDomainsOnly } }) and the folders the person opened
+// (`permissions.additionalDirectories`, api.host). `enabled: false` turns it off;
+// `network: true` lets commands reach the network; `network.allowedDomains` lets them reach
+// those hosts only, through a filtering proxy in this process (proxy.ts; the list and how the
+// layers and the managed policy combine: hosts.ts), started at the first command and closed
+// at the session's end. A request's
 // own `network: false` tightens that; its `network: true` cannot loosen settings (a tool does
 // not get to lift the policy). A request's `readOnly: true` (plan mode) binds every folder
 // read-only. Where bubblewrap is not available, this says so once at start, and the permission
@@ -20,18 +25,24 @@
 // could stop) are removed, and protected files it changed by moving a folder aside are put back
 // (protect.ts); the output says so.
 //
-// api.status: { active, mechanism, network } — the permission gate reads it: only a sandbox that
-// is active and cuts the network off contains a command (sandbox.autoAllowBashIfSandboxed).
+// api.status: { active, mechanism, network, allowedDomains } — the permission gate reads it:
+// only a sandbox that is active and cuts the network off contains a command
+// (sandbox.autoAllowBashIfSandboxed); with `allowedDomains` (network still false: the proxy
+// decides), commands that only fetch run without a prompt too (contained.ts).
 
-import type { JsonValue, KnownStatus, Plugin, ProcessRunResult } from "../../src/contract/index.js";
+import type { JsonValue, KnownStatus, Plugin, ProcessRunResult, SettingsLayerView } from "../../src/contract/index.js";
 import { isObject } from "../../src/lib/json.js";
 import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
 import { guardedPaths, missingParents, restore, snapshot } from "./protect.js";
 import { nestedGits, removeNewGits } from "./nested.js";
+import { allowedHosts, ruleText, type HostRule } from "./hosts.js";
+import { startProxy, type FilteringProxy } from "./proxy.js";
 
 export interface SandboxSettings {
   enabled?: boolean;
   network?: boolean;
+  /** `network.allowedDomains` as read from the layers (hosts.ts); ignored with `network: true`. */
+  allowedDomains?: HostRule[];
 }
 
 export interface SandboxStatus {
@@ -41,6 +52,8 @@ export interface SandboxStatus {
   mechanism: "bwrap" | null;
   /** Commands may reach the network (only meaningful when active). */
   network: boolean;
+  /** With network false: the hosts commands reach through the filtering proxy (empty: none). */
+  allowedDomains: string[];
   /** One line for people: why it is on or off. */
   detail: string;
   /** The bwrap binary in use, when there is one that works. */
@@ -51,25 +64,39 @@ export interface SandboxStatus {
  *  mod itself; checks bwrap once per process (PATH) by starting a real sandbox. */
 export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? ""): SandboxStatus {
   const network = settings.network === true;
-  if (settings.enabled === false) return { active: false, mechanism: null, network: true, detail: "turned off in settings (sandbox.enabled: false)", bwrap: null };
+  const allowedDomains = network ? [] : (settings.allowedDomains ?? []).map(ruleText);
+  if (settings.enabled === false) return { active: false, mechanism: null, network: true, allowedDomains: [], detail: "turned off in settings (sandbox.enabled: false)", bwrap: null };
   const probe = probeBwrap(platform, path);
-  if (!probe.bwrap) return { active: false, mechanism: null, network: true, detail: probe.problem ?? "not available", bwrap: null };
+  if (!probe.bwrap) return { active: false, mechanism: null, network: true, allowedDomains: [], detail: probe.problem ?? "not available", bwrap: null };
   return {
     active: true,
     mechanism: "bwrap",
     network,
-    detail: `bubblewrap (${probe.bwrap}): files read-only outside the workspace, private /tmp, ${network ? "network allowed" : "no network"}`,
+    allowedDomains,
+    detail: `bubblewrap (${probe.bwrap}): files read-only outside the workspace, private /tmp, ${networkLine(network, allowedDomains)}`,
     bwrap: probe.bwrap,
   };
 }
 
-/** Settings `sandbox`: `enabled` and `network` (Claude Code's object form of `network`, host
- *  lists, is read as "not allowed"). */
-export function readSandboxSettings(v: JsonValue | undefined): SandboxSettings {
+/** What an active sandbox lets commands reach, in a few words (status lines, doctor). */
+export function networkLine(network: boolean, allowedDomains: readonly string[]): string {
+  if (network) return "network allowed";
+  return allowedDomains.length > 0 ? `network only to ${allowedDomains.join(", ")} (through deepcode's filtering proxy)` : "no network";
+}
+
+/** Settings `sandbox`: `enabled`, `network: true`, and Claude Code's object form
+ *  `network: { allowedDomains, allowManagedDomainsOnly }` read from the layers (hosts.ts).
+ *  `warn` hears each host entry left out. */
+export function readSandboxSettings(v: JsonValue | undefined, layers: readonly SettingsLayerView[] = [], warn: (m: string) => void = () => undefined): SandboxSettings {
   const settings: SandboxSettings = {};
   if (!isObject(v)) return settings;
   if (typeof v.enabled === "boolean") settings.enabled = v.enabled;
   if (v.network === true) settings.network = true;
+  // An explicit `network: false` in force (the highest layer that sets it) means no hosts at all.
+  else if (v.network !== false && (isObject(v.network) || layers.length > 0)) {
+    const hosts = allowedHosts(layers, v, warn);
+    if (hosts.length > 0) settings.allowedDomains = hosts;
+  }
   return settings;
 }
 
@@ -78,19 +105,37 @@ const plugin: Plugin = {
   description: "runs tool processes inside bubblewrap: read-only outside the workspace, no network",
   placement: { tier: "builtin", after: ["*"] },
   register(api) {
-    const settings = readSandboxSettings(api.settings.get("sandbox"));
+    const settings = readSandboxSettings(api.settings.get("sandbox"), api.settings.layers, (m) => api.log.warn(m));
     const writable = [...api.host.additionalDirectories];
     const status = sandboxStatus(settings);
-    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network }));
+    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}) }));
     if (!status.active) {
       if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.`);
       return;
     }
     const bwrap = status.bwrap as string;
+    const rules = status.allowedDomains.length > 0 ? (settings.allowedDomains ?? []) : [];
+    // The filtering proxy: started at the first command that may use it, closed at the
+    // session's end (a later command, in another session of this process, starts it again).
+    let proxy: Promise<FilteringProxy> | undefined;
+    api.on("session.end", async (_e, next) => {
+      const p = proxy;
+      proxy = undefined;
+      if (p) await (await p).close();
+      return next();
+    });
     api.on("process.run", async (e, next): Promise<ProcessRunResult> => {
       const network = status.network && e.network !== false;
       const readOnly = e.readOnly === true;
-      const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly });
+      let proxySocket: string | undefined;
+      if (!network && rules.length > 0 && e.network !== false) {
+        proxy ??= startProxy(rules).catch((err: Error) => {
+          proxy = undefined; // the next command tries again; this one fails (no proxy, no network)
+          throw new Error(`deepcode sandbox: cannot start the filtering proxy for sandbox.network.allowedDomains: ${err.message}`);
+        });
+        proxySocket = (await proxy).socketPath;
+      }
+      const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, proxySocket });
       const dirs = readOnly ? [] : writableDirs(api.root, writable);
       const guarded = dirs.flatMap(guardedPaths);
       const before = snapshot(guarded);
@@ -102,7 +147,10 @@ const plugin: Plugin = {
         r = await next({ ...e, argv });
       } finally {
         // Also when the run failed or was interrupted: what it created must not outlive it.
-        undone = guarded.length > 0 ? [...restore(guarded, before, api.root, parents), ...removeNewGits(dirs, repos, api.root)] : [];
+        // Protected places that appeared meanwhile (a new `.git/modules/x`, a linked worktree's
+        // folder) count too: all they hold is new.
+        const now = [...guarded, ...dirs.flatMap(guardedPaths).filter((g) => !guarded.some((o) => o.path === g.path))];
+        undone = guarded.length > 0 ? [...restore(now, before, api.root, parents), ...removeNewGits(dirs, repos, api.root)] : [];
         if (undone.length > 0) api.log.warn(`sandbox: ${undone.join("; ")}`);
       }
       const note = undone.length > 0 ? `\n[deepcode sandbox: protected paths are never written by a command; ${undone.join("; ")}]\n` : "";

@@ -19,7 +19,7 @@
 // points git at another config and hooks), `.git/modules/*/config` and `hooks/`, and the folder
 // `core.hooksPath` names (`.husky/` …).
 
-import { lstatSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync, type Stats } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROTECTED_PROJECT_PATHS } from "../../src/contract/protected.js";
@@ -54,6 +54,9 @@ export function guardedPaths(dir: string): Guarded[] {
   for (const w of subdirs(join(git, "worktrees"))) out.push({ path: join(w, "commondir") }, { path: join(w, "config.worktree") });
   const hooksPath = gitHooksPath(git, dir);
   if (hooksPath) out.push({ path: hooksPath, tree: true });
+  // Config files the repository's config includes (`include.path = ../.gitconfig`, a pattern
+  // teams use to share settings): git obeys them as its own config.
+  for (const f of includedConfigs(join(git, "config"))) if (isInside(f, dir)) out.push({ path: f });
   // A relative core.hooksPath in the person's own config (~/.gitconfig …) names a folder in
   // every repository without one of its own: guarded too (only inside the folder: outside, the
   // sandbox writes nothing, and the undo must not touch what others write there meanwhile).
@@ -62,6 +65,7 @@ export function guardedPaths(dir: string): Guarded[] {
   for (const n of nestedGits(dir)) {
     if (lstatOrNull(n)?.isDirectory() !== true) continue;
     out.push({ path: join(n, "config") }, { path: join(n, "config.worktree") }, { path: join(n, "commondir") }, { path: join(n, "info", "attributes") }, { path: join(n, "hooks"), tree: true });
+    for (const f of includedConfigs(join(n, "config"))) if (isInside(f, dir)) out.push({ path: f });
     const nestedHooks = gitHooksPath(n, dirname(n));
     if (nestedHooks) out.push({ path: nestedHooks, tree: true });
     for (const h of userHooksPaths(dirname(n))) if (isInside(h, dir)) out.push({ path: h, tree: true });
@@ -73,6 +77,34 @@ export function guardedPaths(dir: string): Guarded[] {
  *  taken from the work tree, as git does), or null. */
 export function gitHooksPath(gitDir: string, workTree: string): string | null {
   return hooksPathIn(join(gitDir, "config"), workTree);
+}
+
+/** The files `[include]` and `[includeIf …]` sections' `path` name in a git config file,
+ *  absolute (relative ones are taken from the config file's folder, as git does), followed a
+ *  few levels into what they include themselves. */
+export function includedConfigs(file: string, home: string = homedir(), depth = 0): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return []; // no config file here
+  }
+  const out: string[] = [];
+  let section = "";
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const head = /^\[([^\]\s"]+)/.exec(line);
+    if (head) section = head[1].toLowerCase();
+    const kv = /^path\s*=\s*(.*)$/i.exec(line);
+    if ((section === "include" || section === "includeif") && kv) {
+      const v = kv[1].replace(/^"(.*)"$/, "$1").trim();
+      if (v === "") continue;
+      const abs = v === "~" || v.startsWith("~/") ? join(home, v.slice(1)) : isAbsolute(v) ? v : resolve(dirname(file), v);
+      out.push(abs);
+      if (depth < 3) out.push(...includedConfigs(abs, home, depth + 1));
+    }
+  }
+  return out;
 }
 
 /** The folders core.hooksPath names in the system's and the person's git config, for a
@@ -120,11 +152,15 @@ export function existingGuarded(g: Guarded): string[] {
 interface Entry {
   kind: "file" | "dir" | "link" | "other";
   ino: number;
+  /** Permission bits: a hook made executable is a change as much as new content. */
+  mode: number;
   size: number;
   mtimeMs: number;
   content?: Buffer;
   /** The writable folder of the protected place it was found in. */
   base?: string;
+  /** A link: what the file it leads to held (up to 1 MiB), when it leads to one. */
+  target?: Buffer;
 }
 
 export type Snapshot = Map<string, Entry>;
@@ -146,7 +182,16 @@ export function snapshot(guarded: readonly Guarded[]): Snapshot {
   let base: string | undefined;
   const add = (p: string, st: Stats): void => {
     const kind = st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
-    const e: Entry = { kind, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, base };
+    const e: Entry = { kind, ino: st.ino, mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs, base };
+    if (kind === "link") {
+      // A protected name that is a link (`.mcp.json -> config/mcp.json`) is obeyed for what it
+      // leads to: a command that replaces the folder of the target changes it.
+      try {
+        if (statSync(p).size <= MAX_CONTENT) e.target = readFileSync(p);
+      } catch {
+        // dangling, or leads to a folder: nothing read through it
+      }
+    }
     if (kind === "file" && st.size <= MAX_CONTENT) {
       try {
         e.content = readFileSync(p);
@@ -202,9 +247,36 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
     }
   }
   for (const [p, was] of before) {
-    if (was.kind !== "file" || was.content === undefined) continue;
+    if (was.kind === "link" && was.target !== undefined) {
+      const now = after.get(p);
+      if (now?.kind !== "link" || now.ino !== was.ino || now.target?.equals(was.target) === true) continue;
+      // The same link, leading to new content: the content goes back where it leads, when that
+      // is in the writable folder (elsewhere the sandbox wrote nothing).
+      try {
+        const real = realpathSync(p);
+        if (!was.base || !isInside(real, was.base)) throw new Error(`it leads outside the workspace (${real})`);
+        writeFileSync(real, was.target);
+        done.push(`put back ${rel(p)} (the command changed what it leads to, ${rel(real)})`);
+      } catch (err) {
+        done.push(`could not put back ${rel(p)}: ${(err as Error).message}`);
+      }
+      continue;
+    }
+    if (was.kind !== "file") continue;
     const now = after.get(p);
-    if (now && now.kind === "file" && now.ino === was.ino && now.size === was.size && now.mtimeMs === was.mtimeMs) continue;
+    if (now && now.kind === "file" && now.ino === was.ino && now.mode === was.mode && now.size === was.size && now.mtimeMs === was.mtimeMs) continue;
+    if (was.content === undefined) {
+      // Too large (or unreadable) to have been kept: what is there now is the command's, and
+      // cannot be put back — so it goes (fails closed), and the person is told.
+      if (!now) continue;
+      try {
+        rmSync(p, { recursive: true, force: true });
+        done.push(`removed ${rel(p)} (the command changed it; it was too large to keep a copy of, so it cannot be put back)`);
+      } catch (err) {
+        done.push(`could not remove ${rel(p)}: ${(err as Error).message}`);
+      }
+      continue;
+    }
     try {
       // Never through a link put where one of its folders was (a new one is removed above).
       const linked = was.base ? linkedAncestor({ path: p, base: was.base }) : null;
@@ -212,6 +284,7 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
       if (now && now.kind !== "file") rmSync(p, { recursive: true, force: true });
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, was.content);
+      chmodSync(p, was.mode);
       done.push(`put back ${rel(p)} (the command changed or moved it)`);
     } catch (err) {
       done.push(`could not put back ${rel(p)}: ${(err as Error).message}`);

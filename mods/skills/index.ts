@@ -101,7 +101,7 @@ class SkillsMod {
       this.loaded.delete(e.sessionId);
       return next();
     });
-    api.command({ name: "skills", description: "the skills deepcode found, where from, and what they allow", run: (ctx) => ctx.print(this.listing()) });
+    api.command({ name: "skills", description: "the skills deepcode found, where from, and what they allow", print: true, run: (ctx) => ctx.print(this.listing()) });
     this.syncCommands();
   }
 
@@ -231,6 +231,7 @@ class SkillsMod {
           name,
           description: `${oneLine(s.description, 80)} (skill, ${s.source})`,
           ...(s.argumentHint ? { args: s.argumentHint } : {}),
+          print: true, // it makes a prompt: -p runs it as the turn
           run: async (ctx) => {
             const now = this.scan().skills.find((x) => x.name === name);
             if (!now) return ctx.print(`the skill ${name} is gone`);

@@ -134,13 +134,12 @@ const plugin: Plugin = {
     });
     api.on(
       "model.request",
-      async (_e, next) => {
+      async (e, next) => {
         try {
           return await next();
         } catch (err) {
           const kind = (err as { kind?: unknown }).kind;
-          const session = currentSession(turns);
-          if (session && typeof kind === "string" && (ERROR_CODES as readonly string[]).includes(kind)) write("error", session, { code: kind });
+          if (typeof kind === "string" && (ERROR_CODES as readonly string[]).includes(kind)) write("error", e.sessionId, { code: kind });
           throw err;
         }
       },
@@ -148,13 +147,6 @@ const plugin: Plugin = {
     );
   },
 };
-
-/** model.request carries no session id: the session whose turn is running (one at a time). */
-function currentSession(turns: ReadonlyMap<string, TurnState>): string | undefined {
-  let last: string | undefined;
-  for (const k of turns.keys()) last = k;
-  return last;
-}
 
 function on(v: JsonValue | undefined): boolean | undefined {
   if (typeof v === "boolean") return v;

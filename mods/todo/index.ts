@@ -2,7 +2,8 @@
 //
 //   TodoWrite  `{"todos": [{"content", "status": "pending"|"in_progress"|"completed", "activeForm"}]}`,
 //              the whole list each time (Claude Code's shape, so agent files, hooks and stream-json
-//              readers that know it carry over). An ordinary tool call: its result enters the log
+//              readers that know it carry over). On demand (ToolSpec.onDemand): one line in the
+//              prefix, called through UseTool. An ordinary tool call: its result enters the log
 //              like any other (the prefix never changes for it), and `-p --output-format
 //              stream-json` carries it as a tool_use / tool_result pair, as Claude Code does.
 //              The REPL shows the list under the call's line (ToolOutput.display) only when it
@@ -66,6 +67,9 @@ class TodoMod {
         required: ["todos"],
       },
       readOnly: true,
+      // On demand: one line in the prefix instead of the whole schema (a session that never keeps
+      // a checklist pays 28 tokens, not 137); a direct call by name works too, and tool.start / tool.end name TodoWrite either way.
+      onDemand: "{todos: [{content, status, activeForm}]}: your checklist for a multi-step task, shown to the user",
       run: async (input, ctx) => this.write(input as JsonObject, ctx.sessionId),
     });
     this.api.command({

@@ -2,8 +2,10 @@
 // behaviour the built-in search (grep-search.ts) reproduces: no config file, hidden files
 // searched, .git skipped, only .gitignore files as ignore rules (no .ignore/.rgignore, no
 // .git/info/exclude, no global excludes) and those also outside a git repository, types from
-// our own table, file paths always printed, secrets left out (`--glob '!…'`, grep-secrets.ts). Content mode runs `--sort path`; the files and
-// count modes run in parallel and are sorted here into the same order.
+// our own table, file paths always printed, secrets left out (`--glob '!…'`, grep-secrets.ts).
+// rg runs in parallel in every mode (`--sort path` would make it walk and search on one thread)
+// and its output is sorted here into rg's sorted order: each file's lines come out together, so
+// content mode sorts whole files (byFile).
 
 import { resolve } from "node:path";
 import { findOnPath } from "../lib/path-lookup.js";
@@ -38,7 +40,7 @@ function filterArgs(q: GrepQuery, secrets: boolean): string[] {
   for (const g of q.globs) args.push("--glob", g);
   args.push("--glob", "!.git");
   // Last, so they win over the user's globs (rg: a later glob takes precedence) and .gitignore.
-  if (secrets) for (const g of q.secrets?.globs ?? []) args.push("--glob", `!${g}`);
+  if (secrets) for (const g of q.secrets?.globsFor(q.target) ?? []) args.push("--glob", `!${g}`);
   if (q.typeGlobs) {
     for (const g of q.typeGlobs) args.push("--type-add", `deepcode:${g}`);
     args.push("--type", "deepcode");
@@ -60,7 +62,7 @@ export function rgArgs(q: GrepQuery): string[] {
     // Paths end in NUL and lines are always numbered, so that each line's file is known for
     // certain (secrets under another name are left out, keepFile) whatever the path holds;
     // contentLines() gives the lines back the form asked for.
-    args.push("--null", "--line-number", "--sort", "path");
+    args.push("--null", "--line-number");
     if (q.before > 0) args.push("--before-context", String(q.before));
     if (q.after > 0) args.push("--after-context", String(q.after));
   }
@@ -114,8 +116,50 @@ export async function searchRg(rg: string, q: GrepQuery, ctx: ToolContext): Prom
   const keep = (shown: string): boolean => !q.secrets?.isSecretFile(resolve(q.root, shown));
   if (q.mode === "files_with_matches") lines = lines.filter(keep).sort(comparePaths);
   else if (q.mode === "count") lines = lines.filter((l) => keep(l.slice(0, l.lastIndexOf(":")))).sort((a, b) => comparePaths(a.slice(0, a.lastIndexOf(":")), b.slice(0, b.lastIndexOf(":"))));
-  else lines = contentLines(lines, q, keep);
+  else lines = contentLines(byFile(lines, q.before > 0 || q.after > 0), q, keep);
   return { lines, cut };
+}
+
+/**
+ * rg's content output in `--sort path` order. rg searches files in parallel but prints each
+ * file's lines together, so the output is runs of lines per file (`path NUL …`): the runs are
+ * sorted by path. A `--` between two runs separates files and is put back between the sorted
+ * runs when context lines were asked for; one inside a run (between two groups of a file) stays.
+ */
+export function byFile(raw: readonly string[], context: boolean): string[] {
+  const runs: Array<{ path: string; lines: string[] }> = [];
+  let run: { path: string; lines: string[] } | null = null;
+  let pending: string[] = []; // lines without a path (separators) since the last run's line
+  for (const l of raw) {
+    const nul = l.indexOf("\0");
+    if (nul < 0) {
+      pending.push(l);
+      continue;
+    }
+    const path = l.slice(0, nul);
+    if (run === null || run.path !== path) {
+      // Lines without a path before a file's first line: the separator between files (dropped)
+      // or a note rg printed on its own (kept, in place).
+      const notes = pending.filter((p) => p !== "--");
+      run = { path, lines: notes };
+      runs.push(run);
+    } else {
+      run.lines.push(...pending);
+    }
+    pending = [];
+    run.lines.push(l);
+  }
+  const tail = pending.filter((p) => p !== "--");
+  if (run !== null) run.lines.push(...tail);
+  else return tail;
+  // Stable: a file printed twice (never, but a cut output can look so) keeps its order.
+  const sorted = runs.map((r, i) => ({ ...r, i })).sort((a, b) => comparePaths(a.path, b.path) || a.i - b.i);
+  const out: string[] = [];
+  for (const r of sorted) {
+    if (context && out.length > 0) out.push("--");
+    out.push(...r.lines);
+  }
+  return out;
 }
 
 /** rg's `path NUL N:text` lines as rg prints them without --null (`path:N:text`, `path-N-text`,

@@ -8,7 +8,7 @@
 
 import { isAscii } from "node:buffer";
 import { isAbsolute } from "node:path";
-import type { ToolContext } from "../contract/index.js";
+import type { FsReadResult, ToolContext } from "../contract/index.js";
 import { globMatch } from "../lib/glob-match.js";
 import { requiredLiteral } from "./grep-literal.js";
 import { translateRegex } from "./grep-regex.js";
@@ -51,6 +51,51 @@ export class GrepAbortedError extends Error {
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 /** What is read of a file before knowing whether it is binary (see `load`). */
 const HEAD_BYTES = 64 * 1024;
+/** Bytes of files read whole (longer than their head) held at once (see ByteBudget). */
+const WHOLE_BYTES = 64 * 1024 * 1024;
+
+interface Loaded {
+  data: Buffer | null;
+  /** What it took from the byte budget, given back once the file is searched. */
+  bytes: number;
+}
+
+/**
+ * Room for the files read whole, granted in file order: file j gets its turn after every file
+ * before it had theirs, and then waits only while other files hold bytes and it would not fit.
+ * The search consumes files in order, so the file it waits for never waits on a later one.
+ */
+export class ByteBudget {
+  private held = 0;
+  private turn = 0;
+  private readonly waiting: Array<{ j: number; bytes: number; go: () => void }> = [];
+  constructor(private readonly max: number) {}
+
+  take(j: number, bytes: number): Promise<void> {
+    return new Promise((go) => {
+      this.waiting.push({ j, bytes, go });
+      this.pump();
+    });
+  }
+
+  give(bytes: number): void {
+    this.held -= bytes;
+    this.pump();
+  }
+
+  private pump(): void {
+    for (;;) {
+      const k = this.waiting.findIndex((w) => w.j === this.turn);
+      if (k < 0) return;
+      const w = this.waiting[k];
+      if (w.bytes > 0 && this.held > 0 && this.held + w.bytes > this.max) return;
+      this.waiting.splice(k, 1);
+      this.held += w.bytes;
+      this.turn++;
+      w.go();
+    }
+  }
+}
 
 /** The output lines rg would print (files and count modes unsorted is fine: the caller sorts
  *  both). The files left out as secrets, never read, go to `skipped` (absolute paths). */
@@ -65,50 +110,70 @@ export async function searchBuiltin(q: GrepQuery, ctx: ToolContext, skipped: str
   const out: string[] = [];
   // A window of READ_AHEAD reads in flight; each slot is let go once its file is searched, so
   // memory holds at most READ_AHEAD files, never the whole tree's (a resolved promise kept in
-  // an array keeps its Buffer: 833 MB over 100k files before this was a window).
-  const pending: Array<Promise<Buffer | null> | undefined> = [];
+  // an array keeps its Buffer: 833 MB over 100k files before this was a window). Files longer
+  // than their head are read whole only within a byte budget (WHOLE_BYTES in flight, one larger
+  // file alone): 16 minified bundles of 20 MB must not be held at once.
+  const pending: Array<Promise<Loaded> | undefined> = [];
+  const budget = new ByteBudget(WHOLE_BYTES);
   // The head first: a walked file with a NUL byte in it is skipped (as rg skips binaries), so a
   // 100 MB binary costs HEAD_BYTES, not its size; only a text file longer than that is read whole.
-  const load = async (p: string): Promise<Buffer | null> => {
+  const load = async (j: number): Promise<Loaded> => {
+    const p = files[j];
+    let head: FsReadResult | null = null;
     try {
-      const head = await ctx.fs.read({ path: p, maxBytes: HEAD_BYTES });
-      if (!head.truncated) return head.data;
-      if (!q.targetIsFile && !isUtf16(head.data) && head.data.indexOf(0) >= 0) return null;
-      return (await ctx.fs.read({ path: p, maxBytes: MAX_FILE_BYTES })).data;
+      head = await ctx.fs.read({ path: p, maxBytes: HEAD_BYTES });
     } catch {
-      return null; // unreadable (EACCES, vanished since the walk, a FIFO): rg reports it on stderr and goes on
+      // unreadable (EACCES, vanished since the walk, a FIFO): rg reports it on stderr and goes on
+    }
+    const whole = head !== null && head.truncated && (q.targetIsFile || isUtf16(head.data) || head.data.indexOf(0) < 0);
+    const bytes = whole ? Math.max(head!.stat.size, HEAD_BYTES) : 0;
+    await budget.take(j, bytes); // every file takes its turn, in order, needing bytes or not
+    if (!whole) return { data: head !== null && !head.truncated ? head.data : null, bytes };
+    try {
+      return { data: (await ctx.fs.read({ path: p, maxBytes: MAX_FILE_BYTES })).data, bytes };
+    } catch {
+      return { data: null, bytes }; // vanished or changed since its head was read
     }
   };
-  for (let i = 0; i < Math.min(READ_AHEAD, files.length); i++) pending.push(load(files[i]));
+  for (let i = 0; i < Math.min(READ_AHEAD, files.length); i++) pending.push(load(i));
   let printedAny = false;
   for (let i = 0; i < files.length; i++) {
     if (ctx.signal.aborted) throw new GrepAbortedError();
-    const data = await pending[i];
+    const got = await pending[i]!;
     pending[i] = undefined;
-    if (i + READ_AHEAD < files.length) pending.push(load(files[i + READ_AHEAD]));
+    if (i + READ_AHEAD < files.length) pending.push(load(i + READ_AHEAD));
+    try {
+      searchOne(files[i], got.data);
+    } finally {
+      budget.give(got.bytes);
+    }
+  }
+  return out;
+
+  /** Search one file's bytes (null: not read), adding its lines to `out`. */
+  function searchOne(file: string, data: Buffer | null): void {
     if (!data) {
       // Unreadable, a binary, or a read the fence refused (a secret under another name: recorded
       // as left out, as below).
-      q.secrets?.isSecretFile(files[i]);
-      continue;
+      q.secrets?.isSecretFile(file);
+      return;
     }
-    const shown = shownPath(q, files[i]);
+    const shown = shownPath(q, file);
     const utf16 = isUtf16(data);
-    if (needle !== null && !utf16 && data.indexOf(needle) < 0) continue; // cannot match: skip decoding
+    if (needle !== null && !utf16 && data.indexOf(needle) < 0) return; // cannot match: skip decoding
     const nul = utf16 ? -1 : data.indexOf(0);
-    if (nul >= 0 && !q.targetIsFile) continue;
+    if (nul >= 0 && !q.targetIsFile) return;
     const text = decode(data);
     // Listing files needs one matching line per file, not all of them.
     const firstOnly = q.mode === "files_with_matches";
     const hits = q.multiline ? multilineHits(text, lineRe) : lineHits(text, lineRe, scanRe, firstOnly);
-    if (hits.count === 0) continue;
-    if (q.secrets?.isSecretFile(files[i])) continue; // a hard link to .env, say: recorded there
+    if (hits.count === 0) return;
+    if (q.secrets?.isSecretFile(file)) return; // a hard link to .env, say: recorded there
     if (q.mode === "files_with_matches") out.push(shown);
     else if (q.mode === "count") out.push(`${shown}:${hits.count}`);
     else if (nul >= 0) out.push(`${shown}: binary file matches (found "\\0" byte around offset ${nul})`);
     else printedAny = contentLines(shown, text, hits.lines, q, printedAny, out);
   }
-  return out;
 }
 
 /** A path as rg prints it: rg keeps the form its path argument had, so below a search path given
@@ -217,23 +282,45 @@ function countTo(text: string, from: number, to: number, line: number): number {
 
 /** Append rg's content lines for one file; returns whether anything has been printed so far. */
 function contentLines(shown: string, text: string, hits: number[], q: GrepQuery, printedAny: boolean, out: string[]): boolean {
-  const lines = text.split("\n");
-  if (text.endsWith("\n")) lines.pop();
+  const lines = lineReader(text);
   const isMatch = new Set(hits);
   const context = q.before > 0 || q.after > 0;
   let lastPrinted = 0;
   let printed = printedAny;
   for (const h of hits) {
     const from = Math.max(1, h - q.before, lastPrinted + 1);
-    const to = Math.min(lines.length, h + q.after);
+    const to = h + q.after;
     for (let n = from; n <= to; n++) {
+      const line = lines.at(n);
+      if (line === null) break; // past the last line
       // rg separates context groups, also a file's first group from the file before.
       if (context && printed && (lastPrinted === 0 || n !== lastPrinted + 1)) out.push("--");
       const sep = isMatch.has(n) ? ":" : "-";
-      out.push(q.lineNumbers ? `${shown}${sep}${n}${sep}${lines[n - 1]}` : `${shown}${sep}${lines[n - 1]}`);
+      out.push(q.lineNumbers ? `${shown}${sep}${n}${sep}${line}` : `${shown}${sep}${line}`);
       lastPrinted = n;
       printed = true;
     }
   }
   return printed;
+}
+
+/** Line `n` (1-based) of `text`, asked for in ascending order: the text is walked once up to the
+ *  last line asked for, never split whole (a 5 MB file with one match was split into 100k
+ *  strings). null past the last line (a final newline ends the last line, as rg counts). */
+function lineReader(text: string): { at(n: number): string | null } {
+  let lineNo = 1;
+  let start = 0;
+  const end = text.endsWith("\n") ? text.length - 1 : text.length;
+  return {
+    at(n) {
+      while (lineNo < n) {
+        const nl = text.indexOf("\n", start);
+        if (nl < 0 || nl >= end) return null;
+        start = nl + 1;
+        lineNo++;
+      }
+      const nl = text.indexOf("\n", start);
+      return text.slice(start, nl < 0 || nl > end ? end : nl);
+    },
+  };
 }

@@ -12,14 +12,15 @@ import type { Chain } from "../core/chain.js";
 import type { ToolRegistry } from "../core/engine/tools.js";
 import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import type { SessionStore } from "../core/session/store.js";
+import { billedModel } from "../core/billed-model.js";
 import { TIER_NAMES } from "../core/cost/index.js";
 import { toolEffects } from "../lib/effects/tool-effects.js";
 import { isObject } from "../lib/json.js";
 import { createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../providers/index.js";
 import type { AssembleOptions } from "./assemble-options.js";
 import { noKeyHelp, type ApiKey } from "./credentials.js";
-import { readCostSettings } from "./cost/settings.js";
-import { profileOf } from "./cost/tiers.js";
+import { readCostSettings } from "../core/cost/run/settings.js";
+import { profileOf } from "../core/cost/run/tiers.js";
 import { historyHoldsSecret, registerPermissionGate, type PermissionSetup, type SessionRules } from "./permissions/index.js";
 import type { LoadedSettings } from "./settings/types.js";
 import type { Spawner } from "./spawn.js";
@@ -68,7 +69,7 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
     env: (sessionId) => {
       const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret };
+      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app) };
     },
     managedBroken: permissions.managedBroken,
   });
@@ -86,7 +87,7 @@ export function nonInteractive(chain: Chain): void {
 /** The host's core answers: subagents (one depth limit for every spawner, spawn.ts), the files
  *  a call would write (src/lib/effects: checkpoints, plan mode; a shell command starts in the Bash folder of the
  *  session that makes it), text for the person from a mod (stderr here; the REPL prints it in
- *  place), and the model. */
+ *  place), and the model (each reply billed through model.usage: billed-model.ts). */
 export function hostCores(app: StepApp, spawner: Spawner, root: string, env: NodeJS.ProcessEnv, home: string, warn: (m: string) => void): void {
   const { chain, registry, settings } = app;
   chain.setCore("agent.spawn", (e) => spawner.spawn(e));
@@ -98,10 +99,10 @@ export function hostCores(app: StepApp, spawner: Spawner, root: string, env: Nod
     stallTimeoutMs: keepAliveLimit(numberSetting(settings.merged.apiStallTimeoutMs), warn, "apiStallTimeoutMs", 100),
     protocol: settings.merged.protocol === "anthropic" ? "anthropic" : "openai",
   });
-  chain.setCore("model.request", (e) => {
+  chain.setCore("model.request", billedModel(chain, (e) => {
     if (!provider) throw new ProviderError("auth", noKeyHelp(home));
     return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
-  });
+  }));
 }
 
 /** Why an ask became a deny in -p, and the rule that would allow it (what `a` would remember). */
@@ -116,6 +117,13 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
 function sandboxContains(app: StepApp): boolean {
   const s = app.pluginStatus("sandbox");
   return s !== undefined && s.active === true && s.network === false;
+}
+
+/** The sandbox reaches the hosts of `sandbox.network.allowedDomains` through its filtering
+ *  proxy (and nothing else): commands that only fetch are contained too. */
+function sandboxProxies(app: StepApp): boolean {
+  const s = app.pluginStatus("sandbox");
+  return s !== undefined && s.active === true && s.network === false && Array.isArray(s.allowedDomains) && s.allowedDomains.length > 0;
 }
 
 /** `wire`: settings `apiStallTimeoutMs` and `protocol`. The Anthropic protocol goes to

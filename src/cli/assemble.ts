@@ -33,7 +33,7 @@ import { deepcodeHome } from "./home.js";
 
 export { deepcodeHome };
 import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
-import { installCost, type CostControl } from "./cost/index.js";
+import { installCost, type CostControl } from "../core/cost/run/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { pluginServices } from "./plugin-services.js";
 import { pluginSessions, type SessionCommandLines } from "./plugin-sessions.js";
@@ -85,6 +85,8 @@ export interface App {
   cost?: CostControl;
   /** Prices: the packaged table plus settings `pricing`, loaded once for the engine and the cost engine. */
   prices: PriceTable;
+  /** The capability table (the engine's and the cost engine's). */
+  caps: typeof capsFor;
   engineOptions(): EngineOptions;
 }
 
@@ -136,6 +138,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     apiKey: resolveApiKey(env, home),
     model,
     prices,
+    caps: capsFor,
     engineOf: (id) => spawner.engineOf(id),
     engineOptions: () => ({
       chain,

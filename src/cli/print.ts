@@ -93,7 +93,8 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
   stream?.init(engine.sessionId, {
     cwd: app.root,
     model: engine.profile.model,
-    tools: engine.prefix.tools.map((t) => t.function.name),
+    // Every tool the model can call: the prefix's, then the on-demand ones reached through UseTool.
+    tools: [...new Set([...engine.prefix.tools.map((t) => t.function.name), ...app.registry.list().map((t) => t.spec.name)])],
     mcpServers: mcpServerList(app),
     permissionMode: o.permissionMode ?? "default",
     apiKeySource: app.apiKey?.source ?? "none",

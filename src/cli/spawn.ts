@@ -23,8 +23,8 @@ import { isTierName, TIER_NAMES } from "../core/cost/index.js";
 import type { Chain } from "../core/chain.js";
 import type { EngineOptions } from "../core/engine/engine.js";
 import type { SessionStore } from "../core/session/store.js";
-import type { CostControl } from "./cost/control.js";
-import { profileOf } from "./cost/tiers.js";
+import type { CostControl } from "../core/cost/run/control.js";
+import { profileOf } from "../core/cost/run/tiers.js";
 import { KNOWN_MODELS } from "../providers/index.js";
 
 export const MAX_DEPTH = 3;

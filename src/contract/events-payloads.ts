@@ -2,7 +2,7 @@
 // re-exports them): the built context, a turn's profile, what a call writes, a rewind, system
 // sections and tail notes, compaction, estimates, what the person is shown.
 
-import type { ChatRequest } from "./wire.js";
+import type { ChatRequest, ModelResponse, Usage } from "./wire.js";
 import type { StreamEvent } from "./stream.js";
 
 export interface ContextZones {
@@ -20,6 +20,15 @@ export interface BuiltContext {
   /** Estimated tokens per zone; the log's part already sent is exact from usage. */
   zones: ContextZones;
   fingerprint: string;
+}
+
+/** A reply as the `model.request` core answers it: the provider's, and what it was billed —
+ *  the usage `model.usage` priced (the API's, or deepcode's estimate when it sent none,
+ *  `estimated`), the price the chain answered, and when. No `billed`: nothing was priced (the
+ *  reply carried no usage and nothing arrived to estimate from, or a hook answered the request
+ *  without making it). */
+export interface BilledResponse extends ModelResponse {
+  billed?: { usage: Usage; costUsd: number; costCny: number; at: string; estimated?: boolean };
 }
 
 /** How a turn talks to the model: a tier's settings (settings can map tiers to profiles). */

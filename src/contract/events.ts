@@ -27,7 +27,7 @@ import type {
 import type { StopReason } from "./stream.js";
 import type { AgentIdentity, SpawnRequest, SpawnResult } from "./agents.js";
 import type { AskAnswer, GateDecision, PersonAnswer, PersonQuestion } from "./events-gates.js";
-import type { BuiltContext, CompactionResult, CostEstimate, RenderItem, RewindResult, SystemSection, TailNote, ToolEffects, TurnProfile } from "./events-payloads.js";
+import type { BilledResponse, BuiltContext, CompactionResult, CostEstimate, RenderItem, RewindResult, SystemSection, TailNote, ToolEffects, TurnProfile } from "./events-payloads.js";
 
 // The catalogue's shapes live by area in files of their own; they are part of this module.
 export * from "./events-gates.js";
@@ -79,10 +79,19 @@ export interface EventMap {
    *  the transcript, marked as rewound; the prefix stays. The core answer is the engine's. */
   "context.rewind": { payload: { sessionId: string; turn: number }; result: RewindResult };
 
-  /** One model round trip. The core answer is the provider. */
+  /** One model round trip, for a session: `sessionId`, `turn` and `step` (0 outside the
+   *  session's own rounds: a compaction's digest, an MCP server's sampling, a plugin's call),
+   *  `tier` (the turn profile's) and `agent` (set in a subagent's session) say whose request it
+   *  is. The core answer is the provider; once the reply is in, the core dispatches
+   *  `model.usage` for it — the exact usage, or deepcode's estimate (`estimated`) when the API
+   *  sent none — and answers the reply with what it was billed (`billed`). So every request,
+   *  the engine's or a plugin's through `api.dispatch`, is priced and in the usage ledger
+   *  exactly once, and no caller dispatches `model.usage` itself. A hook that answers without
+   *  `next` made no request: nothing is billed. `at`: the instant it is priced at (ISO; the
+   *  session's clock, so a session run on a fixed clock is priced on it), else when the reply came. */
   "model.request": {
-    payload: { request: ChatRequest; signal?: AbortSignal; onDelta?: (delta: ModelDelta) => void };
-    result: ModelResponse;
+    payload: { sessionId: string; turn: number; step: number; tier?: string; agent?: AgentIdentity; at?: string; request: ChatRequest; signal?: AbortSignal; onDelta?: (delta: ModelDelta) => void };
+    result: BilledResponse;
   };
   /** A streamed piece of a reply, as it arrives. */
   "model.stream": { payload: { sessionId: string; step: number; delta: ModelDelta }; result: void };
@@ -90,7 +99,8 @@ export interface EventMap {
    *  Dispatched by repair hooks so every repair is visible; the core forwards it to the stream. */
   "model.repair": { payload: { sessionId: string; step: number; kind: string; detail: string }; result: void };
   /** The usage of one request, as the API reported it. The core answer prices it exactly (the
-   *  price in force at `at`); hooks observe it (the usage ledger, budgets, telemetry). */
+   *  price in force at `at`); hooks observe it (the usage ledger, budgets, telemetry). Only the
+   *  `model.request` core dispatches it, once per request. */
   "model.usage": {
     payload: { sessionId: string; turn: number; step: number; model: string; tier?: string; usage: Usage; at: string; agent?: AgentIdentity; /** The API sent no usage: deepcode estimated it from the text. */ estimated?: boolean };
     result: { costUsd: number; costCny: number };
@@ -215,7 +225,7 @@ export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
   "context.prefix.changed": plain("the immutable prefix is about to change, with reason and cost"),
   "context.compact": plain("compact the log into one digest + the recent tail"),
   "context.rewind": plain("cut the conversation back to the end of a turn (a new epoch; the prefix stays)"),
-  "model.request": plain("one model round trip (the provider)"),
+  "model.request": plain("one model round trip for a session (the provider; its core dispatches model.usage)"),
   "model.stream": plain("a streamed piece of a reply"),
   "model.repair": plain("a repair of what the model sent, made visible"),
   "model.usage": plain("one request's usage, priced exactly (the usage ledger observes it)"),

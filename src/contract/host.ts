@@ -121,8 +121,11 @@ export interface KnownStatus {
   /** mods/plan: whether this run is planning, or waiting for the person to approve a plan. */
   plan: { planning: boolean; awaiting: boolean; planner: string; plannerTier?: string };
   /** mods/sandbox: whether every process is wrapped (`active`), by what, and whether it may
-   *  reach the network. Only an active sandbox without network contains a command. */
-  sandbox: { active: boolean; mechanism: string | null; network: boolean };
+   *  reach the network. Only an active sandbox without network contains a command.
+   *  `allowedDomains` (with `network: false`): the hosts (`example.com`, `*.example.com`,
+   *  `host:port`) commands reach through deepcode's filtering proxy — settings
+   *  `sandbox.network.allowedDomains`; absent or empty, none. */
+  sandbox: { active: boolean; mechanism: string | null; network: boolean; allowedDomains?: readonly string[] };
   /** mods/marketplace: the enabled, verified Claude Code plugins and the parts others run:
    *  their hooks (the hooks mod), MCP servers (the mcp configuration), native module (`native`:
    *  its absolute path; assembly loads it, in the user tier or prepend for `managed`), and

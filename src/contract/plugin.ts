@@ -74,6 +74,16 @@ export interface CommandSpec {
   description: string;
   /** The arguments, for `/help` (`<server> [reconnect|disable]`). */
   args?: string;
+  /** Whether `deepcode -p "/name args"` may run it (the REPL always may). Only a command that
+   *  makes a prompt (a skill's, an MCP prompt) or only shows something says so; one that
+   *  changes the person's setup or files stays the REPL's, since a line of -p input can come
+   *  from a program. `true`, or a function of the arguments (`/mcp list` may, `/mcp approve x`
+   *  may not). Default: not in -p. */
+  print?: boolean | ((args: string) => boolean);
+  /** For a slash name no command has yet: resolves once the commands this one brings in later
+   *  may have appeared (an MCP server's prompts, when its server has connected), bounded by the
+   *  command. `-p` awaits it of every command that has one before looking the name up again. */
+  settle?(name: string): Promise<void>;
   run(ctx: CommandContext): void | Promise<void>;
   /** Candidates for the word being typed after the name; `words` are the complete words before
    *  it. May be async (a server's completion); a failure offers nothing. */

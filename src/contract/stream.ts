@@ -40,6 +40,9 @@ export type StreamEvent =
        *  it, markup taken as calls); "" for a reply kept out of the log. The streamed deltas
        *  may have shown more. */
       text?: string;
+      /** Why the whole reply was kept out of the log (degenerate repetition), for a display
+       *  that streamed it: it says what it showed that the session does not hold. */
+      dropped?: string;
     }
   | { type: "tool.start"; step: number; callId: string; tool: string; input: JsonValue }
   /** A running call's progress (ToolContext.progress), for its line on screen. */

@@ -100,7 +100,8 @@ export interface HttpFetchResult {
   body: string;
   /** The body was cut at `maxBytes`. */
   truncated?: boolean;
-  /** The IP address the request went to. */
+  /** The IP address the request went to, or `via proxy HOST:PORT` when HTTPS_PROXY/HTTP_PROXY
+   *  carried it (the proxy resolved the name; the address check ran on this machine's answer). */
   address?: string;
 }
 

@@ -9,15 +9,21 @@
 //   returns it, so the name is never resolved a second time.
 // - The body is decompressed (gzip, deflate, br) and kept up to `maxBytes`; the rest is not
 //   read. Text is decoded by the charset the response names (UTF-8 otherwise).
+// - HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured as for the model's requests (src/lib/proxy.ts):
+//   https through a CONNECT tunnel, http as an absolute-URI request to the proxy. The address
+//   check still runs on this machine's answer for the name; a name this machine cannot resolve
+//   goes to the proxy unchecked (the proxy resolves it, and what it reaches is its policy).
 
 import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import { isIP, type LookupFunction, type Socket } from "node:net";
+import { connect as tlsConnect } from "node:tls";
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { DeniedError, type HttpFetchRequest, type HttpFetchResult } from "../contract/index.js";
 import { nonPublicKind } from "../lib/net-address.js";
+import { proxyFor, proxyName, tunnel, type Env } from "../lib/proxy.js";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BYTES = 10_000_000;
@@ -26,6 +32,8 @@ export interface FetchPolicy {
   /** A permission allow rule names this exact host, so it may be reached on a non-public
    *  address (a test server on 127.0.0.1, an intranet documentation host). Absent: never. */
   privateHostAllowed?(host: string): boolean;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the process environment if absent). */
+  env?: Env;
 }
 
 /** The request would reach an address it may not. A DeniedError: the chain hands it to the
@@ -44,16 +52,31 @@ export async function httpFetch(req: HttpFetchRequest, policy: FetchPolicy = {})
   const signals = [AbortSignal.timeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS)];
   if (req.signal) signals.push(req.signal);
   const signal = AbortSignal.any(signals);
-  const target = await checkedAddress(req.url, host, policy);
-  const pinned: LookupFunction = (_name, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target]);
-    else callback(null, target.address, target.family);
-  };
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const proxy = proxyFor(url, policy.env ?? process.env);
+  const target = await checkedAddress(req.url, host, policy, proxy !== undefined);
+  const options = { method: req.method ?? "GET", headers: { "accept-encoding": "gzip, deflate, br", ...req.headers }, agent: false as const, signal };
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
-    const r = send(url, { method: req.method ?? "GET", headers: { "accept-encoding": "gzip, deflate, br", ...req.headers }, lookup: pinned, agent: false, signal }, resolve);
-    r.on("error", reject);
-    r.end(req.body);
+    const sent = (r: ReturnType<typeof httpRequest>): void => {
+      r.on("error", reject);
+      r.end(req.body);
+    };
+    if (!proxy) {
+      const pinned: LookupFunction = (_name, o, callback) => {
+        if ((o as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target!]);
+        else callback(null, target!.address, target!.family);
+      };
+      sent((url.protocol === "https:" ? httpsRequest : httpRequest)(url, { ...options, lookup: pinned }, resolve));
+    } else if (url.protocol === "http:") {
+      // Plain http through a proxy: the whole URL as the request target, sent to the proxy.
+      const auth = proxy.username ? { "proxy-authorization": `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}` } : {};
+      sent(httpRequest({ ...options, host: proxy.hostname.replace(/^\[|\]$/g, ""), port: Number(proxy.port || 80), path: url.href, headers: { ...options.headers, host: url.host, ...auth } }, resolve));
+    } else {
+      tunnel(proxy, host, Number(url.port || 443), signal).then((raw: Socket) => {
+        const secure = tlsConnect({ socket: raw, servername: isIP(host) ? undefined : host });
+        secure.once("close", () => raw.destroy());
+        sent(httpsRequest(url, { ...options, createConnection: () => secure }, resolve));
+      }, reject);
+    }
   });
   let body: { data: Buffer; truncated: boolean };
   try {
@@ -64,12 +87,22 @@ export async function httpFetch(req: HttpFetchRequest, policy: FetchPolicy = {})
   const { data, truncated } = body;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-  return { status: res.statusCode ?? 0, headers, body: decodeText(data, headers["content-type"]), address: target.address, ...(truncated ? { truncated } : {}) };
+  const address = proxy ? `via proxy ${proxyName(proxy)}` : target?.address;
+  return { status: res.statusCode ?? 0, headers, body: decodeText(data, headers["content-type"]), ...(address ? { address } : {}), ...(truncated ? { truncated } : {}) };
 }
 
-async function checkedAddress(url: string, host: string, policy: FetchPolicy): Promise<{ address: string; family: number }> {
+/** The address the request may go to, checked; undefined when a proxy will resolve a name this
+ *  machine cannot. */
+async function checkedAddress(url: string, host: string, policy: FetchPolicy, proxied: boolean): Promise<{ address: string; family: number } | undefined> {
   const literal = isIP(host);
-  const all = literal ? [{ address: host, family: literal }] : await dnsLookup(host, { all: true, verbatim: true });
+  let all: Array<{ address: string; family: number }>;
+  try {
+    all = literal ? [{ address: host, family: literal }] : await dnsLookup(host, { all: true, verbatim: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (proxied && (code === "ENOTFOUND" || code === "EAI_AGAIN")) return undefined;
+    throw err;
+  }
   if (all.length === 0) throw new Error(`${host} has no address`);
   for (const a of all) {
     const kind = nonPublicKind(a.address);

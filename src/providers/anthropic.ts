@@ -9,9 +9,11 @@
 //   system messages          → `system` text blocks, in order
 //   user / latest_reminder   → text blocks of a user turn (the reminder keeps its place,
 //                              right before the user text it belongs to)
-//   tool messages            → tool_result blocks of a user turn
-//   assistant                → [thinking block (reasoning_content, when sent, with its
-//                              reasoning_signature)] [text] [tool_use…]
+//   tool messages            → tool_result blocks of a user turn (ids the Messages API would
+//                              refuse, from another server, mapped alike on both: anthropicId)
+//   assistant                → [thinking block (reasoning_content with its reasoning_signature;
+//                              unsigned reasoning, from the OpenAI protocol, is left out)]
+//                              [text] [tool_use…]
 //                              tool_use.input is the parsed arguments ({} if they do not parse)
 //   consecutive turns of one role are merged (Anthropic alternates user/assistant)
 //   tools → {name, description, input_schema}; tool_choice auto/none/required/named →
@@ -20,6 +22,7 @@
 //   max_tokens defaults to the model's maximum output (Anthropic requires it);
 //   response_format has no Anthropic counterpart and is not sent.
 
+import { createHash } from "node:crypto";
 import type { ChatMessage, ChatRequest, JsonValue, ModelCaps, ToolChoice } from "../contract/index.js";
 import { openAnthropicStream, anthropicWhole } from "./anthropic-reply.js";
 import type { WireProtocol } from "./protocol.js";
@@ -70,8 +73,11 @@ export function toAnthropic(req: ChatRequest, stream: boolean, caps: ModelCaps, 
   }
   if (req.tool_choice !== undefined) body.tool_choice = choiceOf(req.tool_choice);
   // Sent when thinking is on, or when the request turns it off; otherwise the endpoint decides.
-  if (thinking) body.thinking = { type: "enabled", budget_tokens: Math.max(1024, maxTokens - 1) };
-  else if (req.thinking?.type === "disabled") body.thinking = { type: "disabled" };
+  // A tool loop whose last call came without a signed thinking block (begun on the OpenAI
+  // protocol, resumed here mid-loop) cannot go on with thinking on — the endpoint wants that
+  // turn to start with its signed thinking — so this one request turns it off.
+  if (thinking && !unsignedLoop(req.messages)) body.thinking = { type: "enabled", budget_tokens: Math.max(1024, maxTokens - 1) };
+  else if (thinking || req.thinking?.type === "disabled") body.thinking = { type: "disabled" };
   if (req.reasoning_effort) body.output_config = { effort: req.reasoning_effort };
   if (req.stop !== undefined) body.stop_sequences = typeof req.stop === "string" ? [req.stop] : req.stop;
   if (req.temperature !== undefined) body.temperature = req.temperature;
@@ -97,17 +103,20 @@ function turnsOf(messages: ChatMessage[]): Turn[] {
         push("user", [{ type: "text", text: m.content }]);
         break;
       case "tool":
-        push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id, content: m.content }]);
+        push("user", [{ type: "tool_result", tool_use_id: anthropicId(m.tool_call_id), content: m.content }]);
         break;
       case "assistant": {
         const blocks: Block[] = [];
-        // The signature goes back with its block: the endpoint verifies it.
-        if (typeof m.reasoning_content === "string") {
-          blocks.push(typeof m.reasoning_signature === "string" ? { type: "thinking", thinking: m.reasoning_content, signature: m.reasoning_signature } : { type: "thinking", thinking: m.reasoning_content });
+        // The signature goes back with its block: the endpoint verifies it. Reasoning without
+        // one (written on the OpenAI protocol, whose wire has no signatures) cannot be sent as
+        // a thinking block, which the endpoint would refuse: it is left out, as Anthropic's
+        // Messages API allows for an earlier turn's thinking.
+        if (typeof m.reasoning_content === "string" && typeof m.reasoning_signature === "string" && m.reasoning_signature !== "") {
+          blocks.push({ type: "thinking", thinking: m.reasoning_content, signature: m.reasoning_signature });
         }
         if (m.content) blocks.push({ type: "text", text: m.content });
         for (const tc of m.tool_calls ?? []) {
-          blocks.push({ type: "tool_use", id: tc.id, name: tc.function.name, input: inputOf(tc.function.arguments) });
+          blocks.push({ type: "tool_use", id: anthropicId(tc.id), name: tc.function.name, input: inputOf(tc.function.arguments) });
         }
         if (blocks.length === 0) blocks.push({ type: "text", text: "" });
         push("assistant", blocks);
@@ -116,6 +125,26 @@ function turnsOf(messages: ChatMessage[]): Turn[] {
     }
   }
   return turns;
+}
+
+/** A tool_use id as the Messages API accepts it (`^[a-zA-Z0-9_-]+$`). Ids from the OpenAI
+ *  protocol usually are (`call_00_…`); another server's (`functions.Read:0`) is mapped — the
+ *  same way for the call and its result, and the same on every request (the cached prefix) —
+ *  to its safe characters plus a short hash, so two ids never meet in one. */
+export function anthropicId(id: string): string {
+  if (/^[a-zA-Z0-9_-]+$/.test(id)) return id;
+  return `${id.replace(/[^a-zA-Z0-9_-]/g, "_")}_${createHash("sha256").update(id).digest("hex").slice(0, 8)}`;
+}
+
+/** The request continues a tool loop (tool results after the last assistant message) whose
+ *  calls came without a signed thinking block. */
+function unsignedLoop(messages: readonly ChatMessage[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "assistant") continue;
+    return !!m.tool_calls?.length && messages[i + 1]?.role === "tool" && !m.reasoning_signature;
+  }
+  return false;
 }
 
 function inputOf(args: string): JsonValue {

@@ -7,8 +7,23 @@ import type { Socket } from "node:net";
 import { connect as tlsConnect, rootCertificates } from "node:tls";
 import type { TLSSocket } from "node:tls";
 import { AttemptFailure, networkFailure } from "./errors.js";
-import { bareHost, proxyFor, proxyName, tunnel } from "./proxy.js";
-import type { Env } from "./proxy.js";
+import { bareHost, proxyFor as proxyOf, proxyName, ProxyError, tunnel as openTunnel } from "../lib/proxy.js";
+import type { Env } from "../lib/proxy.js";
+
+/** The shared proxy code's errors as this layer's (the same kind, message and retry). */
+function asAttempt(err: unknown): unknown {
+  return err instanceof ProxyError ? new AttemptFailure(err.kind, err.message, err.retryable) : err;
+}
+function proxyFor(target: URL, env: Env): URL | undefined {
+  try {
+    return proxyOf(target, env);
+  } catch (err) {
+    throw asAttempt(err);
+  }
+}
+function tunnel(proxy: URL, host: string, port: number, signal: AbortSignal, onReached?: () => void): Promise<Socket> {
+  return openTunnel(proxy, host, port, signal, onReached).catch((err: unknown) => Promise.reject(asAttempt(err)));
+}
 
 export interface Target {
   url: URL;

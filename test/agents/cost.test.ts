@@ -10,7 +10,7 @@ import { loadPriceTable } from "../../src/core/cost/prices.js";
 import { formatEstimateLine, formatStats } from "../../src/core/cost/report.js";
 import { summarise } from "../../src/core/cost/stats.js";
 import { resolveTiers } from "../../src/core/cost/tiers.js";
-import { formatCostReport } from "../../src/cli/cost/report.js";
+import { formatCostReport } from "../../src/core/cost/run/report.js";
 import { at, USAGE_A, USAGE_B } from "../cost/fixtures.js";
 
 const table = loadPriceTable();

@@ -12,6 +12,8 @@ interface Turn {
   low: number;
   high: number;
   actual: number;
+  runs: number;
+  runsUsd: number;
 }
 interface Run {
   turns: Turn[];
@@ -28,6 +30,7 @@ interface Spec {
 // Imported by URL: the benchmark is plain JS over dist/, which this project does not type-check.
 const bench = (await import(new URL("../../bench/cost.mjs", import.meta.url).href)) as { estimateRun(spec: Spec, at: Date): Promise<Run> };
 const { sessions } = (await import(new URL("../../bench/sessions.mjs", import.meta.url).href)) as { sessions(o: { fast: boolean }): Spec[] };
+const { subagentSession } = (await import(new URL("../../bench/subagent-sessions.mjs", import.meta.url).href)) as { subagentSession(o: { fast: boolean }): Spec & { turns: Array<{ steps: Array<{ tool_calls?: Array<{ name: string }> }> }> } };
 const AT = new Date("2026-12-02T12:00:00Z"); // a Wednesday, off-peak
 
 describe("the cost benchmark's estimate run (fast sessions)", () => {
@@ -49,4 +52,20 @@ describe("the cost benchmark's estimate run (fast sessions)", () => {
       expect(turnsUsd).toBeCloseTo(run.billedUsd, 10);
     });
   }
+
+  it("runs the session with subagents as the REPL does: each delegating turn's subagents billed in its cost, its tier the main agent's", async () => {
+    const spec = subagentSession({ fast: true });
+    const run = await bench.estimateRun(spec, AT);
+    // The Task calls the script makes per turn, and the runs the ledger booked to each turn.
+    const asked = spec.turns.map((t) => t.steps.flatMap((s) => s.tool_calls ?? []).filter((c) => c.name === "Task").length);
+    expect(run.turns.map((t) => t.runs)).toEqual(asked);
+    expect(asked.filter((n) => n > 0).length).toBeGreaterThanOrEqual(4);
+    for (const t of run.turns) {
+      expect(t.ranAt).toBe(t.tier); // explore's chat-fast lines are not the turn's tier
+      if (t.runs > 0) expect(t.runsUsd).toBeGreaterThan(0);
+      expect(t.high).toBeGreaterThanOrEqual(t.low);
+    }
+    expect(run.ledgerLines).toBe(run.billed.length);
+    expect(run.turns.reduce((a, t) => a + t.actual, 0)).toBeCloseTo(run.billedUsd, 10);
+  });
 });

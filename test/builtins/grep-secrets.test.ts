@@ -189,6 +189,22 @@ describe("the secret name globs and the contract's names are one list", () => {
   });
 });
 
+describe("a walked path is found in a secret place by its folders (the walk asks about every entry)", () => {
+  it("finds the place at any depth, in any spelling of the path, and nothing beside it", () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    const f = secretFilter(join(base, "ws"), { home });
+    const ssh = "~/.ssh holds credentials";
+    expect(f.reason(`${home}/.ssh`)).toBe(ssh);
+    expect(f.reason(`${home}/.ssh/a/b/c/known_hosts`)).toBe(ssh);
+    expect(f.reason(`${home}/.config/gcloud/legacy/x.db`)).toMatch(/gcloud/);
+    for (const odd of [`${home}//.ssh/known_hosts`, `${home}/./.ssh/known_hosts`, `${home}/x/../.ssh/known_hosts`, `${home}/.ssh/`]) expect(f.reason(odd), odd).toBe(ssh);
+    for (const not of [`${home}/.sshx/known_hosts`, `${home}/.ss`, `${home}/notes.txt`, `${home}`, `${base}/ws/home/.ssh/known_hosts`, "/"]) expect(f.reason(not), not).toBeNull();
+    // The name rules still apply outside the places.
+    expect(f.reason(`${base}/ws/.env`)).not.toBeNull();
+  });
+});
+
 describe("Glob lists names, never contents, so it lists secrets' names (a Read of one asks)", () => {
   it("lists .env and keys/id_rsa", async () => {
     const b = box();

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { enter, useRepl } from "../repl/helpers.js";
+import { sandboxStatus } from "../../mods/sandbox/index.js";
 
 const repl = useRepl();
 
@@ -23,5 +24,15 @@ describe("/status with Claude Code settings files", () => {
     expect(s).toMatch(/deny\s+Read\(\.\/\.env\)\s+~\/\.claude\/settings\.json:3/);
     expect(s).toMatch(/allow\s+Bash\(npm test:\*\)\s+\.claude\/settings\.json:4/);
     expect(s).toMatch(/model\s+deepseek/);
+  });
+
+  it.skipIf(!sandboxStatus().active)("says which hosts the Bash sandbox reaches (sandbox.network.allowedDomains)", async () => {
+    const t = await repl.open({ default: { content: "fine" } }, {
+      // deepcode's own file: Claude Code's `sandbox` key is not taken from .claude/ (claude.ts).
+      ".deepcode/settings.json": JSON.stringify({ sandbox: { network: { allowedDomains: ["registry.npmjs.org", "*.pypi.org"] } } }),
+    });
+    enter(t, "/status");
+    const s = await t.waitFor(/sandbox\s+bwrap/);
+    expect(s).toMatch(/sandbox\s+bwrap: writes only in the workspace, network only to registry\.npmjs\.org, \*\.pypi\.org/);
   });
 });

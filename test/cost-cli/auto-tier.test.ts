@@ -1,6 +1,7 @@
+import { capsFor } from "../../src/providers/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyTask, DEFAULT_TIERS, type TierProfiles } from "../../src/core/cost/index.js";
-import { autoTier } from "../../src/cli/cost/tiers.js";
+import { autoTier } from "../../src/core/cost/run/tiers.js";
 import { startRig, type Rig } from "./rig.js";
 
 
@@ -64,12 +65,12 @@ describe("auto-tier", () => {
   });
 
   it("follows the class every turn when the switch keeps model and thinking (effort only)", () => {
-    expect(autoTier("refactor", { current: "reasoner", lastAsked: "reasoner" }, false, tiers)).toEqual({ tier: "reasoner-budget", reason: "auto: refactor" });
+    expect(autoTier("refactor", { current: "reasoner", lastAsked: "reasoner" }, false, tiers, capsFor)).toEqual({ tier: "reasoner-budget", reason: "auto: refactor" });
   });
 
   it("steps down to the stronger of the two cheaper asks", () => {
-    expect(autoTier("question", { current: "reasoner", lastAsked: "chat-full" }, false, tiers).tier).toBe("chat-full");
-    expect(autoTier("question", { current: "reasoner", lastAsked: "reasoner" }, false, tiers)).toEqual({
+    expect(autoTier("question", { current: "reasoner", lastAsked: "chat-full" }, false, tiers, capsFor).tier).toBe("chat-full");
+    expect(autoTier("question", { current: "reasoner", lastAsked: "reasoner" }, false, tiers, capsFor)).toEqual({
       tier: "reasoner",
       reason: "auto: kept reasoner (one question turn does not pay for a cache switch)",
     });

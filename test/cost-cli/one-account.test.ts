@@ -59,13 +59,13 @@ describe.skipIf(!TMUX_AVAILABLE)("one account behind every cost figure", () => {
 
     // The REPL, resumed: a compaction and a turn, then every figure it shows.
     term = new Tmux(`node ${BIN} --trust-project -r ${result.session_id}`, { cwd: env.root, env: env.env, width: 200 });
-    await term.waitFor(/^›\s*$/m, 60_000);
+    await term.waitFor(/^›\s*$/m);
     term.type("/compact");
     term.press("Enter");
-    await term.waitFor(/compacted|not compacted/, 60_000);
+    await term.waitFor(/compacted|not compacted/);
     term.type("again");
     term.press("Enter");
-    const afterTurn = await term.waitFor(/again done[\s\S]*\$[\d.]+ (this )?turn[^\n]*/, 60_000);
+    const afterTurn = await term.waitFor(/again done[\s\S]*\$[\d.]+ (this )?turn[^\n]*/);
     term.type("/status");
     term.press("Enter");
     await term.waitFor(/^cost\s+\$/m);
@@ -73,7 +73,7 @@ describe.skipIf(!TMUX_AVAILABLE)("one account behind every cost figure", () => {
     term.press("Enter");
     const screen = await term.waitFor(/this session\s.*\$[\d.]+/);
     term.press("C-d");
-    await term.waitFor(/\[exit 0\]/, 30_000);
+    await term.waitFor(/\[exit 0\]/);
 
     const all = ledger(env).filter((l) => l.session === result.session_id);
     const total = usd(sum(all.map((l) => Number(l.usd))));

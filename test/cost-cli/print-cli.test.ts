@@ -1,6 +1,6 @@
 // The cost engine through the real CLI: `node bin/deepcode.js` (the compiled tree, so run
 // `npm run build` first, as `npm test` does) against the simulator, in a fresh process each time.
-// It needs src/cli/assemble.ts to call installCost (see src/cli/cost/index.ts).
+// It needs src/cli/assemble.ts to call installCost (see src/core/cost/run/index.ts).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

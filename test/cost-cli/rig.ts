@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSimulator, type Script, type SimRequest, type Simulator } from "../sim/server.mjs";
 import { assemble, type App } from "../../src/cli/assemble.js";
-import { installCost, type CostControl, type CostNotice } from "../../src/cli/cost/index.js";
+import { installCost, type CostControl, type CostNotice } from "../../src/core/cost/run/index.js";
 import { Engine } from "../../src/core/engine/engine.js";
 import { parseLedger, type LedgerRecord } from "../../src/core/cost/index.js";
 import type { StreamEvent } from "../../src/contract/index.js";

@@ -1,7 +1,8 @@
+import { capsFor } from "../../src/providers/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_TIERS, type TierProfiles } from "../../src/core/cost/index.js";
-import { planTurn } from "../../src/cli/cost/tiers.js";
-import { readCostSettings } from "../../src/cli/cost/settings.js";
+import { planTurn } from "../../src/core/cost/run/tiers.js";
+import { readCostSettings } from "../../src/core/cost/run/settings.js";
 import type { LoadedSettings } from "../../src/cli/settings/types.js";
 import { startRig, type Rig } from "./rig.js";
 
@@ -35,7 +36,7 @@ describe("tiers and turn profiles", () => {
 
   it("leaves a model no tier matches untouched, with no tier", () => {
     const base = { model: "my-proxy-model" };
-    expect(planTurn({ mode: { kind: "model" }, base, taskClass: "routine", state: {}, firstTurn: true, tiers })).toEqual({ profile: base });
+    expect(planTurn({ mode: { kind: "model" }, base, taskClass: "routine", state: {}, firstTurn: true, tiers, caps: capsFor })).toEqual({ profile: base });
   });
 
   it("starts pinned at the settings tier, or auto, or following the model; a bad value names the file", () => {

@@ -31,10 +31,14 @@ function turn(session: string, n: number, start: number, rounds: number, out: nu
 }
 
 describe("shapes of recent turns", () => {
-  it("reads rounds, output and tool results per round from a turn's ledger lines, subagents left out", () => {
+  it("reads rounds, output and tool results per round from a turn's ledger lines, its subagents' lines kept apart as its runs", () => {
     const records = [...turn("s", 1, 5000, 3, 200, 400), ...turn("s", 1, 3000, 5, 999, 999, "explore"), ...turn("s", 2, 6000, 1, 150, 0)];
+    const run = turn("s", 1, 3000, 5, 999, 999, "explore");
     expect(shapesOf(records, () => true)).toEqual([
-      { tier: "chat-full", taskClass: "routine", rounds: 3, outputPerRound: 200, toolPerRound: 400 },
+      {
+        tier: "chat-full", taskClass: "routine", rounds: 3, outputPerRound: 200, toolPerRound: 400,
+        runs: [{ model: "deepseek-flash", tier: "chat-full", rounds: 5, hit: run.reduce((n, r) => n + r.hit, 0), miss: run.reduce((n, r) => n + r.miss, 0), output: 5 * 999, firstMiss: run[0].miss }],
+      },
       { tier: "chat-full", taskClass: "routine", rounds: 1, outputPerRound: 150, toolPerRound: 0 },
     ]);
   });
@@ -54,9 +58,23 @@ describe("shapes of recent turns", () => {
     expect(tables.highUsd / tables.lowUsd).toBeGreaterThan(5); // the tables alone: far wider
   });
 
-  it("keeps the class tables with fewer than three shapes", () => {
+  it("keeps the class tables with fewer than three shapes, none of the prompt's class", () => {
+    const shapes = shapesOf([...turn("s", 1, 8000, 3, 250, 500)], () => true); // a routine turn
+    const base = { prompt: "what does it do?", taskClass: "question" as const, lastUsage: usage(9000, 250) };
+    expect(estimateTurn({ ...base, shapes }, tiers, table, NOW).tiers[1]).toEqual(estimateTurn(base, tiers, table, NOW).tiers[1]);
+  });
+
+  it("draws the range from one or two shapes of the prompt's class, widened 0.5×–2×: the second turn of a kind is no longer priced by the tables", () => {
     const shapes = shapesOf([...turn("s", 1, 8000, 3, 250, 500)], () => true);
     const base = { prompt: "fix it", taskClass: "routine" as const, lastUsage: usage(9000, 250) };
-    expect(estimateTurn({ ...base, shapes }, tiers, table, NOW).tiers[1]).toEqual(estimateTurn(base, tiers, table, NOW).tiers[1]);
+    const drawn = estimateTurn({ ...base, shapes }, tiers, table, NOW).tiers.find((t) => t.tier === "chat-full")!;
+    const tables = estimateTurn(base, tiers, table, NOW).tiers.find((t) => t.tier === "chat-full")!;
+    if (drawn.error !== undefined || tables.error !== undefined) throw new Error("unpriced");
+    expect(drawn.highUsd / drawn.lowUsd).toBeCloseTo(4, 5); // one shape: its cost × 0.5 … × 2
+    const actual = turn("s", 2, 9250, 3, 240, 480).reduce((a, r) => a + r.usd, 0);
+    expect(drawn.lowUsd).toBeLessThanOrEqual(actual);
+    expect(drawn.highUsd).toBeGreaterThanOrEqual(actual);
+    expect(drawn.highUsd).toBeLessThanOrEqual(3 * actual);
+    expect(tables.highUsd).toBeGreaterThan(3 * actual); // the old rule: the tables until three
   });
 });

@@ -103,6 +103,43 @@ describe("stats add up the ledger per day and per month", () => {
   });
 });
 
+describe("stats mark the cost that deepcode estimated (the API sent no usage)", () => {
+  // The 2026-11-30 USAGE_C request came back without usage: booked from the text's estimate.
+  const noUsage = { ...req("2026-11-30T12:00:00Z", USAGE_C, "s2", 1), estimated: true as const };
+  const records = [...RECORDS.slice(0, 4), noUsage];
+
+  it("puts ~ before the cost of a row that holds an estimated request, and says why under the table", () => {
+    expect(formatStats(summarise(records, { by: "day", timeZone: "utc" }), "USD")).toBe(
+      [
+        "day         requests  turns  input  output  hit rate      cost    saved",
+        "2026-10-31         1      1  1.00k     200      0.0%   $0.0003       $0",
+        "2026-11-29         2      1  22.0k   2.00k     81.8%   $0.0019  $0.0026",
+        "2026-11-30         2      2  11.0k   1.70k     72.7%  ~$0.0027  $0.0024",
+        "total              5      4  34.0k   3.90k     76.5%  ~$0.0048  $0.0050",
+        "",
+        "~ estimated: 1 request ($0.0003) came back without usage from the API; its tokens and cost are deepcode's estimate from the text.",
+      ].join("\n"),
+    );
+  });
+
+  it("leaves a ledger with measured usage only unmarked", () => {
+    const text = formatStats(summarise(RECORDS, { by: "month", timeZone: "utc" }), "CNY");
+    expect(text).not.toContain("~");
+    expect(text).not.toContain("estimated");
+  });
+
+  it("gives --json the count and the cost of the estimated requests per row", () => {
+    const json = JSON.parse(JSON.stringify(statsJson(summarise(records, { by: "month", timeZone: "utc" }))));
+    expect(json.rows.map((r: { period: string; estimatedRequests: number }) => [r.period, r.estimatedRequests])).toEqual([
+      ["2026-10", 0],
+      ["2026-11", 1],
+    ]);
+    expect(json.rows[1].estimatedUsd).toBeCloseTo(0.00027, 12);
+    expect(json.rows[1].estimatedCny).toBeCloseTo(0.0018, 12);
+    expect(json.total).toMatchObject({ estimatedRequests: 1 });
+  });
+});
+
 describe("calibration shows how often turns cost what the estimate said", () => {
   it("counts per tier and per task class the turns inside, below and above their range", () => {
     // s0/1: $0.00027 against 0.0005–0.001 → below; s1/1: $0.001854 against 0.001–0.002 → inside;

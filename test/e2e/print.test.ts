@@ -103,7 +103,8 @@ describe("deepcode -p does the job end to end in a real repository", () => {
       {
         replies: [
           call("Read", { file_path: "a.txt" }),
-          { reasoning: "ok", content: "this reply streams slowly and the process dies while it streams ".repeat(10), chunkSize: 4, chunkDelayMs: 50 },
+          // Stops mid-reply with the connection open: the process is killed while it streams, on any machine.
+          { reasoning: "ok", content: "this reply streams slowly and the process dies while it streams ".repeat(10), chunkSize: 4, fault: { stallAfterChunks: 20 } },
           { content: "continued after the crash" },
         ],
       },

@@ -33,7 +33,8 @@ describe("a stream that drops", () => {
   });
 
   it("ends with a clear error instead of hanging when only keep-alives come for longer than apiIdleTimeoutMs", async () => {
-    rig = await cliRig({ replies: [{ fault: { keepAliveOnlyMs: 3000, keepAliveEveryMs: 50 } }, { content: "too late" }] }, { ".deepcode/settings.json": JSON.stringify({ apiIdleTimeoutMs: 1000 }) });
+    // The keep-alives go on far longer than the limit: only the client giving up ends them, however slow the machine.
+    rig = await cliRig({ replies: [{ fault: { keepAliveOnlyMs: 120_000, keepAliveEveryMs: 50 } }, { content: "too late" }] }, { ".deepcode/settings.json": JSON.stringify({ apiIdleTimeoutMs: 1000 }) });
     const r = await rig.run(["-p", "hi", "--output-format", "json"]);
     expect(r.code).toBe(1);
     const o = JSON.parse(r.stdout) as { errors: string[] };

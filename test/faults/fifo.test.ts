@@ -24,7 +24,7 @@ const mkfifo = (path: string): void => {
 };
 
 describe.skipIf(process.platform === "win32")("a named pipe", () => {
-  it("read by the Read tool is refused at once, and the run goes on", { timeout: 90_000 }, async () => {
+  it("read by the Read tool is refused at once, and the run goes on", async () => {
     sim = await startSimulator({ script: { replies: [{ tool_calls: [{ name: "Read", arguments: { file_path: "pipe" } }] }, { content: "done" }] }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url);
     mkfifo(join(env.root, "pipe"));
@@ -37,7 +37,7 @@ describe.skipIf(process.platform === "win32")("a named pipe", () => {
     expect(result?.content).toMatch(/pipe is not a regular file \(a named pipe \(FIFO\)\)/);
   });
 
-  it("@-mentioned is not attached, and the prompt is sent", { timeout: 90_000 }, async () => {
+  it("@-mentioned is not attached, and the prompt is sent", async () => {
     sim = await startSimulator({ script: { replies: [{ content: "ok" }] }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url);
     mkfifo(join(env.root, "pipe"));
@@ -47,7 +47,7 @@ describe.skipIf(process.platform === "win32")("a named pipe", () => {
     expect(r.stderr).toMatch(/@pipe: a named pipe \(FIFO\), not a regular file; not attached/);
   });
 
-  it("as the project's settings file stops start-up with an error naming it", { timeout: 90_000 }, async () => {
+  it("as the project's settings file stops start-up with an error naming it", async () => {
     sim = await startSimulator({ script: { replies: [{ content: "ok" }] }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url);
     const file = join(env.root, ".deepcode", "settings.json");
@@ -59,7 +59,7 @@ describe.skipIf(process.platform === "win32")("a named pipe", () => {
     expect(sim.requests).toHaveLength(0);
   });
 
-  it("as the usage ledger does not hang a run or `deepcode stats`, and is named", { timeout: 90_000 }, async () => {
+  it("as the usage ledger does not hang a run or `deepcode stats`, and is named", async () => {
     sim = await startSimulator({ script: { replies: [{ content: "ok" }] }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url);
     const ledger = join(env.home, "usage.jsonl");

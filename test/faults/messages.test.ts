@@ -27,7 +27,7 @@ async function rig(): Promise<{ sim: Simulator; env: CliEnv }> {
 const bwrapWorks = process.platform === "linux" && spawnSync("bwrap", ["--dev-bind", "/", "/", "true"]).status === 0;
 
 describe("messages about deepcode's own files", () => {
-  it.skipIf(!bwrapWorks)("a read-only home is named as not writable, not ENOENT … mkdir", { timeout: 90_000 }, async () => {
+  it.skipIf(!bwrapWorks)("a read-only home is named as not writable, not ENOENT … mkdir", async () => {
     const { env: e, sim: s } = await rig();
     const home = join(e.home, "dc");
     const r = await runBounded(["-p", "hi"], { cwd: e.root, env: { ...e.env, DEEPCODE_HOME: home }, wrap: ["bwrap", "--dev-bind", "/", "/", "--ro-bind", e.home, e.home] });
@@ -39,7 +39,7 @@ describe("messages about deepcode's own files", () => {
     expect(s.requests).toHaveLength(0);
   });
 
-  it("a usage ledger that is a folder is named by `deepcode stats`", { timeout: 90_000 }, async () => {
+  it("a usage ledger that is a folder is named by `deepcode stats`", async () => {
     const { env: e } = await rig();
     mkdirSync(join(e.home, "usage.jsonl"));
     const r = await runBounded(["stats"], { cwd: e.root, env: e.env });
@@ -47,7 +47,7 @@ describe("messages about deepcode's own files", () => {
     expect(r.stderr).toContain(`the usage ledger ${join(e.home, "usage.jsonl")} is a directory, not a file`);
   });
 
-  it("a settings file with bytes that are not UTF-8 is refused at load, naming file, line and column", { timeout: 90_000 }, async () => {
+  it("a settings file with bytes that are not UTF-8 is refused at load, naming file, line and column", async () => {
     const { env: e, sim: s } = await rig();
     mkdirSync(join(e.root, ".deepcode"));
     const file = join(e.root, ".deepcode", "settings.json");
@@ -58,7 +58,7 @@ describe("messages about deepcode's own files", () => {
     expect(s.requests).toHaveLength(0);
   });
 
-  it("a dangling settings symlink is reported, not ignored", { timeout: 90_000 }, async () => {
+  it("a dangling settings symlink is reported, not ignored", async () => {
     const { env: e, sim: s } = await rig();
     const file = join(e.home, "settings.json");
     rmSync(file, { force: true }); // the rig's own settings file, replaced by the dangling link

@@ -39,7 +39,7 @@ async function silentServer(): Promise<NonNullable<typeof silent>> {
 const SETTINGS = { ".deepcode/settings.json": JSON.stringify({ apiIdleTimeoutMs: 2000 }) };
 
 describe("a peer that accepts and says nothing", () => {
-  it("a hanging HTTPS proxy ends -p within the limit, naming the proxy", { timeout: 90_000 }, async () => {
+  it("a hanging HTTPS proxy ends -p within the limit, naming the proxy", async () => {
     sim = await startSimulator({ script: { replies: [{ content: "never" }] }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url, SETTINGS);
     silent = await silentServer();
@@ -53,7 +53,7 @@ describe("a peer that accepts and says nothing", () => {
     expect(silent.accepted).toBe(1); // not retried: a silent proxy stays silent
   });
 
-  it("a server that sends nothing ends the run at apiIdleTimeoutMs; the session continues with -c", { timeout: 90_000 }, async () => {
+  it("a server that sends nothing ends the run at apiIdleTimeoutMs; the session continues with -c", async () => {
     sim = await startSimulator({ script: { replies: [{ content: "here now" }] }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url, SETTINGS);
     silent = await silentServer();

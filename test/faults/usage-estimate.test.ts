@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe("a reply without usage", () => {
-  it("is estimated, booked once in the ledger marked as estimated, and said", { timeout: 90_000 }, async () => {
+  it("is estimated, booked once in the ledger marked as estimated, and said", async () => {
     const answer = "The answer is forty-two, as computed by a rather large machine over a long time.";
     sim = await startSimulator({ script: { replies: [{ chunks: [{ delta: { role: "assistant", content: answer } }, { delta: {}, finish_reason: "stop", usage: false }] }] }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url);
@@ -32,5 +32,14 @@ describe("a reply without usage", () => {
     expect(rec.completion).toBeGreaterThan(10);
     expect(rec.prompt).toBeGreaterThan(100); // the system prompt and tools are part of every request
     expect(rec.usd).toBeGreaterThan(0);
+    // `deepcode stats` marks the cost it did not get from the API, and --json counts it.
+    const stats = await runBounded(["stats"], { cwd: env.root, env: env.env });
+    expect(stats.code).toBe(0);
+    expect(stats.stdout).toMatch(/^total +1 +1 .* ~\$[0-9.]+ /m);
+    expect(stats.stdout).toContain("~ estimated: 1 request");
+    const json = await runBounded(["stats", "--json"], { cwd: env.root, env: env.env });
+    const parsed = JSON.parse(json.stdout) as { days: { total: { estimatedRequests: number; estimatedUsd: number; usd: number } } };
+    expect(parsed.days.total.estimatedRequests).toBe(1);
+    expect(parsed.days.total.estimatedUsd).toBe(parsed.days.total.usd);
   });
 });

@@ -17,7 +17,7 @@ afterEach(async () => {
   sim = env = undefined;
 });
 
-function run(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stderr: string }> {
+function run(args: string[], timeoutMs = 120_000): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: env!.root, env: env!.env });
     let stderr = "";
@@ -95,7 +95,7 @@ describe("instruction files that point at a secret are not read", () => {
     sim = await startSimulator({ script: { default: { content: "answered" } }, apiKey: "sk-test-cli" });
     env = cliEnv(sim.url, { "AGENTS.local.md": "LOCAL-TEXT\n" });
     execFileSync("mkfifo", [join(env.root, "AGENTS.md")]);
-    const r = await run(["-p", "hi"], 30_000);
+    const r = await run(["-p", "hi"]); // a hang ends at run's limit, which is not a speed
     expect(r.code).toBe(0);
     expect(sent()).toContain("LOCAL-TEXT");
     expect(r.stderr).toMatch(/AGENTS\.md is not read: it is not a regular file \(a FIFO\)/);

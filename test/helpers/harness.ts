@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
 import { Chain } from "../../src/core/chain.js";
+import { billedModel } from "../../src/core/billed-model.js";
 import { registerEffects } from "../../src/core/effects.js";
 import { registerRepairs } from "../../src/core/repair/index.js";
 import { Engine, type EngineOptions } from "../../src/core/engine/engine.js";
@@ -125,7 +126,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       if (!load.ok) throw new Error(`mod ${mod.id}: ${load.error}`);
     }
     const provider = createProvider({ baseUrl: sim.url, apiKey: "sk-test-harness", keySource: "test", maxAttempts: 2, sleep: async () => undefined });
-    chain.setCore("model.request", (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta }));
+    chain.setCore("model.request", billedModel(chain, (e) => provider.request(e.request, { signal: e.signal, onDelta: e.onDelta })));
     const options: EngineOptions = { chain, root, model: o.model ?? "deepseek-flash", caps: capsFor, registry, store, version: "test", ...o.engine };
     return { chain, options, commands };
   };

@@ -37,7 +37,7 @@ export class Tmux {
   /** Wait until the screen matches; the screen is in the error if it never does. */
   /** The default gives a loaded machine room (the REPL starts node, assembles, talks to the
    *  simulator); a test that fails waits this long, one that passes never does. */
-  async waitFor(pattern: RegExp | string | ((screen: string) => boolean), timeoutMs = 60_000): Promise<string> {
+  async waitFor(pattern: RegExp | string | ((screen: string) => boolean), timeoutMs = 120_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const s = this.screen();

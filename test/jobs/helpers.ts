@@ -29,7 +29,7 @@ export function processesRunning(command: string): number[] {
 
 /** Wait until `check` holds, polling; false when it never did within `timeoutMs` (a generous
  *  limit for a loaded machine, not a speed). */
-export async function eventually(check: () => boolean, timeoutMs = 20_000): Promise<boolean> {
+export async function eventually(check: () => boolean, timeoutMs = 120_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (check()) return true;

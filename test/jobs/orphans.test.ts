@@ -67,7 +67,8 @@ describe("the REPL's end", () => {
           const last = json.messages.at(-1);
           if (last?.role === "user" && last.content === "start it") return bash(`${sleep} & ${sleep}`);
           if (last?.role === "tool") return { content: "started the job" };
-          return { content: `ok ${"slowly ".repeat(60)}`, chunkSize: 4, chunkDelayMs: 100 };
+          // Stops mid-reply with the connection open: still streaming when Ctrl-C comes, on any machine.
+          return { content: `ok ${"slowly ".repeat(60)}`, chunkSize: 4, fault: { stallAfterChunks: 24 } }; // after the default reasoning (10 chunks) and some text
         },
       },
       {},

@@ -29,7 +29,7 @@ async function httpServer(mode: "streamableHttp" | "sse"): Promise<{ child: Chil
   const child = spawn(process.execPath, [EVERYTHING, mode], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
   await new Promise<void>((resolve, reject) => {
     let err = "";
-    const t = setTimeout(() => reject(new Error(`the everything server (${mode}) did not start: ${err}`)), 20_000);
+    const t = setTimeout(() => reject(new Error(`the everything server (${mode}) did not start: ${err}`)), 120_000);
     child.stderr!.on("data", (d: Buffer) => {
       err += d.toString();
       if (/listening|running on port/i.test(err)) {

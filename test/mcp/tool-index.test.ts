@@ -43,7 +43,7 @@ function server(name: string, env: Record<string, string>): JsonValue {
 type Body = { tools?: Array<{ function: { name: string; description: string } }>; messages: Array<{ role: string; content: unknown }> };
 const results = (events: StreamEvent[]) => events.filter((e) => e.type === "tool.end").map((e) => (e as Extract<StreamEvent, { type: "tool.end" }>).output);
 
-async function until(what: () => boolean, ms = 30_000): Promise<void> {
+async function until(what: () => boolean, ms = 120_000): Promise<void> {
   const end = Date.now() + ms;
   while (!what()) {
     if (Date.now() > end) throw new Error("timed out");

@@ -45,6 +45,7 @@ const REQUEST: ChatRequest = {
       role: "assistant",
       content: "Sure.",
       reasoning_content: "Read it.",
+      reasoning_signature: "sig-1",
       tool_calls: [
         { id: "call_1", type: "function", function: { name: "Read", arguments: '{"path":"a.ts"}' } },
         { id: "call_2", type: "function", function: { name: "Read", arguments: '{"path":"b' } },
@@ -87,7 +88,7 @@ describe("the Anthropic protocol", () => {
         {
           role: "assistant",
           content: [
-            { type: "thinking", thinking: "Read it." },
+            { type: "thinking", thinking: "Read it.", signature: "sig-1" },
             { type: "text", text: "Sure." },
             { type: "tool_use", id: "call_1", name: "Read", input: { path: "a.ts" } },
             { type: "tool_use", id: "call_2", name: "Read", input: {} },
@@ -112,6 +113,22 @@ describe("the Anthropic protocol", () => {
       metadata: { user_id: "u-1" },
       stream: true,
     });
+  });
+
+  it("leaves out reasoning that has no signature (written on the OpenAI protocol), and turns thinking off for a tool loop it began", async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(STREAM.join(""));
+    });
+    const unsigned = REQUEST.messages.map((m) => (m.role === "assistant" ? { ...m, reasoning_signature: undefined } : m));
+    await provider(server.url + "/anthropic", { protocol: "anthropic" }).request({ ...REQUEST, messages: unsigned });
+    const body = JSON.parse(server.received[0].body) as { messages: Array<{ role: string; content: Array<{ type: string }> }>; thinking: unknown };
+    expect(body.messages[1].content.map((b) => b.type)).toEqual(["text", "tool_use", "tool_use"]);
+    expect(body.thinking).toEqual({ type: "disabled" });
+    // After a turn that ended with an answer, thinking stays on: only the signed loop needs it.
+    const ended = [...unsigned.slice(0, 6), { role: "assistant" as const, content: "done", reasoning_content: "" }, { role: "user" as const, content: "next" }];
+    await provider(server.url + "/anthropic", { protocol: "anthropic" }).request({ ...REQUEST, messages: ended });
+    expect((JSON.parse(server.received[1].body) as { thinking: unknown }).thinking).toEqual({ type: "enabled", budget_tokens: 383_999 });
   });
 
   it("sends thinking disabled, a forced tool and max_tokens as asked", async () => {

@@ -5,7 +5,7 @@ import type { IncomingMessage } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo, Socket } from "node:net";
 import { ProviderError } from "../../src/contract/index.js";
-import { bypassed, proxyFor } from "../../src/providers/proxy.js";
+import { bypassed, proxyFor } from "../../src/lib/proxy.js";
 import { startSimulator } from "../sim/server.mjs";
 import { ask, provider } from "./helpers.js";
 

@@ -87,6 +87,15 @@ describe("a turn renders as lines a person can scan", () => {
     expect(run(ev, true)).toBe("let me think\nAnswer.\n");
   });
 
+  it("names streamed text the session did not keep, and says nothing when the screen agrees with it", () => {
+    const said = (text: string, kept: string, extra: Partial<Extract<StreamEvent, { type: "model.response" }>> = {}, before: StreamEvent[] = []): string =>
+      run([...before, { type: "model.delta", step: 1, delta: { kind: "content", text } }, { type: "model.response", step: 1, finishReason: "stop", text: kept, ...extra }, complete]);
+    expect(said("Answer.", "Answer.")).toBe("Answer.\n");
+    expect(said("x ".repeat(700), "", { dropped: "the model's answer repeated \"x \" 700 times" })).toMatch(/\n↻ 1\.4k characters of repeated text shown above were not kept\n$/);
+    expect(said("Let me think.</think>", "", {}, [{ type: "repair", kind: "reasoning-in-content", detail: "moved" }])).toMatch(/↻ 21 characters shown above were not kept: it was reasoning \(before <\/think>\), kept as reasoning, not as the answer\n$/);
+    expect(said("Half an ans", "", {}, [{ type: "model.delta", step: 1, delta: { kind: "retry", reason: "the stream stalled", delayMs: 0, attempt: 2 } }])).toMatch(/↻ 11 characters shown above were not kept: it came from an attempt that failed and was sent again\n$/);
+  });
+
   it("shows each tool as one line with its summary, errors in their own form", () => {
     const out = run([
       { type: "tool.start", step: 1, callId: "1", tool: "Read", input: { file_path: "a.ts" } },

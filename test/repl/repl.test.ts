@@ -67,7 +67,9 @@ describe("the REPL in a real terminal", () => {
   });
 
   it("interrupts a streaming turn with Ctrl-C, keeps the transcript, and -c shows it again", async () => {
-    const slow = { reasoning: "ok", content: "counting slowly: one two three four five six seven eight nine ten ".repeat(4), chunkSize: 4, chunkDelayMs: 40 };
+    // The stream stops mid-reply with the connection open: the turn is still streaming when
+    // Ctrl-C arrives, however slow the machine (a timed stream could end first).
+    const slow = { reasoning: "ok", content: "counting slowly: one two three four five six seven eight nine ten ".repeat(4), chunkSize: 4, fault: { stallAfterChunks: 12 } };
     const t = await open({ replies: [slow, { content: "resumed fine" }] });
     t.type("count");
     t.press("Enter");

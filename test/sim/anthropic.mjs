@@ -8,7 +8,9 @@
 //     parameters}}] (keys in that order); user text blocks → one user message (texts joined);
 //   tool_result blocks → tool messages (before the user text of the same message);
 //   assistant thinking → reasoning_content (its `signature` required and checked: the one this
-//     simulator issued for that text), text → content, tool_use → tool_calls with
+//     simulator issued for that text; a turn without one has reasoning_content "", except the
+//     turn whose tool results end the request, which must start with it when thinking is on),
+//     text → content, tool_use → tool_calls with
 //     arguments = JSON.stringify(input); thinking {type} → thinking {type}; tool_choice
 //     auto/any/tool/none → auto/required/named/none; metadata.user_id → user_id.
 // Model names: DeepSeek's own names as on the OpenAI side; claude-opus* → deepseek-v4-pro,
@@ -81,7 +83,22 @@ export function toChatRequest(body) {
         if (b.signature !== signatureOf(String(b.thinking ?? ""))) return { error: `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block` };
       }
       if (thinking.length > 0) a.reasoning_content = thinking.map((b) => String(b.thinking ?? "")).join("");
+      // An assistant turn without a thinking block is taken as one that had no reasoning (as
+      // Anthropic's Messages API takes an earlier turn's thinking left out); but a turn the
+      // request continues — its tool results are the last message — must start with its
+      // thinking block when thinking is on ("a final assistant message must start with a
+      // thinking block"): that reasoning is the one the model needs for the next step.
+      else {
+        const last = i === body.messages.length - 2 && Array.isArray(body.messages[i + 1]?.content) && body.messages[i + 1].content.some((/** @type {any} */ b) => b?.type === "tool_result");
+        if (last && body.thinking?.type !== "disabled" && blocks.some((b) => b?.type === "tool_use")) {
+          return { error: `messages.${i}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${blocks[0]?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.` };
+        }
+        a.reasoning_content = "";
+      }
       const uses = blocks.filter((b) => b?.type === "tool_use");
+      for (const [j, b] of blocks.entries()) {
+        if (b?.type === "tool_use" && !/^[a-zA-Z0-9_-]+$/.test(String(b.id))) return { error: `messages.${i}.content.${j}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'` };
+      }
       if (uses.length > 0) {
         a.tool_calls = uses.map((b) => ({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
       }

@@ -136,7 +136,24 @@ describe("the Messages wire format", () => {
     expect(unknown.json).toMatchObject({ type: "error", error: { type: "invalid_request_error", message: "Model Not Exist" } });
   });
 
-  it("applies the thinking-mode reasoning rule to assistant turns sent back without their thinking block", async () => {
+  it("takes an earlier assistant turn without its thinking block as one without reasoning (a session begun on the OpenAI protocol)", async () => {
+    sim.setScript({ default: { content: "ok" } });
+    const r = await anthropic({
+      model: "deepseek-flash",
+      max_tokens: 64,
+      tools: [{ name: "Read", description: "Read a file.", input_schema: SCHEMA }],
+      messages: [
+        { role: "user", content: "Read a.ts" },
+        { role: "assistant", content: [{ type: "tool_use", id: "call_00_abc", name: "Read", input: { file_path: "a.ts" } }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "call_00_abc", content: "x" }] },
+        { role: "assistant", content: [{ type: "text", text: "It says x." }] },
+        { role: "user", content: "Again?" },
+      ],
+    });
+    expect(r.status).toBe(200);
+  });
+
+  it("refuses a tool loop whose last assistant turn comes back without its thinking block while thinking is on", async () => {
     const r = await anthropic({
       model: "deepseek-flash",
       max_tokens: 64,
@@ -148,7 +165,7 @@ describe("the Messages wire format", () => {
       ],
     });
     expect(r.status).toBe(400);
-    expect(r.json.error.message).toBe("The `reasoning_content` in the thinking mode must be passed back to the API.");
+    expect(r.json.error.message).toMatch(/a final `assistant` message must start with a thinking block/);
   });
 
   it("requires the key in x-api-key and answers 401 in Anthropic's error shape", async () => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
 import { editNotebook, serialise } from "../../mods/notebook/edit.js";
+import { NotebookReads } from "../../mods/notebook/index.js";
 import type { Notebook } from "../../mods/notebook/render.js";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==".repeat(20);
@@ -52,13 +53,18 @@ afterEach(async () => {
 
 const use = (name: string, input: object) => ({ tool_calls: [{ name: "UseTool", arguments: { name, input } }] });
 
-async function run(replies: object[], settings: object = {}): Promise<string[]> {
+const readFirst = { tool_calls: [{ name: "Read", arguments: { file_path: "sales.ipynb" } }] };
+
+/** The tool results of one -p run; by default the notebook is read first (as NotebookEdit
+ *  requires) and that Read's result is left out. */
+async function run(replies: object[], settings: object = {}, o: { read?: boolean } = {}): Promise<string[]> {
   await rig?.close();
-  rig = await cliRig({ replies: [...replies, { content: "done" }] }, { "sales.ipynb": FILE });
+  const read = o.read !== false;
+  rig = await cliRig({ replies: [...(read ? [readFirst] : []), ...replies, { content: "done" }] }, { "sales.ipynb": FILE });
   writeFileSync(join(rig.env.home, "settings.json"), JSON.stringify(settings));
   const r = await rig.run(["-p", "work on the notebook"]);
   expect(r.code).toBe(0);
-  return chatBodies(rig.sim.requests).at(-1)!.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+  return chatBodies(rig.sim.requests).at(-1)!.messages.filter((m) => m.role === "tool").map((m) => String(m.content)).slice(read ? 1 : 0);
 }
 
 describe("Read of a notebook", () => {
@@ -94,6 +100,22 @@ describe("NotebookEdit", () => {
     expect(nb.cells[1]).toMatchObject({ cell_type: "markdown", source: ["Figures are in euros."] });
     expect(nb.cells[2]).toMatchObject({ source: ["df.plot(y='total')"], outputs: [], execution_count: null });
     expect(nb.metadata).toEqual(NOTEBOOK.metadata);
+  });
+
+  it("changes only a notebook read in this session, as Edit does", async () => {
+    const results = await run([use("NotebookEdit", { notebook_path: "sales.ipynb", cell_id: "intro", new_source: "x" })], { permissions: { allow: ["Edit(sales.ipynb)"] } }, { read: false });
+    expect(results[0]).toBe("sales.ipynb has not been read in this session. Read it first, then retry.");
+    expect(readFileSync(join(rig!.env.root, "sales.ipynb"), "utf8")).toBe(FILE);
+  });
+
+  it("refuses a notebook changed since it was read, and counts its own writes as read", () => {
+    const reads = new NotebookReads();
+    reads.note("s1", "/p/a.ipynb", FILE);
+    expect(reads.stale("s1", "/p/a.ipynb", FILE, "a.ipynb")).toBeNull();
+    expect(reads.stale("s1", "/p/a.ipynb", `${FILE} `, "a.ipynb")).toBe("a.ipynb has changed since it was last read. Read it again, then retry.");
+    expect(reads.stale("s2", "/p/a.ipynb", FILE, "a.ipynb")).toMatch(/has not been read in this session/); // another session's read is not this one's
+    reads.note("s1", "/p/a.ipynb", "written");
+    expect(reads.stale("s1", "/p/a.ipynb", "written", "a.ipynb")).toBeNull();
   });
 
   it("is an edit to the gate: an Edit deny rule refuses it, and with nobody to ask (-p) it is denied", async () => {

@@ -44,6 +44,21 @@ describe("TodoWrite in -p", () => {
     expect(new Set(bodies.map(prefix)).size).toBe(1);
   });
 
+  it("costs a session that never uses it one line of the prefix, and through UseTool is still a TodoWrite tool_use", async () => {
+    const viaProxy = { tool_calls: [{ name: "UseTool", arguments: { name: "TodoWrite", input: todos("pending") } }] };
+    rig = await cliRig({ replies: [viaProxy, { content: "done" }] });
+    const r = await rig.run(["-p", "plan it", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    const body = chatBodies(rig.sim.requests)[0]!;
+    // Not a tool definition of its own (no schema in every request), one line in the system prompt.
+    expect(JSON.stringify(body.tools ?? [])).not.toContain("TodoWrite");
+    const system = body.messages.filter((m) => m.role === "system").map((m) => String(m.content)).join("\n");
+    expect(system.match(/TodoWrite/g)?.length).toBe(1);
+    const uses = blocks(rig.lines(r) as Line[], "tool_use");
+    expect(uses.map((u) => u.name)).toEqual(["TodoWrite"]);
+    expect(uses[0].input).toEqual(todos("pending"));
+  });
+
   it("refuses a step without text, saying which", async () => {
     rig = await cliRig({ replies: [write({ todos: [{ content: " ", status: "pending", activeForm: "x" }] }), { content: "done" }] });
     await rig.run(["-p", "plan it"]);

@@ -21,6 +21,13 @@ describe("an untrusted project's settings", () => {
     expect(off.items.map((i) => i.what)).toEqual(["switch the Bash sandbox off", "let sandboxed commands use the network"]);
   });
 
+  it("keeps a project's sandbox host list (sandbox.network.allowedDomains) out until the project is trusted", () => {
+    const r = split({ sandbox: { network: { allowedDomains: ["registry.npmjs.org", "*.github.com"] } } });
+    expect(r.kept).toEqual({});
+    expect(r.items.map((i) => i.what)).toEqual(["let sandboxed commands reach registry.npmjs.org, *.github.com"]);
+    expect(split({ sandbox: { network: { allowedDomains: [] } } }).kept).toEqual({ sandbox: { network: { allowedDomains: [] } } });
+  });
+
   it("may lower the person's budget but not raise it, nor allow raising it", () => {
     const r = split({ budget: { daily: 1, monthly: 500, allowRaise: true } }, { budget: { daily: 2, monthly: 100 } });
     expect(r.kept).toEqual({ budget: { daily: 1 } });

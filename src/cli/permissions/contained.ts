@@ -22,6 +22,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import type { ShellPart } from "../../lib/shell/types.js";
+import { fetchOnly, GIT_FETCH } from "./fetch-only.js";
 
 /** Programs that only make sense with the network or another machine, or that act on shared
  *  systems outside the workspace. */
@@ -66,24 +67,28 @@ export interface Escape {
  *  `root`: the workspace root; `home`: the home folder. */
 /** `historySecret(dir)`: whether the repository holding `dir` has a secret file in its history
  *  (git-history.ts); absent, history is not considered. */
-export function escapesContainment(part: ShellPart, root: string, home: string, historySecret?: (dir: string) => boolean): Escape | null {
+/** `proxied`: the sandbox reaches the hosts of `sandbox.network.allowedDomains` through its
+ *  filtering proxy, so commands that only fetch (fetch-only.ts) are contained too. */
+export function escapesContainment(part: ShellPart, root: string, home: string, historySecret?: (dir: string) => boolean, proxied = false): Escape | null {
   const name = part.name;
   const args = part.words.slice(1).map((w) => w.value);
   if (PRIVILEGE.has(name) || part.escalated) return { why: "it raises privileges" };
+  const fetches = proxied && fetchOnly(name, args);
+  if (fetches) return null;
   if (NETWORK_PROGRAMS.has(name)) return { why: `'${name}' reaches the network, another machine or a shared system, which the sandbox cuts off` };
   const sub = firstOperand(args);
   const pkg = PACKAGE_NET[name];
   if ((name === "yarn" || name === "bundle") && sub === null) return { why: `'${name}' alone installs packages over the network` };
   if (pkg && sub !== null && pkg.has(sub)) return { why: `'${name} ${sub}' fetches, publishes or changes installed packages over the network` };
   if ((name === "python" || name === "python3") && args[0] === "-m" && (args[1] === "pip" || args[1] === "twine")) return { why: `'${name} -m ${args[1]}' fetches or publishes packages` };
-  if (name === "git") return gitEscape(args) ?? (historySecret ? gitHistoryEscape(part, args, root, historySecret) : null);
+  if (name === "git") return gitEscape(args, proxied) ?? (historySecret ? gitHistoryEscape(part, args, root, historySecret) : null);
   if (name === "rm") return rmEscape(part, root, home);
   if (name === "find" && args.some((a) => a === "-delete")) return { why: "'find … -delete' removes files a checkpoint does not name" };
   if (name === "shred" || name === "wipefs") return { why: `'${name}' destroys file contents for good` };
   return null;
 }
 
-function gitEscape(args: readonly string[]): Escape | null {
+function gitEscape(args: readonly string[], proxied: boolean): Escape | null {
   // Skip git's global options (`-C dir`, `-c k=v`, `--git-dir=…`) to the subcommand.
   let i = 0;
   while (i < args.length && args[i].startsWith("-")) i += args[i] === "-C" || args[i] === "-c" || args[i] === "--git-dir" || args[i] === "--work-tree" || args[i] === "--namespace" ? 2 : 1;
@@ -93,7 +98,7 @@ function gitEscape(args: readonly string[]): Escape | null {
   const has = (...flags: string[]): boolean =>
     rest.some((a) => flags.includes(a) || (a.startsWith("--") && a.length > 3 && flags.some((f) => f.startsWith("--") && f.startsWith(a.split("=")[0]))));
   if (sub === undefined) return null;
-  if (GIT_NETWORK.has(sub)) return { why: `'git ${sub}' reaches a remote` };
+  if (GIT_NETWORK.has(sub) && !(proxied && GIT_FETCH.has(sub))) return { why: `'git ${sub}' reaches a remote` };
   if (sub === "submodule" && rest.some((a) => a === "update" || a === "add" || a === "sync")) return { why: "'git submodule' fetches from remotes" };
   if (sub === "remote" && rest.some((a) => a === "update" || a === "prune" || a === "show")) return { why: "'git remote' reaches a remote" };
   const destroys = "destroys work that /undo cannot bring back (a checkpoint saves files tools name, not what git rewrites)";

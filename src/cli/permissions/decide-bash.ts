@@ -45,6 +45,9 @@ export interface BashEnv extends PathEnv {
   /** With `sandboxed`: whether the repository holding a folder has a secret file in its history
    *  (git-history.ts); git commands that can print it then ask (contained.ts). */
   historySecret?: (dir: string) => boolean;
+  /** With `sandboxed`: the sandbox reaches `sandbox.network.allowedDomains` through its proxy, so
+   *  commands that only fetch are contained too (fetch-only.ts). */
+  sandboxProxied?: boolean;
 }
 
 const PASS = new Set(["true", "false", ":", "pwd", "test", "[", "[["]);
@@ -115,7 +118,7 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
     } else {
       const rule = ctx.bash.find((r) => r.kind === "allow" && r.match.type !== "tool" && matchBash(r, view, true) === "yes");
       const allow = rule ?? ctx.allowAll;
-      const escape = !allow && ctx.env.sandboxed ? escapesContainment(part, ctx.env.root, ctx.env.home, ctx.env.historySecret) : null;
+      const escape = !allow && ctx.env.sandboxed ? escapesContainment(part, ctx.env.root, ctx.env.home, ctx.env.historySecret, ctx.env.sandboxProxied === true) : null;
       if (allow && unsafe.length > 0) out.push(setsVariables(unsafe, label));
       else if (allow) out.push(ruleVerdict("allow", allow, `'${label}' is allowed`));
       else if (ctx.env.sandboxed && !escape) out.push({ decision: "allow", reason: `'${label}' runs inside the sandbox, which contains what it does`, by: "sandbox" });

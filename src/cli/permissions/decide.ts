@@ -26,6 +26,8 @@ export interface DecisionEnv extends PathEnv {
   sandboxed?: boolean;
   /** Whether the repository holding a folder has a secret file in its history (decide-bash.ts). */
   historySecret?: (dir: string) => boolean;
+  /** The sandbox reaches `sandbox.network.allowedDomains` through its proxy (decide-bash.ts). */
+  sandboxProxied?: boolean;
   /** The managed policy is broken (a malformed file, or a deny or ask rule that cannot be
    *  parsed): deny everything, loudly. */
   managedBroken?: boolean;

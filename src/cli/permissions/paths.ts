@@ -29,6 +29,8 @@ export interface GateEnv extends PathEnv {
   sandboxed?: boolean;
   /** Whether the repository holding a folder has a secret file in its history (decide-bash.ts). */
   historySecret?: (dir: string) => boolean;
+  /** The sandbox reaches `sandbox.network.allowedDomains` through its filtering proxy (decide-bash.ts). */
+  sandboxProxied?: boolean;
 }
 
 /** `~` and `~/x` → the home folder; anything else unchanged. */

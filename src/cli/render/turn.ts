@@ -23,6 +23,8 @@ export interface TurnView {
   live: boolean;
   /** A question is on screen: the clock does not redraw over it. */
   paused?: () => boolean;
+  /** Said after a finished call's line (the REPL: how to expand its output). */
+  hint?: (callId: string, output: Extract<StreamEvent, { type: "tool.end" }>["output"]) => string | undefined;
 }
 
 export interface TurnTotals {
@@ -43,6 +45,17 @@ export class TurnRenderer {
   /** When the running calls started (their line's clock). */
   private readonly started = new Map<string, number>();
   private ticker?: ReturnType<typeof setInterval>;
+  /** This reply's answer text as streamed to the screen, and the repairs said of it: at its
+   *  end, what the screen showed that the session does not keep is said (see unkept). */
+  private streamed = "";
+  private readonly repairs = new Set<string>();
+  private retried = false;
+  /** When the current request to the model began (the turn, the end of a round's tools, the
+   *  last reply), and whether a token of it arrived yet: the clock before the first token. */
+  private requestStarted = 0;
+  private firstToken = false;
+  /** What the transient line shows now (a redraw with the same text is skipped: no flicker). */
+  private shown = "";
 
   constructor(private readonly v: TurnView) {
     this.md = this.markdown();
@@ -57,10 +70,16 @@ export class TurnRenderer {
 
   handle(ev: StreamEvent): void {
     switch (ev.type) {
+      case "turn.start":
+        this.request();
+        return this.startTicker();
       case "model.delta":
+        if (ev.delta.kind !== "retry") this.firstToken = true;
         return this.delta(ev.delta);
       case "model.response":
-        return this.endText();
+        this.endText();
+        this.unkept(ev.text, ev.dropped);
+        return this.request();
       case "tool.start":
         this.endText();
         this.running.set(ev.callId, inert(`${ev.tool} ${briefInput(ev.input)}`));
@@ -74,12 +93,15 @@ export class TurnRenderer {
         this.running.delete(ev.callId);
         this.progress.delete(ev.callId);
         this.started.delete(ev.callId);
-        this.line(this.toolLine(ev.tool, ev.output));
+        if (this.running.size === 0) this.request();
+        const hint = this.v.hint?.(ev.callId, ev.output);
+        this.line(`${this.toolLine(ev.tool, ev.output)}${hint ? this.v.style("dim", ` ${hint}`) : ""}`);
         // What the tool shows a person under its line (TodoWrite's checklist): the tool's text, inert.
         for (const l of ev.output.display ? inertLines(ev.output.display).split("\n") : []) this.line(this.v.style("dim", `  ${l}`));
         return this.showRunning();
       }
       case "repair":
+        this.repairs.add(ev.kind);
         return this.line(this.v.style("dim", `↻ repaired (${ev.kind}): ${inertLines(ev.detail)}`));
       case "notice":
         return this.line(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${inertLines(ev.message)}`));
@@ -117,6 +139,7 @@ export class TurnRenderer {
         return;
       }
       if (this.reasoningChars === 0) this.reasoningStarted = Date.now();
+      if (this.requestStarted === 0) this.requestStarted = this.reasoningStarted;
       this.reasoningChars += d.text.length;
       this.showThinkingLine();
       return;
@@ -128,10 +151,38 @@ export class TurnRenderer {
       }
       // The model's text is made inert before Markdown styles it: an escape it sends is shown,
       // never obeyed (a title change, a cleared screen); the styling is deepcode's own.
+      this.streamed += d.text;
       this.write(this.md.write(inertText(d.text)));
       return;
     }
+    if (d.kind === "retry") this.retried = true;
     if (d.kind === "retry") this.line(this.v.style("yellow", `! ${inert(d.reason)}; retrying in ${(d.delayMs / 1000).toFixed(1)} s (attempt ${d.attempt})`));
+  }
+
+  /** The screen must not silently disagree with the session: streamed text that the reply's
+   *  judgement removed (reasoning before `</think>`, tool-call markup, a degenerate repetition,
+   *  a failed attempt's start) is already on screen, so one calm line says how much of it the
+   *  session did not keep, and why. `kept` is the answer as logged (undefined: not known). */
+  private unkept(kept: string | undefined, dropped: string | undefined): void {
+    const shown = this.streamed;
+    const kinds = [...this.repairs];
+    const retried = this.retried;
+    this.streamed = "";
+    this.repairs.clear();
+    this.retried = false;
+    if (kept === undefined || shown === kept) return;
+    const n = shown.length - kept.length;
+    if (n <= 0 || shown.trim() === "") return;
+    // A dropped reply's reason is the notice that follows (degenerate-output): not said twice.
+    if (dropped) return this.line(this.v.style("dim", `↻ ${count(n)} characters of repeated text shown above were not kept`));
+    const why = kinds.includes("reasoning-in-content")
+        ? "it was reasoning (before </think>), kept as reasoning, not as the answer"
+        : kinds.some((k) => /markup|dsml|scaveng/.test(k))
+          ? "it was a tool call written as text, taken as a call"
+          : retried
+            ? "it came from an attempt that failed and was sent again"
+            : "the session keeps the answer without it";
+    this.line(this.v.style("dim", `↻ ${count(n)} characters shown above were not kept: ${inertLines(why)}`));
   }
 
   /** The reasoning of this round becomes one dim line once the answer (or a tool) begins. */
@@ -153,8 +204,27 @@ export class TurnRenderer {
     } else this.foldReasoning();
   }
 
+  /** A request to the model begins now (its clock starts; no token of it yet). */
+  private request(): void {
+    this.requestStarted = Date.now();
+    this.firstToken = false;
+  }
+
+  /** The clock counts from the request's start, before its first token too. */
   private showThinkingLine(): void {
-    this.transientLine(this.v.style("dim", `✻ thinking… (${this.reasoningChars} characters · ${seconds(Date.now() - this.reasoningStarted)})`));
+    this.transientLine(this.v.style("dim", `✻ thinking… (${this.reasoningChars} characters · ${seconds(Date.now() - this.requestStarted)})`));
+  }
+
+  /** Waiting for a request's first token: shown once a second has passed (a quick reply
+   *  never flashes a line), then redrawn each second. */
+  private showWaiting(): void {
+    const ms = Date.now() - this.requestStarted;
+    if (ms >= 1000) this.transientLine(this.v.style("dim", `✻ thinking… (${seconds(ms)})`));
+  }
+
+  /** Print lines between what streams (the REPL's Ctrl-O); the transient line comes back below. */
+  say(text: string): void {
+    this.line(text);
   }
 
   private showRunning(): void {
@@ -171,28 +241,35 @@ export class TurnRenderer {
     this.ticker = undefined;
   }
 
-  /** Every second while a transient line stands: redraw it with the time that passed. */
+  /** Every second of a turn: redraw the transient line with the time that passed. */
   private tick(): void {
-    if (!this.transient || this.v.paused?.()) return;
+    if (this.v.paused?.()) return;
     if (this.running.size > 0) this.showRunning();
     else if (this.reasoningChars > 0 && !this.inText && !this.v.showThinking) this.showThinkingLine();
+    else if (!this.firstToken && this.requestStarted > 0 && this.atLineStart && !this.inText) this.showWaiting();
+  }
+
+  private startTicker(): void {
+    if (this.ticker || !this.v.live) return;
+    this.ticker = setInterval(() => this.tick(), 1000);
+    this.ticker.unref?.();
   }
 
   private transientLine(text: string): void {
     if (!this.v.live) return;
+    if (this.transient && text === this.shown) return;
     control(this.v.out, CONTROL.clearLine);
     this.v.out.write(text);
     this.transient = true;
-    if (!this.ticker) {
-      this.ticker = setInterval(() => this.tick(), 1000);
-      this.ticker.unref?.();
-    }
+    this.shown = text;
+    this.startTicker();
   }
 
   private clearTransient(): void {
     if (!this.transient) return;
     control(this.v.out, CONTROL.clearLine);
     this.transient = false;
+    this.shown = "";
   }
 
   private line(text: string): void {
@@ -245,6 +322,11 @@ function progressText(p: { progress?: number; total?: number; message?: string }
 function seconds(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** 950, 1.2k, 12k: a character count read at a glance. */
+function count(n: number): string {
+  return n < 1000 ? String(n) : n < 10_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`;
 }
 
 function firstLine(s: string): string {

@@ -8,7 +8,7 @@
 // the turn.
 
 import type { Engine } from "../../core/engine/engine.js";
-import type { CostControl } from "../cost/index.js";
+import type { CostControl } from "../../core/cost/run/index.js";
 import { fit, visibleLength } from "../render/figures.js";
 import type { Style } from "../render/style.js";
 import { ESC, isEnter, type TurnKeys } from "./keys.js";

@@ -13,7 +13,10 @@ import { money, plural, tokens } from "../render/figures.js";
 import { KNOWN_MODELS } from "../../providers/index.js";
 import { listedSessions, sessionLines } from "./open.js";
 import { agentLines } from "../session-tree.js";
+import { sandboxLine } from "../sandbox-line.js";
 import { describeItems, rememberTrust, trustLine } from "../trust/index.js";
+import type { ToolOutputs } from "./outputs.js";
+import { inert } from "../../lib/inert.js";
 
 export interface ReplApi {
   app: App;
@@ -28,6 +31,8 @@ export interface ReplApi {
   showThinking: boolean;
   /** Files this session's Write/Edit calls changed (project-relative or absolute). */
   changedFiles: ReadonlySet<string>;
+  /** What this session's tool calls returned (`/output`). */
+  outputs: ToolOutputs;
   /** The session's requests, from its file and this process: what /status and /cost count. */
   session: SessionTotals;
   /** Read the custom command files again; returns what changed, in words. */
@@ -78,6 +83,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
           ...(r.app.cost ? [`${r.app.cost.tierReport(r.engine).split("\n")[0].replace(/^tier: /, "tier       ")}`] : []),
           `project    ${r.app.root}`,
           `trust      ${trustNow(r)}`,
+          `sandbox    ${sandboxLine(r.app.pluginStatus("sandbox"))}`,
           ...settingsStatus(r.app.settings, homedir(), r.app.root),
           `session    ${r.engine.sessionId} · ${plural(r.engine.turns, "turn")}`,
           `context    ${tokens(l.nextPromptTokens)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)}) in the next request`,
@@ -217,6 +223,16 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       r.print(list.length ? `${lines.join("\n")}\n${r.style("dim", "/resume <number or id> to switch")}` : "No sessions yet.");
     },
   },
+  {
+    name: "output",
+    args: "[N]",
+    description: "the full output of the last tool call, or of call N (Ctrl-O: the last one)",
+    run: (r, args) => {
+      const a = args.trim();
+      if (a && !/^#?\d+$/.test(a)) return r.print(r.style("yellow", `/output takes a call's number (the N in "· /output N" after its line), not "${inert(a)}"`));
+      r.print(r.outputs.show(r.style, a ? Number(a.replace("#", "")) : undefined));
+    },
+  },
   { name: "resume", args: "[number|id]", description: "switch to an earlier session", run: (r, args) => r.resume(args.trim() || undefined) },
   { name: "new", description: "start a fresh session", run: (r) => r.newSession() },
   { name: "clear", description: "start a fresh session (same as /new)", run: (r) => r.newSession() },
@@ -295,6 +311,6 @@ ${" ".repeat(width)}  ${c.description}`;
   return [
     ...all.map(row),
     "",
-    r.style("dim", "@path inserts a file, @dir/ a listing · a trailing \\ continues a line · Ctrl-C interrupts a turn, twice at the prompt exits · Ctrl-D exits"),
+    r.style("dim", "@path inserts a file, @dir/ a listing · a trailing \\ continues a line · Ctrl-O shows the last tool call's full output · Ctrl-C interrupts a turn, twice at the prompt exits · Ctrl-D exits"),
   ].join("\n");
 }

@@ -13,6 +13,8 @@
 // - Everything else is type-ahead: kept, in order, and handed to the next prompt (as in a shell).
 //   Keys typed before a question was asked stay type-ahead: they never answer it.
 // - Ctrl-C interrupts at once and drops the type-ahead.
+// - Ctrl-O calls `onExpand` (the REPL shows the last tool call's full output); it is never
+//   type-ahead and never an answer.
 
 export type Key = { kind: "key"; key: string } | { kind: "paste"; text: string } | { kind: "timeout" } | { kind: "interrupt" };
 
@@ -20,6 +22,7 @@ export const PASTE_START = "\x1b[200~";
 export const PASTE_END = "\x1b[201~";
 export const ENTER = "\r";
 export const ESC = "\x1b";
+export const CTRL_O = "\x0f";
 
 /** Split terminal input into keys. Returns the keys and what is left of an unfinished escape
  *  sequence or paste, to be prefixed to the next read. */
@@ -103,6 +106,8 @@ export class TurnKeys {
   private rest = "";
   private swallowEnter = false;
   private readonly onData = (data: Buffer | string): void => this.data(data.toString());
+  /** Ctrl-O while keys are read (a turn, a command that may ask). */
+  onExpand?: () => void;
 
   constructor(private readonly input: NodeJS.ReadStream = process.stdin, private readonly graceMs = ANSWER_GRACE_MS) {}
 
@@ -200,6 +205,10 @@ export class TurnKeys {
     const { keys, rest } = splitKeys(this.rest + s);
     this.rest = rest;
     for (const k of keys) {
+      if (k === CTRL_O) {
+        this.onExpand?.();
+        continue;
+      }
       if (this.swallowEnter && isEnter(k)) {
         this.swallowEnter = false;
         continue;

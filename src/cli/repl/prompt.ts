@@ -11,7 +11,7 @@
 
 import { createInterface, type AsyncCompleter, type Completer, type Interface } from "node:readline";
 import { PassThrough } from "node:stream";
-import { PASTE_END, PASTE_START } from "./keys.js";
+import { CTRL_O, PASTE_END, PASTE_START } from "./keys.js";
 import { visibleLength } from "../render/figures.js";
 import { CONTROL, control, rawView } from "../render/terminal.js";
 
@@ -42,6 +42,9 @@ export interface PromptOptions {
    *  above the prompt, which is redrawn with what was typed: the prompt hands its printer to
    *  `above`, and takes it back (the returned function) when it ends. */
   above?: (print: (text: string) => void) => () => void;
+  /** Ctrl-O: the text returned is printed above the prompt, which is redrawn with what was
+   *  typed (the REPL: the last tool call's full output). Ctrl-O inside a paste is pasted text. */
+  expand?: () => string;
 }
 
 /** Lines arriving closer together than this came from one paste, not from typed Enters. */
@@ -89,11 +92,25 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
           s = s.slice(0, at);
           break;
         }
-        if (at > 0) proxy.write(s.slice(0, at));
+        if (at > 0) typed(s.slice(0, at));
         paste(s.slice(at + PASTE_START.length, end));
         s = s.slice(end + PASTE_END.length);
       }
-      if (s) proxy.write(s);
+      if (s) typed(s);
+    };
+    /** Typed keys go to readline; a Ctrl-O among them prints `expand`'s text above the prompt. */
+    const typed = (keys: string): void => {
+      const parts = o.expand ? keys.split(CTRL_O) : [keys];
+      parts.forEach((part, i) => {
+        if (i > 0) printAbove(o.expand!());
+        if (part) proxy.write(part);
+      });
+    };
+    const printAbove = (text: string): void => {
+      if (done) return;
+      control(output, CONTROL.clearLine);
+      output.write(`${text}\n`);
+      rl.prompt(true);
     };
     /** A paste: one line goes in as typed; several become a block that waits for Enter. */
     const paste = (text: string): void => {
@@ -165,12 +182,7 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
     });
     rl.setPrompt(o.prompt);
     rl.prompt();
-    above.release = o.above?.((text) => {
-      if (done) return;
-      control(output, CONTROL.clearLine);
-      output.write(`${text}\n`);
-      rl.prompt(true);
-    });
+    above.release = o.above?.(printAbove);
     stdin.on("data", onData);
     stdin.resume();
     if (o.prefill) onData(o.prefill);

@@ -29,6 +29,7 @@ import { SessionBusyError } from "../../core/session/lock.js";
 import { listedSessions, openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
 import { readPrompt, type PromptResult } from "./prompt.js";
 import { planStatus, routePrompt } from "./plan-route.js";
+import { ToolOutputs } from "./outputs.js";
 
 export interface ReplStart extends OpenRequest {
   initialPrompt?: string;
@@ -47,6 +48,8 @@ export class Repl implements ReplApi {
   engine!: Engine;
   showThinking = false;
   readonly changedFiles = new Set<string>();
+  /** What this session's tool calls returned: `/output [N]`, Ctrl-O. */
+  readonly outputs = new ToolOutputs();
   session: SessionTotals = { requests: 0, costUsd: 0, usage: { ...ZERO_USAGE } };
   private readonly keys = new TurnKeys();
   private readonly history: History;
@@ -140,6 +143,7 @@ export class Repl implements ReplApi {
         prefill: typed + this.keys.takeTypeahead(),
         // PluginApi.wake (a hook's asyncRewake): only this session, only while it waits here.
         wakeable: (wake) => this.app.setWaker((id, text) => id === this.engine.sessionId && wake(text)),
+        expand: () => this.outputs.show(this.style),
         above: (print) => {
           this.abovePrompt = print;
           return () => void (this.abovePrompt === print && (this.abovePrompt = undefined));
@@ -205,7 +209,12 @@ export class Repl implements ReplApi {
   /** Run one turn, with the person able to interrupt it. */
   async runTurn(prompt: string): Promise<void> {
     const ctl = new AbortController();
-    const renderer = new TurnRenderer({ out: this.out, style: this.style, showThinking: this.showThinking, live: true, paused: () => this.keys.asking });
+    const numbers = new Map<string, number>(); // each finished call's number, for its line's hint
+    // Not under a refusal, nor a call that shows its own lines (TodoWrite's checklist).
+    const hint = (id: string, o: { content: string; display?: string; meta?: { outcome?: unknown } }) => (numbers.has(id) && o.content.trim() && !o.display && !o.meta?.outcome ? `· /output ${numbers.get(id)}` : undefined);
+    const renderer = new TurnRenderer({ out: this.out, style: this.style, showThinking: this.showThinking, live: true, paused: () => this.keys.asking, hint });
+    // Ctrl-O during the turn: the last call's full output, between what streams (not over a question).
+    this.keys.onExpand = () => void (this.keys.asking || renderer.say(this.outputs.show(this.style)));
     let interrupts = 0;
     this.keys.start(() => {
       interrupts++;
@@ -217,6 +226,7 @@ export class Repl implements ReplApi {
       const planned = plan?.planning ? plan : undefined;
       if (this.app.cost && !(await beforeTurn({ cost: this.app.cost, planned, engine: this.engine, keys: this.keys, out: this.out, style: this.style, print: (t) => this.print(t) }, prompt))) return;
       for await (const ev of this.engine.submit(prompt, { signal: ctl.signal })) {
+        if (ev.type === "tool.end") numbers.set(ev.callId, this.outputs.record(ev));
         renderer.handle(ev);
         if (ev.type === "tool.end" && !ev.output.isError && (ev.tool === "Write" || ev.tool === "Edit")) {
           const path = ev.output.meta?.path;
@@ -226,6 +236,7 @@ export class Repl implements ReplApi {
       }
     } finally {
       renderer.close();
+      this.keys.onExpand = undefined;
       this.keys.stop();
     }
     if (!complete) return;
@@ -288,6 +299,7 @@ export class Repl implements ReplApi {
   private async open(req: OpenRequest): Promise<void> {
     this.engine = await openSession(this.app, req, (list) => this.pick(list), (m) => this.print(this.style("yellow", m)));
     this.app.engine = this.engine;
+    this.outputs.clear();
     this.session = this.engine.wasResumed ? usageTotals(this.app.store.load(this.engine.sessionId).records) : { requests: 0, costUsd: 0, usage: { ...ZERO_USAGE } };
   }
 

@@ -109,10 +109,7 @@ export function withLayers(loaded: LoadedSettings, layers: SettingsLayer[]): Loa
 }
 
 /** The file of the highest layer that sets `key` (what a message about that key names). */
-export function settingFile(settings: LoadedSettings, key: string): string | undefined {
-  for (let i = settings.layers.length - 1; i >= 0; i--) if (settings.layers[i].settings[key] !== undefined) return settings.layers[i].file;
-  return undefined;
-}
+export { settingFile } from "../../lib/setting-file.js";
 
 /**
  * The managed layer fails closed: anything at the managed path or in its drop-in folder that

@@ -52,9 +52,10 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
     t: "object",
     keys: {
       enabled: bool,
-      /** deepcode: a boolean. Claude Code's object form is accepted and read as "not allowed". */
+      /** `true`: the whole network. Claude Code's object form `{ allowedDomains, allowManagedDomainsOnly }`:
+       *  those hosts only, through deepcode's filtering proxy (mods/sandbox/hosts.ts). */
       network: { t: "either", options: [bool, anyObject] },
-      /** On by default: with the sandbox active (and no network), contained commands run without a prompt. */
+      /** On by default: with the sandbox active (no network, or only allowedDomains), contained commands run without a prompt. */
       autoAllowBashIfSandboxed: bool,
       excludedCommands: ignored,
       allowUnsandboxedCommands: ignored,

@@ -85,7 +85,10 @@ const RULES: Record<string, Split> = {
     if (v.enabled === true) keep.enabled = true;
     else if (v.enabled !== undefined) items.push(item(file, "sandbox.enabled", "switch the Bash sandbox off", v.enabled));
     if (v.network === true) items.push(item(file, "sandbox.network", "let sandboxed commands use the network", true));
-    else if (v.network !== undefined) keep.network = v.network;
+    else if (isObject(v.network) && Array.isArray(v.network.allowedDomains) && v.network.allowedDomains.length > 0) {
+      // Hosts a sandboxed command may reach (mods/sandbox/hosts.ts): a loosening, like network.
+      items.push(item(file, "sandbox.network.allowedDomains", `let sandboxed commands reach ${v.network.allowedDomains.map((d) => String(d)).join(", ")}`, v.network.allowedDomains));
+    } else if (v.network !== undefined) keep.network = v.network;
     // Any layer's `false` turns the auto-allow off (assemble.ts), so a project's `true` loosens nothing.
     if (typeof v.autoAllowBashIfSandboxed === "boolean") keep.autoAllowBashIfSandboxed = v.autoAllowBashIfSandboxed;
     return { keep, items };

@@ -14,10 +14,9 @@
 // So a long turn costs mostly its outputs and the new tool results; the context it re-sends
 // each round is billed at the hit price. Prices are those in force at `now` (peak or not).
 //
-// A turn that delegates to subagents costs their runs on top: each run is a fresh context — a
-// subagent's prefix (cached once an earlier run of its type left it there: the low case; read
-// whole in the high case's first run) plus its task — that loops like a routine turn of its
-// own. `delegation.runs` says how many runs to expect (low, high); see delegationOf.
+// A turn that delegates to subagents costs their runs on top: how many, and what each costs —
+// priced from the runs earlier turns started, else from the tables — is delegation.ts's.
+// `delegation.runs` says how many runs the prompt suggests (low, high); see delegationOf.
 //
 // Recent turns, when there are enough (shapes.ts): a tier the recent turns ran at is priced by
 // their shapes instead of the tables — each shape simulated on this turn's known context, the
@@ -39,8 +38,11 @@ import {
   type TierName,
   type TierProfiles,
 } from "./tiers.js";
-import type { PriceTable, Rates } from "./types.js";
-import { MIN_SHAPES, SHAPE_MARGIN, type TurnShape } from "./shapes.js";
+import type { PriceTable } from "./types.js";
+import { FEW_SHAPES_MARGIN, MIN_SHAPES, SHAPE_MARGIN, type TurnShape } from "./shapes.js";
+import { bill, planDelegation, plus, runsCost, scale, type TurnTokens } from "./delegation.js";
+
+export { delegationOf, type TurnTokens } from "./delegation.js";
 
 export interface EstimateInputs {
   /** The prompt as typed. */
@@ -68,14 +70,6 @@ export interface EstimateInputs {
   delegation?: { runs: Span; prefixTokens: number };
   /** Recent turns' shapes (pickShapes): the tier they ran at is priced from them. */
   shapes?: readonly TurnShape[];
-}
-
-/** What one case (low or high) of a tier's range adds up to. */
-export interface TurnTokens {
-  rounds: number;
-  hit: number;
-  miss: number;
-  output: number;
 }
 
 export type TierEstimate =
@@ -140,10 +134,6 @@ function simulate(known: TurnEstimate["known"], rounds: number, out: number, too
   return t;
 }
 
-function bill(t: TurnTokens, r: Rates): number {
-  return (t.hit * r.hit + t.miss * r.miss + t.output * r.output) / 1_000_000;
-}
-
 /** The tier for a task class, or chat-fast when a budget is tight. */
 export function recommendTier(taskClass: TaskClass, budget: EstimateInputs["budget"] = "ok"): { tier: TierName; reason: string } {
   if (budget !== "ok") {
@@ -162,79 +152,49 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
   const rounds = agentic ? [lowRounds, units[1] * AGENTIC_ROUNDS_PER_UNIT[1]] : [1, 1];
   const tool = agentic ? TOOL_RESULT_PER_ROUND[taskClass] : ([0, 0] as const);
 
+  const plan = planDelegation(inputs.delegation?.runs, inputs.shapes ?? []);
+  const prefixTokens = inputs.delegation?.prefixTokens ?? 0;
+
   const estimates = TIER_NAMES.map((tier): TierEstimate => {
     const profile = tiers[tier];
     const price = priceFor(profile.model, now, table);
     if (!price.ok) return { tier, model: profile.model, error: price.message };
     const [outLow, outHigh] = OUTPUT_PER_ROUND[taskClass][tier].map((o) => Math.min(o, profile.maxTokens));
-    let low = plus(simulate(known, rounds[0], outLow, tool[0]), delegated(inputs.delegation, 0, tier, profile.maxTokens));
-    let high = plus(simulate(known, rounds[1], outHigh, tool[1]), delegated(inputs.delegation, 1, tier, profile.maxTokens));
-    const seen = (inputs.shapes ?? []).filter((s) => s.tier === tier);
-    if (agentic && seen.length >= MIN_SHAPES) {
+    let low = simulate(known, rounds[0], outLow, tool[0]);
+    let high = simulate(known, rounds[1], outHigh, tool[1]);
+    // Enough shapes of this tier: drawn from them. One or two: drawn from those of the prompt's
+    // own class (any class, for earlier delegating turns), widened more (a greeting's shape
+    // says nothing of a refactor's).
+    const ofTier = plan.shapes.filter((s) => s.tier === tier);
+    const few = ofTier.length < MIN_SHAPES;
+    const seen = few && !plan.delegating ? ofTier.filter((s) => s.taskClass === taskClass) : ofTier;
+    if (agentic && seen.length > 0) {
       const runs = seen.map((s) => simulate(known, Math.max(1, s.rounds), Math.min(s.outputPerRound, profile.maxTokens), s.toolPerRound));
       const cost = (t: TurnTokens): number => bill(t, price.usd);
       const cheapest = runs.reduce((a, b) => (cost(b) < cost(a) ? b : a));
       const dearest = runs.reduce((a, b) => (cost(b) > cost(a) ? b : a));
-      const [m0, m1] = SHAPE_MARGIN;
-      low = plus(scale(cheapest, m0), delegated(inputs.delegation, 0, tier, profile.maxTokens));
-      high = plus(scale(dearest, m1), delegated(inputs.delegation, 1, tier, profile.maxTokens));
+      const [m0, m1] = few ? FEW_SHAPES_MARGIN : SHAPE_MARGIN;
+      low = scale(cheapest, m0);
+      high = scale(dearest, m1);
     }
+    const subLow = runsCost(plan, 0, tier, tiers, table, now, prefixTokens);
+    const subHigh = runsCost(plan, 1, tier, tiers, table, now, prefixTokens);
+    if (!subLow || !subHigh) return { tier, model: profile.model, error: `no price for a subagent's model at ${now.toISOString()}` };
     return {
       tier,
       model: profile.model,
       family: price.family,
       peak: price.peak,
-      lowUsd: bill(low, price.usd),
-      highUsd: bill(high, price.usd),
-      lowCny: bill(low, price.cny),
-      highCny: bill(high, price.cny),
-      low,
-      high,
+      lowUsd: bill(low, price.usd) + subLow.usd,
+      highUsd: bill(high, price.usd) + subHigh.usd,
+      lowCny: bill(low, price.cny) + subLow.cny,
+      highCny: bill(high, price.cny) + subHigh.cny,
+      low: plus(low, subLow.tokens),
+      high: plus(high, subHigh.tokens),
     };
   });
   const { tier, reason } = recommendTier(taskClass, inputs.budget);
-  const d = inputs.delegation;
-  return { taskClass, agentic, known, tiers: estimates, recommended: tier, reason, ...(d && d.runs[1] > 0 ? { subagents: d.runs } : {}) };
-}
-
-/** A subagent's task prompt, in tokens (what the calling model writes into a Task call). */
-const TASK_PROMPT_TOKENS = 300;
-
-/** What the expected subagent runs add in one case (0 low, 1 high) at a tier: each is a fresh
- *  context that loops like a routine turn; the high case's first run finds nothing cached. */
-function delegated(d: EstimateInputs["delegation"], k: 0 | 1, tier: TierName, maxTokens: number): TurnTokens {
-  const none: TurnTokens = { rounds: 0, hit: 0, miss: 0, output: 0 };
-  if (!d || d.runs[k] <= 0) return none;
-  const rounds = WORK_UNITS.routine[k] * AGENTIC_ROUNDS_PER_UNIT[k];
-  const out = Math.min(OUTPUT_PER_ROUND.routine[tier][k], maxTokens);
-  const tool = TOOL_RESULT_PER_ROUND.routine[k];
-  const context = d.prefixTokens + TASK_PROMPT_TOKENS;
-  const warm = { contextTokens: context, cachedTokens: floorToCacheUnit(d.prefixTokens), newTokens: TASK_PROMPT_TOKENS };
-  let total = none;
-  for (let i = 0; i < d.runs[k]; i++) total = plus(total, simulate(k === 1 && i === 0 ? { ...warm, cachedTokens: 0 } : warm, rounds, out, tool));
-  return total;
-}
-
-/** A case's tokens times `k` (the margin around the recent turns' range). */
-function scale(t: TurnTokens, k: number): TurnTokens {
-  return { rounds: t.rounds, hit: t.hit * k, miss: t.miss * k, output: t.output * k };
-}
-
-function plus(a: TurnTokens, b: TurnTokens): TurnTokens {
-  return { rounds: a.rounds + b.rounds, hit: a.hit + b.hit, miss: a.miss + b.miss, output: a.output + b.output };
-}
-
-/** How many subagent runs a turn may start (low, high), from what is known before it runs: none
- *  without the Task tool; one to three when the prompt asks for delegation (subagents,
- *  delegate, in parallel, the Task tool); up to two when it only speaks of an agent; otherwise
- *  up to as many as the busiest earlier turn of the session started (a session that delegated
- *  tends to again), else none. */
-export function delegationOf(prompt: string, o: { hasTask: boolean; earlierMostRuns?: number }): Span {
-  if (!o.hasTask) return [0, 0];
-  if (/\b(sub-?agents?|delegat\w*|in parallel|parallel tasks?|Task tool)\b|子代理|并行/i.test(prompt)) return [1, 3];
-  if (/\bagents?\b(?!\.md)/i.test(prompt)) return [0, 2];
-  const earlier = Math.ceil(o.earlierMostRuns ?? 0);
-  return earlier > 0 ? [0, Math.min(earlier, 4)] : [0, 0];
+  return { taskClass, agentic, known, tiers: estimates, recommended: tier, reason, ...(plan.runs[1] > 0 ? { subagents: plan.runs } : {}) };
 }
 
 /** The estimate as the `cost.estimate` event's result (priced tiers only). */

@@ -16,7 +16,8 @@ export {
   delegationOf, estimateTurn, knownInputs, recommendTier, toCostEstimates,
   type EstimateInputs, type TierEstimate, type TurnEstimate, type TurnTokens,
 } from "./estimate.js";
-export { MAX_SHAPES, MIN_SHAPES, pickShapes, SHAPE_MARGIN, shapesOf, type TurnShape } from "./shapes.js";
+export { FEW_SHAPES_MARGIN, MAX_SHAPES, MIN_SHAPES, pickShapes, SHAPE_MARGIN, shapesOf, type RunShape, type TurnShape } from "./shapes.js";
+export { planDelegation, runsNamed, type DelegationPlan } from "./delegation.js";
 export {
   budgetState, DOWNGRADE_AT,
   type BudgetKind, type BudgetSettings, type BudgetState, type SessionRaise, type SettingsLayer, type Spent,
@@ -29,4 +30,4 @@ export {
   calibration, periodOf, spending, summarise,
   type Calibration, type CalibrationRow, type PeriodKind, type Summary, type SummaryRow, type TimeZoneMode,
 } from "./stats.js";
-export { columns, estimateLineVariants, formatCalibration, formatEstimateLine, formatStats, statsJson } from "./report.js";
+export { columns, ESTIMATED_MARK, estimatedNote, estimateLineVariants, formatCalibration, formatEstimateLine, formatStats, statsJson } from "./report.js";

@@ -22,6 +22,9 @@ export interface LedgerEstimate {
   lowUsd: number;
   highUsd: number;
   taskClass: TaskClass | string;
+  /** The subagent runs it counted (low, high), when it expected any: a low of 1 or more means
+   *  the prompt asked for delegation (shapes.ts tells asked delegating turns from the others). */
+  subagents?: [number, number];
 }
 
 /** One request. Costs are as billed at `time` (the price then in force); savings likewise. */

@@ -27,10 +27,21 @@ function statsCells(row: SummaryRow, currency: Currency, agents: boolean): strin
     formatTokens(row.prompt),
     formatTokens(row.completion),
     formatPercent(row.hit, row.hit + row.miss),
-    formatMoney(cost, currency),
+    `${row.estimatedRequests > 0 ? ESTIMATED_MARK : ""}${formatMoney(cost, currency)}`,
     formatMoney(saved, currency),
     ...more,
   ];
+}
+
+/** Put before a cost that includes requests booked from deepcode's own token estimate. */
+export const ESTIMATED_MARK = "~";
+
+/** The footnote under a table where some cost is marked estimated; null when none is. */
+export function estimatedNote(total: SummaryRow, currency: Currency): string | null {
+  const n = total.estimatedRequests;
+  if (n === 0) return null;
+  const part = formatMoney(currency === "USD" ? total.estimatedUsd : total.estimatedCny, currency);
+  return `${ESTIMATED_MARK} estimated: ${n} request${n === 1 ? "" : "s"} (${part}) came back without usage from the API; ${n === 1 ? "its" : "their"} tokens and cost are deepcode's estimate from the text.`;
 }
 
 /**
@@ -40,13 +51,16 @@ function statsCells(row: SummaryRow, currency: Currency, agents: boolean): strin
  *   total             ...
  * `input` is prompt tokens (hit + miss), `output` completion tokens (reasoning included),
  * `saved` what cache hits spared against paying for them as misses. When subagents ran, a last
- * column `subagents` says how much of `cost` was theirs.
+ * column `subagents` says how much of `cost` was theirs. A cost that includes requests the API
+ * sent no usage for (booked from deepcode's estimate) is marked `~$0.0012`, with a footnote.
  */
 export function formatStats(summary: Summary, currency: Currency): string {
   if (summary.rows.length === 0) return "no usage recorded yet";
   const agents = summary.total.agentRequests > 0;
   const header = [summary.by, "requests", "turns", "input", "output", "hit rate", "cost", "saved", ...(agents ? ["subagents"] : [])];
-  return columns([header, ...summary.rows.map((r) => statsCells(r, currency, agents)), statsCells(summary.total, currency, agents)]);
+  const table = columns([header, ...summary.rows.map((r) => statsCells(r, currency, agents)), statsCells(summary.total, currency, agents)]);
+  const note = estimatedNote(summary.total, currency);
+  return note === null ? table : `${table}\n\n${note}`;
 }
 
 function calCells(r: CalibrationRow): string[] {

@@ -32,6 +32,11 @@ export interface SummaryRow {
   agentRequests: number;
   agentUsd: number;
   agentCny: number;
+  /** Of the above, requests the API sent no usage for (LedgerRecord.estimated): their tokens
+   *  and cost are deepcode's estimate from the text, so the row's cost is partly estimated. */
+  estimatedRequests: number;
+  estimatedUsd: number;
+  estimatedCny: number;
 }
 
 export interface Summary {
@@ -53,6 +58,7 @@ function emptyRow(period: string): SummaryRow {
   return {
     period, requests: 0, turns: 0, prompt: 0, hit: 0, miss: 0, completion: 0, reasoning: 0,
     hitRate: 0, usd: 0, cny: 0, savingUsd: 0, savingCny: 0, agentRequests: 0, agentUsd: 0, agentCny: 0,
+    estimatedRequests: 0, estimatedUsd: 0, estimatedCny: 0,
   };
 }
 
@@ -71,6 +77,11 @@ function add(row: SummaryRow, r: LedgerRecord): void {
     row.agentRequests++;
     row.agentUsd += r.usd;
     row.agentCny += r.cny;
+  }
+  if (r.estimated === true) {
+    row.estimatedRequests++;
+    row.estimatedUsd += r.usd;
+    row.estimatedCny += r.cny;
   }
 }
 

@@ -5,8 +5,9 @@
 // tiers above can observe, rewrite or pre-empt it. What the answers need of the engine is
 // passed in explicitly (EngineAccess), so this file can be read on its own.
 
-import type { EventName, RewindResult, StreamEvent, SystemSection, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
+import type { AgentIdentity, EventName, RewindResult, StreamEvent, SystemSection, TailNote, ToolContext, TurnProfile, Usage } from "../../contract/index.js";
 import type { SessionRecord } from "../session/store.js";
+import type { SessionBilling } from "./billing.js";
 import type { Chain, SessionCores } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
 import { compactContext } from "../context/compact.js";
@@ -22,11 +23,15 @@ export interface EngineAccess {
   turnSignal(): AbortSignal | undefined;
   turn(): number;
   emit(e: StreamEvent): void;
-  price(turn: number, step: number, usage: Usage, profile: TurnProfile): Promise<number>;
+  /** The session's account: books its own requests (a compaction's digest) as the
+   *  model.request core billed them, and tells them from requests others make for it. */
+  billing: Pick<SessionBilling, "record" | "ownRequest" | "requestingOwn">;
+  /** A subagent's identity, carried on its requests. */
+  who: { agent?: AgentIdentity };
+  /** The session's clock (its requests are priced at it). */
+  now(): Date;
   /** Add a request outside the model rounds (a compaction's digest) to the running turn. */
   billToTurn(usage: Usage, costUsd: number): void;
-  /** This engine is pricing one of its own requests (a model.usage it dispatched). */
-  pricingOwn(): boolean;
   /** Book a request made for the session by someone else (an MCP server's sampling). */
   book(via: "agent" | "sampling", model: string, usage: Usage, costUsd: number): void;
   record(r: SessionRecord): void;
@@ -72,10 +77,14 @@ export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
         context: e.context(),
         params: { model: profile.model, thinking: profile.thinking, effort: profile.effort },
         request: async (request) => {
-          const response = await c.dispatch({ type: "model.request", request, signal: running ? e.turnSignal() : undefined });
-          if (response.usage) {
-            const cost = await e.price(e.turn(), 0, response.usage, profile);
-            if (running) e.billToTurn(response.usage, cost);
+          const turn = e.turn();
+          const response = await e.billing.ownRequest(() =>
+            c.dispatch({ type: "model.request", sessionId: ev.sessionId, turn, step: 0, ...(profile.tier !== undefined ? { tier: profile.tier } : {}), ...e.who, at: e.now().toISOString(), request, signal: running ? e.turnSignal() : undefined }),
+          );
+          const billed = response.billed;
+          if (billed) {
+            e.billing.record(turn, 0, request.model, billed);
+            if (running) e.billToTurn(billed.usage, billed.costUsd);
           }
           return response;
         },
@@ -94,10 +103,10 @@ export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
         const cost = costOf(ev.usage, ev.model, new Date(ev.at), e.prices);
         // A request someone else made for this session (an MCP server's sampling): the
         // session's account and its turn have it too, as the ledger does.
-        if (!e.pricingOwn()) e.book("sampling", ev.model, ev.usage, cost.usd);
+        if (!e.billing.requestingOwn) e.book("sampling", ev.model, ev.usage, cost.usd);
         return { costUsd: cost.usd, costCny: cost.cny };
       } catch (err) {
-        if (!e.pricingOwn()) e.book("sampling", ev.model, ev.usage, 0);
+        if (!e.billing.requestingOwn) e.book("sampling", ev.model, ev.usage, 0);
         if (!unpriced.has(ev.model)) {
           unpriced.add(ev.model);
           e.emit({ type: "notice", level: "warn", code: "no-price", message: `${(err as Error).message}; its cost shows as 0` });

@@ -56,7 +56,7 @@ export class Engine {
     this.chain = opts.chain;
     this.shell = { cwd: opts.root };
     this.profile = { model: opts.model, ...opts.profile };
-    this.billing = new SessionBilling({ chain: this.chain, sessionId, who: this.who, record: (r) => this.record(r), now: () => this.now() });
+    this.billing = new SessionBilling({ record: (r) => this.record(r), now: () => this.now() });
     this.installCores();
   }
 
@@ -224,7 +224,7 @@ export class Engine {
       root: o.root, language: o.language, agent: !!o.agent, maxSteps: o.maxSteps ?? 100, concurrency: o.concurrency ?? 3, compaction: o.compaction ?? {},
       callEnv: { chain: this.chain, registry: o.registry, sessionId: this.sessionId, root: o.root, reads: this.reads, shell: this.shell, ...this.who },
       fixPrefix: () => (this.fixed ? Promise.resolve() : this.fixPrefix()),
-      price: (turn, step, usage, profile, estimated) => this.billing.price(turn, step, usage, profile, estimated),
+      billing: this.billing,
       compact: (instructions, auto) => this.compact(instructions, auto),
       record: (r) => this.record(r),
       mark: (turn) => this.marks.set(turn, { messages: this.context.messages, length: this.context.messages.length, fingerprint: this.context.currentPrefix.fingerprint }),
@@ -363,9 +363,9 @@ export class Engine {
       turnSignal: () => this.active?.signal,
       turn: () => this.turn,
       emit: (e) => this.active?.emit(e),
-      price: (turn, step, usage, profile) => this.billing.price(turn, step, usage, profile),
+      billing: this.billing,
+      who: this.who, now: () => this.now(),
       billToTurn: (usage, costUsd) => this.billToTurn(usage, costUsd),
-      pricingOwn: () => this.billing.pricingOwn,
       book: (via, model, usage, costUsd) => this.book(via, model, usage, costUsd),
       record: (r) => this.record(r),
       system: (root) => (this.opts.agent ? agentSections(root, this.opts.agent.identity.name, this.opts.agent.system) : baseSections(root)),

@@ -19,7 +19,7 @@
 // what is logged is what the API accepts back (prepareReply: unique ids, JSON arguments);
 // what arrived before a failure stays in the log; errors are data, never an unwinding.
 
-import type { StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
+import type { AgentIdentity, BilledResponse, StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
@@ -29,10 +29,9 @@ import { degenerateReply } from "../repair/repetition.js";
 import { callIdsOf } from "../session/ids.js";
 import type { SessionRecord } from "../session/store.js";
 import { isContextLimit } from "../context/context-limit.js";
-import { closeFailedTurn, fitContext } from "./recover.js";
+import { closeFailedTurn, fitContext, type FitTried } from "./recover.js";
 import { prepareReply } from "./reply.js";
 import { interrupted, runCalls, type CallEnv } from "./tools.js";
-import { estimateUsage, replyArrived } from "./usage-estimate.js";
 
 export interface TurnDeps {
   chain: Chain;
@@ -40,14 +39,19 @@ export interface TurnDeps {
   sessionId: string;
   turn: number;
   profile: TurnProfile;
+  /** A subagent's identity, carried on its requests. */
+  who: { agent?: AgentIdentity };
   maxSteps: number;
   concurrency: number;
   signal: AbortSignal;
   callEnv: Omit<CallEnv, "step" | "cutOff">;
   emit(e: StreamEvent): void;
-  /** Record a request's usage; resolves to its exact cost in USD. */
-  /** `estimated`: the API sent no usage; this one is deepcode's estimate (usage-estimate.ts). */
-  onUsage(step: number, usage: Usage, estimated?: boolean): Promise<number>;
+  /** A round's reply was billed (the model.request core priced it): book it in the session. */
+  onBilled(step: number, model: string, billed: NonNullable<BilledResponse["billed"]>): void;
+  /** The session's clock (its requests are priced at it). */
+  now(): Date;
+  /** Runs one of the session's own model requests (the session tells them from others'). */
+  ownRequest<T>(request: () => Promise<T>): Promise<T>;
   beforeStep(step: number): Promise<void>;
   /** Keep a record in the session file that is not part of the log (raw arguments). */
   record(r: SessionRecord): void;
@@ -101,7 +105,7 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
   let step = 0;
   let rounds = 0; // model requests made: what `num_turns` reports
   let degenerateRetries = 0;
-  const tried = { bounded: false, compacted: false };
+  const tried: FitTried = { bounded: false, compacted: false };
   const end = (stopReason: StopReason, error?: string): TurnEnd => {
     if (stopReason !== "completed") closeFailedTurn(d, stopReason, error);
     return { stopReason, text, steps: rounds, usage, costUsd, error, ...(loop.requests ? { loop } : {}) };
@@ -116,37 +120,45 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
     let response;
     rounds++;
     try {
-      response = await d.chain.dispatch({
+      response = await d.ownRequest(() => d.chain.dispatch({
         type: "model.request",
+        sessionId: d.sessionId,
+        turn: d.turn,
+        step,
+        ...(d.profile.tier !== undefined ? { tier: d.profile.tier } : {}),
+        ...d.who,
+        at: d.now().toISOString(),
         request: built.request,
         signal: d.signal,
         // A failing model.stream hook is reported by the chain; a delta it loses is only display.
         onDelta: (delta) => void d.chain.dispatch({ type: "model.stream", sessionId: d.sessionId, step, delta }).catch(() => undefined),
-      });
+      }));
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       if (!d.signal.aborted && isContextLimit(why) && (await fitContext(d, tried))) continue;
       return end(d.signal.aborted ? "interrupted" : "error", why);
     }
+    // Billed by the model.request core; a reply without usage at an estimate, booked as such, and said.
+    const billed = response.billed;
+    const stepUsage = billed?.usage;
+    const stepCost = billed?.costUsd ?? 0;
+    if (billed) {
+      d.onBilled(step, built.request.model, billed);
+      usage = addUsage(usage, billed.usage);
+      costUsd += stepCost;
+    }
+    const estimated = billed?.estimated ? billed.usage : undefined;
     // Judged as it arrived, before any repair rewrites it (a repeated markup token is residue
     // to the repairs, which would leave an empty reply that hides the loop).
     const looped = degenerateReply(response);
     if (!looped) response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
-    // A reply without usage is billed all the same: estimated, booked as estimated, and said.
-    const estimated = !response.usage && replyArrived(response) ? estimateUsage(built.request, response) : undefined;
-    const stepUsage = response.usage ?? estimated;
-    const stepCost = stepUsage ? await d.onUsage(step, stepUsage, estimated !== undefined) : 0;
-    if (stepUsage) {
-      usage = addUsage(usage, stepUsage);
-      costUsd += stepCost;
-    }
     if (estimated) {
       const cost = stepCost > 0 ? ` ≈$${stepCost.toFixed(4)}` : "";
       d.emit({ type: "notice", level: "warn", code: "usage-estimated", message: `the API sent no token usage for this reply; deepcode estimated it from the text (≈${estimated.prompt_tokens} prompt, ≈${estimated.completion_tokens} completion tokens${cost}) and booked it in the usage ledger marked as estimated` });
     }
     if (looped) {
       // Kept out of the log and the answer: logged, it would be re-sent with every request.
-      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: stepUsage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "" });
+      d.emit({ type: "model.response", step, finishReason: response.finishReason, usage: stepUsage, incomplete: response.incomplete?.reason, costUsd: stepCost, text: "", dropped: looped });
       if (degenerateRetries++ < MAX_DEGENERATE_RETRIES) {
         d.emit({ type: "notice", level: "warn", code: "degenerate-output", message: `${looped}; the reply was dropped, asking again` });
         continue;

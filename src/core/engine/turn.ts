@@ -4,11 +4,12 @@
 // the context, the session file and the prefix; the two loops of the turn are in loop.ts.
 // turn.complete reaches the chain from `announce` and the stream from `complete`, nowhere else.
 
-import type { AgentIdentity, CompactionResult, JsonValue, StreamEvent, TurnProfile, Usage } from "../../contract/index.js";
+import type { AgentIdentity, BilledResponse, CompactionResult, JsonValue, StreamEvent, TurnProfile, Usage } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
 import type { SessionRecord } from "../session/store.js";
+import type { SessionBilling } from "./billing.js";
 import { formatMoney, plural } from "../cost/index.js";
 import { Channel } from "./channel.js";
 import { CompactionBreakers, DEFAULT_BETWEEN_TURNS, DEFAULT_THRESHOLD } from "./compaction.js";
@@ -17,6 +18,7 @@ import { appendTurnStart } from "./tail.js";
 import type { CallEnv } from "./tools.js";
 
 type Complete = Extract<StreamEvent, { type: "turn.complete" }>;
+type Billed = NonNullable<BilledResponse["billed"]>;
 
 /** What a turn needs of its session, for the turn's whole length. */
 export interface TurnHost {
@@ -38,7 +40,8 @@ export interface TurnHost {
   breakers: CompactionBreakers;
   /** Fix a new session's prefix before its first request (nothing when already fixed). */
   fixPrefix(): Promise<void>;
-  price(turn: number, step: number, usage: Usage, profile: TurnProfile, estimated: boolean): Promise<number>;
+  /** The session's account: books what the model.request core billed; tells its own requests. */
+  billing: Pick<SessionBilling, "record" | "ownRequest">;
   compact(instructions: undefined, auto: true): Promise<CompactionResult>;
   record(r: SessionRecord): void;
   /** The turn ended: where the log stands is what a rewind to it needs. */
@@ -107,7 +110,10 @@ export class Turn {
       signal: this.signal,
       callEnv: { ...h.callEnv, signal: this.signal, askLock: { tail: Promise.resolve() } },
       emit: (e) => this.emit(e),
-      onUsage: (step, usage, estimated) => this.onUsage(step, usage, estimated),
+      who: h.who,
+      onBilled: (step, model, billed) => this.onBilled(step, model, billed),
+      ownRequest: (request) => h.billing.ownRequest(request),
+      now: () => h.now(),
       beforeStep: (step) => this.maybeCompact(step),
       record: (r) => h.record(r),
       announce: (e) => this.announce(e),
@@ -140,17 +146,16 @@ export class Turn {
     this.events.push(e);
   }
 
-  /** A model round's usage: priced, then reconciled with the context (the miss explainer). */
-  private async onUsage(step: number, usage: Usage, estimated = false): Promise<number> {
-    const costUsd = await this.h.price(this.turn, step, usage, this.profile, estimated);
-    const r = this.h.context.observe(usage);
+  /** A model round's bill: booked, then its usage reconciled with the context (the miss explainer). */
+  private onBilled(step: number, model: string, billed: Billed): void {
+    this.h.billing.record(this.turn, step, model, billed);
+    const r = this.h.context.observe(billed.usage);
     if (r.divergence && !r.divergence.expected) {
       this.emit({ type: "notice", level: "warn", code: "cache-divergence", message: `unexpected cache miss: the request stopped extending the previous one at ${r.divergence.zone}${r.divergence.message !== undefined ? ` message ${r.divergence.message}` : ""}` });
     } else if (r.divergence) {
       this.emit({ type: "notice", level: "info", code: "cache-divergence", message: `cache: ${r.divergence.reason}; this request re-read ${r.missTokens} tokens` });
     }
     if (r.unexpectedMiss) this.emit({ type: "notice", level: "warn", code: "cache-miss", message: r.unexpectedMiss });
-    return costUsd;
   }
 
   private async maybeCompact(step: number): Promise<void> {

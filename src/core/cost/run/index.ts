@@ -26,27 +26,26 @@
 // Notices (a downgrade, a ledger that cannot be written) go to opts.notify; without one, -p
 // writes them to stderr and the REPL collects them with takeNotices().
 
-import type { TurnProfile, Usage } from "../../contract/index.js";
+import type { TurnProfile, Usage } from "../../../contract/index.js";
 import {
   budgetState, classifyTask, costOf, estimateLineVariants, familyOf, floorToCacheUnit, formatEstimateLine, isPeak, isTierName, ledgerRecord,
   MIN_SHAPES, pickShapes, shapesOf, type TurnShape,
   TIER_FOR_CLASS, TIER_NAMES, toCostEstimates,
   type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TierName, type TierProfiles, type TurnEstimate,
-} from "../../core/cost/index.js";
-import type { Engine } from "../../core/engine/engine.js";
-import type { Chain } from "../../core/chain.js";
-import type { LoadedSettings } from "../settings/types.js";
+} from "../index.js";
+import type { Engine } from "../../engine/engine.js";
+import type { Chain } from "../../chain.js";
 import { Book } from "./book.js";
 import type { CostControl, CostNotice, InstallCostOptions, TurnCostEstimate } from "./control.js";
 import { Budgets } from "./budget.js";
 import { computeEstimate, foldBack } from "./estimate.js";
 import { formatCostReport, formatTiers } from "./report.js";
-import { readCostSettings, type EstimateMode, type TierMode } from "./settings.js";
-import { matchTier, planTurn, profileOf, switchNote, thinks, type AutoState } from "./tiers.js";
-import { capsFor } from "../../providers/index.js";
+import { readCostSettings, type CostSettingsSource, type EstimateMode, type TierMode } from "./settings.js";
+import { matchTier, planTurn, profileOf, switchNote, thinks, type AutoState, type ModelFacts } from "./tiers.js";
 
 export type { CostControl, CostNotice, InstallCostOptions, TurnCostEstimate } from "./control.js";
-export type { EstimateMode, TierMode } from "./settings.js";
+export type { CostSettingsSource, EstimateMode, TierMode } from "./settings.js";
+export type { ModelFacts } from "./tiers.js";
 
 interface SessionState {
   /** The last request this process saw in the session, and whether it thought. */
@@ -63,13 +62,15 @@ interface SessionState {
   turnEstimate?: { turn: number; value: LedgerEstimate };
 }
 
-/** What the cost engine reads of the assembled app (assemble.ts's App has it): named here so
- *  this file does not import assemble.ts, which installs it. */
+/** What the cost engine reads of the assembled app (src/cli/assemble.ts's App has it): named
+ *  here so the engine does not know the CLI, which installs it. */
 export interface CostHost {
   chain: Chain;
   root: string;
   home: string;
-  settings: LoadedSettings;
+  settings: CostSettingsSource;
+  /** The capability table's facts of a model (family, thinking by default). */
+  caps: ModelFacts;
   prices: PriceTable;
   /** Read at each use: the current session's engine, once there is one. */
   engine?: Engine;
@@ -158,14 +159,14 @@ class RunningCost implements CostControl {
       this.nextPick = undefined;
       const plan = planTurn({
         mode: this.mode, base: r?.profile ?? e.profile, taskClass: classifyTask(e.prompt), state: this.session(e.sessionId).auto,
-        firstTurn: e.turn === 1, pick, tiers: this.tiers, prices: this.prices,
+        firstTurn: e.turn === 1, pick, tiers: this.tiers, caps: this.app.caps, prices: this.prices,
       });
       return { ...(r ?? {}), profile: plan.profile };
     });
     c.on("prepend", "cost-ledger", "model.usage", null, async (e, next) => {
       const r = await next(e);
       const s = this.session(e.sessionId);
-      s.last = { usage: e.usage, model: e.model, thinking: s.thinking ?? capsFor(e.model).thinkingByDefault };
+      s.last = { usage: e.usage, model: e.model, thinking: s.thinking ?? this.app.caps(e.model).thinkingByDefault };
       s.cachedBy[familyOf(e.model, this.prices) ?? e.model] = floorToCacheUnit(e.usage.prompt_tokens + e.usage.completion_tokens);
       const at = new Date(e.at);
       let cost: Cost;
@@ -247,14 +248,14 @@ class RunningCost implements CostControl {
       s.auto = { current: tier ?? s.auto.current, lastAsked: TIER_FOR_CLASS[classifyTask(prompt)] };
       this.lastRun = tier;
     }
-    s.thinking = thinks(profile);
+    s.thinking = thinks(profile, this.app.caps);
     let e = s.pending?.prompt === prompt ? s.pending.e : undefined;
     s.pending = undefined;
     s.turnEstimate = undefined;
     if (!tier) return;
     e ??= await this.estimated(sessionId, prompt, this.engineFor(sessionId)?.messages ?? []);
     const t = e.tiers.find((x) => x.tier === tier);
-    if (t && t.error === undefined) s.turnEstimate = { turn, value: { tier, lowUsd: t.lowUsd, highUsd: t.highUsd, taskClass: e.taskClass } };
+    if (t && t.error === undefined) s.turnEstimate = { turn, value: { tier, lowUsd: t.lowUsd, highUsd: t.highUsd, taskClass: e.taskClass, ...(e.subagents ? { subagents: [e.subagents[0], e.subagents[1]] } : {}) } };
   }
 
   async estimate(prompt: string, engine: Engine, opts: { attachments?: string[] } = {}): Promise<TurnCostEstimate> {
@@ -266,7 +267,7 @@ class RunningCost implements CostControl {
     if (budget.state === "ok") {
       const plan = planTurn({
         mode: this.mode, base: engine.profile, taskClass: e.taskClass, state: this.session(engine.sessionId).auto,
-        firstTurn: engine.turns === 0, pick: this.nextPick, tiers: this.tiers, prices: this.prices,
+        firstTurn: engine.turns === 0, pick: this.nextPick, tiers: this.tiers, caps: this.app.caps, prices: this.prices,
       });
       if (plan.choice) ({ tier: recommended, reason } = plan.choice);
       else reason = `${engine.profile.model} matches no tier`;
@@ -299,7 +300,7 @@ class RunningCost implements CostControl {
     if (!isTierName(n)) return { ok: false, message: `unknown tier "${name}": auto, default, ${TIER_NAMES.join(", ")}` };
     this.mode = { kind: "pinned", tier: n };
     const p = this.tiers[n];
-    const note = this.lastRun ? switchNote(this.lastRun, n, this.tiers, this.prices) : "";
+    const note = this.lastRun ? switchNote(this.lastRun, n, this.tiers, this.app.caps, this.prices) : "";
     return { ok: true, message: `tier: ${n} (${p.model}, ${p.thinking ? "thinking" : "no thinking"}) pinned${note}` };
   }
 
@@ -341,7 +342,7 @@ class RunningCost implements CostControl {
   tierReport(engine?: Engine): string {
     // Following the model: the tier the model in force now amounts to (after a /model, not the
     // last turn's); auto: the last turn's choice.
-    const last = !engine ? undefined : this.mode.kind === "model" ? matchTier(engine.profile, this.tiers, this.prices) : this.sessions.get(engine.sessionId)?.auto.current;
+    const last = !engine ? undefined : this.mode.kind === "model" ? matchTier(engine.profile, this.tiers, this.app.caps, this.prices) : this.sessions.get(engine.sessionId)?.auto.current;
     return formatTiers(this.mode, this.tiers, last);
   }
 

@@ -4,7 +4,7 @@
 
 import {
   budgetState, formatMoney, type BudgetKind, type BudgetSettings, type BudgetState, type Currency, type SessionRaise, type Spent,
-} from "../../core/cost/index.js";
+} from "../index.js";
 
 const ORDER = { ok: 0, downgrade: 1, exhausted: 2 } as const;
 

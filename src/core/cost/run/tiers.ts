@@ -18,9 +18,8 @@
 //      tier (then the stronger of the two): one question between edits keeps the tier and its
 //      cache; a run of questions steps down.
 
-import { capsFor } from "../../providers/index.js";
-import { familyOf, TIER_FOR_CLASS, TIER_NAMES, type PriceTable, type TaskClass, type TierName, type TierProfiles } from "../../core/cost/index.js";
-import type { TurnProfile } from "../../contract/index.js";
+import { familyOf, TIER_FOR_CLASS, TIER_NAMES, type PriceTable, type TaskClass, type TierName, type TierProfiles } from "../index.js";
+import type { ModelCaps, TurnProfile } from "../../../contract/index.js";
 import type { TierMode } from "./settings.js";
 
 export const rank = (t: TierName): number => TIER_NAMES.indexOf(t);
@@ -33,32 +32,37 @@ export function profileOf(tier: TierName, tiers: TierProfiles, model?: string): 
   return out;
 }
 
-function family(model: string, prices?: PriceTable): string {
-  return familyOf(model, prices) ?? capsFor(model).family;
+/** What the tiers need to know of a model the price table may not name: its family and whether
+ *  it thinks by default (the provider's capability table; the CLI hands it in). */
+export type ModelFacts = (model: string) => Pick<ModelCaps, "family" | "thinkingByDefault">;
+
+/** The model family: the price table's, else the capability table's. */
+function family(model: string, caps: ModelFacts, prices?: PriceTable): string {
+  return familyOf(model, prices) ?? caps(model).family;
 }
 
 /** Whether a turn with this profile thinks (the model's default when it does not say). */
-export function thinks(p: TurnProfile): boolean {
-  return p.thinking === undefined ? capsFor(p.model).thinkingByDefault : p.thinking === "enabled";
+export function thinks(p: TurnProfile, caps: ModelFacts): boolean {
+  return p.thinking === undefined ? caps(p.model).thinkingByDefault : p.thinking === "enabled";
 }
 
 /** The tier a profile amounts to: same family and thinking (and effort, when it names one). */
-export function matchTier(p: TurnProfile, tiers: TierProfiles, prices?: PriceTable): TierName | undefined {
-  const fam = family(p.model, prices);
-  const on = thinks(p);
-  const same = TIER_NAMES.filter((t) => family(tiers[t].model, prices) === fam && tiers[t].thinking === on);
+export function matchTier(p: TurnProfile, tiers: TierProfiles, caps: ModelFacts, prices?: PriceTable): TierName | undefined {
+  const fam = family(p.model, caps, prices);
+  const on = thinks(p, caps);
+  const same = TIER_NAMES.filter((t) => family(tiers[t].model, caps, prices) === fam && tiers[t].thinking === on);
   return same.find((t) => p.effort !== undefined && tiers[t].effort === p.effort) ?? same[0];
 }
 
 /** Whether moving between two tiers keeps the cache (same model family, same thinking). */
-export function freeSwitch(a: TierName, b: TierName, tiers: TierProfiles, prices?: PriceTable): boolean {
-  return family(tiers[a].model, prices) === family(tiers[b].model, prices) && tiers[a].thinking === tiers[b].thinking;
+export function freeSwitch(a: TierName, b: TierName, tiers: TierProfiles, caps: ModelFacts, prices?: PriceTable): boolean {
+  return family(tiers[a].model, caps, prices) === family(tiers[b].model, caps, prices) && tiers[a].thinking === tiers[b].thinking;
 }
 
 /** What pinning `to` after a turn at `from` costs the cache, as a clause for `/tier`. */
-export function switchNote(from: TierName, to: TierName, tiers: TierProfiles, prices?: PriceTable): string {
-  if (from === to || freeSwitch(from, to, tiers, prices)) return "";
-  return family(tiers[from].model, prices) === family(tiers[to].model, prices)
+export function switchNote(from: TierName, to: TierName, tiers: TierProfiles, caps: ModelFacts, prices?: PriceTable): string {
+  if (from === to || freeSwitch(from, to, tiers, caps, prices)) return "";
+  return family(tiers[from].model, caps, prices) === family(tiers[to].model, caps, prices)
     ? " — thinking switches, so the next request re-reads the log from the first reply with reasoning"
     : " — the model changes, so the next request re-reads the whole context";
 }
@@ -76,11 +80,11 @@ export interface TierChoice {
 }
 
 /** Auto's choice for a turn of class `taskClass` (rules 1–4 above). */
-export function autoTier(taskClass: TaskClass, state: AutoState, firstTurn: boolean, tiers: TierProfiles, prices?: PriceTable): TierChoice {
+export function autoTier(taskClass: TaskClass, state: AutoState, firstTurn: boolean, tiers: TierProfiles, caps: ModelFacts, prices?: PriceTable): TierChoice {
   const asked = TIER_FOR_CLASS[taskClass];
   const cur = state.current;
   if (firstTurn || cur === undefined || cur === asked) return { tier: asked, reason: `auto: ${taskClass}` };
-  if (freeSwitch(cur, asked, tiers, prices)) return { tier: asked, reason: `auto: ${taskClass}` };
+  if (freeSwitch(cur, asked, tiers, caps, prices)) return { tier: asked, reason: `auto: ${taskClass}` };
   if (rank(asked) > rank(cur)) return { tier: asked, reason: `auto: ${taskClass} needs ${asked}` };
   if (state.lastAsked !== undefined && rank(state.lastAsked) < rank(cur)) {
     const tier = rank(state.lastAsked) > rank(asked) ? state.lastAsked : asked;
@@ -101,15 +105,16 @@ export function planTurn(o: {
   firstTurn: boolean;
   pick?: TierName;
   tiers: TierProfiles;
+  caps: ModelFacts;
   prices?: PriceTable;
 }): { choice?: TierChoice; profile: TurnProfile } {
   if (o.pick) return { choice: { tier: o.pick, reason: "picked" }, profile: profileOf(o.pick, o.tiers) };
   if (o.mode.kind === "pinned") return { choice: { tier: o.mode.tier, reason: "pinned" }, profile: profileOf(o.mode.tier, o.tiers) };
   if (o.mode.kind === "auto") {
-    const choice = autoTier(o.taskClass, o.state, o.firstTurn, o.tiers, o.prices);
+    const choice = autoTier(o.taskClass, o.state, o.firstTurn, o.tiers, o.caps, o.prices);
     return { choice, profile: profileOf(choice.tier, o.tiers) };
   }
-  const tier = matchTier(o.base, o.tiers, o.prices);
+  const tier = matchTier(o.base, o.tiers, o.caps, o.prices);
   if (!tier) return { profile: o.base };
   // Fields the engine's profile sets explicitly stay; the tier fills the rest.
   const t = profileOf(tier, o.tiers, o.base.model);

@@ -2,9 +2,9 @@
 // the renderer adds colour.
 
 import {
-  columns, formatMoney, formatPercent, formatTokens, TIER_NAMES,
+  columns, ESTIMATED_MARK, estimatedNote, formatMoney, formatPercent, formatTokens, TIER_NAMES,
   type Currency, type SummaryRow, type TierName, type TierProfiles,
-} from "../../core/cost/index.js";
+} from "../index.js";
 import type { TierMode } from "./settings.js";
 
 /**
@@ -15,7 +15,8 @@ import type { TierMode } from "./settings.js";
  *   this month ...
  * then one line per budget and the tier in force. `input` is prompt tokens (hit + miss),
  * `output` completion tokens with reasoning, `saved` what cache hits spared against misses. When
- * the session's subagents ran, a row `  subagents` under it is their part of it.
+ * the session's subagents ran, a row `  subagents` under it is their part of it. A cost that
+ * holds requests booked from deepcode's estimate (no usage from the API) is marked `~`.
  */
 export function formatCostReport(o: {
   rows: { session: SummaryRow; agents?: SummaryRow; today: SummaryRow; month: SummaryRow };
@@ -32,7 +33,7 @@ export function formatCostReport(o: {
       formatTokens(r.prompt),
       formatTokens(r.completion),
       formatPercent(r.hit, r.hit + r.miss),
-      money(r.usd, r.cny),
+      `${r.estimatedRequests > 0 ? ESTIMATED_MARK : ""}${money(r.usd, r.cny)}`,
       money(r.savingUsd, r.savingCny),
     ];
   };
@@ -43,7 +44,8 @@ export function formatCostReport(o: {
     cells("today", o.rows.today),
     cells("this month", o.rows.month),
   ]);
-  return [table, "", ...o.budgetLines, o.tierLine].join("\n");
+  const note = estimatedNote(o.rows.month, o.currency);
+  return [table, "", ...(note === null ? [] : [note]), ...o.budgetLines, o.tierLine].join("\n");
 }
 
 /** `/tier` without an argument: the mode, the last turn's tier, and the four profiles. */

@@ -14,7 +14,7 @@
 import {
   appendLedger, ledgerPath, parseLedger, periodOf, readLedgerText, spending, summarise,
   type LedgerRecord, type SummaryRow,
-} from "../../core/cost/index.js";
+} from "../index.js";
 
 export interface BookNotice {
   level: "info" | "warn";

@@ -1,7 +1,7 @@
 // The control the REPL holds: what `installCost` returns, and the shapes it hands out.
 
-import type { BudgetState, Currency, TierName, TierProfiles, TurnEstimate } from "../../core/cost/index.js";
-import type { Engine } from "../../core/engine/engine.js";
+import type { BudgetState, Currency, TierName, TierProfiles, TurnEstimate } from "../index.js";
+import type { Engine } from "../../engine/engine.js";
 import type { BookNotice } from "./book.js";
 import type { EstimateMode, TierMode } from "./settings.js";
 

@@ -1,4 +1,5 @@
-// Which proxy (if any) a target goes through, and the CONNECT tunnel to it. Node 20's fetch
+// Which proxy (if any) a target goes through, and the CONNECT tunnel to it (the model requests
+// and `http.fetch` both go through here). Node 20's fetch
 // cannot use a proxy, so deepcode opens the tunnel itself: an HTTP CONNECT request to the
 // proxy (node:http), then TLS (or plain HTTP) over the tunnelled socket.
 //
@@ -10,7 +11,19 @@
 
 import { request as httpRequest } from "node:http";
 import type { Socket } from "node:net";
-import { AttemptFailure } from "./errors.js";
+
+/** A proxy that cannot be used or did not tunnel: `kind` as the providers' errors name it
+ *  ("config": a setting to fix; "network": the proxy refused or could not be reached). */
+export class ProxyError extends Error {
+  constructor(
+    readonly kind: "config" | "network" | "aborted",
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = "ProxyError";
+  }
+}
 
 export type Env = Record<string, string | undefined>;
 
@@ -26,10 +39,10 @@ export function proxyFor(target: URL, env: Env): URL | undefined {
   try {
     url = new URL(text);
   } catch {
-    throw new AttemptFailure("config", `the proxy setting ${secure ? "HTTPS_PROXY" : "HTTP_PROXY"} is not a URL`, false);
+    throw new ProxyError("config", `the proxy setting ${secure ? "HTTPS_PROXY" : "HTTP_PROXY"} is not a URL`, false);
   }
   if (url.protocol !== "http:") {
-    throw new AttemptFailure("config", `proxy scheme ${url.protocol} is not supported: use an http:// proxy`, false);
+    throw new ProxyError("config", `proxy scheme ${url.protocol} is not supported: use an http:// proxy`, false);
   }
   return url;
 }
@@ -73,8 +86,8 @@ export function proxyName(proxy: URL): string {
 
 /** Open a CONNECT tunnel to host:port through the proxy; resolves with the raw socket.
  *  `onReached` is called when the TCP connection to the proxy is up (the CONNECT is sent).
- *  An abort destroys the request and its socket, and rejects with the signal's AttemptFailure
- *  when it carries one (the connect limit's, naming the proxy). */
+ *  An abort destroys the request and its socket, and rejects with the signal's reason when it
+ *  is an Error (the connect limit's, naming the proxy). */
 export function tunnel(proxy: URL, host: string, port: number, signal: AbortSignal, onReached?: () => void): Promise<Socket> {
   const authority = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const headers: Record<string, string> = { host: authority };
@@ -106,17 +119,17 @@ export function tunnel(proxy: URL, host: string, port: number, signal: AbortSign
       }
       socket.destroy();
       if (status === 407) {
-        reject(new AttemptFailure("config", `the ${where} requires authentication (407): put user:password in the proxy URL`, false));
+        reject(new ProxyError("config", `the ${where} requires authentication (407): put user:password in the proxy URL`, false));
       } else {
-        reject(new AttemptFailure("network", `the ${where} refused to tunnel to ${authority} (${status})`, status >= 500));
+        reject(new ProxyError("network", `the ${where} refused to tunnel to ${authority} (${status})`, status >= 500));
       }
     });
     req.on("error", (err: NodeJS.ErrnoException) => {
       if (signal.aborted) {
-        reject(signal.reason instanceof AttemptFailure ? signal.reason : new AttemptFailure("aborted", "the request was cancelled", false));
+        reject(signal.reason instanceof Error ? signal.reason : new ProxyError("aborted", "the request was cancelled", false));
         return;
       }
-      reject(new AttemptFailure("network", `cannot reach the ${where} (${err.code ?? err.message})`, true));
+      reject(new ProxyError("network", `cannot reach the ${where} (${err.code ?? err.message})`, true));
     });
     req.end();
   });

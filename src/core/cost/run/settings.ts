@@ -10,11 +10,17 @@
 // by the user are both kept, and both apply (the user may be stricter than the policy; the
 // policy's cap is never raised). Within each group the highest layer wins, as in the merge.
 
-import type { JsonValue } from "../../contract/index.js";
-import { ConfigError } from "../../contract/index.js";
-import { isTierName, parseCurrency, resolveTiers, type BudgetKind, type BudgetSettings, type Currency, type SettingsLayer, type TierName, type TierProfiles } from "../../core/cost/index.js";
-import type { LoadedSettings } from "../settings/types.js";
-import { settingFile } from "../settings/load.js";
+import type { JsonValue } from "../../../contract/index.js";
+import { ConfigError } from "../../../contract/index.js";
+import { settingFile } from "../../../lib/setting-file.js";
+import { isTierName, parseCurrency, resolveTiers, type BudgetKind, type BudgetSettings, type Currency, type SettingsLayer, type TierName, type TierProfiles } from "../index.js";
+
+/** What the cost engine reads of the settings in force: the merged view and the layers, low to
+ *  high with the managed policy last (the CLI's LoadedSettings is one). */
+export interface CostSettingsSource {
+  merged: { readonly [key: string]: JsonValue | undefined };
+  layers: ReadonlyArray<{ name: string; file?: string; settings: { readonly [key: string]: JsonValue | undefined } }>;
+}
 
 export type EstimateMode = "ask" | "show" | "off";
 
@@ -32,7 +38,7 @@ export interface CostSettings {
   managedBudget: BudgetSettings;
 }
 
-export function readCostSettings(settings: LoadedSettings): CostSettings {
+export function readCostSettings(settings: CostSettingsSource): CostSettings {
   const m = settings.merged;
   const currency = parseCurrency(m.currency);
   const estimate: EstimateMode = m.estimate === "ask" || m.estimate === "off" ? m.estimate : "show";
@@ -47,7 +53,7 @@ function tierMode(v: JsonValue | undefined, file: string | undefined): TierMode 
   throw new ConfigError(`tier: expected "auto" or one of chat-fast, chat-full, reasoner-budget, reasoner, got ${JSON.stringify(v)}`, file);
 }
 
-function budgets(settings: LoadedSettings, currency: Currency): Pick<CostSettings, "userBudget" | "managedBudget"> {
+function budgets(settings: CostSettingsSource, currency: Currency): Pick<CostSettings, "userBudget" | "managedBudget"> {
   const user: BudgetSettings = { currency, setBy: {} };
   const managed: BudgetSettings = { currency, setBy: {} };
   for (const layer of settings.layers) {

@@ -1,0 +1,185 @@
+// What a turn's subagents add to its estimate (estimate.ts).
+//
+// How many runs. Before the turn only the prompt and the session's earlier turns are known:
+// - a prompt that names a number ("use two subagents", "3 agents", "a subagent") starts that
+//   many; one that asks for delegation without a number starts one to three, or, once earlier
+//   turns here delegated, as few to as many as they started;
+// - a prompt that does not ask starts none once three recent turns here started none (it is
+//   priced like them), else up to as many as the busiest earlier turn (delegationOf).
+// What a run costs. Once earlier turns started runs (their ledger lines, shapes.ts `runs`),
+// each run is priced from them — every run the cheapest (low); one the dearest and the others
+// the median run (high) — at today's prices for the model
+// it ran on (a run at the caller's tier moves with the tier being priced), its agent's prefix
+// cached (only the first run of a type reads it whole; `warm`), widened by SHAPE_MARGIN. Before any: the class tables, each run a fresh context that loops like a
+// routine turn, its prefix cached except in the high case's first run (`tableRuns`).
+// The main agent's part of a delegating turn is priced from earlier delegating turns' own
+// lines (their rounds: a Task call, the answer) — those whose prompt asked, when there are any
+// (the ledger's estimate says so: LedgerEstimate.subagents) — else from all.
+
+import { priceFor } from "./prices.js";
+import { floorToCacheUnit } from "../tokens.js";
+import { AGENTIC_ROUNDS_PER_UNIT, OUTPUT_PER_ROUND, TOOL_RESULT_PER_ROUND, WORK_UNITS, type Span, type TierName, type TierProfiles } from "./tiers.js";
+import { MIN_SHAPES, SHAPE_MARGIN, type RunShape, type TurnShape } from "./shapes.js";
+import type { PriceTable, Rates } from "./types.js";
+
+/** Tokens of a case (low or high) of a range, and how many model rounds they take. */
+export interface TurnTokens {
+  rounds: number;
+  hit: number;
+  miss: number;
+  output: number;
+}
+
+export const NO_TOKENS: TurnTokens = Object.freeze({ rounds: 0, hit: 0, miss: 0, output: 0 });
+
+export function plus(a: TurnTokens, b: TurnTokens): TurnTokens {
+  return { rounds: a.rounds + b.rounds, hit: a.hit + b.hit, miss: a.miss + b.miss, output: a.output + b.output };
+}
+
+/** A case's tokens times `k` (rounds stay: a margin, not more requests). */
+export function scale(t: TurnTokens, k: number): TurnTokens {
+  return { rounds: t.rounds, hit: t.hit * k, miss: t.miss * k, output: t.output * k };
+}
+
+export function bill(t: TurnTokens, r: Rates): number {
+  return (t.hit * r.hit + t.miss * r.miss + t.output * r.output) / 1_000_000;
+}
+
+const ASKS = /\b(sub-?agents?|delegat\w*|in parallel|parallel tasks?|Task tool)\b|子代理|并行/i;
+const NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, single: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+const NAMED = /\b(a|an|one|single|two|three|four|five|six|\d{1,2})\s+(?:(?:parallel|separate|explore|exploring|general[- ]purpose|independent)\s+)?(?:sub-?agents?|agents?|Task calls?|tasks?)\b/i;
+
+/** The number of subagents a prompt names ("use two subagents", "3 explore agents", "a
+ *  subagent"), when it asks for delegation and names one; else undefined. */
+export function runsNamed(prompt: string): number | undefined {
+  if (!ASKS.test(prompt)) return undefined;
+  const m = NAMED.exec(prompt);
+  if (!m) return undefined;
+  const w = m[1].toLowerCase();
+  const n = /^\d+$/.test(w) ? Number(w) : NUMBERS[w];
+  return n !== undefined && n >= 1 && n <= 10 ? n : undefined;
+}
+
+/** How many subagent runs a turn may start (low, high), from what is known before it runs: none
+ *  without the Task tool; the number the prompt names; one to three when the prompt asks for
+ *  delegation (subagents, delegate, in parallel, the Task tool); up to two when it only speaks
+ *  of an agent; otherwise up to as many as the busiest earlier turn of the session started (a
+ *  session that delegated may again), else none. `planDelegation` narrows it from earlier turns. */
+export function delegationOf(prompt: string, o: { hasTask: boolean; earlierMostRuns?: number }): Span {
+  if (!o.hasTask) return [0, 0];
+  const named = runsNamed(prompt);
+  if (named !== undefined) return [named, named];
+  if (ASKS.test(prompt)) return [1, 3];
+  if (/\bagents?\b(?!\.md)/i.test(prompt)) return [0, 2];
+  const earlier = Math.ceil(o.earlierMostRuns ?? 0);
+  return earlier > 0 ? [0, Math.min(earlier, 4)] : [0, 0];
+}
+
+/** What the estimate of one turn does about subagents. */
+export interface DelegationPlan {
+  runs: Span;
+  /** Earlier runs to price each run from (empty: the tables); `inherits`: it ran at the tier
+   *  of the turn that started it, so it would run at the tier being priced. */
+  evidence: Array<RunShape & { inherits: boolean }>;
+  /** The shapes the main agent's part is drawn from; `delegating`: they are earlier delegating
+   *  turns, alike whatever their task class (a Task call, then an answer from the results). */
+  shapes: readonly TurnShape[];
+  delegating?: true;
+}
+
+const started = (s: TurnShape): number => s.runs?.length ?? 0;
+
+/** Narrows the expected runs (`runs`, from delegationOf) and picks the evidence, from the recent
+ *  turns' shapes. */
+export function planDelegation(runs: Span | undefined, shapes: readonly TurnShape[]): DelegationPlan {
+  const delegating = shapes.filter((s) => started(s) > 0);
+  const plain = shapes.filter((s) => started(s) === 0);
+  const evidence = warm(delegating.flatMap((s) => (s.runs ?? []).map((r) => ({ ...r, inherits: r.tier !== undefined && r.tier === s.tier }))));
+  const mostly = plain.length > 0 ? plain : shapes;
+  if (!runs || runs[1] <= 0) return { runs: [0, 0], evidence, shapes: mostly };
+  if (runs[0] >= 1) {
+    // Asked for: the number named; else what enough earlier delegating turns started, never
+    // fewer than one nor a narrower top than three before there are enough. The main part is
+    // drawn from earlier turns that were asked too, when there are any (a turn that delegated
+    // on its own did its own work besides).
+    const asked = delegating.filter((s) => s.asked);
+    const like = asked.length > 0 ? asked : delegating;
+    const counts = like.map(started);
+    const span: Span = runs[0] === runs[1] ? runs : counts.length >= MIN_SHAPES ? [Math.min(...counts), Math.max(...counts)] : [runs[0], Math.max(runs[1], ...counts)];
+    return { runs: span, evidence, ...(like.length > 0 ? { shapes: like, delegating: true as const } : { shapes }) };
+  }
+  // Not asked, though earlier turns delegated: priced like the recent turns that started none,
+  // when there are enough of them (a model that delegates unasked shows as a turn above it).
+  if (plain.length >= MIN_SHAPES) return { runs: [0, 0], evidence, shapes: plain };
+  return { runs, evidence, shapes };
+}
+
+/** The runs as they cost once their agent's prefix is cached: a run whose first request missed
+ *  more than the least any run on its model did (the first run of its type) is priced as if it
+ *  had missed only that much — the prefix stays cached for the runs after it. */
+function warm<T extends RunShape>(runs: T[]): T[] {
+  const least = new Map<string, number>();
+  for (const r of runs) least.set(r.model, Math.min(least.get(r.model) ?? Infinity, r.firstMiss));
+  return runs.map((r) => {
+    const extra = Math.max(0, Math.min(r.miss, r.firstMiss - (least.get(r.model) ?? r.firstMiss)));
+    return extra > 0 ? { ...r, miss: r.miss - extra, hit: r.hit + extra, firstMiss: r.firstMiss - extra } : r;
+  });
+}
+
+/** A case's subagent part: tokens (for the rounds shown) and money, priced per run. */
+export interface RunsCost {
+  tokens: TurnTokens;
+  usd: number;
+  cny: number;
+}
+
+/** A subagent's task prompt, in tokens (what the calling model writes into a Task call). */
+const TASK_PROMPT_TOKENS = 300;
+
+/** What the plan's runs add in one case (0 low, 1 high) at `tier`. From evidence: each run the
+ *  cheapest earlier run (low), or one the dearest and the rest the median (high), priced for the
+ *  model it ran on now, widened by SHAPE_MARGIN. From the tables: fresh contexts of `prefixTokens` that loop like routine turns
+ *  at this tier. Undefined when a price is missing (the caller then leaves runs out). */
+export function runsCost(plan: DelegationPlan, k: 0 | 1, tier: TierName, tiers: TierProfiles, table: PriceTable, now: Date, prefixTokens: number): RunsCost | undefined {
+  const n = plan.runs[k];
+  if (n <= 0) return { tokens: NO_TOKENS, usd: 0, cny: 0 };
+  if (plan.evidence.length > 0) {
+    const priced = plan.evidence.map((r) => {
+      // A run at the caller's tier (an agent that inherits) would run at the tier being priced.
+      const model = r.inherits ? tiers[tier].model : r.model;
+      const p = priceFor(model, now, table);
+      return p.ok ? { r, usd: bill(r, p.usd), cny: bill(r, p.cny) } : undefined;
+    });
+    if (priced.some((x) => x === undefined)) return undefined;
+    const ok = (priced as Array<{ r: RunShape; usd: number; cny: number }>).sort((a, b) => a.usd - b.usd);
+    // Low: every run the cheapest. High: one run the dearest, the others the median run (the
+    // runs of one turn are mostly of one kind; at most one is expected to be the dear kind).
+    const runs = k === 0 ? Array.from({ length: n }, () => ok[0]) : [ok[ok.length - 1], ...Array.from({ length: n - 1 }, () => ok[Math.floor(ok.length / 2)])];
+    const m = SHAPE_MARGIN[k];
+    const sum = runs.reduce((a, x) => ({ tokens: plus(a.tokens, { ...scale(x.r, m), rounds: x.r.rounds }), usd: a.usd + x.usd * m, cny: a.cny + x.cny * m }), { tokens: NO_TOKENS, usd: 0, cny: 0 });
+    return sum;
+  }
+  const p = priceFor(tiers[tier].model, now, table);
+  if (!p.ok) return undefined;
+  const t = tableRuns(n, k, tier, tiers[tier].maxTokens, prefixTokens);
+  return { tokens: t, usd: bill(t, p.usd), cny: bill(t, p.cny) };
+}
+
+/** `n` runs from the tables in one case: each a fresh context that loops like a routine turn;
+ *  the high case's first run finds nothing cached. */
+function tableRuns(n: number, k: 0 | 1, tier: TierName, maxTokens: number, prefixTokens: number): TurnTokens {
+  const rounds = WORK_UNITS.routine[k] * AGENTIC_ROUNDS_PER_UNIT[k];
+  const out = Math.min(OUTPUT_PER_ROUND.routine[tier][k], maxTokens);
+  const tool = TOOL_RESULT_PER_ROUND.routine[k];
+  let total = NO_TOKENS;
+  for (let i = 0; i < n; i++) {
+    let context = prefixTokens + TASK_PROMPT_TOKENS;
+    let cached = k === 1 && i === 0 ? 0 : floorToCacheUnit(prefixTokens);
+    for (let j = 0; j < rounds; j++) {
+      total = plus(total, { rounds: 1, hit: cached, miss: context - cached, output: out });
+      cached = floorToCacheUnit(context + out);
+      context += out + tool;
+    }
+  }
+  return total;
+}
