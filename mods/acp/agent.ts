@@ -6,7 +6,11 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AskAnswer, EventOf, JsonValue, PluginApi, SessionHandle, StreamEvent, Unsubscribe } from "../../src/contract/index.js";
+import { editorEffects, offersOf, type ClientOffers, type EditorCall } from "./editor.js";
+import type { EditorEffects } from "./link.js";
 import { AUTH_REQUIRED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, type Params, type Peer } from "./rpc.js";
+import { mcpServersOf } from "./mcp.js";
+import { configOptions, setConfigOption } from "./config.js";
 import { acpStopReason, replay, toolTitle, toolKind, updatesOf, type Update } from "./updates.js";
 
 export const PROTOCOL_VERSION = 1;
@@ -14,6 +18,7 @@ const AUTH_METHOD = "deepcode-setup";
 const MODES = [
   { id: "default", name: "Default", description: "edits and commands ask, as your rules say" },
   { id: "acceptEdits", name: "Accept edits", description: "file edits inside the project go through without asking" },
+  { id: "plan", name: "Plan", description: "read-only planning turns on the planner; the answer is a plan: /plan go, /plan edit NOTES or /plan drop" },
 ];
 
 interface AcpSession {
@@ -22,6 +27,8 @@ interface AcpSession {
   /** The running prompt, settled when its turn has ended. */
   running?: Promise<unknown>;
   mode: string;
+  /** The command list the editor has (available_commands_update), as JSON. */
+  commandsSent?: string;
   acceptEdits?: Unsubscribe;
   /** What "always" answers allowed for the session (api.allow), taken back when it closes. */
   remembered: Unsubscribe[];
@@ -32,6 +39,10 @@ interface AcpSession {
 export class AcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
   private peer?: Peer;
+  /** What the editor offers (initialize): files and terminals through it. */
+  private offers: ClientOffers = { readTextFile: false, writeTextFile: false, terminal: false };
+  /** Calls of our sessions running now (callId → session and tool), for editor-io's routing. */
+  private readonly live = new Map<string, EditorCall>();
 
   constructor(private readonly api: PluginApi) {}
 
@@ -55,6 +66,7 @@ export class AcpAgent {
   async handle(method: string, p: Params): Promise<unknown> {
     switch (method) {
       case "initialize":
+        this.offers = offersOf(p.clientCapabilities);
         return this.initialize();
       case "authenticate":
         if (p.methodId !== AUTH_METHOD) throw new RpcError(INVALID_PARAMS, `unknown auth method '${String(p.methodId)}' (deepcode offers '${AUTH_METHOD}')`);
@@ -76,6 +88,8 @@ export class AcpAgent {
         return undefined;
       case "session/set_mode":
         return this.setMode(p);
+      case "session/set_config_option":
+        return setConfigOption(this.api, this.session(p).handle, p);
       default:
         throw new RpcError(METHOD_NOT_FOUND, `deepcode acp has no method '${method}'`);
     }
@@ -87,7 +101,7 @@ export class AcpAgent {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        mcpCapabilities: { http: true, sse: true },
       },
       authMethods: [{ id: AUTH_METHOD, name: "DeepSeek API key from deepcode setup", description: "the key `deepcode setup` stored (or DEEPSEEK_API_KEY); run `deepcode setup` in a terminal first" }],
       agentInfo: { name: "deepcode", title: "deepcode", version: this.api.host.version },
@@ -105,9 +119,7 @@ export class AcpAgent {
     if (real(cwd) !== real(this.api.root)) {
       throw new RpcError(INVALID_PARAMS, `deepcode acp serves the project it started in (${this.api.root}), not ${cwd}: start the agent with that folder as its working directory`);
     }
-    if (Array.isArray(p.mcpServers) && p.mcpServers.length > 0) {
-      throw new RpcError(INVALID_PARAMS, "deepcode acp does not take MCP servers from the editor yet: add them to .mcp.json or with `deepcode mcp add`");
-    }
+    const mcpServers = mcpServersOf(p.mcpServers);
     // One session at a time: the host's gate and subagents follow its current session, so an
     // earlier one is closed (session/load opens it again) — unless a prompt of it still runs.
     for (const [id, other] of this.sessions) {
@@ -116,15 +128,18 @@ export class AcpAgent {
     }
     let handle: SessionHandle;
     try {
-      handle = await this.api.sessions.start(resume === undefined ? {} : { resume });
+      handle = await this.api.sessions.start({ ...(resume === undefined ? {} : { resume }), ...(mcpServers ? { mcpServers } : {}) });
     } catch (err) {
       throw new RpcError(INVALID_PARAMS, err instanceof Error ? err.message : String(err));
     }
     const s: AcpSession = { handle, mode: "default", calls: new Map(), remembered: [] };
     this.sessions.set(handle.id, s);
     if (resume !== undefined) for (const u of replay(handle.history(), this.api.root)) this.update(handle.id, u);
+    // After the reply (session/new's names the session the update is for).
+    setImmediate(() => this.sessions.get(handle.id) === s && this.commands(s));
     const modes = { currentModeId: s.mode, availableModes: MODES };
-    return resume === undefined ? { sessionId: handle.id, modes } : { modes };
+    const configs = configOptions(this.api, handle);
+    return resume === undefined ? { sessionId: handle.id, modes, configOptions: configs } : { modes, configOptions: configs };
   }
 
   private session(p: Params): AcpSession {
@@ -135,29 +150,56 @@ export class AcpAgent {
   }
 
   private async prompt(s: AcpSession, p: Params): Promise<unknown> {
-    const text = promptText(p.prompt, this.api.root);
+    const typed = promptText(p.prompt, this.api.root);
+    // Plan mode as the REPL's: a prompt that is not a command is planned (`/plan -- …`).
+    const text = s.mode === "plan" && !typed.trimStart().startsWith("/") ? `/plan -- ${typed}` : typed;
     const controller = new AbortController();
     s.turn = controller;
     let final: Extract<StreamEvent, { type: "turn.complete" }> | undefined;
+    // What a command shows (`/mcp`, "the plan waits: …") is the agent's message.
+    const print = (t: string): void => this.update(s.handle.id, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t.endsWith("\n") ? t : `${t}\n` } });
     try {
-      for await (const ev of s.handle.submit(text, { signal: controller.signal })) {
+      for await (const ev of s.handle.submit(text, { signal: controller.signal, print })) {
         for (const u of updatesOf(ev, this.api.root, s.calls)) this.update(s.handle.id, u);
         if (ev.type === "turn.complete") final = ev;
       }
     } finally {
       s.turn = undefined;
       s.calls.clear();
+      this.afterPrompt(s);
     }
     if (controller.signal.aborted) return { stopReason: "cancelled" };
-    if (!final) throw new Error("the turn ended without turn.complete (a bug)");
+    if (!final) return { stopReason: "end_turn" }; // a command that only showed something
     if (final.stopReason === "error") throw new RpcError(-32603, final.error ?? "the turn failed", { sessionId: s.handle.id });
     return { stopReason: acpStopReason(final.stopReason), _meta: { deepcode: { stopReason: final.stopReason, costUsd: final.costUsd, usage: final.usage } } };
   }
 
-  private setMode(p: Params): unknown {
+  /** After a prompt: plan mode left (`/plan go`, `/plan drop`) is the default mode again; a
+   *  changed command list (an MCP server's prompts arrived) is sent. */
+  private afterPrompt(s: AcpSession): void {
+    if (s.mode === "plan" && this.api.statusOf("plan")?.planning === false) {
+      s.mode = "default";
+      this.update(s.handle.id, { sessionUpdate: "current_mode_update", currentModeId: "default" });
+    }
+    this.commands(s);
+  }
+
+  /** available_commands_update, when the list differs from the one the editor has. */
+  private commands(s: AcpSession): void {
+    const list = s.handle.commands().map((c) => ({ name: c.name, description: c.description, ...(c.hint ? { input: { hint: c.hint } } : {}) }));
+    const text = JSON.stringify(list);
+    if (text === s.commandsSent) return;
+    s.commandsSent = text;
+    this.update(s.handle.id, { sessionUpdate: "available_commands_update", availableCommands: list });
+  }
+
+  private async setMode(p: Params): Promise<unknown> {
     const s = this.session(p);
     const mode = stringParam(p, "modeId");
     if (!MODES.some((m) => m.id === mode)) throw new RpcError(INVALID_PARAMS, `no mode '${mode}' (deepcode offers ${MODES.map((m) => m.id).join(", ")})`);
+    if (mode === "plan" && this.api.statusOf("plan") === undefined) throw new RpcError(INVALID_PARAMS, "plan mode is not available: the plan mod did not load");
+    if (s.turn) throw new RpcError(INVALID_PARAMS, "a prompt is running in this session: change the mode after it ends (or session/cancel it)");
+    if (s.mode === "plan" && mode !== "plan") for await (const ev of s.handle.submit("/plan off")) void ev; // leaves plan mode (prints only)
     s.acceptEdits?.();
     s.acceptEdits = mode === "acceptEdits" ? this.api.allow(["Edit(/**)", "Write(/**)"], { sessionId: s.handle.id }) : undefined;
     s.mode = mode;
@@ -169,9 +211,26 @@ export class AcpAgent {
     this.peer?.notify("session/update", { sessionId, update });
   }
 
-  /** A call of one of our sessions starts running (past the gate): pending → in_progress. */
-  running(sessionId: string, callId: string): void {
+  /** A call of one of our sessions starts running (past the gate): pending → in_progress, and
+   *  its effects may go through the editor until the returned function says it ended. */
+  running(sessionId: string, callId: string, tool: string): (() => void) | undefined {
+    if (!this.sessions.has(sessionId)) return undefined;
     if (this.sessions.get(sessionId)?.calls.has(callId)) this.update(sessionId, { sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress" });
+    this.live.set(callId, { sessionId, tool });
+    return () => void this.live.delete(callId);
+  }
+
+  /** Files and commands through the editor, for editor-io (link.ts). */
+  effects(sandboxed: () => boolean): EditorEffects {
+    return editorEffects({
+      peer: () => this.peer,
+      offers: () => this.offers,
+      call: (callId) => (callId === undefined ? undefined : this.live.get(callId)),
+      sandboxed,
+      secretEnv: this.api.host.secretEnv,
+      terminal: (c, callId, terminalId) => this.update(c.sessionId, { sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress", content: [{ type: "terminal", terminalId }] }),
+      warn: (sessionId, message) => this.update(sessionId, { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `[warning] ${message}\n` } }),
+    });
   }
 
   /** A permission question for one of our sessions (or a subagent working for one): the

@@ -1,6 +1,8 @@
 // Built-in mod: acp — `deepcode acp`, deepcode as an Agent Client Protocol agent: an editor
 // (Zed, JetBrains, Neovim, Emacs) starts it and speaks JSON-RPC 2.0 on its stdin/stdout
-// (agent.ts: the methods; rpc.ts: the transport; updates.ts: what the stream becomes).
+// (agent.ts: the methods; rpc.ts: the transport; updates.ts: what the stream becomes; mcp.ts:
+// the editor's MCP servers; config.ts: model and tier; editor.ts with editor-io.ts, a second
+// mod innermost in the builtin tier: files and commands through the editor).
 //
 // Turns run in engine sessions the plugin API opens (api.sessions), through the same chain as
 // the REPL and `-p`. The editor is a person: this mod sits in the prepend tier before
@@ -10,6 +12,7 @@
 
 import type { Plugin } from "../../src/contract/index.js";
 import type { AcpAgent } from "./agent.js";
+import { link } from "./link.js";
 
 const plugin: Plugin = {
   id: "acp",
@@ -18,9 +21,13 @@ const plugin: Plugin = {
   register(api) {
     let agent: AcpAgent | undefined;
     api.on("permission.ask", (e, next) => agent?.ask(e) ?? next(), { timeoutMs: Infinity });
-    api.on("tool.call", (e, next) => {
-      agent?.running(e.sessionId, e.callId);
-      return next();
+    api.on("tool.call", async (e, next) => {
+      const ended = agent?.running(e.sessionId, e.callId, e.tool);
+      try {
+        return await next();
+      } finally {
+        ended?.();
+      }
     });
     api.subcommand({
       name: "acp",
@@ -36,6 +43,8 @@ const plugin: Plugin = {
         const { serve } = await import("./rpc.js");
         const a = new AcpAgent(api);
         agent = a;
+        // Files and commands through the editor; a sandboxed command stays here (editor-io.ts).
+        link.effects = a.effects(() => api.statusOf("sandbox")?.active === true);
         const peer = serve(process.stdin, process.stdout, (method, params) => a.handle(method, params), (m) => ctx.err(`deepcode acp: ${m}\n`));
         a.attach(peer);
         const stop = (): void => void process.stdin.destroy();
@@ -44,6 +53,7 @@ const plugin: Plugin = {
         ctx.signal.removeEventListener("abort", stop);
         await a.closeAll();
         agent = undefined;
+        link.effects = undefined;
         return 0;
       },
     });

@@ -13,7 +13,8 @@
 //   tool.list      past mcpToolIndexTokens, MCP tools go into UseTool's on-demand index (defer.ts)
 //   tool.input     a call to a tool of a server that is gone gets an error that says why
 //   prompt.submit  `@server:uri` resource mentions (resources.ts)
-//   session.start  the session's id and model (sampling, the log beside the transcript)
+//   session.start  the session's id and model (sampling, the log beside the transcript); the
+//                  servers the front end that opened it brought (brought.ts: the editor's)
 //   session.end    every server is closed (stdio process groups ended, HTTP sessions deleted)
 //
 // Commands: `/mcp` (status.ts) and each server's prompts (prompts.ts); `deepcode mcp …`
@@ -24,6 +25,7 @@ import { mcpSubcommand, type ConfigFlags } from "./command.js";
 import { readOptions, type McpOptions } from "./config.js";
 import { configFromApi } from "./configure/index.js";
 import { McpMod } from "./mod.js";
+import { broughtServers } from "./brought.js";
 
 const plugin: Plugin = {
   id: "mcp",
@@ -42,6 +44,11 @@ const plugin: Plugin = {
     };
     const mod = new McpMod(api, options());
     mod.install();
+    // Servers the front end that opened the session brought (the editor's: brought.ts).
+    api.on("session.start", (e, next) => {
+      if (e.mcpServers) mod.adopt(broughtServers(api, e.mcpServers));
+      return next();
+    });
     const sub = mcpSubcommand({
       root: api.root,
       home: api.home,

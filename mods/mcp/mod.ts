@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import type { CommandSpec, PluginApi, SubcommandContext, ToolSpec } from "../../src/contract/index.js";
 import { ApprovalStore, configDigest } from "./approvals.js";
 import type { ClientHandlers } from "./client.js";
-import type { McpOptions } from "./config.js";
+import type { McpOptions, ServerConfig } from "./config.js";
 import { deferTools } from "./defer.js";
 import { indexLine } from "../../src/lib/tool-index.js";
 import { contentOf, fieldsOf } from "./forms.js";
@@ -19,12 +19,13 @@ import { registerResourceMentions } from "./resources.js";
 import { sampleWithModel } from "./sampling.js";
 import { Server } from "./server.js";
 import { SignInStore } from "./oauth/store.js";
-import { statusCommand } from "./status.js";
+import { statusCommand, statusWord } from "./status.js";
 
 const MAX_BUFFERED_LOG_LINES = 500;
 
 export class McpMod {
   private servers: Server[] = [];
+  private brought = new Set<Server>();
   private readonly store: ApprovalStore;
   private readonly session = { id: "", model: "", turn: 0 };
   private readonly news: string[] = [];
@@ -52,30 +53,50 @@ export class McpMod {
   }
 
   private build(o: McpOptions): void {
+    this.o = o;
+    this.servers = o.servers.map((cfg) => this.server(cfg));
+  }
+
+  private server(cfg: ServerConfig): Server {
     const api = this.api;
     const signIns = this.signIns;
-    this.o = o;
-    this.servers = o.servers.map(
-      (cfg) =>
-        new Server(cfg, {
-          options: o,
-          tool: (spec) => api.tool(spec),
-          command: (spec) => api.command(spec),
-          handlers: (s) => this.handlers(s),
-          news: (text) => this.tell(text),
-          log: (server, line) => this.logLine(server, line),
-          connected: (s) => {
-            if (this.inTurn && s.tools.length && !this.midTurn.includes(s)) this.midTurn.push(s);
-          },
-          toolChanged: (name, now) => {
-            // Before the session's first turn the prefix is still to be built: it will hold the new list.
-            if (this.session.turn > 0) this.changedTools.set(name, now);
-          },
-          // deepcode's own way to the network (its proxy settings); sockets are node:net's.
-          connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
-          signIns,
-        }),
-    );
+    const o = this.o;
+    return new Server(cfg, {
+      options: o,
+      tool: (spec) => api.tool(spec),
+      command: (spec) => api.command(spec),
+      handlers: (s) => this.handlers(s),
+      news: (text) => this.tell(text),
+      log: (server, line) => this.logLine(server, line),
+      connected: (s) => {
+        if (this.inTurn && s.tools.length && !this.midTurn.includes(s)) this.midTurn.push(s);
+      },
+      toolChanged: (name, now) => {
+        // Before the session's first turn the prefix is still to be built: it will hold the new list.
+        if (this.session.turn > 0) this.changedTools.set(name, now);
+      },
+      // deepcode's own way to the network (its proxy settings); sockets are node:net's.
+      connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
+      signIns,
+    });
+  }
+
+  /** Servers the front end that opened a session brought for it (session.start's mcpServers,
+   *  the editor's under `deepcode acp`; brought.ts reads them): the person's own, so they start
+   *  at once, and the first turn waits for them. The last session's brought servers go. */
+  adopt(cfgs: readonly ServerConfig[]): void {
+    const own = this.servers.filter((s) => !this.brought.has(s));
+    for (const s of this.brought) {
+      s.release(); // its tool names are free for the next session's servers
+      void s.stop("off", "its session ended");
+    }
+    const fresh = cfgs.filter((c) => !own.some((s) => s.name === c.name)).map((c) => this.server(c));
+    for (const c of cfgs) if (own.some((s) => s.name === c.name)) this.api.log.warn(`MCP server "${c.name}" the editor brings has the name of a configured one: the configured one is kept`);
+    this.brought = new Set(fresh);
+    this.servers = [...own, ...fresh];
+    this.partNames();
+    this.waited = false;
+    if (this.started) for (const s of fresh) if (s.cfg.start) void s.start();
   }
 
   private started = false;
@@ -364,24 +385,5 @@ export class McpMod {
   private async closeAll(): Promise<void> {
     await Promise.all(this.servers.map((s) => (s.state === "off" || s.state === "needs-approval" || s.state === "declined" ? undefined : s.stop("off", "the session ended"))));
     await this.endLog();
-  }
-}
-
-function statusWord(s: Server): string {
-  switch (s.state) {
-    case "connected":
-      return "connected";
-    case "connecting":
-    case "reconnecting":
-      return "pending";
-    case "failed":
-      return "failed";
-    case "needs-approval":
-    case "declined":
-      return "needs-approval";
-    case "needs-sign-in":
-      return "needs-auth";
-    default:
-      return "disabled";
   }
 }

@@ -137,6 +137,12 @@ export class Server {
     await c?.close().catch(() => undefined); // ending it: a failure to close changes nothing
   }
 
+  /** Take back the tools it registered: a server that leaves for good (mod.ts adopt). */
+  release(): void {
+    for (const r of this.registered.values()) r.off();
+    this.registered.clear();
+  }
+
   /** One line for `/mcp`. */
   describe(): string {
     switch (this.state) {

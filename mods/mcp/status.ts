@@ -111,3 +111,23 @@ function details(s: Server, log: string | undefined): string {
   if (log) lines.push(`  log        ${log}`);
   return lines.join("\n");
 }
+
+/** A server's state in the mcp status (KnownStatus["mcp"]). */
+export function statusWord(s: Server): string {
+  switch (s.state) {
+    case "connected":
+      return "connected";
+    case "connecting":
+    case "reconnecting":
+      return "pending";
+    case "failed":
+      return "failed";
+    case "needs-approval":
+    case "declined":
+      return "needs-approval";
+    case "needs-sign-in":
+      return "needs-auth";
+    default:
+      return "disabled";
+  }
+}

@@ -36,7 +36,7 @@ import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "../core/cost/run/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
 import { pluginServices } from "./plugin-services.js";
-import { pluginSessions } from "./plugin-sessions.js";
+import { pluginSessions, type SessionCommandLines } from "./plugin-sessions.js";
 import { Spawner, spawnLimits } from "./spawn.js";
 import type { AssembleOptions } from "./assemble-options.js";
 import { settingsView } from "./settings/view.js";
@@ -61,6 +61,8 @@ export interface App {
   permissions: PermissionSetup;
   sessionRules: SessionRules;
   registry: ToolRegistry;
+  /** Slash commands in sessions plugins drive (session-commands.ts, set by runPluginSubcommand). */
+  commandLines?: SessionCommandLines;
   /** Slash commands plugins contributed (api.command); the REPL lists and runs them. */
   commands: CommandRegistry;
   /** `@` completers plugins contributed (api.mentions). */
@@ -214,7 +216,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 /** Built-in mods, loaded through the same interface as third-party plugins, in this order
  *  unless one's placement says otherwise (telemetry first, the sandbox last, plan and the
  *  managed hooks in prepend, the settings hooks in user: each says so in its own file). */
-export const BUILTIN_MODS = ["telemetry", "marketplace", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox", "acp"];
+export const BUILTIN_MODS = ["telemetry", "marketplace", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox", "acp", "acp/editor-io"];
 
 interface Step {
   name: string;

@@ -3,7 +3,7 @@
 // chain — `deepcode acp` is a front end like the REPL, not a second loop. The first session
 // registers the @-mention expansion `-p` and the REPL register for themselves.
 
-import type { SessionHandle, SessionHost } from "../contract/index.js";
+import type { SessionCommand, SessionHandle, SessionHost, StreamEvent } from "../contract/index.js";
 import type { Chain } from "../core/chain.js";
 import { Engine, type EngineOptions } from "../core/engine/engine.js";
 import type { SessionStore } from "../core/session/store.js";
@@ -15,8 +15,18 @@ interface SessionApp {
   root: string;
   store: SessionStore;
   engine?: Engine;
-  cost?: { flush(): Promise<void> };
+  cost?: { flush(): Promise<void>; tierMode(): { kind: string; tier?: string }; setTier(name: string): { ok: boolean; message: string } };
   engineOptions(): EngineOptions;
+  commandLines?: SessionCommandLines;
+}
+
+/** Slash commands in these sessions (session-commands.ts, which this file must not import:
+ *  it needs the REPL's command runner, and assembly imports this file). */
+export interface SessionCommandLines {
+  /** What a prompt may start with, for a front end's list (custom commands win a name). */
+  list(): SessionCommand[];
+  /** Run `/name args` in the engine's session; undefined: the text names no command. */
+  run(engine: Engine, text: string, o: { signal?: AbortSignal; print(text: string): void }): AsyncIterable<StreamEvent> | undefined;
 }
 
 export function pluginSessions(app: SessionApp, warn: (m: string) => void): SessionHost {
@@ -27,7 +37,7 @@ export function pluginSessions(app: SessionApp, warn: (m: string) => void): Sess
         mentions = true;
         registerMentions(app.chain, app.root, { onNotes: (notes) => notes.forEach(warn) });
       }
-      const opts = app.engineOptions();
+      const opts = { ...app.engineOptions(), ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}) };
       if (options.resume !== undefined && !app.store.list().some((s) => s.id === options.resume)) {
         throw new Error(`no session '${options.resume}' in ${app.root} (deepcode sessions lists them)`);
       }
@@ -44,7 +54,25 @@ function handleOf(app: SessionApp, engine: Engine): SessionHandle {
   return Object.freeze({
     id: engine.sessionId,
     resumed: engine.wasResumed,
-    submit: (prompt: string, options: { signal?: AbortSignal } = {}) => engine.submit(prompt, { signal: options.signal }),
+    submit: (prompt: string, options: { signal?: AbortSignal; print?: (text: string) => void } = {}) =>
+      app.commandLines?.run(engine, prompt, { signal: options.signal, print: options.print ?? (() => undefined) }) ?? engine.submit(prompt, { signal: options.signal }),
+    commands: () => app.commandLines?.list() ?? [],
+    settings: () => {
+      const mode = app.cost?.tierMode();
+      return { model: engine.profile.model, tier: mode === undefined || mode.kind === "model" ? "default" : mode.kind === "auto" ? "auto" : (mode.tier ?? "default") };
+    },
+    configure: (change: { model?: string; tier?: string }) => {
+      if (change.tier !== undefined) {
+        if (!app.cost) throw new Error("tiers are not available in this run");
+        const r = app.cost.setTier(change.tier);
+        if (!r.ok) throw new Error(r.message);
+      }
+      if (change.model !== undefined) {
+        if (!change.model.trim()) throw new Error("the model name is empty");
+        engine.setModel(change.model);
+        if (change.tier === undefined) app.cost?.setTier("default"); // a chosen model: tiers follow it again, as /model
+      }
+    },
     history: () => engine.messages,
     close: async (reason = "exit") => {
       await engine.close(reason);

@@ -9,6 +9,7 @@ import { parseOptions, subcommand, subcommandHelp, UsageError, type Parsed } fro
 import { money, plural } from "./render/figures.js";
 import { agentLines } from "./session-tree.js";
 import { inert } from "../lib/inert.js";
+import { sessionCommandLines } from "./session-commands.js";
 import { sandboxLine } from "./sandbox-line.js";
 
 /** Run `deepcode <command> [args]`. Its options come from its row in options.ts; `--help`
@@ -66,6 +67,7 @@ async function run(command: string, parsed: Parsed, options: AssembleOptions): P
  *  Its output is its own; a UsageError it throws exits 2 (main prints it). */
 async function runPluginSubcommand(name: string, args: string[], options: AssembleOptions): Promise<number> {
   const app = await assemble(options);
+  app.commandLines = sessionCommandLines(app);
   const entry = app.subcommands.get(name);
   // What plugins add, without the built-in mods' own (`deepcode rewind`, `deepcode telemetry`).
   const added = [...app.subcommands.keys()].filter((n) => !subcommand(n)?.mod);

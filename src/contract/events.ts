@@ -36,7 +36,10 @@ export * from "./events-payloads.js";
 export interface EventMap {
   /** The main agent's sessions. A subagent's run is one `agent.spawn` (hooks wrap it), not a
    *  session.start … session.end pair. */
-  "session.start": { payload: { sessionId: string; root: string; resumed: boolean; model: string }; result: void };
+  /** `mcpServers`: servers the front end that opened the session brings for it, in .mcp.json's
+   *  `mcpServers` shape (name → `{command, args, env}` or `{type: "http"|"sse", url, headers}`):
+   *  the person's own, as `--mcp-config` servers are (`deepcode acp`: the editor's). */
+  "session.start": { payload: { sessionId: string; root: string; resumed: boolean; model: string; mcpServers?: Readonly<Record<string, JsonValue>> }; result: void };
   "session.end": { payload: { sessionId: string; reason: string }; result: void };
 
   /** A prompt the user submitted; hooks expand @-mentions, add context or block it. */

@@ -154,6 +154,14 @@ export type StatusOf<K extends string> = K extends keyof KnownStatus ? KnownStat
 
 /** One engine session a plugin drives (PluginApi.sessions): the same engine, chain, gate,
  *  sandbox and session file as the REPL's and `-p`'s — no second loop. */
+/** A slash command a session takes (SessionHandle.commands). */
+export interface SessionCommand {
+  name: string;
+  description: string;
+  /** What its arguments are, when it says. */
+  hint?: string;
+}
+
 export interface SessionHandle {
   /** The session's id (what `deepcode sessions` lists and `-r` resumes). */
   readonly id: string;
@@ -162,7 +170,20 @@ export interface SessionHandle {
   /** Run one turn with this prompt, as if the person had typed it at the REPL (mentions
    *  expand). The stream ends with exactly one `turn.complete`; aborting `signal` stops the
    *  turn as Ctrl-C does (stopReason `interrupted`, what happened kept). One turn at a time. */
-  submit(prompt: string, options?: { signal?: AbortSignal }): AsyncIterable<StreamEvent>;
+  submit(prompt: string, options?: { signal?: AbortSignal; print?: (text: string) => void }): AsyncIterable<StreamEvent>;
+  /** What a prompt may start with (`/name args`): custom commands (project, person, enabled
+   *  plugins) and the commands mods contribute (skills, MCP prompts, /mcp, /plan). Such a
+   *  prompt runs the command as the REPL does (not interactive: nothing asks the person through
+   *  it); what it shows goes to submit's `print`, the prompt it makes runs as turns on the
+   *  stream — none when it only shows something, so no `turn.complete` then. */
+  commands(): readonly SessionCommand[];
+  /** The session's model and tier, as `/model` and `/tier` show them: `tier` is `auto`,
+   *  `default` (follows the model) or a tier's name (chat-fast, chat-full, reasoner-budget,
+   *  reasoner). The tier choice is the run's, like the REPL's `/tier`. */
+  settings(): { model: string; tier: string };
+  /** Switch the model (as `/model NAME`: tiers follow it again; the next request re-reads the
+   *  context once) or the tier (as `/tier`); a value it does not take throws, naming it. */
+  configure(change: { model?: string; tier?: string }): void;
   /** The conversation as stored (system prompt first), for a client that replays it. */
   history(): readonly ChatMessage[];
   /** End the session (releases its lock; closing again does nothing). */
@@ -173,6 +194,10 @@ export interface SessionHandle {
  *  engine) throws from `start`. */
 export interface SessionHost {
   /** Start a new session, or resume the stored one `resume` names (SessionBusyError when
-   *  another deepcode is writing it; an unknown id throws naming it). */
-  start(options?: { resume?: string }): Promise<SessionHandle>;
+   *  another deepcode is writing it; an unknown id throws naming it). `mcpServers`: MCP
+   *  servers this front end brings for the session (.mcp.json's `mcpServers` shape), the
+   *  person's own like `--mcp-config`'s — no project approval, the managed policy and the
+   *  permission gate as for every server; they reach the mcp mod in session.start and end
+   *  with the session. */
+  start(options?: { resume?: string; mcpServers?: Readonly<Record<string, JsonValue>> }): Promise<SessionHandle>;
 }

@@ -31,6 +31,9 @@ export interface FsWriteRequest {
   mode?: number;
   /** Create missing parent folders. */
   createDirs?: boolean;
+  /** The tool call this write serves, set by the tool context (ctx.fs.write), never by the
+   *  tool: a front end that owns the call's session (`deepcode acp`) can route it. */
+  callId?: string;
 }
 export interface FsWriteResult { stat: FileStat; created: boolean }
 
@@ -54,6 +57,9 @@ export interface ProcessRunRequest {
   /** Nothing may be written, the workspace included (plan mode): a sandbox, when one is
    *  active, binds every folder read-only but a private temp folder. */
   readOnly?: boolean;
+  /** The tool call this run serves, set by the tool context (ctx.run), never by the tool; none
+   *  for a run nobody's call asked for (a background job, doctor). */
+  callId?: string;
 }
 export interface ProcessRunResult {
   exitCode: number | null;

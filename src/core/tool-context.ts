@@ -32,9 +32,9 @@ export function createToolContext(chain: Chain, opts: ToolContextOptions): ToolC
     fs: {
       // The call's id last: a tool cannot pass another call's (the fence trusts it).
       read: (req) => chain.dispatch({ type: "fs.read", ...req, callId: opts.callId }),
-      write: (req) => chain.dispatch({ type: "fs.write", ...req }),
+      write: (req) => chain.dispatch({ type: "fs.write", ...req, callId: opts.callId }),
     },
-    run: (req) => chain.dispatch({ type: "process.run", ...req, signal: req.signal ?? signal }),
+    run: (req) => chain.dispatch({ type: "process.run", ...req, signal: req.signal ?? signal, callId: opts.callId }),
     fetch: (req) => chain.dispatch({ type: "http.fetch", ...req, signal: req.signal ?? signal, callId: opts.callId }),
     reads: opts.reads ?? new Map(),
     shell: opts.shell ?? { cwd: opts.root },

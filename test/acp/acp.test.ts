@@ -28,7 +28,7 @@ describe("deepcode acp", () => {
     expect(result.p._meta?.deepcode).toMatchObject({ stopReason: "completed" });
     expect(result.init.agentCapabilities?.loadSession).toBe(true);
     expect(result.init.agentCapabilities?.promptCapabilities?.embeddedContext).toBe(true);
-    expect(result.init.agentCapabilities?.mcpCapabilities?.http).toBe(false);
+    expect(result.init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
     expect(result.init.authMethods?.map((m) => (m as { id: string }).id)).toEqual(["deepcode-setup"]);
     expect(result.s.modes?.currentModeId).toBe("default");
     expect(result.p.stopReason).toBe("end_turn");

@@ -3,7 +3,7 @@
 // simulator. Run `npx tsc -p tsconfig.json` first (bin/deepcode.js starts dist/).
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, type ClientContext, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification } from "@agentclientprotocol/sdk";
+import { client, ndJsonStream, type ClientApp, type ClientContext, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification } from "@agentclientprotocol/sdk";
 import { startSimulator, type Script, type Simulator } from "../sim/server.mjs";
 import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
 
@@ -36,19 +36,21 @@ export interface Editor {
 
 /** Start `deepcode acp` and run `op` with a connected client; `answer` answers permission
  *  questions (default: the first option). Closes the agent's stdin afterwards. */
-export async function withAgent<T>(rig: AcpRig, op: (ctx: ClientContext, editor: Editor) => Promise<T>, o: { answer?: (r: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse; env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<{ result: T; editor: Editor }> {
+export async function withAgent<T>(rig: AcpRig, op: (ctx: ClientContext, editor: Editor) => Promise<T>, o: { answer?: (r: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse; env?: Record<string, string | undefined>; args?: string[]; client?: (app: ClientApp) => ClientApp } = {}): Promise<{ result: T; editor: Editor }> {
   const envs = Object.fromEntries(Object.entries({ ...rig.env.env, ...o.env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, ...(o.args ?? []), "acp"], { cwd: rig.env.root, env: envs });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const editor: Editor = { updates: [], permissions: [], stderr: () => stderr, exited };
-  const app = client({ name: "deepcode-test-editor" })
+  const base = client({ name: "deepcode-test-editor" })
     .onNotification("session/update", ({ params }) => void editor.updates.push(params))
     .onRequest("session/request_permission", async ({ params: r }) => {
       editor.permissions.push(r);
       return o.answer ? o.answer(r) : { outcome: { outcome: "selected", optionId: r.options[0].optionId } };
     });
+  // The editor's own methods a test offers (fs/*, terminal/*).
+  const app = o.client ? o.client(base) : base;
   const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
   try {
     const result = await app.connectWith(stream, (ctx) => op(ctx, editor));

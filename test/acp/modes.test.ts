@@ -16,7 +16,7 @@ describe("deepcode acp: modes, plans, limits and errors", () => {
     const { result, editor } = await withAgent(r, async (ctx) => {
       await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
-      expect(s.modes?.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits"]);
+      expect(s.modes?.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "plan"]);
       await ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "acceptEdits" });
       const bad = await ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "yolo" }).then(() => "set", (e: Error) => e.message);
       const p = await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "edit a.txt" }] });
@@ -126,7 +126,7 @@ describe("deepcode acp: a call that needs no question", () => {
 });
 
 describe("deepcode acp: bad requests get clear errors", () => {
-  it("names an unknown session to load, a prompt block it does not take, and editor MCP servers it does not take yet", async () => {
+  it("names an unknown session to load, a prompt block it does not take, and an editor MCP server it cannot start", async () => {
     rig = await acpRig({ replies: [] });
     const r = rig;
     const { result } = await withAgent(r, async (ctx) => {
@@ -135,12 +135,12 @@ describe("deepcode acp: bad requests get clear errors", () => {
       const load = await fail(ctx.request("session/load", { sessionId: "no-such-session", cwd: r.env.root, mcpServers: [] }));
       const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
       const image = await fail(ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "image", data: "AAAA", mimeType: "image/png" }] }));
-      const mcp = await fail(ctx.request("session/new", { cwd: r.env.root, mcpServers: [{ name: "x", command: "x", args: [], env: [] }] }));
+      const mcp = await fail(ctx.request("session/new", { cwd: r.env.root, mcpServers: [{ name: "x", command: "", args: [], env: [] }] }));
       return { load, image, mcp };
     });
     expect(result.load).toContain("no session 'no-such-session'");
     expect(result.image).toContain("'image' blocks");
-    expect(result.mcp).toContain(".mcp.json");
+    expect(result.mcp).toContain(`mcpServers[0] ("x"): needs a 'command'`);
   });
 });
 

@@ -77,7 +77,7 @@ export class Engine {
     e.record(e.sessionRecord());
     e.record({ t: "prefix", system: prefix.system, tools: [...prefix.tools], sections: e.tail.sections, fingerprint: prefix.fingerprint, reason: "session start" });
     e.tail.prefixBuilt();
-    if (!opts.agent) await e.chain.dispatch({ type: "session.start", sessionId: e.sessionId, root: opts.root, resumed: false, model: opts.model });
+    if (!opts.agent) await e.chain.dispatch({ type: "session.start", sessionId: e.sessionId, root: opts.root, resumed: false, model: opts.model, ...(opts.mcpServers ? { mcpServers: opts.mcpServers } : {}) });
     return e;
   }
 
@@ -126,7 +126,7 @@ export class Engine {
     const r = repairNotes(state, repaired);
     e.startNotes.push(...r.notes);
     if (r.record) e.record(r.record);
-    await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model });
+    await e.chain.dispatch({ type: "session.start", sessionId: id, root: opts.root, resumed: true, model: e.profile.model, ...(opts.mcpServers ? { mcpServers: opts.mcpServers } : {}) });
     return e;
   }
 

@@ -1,6 +1,6 @@
 // What an Engine is started with (Engine.start/resume), and a subagent's link record.
 
-import type { AgentIdentity, ModelCaps, TurnProfile } from "../../contract/index.js";
+import type { AgentIdentity, JsonValue, ModelCaps, TurnProfile } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { SessionStore } from "../session/store.js";
 import type { PriceTable } from "../cost/index.js";
@@ -38,6 +38,9 @@ export interface EngineOptions {
    *  hooks as for every session). Its session has no session.start/session.end (its run is the
    *  spawn) and no prompt.submit (its prompt is the calling model's, not a person's). */
   agent?: { identity: AgentIdentity; system: string };
+  /** MCP servers the front end that opened this session brings for it (PluginApi.sessions'
+   *  `mcpServers`), passed on in session.start for the mcp mod. */
+  mcpServers?: Readonly<Record<string, JsonValue>>;
 }
 
 /** A subagent's transcript, linked from its parent's (`deepcode sessions` nests it). */
