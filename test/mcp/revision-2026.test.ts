@@ -51,7 +51,7 @@ const TOOLS = [
 ];
 const STATE = '{"opaque": "ü-7", "n": 1}';
 
-let seen: Seen[] = [];
+const seen: Seen[] = [];
 let mcp: Server;
 let sim: Simulator;
 let env: CliEnv;
