@@ -25,8 +25,9 @@ export function headerParams(inputSchema: JsonObject | undefined): { ok: true; p
     const name = s["x-mcp-header"];
     if (typeof name !== "string" || name === "") return { ok: false, why: `parameter ${prop}: x-mcp-header must be a non-empty header name` };
     if (!TOKEN.test(name)) return { ok: false, why: `parameter ${prop}: x-mcp-header ${JSON.stringify(name)} is not a valid header name (ASCII letters, digits and !#$%&'*+-.^_\`|~ only)` };
-    const types = Array.isArray(s.type) ? s.type : [s.type];
-    if (!types.every((t) => typeof t === "string" && PRIMITIVE.has(t))) return { ok: false, why: `parameter ${prop}: x-mcp-header is allowed only on string, integer and boolean parameters, not ${JSON.stringify(s.type ?? "untyped")}` };
+    // A nullable primitive (["string", "null"]) is still one value or none (nulls are left out).
+    const types = (Array.isArray(s.type) ? s.type : [s.type]).filter((t) => !(Array.isArray(s.type) && t === "null"));
+    if (types.length === 0 || !types.every((t) => typeof t === "string" && PRIMITIVE.has(t))) return { ok: false, why: `parameter ${prop}: x-mcp-header is allowed only on string, integer and boolean parameters, not ${JSON.stringify(s.type ?? "untyped")}` };
     const key = name.toLowerCase();
     const other = seen.get(key);
     if (other !== undefined) return { ok: false, why: `parameters ${other} and ${prop} both name header ${name} (header names ignore case)` };

@@ -11,7 +11,7 @@ import { startSimulator, type Simulator } from "../sim/server.mjs";
 import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
 import { chatBodies } from "../helpers/extension.js";
 import { deepcode, mcpJson, toolResults, type Run } from "./helpers.js";
-import { encodeHeaderValue, headerParams, paramHeaders } from "../../mods/mcp/headers.js";
+import { encodeHeaderValue, headerParams, paramHeaders, standardHeaders } from "../../mods/mcp/headers.js";
 import { schemaOf } from "../../mods/mcp/tool-spec.js";
 import { validate } from "../../src/core/schema.js";
 
@@ -182,8 +182,16 @@ describe("x-mcp-header rules (headers.ts)", () => {
       const r = headerParams({ type: "object", properties } as never);
       expect(r.ok ? "accepted" : r.why).toMatch(why);
     }
-    const ok = headerParams({ type: "object", properties: { r: { type: "string", "x-mcp-header": "Region" }, q: { type: "string" } } });
-    expect(ok.ok && paramHeaders(ok.params, { r: "x", q: "y" })).toEqual({ "Mcp-Param-Region": "x" });
+    const ok = headerParams({ type: "object", properties: { r: { type: "string", "x-mcp-header": "Region" }, n: { type: ["integer", "null"], "x-mcp-header": "N" }, q: { type: "string" } } });
+    expect(ok.ok && paramHeaders(ok.params, { r: "x", n: null, q: "y" })).toEqual({ "Mcp-Param-Region": "x" });
+    expect(headerParams({ type: "object", properties: { n: { type: ["null"], "x-mcp-header": "N" } } }).ok).toBe(false);
+  });
+
+  it("names what a prompts/get or resources/read is about in Mcp-Name, and only the method on other messages", () => {
+    expect(standardHeaders({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "file:///a b.txt" } })).toEqual({ "mcp-method": "resources/read", "mcp-name": "file:///a b.txt" });
+    expect(standardHeaders({ jsonrpc: "2.0", id: 2, method: "prompts/get", params: { name: "review" } })).toEqual({ "mcp-method": "prompts/get", "mcp-name": "review" });
+    expect(standardHeaders({ jsonrpc: "2.0", method: "notifications/initialized" })).toEqual({ "mcp-method": "notifications/initialized" });
+    expect(standardHeaders({ jsonrpc: "2.0", id: 3, result: {} })).toEqual({});
   });
 });
 
