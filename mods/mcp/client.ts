@@ -3,7 +3,8 @@
 // server's features (tools, prompts, resources, completion — lists paginated), and the client
 // features it offers back (roots, sampling, elicitation, logging) through handlers.
 
-import { Connection, METHOD_NOT_FOUND, RpcError, type Json, type JsonObject, type Transport } from "./jsonrpc.js";
+import { Connection, METHOD_NOT_FOUND, RpcError, type Json, type JsonObject, type RequestOptions, type Transport } from "./jsonrpc.js";
+import { multiRound, type Answer } from "./mrtr.js";
 
 /** Newest first; the first is what we offer. */
 export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
@@ -12,8 +13,8 @@ export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "202
  *  server refuses `initialize` for want of them. */
 export const STATELESS_VERSION = "2026-07-28";
 /** The errors a stateless server answers `initialize` with: no version header, unsupported
- *  version, missing `_meta`. */
-const STATELESS_REFUSALS = new Set([-32020, -32022, -32602]);
+ *  version, missing `_meta`, or no such method (a server that has dropped the handshake). */
+const STATELESS_REFUSALS = new Set([-32020, -32022, -32602, METHOD_NOT_FOUND]);
 
 export interface ClientHandlers {
   /** `roots/list`: the folders the person works in. */
@@ -74,18 +75,19 @@ const MAX_PAGES = 100;
 
 export class McpClient {
   info!: ServerInfo;
-  private constructor(private readonly conn: Connection, private readonly timeoutMs: number) {}
+  private constructor(private readonly conn: Connection, private readonly timeoutMs: number, private readonly answer: Answer) {}
 
   /** Open the transport and run the handshake within `timeoutMs`. */
   static async connect(transport: Transport, o: { clientInfo: { name: string; version: string }; handlers: ClientHandlers; timeoutMs: number; requestTimeoutMs: number; signal?: AbortSignal }): Promise<McpClient> {
     const h = o.handlers;
+    const answer = async (method: string, params: JsonObject, signal: AbortSignal): Promise<JsonObject> => {
+      if (method === "roots/list" && h.roots) return { roots: h.roots() as unknown as Json };
+      if (method === "sampling/createMessage" && h.sampling) return h.sampling(params, signal);
+      if (method === "elicitation/create" && h.elicitation) return h.elicitation(params, signal);
+      throw new RpcError(METHOD_NOT_FOUND, `deepcode does not offer ${method}`);
+    };
     const conn = new Connection(transport, {
-      request: async (method, params, ctx) => {
-        if (method === "roots/list" && h.roots) return { roots: h.roots() as unknown as Json };
-        if (method === "sampling/createMessage" && h.sampling) return h.sampling(params, ctx.signal);
-        if (method === "elicitation/create" && h.elicitation) return h.elicitation(params, ctx.signal);
-        throw new RpcError(METHOD_NOT_FOUND, `deepcode does not offer ${method}`);
-      },
+      request: (method, params, ctx) => answer(method, params, ctx.signal),
       notification: (method, params) => {
         if (method === "notifications/message") h.log?.(params);
         else if (method === "notifications/tools/list_changed") h.changed?.("tools");
@@ -94,7 +96,7 @@ export class McpClient {
       },
       closed: (why) => h.closed?.(why),
     });
-    const client = new McpClient(conn, o.requestTimeoutMs);
+    const client = new McpClient(conn, o.requestTimeoutMs, answer);
     try {
       await conn.start();
       const capabilities: JsonObject = {};
@@ -103,15 +105,22 @@ export class McpClient {
       if (h.elicitation) capabilities.elicitation = { form: {} };
       let r: JsonObject;
       try {
-        r = await conn.request("initialize", { protocolVersion: PROTOCOL_VERSIONS[0], capabilities, clientInfo: o.clientInfo }, { timeoutMs: o.timeoutMs, signal: o.signal });
+        // The version header and `_meta` go on this first request too: a 2026-07-28 server
+        // reads them on every request (SEP-2575); older servers ignore them.
+        transport.setProtocolVersion?.(PROTOCOL_VERSIONS[0]);
+        const _meta = requestMeta(PROTOCOL_VERSIONS[0], capabilities, o.clientInfo);
+        r = await conn.request("initialize", { protocolVersion: PROTOCOL_VERSIONS[0], capabilities, clientInfo: o.clientInfo, _meta }, { timeoutMs: o.timeoutMs, signal: o.signal });
       } catch (err) {
         if (!(err instanceof RpcError) || !STATELESS_REFUSALS.has(err.code)) throw err;
-        client.info = await discover(conn, transport, o);
+        client.info = await discover(conn, transport, { ...o, capabilities });
         return client;
       }
       const version = String(r.protocolVersion ?? "");
-      if (!(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-        throw new Error(`the server speaks MCP protocol ${version || "(none given)"}; deepcode speaks ${PROTOCOL_VERSIONS.join(", ")}`);
+      if (version === STATELESS_VERSION) {
+        // A server that answers the handshake with the stateless revision: speak it from here.
+        conn.requestMeta = requestMeta(STATELESS_VERSION, capabilities, o.clientInfo);
+      } else if (!(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+        throw new Error(`the server speaks MCP protocol ${version || "(none given)"}; deepcode speaks ${PROTOCOL_VERSIONS.join(", ")}, ${STATELESS_VERSION}`);
       }
       transport.setProtocolVersion?.(version);
       const si = (r.serverInfo ?? {}) as JsonObject;
@@ -163,16 +172,22 @@ export class McpClient {
     return (await this.paginate("resources/templates/list", "resourceTemplates")) as unknown as McpTemplate[];
   }
 
-  callTool(name: string, args: JsonObject, o: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: { progress: number; total?: number; message?: string }) => void }): Promise<JsonObject> {
-    return this.conn.request("tools/call", { name, arguments: args }, o);
+  /** `headers`: the call's `Mcp-Param-*` headers (headers.ts). */
+  callTool(name: string, args: JsonObject, o: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: { progress: number; total?: number; message?: string }) => void; headers?: Record<string, string> }): Promise<JsonObject> {
+    return this.rounds("tools/call", { name, arguments: args }, o);
   }
 
   getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<JsonObject> {
-    return this.conn.request("prompts/get", { name, arguments: args }, { timeoutMs: this.timeoutMs, signal });
+    return this.rounds("prompts/get", { name, arguments: args }, { timeoutMs: this.timeoutMs, signal });
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<JsonObject> {
-    return this.conn.request("resources/read", { uri }, { timeoutMs: this.timeoutMs, signal });
+    return this.rounds("resources/read", { uri }, { timeoutMs: this.timeoutMs, signal });
+  }
+
+  /** A request the server may answer with `resultType: "input_required"` (SEP-2322, mrtr.ts). */
+  private rounds(method: string, params: JsonObject, o: RequestOptions): Promise<JsonObject> {
+    return multiRound((p) => this.conn.request(method, p, o), params, this.answer, o.signal);
   }
 
   /** `completion/complete` for a prompt's or a resource template's argument. */
@@ -202,15 +217,21 @@ export class McpClient {
   }
 }
 
-/** The 2026-07-28 lifecycle: `server/discover` instead of the handshake. The client features
- *  that need the server to ask back (roots, sampling, elicitation) are not offered there. */
-async function discover(conn: Connection, transport: Transport, o: { clientInfo: { name: string; version: string }; timeoutMs: number; signal?: AbortSignal }): Promise<ServerInfo> {
-  transport.setProtocolVersion?.(STATELESS_VERSION);
-  conn.requestMeta = {
-    "io.modelcontextprotocol/protocolVersion": STATELESS_VERSION,
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": o.clientInfo,
+/** The per-request `_meta` of SEP-2575: version, capabilities, client info. */
+function requestMeta(version: string, capabilities: JsonObject, clientInfo: { name: string; version: string }): JsonObject {
+  return {
+    "io.modelcontextprotocol/protocolVersion": version,
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+    "io.modelcontextprotocol/clientInfo": clientInfo,
   };
+}
+
+/** The 2026-07-28 lifecycle: `server/discover` instead of the handshake. The server asks back
+ *  (roots, sampling, elicitation) through multi-round-trip results (mrtr.ts), so the client
+ *  features are declared as at `initialize`. */
+async function discover(conn: Connection, transport: Transport, o: { clientInfo: { name: string; version: string }; capabilities: JsonObject; timeoutMs: number; signal?: AbortSignal }): Promise<ServerInfo> {
+  transport.setProtocolVersion?.(STATELESS_VERSION);
+  conn.requestMeta = requestMeta(STATELESS_VERSION, o.capabilities, o.clientInfo);
   const r = await conn.request("server/discover", {}, { timeoutMs: o.timeoutMs, signal: o.signal });
   const versions = Array.isArray(r.supportedVersions) ? r.supportedVersions.map(String) : [];
   if (!versions.includes(STATELESS_VERSION)) throw new Error(`the server refuses initialize and speaks ${versions.join(", ") || "no version it names"}; deepcode speaks ${[STATELESS_VERSION, ...PROTOCOL_VERSIONS].join(", ")}`);

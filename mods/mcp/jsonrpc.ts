@@ -21,7 +21,9 @@ export interface Transport {
   /** Start; `message` for each message that arrives, `closed` once when the transport ends
    *  on its own (a crashed process, a dropped stream) with why. */
   start(h: TransportHandlers): Promise<void>;
-  send(m: JsonObject): Promise<void>;
+  /** `headers`: extra HTTP headers for this message (a tool's `Mcp-Param-*`); other
+   *  transports ignore them. */
+  send(m: JsonObject, o?: { headers?: Record<string, string> }): Promise<void>;
   /** End it on purpose (no `closed` call follows). */
   close(): Promise<void>;
   /** Hold the process open while work is outstanding; let it go when idle. */
@@ -52,6 +54,8 @@ export interface RequestOptions {
    *  PROGRESS_CAP × timeoutMs), so a server that reports progress forever still ends. */
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
   maxTotalMs?: number;
+  /** Extra HTTP headers for this request (Transport.send). */
+  headers?: Record<string, string>;
 }
 
 /** A call that reports progress may run at most this many times its time limit in all. */
@@ -143,7 +147,7 @@ export class Connection {
       this.pending.set(id, entry);
       this.transport.ref();
       entry.restart();
-      this.transport.send({ jsonrpc: "2.0", id, method, params: p }).catch((err: unknown) => entry.reject(err instanceof Error ? err : new Error(String(err))));
+      this.transport.send({ jsonrpc: "2.0", id, method, params: p }, o.headers ? { headers: o.headers } : undefined).catch((err: unknown) => entry.reject(err instanceof Error ? err : new Error(String(err))));
     });
   }
 

@@ -12,6 +12,7 @@ import { LegacySseTransport } from "./legacy-sse.js";
 import { nameAll, safePart } from "./names.js";
 import { toolOutput } from "./results.js";
 import { mcpToolSpec } from "./tool-spec.js";
+import { headerParams, headersUsable, paramHeaders } from "./headers.js";
 import { StdioTransport } from "./stdio.js";
 import { StreamableHttpTransport } from "./streamable.js";
 import { promptCommand } from "./prompts.js";
@@ -65,6 +66,8 @@ export class Server {
   ready: Promise<void> = Promise.resolve();
   private readonly registered = new Map<string, { off: Unsubscribe; def: string }>();
   private readonly commands = new Map<string, Unsubscribe>();
+  /** Tools left out for malformed x-mcp-header annotations, already told (headers.ts). */
+  private readonly leftOut = new Set<string>();
   private attempt = 0;
   private firstTries = 0;
   private stopped = false;
@@ -298,7 +301,7 @@ export class Server {
   }
 
   private setTools(list: McpTool[]): void {
-    const byName = new Map(list.filter((t) => typeof t.name === "string").map((t) => [t.name, t]));
+    const byName = new Map(list.filter((t) => typeof t.name === "string" && headersUsable(this.name, t, this.leftOut, (l) => this.d.news(l))).map((t) => [t.name, t]));
     const named = nameAll(this.name, [...byName.keys()], this.part);
     const keep = new Set<string>();
     this.tools = [];
@@ -348,16 +351,17 @@ export class Server {
   }
 
   private toolSpec(name: string, t: McpTool): ToolSpec {
-    return mcpToolSpec(this.name, name, t, (input, ctx) => this.call(t.name, input, ctx));
+    const h = headerParams(t.inputSchema);
+    return mcpToolSpec(this.name, name, t, (input, ctx) => this.call(t.name, input, ctx, h.ok ? paramHeaders(h.params, input) : undefined));
   }
 
-  async call(tool: string, input: JsonObject, ctx: ToolContext): Promise<ToolOutput> {
+  async call(tool: string, input: JsonObject, ctx: ToolContext, headers?: Record<string, string>): Promise<ToolOutput> {
     const client = this.client;
     if (this.state !== "connected" || !client) {
       return { content: `MCP server ${this.name} is not connected (${this.describe()}), so ${tool} cannot run now. Tell the user, or go on without it.`, isError: true, summary: `${this.name} ${tool}: server not connected` };
     }
     try {
-      const r = await client.callTool(tool, input, { timeoutMs: this.d.options.toolTimeoutMs, signal: ctx.signal, onProgress: (p) => ctx.progress?.(p) });
+      const r = await client.callTool(tool, input, { timeoutMs: this.d.options.toolTimeoutMs, signal: ctx.signal, onProgress: (p) => ctx.progress?.(p), headers });
       return toolOutput(this.name, tool, r, this.d.options.maxOutputTokens);
     } catch (err) {
       if (ctx.signal.aborted) return { content: "Interrupted: the user stopped this call (the server was told to cancel it).", isError: true, summary: `${this.name} ${tool}: interrupted` };

@@ -26,11 +26,12 @@ export function mcpToolSpec(server: string, name: string, t: McpTool, call: (inp
   };
 }
 
-/** A tool's input schema as the API takes it: an object schema, without `$schema`. */
-function schemaOf(s: JsonObject | undefined): { [k: string]: JsonValue } {
-  const out: { [k: string]: JsonValue } = s && typeof s === "object" ? { ...(s as { [k: string]: JsonValue }) } : {};
-  delete out.$schema;
-  out.type = "object";
-  if (typeof out.properties !== "object" || out.properties === null) out.properties = {};
+/** A tool's input schema as the server sent it (JSON Schema 2020-12: `$schema`, `$defs`,
+ *  `$ref` left as references, composition and conditionals all kept — SEP-1613, SEP-2106);
+ *  only a schema that is not an object schema at all is made one, as the API requires. */
+export function schemaOf(s: JsonObject | undefined): { [k: string]: JsonValue } {
+  const out: { [k: string]: JsonValue } = s && typeof s === "object" && !Array.isArray(s) ? { ...(s as { [k: string]: JsonValue }) } : {};
+  if (out.type !== "object") out.type = "object";
+  if (typeof out.properties !== "object" || out.properties === null || Array.isArray(out.properties)) out.properties = {};
   return out;
 }

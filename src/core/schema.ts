@@ -2,6 +2,8 @@
 // are written for the model: which field, what was expected, what arrived, so a retry can fix
 // it. Scalars that arrive as strings ("10", "true") are coerced where the schema wants a
 // number or boolean — DeepSeek models often quote them, and refusing would only cost a round.
+// Keywords it does not implement (`$ref`, `allOf`, `if`/`then`/`else`, `patternProperties`…)
+// are not judged: a call is never refused for what the validator cannot check.
 
 import type { JsonSchema, JsonValue } from "../contract/index.js";
 
@@ -57,7 +59,7 @@ function check(s: JsonSchema, v: JsonValue, path: string, errors: string[]): Jso
   if (typeof v === "string") {
     if (s.minLength !== undefined && v.length < s.minLength) errors.push(`${where} must be at least ${s.minLength} characters`);
     if (s.maxLength !== undefined && v.length > s.maxLength) errors.push(`${where} must be at most ${s.maxLength} characters`);
-    if (s.pattern !== undefined && !new RegExp(s.pattern, "u").test(v)) errors.push(`${where} must match /${s.pattern}/`);
+    if (s.pattern !== undefined && patternFails(s.pattern, v)) errors.push(`${where} must match /${s.pattern}/`);
   } else if (typeof v === "number") {
     if (s.minimum !== undefined && v < s.minimum) errors.push(`${where} must be ≥ ${s.minimum}, got ${v}`);
     if (s.maximum !== undefined && v > s.maximum) errors.push(`${where} must be ≤ ${s.maximum}, got ${v}`);
@@ -72,7 +74,11 @@ function check(s: JsonSchema, v: JsonValue, path: string, errors: string[]): Jso
     }
     for (const [k, x] of Object.entries(v)) {
       const ps = s.properties?.[k];
+      // A null for an optional parameter that does not take null means "not given" (models
+      // often write it so): left out rather than refused.
+      if (ps && x === null && !s.required?.includes(k) && !takes(ps, null)) continue;
       if (ps) out[k] = check(ps, x, join(path, k), errors);
+      else if (matchesPatternProperty(s, k)) out[k] = x; // judged by no keyword deepcode implements
       else if (s.additionalProperties === false) errors.push(`${join(path, k)} is not a parameter${s.properties ? ` (known: ${Object.keys(s.properties).join(", ")})` : ""}`);
       else if (typeof s.additionalProperties === "object") out[k] = check(s.additionalProperties, x, join(path, k), errors);
       else out[k] = x;
@@ -80,6 +86,28 @@ function check(s: JsonSchema, v: JsonValue, path: string, errors: string[]): Jso
     return out;
   }
   return v;
+}
+
+function takes(s: JsonSchema, v: JsonValue): boolean {
+  const e: string[] = [];
+  check(s, v, "", e);
+  return e.length === 0;
+}
+
+/** A pattern deepcode cannot compile is not judged (never refuse what it cannot check). */
+function patternFails(pattern: string, v: string): boolean {
+  try {
+    return !new RegExp(pattern, "u").test(v);
+  } catch {
+    return false; // not an ECMA-262 pattern this runtime compiles: skipped, as documented above
+  }
+}
+
+/** A key that `patternProperties` (which deepcode does not validate further) accounts for. */
+function matchesPatternProperty(s: JsonSchema, k: string): boolean {
+  const pp = (s as { patternProperties?: unknown }).patternProperties;
+  if (!pp || typeof pp !== "object") return false;
+  return Object.keys(pp).some((p) => !patternFails(p, k));
 }
 
 function coerce(types: string[], v: JsonValue): JsonValue {
