@@ -9,7 +9,8 @@
 // Files that may hold secrets are never read (grep-secrets.ts); a last line says how many were
 // left out, so the model can Read one by name (which asks the person).
 
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
 import type { ToolContext, ToolOutput, ToolSpec } from "../contract/index.js";
 import { GrepPatternError } from "./grep-regex.js";
 import { RgError, searchRg, secretsSkippedRg } from "./grep-rg.js";
@@ -79,7 +80,7 @@ export function createGrepTool(rg: () => string | null, scope: () => SecretScope
 async function grep(input: GrepInput, ctx: ToolContext, rg: () => string | null, scope: SecretScope): Promise<ToolOutput> {
   const mode = input.output_mode ?? "files_with_matches";
   if (!MODES.includes(mode)) return fail(`output_mode must be one of ${MODES.join(", ")}.`);
-  const target = input.path ? resolvePath(ctx.root, input.path) : ctx.root;
+  const target = throughLinks(ctx.root, input.path ? resolvePath(ctx.root, input.path) : ctx.root);
   let targetIsFile: boolean;
   try {
     targetIsFile = !statSync(target).isDirectory();
@@ -202,4 +203,18 @@ function count(n: number | undefined): number {
 
 function fail(content: string): ToolOutput {
   return { content, isError: true };
+}
+
+/** The search path with a symlink on its way followed (`h` → the home folder): searched, judged
+ *  and shown where the files really are, so a link cannot carry a search into ~/.ssh unjudged.
+ *  A path with no link below the project root (the root itself may be one) is kept as given. */
+function throughLinks(root: string, target: string): string {
+  try {
+    const real = realpathSync(target);
+    const rel = relative(root, target);
+    const expected = rel.startsWith("..") ? target : join(realpathSync(root), rel);
+    return real === expected ? target : real;
+  } catch {
+    return target; // missing: the caller says so
+  }
 }
