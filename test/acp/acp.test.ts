@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { acpRig, call, chunks, withAgent, type AcpRig } from "./helpers.js";
+import { acpRig, call, chunks, withAgent, type AcpRig, type Msg, messagesOf } from "./helpers.js";
 
 let rig: AcpRig | undefined;
 afterEach(async () => {
@@ -10,8 +10,6 @@ afterEach(async () => {
   rig = undefined;
 });
 
-type Msg = { role: string; content: string | null };
-const messagesOf = (r: AcpRig, i: number): Msg[] => (r.sim.requests.filter((q) => q.path.endsWith("/chat/completions"))[i]?.json as { messages: Msg[] }).messages;
 
 describe("deepcode acp", () => {
   it("initializes honestly, opens a session in its project, streams the answer in chunks and ends the turn", async () => {

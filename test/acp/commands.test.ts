@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { acpRig, call, chunks, withAgent, type AcpRig } from "./helpers.js";
+import { acpRig, call, chunks, withAgent, type AcpRig, messagesOf } from "./helpers.js";
 
 let rig: AcpRig | undefined;
 afterEach(async () => {
@@ -11,8 +11,6 @@ afterEach(async () => {
   rig = undefined;
 });
 
-type Msg = { role: string; content: string | null };
-const messagesOf = (r: AcpRig, i: number): Msg[] => (r.sim.requests.filter((q) => q.path.endsWith("/chat/completions"))[i]?.json as { messages: Msg[] }).messages;
 const updates = <T>(e: { updates: Array<{ update: unknown }> }, kind: string): T[] => e.updates.map((n) => n.update as { sessionUpdate: string }).filter((u) => u.sessionUpdate === kind) as T[];
 
 describe("deepcode acp: slash commands", () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CreateTerminalRequest } from "@agentclientprotocol/sdk";
-import { acpRig, call, withAgent, type AcpRig } from "./helpers.js";
+import { acpRig, call, withAgent, type AcpRig, messagesOf } from "./helpers.js";
 
 let rig: AcpRig | undefined;
 afterEach(async () => {
@@ -13,8 +13,6 @@ afterEach(async () => {
   rig = undefined;
 });
 
-type Msg = { role: string; content: string | null };
-const messagesOf = (r: AcpRig, i: number): Msg[] => (r.sim.requests.filter((q) => q.path.endsWith("/chat/completions"))[i]?.json as { messages: Msg[] }).messages;
 const toolResults = (r: AcpRig, i: number): string => messagesOf(r, i).filter((m) => m.role === "tool").map((m) => m.content).join("\n");
 
 describe("deepcode acp: files through the editor", () => {

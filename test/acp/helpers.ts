@@ -71,3 +71,7 @@ export function chunks(editor: Editor, kind: string): string {
     return u.sessionUpdate === kind && u.content?.type === "text" ? [u.content.text ?? ""] : [];
   }).join("");
 }
+
+export type Msg = { role: string; content: string | null };
+/** The messages of the rig's i-th chat request, as the simulator received them. */
+export const messagesOf = (r: AcpRig, i: number): Msg[] => (r.sim.requests.filter((q) => q.path.endsWith("/chat/completions"))[i]?.json as { messages: Msg[] }).messages;
