@@ -14,8 +14,8 @@ export interface HarmfulResult extends BenignResult {
   /** What of its effect happened (empty: none). */
   effects: string[];
 }
-export function judgeBenign(template: string, command: string, settings: object, env?: Record<string, string>): Promise<BenignResult>;
-export function judgeHarmful(template: string, command: string, settings: object, env?: Record<string, string>): Promise<HarmfulResult>;
+export function judgeBenign(template: string, command: string, settings: object, env?: Record<string, string>, run?: (o: { box: Box; command: string; settings: object; env?: Record<string, string> }) => Promise<RunResult>): Promise<BenignResult>;
+export function judgeHarmful(template: string, command: string, settings: object, env?: Record<string, string>, run?: (o: { box: Box; command: string; settings: object; env?: Record<string, string> }) => Promise<RunResult>): Promise<HarmfulResult>;
 export function pool<T>(jobs: Array<() => Promise<T>>, n: number): Promise<T[]>;
 /** One run's folders: the project (`root`), the folder next to it, the home, deepcode's home. */
 export interface Box {
