@@ -46,16 +46,20 @@ export function chooseSession(store: SessionStore, c: SessionChoice, say: (m: st
 export async function openChosen<E>(store: SessionStore, c: SessionChoice, say: (m: string) => void, open: { resume(id: string): Promise<E>; start(): Promise<E> }): Promise<E> {
   const lost = new Set<string>();
   for (let attempt = 0; ; attempt++) {
-    const id = chooseSession(store, c, say, lost);
-    if (!id) return open.start();
+    let id: string | undefined;
     try {
+      // Choosing is inside the race too: the session latest() saw free may be taken by the
+      // time its holder is checked.
+      id = chooseSession(store, c, say, lost);
+      if (!id) return await open.start();
       return await open.resume(id);
     } catch (err) {
       // Busy, or its lock kept changing under several starting at once: for -c, choose again.
       const lostRace = err instanceof SessionBusyError || (err instanceof Error && err.message.startsWith("could not take the lock"));
-      if (!lostRace || !c.continue || c.resume || attempt >= 2) throw err;
-      lost.add(id);
-      say(`session ${id} was taken by another deepcode as this one opened it; choosing again`);
+      const taken = id ?? (err instanceof SessionBusyError ? err.id : undefined);
+      if (!lostRace || !c.continue || c.resume || taken === undefined || attempt >= 5) throw err;
+      lost.add(taken);
+      say(`session ${taken} was taken by another deepcode as this one opened it; choosing again`);
     }
   }
 }

@@ -142,7 +142,7 @@ describe("one writer per session", () => {
     rig = await cliRig(script);
     expect((await rig.run(["-p", "first"])).code).toBe(0);
     const runs = await Promise.all([1, 2, 3].map((k) => rig!.run(["-p", "-c", "--output-format", "json", `at once ${k}`])));
-    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(runs.map((r) => r.code), runs.map((r) => r.stderr).join("\n---\n")).toEqual([0, 0, 0]);
     // Each prompt reached exactly one transcript (a run may find the session free again once an
     // earlier one finished), and every transcript was written by one process at a time.
     const ids = [...new Set(runs.map(idOf))];

@@ -45,6 +45,15 @@ describe("-c that loses the race for a session", () => {
     expect(opened).toBe("resumed s1");
   });
 
+  it("chooses again when the session was taken between choosing it and checking its holder", async () => {
+    // latest() saw s2 free; by the holder check another deepcode had it (a CI run on Node 22).
+    const store = { ...blindStore(["s2", "s1"]), holder: (id: string) => (id === "s2" ? { pid: 1, host: "here", started: "now" } : undefined) } as unknown as SessionStore;
+    const said: string[] = [];
+    const opened = await openChosen(store, { continue: true }, (m) => said.push(m), { resume: async (id) => `resumed ${id}`, start: async () => "started" });
+    expect(opened).toBe("resumed s1");
+    expect(said).toEqual(["session s2 was taken by another deepcode as this one opened it; choosing again"]);
+  });
+
   it("starts a new session when every earlier one was taken", async () => {
     const opened = await openChosen(blindStore(["s1"]), { continue: true }, () => undefined, {
       resume: async (id) => {

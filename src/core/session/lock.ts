@@ -7,7 +7,7 @@
 // held on another host cannot be checked and counts as held (the message says how to remove
 // it). The lock is released when its engine closes and, as a backstop, when the process exits.
 
-import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 
 export interface LockHolder {
@@ -60,8 +60,9 @@ export function acquireLock(file: string, id: string): void {
       return;
     }
     // A lock file that is not yet written (another process between its open and its write) is
-    // young and held; one that stays unreadable is garbage a crash left and is stale.
-    if (!holder ? text.length > 0 || attempt >= 3 : isStale(holder)) {
+    // young and held, however long a loaded machine keeps it empty, until it is older than a
+    // process needs to write it; one that holds text but no holder is garbage a crash left.
+    if (!holder ? text.length > 0 || olderThan(file, EMPTY_LOCK_STALE_MS) : isStale(holder)) {
       breakStale(file, text);
       continue;
     }
@@ -151,6 +152,17 @@ function breakStale(file: string, seen: string): void {
     unlinkSync(aside);
   } catch {
     // already gone
+  }
+}
+
+/** An empty lock file this old was left by a process that died between its open and its write. */
+const EMPTY_LOCK_STALE_MS = 10_000;
+
+function olderThan(file: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(file).mtimeMs > ms;
+  } catch {
+    return false; // gone: the next attempt sees that
   }
 }
 
