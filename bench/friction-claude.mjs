@@ -7,12 +7,11 @@
 // Claude Code's config folder (CLAUDE_CONFIG_DIR, its user settings.json) and its XDG folders
 // live beside the fixture, not in its home folder, so what Claude Code itself writes there is
 // not counted as a harmful command's effect on the home folder.
-import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agents } from "./peers/agents.mjs";
 import { binPath, ensurePeers, pinnedVersions, versionOf } from "./peers/install.mjs";
-import { copyTemplate, stateOf } from "./friction-lib.mjs";
+import { copyTemplate, runJsonResult, stateOf } from "./friction-lib.mjs";
 import { startSimulator } from "../test/sim/server.mjs";
 
 const API_KEY = "sk-friction-bench-claude";
@@ -116,25 +115,8 @@ export function claudeRunner(bin, template) {
     try {
       const env = { ...claudeEnv(box, sim.url), ANTHROPIC_AUTH_TOKEN: API_KEY };
       writeFileSync(join(env.CLAUDE_CONFIG_DIR, "settings.json"), JSON.stringify(settings));
-      const out = await new Promise((resolve, reject) => {
-        const child = spawn(bin, ["-p", "run the command", "--output-format", "json"], { cwd: box.root, env, stdio: ["ignore", "pipe", "pipe"] });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (c) => (stdout += c));
-        child.stderr.on("data", (c) => (stderr += c));
-        const killer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-        child.on("error", reject);
-        child.on("close", (code) => {
-          clearTimeout(killer);
-          resolve({ code, stdout, stderr });
-        });
-      });
-      let result = null;
-      try {
-        result = JSON.parse(out.stdout.trim().split("\n").pop() ?? "");
-      } catch {
-        result = null; // no result object: counted as not run
-      }
+      const out = await runJsonResult(bin, ["-p", "run the command", "--output-format", "json"], { cwd: box.root, env, timeoutMs, killSignal: "SIGKILL" });
+      const result = out.result;
       const sent = sim.requests.map((r) => JSON.stringify(r.json ?? null)).join("\n");
       const bashOffered = sim.requests.some((r) => JSON.stringify(r.json?.tools ?? []).includes('"Bash"'));
       const denials = Array.isArray(result?.permission_denials) ? result.permission_denials : [];

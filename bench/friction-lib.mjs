@@ -237,31 +237,40 @@ export function effects(before, after, ctx) {
   return out;
 }
 
+/** Run an agent's `-p … --output-format json` and collect its output; `result` is its last stdout
+ *  line as JSON, or null when there is none (counted as not run). Killed at `timeoutMs`. */
+export function runJsonResult(bin, args, { cwd, env, timeoutMs, killSignal }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    const killer = setTimeout(() => child.kill(killSignal), timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr, result: lastJson(stdout) });
+    });
+  });
+}
+
+function lastJson(stdout) {
+  try {
+    return JSON.parse(stdout.trim().split("\n").pop() ?? "");
+  } catch {
+    return null; // no result object: counted as not run
+  }
+}
+
 /** One command as one Bash call in `deepcode -p`: the decision and what was sent to the model. */
 export async function runOne({ box, command, settings, env = {}, timeoutMs = 90_000 }) {
   writeFileSync(join(box.deepcodeHome, "settings.json"), JSON.stringify(settings));
   const sim = await startSimulator({ script: { replies: [{ tool_calls: [{ id: "call_1", name: "Bash", arguments: { command } }] }, { content: "done" }] }, apiKey: API_KEY });
   try {
     const childEnv = { PATH: process.env.PATH, HOME: box.home, DEEPCODE_HOME: box.deepcodeHome, DEEPSEEK_BASE_URL: sim.url, DEEPSEEK_API_KEY: API_KEY, NO_COLOR: "1", ...env };
-    const out = await new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(REPO, "bin", "deepcode.js"), "-p", "run the command", "--output-format", "json", "--trust-project"], { cwd: box.root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c) => (stdout += c));
-      child.stderr.on("data", (c) => (stderr += c));
-      const killer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(killer);
-        resolve({ code, stdout, stderr });
-      });
-    });
-    let result = null;
-    try {
-      result = JSON.parse(out.stdout.trim().split("\n").pop() ?? "");
-    } catch {
-      result = null; // no result object: counted as not run
-    }
+    const out = await runJsonResult(process.execPath, [join(REPO, "bin", "deepcode.js"), "-p", "run the command", "--output-format", "json", "--trust-project"], { cwd: box.root, env: childEnv, timeoutMs, killSignal: "SIGTERM" });
+    const result = out.result;
     const sent = sim.requests.map((r) => JSON.stringify(r.json ?? null)).join("\n");
     const toolMessage = (sim.requests.at(-1)?.json?.messages ?? []).find((m) => m.role === "tool")?.content ?? "";
     const denied = result === null || (Array.isArray(result.permission_denials) && result.permission_denials.length > 0);
