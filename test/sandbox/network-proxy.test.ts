@@ -89,12 +89,13 @@ afterEach(async () => {
 });
 
 /** A node script run in the sandbox: sends each raw request to $HTTP_PROXY and prints
- *  "<label> <status line>" (or "<label> ERR <code>"). */
+ *  "<label> <status line>" (or "<label> ERR <code>"). It ends its side once the answer's head
+ *  has come (or the proxy closes): waits for the answer, never for a time. */
 function rawClient(requests: Array<[string, string]>): string {
   const src = `const net=require("net");const u=new URL(process.env.HTTP_PROXY);const reqs=${JSON.stringify(requests)};
 (async()=>{for(const [label,raw] of reqs){await new Promise((res)=>{const s=net.connect(+u.port,u.hostname);let buf="";
-s.on("data",(d)=>{buf+=d;});s.on("error",(e)=>{console.log(label+" ERR "+e.code);res();});
-s.on("close",()=>{if(buf)console.log(label+" "+buf.split("\\r\\n")[0]);res();});s.write(raw);setTimeout(()=>s.end(),300);});}})();`;
+s.on("data",(d)=>{buf+=d;if(buf.includes("\\r\\n\\r\\n"))s.end();});s.on("error",(e)=>{console.log(label+" ERR "+e.code);res();});
+s.on("close",()=>{console.log(label+" "+(buf?buf.split("\\r\\n")[0]:"closed without an answer"));res();});s.write(raw);});}})();`;
   writeFileSync(join(root, "client.js"), src);
   return `node client.js`;
 }
@@ -147,7 +148,7 @@ describe.skipIf(!available)("sandbox.network.allowedDomains through the filterin
       ]),
     );
     const lines = r.stdout.trim().split("\n");
-    expect(lines).toHaveLength(15);
+    expect(lines, r.stdout + r.stderr).toHaveLength(15);
     for (const l of lines) expect(l).toMatch(/^\S+ HTTP\/1\.1 403/);
     expect(connections).toBe(before);
   });
@@ -174,13 +175,21 @@ describe.skipIf(!available)("sandbox.network.allowedDomains through the filterin
   });
 
   it("closes the proxy at the session's end: its socket is gone, and the next command starts a new one", async () => {
-    const mine = (): string[] => readdirSync(tmpdir()).filter((n) => n.startsWith("deepcode-net-") && !n.startsWith("deepcode-net-test-"));
-    const start = new Set(mine());
-    load({ allowedDomains: ["localhost"] });
-    await run("true");
-    const made = mine().filter((n) => !start.has(n));
+    // A temporary folder of this test's own: another suite on the machine makes proxies too.
+    const own = mkdtempSync(join(base, "tmp-"));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    let made: string[];
+    try {
+      load({ allowedDomains: ["localhost"] });
+      await run("true");
+      made = readdirSync(own).filter((n) => n.startsWith("deepcode-net-"));
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
     expect(made).toHaveLength(1);
-    const sock = join(tmpdir(), made[0], "proxy.sock");
+    const sock = join(own, made[0], "proxy.sock");
     await endSession();
     expect(existsSync(sock)).toBe(false);
     const err = await new Promise<string>((r) => connect(sock).on("error", (e: NodeJS.ErrnoException) => r(e.code ?? "")).on("connect", () => r("connected")));
