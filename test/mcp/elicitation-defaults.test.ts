@@ -78,6 +78,9 @@ describe("a server's form in -p (nobody can answer it)", () => {
     const { r, received } = await run({ entry: server(ALL_DEFAULTS, { elicitation: "defaults" }) });
     expect(received).toEqual(ACCEPTED);
     expect(r.stderr).toMatch(/MCP server form asked for a form nobody can answer here: answered with its defaults/);
+    // `deepcode mcp get` says so too.
+    const get = await deepcode(env!, ["mcp", "get", "form"]);
+    expect(get.stdout).toMatch(/forms +answered with their defaults where nobody can answer/);
   });
 
   it("is declined, naming the server and the field, when a required field has no default", async () => {
