@@ -6,7 +6,7 @@
 //   { servers: [{ name, scope, source, transport, command?, args?, env?, cwd?, url?, headers?,
 //                 oauth?: { clientId?, clientSecret?, scopes?, callbackPort?, clientMetadataUrl?,
 //                           grant?: "client_credentials", privateKeyFile? },
-//                 raw, start, why?, approval }],
+//                 elicitation?: "ask" | "defaults", raw, start, why?, approval }],
 //     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs, toolIndexTokens,
 //     sampling: "ask" | "allow" | "deny", roots: [absolute paths], logDir?, clientVersion }
 
@@ -31,6 +31,10 @@ export interface ServerConfig {
   headers?: Record<string, string>;
   /** A remote server's OAuth client, when it is not registered dynamically (oauth/). */
   oauth?: OAuthConfig;
+  /** Its forms (elicitation) where nobody can answer them (-p): "ask" declines them, "defaults"
+   *  answers one with its defaults when every required field has one (configure/ decides it:
+   *  the entry's `elicitation`, else settings `mcpElicitation`; the managed policy's is final). */
+  elicitation?: "ask" | "defaults";
   /** As written (before `${VAR}` expansion): shown to the person, digested for approvals. */
   raw: { [k: string]: JsonValue };
   /** False: configured but not started; `why` says why (untrusted project, policy, disabled). */
@@ -110,6 +114,7 @@ function readServer(v: JsonValue): ServerConfig | string {
     url: typeof v.url === "string" ? v.url : undefined,
     headers: record(v.headers),
     oauth: oauthOf(v.oauth),
+    elicitation: v.elicitation === "defaults" ? "defaults" : "ask",
     raw: isObject(v.raw) ? v.raw : {},
     start: v.start !== false,
     why: typeof v.why === "string" ? v.why : undefined,

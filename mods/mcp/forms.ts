@@ -1,6 +1,8 @@
 // Elicitation forms: a server's `requestedSchema` (a flat object of primitive properties) as
 // person.ask fields, and the person's answer back as the content the server gets — every
 // field the person left empty takes its default (SEP-1034), values are of the schema's types.
+// Where nobody can answer and the server's configuration says so (`"elicitation": "defaults"`),
+// a form is answered with its defaults alone — only when every required field has one.
 
 import type { JsonValue, PersonField } from "../../src/contract/index.js";
 import type { JsonObject } from "./jsonrpc.js";
@@ -47,6 +49,16 @@ export function contentOf(fields: readonly PersonField[], values: Readonly<Recor
     else content[f.name] = typed;
   }
   return { content, problems };
+}
+
+/** A form answered without a person: every default (typed), or why it cannot be (a required
+ *  field without a default, a default of the wrong type). */
+export function defaultsOf(fields: readonly PersonField[]): { content: Record<string, JsonValue> } | { why: string } {
+  const { content, problems } = contentOf(fields, {});
+  const missing = fields.filter((f) => f.required && (f.default === undefined || f.default === null)).map((f) => f.title ?? f.name);
+  if (missing.length) return { why: `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required and ${missing.length === 1 ? "has" : "have"} no default` };
+  if (problems.length) return { why: problems.join("; ") };
+  return { content };
 }
 
 function typedValue(f: PersonField, v: JsonValue): JsonValue | undefined {

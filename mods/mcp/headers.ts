@@ -70,6 +70,14 @@ export function standardHeaders(m: JsonObject): Record<string, string> {
   return out;
 }
 
+/** Every header of the revision one POSTed message carries, on both HTTP transports
+ *  (streamable.ts, legacy-sse.ts): the tool's `Mcp-Param-*` (`params`, from paramHeaders),
+ *  `Mcp-Method` and `Mcp-Name`, and `MCP-Protocol-Version` once one is set (the client sets it
+ *  before `initialize`, then to the version agreed). */
+export function postHeaders(m: JsonObject, params: Readonly<Record<string, string>> | undefined, protocolVersion: string | undefined): Record<string, string> {
+  return { ...params, ...standardHeaders(m), ...(protocolVersion ? { "mcp-protocol-version": protocolVersion } : {}) };
+}
+
 /** Whether a tool can be offered: one with malformed annotations cannot, and that is said
  *  through `say` once per tool and reason (`told` remembers). */
 export function headersUsable(server: string, t: { name: string; inputSchema?: JsonObject }, told: Set<string>, say: (line: string) => void): boolean {

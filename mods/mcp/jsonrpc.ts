@@ -21,15 +21,15 @@ export interface Transport {
   /** Start; `message` for each message that arrives, `closed` once when the transport ends
    *  on its own (a crashed process, a dropped stream) with why. */
   start(h: TransportHandlers): Promise<void>;
-  /** `headers`: extra HTTP headers for this message (a tool's `Mcp-Param-*`); other
-   *  transports ignore them. */
+  /** `headers`: extra HTTP headers for this message (a tool's `Mcp-Param-*`); the HTTP
+   *  transports send them, stdio ignores them. */
   send(m: JsonObject, o?: { headers?: Record<string, string> }): Promise<void>;
   /** End it on purpose (no `closed` call follows). */
   close(): Promise<void>;
   /** Hold the process open while work is outstanding; let it go when idle. */
   ref(): void;
   unref(): void;
-  /** The protocol version agreed at initialize (the HTTP transport sends it as a header). */
+  /** The protocol version agreed at initialize (both HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
 }
 

@@ -1,10 +1,14 @@
 // The HTTP+SSE transport of MCP 2024-11-05, for servers that have not moved on: a GET opens a
 // stream whose first event (`endpoint`) names where to POST; every answer and every message of
 // the server then arrives on that stream. The stream ending is the connection ending.
+// Each POST carries the same revision headers as the Streamable HTTP transport's (headers.ts
+// postHeaders: Mcp-Method, Mcp-Name, a tool's Mcp-Param-*, MCP-Protocol-Version); the GET
+// that opens the stream comes before any version is agreed and names no message, so it has none.
 
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
 import { authorized, contentType, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
+import { postHeaders } from "./headers.js";
 import { SseParser } from "../../src/lib/sse.js";
 
 export interface LegacySseOptions {
@@ -22,6 +26,7 @@ export class LegacySseTransport implements Transport {
   private endpoint?: URL;
   private res?: IncomingMessage;
   private held = false;
+  private protocolVersion?: string;
 
   constructor(private readonly o: LegacySseOptions) {}
 
@@ -73,10 +78,15 @@ export class LegacySseTransport implements Transport {
     });
   }
 
-  async send(m: JsonObject): Promise<void> {
+  setProtocolVersion(v: string): void {
+    this.protocolVersion = v;
+  }
+
+  async send(m: JsonObject, o?: { headers?: Record<string, string> }): Promise<void> {
     if (!this.endpoint) throw new Error("not connected");
     const endpoint = this.endpoint;
-    const res = await authorized(this.o.auth, (auth) => this.signals.exchange({ method: "POST", url: endpoint, headers: { ...this.o.headers, ...auth, "content-type": "application/json" }, body: JSON.stringify(m), connect: this.o.connect }));
+    const revision = postHeaders(m, o?.headers, this.protocolVersion);
+    const res = await authorized(this.o.auth, (auth) => this.signals.exchange({ method: "POST", url: endpoint, headers: { ...this.o.headers, ...auth, ...revision, "content-type": "application/json" }, body: JSON.stringify(m), connect: this.o.connect }));
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw await statusError(res, `POST ${m.method ?? "response"}`);
     res.resume(); // the answer comes on the stream

@@ -6,13 +6,13 @@ import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import type { Socket } from "node:net";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { CommandSpec, PluginApi, SubcommandContext, ToolSpec } from "../../src/contract/index.js";
+import type { CommandSpec, PersonField, PluginApi, SubcommandContext, ToolSpec } from "../../src/contract/index.js";
 import { ApprovalStore, configDigest } from "./approvals.js";
 import type { ClientHandlers } from "./client.js";
 import type { McpOptions, ServerConfig } from "./config.js";
 import { deferTools } from "./defer.js";
 import { indexLine } from "../../src/lib/tool-index.js";
-import { contentOf, fieldsOf } from "./forms.js";
+import { contentOf, defaultsOf, fieldsOf } from "./forms.js";
 import { RpcError, type JsonObject } from "./jsonrpc.js";
 import { serverParts } from "./names.js";
 import { registerResourceMentions } from "./resources.js";
@@ -281,6 +281,7 @@ export class McpMod {
         `${s.cfg.transport === "stdio" ? "runs" : "connects to"}: ${s.target()}`,
         ...(env.length ? [`with environment variables: ${env.join(", ")}`] : []),
         s.cfg.transport === "stdio" ? "It runs as you, outside the sandbox; each of its tools still asks before it runs." : "Each of its tools still asks before it runs.",
+        ...(s.cfg.raw.elicitation === "defaults" ? ["Its entry answers its forms with their defaults where nobody can answer them (\"elicitation\": \"defaults\", -p)."] : []),
         "Your answer is remembered for this project until the server's configuration changes.",
       ],
       rememberable: true,
@@ -331,10 +332,29 @@ export class McpMod {
       fields,
     });
     if (signal.aborted) return { action: "cancel" };
+    if (answer.decision !== "allow" && answer.by === "non-interactive") return this.unattended(s, fields);
     if (answer.decision !== "allow") return { action: answer.reason === "cancel" ? "cancel" : "decline" };
     const { content, problems } = contentOf(fields, answer.values ?? {});
     if (problems.length) throw new RpcError(-32602, `the answer is not complete: ${problems.join("; ")}`);
     return { action: "accept", content: content as JsonObject };
+  }
+
+  /** A form nobody can answer (-p): its defaults when the server's configuration says so and
+   *  every required field has one, else declined; either way said on stderr, naming the server. */
+  private unattended(s: Server, fields: PersonField[]): JsonObject {
+    if (s.cfg.elicitation !== "defaults") {
+      this.api.log.warn(`MCP server ${s.name} asked for a form nobody can answer here: declined ("elicitation": "defaults" in its entry, or settings mcpElicitation, answers such forms with their defaults)`);
+      return { action: "decline" };
+    }
+    const r = defaultsOf(fields);
+    if ("why" in r) {
+      this.api.log.warn(`MCP server ${s.name} asked for a form nobody can answer here: declined, as it cannot be answered with its defaults (${r.why})`);
+      return { action: "decline" };
+    }
+    const line = `MCP server ${s.name} asked for a form nobody can answer here: answered with its defaults ("elicitation": "defaults"): ${JSON.stringify(r.content)}`;
+    this.api.log.warn(line);
+    this.logLine(s.name, line);
+    return { action: "accept", content: r.content as JsonObject };
   }
 
   private tell(text: string): void {

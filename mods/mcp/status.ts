@@ -101,6 +101,7 @@ function details(s: Server, log: string | undefined): string {
   if (env.length) lines.push(`  env        ${env.join(", ")}`);
   const headers = Object.keys((c.raw.headers as Record<string, unknown> | undefined) ?? {});
   if (headers.length) lines.push(`  headers    ${headers.join(", ")}`);
+  if (c.elicitation === "defaults") lines.push("  forms      answered with their defaults where nobody can answer (elicitation: defaults)");
   if (s.client) lines.push(`  server     ${s.client.info.title ?? s.client.info.name} ${s.client.info.version} · protocol ${s.client.info.protocolVersion}`);
   if (s.tools.length) lines.push(`  tools      ${s.tools.map((t) => `${t.name}${t.tool.annotations?.readOnlyHint === true ? " (read-only hint)" : ""}`).join(", ")}`);
   for (const t of s.tools.filter((x) => x.renamed)) lines.push(`             ${t.tool.name} → ${t.name}: ${t.renamed}`);

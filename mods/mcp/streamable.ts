@@ -9,7 +9,7 @@
 import type { IncomingMessage } from "node:http";
 import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
 import { authorized, contentType, exchange, readBody, RequestSignals, statusError, type Connector, type HttpAuth } from "./http.js";
-import { standardHeaders } from "./headers.js";
+import { postHeaders } from "./headers.js";
 import { SseParser, type SseState } from "../../src/lib/sse.js";
 
 export interface StreamableOptions {
@@ -49,7 +49,7 @@ export class StreamableHttpTransport implements Transport {
 
   async send(m: JsonObject, o?: { headers?: Record<string, string> }): Promise<void> {
     // SEP-2243: Mcp-Method / Mcp-Name on every POST, and the tool's Mcp-Param-* (headers.ts).
-    const res = await this.request("POST", { ...o?.headers, ...standardHeaders(m), "content-type": "application/json", accept: "application/json, text/event-stream" }, JSON.stringify(m));
+    const res = await this.request("POST", { ...postHeaders(m, o?.headers, this.protocolVersion), "content-type": "application/json", accept: "application/json, text/event-stream" }, JSON.stringify(m));
     const sid = res.headers["mcp-session-id"];
     if (typeof sid === "string" && sid && m.method === "initialize") this.sessionId = sid;
     const status = res.statusCode ?? 0;

@@ -50,7 +50,9 @@ const home = mkdtempSync(join(tmpdir(), "deepcode-conformance-home-"));
 const root = mkdtempSync(join(tmpdir(), "deepcode-conformance-proj-"));
 // The suite's Client ID Metadata Document URL (what a client that publishes one configures);
 // used only where the authorization server says it accepts such client ids.
-const server = { type: "http", url, oauth: { clientMetadataUrl: "https://conformance-test.local/client-metadata.json" } };
+// Nobody answers forms in -p: the person who runs a server unattended lets deepcode answer its
+// forms with their defaults (`"elicitation": "defaults"`; SEP-1034's scenario checks them).
+const server = { type: "http", url, elicitation: "defaults", oauth: { clientMetadataUrl: "https://conformance-test.local/client-metadata.json" } };
 if (context.client_id) server.oauth = { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) };
 // A machine client (the client-credentials extension's scenarios hand one over): configured as
 // such, with its private key in a file where the scenario gives a key.

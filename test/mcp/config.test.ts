@@ -39,13 +39,27 @@ function servers(s: Setup): Array<Record<string, JsonValue>> {
   if (s.project) writeFileSync(join(root, ".deepcode", "settings.json"), JSON.stringify(s.project));
   if (s.managed) writeFileSync(join(home, "managed.json"), JSON.stringify(s.managed));
   const settings = settingsView(loadSettings({ root, home, managedPath: join(home, "managed.json") }));
-  const { config } = mcpModConfig({ root, home, env: s.env ?? { PATH: "/usr/bin", HOME: "/home/x" }, settings, trusted: s.trusted ?? true, mcpConfig: s.mcpConfig, strict: s.strict, secretEnv: ["DEEPSEEK_API_KEY", "ANTHROPIC_API_KEY"], additionalDirectories: [], logDir: home, version: "0" });
+  const { config, problems } = mcpModConfig({ root, home, env: s.env ?? { PATH: "/usr/bin", HOME: "/home/x" }, settings, trusted: s.trusted ?? true, mcpConfig: s.mcpConfig, strict: s.strict, secretEnv: ["DEEPSEEK_API_KEY", "ANTHROPIC_API_KEY"], additionalDirectories: [], logDir: home, version: "0" });
+  lastProblems = problems;
   return config.servers as Array<Record<string, JsonValue>>;
 }
+/** What the last `servers` call said was wrong. */
+let lastProblems: string[] = [];
 
 const one = (s: Setup) => servers(s)[0];
 
 describe("MCP server configuration", () => {
+  it("decides what becomes of a server's forms where nobody can answer: its entry's elicitation, else mcpElicitation; the managed policy's is final; a bad value is named", () => {
+    const entry = (extra: object = {}) => ({ mcpServers: { a: { command: "x", ...extra } } });
+    expect(one({ userMcp: entry() }).elicitation).toBe("ask");
+    expect(one({ userMcp: entry({ elicitation: "defaults" }) }).elicitation).toBe("defaults");
+    expect(one({ userMcp: entry(), user: { mcpElicitation: "defaults" } }).elicitation).toBe("defaults");
+    expect(one({ userMcp: entry({ elicitation: "ask" }), user: { mcpElicitation: "defaults" } }).elicitation).toBe("ask");
+    expect(one({ userMcp: entry({ elicitation: "defaults" }), managed: { mcpElicitation: "ask" } }).elicitation).toBe("ask");
+    expect(one({ userMcp: entry({ elicitation: "yes" }) }).elicitation).toBe("ask");
+    expect(lastProblems).toEqual([expect.stringMatching(/^MCP server a \(.*mcp\.json\): "elicitation" must be "ask" or "defaults", not "yes"/)]);
+  });
+
   it("reads .mcp.json in Claude Code's shape: stdio, http and sse servers", () => {
     const list = servers({ mcpJson: { mcpServers: { a: { command: "npx", args: ["-y", "x"] }, b: { type: "http", url: "https://h.example/mcp" }, c: { type: "sse", url: "https://h.example/sse" } } } });
     expect(list.map((s) => [s.name, s.transport, s.scope, s.approval])).toEqual([

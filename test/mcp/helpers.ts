@@ -22,10 +22,11 @@ export interface Run {
   stderr: string;
 }
 
-/** The real CLI, asynchronously (the simulator lives in this process). */
-export function deepcode(env: CliEnv, args: string[], o: { stdin?: string; extraEnv?: Record<string, string>; timeoutMs?: number } = {}): Promise<Run> {
+/** The real CLI, asynchronously (the simulator lives in this process). `bin`: another entry
+ *  point (test/helpers/cli-with-managed.mjs, whose first argument is the managed policy). */
+export function deepcode(env: CliEnv, args: string[], o: { stdin?: string; extraEnv?: Record<string, string>; timeoutMs?: number; bin?: string } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: env.root, env: { ...env.env, ...o.extraEnv } });
+    const child = spawn(process.execPath, [o.bin ?? BIN, ...args], { cwd: env.root, env: { ...env.env, ...o.extraEnv } });
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => {

@@ -54,9 +54,10 @@ describe.skipIf(!TMUX_AVAILABLE)("MCP in the REPL (tmux, the everything server)"
     await t3.waitFor(/^ok$/m);
   });
 
-  it("answers a server's elicitation form in the terminal; Enter keeps a field's default", async () => {
+  // mcpElicitation "defaults" answers forms only where nobody can: here the person is asked.
+  it("answers a server's elicitation form in the terminal (asked even under mcpElicitation \"defaults\"); Enter keeps a field's default", async () => {
     const call = { tool_calls: [{ name: "mcp__everything__trigger-elicitation-request", arguments: {} }] };
-    const t = await open({ replies: [call, { content: "form done" }] }, { ".mcp.json": mcpJson({ everything: everythingStdio() }) }, { enableAllProjectMcpServers: true, permissions: { allow: ["mcp__everything"] } });
+    const t = await open({ replies: [call, { content: "form done" }] }, { ".mcp.json": mcpJson({ everything: everythingStdio() }) }, { enableAllProjectMcpServers: true, mcpElicitation: "defaults", permissions: { allow: ["mcp__everything"] } });
     t.type("fill the form");
     t.press("Enter");
     await t.waitFor(/The MCP server "everything" asks you:/);

@@ -76,6 +76,13 @@ describe("an untrusted project's settings", () => {
     expect(raised.items.map((i) => i.key)).toEqual(["toolResultMaxBytes"]);
   });
 
+  it("may keep every MCP form for a person (mcpElicitation ask), but answering forms with their defaults needs trust", () => {
+    expect(split({ mcpElicitation: "ask" }).kept).toEqual({ mcpElicitation: "ask" });
+    const r = split({ mcpElicitation: "defaults" });
+    expect(r.kept).toEqual({});
+    expect(r.items.map((i) => [i.key, i.what])).toEqual([["mcpElicitation", "answer MCP servers' forms with their defaults where nobody can answer (defaults)"]]);
+  });
+
   it("need trust for a key no rule names (a new key loosens until someone decides otherwise)", () => {
     const r = split({ env: { BASH_ENV: "./x.sh" }, someFutureKey: true });
     expect(r.kept).toEqual({});

@@ -8,6 +8,11 @@
 // rule), from deepcode's environment — except the variables that hold API keys deepcode uses:
 // those never expand (a project's .mcp.json must not be able to hand a server the key).
 // A stdio server's environment is what its config names plus a minimal inherited set.
+//
+// What becomes of a server's form (elicitation) where nobody can answer it (-p): the entry's
+// `"elicitation": "ask" | "defaults"`, else settings `mcpElicitation`, else "ask" (declined);
+// the managed policy's `mcpElicitation` is final. A project's entry or settings count only once
+// the project is trusted (its servers do not start before, and trust/ holds back its settings).
 
 import type { JsonValue, PluginApi, SettingsView } from "../../../src/contract/index.js";
 import { blockedBy, readPolicy } from "./policy.js";
@@ -50,7 +55,10 @@ export function mcpModConfig(i: McpConfigInput): { config: { [k: string]: JsonVa
   const enabled = lists("enabledMcpjsonServers");
   const disabled = lists("disabledMcpjsonServers");
   const all = i.settings.layers.some((l) => l.settings.enableAllProjectMcpServers === true);
-  const servers = found.map((c) => serverEntry(c, i, { policy, enabled, disabled, all }));
+  const forms = (v: JsonValue | undefined): "ask" | "defaults" | undefined => (v === "ask" || v === "defaults" ? v : undefined);
+  const managedForms = i.settings.layers.filter((l) => l.name === "managed").map((l) => forms(l.settings.mcpElicitation)).filter((v) => v !== undefined).at(-1);
+  const elicitation = { managed: managedForms, setting: forms(merged.get("mcpElicitation")) };
+  const servers = found.map((c) => serverEntry(c, i, { policy, enabled, disabled, all, elicitation }, problems));
   const num = (key: string, envKey: string): number | undefined => {
     const s = merged.get(key);
     if (typeof s === "number" && s > 0) return s;
@@ -83,9 +91,10 @@ interface Gates {
   enabled: Set<string>;
   disabled: Set<string>;
   all: boolean;
+  elicitation: { managed?: "ask" | "defaults"; setting?: "ask" | "defaults" };
 }
 
-function serverEntry(c: Configured, i: McpConfigInput, g: Gates): { [k: string]: JsonValue } {
+function serverEntry(c: Configured, i: McpConfigInput, g: Gates, problems: string[]): { [k: string]: JsonValue } {
   const r = c.raw;
   const type = typeof r.type === "string" ? r.type : typeof r.url === "string" ? "http" : "stdio";
   const transport = type === "sse" ? "sse" : type === "http" || type === "streamable-http" || type === "streamableHttp" ? "http" : "stdio";
@@ -94,6 +103,9 @@ function serverEntry(c: Configured, i: McpConfigInput, g: Gates): { [k: string]:
   const x = (s: JsonValue | undefined): string => expand(typeof s === "string" ? s : String(s ?? ""), i.env, i.secretEnv, missing, refused);
   const xs = (v: JsonValue | undefined): { [k: string]: JsonValue } => (isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, val]) => [k, x(val)])) : {});
   const out: { [k: string]: JsonValue } = { name: c.name, scope: c.scope, source: c.file, transport, raw: r, approval: "none", start: true };
+  const own = r.elicitation === "ask" || r.elicitation === "defaults" ? r.elicitation : undefined;
+  if (r.elicitation !== undefined && !own) problems.push(`MCP server ${c.name} (${c.file}): "elicitation" must be "ask" or "defaults", not ${JSON.stringify(r.elicitation)}; its forms are declined where nobody can answer them`);
+  out.elicitation = g.elicitation.managed ?? own ?? g.elicitation.setting ?? "ask";
   if (transport === "stdio") {
     out.command = x(r.command);
     out.args = Array.isArray(r.args) ? r.args.map((a) => x(a)) : [];

@@ -106,6 +106,10 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   mcpToolIndexTokens: num,
   /** Servers asking to use the model: ask (the REPL asks, -p declines), allow, or deny. */
   mcpSampling: { t: "enum", values: ["ask", "allow", "deny"] },
+  /** Servers' forms where nobody can answer them (-p): ask (declined) or defaults (answered with
+   *  their defaults when every required field has one). A server entry's `elicitation` wins;
+   *  the managed policy's is final. */
+  mcpElicitation: { t: "enum", values: ["ask", "defaults"] },
   providers: anyObject,
   statusLine: { t: "either", options: [anyObject, str] },
   telemetry: { t: "either", options: [bool, anyObject] },

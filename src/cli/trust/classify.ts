@@ -123,6 +123,8 @@ const RULES: Record<string, Split> = {
   plugins: (v, file) => ({ items: (Array.isArray(v) ? v : [v]).map((p) => item(file, "plugins", `load plugin ${isObject(p) && typeof p.path === "string" ? p.path : short(p)}`, p)) }),
   mcpServers: (v, file) => ({ items: isObject(v) ? Object.entries(v).map(([name, cfg]) => item(file, `mcpServers.${name}`, `start MCP server ${name}`, cfg)) : [] }),
   disabledMcpjsonServers: (v) => ({ keep: v, items: [] }),
+  // "ask" keeps every form for a person; "defaults" answers forms in -p on the person's behalf.
+  mcpElicitation: (v, file) => (v === "ask" ? { keep: v, items: [] } : { items: [item(file, "mcpElicitation", `answer MCP servers' forms with their defaults where nobody can answer (${short(v)})`, v)] }),
   // Server lists only narrow what may start: an untrusted project may set them.
   deniedMcpServers: (v) => ({ keep: v, items: [] }),
   allowedMcpServers: (v) => ({ keep: v, items: [] }),
