@@ -172,17 +172,18 @@ export class OAuth implements HttpAuth {
     }
   }
 
-  /** A machine client (oauth/grants.ts) asks for a token itself; at most twice a minute, so a
-   *  server that refuses every token is not asked in a loop. */
+  /** A machine client (oauth/grants.ts) asks for a token itself; at most two tokens a minute,
+   *  so a server that refuses every token is not asked in a loop. */
   private async machine(resource: Resource, scopes: string[], e: SignIn): Promise<boolean> {
     const now = Date.now();
     this.grants = this.grants.filter((t) => now - t < 60_000);
     const grant = this.d.config!.grant!;
     if (this.grants.length >= MAX_AUTHORIZATIONS) throw new Error(`the server still refuses after ${MAX_AUTHORIZATIONS} ${grant} tokens in a minute; giving up`);
-    this.grants.push(now);
     const web = { connect: this.d.connect, signal: AbortSignal.timeout(30_000) };
     const as = await discoverAuthServer(web, resource);
     const tokens = await machineGrant(web, as, this.d.config!, scopes, resource.resource, this.d.name);
+    // Counted once granted: a grant that failed says why itself, every time it is tried.
+    this.grants.push(now);
     this.d.store.set(this.key, { ...e, issuer: as.issuer, tokens, scopes, resource: resource.resource, tokenEndpoint: as.tokenEndpoint, wanted: undefined });
     this.d.log(`got a ${grant} token from ${as.issuer}`);
     return true;
