@@ -7,7 +7,7 @@
 //    provider (RFC 8693) for an ID-JAG, then the jwt-bearer grant with the client's secret;
 // and no workload token, ID token or secret in the output or in any file deepcode writes.
 import { afterEach, describe, expect, it } from "vitest";
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startSimulator, type Simulator } from "../sim/server.mjs";
 import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
@@ -104,12 +104,19 @@ describe('"oauth": { "grant": "jwt_bearer" } — workload identity federation', 
     const notJwt = await get(e);
     expect(`${notJwt.stdout}${notJwt.stderr}`).toContain(`MCP server remote: the workload token file ${file} does not hold a JWT`);
     expect(`${notJwt.stdout}${notJwt.stderr}`).not.toContain("PRIVATE NOTES");
-    writeFileSync(file, f.workloadToken());
-    chmodSync(file, 0o000);
-    const unreadable = await get(e);
-    // root reads any file: then the token goes and is accepted, which this cannot test.
-    if (process.getuid?.() !== 0) expect(`${unreadable.stdout}${unreadable.stderr}`).toContain(`MCP server remote: the workload token file ${file} cannot be read: permission denied`);
-    if (process.getuid?.() !== 0) expect(f.tokenRequests).toEqual([]);
+    rmSync(file);
+    mkdirSync(file);
+    const folder = await get(e);
+    expect(`${folder.stdout}${folder.stderr}`).toContain(`MCP server remote: the workload token file ${file} cannot be read: it is a folder`);
+    if (process.getuid?.() !== 0) {
+      // (root reads any file, so this part needs another user.)
+      rmSync(file, { recursive: true });
+      writeFileSync(file, f.workloadToken());
+      chmodSync(file, 0o000);
+      const unreadable = await get(e);
+      expect(`${unreadable.stdout}${unreadable.stderr}`).toContain(`MCP server remote: the workload token file ${file} cannot be read: permission denied`);
+    }
+    expect(f.tokenRequests).toEqual([]);
   });
 
   it("a refused workload token surfaces the server's error once: no retry, no other grant", async () => {

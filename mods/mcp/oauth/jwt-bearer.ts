@@ -46,7 +46,7 @@ export function readCredential(server: string, s: CredentialSource): string {
       text = r.data.toString("utf8").trim();
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === "ENOENT" ? "it does not exist" : code === "EACCES" ? "permission denied" : (err as Error).message;
+      const why = code === "ENOENT" ? "it does not exist" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a folder" : (err as Error).message;
       throw new Error(`MCP server ${server}: ${where} cannot be read: ${why}`, { cause: err });
     }
   } else if (s.env) {
