@@ -5,7 +5,9 @@
 //
 //   { servers: [{ name, scope, source, transport, command?, args?, env?, cwd?, url?, headers?,
 //                 oauth?: { clientId?, clientSecret?, scopes?, callbackPort?, clientMetadataUrl?,
-//                           grant?: "client_credentials", privateKeyFile? },
+//                           grant?: "client_credentials" | "jwt_bearer" | "id_jag", privateKeyFile?,
+//                           assertionFile?, assertionEnv?, idp?: { issuer?, tokenEndpoint?, clientId?,
+//                           clientSecret?, idTokenFile?, idTokenEnv? } },
 //                 elicitation?: "ask" | "defaults", raw, start, why?, approval }],
 //     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs, toolIndexTokens,
 //     sampling: "ask" | "allow" | "deny", roots: [absolute paths], logDir?, clientVersion }
@@ -122,6 +124,7 @@ function readServer(v: JsonValue): ServerConfig | string {
   };
   if (out.start && transport === "stdio" && !out.command) return `MCP server ${name}: no "command" to start`;
   if (out.start && transport !== "stdio" && !out.url) return `MCP server ${name}: no "url" to connect to`;
+  if (isObject(v.oauth) && v.oauth.grant !== undefined && !out.oauth?.grant) return `MCP server ${name}: "oauth": { "grant": ${JSON.stringify(v.oauth.grant)} } is not a grant deepcode knows (client_credentials, jwt_bearer, id_jag)`;
   return out;
 }
 
@@ -137,7 +140,10 @@ function oauthOf(v: JsonValue | undefined): OAuthConfig | undefined {
     scopes,
     callbackPort: port,
     clientMetadataUrl: cimd && /^https:\/\/[^/]+\/./.test(cimd) ? cimd : undefined,
-    grant: v.grant === "client_credentials" ? "client_credentials" : undefined,
+    grant: v.grant === "client_credentials" || v.grant === "jwt_bearer" || v.grant === "id_jag" ? v.grant : undefined,
     privateKeyFile: str(v.privateKeyFile),
+    assertionFile: str(v.assertionFile),
+    assertionEnv: str(v.assertionEnv),
+    idp: isObject(v.idp) ? { issuer: str(v.idp.issuer), tokenEndpoint: str(v.idp.tokenEndpoint), clientId: str(v.idp.clientId), clientSecret: str(v.idp.clientSecret), idTokenFile: str(v.idp.idTokenFile), idTokenEnv: str(v.idp.idTokenEnv) } : undefined,
   };
 }

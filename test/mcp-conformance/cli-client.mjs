@@ -60,9 +60,20 @@ if (context.private_key_pem) {
   writeFileSync(join(home, "client-key.pem"), context.private_key_pem, { mode: 0o600 });
   server.oauth = { grant: "client_credentials", clientId: context.client_id, privateKeyFile: join(home, "client-key.pem") };
 } else if (/^auth\/client-credentials/.test(process.env.MCP_CONFORMANCE_SCENARIO ?? "")) server.oauth.grant = "client_credentials";
+// Workload identity federation: the workload's token in a file (as a CI job or a pod has it).
+if (context.valid_jwt) {
+  writeFileSync(join(home, "workload.jwt"), context.valid_jwt, { mode: 0o600 });
+  server.oauth = { grant: "jwt_bearer", clientId: context.client_id, assertionFile: join(home, "workload.jwt") };
+}
+// Enterprise-managed authorization: the person's ID token from their identity provider in a
+// file, the identity provider by its issuer, the MCP client's secret through ${VAR}.
+if (context.idp_id_token) {
+  writeFileSync(join(home, "id-token.jwt"), context.idp_id_token, { mode: 0o600 });
+  server.oauth = { grant: "id_jag", clientId: context.client_id, clientSecret: "${CONF_CLIENT_SECRET}", idp: { issuer: context.idp_issuer, clientId: context.idp_client_id, idTokenFile: join(home, "id-token.jwt") } };
+}
 writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { conf: server } }));
 writeFileSync(join(home, "settings.json"), JSON.stringify({ permissions: { allow: ["mcp__conf"] } }));
-const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, DEEPCODE_HOME: home, DEEPSEEK_BASE_URL: sim.url, DEEPSEEK_API_KEY: "sk-conformance", NO_COLOR: "1", BROWSER };
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, DEEPCODE_HOME: home, DEEPSEEK_BASE_URL: sim.url, DEEPSEEK_API_KEY: "sk-conformance", NO_COLOR: "1", BROWSER, ...(context.idp_id_token ? { CONF_CLIENT_SECRET: context.client_secret } : {}) };
 
 function deepcode(args) {
   return new Promise((resolve) => {

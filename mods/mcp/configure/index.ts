@@ -115,7 +115,7 @@ function serverEntry(c: Configured, i: McpConfigInput, g: Gates, problems: strin
   } else {
     out.url = x(r.url);
     out.headers = xs(r.headers);
-    if (isObject(r.oauth)) out.oauth = { ...r.oauth, ...xs({ clientId: r.oauth.clientId ?? null, clientSecret: r.oauth.clientSecret ?? null }) };
+    if (isObject(r.oauth)) out.oauth = { ...r.oauth, ...xs({ clientId: r.oauth.clientId ?? null, clientSecret: r.oauth.clientSecret ?? null }), ...grantKeys(r.oauth, xs, i.secretEnv, refused) };
   }
   const why = (): string | undefined => {
     const bad = badServerName(c.name);
@@ -137,6 +137,17 @@ function serverEntry(c: Configured, i: McpConfigInput, g: Gates, problems: strin
     out.start = false;
     out.why = reason;
   } else if (c.scope === "project") out.approval = g.all || g.enabled.has(c.name) ? "settings" : "ask";
+  return out;
+}
+
+/** The machine grants' keys (oauth/grants.ts): `${VAR}` expands in the assertion file and in
+ *  the identity provider's entry; an `…Env` key naming a variable deepcode keeps to itself is
+ *  refused like a `${VAR}` of it would be. */
+function grantKeys(o: { [k: string]: JsonValue }, xs: (v: JsonValue | undefined) => { [k: string]: JsonValue }, secret: readonly string[], refused: Set<string>): { [k: string]: JsonValue } {
+  const out: { [k: string]: JsonValue } = {};
+  if (typeof o.assertionFile === "string") out.assertionFile = xs({ f: o.assertionFile }).f;
+  if (isObject(o.idp)) out.idp = xs(o.idp);
+  for (const v of [o.assertionEnv, isObject(o.idp) ? o.idp.idTokenEnv : undefined]) if (typeof v === "string" && secret.includes(v)) refused.add(v);
   return out;
 }
 

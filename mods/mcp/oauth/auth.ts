@@ -16,7 +16,7 @@ import { authorizationRequest, checkIssuer, clientFor, exchangeCode, refreshToke
 import { listenCallback } from "./callback.js";
 import { openBrowser } from "./browser.js";
 import { SignInStore, type SignIn } from "./store.js";
-import { clientCredentials } from "./machine.js";
+import { machineGrant } from "./grants.js";
 
 /** The server wants a person to sign in; `/mcp` shows it as "needs sign-in", not as failed. */
 export class SignInNeeded extends Error {
@@ -129,7 +129,7 @@ export class OAuth implements HttpAuth {
       if (r) return true;
       e = this.d.store.get(this.key);
     }
-    if (this.d.config?.grant === "client_credentials") return this.machine(resource, scopes, e);
+    if (this.d.config?.grant) return this.machine(resource, scopes, e);
     if (!this.person) {
       this.d.store.set(this.key, { ...e, wanted: scopes.join(" ") });
       throw new SignInNeeded(stepUp ? `it asks for more access (scope ${ch.scope ?? "?"}): sign in again` : "it needs sign-in");
@@ -172,18 +172,20 @@ export class OAuth implements HttpAuth {
     }
   }
 
-  /** A machine client asks for a token itself; at most twice a minute, so a server that
-   *  refuses every token is not asked in a loop. */
+  /** A machine client (oauth/grants.ts) asks for a token itself; at most two tokens a minute,
+   *  so a server that refuses every token is not asked in a loop. */
   private async machine(resource: Resource, scopes: string[], e: SignIn): Promise<boolean> {
     const now = Date.now();
     this.grants = this.grants.filter((t) => now - t < 60_000);
-    if (this.grants.length >= MAX_AUTHORIZATIONS) throw new Error(`the server still refuses after ${MAX_AUTHORIZATIONS} client-credentials tokens in a minute; giving up`);
-    this.grants.push(now);
+    const grant = this.d.config!.grant!;
+    if (this.grants.length >= MAX_AUTHORIZATIONS) throw new Error(`the server still refuses after ${MAX_AUTHORIZATIONS} ${grant} tokens in a minute; giving up`);
     const web = { connect: this.d.connect, signal: AbortSignal.timeout(30_000) };
     const as = await discoverAuthServer(web, resource);
-    const tokens = await clientCredentials(web, as, this.d.config!, scopes, resource.resource);
+    const tokens = await machineGrant(web, as, this.d.config!, scopes, resource.resource, this.d.name);
+    // Counted once granted: a grant that failed says why itself, every time it is tried.
+    this.grants.push(now);
     this.d.store.set(this.key, { ...e, issuer: as.issuer, tokens, scopes, resource: resource.resource, tokenEndpoint: as.tokenEndpoint, wanted: undefined });
-    this.d.log(`got a client-credentials token from ${as.issuer}`);
+    this.d.log(`got a ${grant} token from ${as.issuer}`);
     return true;
   }
 

@@ -17,10 +17,31 @@ export interface OAuthConfig {
   /** An https URL where deepcode's client metadata document is published (a Client ID
    *  Metadata Document): used as the client id where the authorization server accepts them. */
   clientMetadataUrl?: string;
-  /** "client_credentials": a machine client (oauth/machine.ts), no person and no browser. */
-  grant?: "client_credentials";
+  /** A client that gets its tokens itself, no person and no browser: "client_credentials"
+   *  (oauth/machine.ts), "jwt_bearer" (RFC 7523 with a workload token, oauth/jwt-bearer.ts),
+   *  "id_jag" (enterprise-managed authorization, oauth/token-exchange.ts). */
+  grant?: MachineGrant;
   /** For a machine client: a PEM private key to sign its client assertion with. */
   privateKeyFile?: string;
+  /** "jwt_bearer": where the assertion is read, afresh for every grant (workload tokens rotate). */
+  assertionFile?: string;
+  assertionEnv?: string;
+  /** "id_jag": the enterprise identity provider that exchanges the person's ID token. */
+  idp?: IdpConfig;
+}
+
+export type MachineGrant = "client_credentials" | "jwt_bearer" | "id_jag";
+
+export interface IdpConfig {
+  /** Its issuer (the token endpoint is read from its metadata), or the token endpoint itself. */
+  issuer?: string;
+  tokenEndpoint?: string;
+  /** deepcode's client at the identity provider. */
+  clientId?: string;
+  clientSecret?: string;
+  /** Where the person's ID token is read, afresh for every grant. */
+  idTokenFile?: string;
+  idTokenEnv?: string;
 }
 
 export const CLIENT_NAME = "deepcode";

@@ -9,26 +9,40 @@ import { readRegularFileSync } from "../../../src/lib/regular-file.js";
 import type { AuthServer } from "./discovery.js";
 import { base64url, type OAuthConfig } from "./flow.js";
 import type { StoredTokens } from "./store.js";
-import { oauthError, postForm, type Web } from "./web.js";
+import { oauthError, postForm, type Web, type WebAnswer } from "./web.js";
 
 export async function clientCredentials(w: Web, as: AuthServer, cfg: OAuthConfig, scopes: string[], resource: string): Promise<StoredTokens> {
   if (!cfg.clientId) throw new Error(`"oauth": { "grant": "client_credentials" } needs a "clientId"`);
+  if (!cfg.privateKeyFile && cfg.clientSecret === undefined) throw new Error(`"oauth": { "grant": "client_credentials" } needs a "clientSecret" or a "privateKeyFile"`);
   const form: Record<string, string | undefined> = { grant_type: "client_credentials", resource, scope: scopes.length ? scopes.join(" ") : undefined };
-  const headers: Record<string, string> = {};
+  const headers = clientAuthentication(as, cfg, form);
+  return machineTokens(await postForm(w, new URL(as.tokenEndpoint), form, headers), "asking for a client-credentials token failed");
+}
+
+/** A configured client's authentication at a token endpoint (also the other machine grants',
+ *  oauth/grants.ts): a signed assertion with `privateKeyFile`, the secret in the way the server
+ *  takes it (Basic unless it lists only client_secret_post), else just `client_id` (a public
+ *  client); none at all without a `clientId`. Fills `form`, returns the headers. */
+export function clientAuthentication(as: Pick<AuthServer, "issuer" | "authMethods">, cfg: Pick<OAuthConfig, "clientId" | "clientSecret" | "privateKeyFile">, form: Record<string, string | undefined>): Record<string, string> {
+  if (!cfg.clientId) return {};
   if (cfg.privateKeyFile) {
     form.client_id = cfg.clientId;
     form.client_assertion_type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
     form.client_assertion = assertion(cfg.clientId, as.issuer, cfg.privateKeyFile);
-  } else if (cfg.clientSecret !== undefined) {
-    if (as.authMethods && !as.authMethods.includes("client_secret_basic") && as.authMethods.includes("client_secret_post")) {
-      form.client_id = cfg.clientId;
-      form.client_secret = cfg.clientSecret;
-    } else {
-      headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(cfg.clientId)}:${encodeURIComponent(cfg.clientSecret)}`).toString("base64")}`;
-    }
-  } else throw new Error(`"oauth": { "grant": "client_credentials" } needs a "clientSecret" or a "privateKeyFile"`);
-  const a = await postForm(w, new URL(as.tokenEndpoint), form, headers);
-  if (a.status !== 200 || !a.json || typeof a.json.access_token !== "string") throw oauthError(a, "asking for a client-credentials token failed");
+    return {};
+  }
+  if (cfg.clientSecret !== undefined && !(as.authMethods && !as.authMethods.includes("client_secret_basic") && as.authMethods.includes("client_secret_post"))) {
+    return { authorization: `Basic ${Buffer.from(`${encodeURIComponent(cfg.clientId)}:${encodeURIComponent(cfg.clientSecret)}`).toString("base64")}` };
+  }
+  form.client_id = cfg.clientId;
+  if (cfg.clientSecret !== undefined) form.client_secret = cfg.clientSecret;
+  return {};
+}
+
+/** A machine grant's token answer: an access token, its lifetime and scope (no refresh token
+ *  is kept: the grant is simply made again). */
+export function machineTokens(a: WebAnswer, what: string): StoredTokens {
+  if (a.status !== 200 || !a.json || typeof a.json.access_token !== "string") throw oauthError(a, what);
   const expires = typeof a.json.expires_in === "number" && a.json.expires_in > 0 ? a.json.expires_in * 1000 : undefined;
   return { access: a.json.access_token, expiresAt: expires ? Date.now() + expires : undefined, issuedAt: Date.now(), scope: typeof a.json.scope === "string" ? a.json.scope : undefined };
 }
