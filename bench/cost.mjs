@@ -16,10 +16,12 @@
 //    the simulator billed it, the sum of its turns' costUsd and its usage ledger's lines are
 //    printed beside: the first should equal cache.mjs's figure, the others should add up to it.
 //
-// 3. The same calibration on a real-shaped session with subagents (bench/subagent-sessions.mjs):
+// 3. The same calibration on real-shaped sessions with subagents (bench/subagent-sessions.mjs):
 //    coding turns and, every third turn, one that starts one to three Task subagents (explore at
-//    chat-fast, now and then a general-purpose one at the caller's tier); a turn's actual cost
-//    includes its subagents' requests, as the REPL's "this turn" does. The by-class table adds
+//    chat-fast, now and then a general-purpose one at the caller's tier); then a second session
+//    in the same project (a new Engine.start in a new app, the ledger kept: what its estimates
+//    know of subagents is the first session's runs). A turn's actual cost includes its
+//    subagents' requests, as the REPL's "this turn" does. The by-class table adds
 //    the turns that started subagents as a class of their own. The cache benchmark's agents have
 //    no Task tool, so this session has no totals row.
 //
@@ -78,6 +80,12 @@ export async function estimateRun(spec, at = offPeakToday()) {
     let open;
     for (const [i, turn] of spec.turns.entries()) {
       if (spec.agentsChangeAt === i) writeFileSync(join(root, "AGENTS.md"), AGENTS_MD_CHANGED);
+      if (spec.newSessionAt === i && open) {
+        // a new session in the same project (a later `deepcode` in the same folder)
+        await open.engine.close("exit");
+        await open.cost.flush();
+        open = undefined;
+      }
       if (!open) open = await openApp({ root, home, url: sim.url, at, spec, warnings, resume: spec.cli && i > 0 ? turns[0].sessionId : undefined });
       const est = await open.cost.estimate(turn.prompt, open.engine);
       const range = est.tiers.find((t) => t.tier === est.recommended);
