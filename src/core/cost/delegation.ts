@@ -6,15 +6,18 @@
 //   turns here delegated, as few to as many as they started;
 // - a prompt that does not ask starts none once three recent turns here started none (it is
 //   priced like them), else up to as many as the busiest earlier turn (delegationOf).
-// What a run costs. Once earlier turns started runs (their ledger lines, shapes.ts `runs`),
-// each run is priced from them — every run the cheapest (low); one the dearest and the others
-// the median run (high) — at today's prices for the model
-// it ran on (a run at the caller's tier moves with the tier being priced), its agent's prefix
-// cached (only the first run of a type reads it whole; `warm`), widened by SHAPE_MARGIN. Before any: the class tables, each run a fresh context that loops like a
-// routine turn, its prefix cached except in the high case's first run (`tableRuns`).
+// What a run costs. Once the project's earlier turns started runs (their ledger lines, shapes.ts
+// `runs`, from any session of the project; only those of the agent types the prompt names, when
+// it names one with earlier runs: `typesNamed`), each run is priced from them — every run the
+// cheapest (low); one the dearest and the others the median run (high) — at today's prices for
+// the model it ran on (a run at the caller's tier moves with the tier being priced), its agent's
+// prefix cached (only the first run of a type reads it whole; `warm`), widened by SHAPE_MARGIN.
+// Before any: a prior (`priorRuns`): a fresh context of the caller's prefix size, two or three
+// rounds at what this model wrote per round in the turns here.
 // The main agent's part of a delegating turn is priced from earlier delegating turns' own
 // lines (their rounds: a Task call, the answer) — those whose prompt asked, when there are any
-// (the ledger's estimate says so: LedgerEstimate.subagents) — else from all.
+// (the ledger's estimate says so: LedgerEstimate.subagents) — else from all; before any
+// delegating turn, a Task round and the answer (estimate.ts DELEGATING_ROUNDS).
 
 import { priceFor } from "./prices.js";
 import { floorToCacheUnit } from "../tokens.js";
