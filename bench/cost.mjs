@@ -16,10 +16,12 @@
 //    the simulator billed it, the sum of its turns' costUsd and its usage ledger's lines are
 //    printed beside: the first should equal cache.mjs's figure, the others should add up to it.
 //
-// 3. The same calibration on a real-shaped session with subagents (bench/subagent-sessions.mjs):
+// 3. The same calibration on real-shaped sessions with subagents (bench/subagent-sessions.mjs):
 //    coding turns and, every third turn, one that starts one to three Task subagents (explore at
-//    chat-fast, now and then a general-purpose one at the caller's tier); a turn's actual cost
-//    includes its subagents' requests, as the REPL's "this turn" does. The by-class table adds
+//    chat-fast, now and then a general-purpose one at the caller's tier); then a second session
+//    in the same project (a new Engine.start in a new app, the ledger kept: what its estimates
+//    know of subagents is the first session's runs). A turn's actual cost includes its
+//    subagents' requests, as the REPL's "this turn" does. The by-class table adds
 //    the turns that started subagents as a class of their own. The cache benchmark's agents have
 //    no Task tool, so this session has no totals row.
 //
@@ -78,6 +80,12 @@ export async function estimateRun(spec, at = offPeakToday()) {
     let open;
     for (const [i, turn] of spec.turns.entries()) {
       if (spec.agentsChangeAt === i) writeFileSync(join(root, "AGENTS.md"), AGENTS_MD_CHANGED);
+      if (spec.newSessionAt === i && open) {
+        // a new session in the same project (a later `deepcode` in the same folder)
+        await open.engine.close("exit");
+        await open.cost.flush();
+        open = undefined;
+      }
       if (!open) open = await openApp({ root, home, url: sim.url, at, spec, warnings, resume: spec.cli && i > 0 ? turns[0].sessionId : undefined });
       const est = await open.cost.estimate(turn.prompt, open.engine);
       const range = est.tiers.find((t) => t.tier === est.recommended);
@@ -207,7 +215,8 @@ export async function run() {
     "  the high end ≤ 3× the actual (\"both\"). With 3+ earlier turns in the session or project, a tier they ran at is",
     "  priced from their shapes (src/core/cost/shapes.ts); with 1–2 of the prompt's task class, from those widened",
     "  0.5×–2×; before that, from the class tables (wide). A turn's subagents (src/core/cost/delegation.ts): as many",
-    "  runs as the prompt names, else as earlier delegating turns started; each priced from earlier runs, else tables.",
+    "  runs as the prompt names, else as earlier delegating turns started; each priced from the project's earlier runs",
+    "  (of the agent type the prompt names, if it names one), else from a prior (the caller's prefix, 2–3 rounds).",
     "Rounds: model requests in the turn (est. = the low and high case). Output per round: completion tokens ÷ rounds,",
     "  reasoning included. The scripted model reasons 80–450 tokens a round (bench/sessions.mjs, deterministic filler),",
     "  about what a thinking model does on small tasks; real ledgers (deepcode stats --estimates) are the better check.",

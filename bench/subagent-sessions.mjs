@@ -6,7 +6,9 @@
 // general-purpose agent (it inherits the calling turn's tier, chat-full) that runs the tests
 // and reads a failure. Some delegating prompts say how many subagents to use, some only ask
 // for delegation; one overview turn delegates without being asked (a model may). The main
-// agent's reply after the Task results answers from them.
+// agent's reply after the Task results answers from them. A second, shorter session in the same
+// project follows (the coding turns go on where the first stopped), so a session's first
+// delegating turn is seen both with no earlier run anywhere and with the project's earlier runs.
 //
 // The scripted model (sessions.mjs `scriptedModel`) answers the subagents' own requests from
 // `tasks`: it finds the task by its prompt, so each task prompt occurs once.
@@ -54,12 +56,14 @@ function testerTask(m) {
 }
 
 /**
- * `n` turns; `tasks` the subagents' scripts. Turn i with i % 3 === 2 delegates: the number of
+ * `n` turns, then a second session of `later` turns in the same project (its first delegating
+ * turn has only the first session's runs to learn from); `tasks` the subagents' scripts. Turn i with i % 3 === 2 delegates: the number of
  * runs cycles 1, 2, 3, 2, 3, 1, …; every other delegating prompt says the number.
  */
 export function subagentSession({ fast = false } = {}) {
   const n = fast ? 12 : 30;
-  const base = codingTurns(n);
+  const later = fast ? 6 : 15;
+  const base = codingTurns(n + later);
   const turns = [];
   const tasks = [];
   const RUNS = [1, 2, 3, 2, 3, 1, 2, 3, 1, 2];
@@ -69,10 +73,10 @@ export function subagentSession({ fast = false } = {}) {
     const k = next++;
     return { m: MODULES[k % MODULES.length], way: Math.floor(k / MODULES.length) % ASKS.length };
   };
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n + later; i++) {
     if (i % 3 !== 2) {
-      // One overview turn (the eleventh, an "explore" kind) delegates unasked.
-      if (i === 10 && base[i].readOnly) {
+      // One overview turn of each session (the eleventh, an "explore" kind) delegates unasked.
+      if ((i === 10 || i === n + 10) && base[i].readOnly) {
         const { m, way } = pick();
         const t = exploreTask(m, way);
         tasks.push(t);
@@ -112,5 +116,6 @@ export function subagentSession({ fast = false } = {}) {
       final: { reasoning: "All of them came back.", content: `Summary for ${list}: the helpers live in src/<module>.js, every one validates its input and throws a TypeError naming itself; the tests pass.` },
     });
   }
-  return { id: "subagents", label: `coding with subagents, ${n} turns (${d} delegate)`, turns, tasks };
+  const delegate = (ts) => ts.filter((t) => t.steps.some((st) => st.tool_calls?.some((c) => c.name === "Task"))).length;
+  return { id: "subagents", label: `coding with subagents, 2 sessions: ${n} + ${later} turns (${delegate(turns.slice(0, n))} + ${delegate(turns.slice(n))} start subagents)`, turns, tasks, newSessionAt: n };
 }

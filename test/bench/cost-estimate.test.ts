@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 
 interface Turn {
+  sessionId: string;
   turn: number;
   tier: string;
   ranAt: string;
@@ -25,6 +26,7 @@ interface Spec {
   id: string;
   label: string;
   plan?: number[];
+  newSessionAt?: number;
 }
 
 // Imported by URL: the benchmark is plain JS over dist/, which this project does not type-check.
@@ -60,6 +62,12 @@ describe("the cost benchmark's estimate run (fast sessions)", () => {
     const asked = spec.turns.map((t) => t.steps.flatMap((s) => s.tool_calls ?? []).filter((c) => c.name === "Task").length);
     expect(run.turns.map((t) => t.runs)).toEqual(asked);
     expect(asked.filter((n) => n > 0).length).toBeGreaterThanOrEqual(4);
+    // The second session is a new one in the same project: its turns count from 1 again.
+    const at = spec.newSessionAt ?? 0;
+    expect(at).toBeGreaterThan(0);
+    expect(run.turns[at].sessionId).not.toBe(run.turns[at - 1].sessionId);
+    expect(run.turns[at].turn).toBe(1);
+    expect(asked.slice(at).some((n) => n > 0)).toBe(true);
     for (const t of run.turns) {
       expect(t.ranAt).toBe(t.tier); // explore's chat-fast lines are not the turn's tier
       if (t.runs > 0) expect(t.runsUsd).toBeGreaterThan(0);

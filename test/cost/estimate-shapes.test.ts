@@ -37,7 +37,7 @@ describe("shapes of recent turns", () => {
     expect(shapesOf(records, () => true)).toEqual([
       {
         tier: "chat-full", taskClass: "routine", rounds: 3, outputPerRound: 200, toolPerRound: 400,
-        runs: [{ model: "deepseek-flash", tier: "chat-full", rounds: 5, hit: run.reduce((n, r) => n + r.hit, 0), miss: run.reduce((n, r) => n + r.miss, 0), output: 5 * 999, firstMiss: run[0].miss }],
+        runs: [{ model: "deepseek-flash", tier: "chat-full", agent: "explore", rounds: 5, hit: run.reduce((n, r) => n + r.hit, 0), miss: run.reduce((n, r) => n + r.miss, 0), output: 5 * 999, firstMiss: run[0].miss }],
       },
       { tier: "chat-full", taskClass: "routine", rounds: 1, outputPerRound: 150, toolPerRound: 0 },
     ]);

@@ -6,19 +6,22 @@
 //   turns here delegated, as few to as many as they started;
 // - a prompt that does not ask starts none once three recent turns here started none (it is
 //   priced like them), else up to as many as the busiest earlier turn (delegationOf).
-// What a run costs. Once earlier turns started runs (their ledger lines, shapes.ts `runs`),
-// each run is priced from them — every run the cheapest (low); one the dearest and the others
-// the median run (high) — at today's prices for the model
-// it ran on (a run at the caller's tier moves with the tier being priced), its agent's prefix
-// cached (only the first run of a type reads it whole; `warm`), widened by SHAPE_MARGIN. Before any: the class tables, each run a fresh context that loops like a
-// routine turn, its prefix cached except in the high case's first run (`tableRuns`).
+// What a run costs. Once the project's earlier turns started runs (their ledger lines, shapes.ts
+// `runs`, from any session of the project; only those of the agent types the prompt names, when
+// it names one with earlier runs: `typesNamed`), each run is priced from them — every run the
+// cheapest (low); one the dearest and the others the median run (high) — at today's prices for
+// the model it ran on (a run at the caller's tier moves with the tier being priced), its agent's
+// prefix cached (only the first run of a type reads it whole; `warm`), widened by SHAPE_MARGIN.
+// Before any: a prior (`priorRuns`): a fresh context of the caller's prefix size, two or three
+// rounds at what this model wrote per round in the turns here.
 // The main agent's part of a delegating turn is priced from earlier delegating turns' own
 // lines (their rounds: a Task call, the answer) — those whose prompt asked, when there are any
-// (the ledger's estimate says so: LedgerEstimate.subagents) — else from all.
+// (the ledger's estimate says so: LedgerEstimate.subagents) — else from all; before any
+// delegating turn, a Task round and the answer (estimate.ts DELEGATING_ROUNDS).
 
 import { priceFor } from "./prices.js";
 import { floorToCacheUnit } from "../tokens.js";
-import { AGENTIC_ROUNDS_PER_UNIT, OUTPUT_PER_ROUND, TOOL_RESULT_PER_ROUND, WORK_UNITS, type Span, type TierName, type TierProfiles } from "./tiers.js";
+import { OUTPUT_PER_ROUND, TIER_NAMES, TOOL_RESULT_PER_ROUND, type Span, type TierName, type TierProfiles } from "./tiers.js";
 import { MIN_SHAPES, SHAPE_MARGIN, type RunShape, type TurnShape } from "./shapes.js";
 import type { PriceTable, Rates } from "./types.js";
 
@@ -85,18 +88,46 @@ export interface DelegationPlan {
    *  turns, alike whatever their task class (a Task call, then an answer from the results). */
   shapes: readonly TurnShape[];
   delegating?: true;
+  /** The turns that started none: what the model does per round here (a first run's prior). */
+  plain?: readonly TurnShape[];
 }
 
 const started = (s: TurnShape): number => s.runs?.length ?? 0;
 
+/** The agent types among `types` that the prompt names as agents ("an explore agent", "two
+ *  general-purpose subagents", "subagent_type explore"): a run of such a turn is priced from
+ *  earlier runs of those types only. */
+export function typesNamed(prompt: string, types: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const t of new Set(types)) {
+    const name = t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/[- ]/g, "[- ]");
+    const re = new RegExp(`\\b${name}(?:[- ](?:sub-?)?agents?\\b|\\s+type\\b)|subagent_type\\W{0,3}${name}\\b`, "i");
+    if (re.test(prompt)) out.push(t);
+  }
+  return out;
+}
+
+/** Earlier runs, with whether each ran at the tier of the turn that started it. */
+export type RunEvidence = RunShape & { inherits: boolean };
+
+/** The runs `shapes` started, each marked whether it inherited its turn's tier. */
+export function runsEvidence(shapes: readonly TurnShape[]): RunEvidence[] {
+  return shapes.filter((s) => started(s) > 0).flatMap((s) => (s.runs ?? []).map((r) => ({ ...r, inherits: r.tier !== undefined && r.tier === s.tier })));
+}
+
 /** Narrows the expected runs (`runs`, from delegationOf) and picks the evidence, from the recent
- *  turns' shapes. */
-export function planDelegation(runs: Span | undefined, shapes: readonly TurnShape[]): DelegationPlan {
+ *  turns' shapes. `o.runs`: the project's earlier runs, across its sessions (the evidence when
+ *  given; else the runs of `shapes`); `o.prompt`: a prompt that names agent types with earlier
+ *  runs is priced from runs of those types only. */
+export function planDelegation(runs: Span | undefined, shapes: readonly TurnShape[], o: { prompt?: string; runs?: readonly RunEvidence[] } = {}): DelegationPlan {
   const delegating = shapes.filter((s) => started(s) > 0);
   const plain = shapes.filter((s) => started(s) === 0);
-  const evidence = warm(delegating.flatMap((s) => (s.runs ?? []).map((r) => ({ ...r, inherits: r.tier !== undefined && r.tier === s.tier }))));
+  let earlier = o.runs ?? runsEvidence(shapes);
+  const named = o.prompt === undefined ? [] : typesNamed(o.prompt, earlier.flatMap((r) => (r.agent ? [r.agent] : [])));
+  if (named.length > 0) earlier = earlier.filter((r) => r.agent !== undefined && named.includes(r.agent));
+  const evidence = warm([...earlier]);
   const mostly = plain.length > 0 ? plain : shapes;
-  if (!runs || runs[1] <= 0) return { runs: [0, 0], evidence, shapes: mostly };
+  if (!runs || runs[1] <= 0) return { runs: [0, 0], evidence, shapes: mostly, plain };
   if (runs[0] >= 1) {
     // Asked for: the number named; else what enough earlier delegating turns started, never
     // fewer than one nor a narrower top than three before there are enough. The main part is
@@ -106,12 +137,12 @@ export function planDelegation(runs: Span | undefined, shapes: readonly TurnShap
     const like = asked.length > 0 ? asked : delegating;
     const counts = like.map(started);
     const span: Span = runs[0] === runs[1] ? runs : counts.length >= MIN_SHAPES ? [Math.min(...counts), Math.max(...counts)] : [runs[0], Math.max(runs[1], ...counts)];
-    return { runs: span, evidence, ...(like.length > 0 ? { shapes: like, delegating: true as const } : { shapes }) };
+    return { runs: span, evidence, plain, ...(like.length > 0 ? { shapes: like, delegating: true as const } : { shapes }) };
   }
   // Not asked, though earlier turns delegated: priced like the recent turns that started none,
   // when there are enough of them (a model that delegates unasked shows as a turn above it).
-  if (plain.length >= MIN_SHAPES) return { runs: [0, 0], evidence, shapes: plain };
-  return { runs, evidence, shapes };
+  if (plain.length >= MIN_SHAPES) return { runs: [0, 0], evidence, shapes: plain, plain };
+  return { runs, evidence, shapes, plain };
 }
 
 /** The runs as they cost once their agent's prefix is cached: a run whose first request missed
@@ -159,27 +190,49 @@ export function runsCost(plan: DelegationPlan, k: 0 | 1, tier: TierName, tiers: 
     const sum = runs.reduce((a, x) => ({ tokens: plus(a.tokens, { ...scale(x.r, m), rounds: x.r.rounds }), usd: a.usd + x.usd * m, cny: a.cny + x.cny * m }), { tokens: NO_TOKENS, usd: 0, cny: 0 });
     return sum;
   }
-  const p = priceFor(tiers[tier].model, now, table);
-  if (!p.ok) return undefined;
-  const t = tableRuns(n, k, tier, tiers[tier].maxTokens, prefixTokens);
-  return { tokens: t, usd: bill(t, p.usd), cny: bill(t, p.cny) };
+  return priorRuns(n, k, tier, tiers, table, now, prefixTokens, plan.plain ?? []);
 }
 
-/** `n` runs from the tables in one case: each a fresh context that loops like a routine turn;
- *  the high case's first run finds nothing cached. */
-function tableRuns(n: number, k: 0 | 1, tier: TierName, maxTokens: number, prefixTokens: number): TurnTokens {
-  const rounds = WORK_UNITS.routine[k] * AGENTIC_ROUNDS_PER_UNIT[k];
-  const out = Math.min(OUTPUT_PER_ROUND.routine[tier][k], maxTokens);
-  const tool = TOOL_RESULT_PER_ROUND.routine[k];
+/** A first run's model rounds, before any earlier run says more: a search or a command and its
+ *  report (low); a search, a read of what it found and the report (high). */
+export const RUN_ROUNDS: Span = [2, 3];
+
+/** `n` runs before any earlier run to learn from (a project's first delegating turn). Each is a
+ *  fresh context of the caller's prefix size (a subagent has at most the caller's tools) plus its
+ *  task. Whether its prefix is cached is not known, as on a session's first turn: the low case
+ *  assumes it is (an earlier run left it) and runs on the cheapest tier (where a read-only type
+ *  like explore runs); the high case that every run reads it whole (parallel runs start
+ *  together), at the tier being priced (a type that inherits it). Output and tool results per
+ *  round are what this model did per round in the turns here at that tier (their least and
+ *  most, widened by SHAPE_MARGIN), else the routine class's tables. */
+function priorRuns(n: number, k: 0 | 1, tier: TierName, tiers: TierProfiles, table: PriceTable, now: Date, prefixTokens: number, plain: readonly TurnShape[]): RunsCost | undefined {
+  const runTier: TierName = k === 0 ? cheapestTier(tiers, table, now) ?? tier : tier;
+  const profile = tiers[runTier];
+  const p = priceFor(profile.model, now, table);
+  if (!p.ok) return undefined;
+  const seen = plain.filter((s) => s.tier === runTier && s.rounds > 1);
+  const pick = (xs: number[]): number => (k === 0 ? Math.min(...xs) : Math.max(...xs)) * SHAPE_MARGIN[k];
+  const out = Math.min(profile.maxTokens, seen.length > 0 ? pick(seen.map((s) => s.outputPerRound)) : OUTPUT_PER_ROUND.routine[runTier][k]);
+  const tool = seen.length > 0 ? pick(seen.map((s) => s.toolPerRound)) : TOOL_RESULT_PER_ROUND.routine[k];
   let total = NO_TOKENS;
   for (let i = 0; i < n; i++) {
     let context = prefixTokens + TASK_PROMPT_TOKENS;
-    let cached = k === 1 && i === 0 ? 0 : floorToCacheUnit(prefixTokens);
-    for (let j = 0; j < rounds; j++) {
+    let cached = k === 0 ? floorToCacheUnit(prefixTokens) : 0;
+    for (let j = 0; j < RUN_ROUNDS[k]; j++) {
       total = plus(total, { rounds: 1, hit: cached, miss: context - cached, output: out });
       cached = floorToCacheUnit(context + out);
       context += out + tool;
     }
   }
-  return total;
+  return { tokens: total, usd: bill(total, p.usd), cny: bill(total, p.cny) };
+}
+
+/** The tier whose model costs least per output token now (undefined when none is priced). */
+function cheapestTier(tiers: TierProfiles, table: PriceTable, now: Date): TierName | undefined {
+  let best: { tier: TierName; rate: number } | undefined;
+  for (const tier of TIER_NAMES) {
+    const p = priceFor(tiers[tier].model, now, table);
+    if (p.ok && (!best || p.usd.output < best.rate || (p.usd.output === best.rate && !tiers[tier].thinking))) best = { tier, rate: p.usd.output };
+  }
+  return best?.tier;
 }

@@ -40,9 +40,15 @@ import {
 } from "./tiers.js";
 import type { PriceTable } from "./types.js";
 import { FEW_SHAPES_MARGIN, MIN_SHAPES, SHAPE_MARGIN, type TurnShape } from "./shapes.js";
-import { bill, planDelegation, plus, runsCost, scale, type TurnTokens } from "./delegation.js";
+import { bill, planDelegation, plus, runsCost, scale, type RunEvidence, type TurnTokens } from "./delegation.js";
 
 export { delegationOf, type TurnTokens } from "./delegation.js";
+
+/** The main agent's rounds in a turn asked to delegate, before any earlier one says more: the
+ *  Task calls, then the answer (low); a look of its own or a second batch besides (high). */
+export const DELEGATING_ROUNDS: Span = [2, 3];
+/** A subagent's report (its final message), entering the caller's log as the Task result. */
+export const REPORT_TOKENS: Span = [150, 1000];
 
 export interface EstimateInputs {
   /** The prompt as typed. */
@@ -70,6 +76,9 @@ export interface EstimateInputs {
   delegation?: { runs: Span; prefixTokens: number };
   /** Recent turns' shapes (pickShapes): the tier they ran at is priced from them. */
   shapes?: readonly TurnShape[];
+  /** The project's earlier subagent runs, across its sessions (a turn's runs are priced from
+   *  them; without it, from the runs of `shapes`). */
+  runs?: readonly RunEvidence[];
 }
 
 export type TierEstimate =
@@ -152,7 +161,10 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
   const rounds = agentic ? [lowRounds, units[1] * AGENTIC_ROUNDS_PER_UNIT[1]] : [1, 1];
   const tool = agentic ? TOOL_RESULT_PER_ROUND[taskClass] : ([0, 0] as const);
 
-  const plan = planDelegation(inputs.delegation?.runs, inputs.shapes ?? []);
+  const plan = planDelegation(inputs.delegation?.runs, inputs.shapes ?? [], { prompt: inputs.prompt, ...(inputs.runs ? { runs: inputs.runs } : {}) });
+  // Asked to delegate, with no earlier delegating turn to draw the main part from: the main
+  // agent's part is its Task calls and an answer from their reports (DELEGATING_ROUNDS).
+  const firstDelegation = agentic && plan.runs[0] >= 1 && !plan.delegating;
   const prefixTokens = inputs.delegation?.prefixTokens ?? 0;
 
   const estimates = TIER_NAMES.map((tier): TierEstimate => {
@@ -168,7 +180,13 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
     const ofTier = plan.shapes.filter((s) => s.tier === tier);
     const few = ofTier.length < MIN_SHAPES;
     const seen = few && !plan.delegating ? ofTier.filter((s) => s.taskClass === taskClass) : ofTier;
-    if (agentic && seen.length > 0) {
+    if (firstDelegation) {
+      // Output per round: what the turns here did at this tier (least and most), else the tables.
+      const outs = plan.shapes.filter((s) => s.tier === tier && (s.runs?.length ?? 0) === 0).map((s) => Math.min(s.outputPerRound, profile.maxTokens));
+      const [o0, o1] = outs.length > 0 ? [Math.min(...outs) * SHAPE_MARGIN[0], Math.max(...outs) * SHAPE_MARGIN[1]] : [outLow, outHigh];
+      low = simulate(known, DELEGATING_ROUNDS[0], o0, REPORT_TOKENS[0] * plan.runs[0]);
+      high = simulate(known, DELEGATING_ROUNDS[1], o1, REPORT_TOKENS[1] * plan.runs[1]);
+    } else if (agentic && seen.length > 0) {
       const runs = seen.map((s) => simulate(known, Math.max(1, s.rounds), Math.min(s.outputPerRound, profile.maxTokens), s.toolPerRound));
       const cost = (t: TurnTokens): number => bill(t, price.usd);
       const cheapest = runs.reduce((a, b) => (cost(b) < cost(a) ? b : a));

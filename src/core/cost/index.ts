@@ -17,7 +17,7 @@ export {
   type EstimateInputs, type TierEstimate, type TurnEstimate, type TurnTokens,
 } from "./estimate.js";
 export { FEW_SHAPES_MARGIN, MAX_SHAPES, MIN_SHAPES, pickShapes, SHAPE_MARGIN, shapesOf, type RunShape, type TurnShape } from "./shapes.js";
-export { planDelegation, runsNamed, type DelegationPlan } from "./delegation.js";
+export { planDelegation, runsEvidence, runsNamed, typesNamed, type DelegationPlan, type RunEvidence } from "./delegation.js";
 export {
   budgetState, DOWNGRADE_AT,
   type BudgetKind, type BudgetSettings, type BudgetState, type SessionRaise, type SettingsLayer, type Spent,

@@ -20,6 +20,8 @@ export interface RunShape {
    *  that inherits, else its own, e.g. chat-fast for explore). */
   model: string;
   tier?: string;
+  /** The agent type it ran as (explore, general-purpose, a file's name). */
+  agent?: string;
   rounds: number;
   hit: number;
   miss: number;
@@ -63,7 +65,7 @@ export function shapesOf(records: readonly LedgerRecord[], keep: (r: LedgerRecor
       const byRun = runs.get(k) ?? new Map<string, RunShape>();
       runs.set(k, byRun);
       const id = r.agentSession ?? r.agent;
-      const run = byRun.get(id) ?? { model: r.model, ...(r.tier ? { tier: r.tier } : {}), rounds: 0, hit: 0, miss: 0, output: 0, firstMiss: r.miss };
+      const run = byRun.get(id) ?? { model: r.model, ...(r.tier ? { tier: r.tier } : {}), agent: r.agent, rounds: 0, hit: 0, miss: 0, output: 0, firstMiss: r.miss };
       byRun.set(id, run);
       run.rounds += 1;
       run.hit += r.hit;

@@ -19,7 +19,7 @@
 import type { ChatMessage, CostEstimate, Usage } from "../../../contract/index.js";
 import {
   delegationOf, estimateTokens, estimateTurn, familyOf, floorToCacheUnit, priceFor,
-  type EstimateInputs, type PriceTable, type TierEstimate, type TierProfiles, type TurnEstimate, type TurnShape,
+  type EstimateInputs, type PriceTable, type RunEvidence, type TierEstimate, type TierProfiles, type TurnEstimate, type TurnShape,
 } from "../index.js";
 import type { Ledger } from "../../context/context.js";
 
@@ -40,12 +40,14 @@ export interface EstimateSource {
   hasTask?: boolean;
   /** Recent turns' shapes (core shapes.ts), already picked for this prompt's class. */
   shapes?: readonly TurnShape[];
+  /** The project's latest subagent runs, across its sessions (core delegation.ts). */
+  runs?: readonly RunEvidence[];
 }
 
 export function computeEstimate(src: EstimateSource, tiers: TierProfiles, table: PriceTable, now: Date): TurnEstimate {
   const runs = delegationOf(src.prompt, { hasTask: src.hasTask === true, earlierMostRuns: mostTaskCalls(src.messages ?? []) });
   const delegation = runs[1] > 0 ? { runs, prefixTokens: (src.ledger?.zones.system ?? 0) + (src.ledger?.zones.tools ?? 0) } : undefined;
-  const base: EstimateInputs = { prompt: src.prompt, attachments: src.attachments, budget: src.budget, agentic: true, ...(delegation ? { delegation } : {}), ...(src.shapes ? { shapes: src.shapes } : {}) };
+  const base: EstimateInputs = { prompt: src.prompt, attachments: src.attachments, budget: src.budget, agentic: true, ...(delegation ? { delegation } : {}), ...(src.shapes ? { shapes: src.shapes } : {}), ...(src.runs ? { runs: src.runs } : {}) };
   const l = src.ledger;
   const last = src.last;
   if (last && l && l.lastPromptTokens === last.usage.prompt_tokens && l.nextPromptTokens >= last.usage.prompt_tokens) {

@@ -29,7 +29,7 @@
 import type { TurnProfile, Usage } from "../../../contract/index.js";
 import {
   budgetState, classifyTask, costOf, estimateLineVariants, familyOf, floorToCacheUnit, formatEstimateLine, isPeak, isTierName, ledgerRecord,
-  MIN_SHAPES, pickShapes, shapesOf, type TurnShape,
+  MAX_SHAPES, MIN_SHAPES, pickShapes, runsEvidence, shapesOf, type RunEvidence, type TurnShape,
   TIER_FOR_CLASS, TIER_NAMES, toCostEstimates,
   type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TierName, type TierProfiles, type TurnEstimate,
 } from "../index.js";
@@ -77,6 +77,9 @@ export interface CostHost {
 }
 
 const installed = new WeakMap<CostHost, RunningCost>();
+
+/** The most recent subagent runs of the project a turn's runs are priced from. */
+const MAX_RUNS = 24;
 
 /**
  * Installs the cost engine on `app` and returns its control. Once per app: a second call (the
@@ -212,18 +215,23 @@ class RunningCost implements CostControl {
     const s = this.session(sessionId);
     const engine = this.engineFor(sessionId);
     return computeEstimate(
-      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, cachedBy: s.cachedBy, budget: this.budget().state, hasTask: engine?.tools.get("Task") !== undefined, shapes: this.shapes(sessionId, prompt) },
+      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, cachedBy: s.cachedBy, budget: this.budget().state, hasTask: engine?.tools.get("Task") !== undefined, ...this.evidence(sessionId, prompt) },
       this.tiers, this.prices, this.now(),
     );
   }
 
   /** The recent turns a new turn's range is drawn from: this session's, else this project's
-   *  (a new session starts from what the project's turns did). */
-  private shapes(sessionId: string, prompt: string): TurnShape[] {
+   *  (a new session starts from what the project's turns did); the project's latest delegating
+   *  turns when the session has none; and the project's latest subagent runs, whatever session
+   *  started them (a second session's first delegating turn is priced from the first's runs). */
+  private evidence(sessionId: string, prompt: string): { shapes: TurnShape[]; runs: RunEvidence[] } {
     const records = this.book.records(this.now());
+    const project = shapesOf(records, (r) => r.project === this.app.root);
     let shapes = shapesOf(records, (r) => r.session === sessionId);
-    if (shapes.length < MIN_SHAPES) shapes = shapesOf(records, (r) => r.project === this.app.root);
-    return pickShapes(shapes, classifyTask(prompt));
+    if (shapes.length < MIN_SHAPES) shapes = project;
+    const delegates = (s: TurnShape): boolean => (s.runs?.length ?? 0) > 0;
+    if (!shapes.some(delegates)) shapes = [...project.filter(delegates).slice(-MAX_SHAPES), ...shapes];
+    return { shapes: pickShapes(shapes, classifyTask(prompt)), runs: runsEvidence(project).slice(-MAX_RUNS) };
   }
 
   /** The estimate through the chain: computed, offered to `cost.estimate` hooks, folded back. */
