@@ -5,7 +5,7 @@
 //
 //   { servers: [{ name, scope, source, transport, command?, args?, env?, cwd?, url?, headers?,
 //                 oauth?: { clientId?, clientSecret?, scopes?, callbackPort?, clientMetadataUrl?,
-//                           grant?: "client_credentials", privateKeyFile? },
+//                           grant?: "client_credentials", privateKeyFile?, dpop? },
 //                 raw, start, why?, approval }],
 //     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs, toolIndexTokens,
 //     sampling: "ask" | "allow" | "deny", roots: [absolute paths], logDir?, clientVersion }
@@ -134,5 +134,6 @@ function oauthOf(v: JsonValue | undefined): OAuthConfig | undefined {
     clientMetadataUrl: cimd && /^https:\/\/[^/]+\/./.test(cimd) ? cimd : undefined,
     grant: v.grant === "client_credentials" ? "client_credentials" : undefined,
     privateKeyFile: str(v.privateKeyFile),
+    dpop: typeof v.dpop === "boolean" ? v.dpop : undefined,
   };
 }

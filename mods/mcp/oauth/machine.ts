@@ -9,9 +9,10 @@ import { readRegularFileSync } from "../../../src/lib/regular-file.js";
 import type { AuthServer } from "./discovery.js";
 import { base64url, type OAuthConfig } from "./flow.js";
 import type { StoredTokens } from "./store.js";
-import { oauthError, postForm, type Web } from "./web.js";
+import { oauthError, type Web } from "./web.js";
+import { postToken, tokenType, type Dpop } from "./dpop.js";
 
-export async function clientCredentials(w: Web, as: AuthServer, cfg: OAuthConfig, scopes: string[], resource: string): Promise<StoredTokens> {
+export async function clientCredentials(w: Web, as: AuthServer, cfg: OAuthConfig, scopes: string[], resource: string, dpop?: Dpop): Promise<StoredTokens> {
   if (!cfg.clientId) throw new Error(`"oauth": { "grant": "client_credentials" } needs a "clientId"`);
   const form: Record<string, string | undefined> = { grant_type: "client_credentials", resource, scope: scopes.length ? scopes.join(" ") : undefined };
   const headers: Record<string, string> = {};
@@ -27,10 +28,11 @@ export async function clientCredentials(w: Web, as: AuthServer, cfg: OAuthConfig
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(cfg.clientId)}:${encodeURIComponent(cfg.clientSecret)}`).toString("base64")}`;
     }
   } else throw new Error(`"oauth": { "grant": "client_credentials" } needs a "clientSecret" or a "privateKeyFile"`);
-  const a = await postForm(w, new URL(as.tokenEndpoint), form, headers);
+  const a = await postToken(w, new URL(as.tokenEndpoint), form, headers, dpop);
   if (a.status !== 200 || !a.json || typeof a.json.access_token !== "string") throw oauthError(a, "asking for a client-credentials token failed");
+  const type = tokenType(a.json.token_type, dpop !== undefined, "asking for a client-credentials token failed");
   const expires = typeof a.json.expires_in === "number" && a.json.expires_in > 0 ? a.json.expires_in * 1000 : undefined;
-  return { access: a.json.access_token, expiresAt: expires ? Date.now() + expires : undefined, issuedAt: Date.now(), scope: typeof a.json.scope === "string" ? a.json.scope : undefined };
+  return { access: a.json.access_token, ...(type === "DPoP" ? { type } : {}), expiresAt: expires ? Date.now() + expires : undefined, issuedAt: Date.now(), scope: typeof a.json.scope === "string" ? a.json.scope : undefined };
 }
 
 function assertion(clientId: string, audience: string, keyFile: string): string {
