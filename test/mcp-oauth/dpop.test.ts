@@ -162,4 +162,15 @@ describe("DPoP-bound tokens for a remote MCP server", () => {
     expect(r.stdout).toMatch(/invalid_dpop_proof \(no DPoP proof\)/);
     expect(keyFiles(off.e)).toEqual([]);
   });
+
+  it("binds a machine client's client-credentials token too, with no person and no browser", async () => {
+    const { f, e } = await setup({ asNonce: true, rsNonce: true }, { grant: "client_credentials", clientId: "machine", clientSecret: "s3cret" });
+    const r = await deepcode(e, ["-p", "who am I?"]);
+    expect(r.code).toBe(0);
+    expect(f.tokenRequests.map((t) => t.form.grant_type)).toEqual(["client_credentials", "client_credentials"]);
+    expect(f.refused.filter((x) => !/use_dpop_nonce/.test(x))).toEqual([]);
+    expect(f.accepted[0].where).toBe(`POST ${f.base}/token`);
+    expect(stored(e, f).tokens?.type).toBe("DPoP");
+    expect(sim!.requests.some((q) => JSON.stringify(q.json ?? {}).includes(`your key is ${f.accepted[0].jkt}`))).toBe(true);
+  });
 });

@@ -6,6 +6,8 @@
 // token and the key's thumbprint = the one the token was bound to. A DPoP-bound token sent as
 // Bearer is refused. Nonces: the token endpoint (`asNonce`) and the MCP endpoint (`rsNonce`)
 // each refuse a proof without their nonce once with `use_dpop_nonce` and a `DPoP-Nonce`.
+// Grants: authorization_code (the person says yes at once), refresh_token (bound to the key the
+// refresh token was issued to) and client_credentials (client "machine", secret "s3cret").
 
 import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type JsonWebKey } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -145,6 +147,8 @@ export async function startDpopFake(o: DpopFakeOptions = {}): Promise<DpopFake> 
         }
         f.accepted.push(p);
         if (form.grant_type === "authorization_code" && codes.delete(form.code)) return issue(res, p.jkt);
+        // A machine client (client_credentials): client "machine", secret "s3cret", by Basic.
+        if (form.grant_type === "client_credentials" && req.headers.authorization === `Basic ${Buffer.from("machine:s3cret").toString("base64")}`) return issue(res, p.jkt);
         if (form.grant_type === "refresh_token" && refreshes.get(form.refresh_token) === p.jkt) {
           refreshes.delete(form.refresh_token);
           return issue(res, p.jkt);
