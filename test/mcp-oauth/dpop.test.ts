@@ -5,7 +5,7 @@
 // The private key stays in its own 0600 file, never in mcp-oauth.json, output or logs; and an
 // attacker holding the token and a proof it saw cannot use them.
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createPrivateKey } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -172,5 +172,17 @@ describe("DPoP-bound tokens for a remote MCP server", () => {
     expect(f.accepted[0].where).toBe(`POST ${f.base}/token`);
     expect(stored(e, f).tokens?.type).toBe("DPoP");
     expect(sim!.requests.some((q) => JSON.stringify(q.json ?? {}).includes(`your key is ${f.accepted[0].jkt}`))).toBe(true);
+  });
+
+  it("a token whose key is gone is dropped, not sent: the server needs sign-in again", async () => {
+    const { f, e } = await setup({ expiresIn: 2 });
+    expect((await login(e)).stdout).toContain("Signed in to remote");
+    rmSync(keyFiles(e)[0]);
+    await new Promise((r) => setTimeout(r, 2100)); // expired too: a refresh would need the key
+    const r = await deepcode(e, ["mcp", "list"]);
+    expect(r.stdout).toMatch(/remote\s+needs sign-in \(deepcode mcp login remote\)/);
+    expect(stored(e, f).tokens).toBeUndefined();
+    expect(keyFiles(e)).toEqual([]);
+    expect(f.tokenRequests.map((t) => t.form.grant_type)).toEqual(["authorization_code"]);
   });
 });

@@ -105,6 +105,12 @@ export class OAuth implements HttpAuth {
     let e = this.d.store.get(this.key);
     const t = e.tokens;
     if (!t) return {};
+    if (t.type === "DPoP" && !this.dpop.key(false)) {
+      // The key the tokens are bound to is gone: they are useless (a refresh too), so they go.
+      this.d.log(`the DPoP key of this sign-in (${this.dpop.file}) is gone: the token cannot be used`);
+      this.d.store.set(this.key, { ...e, tokens: undefined });
+      return {};
+    }
     const margin = Math.min(EXPIRY_MARGIN_MS, t.expiresAt !== undefined && t.issuedAt !== undefined ? (t.expiresAt - t.issuedAt) / 4 : EXPIRY_MARGIN_MS);
     if (t.expiresAt !== undefined && t.expiresAt - margin < Date.now() && t.refresh) {
       e = (await this.refresh(e).catch((err: unknown) => {
@@ -114,12 +120,6 @@ export class OAuth implements HttpAuth {
     }
     if (!e.tokens) return {};
     if (e.tokens.type !== "DPoP") return { authorization: `Bearer ${e.tokens.access}` };
-    if (!this.dpop.key(false)) {
-      // The key the token is bound to is gone: the token is useless, so it goes too.
-      this.d.log(`the DPoP key of this sign-in (${this.dpop.file}) is gone: the token cannot be used`);
-      this.d.store.set(this.key, { ...e, tokens: undefined });
-      return {};
-    }
     return { authorization: `DPoP ${e.tokens.access}`, dpop: this.dpop.proof(target, e.tokens.access) };
   }
 
@@ -231,6 +231,7 @@ export class OAuth implements HttpAuth {
     const client = e.client.registered ? e.client : { ...e.client, secret: this.d.config?.clientSecret };
     // A DPoP-bound refresh token is bound to the same key (RFC 9449 §5).
     const dpop = e.tokens.type === "DPoP" ? this.dpop : undefined;
+    if (dpop && !dpop.key(false)) return undefined;
     const tokens = await refreshTokens({ connect: this.d.connect, signal: AbortSignal.timeout(30_000) }, e.tokenEndpoint, client, e.tokens.refresh, e.resource, dpop);
     const next = { ...e, tokens };
     this.d.store.set(this.key, next);
