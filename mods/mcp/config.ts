@@ -7,7 +7,7 @@
 //                 oauth?: { clientId?, clientSecret?, scopes?, callbackPort?, clientMetadataUrl?,
 //                           grant?: "client_credentials" | "jwt_bearer" | "id_jag", privateKeyFile?,
 //                           assertionFile?, assertionEnv?, idp?: { issuer?, tokenEndpoint?, clientId?,
-//                           clientSecret?, idTokenFile?, idTokenEnv? } },
+//                           clientSecret?, idTokenFile?, idTokenEnv? }, dpop? },
 //                 elicitation?: "ask" | "defaults", raw, start, why?, approval }],
 //     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs, toolIndexTokens,
 //     sampling: "ask" | "allow" | "deny", roots: [absolute paths], logDir?, clientVersion }
@@ -145,5 +145,6 @@ function oauthOf(v: JsonValue | undefined): OAuthConfig | undefined {
     assertionFile: str(v.assertionFile),
     assertionEnv: str(v.assertionEnv),
     idp: isObject(v.idp) ? { issuer: str(v.idp.issuer), tokenEndpoint: str(v.idp.tokenEndpoint), clientId: str(v.idp.clientId), clientSecret: str(v.idp.clientSecret), idTokenFile: str(v.idp.idTokenFile), idTokenEnv: str(v.idp.idTokenEnv) } : undefined,
+    dpop: typeof v.dpop === "boolean" ? v.dpop : undefined,
   };
 }

@@ -11,29 +11,40 @@ import type { Duplex } from "node:stream";
 /** Opens the connection for a URL the way the host does (direct, or through its proxy). */
 export type Connector = (url: URL, signal: AbortSignal) => Promise<Socket>;
 
+/** What a request is (its method and URL), for authorization that signs each request (a DPoP
+ *  proof: oauth/dpop.ts). */
+export interface AuthTarget {
+  method: string;
+  url: URL;
+}
+
 /** Authorization for a remote server (OAuth: oauth/auth.ts): headers for each request, and
  *  what to do about a 401 or a 403 (`unauthorized` sees both: a 403 matters when its challenge
  *  asks for more scope). */
 export interface HttpAuth {
-  headers(): Promise<Record<string, string>>;
+  headers(target: AuthTarget): Promise<Record<string, string>>;
   /** Make `headers` answer better and say true to send the request again; false leaves the
    *  status as it is (an error). May throw an error that says what the person must do. */
-  unauthorized?(res: IncomingMessage, body: string): Promise<boolean>;
+  unauthorized?(res: IncomingMessage, body: string, target: AuthTarget): Promise<boolean>;
+  /** Every other answer, for what it tells (a new DPoP nonce). */
+  answered?(res: IncomingMessage, target: AuthTarget): void;
 }
 
-/** How often one request is sent again after `unauthorized` (a sign-in, then a step-up). */
+/** How often one request is sent again after `unauthorized` (a sign-in, then a step-up, a
+ *  server's DPoP nonce). */
 const AUTH_RETRIES = 3;
 
 /** One request with authorization: `send` is called with the auth headers, again after each
  *  401/403 the auth hook answers with true. */
-export async function authorized(auth: HttpAuth | undefined, send: (headers: Record<string, string>) => Promise<IncomingMessage>): Promise<IncomingMessage> {
-  let res = await send(auth ? await auth.headers() : {});
+export async function authorized(auth: HttpAuth | undefined, target: AuthTarget, send: (headers: Record<string, string>) => Promise<IncomingMessage>): Promise<IncomingMessage> {
+  let res = await send(auth ? await auth.headers(target) : {});
   for (let i = 0; auth?.unauthorized && i < AUTH_RETRIES && (res.statusCode === 401 || res.statusCode === 403); i++) {
     const status = res.statusCode;
     const text = await readBody(res, 64 * 1024).catch(() => ""); // the status is what counts
-    if (!(await auth.unauthorized(res, text))) throw new Error(`the server answered ${status}${text.trim() ? ` (${text.trim().slice(0, 200)})` : ""}`);
-    res = await send(await auth.headers());
+    if (!(await auth.unauthorized(res, text, target))) throw new Error(`the server answered ${status}${text.trim() ? ` (${text.trim().slice(0, 200)})` : ""}`);
+    res = await send(await auth.headers(target));
   }
+  auth?.answered?.(res, target);
   return res;
 }
 

@@ -32,7 +32,7 @@ export class LegacySseTransport implements Transport {
 
   async start(h: TransportHandlers): Promise<void> {
     const url = new URL(this.o.url);
-    const res = await authorized(this.o.auth, (auth) => this.signals.exchange({ method: "GET", url, headers: { ...this.o.headers, ...auth, accept: "text/event-stream" }, connect: this.o.connect }));
+    const res = await authorized(this.o.auth, { method: "GET", url }, (auth) => this.signals.exchange({ method: "GET", url, headers: { ...this.o.headers, ...auth, accept: "text/event-stream" }, connect: this.o.connect }));
     if ((res.statusCode ?? 0) !== 200 || contentType(res) !== "text/event-stream") throw await statusError(res, "GET (SSE stream)");
     this.res = res;
     if (!this.held) res.socket?.unref();
@@ -86,7 +86,7 @@ export class LegacySseTransport implements Transport {
     if (!this.endpoint) throw new Error("not connected");
     const endpoint = this.endpoint;
     const revision = postHeaders(m, o?.headers, this.protocolVersion);
-    const res = await authorized(this.o.auth, (auth) => this.signals.exchange({ method: "POST", url: endpoint, headers: { ...this.o.headers, ...auth, ...revision, "content-type": "application/json" }, body: JSON.stringify(m), connect: this.o.connect }));
+    const res = await authorized(this.o.auth, { method: "POST", url: endpoint }, (auth) => this.signals.exchange({ method: "POST", url: endpoint, headers: { ...this.o.headers, ...auth, ...revision, "content-type": "application/json" }, body: JSON.stringify(m), connect: this.o.connect }));
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw await statusError(res, `POST ${m.method ?? "response"}`);
     res.resume(); // the answer comes on the stream

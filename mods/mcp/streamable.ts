@@ -127,7 +127,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async request(method: "GET" | "POST", extra: Record<string, string>, body?: string): Promise<IncomingMessage> {
-    return authorized(this.o.auth, (auth) => this.signals.exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, connect: this.o.connect }));
+    return authorized(this.o.auth, { method, url: this.url }, (auth) => this.signals.exchange({ method, url: this.url, headers: this.headers({ ...auth, ...extra }), body, connect: this.o.connect }));
   }
 
   /** Read an SSE response. `owed`: the id of our request whose answer this stream carries; if

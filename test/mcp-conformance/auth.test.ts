@@ -15,7 +15,7 @@ import { NODE22, SUITES, runScenario as run, type Suite } from "./run.mjs";
 
 const suites = SUITES;
 
-/** Every auth scenario of each version deepcode implements (not listed: the DPoP extension). */
+/** Every auth scenario of each version deepcode implements, the extensions included. */
 const ALL: Record<Suite, string[]> = {
   old: [
     "metadata-default", "metadata-var1", "metadata-var2", "metadata-var3", "basic-cimd", "scope-from-www-authenticate", "scope-from-scopes-supported",
@@ -28,7 +28,7 @@ const ALL: Record<Suite, string[]> = {
     "scope-omitted-when-undefined", "scope-step-up", "scope-retry-limit", "token-endpoint-auth-basic", "token-endpoint-auth-post", "token-endpoint-auth-none",
     "pre-registration", "2025-03-26-oauth-metadata-backcompat", "2025-03-26-oauth-endpoint-fallback", "resource-mismatch", "offline-access-scope", "offline-access-not-supported",
     "authorization-server-migration", "iss-supported", "iss-not-advertised", "iss-supported-missing", "iss-wrong-issuer", "iss-unexpected", "iss-normalized", "metadata-issuer-mismatch",
-    "client-credentials-basic", "client-credentials-jwt", "enterprise-managed-authorization", "wif-jwt-bearer",
+    "client-credentials-basic", "client-credentials-jwt", "enterprise-managed-authorization", "wif-jwt-bearer", "dpop", "dpop-nonce",
   ],
 };
 
@@ -36,10 +36,10 @@ const ALL: Record<Suite, string[]> = {
  *  the rest have their own tests in test/mcp-oauth/): a configured client, a step-up that
  *  signs in twice, an issuer that must be compared as a string, a server that moves to another
  *  authorization server, a machine client signing its own assertion, an enterprise ID token
- *  exchanged for an ID-JAG. */
+ *  exchanged for an ID-JAG, DPoP-bound tokens with both servers' nonces. */
 const SLICE: Record<Suite, string[]> = {
   old: ["pre-registration"],
-  next: ["scope-step-up", "iss-normalized", "authorization-server-migration", "client-credentials-jwt", "enterprise-managed-authorization"],
+  next: ["scope-step-up", "iss-normalized", "authorization-server-migration", "client-credentials-jwt", "enterprise-managed-authorization", "dpop-nonce"],
 };
 
 function problem(): string | undefined {

@@ -6,12 +6,17 @@
 // nothing ever waits for a browser nobody asked for. Scopes: the challenge's, else the resource
 // metadata's `scopes_supported`, joined with every scope asked for before (a step-up keeps what
 // was granted) and `offline_access` where the authorization server lists it (for a refresh
-// token); the configured `oauth.scopes` always.
+// token); the configured `oauth.scopes` always. DPoP (oauth/dpop.ts): where the authorization
+// server offers it (or `oauth.dpop` says so) the tokens are bound to the server's key, and every
+// request carries `Authorization: DPoP …` and a fresh proof; a `use_dpop_nonce` refusal with a
+// new nonce is answered by one retry with it.
 
 import type { IncomingMessage } from "node:http";
-import type { Connector, HttpAuth } from "../http.js";
-import { insufficientScope, parseChallenge, type Challenge } from "./challenge.js";
-import { discoverAuthServer, discoverResource, type Resource } from "./discovery.js";
+import { dirname } from "node:path";
+import type { AuthTarget, Connector, HttpAuth } from "../http.js";
+import { dpopError, insufficientScope, parseChallenge, type Challenge } from "./challenge.js";
+import { discoverAuthServer, discoverResource, type AuthServer, type Resource } from "./discovery.js";
+import { Dpop, DPOP_ALG } from "./dpop.js";
 import { authorizationRequest, checkIssuer, clientFor, exchangeCode, refreshTokens, type OAuthConfig } from "./flow.js";
 import { listenCallback } from "./callback.js";
 import { openBrowser } from "./browser.js";
@@ -59,9 +64,11 @@ export class OAuth implements HttpAuth {
   private grants: number[] = [];
   /** Whether the server asked for authorization during the current sign-in. */
   asked = false;
+  private readonly dpop: Dpop;
 
   constructor(private readonly d: OAuthDeps) {
     this.key = SignInStore.key(d.name, d.url);
+    this.dpop = new Dpop(Dpop.fileFor(dirname(d.store.file), this.key));
   }
 
   private get web() {
@@ -77,6 +84,8 @@ export class OAuth implements HttpAuth {
   begin(person: Person): void {
     const e = this.d.store.get(this.key);
     if (e.tokens) this.d.store.set(this.key, { ...e, tokens: undefined });
+    // A new sign-in binds its tokens to a new DPoP key.
+    this.dpop.forget();
     this.person = person;
     this.authorizations = 0;
     this.asked = false;
@@ -88,13 +97,20 @@ export class OAuth implements HttpAuth {
 
   /** Forget the tokens and the registration; true when there was a sign-in. */
   logout(): boolean {
+    this.dpop.forget();
     return this.d.store.remove(this.key);
   }
 
-  async headers(): Promise<Record<string, string>> {
+  async headers(target: AuthTarget): Promise<Record<string, string>> {
     let e = this.d.store.get(this.key);
     const t = e.tokens;
     if (!t) return {};
+    if (t.type === "DPoP" && !this.dpop.key(false)) {
+      // The key the tokens are bound to is gone: they are useless (a refresh too), so they go.
+      this.d.log(`the DPoP key of this sign-in (${this.dpop.file}) is gone: the token cannot be used`);
+      this.d.store.set(this.key, { ...e, tokens: undefined });
+      return {};
+    }
     const margin = Math.min(EXPIRY_MARGIN_MS, t.expiresAt !== undefined && t.issuedAt !== undefined ? (t.expiresAt - t.issuedAt) / 4 : EXPIRY_MARGIN_MS);
     if (t.expiresAt !== undefined && t.expiresAt - margin < Date.now() && t.refresh) {
       e = (await this.refresh(e).catch((err: unknown) => {
@@ -102,11 +118,22 @@ export class OAuth implements HttpAuth {
         return undefined;
       })) ?? e;
     }
-    return e.tokens ? { authorization: `Bearer ${e.tokens.access}` } : {};
+    if (!e.tokens) return {};
+    if (e.tokens.type !== "DPoP") return { authorization: `Bearer ${e.tokens.access}` };
+    return { authorization: `DPoP ${e.tokens.access}`, dpop: this.dpop.proof(target, e.tokens.access) };
   }
 
-  async unauthorized(res: IncomingMessage): Promise<boolean> {
+  answered(res: IncomingMessage, target: AuthTarget): void {
+    if (this.d.store.get(this.key).tokens?.type === "DPoP") this.dpop.noteNonce(target.url, res.headers);
+  }
+
+  async unauthorized(res: IncomingMessage, _body: string, target: AuthTarget): Promise<boolean> {
     const header = res.headers["www-authenticate"];
+    if (dpopError(header) === "use_dpop_nonce" && this.d.store.get(this.key).tokens?.type === "DPoP") {
+      // RFC 9449 §9: the resource server wants a nonce in the proof: one retry with a new one.
+      if (this.dpop.noteNonce(target.url, res.headers)) return true;
+      throw new Error("the server asks for a DPoP nonce but gives none that deepcode has not sent already");
+    }
     const stepUp = res.statusCode === 403 && insufficientScope(header);
     if (res.statusCode === 403 && !stepUp) return false;
     const ch = parseChallenge(header);
@@ -164,9 +191,9 @@ export class OAuth implements HttpAuth {
       person.say(`Sign in to the MCP server ${this.d.name}${opened ? " in the browser that just opened" : ""}; if no browser opens, open this URL:\n${req.url.href}\nWaiting for the answer on ${callback.redirectUri} (Ctrl-C cancels)…`);
       const got = await answer;
       checkIssuer(as, got.iss);
-      const tokens = await exchangeCode(web, as.tokenEndpoint, client, got.code, req.verifier, callback.redirectUri, resource.resource);
+      const tokens = await exchangeCode(web, as.tokenEndpoint, client, got.code, req.verifier, callback.redirectUri, resource.resource, this.dpopFor(as));
       this.d.store.set(this.key, { ...this.d.store.get(this.key), tokens, scopes, wanted: undefined });
-      this.d.log(`signed in with ${as.issuer}${scopes.length ? ` (scope ${scopes.join(" ")})` : ""}`);
+      this.d.log(`signed in with ${as.issuer}${scopes.length ? ` (scope ${scopes.join(" ")})` : ""}${tokens.type === "DPoP" ? " (a DPoP-bound token)" : ""}`);
     } finally {
       callback.close();
     }
@@ -181,7 +208,7 @@ export class OAuth implements HttpAuth {
     if (this.grants.length >= MAX_AUTHORIZATIONS) throw new Error(`the server still refuses after ${MAX_AUTHORIZATIONS} ${grant} tokens in a minute; giving up`);
     const web = { connect: this.d.connect, signal: AbortSignal.timeout(30_000) };
     const as = await discoverAuthServer(web, resource);
-    const tokens = await machineGrant(web, as, this.d.config!, scopes, resource.resource, this.d.name);
+    const tokens = await machineGrant(web, as, this.d.config!, scopes, resource.resource, this.d.name, this.dpopFor(as));
     // Counted once granted: a grant that failed says why itself, every time it is tried.
     this.grants.push(now);
     this.d.store.set(this.key, { ...e, issuer: as.issuer, tokens, scopes, resource: resource.resource, tokenEndpoint: as.tokenEndpoint, wanted: undefined });
@@ -189,11 +216,25 @@ export class OAuth implements HttpAuth {
     return true;
   }
 
+  /** Whether to ask this authorization server for DPoP-bound tokens: as `oauth.dpop` says
+   *  when set, else where its metadata lists ES256 (the algorithm deepcode signs proofs with). */
+  private dpopFor(as: AuthServer): Dpop | undefined {
+    const want = this.d.config?.dpop;
+    if (want !== undefined) return want ? this.dpop : undefined;
+    if (!as.dpopAlgs?.length) return undefined;
+    if (as.dpopAlgs.includes(DPOP_ALG)) return this.dpop;
+    this.d.log(`the authorization server takes DPoP proofs in ${as.dpopAlgs.join(", ")} only, not ${DPOP_ALG}: asking for a Bearer token`);
+    return undefined;
+  }
+
   private async refresh(e: SignIn): Promise<SignIn | undefined> {
     if (!e.tokens?.refresh || !e.tokenEndpoint) return undefined;
     if (!e.client) return undefined;
     const client = e.client.registered ? e.client : { ...e.client, secret: this.d.config?.clientSecret };
-    const tokens = await refreshTokens({ connect: this.d.connect, signal: AbortSignal.timeout(30_000) }, e.tokenEndpoint, client, e.tokens.refresh, e.resource);
+    // A DPoP-bound refresh token is bound to the same key (RFC 9449 §5).
+    const dpop = e.tokens.type === "DPoP" ? this.dpop : undefined;
+    if (dpop && !dpop.key(false)) return undefined;
+    const tokens = await refreshTokens({ connect: this.d.connect, signal: AbortSignal.timeout(30_000) }, e.tokenEndpoint, client, e.tokens.refresh, e.resource, dpop);
     const next = { ...e, tokens };
     this.d.store.set(this.key, next);
     this.refreshed = tokens.access;

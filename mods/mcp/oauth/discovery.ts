@@ -32,6 +32,8 @@ export interface AuthServer {
   /** RFC 9207: the authorization response carries `iss`. */
   issSupported: boolean;
   clientIdMetadataDocuments: boolean;
+  /** RFC 9449 §5.1: the algorithms it accepts DPoP proofs in (it offers DPoP-bound tokens). */
+  dpopAlgs?: string[];
 }
 
 /** The canonical URI of an MCP server (RFC 8707 §2): no fragment, lower-case scheme and host. */
@@ -143,6 +145,7 @@ function readMetadata(doc: JsonDoc, issuer: string, where: string, legacy: boole
     authMethods: strings(doc.token_endpoint_auth_methods_supported),
     issSupported: doc.authorization_response_iss_parameter_supported === true,
     clientIdMetadataDocuments: doc.client_id_metadata_document_supported === true,
+    dpopAlgs: strings(doc.dpop_signing_alg_values_supported),
   };
 }
 

@@ -7,7 +7,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AuthServer } from "./discovery.js";
 import type { AuthMethod, StoredClient, StoredTokens } from "./store.js";
-import { oauthError, postForm, postJson, type WebAnswer, type Web } from "./web.js";
+import { oauthError, postJson, type WebAnswer, type Web } from "./web.js";
+import { postToken, tokenType, type Dpop } from "./dpop.js";
 
 export interface OAuthConfig {
   clientId?: string;
@@ -28,6 +29,9 @@ export interface OAuthConfig {
   assertionEnv?: string;
   /** "id_jag": the enterprise identity provider that exchanges the person's ID token. */
   idp?: IdpConfig;
+  /** DPoP-bound tokens (oauth/dpop.ts): true always, false never; unset: where the
+   *  authorization server lists ES256 in `dpop_signing_alg_values_supported`. */
+  dpop?: boolean;
 }
 
 export type MachineGrant = "client_credentials" | "jwt_bearer" | "id_jag";
@@ -131,26 +135,27 @@ function clientAuth(client: StoredClient, form: Record<string, string | undefine
   return {};
 }
 
-export async function exchangeCode(w: Web, tokenEndpoint: string, client: StoredClient, code: string, verifier: string, redirectUri: string, resource: string): Promise<StoredTokens> {
+/** `dpop`: ask for a DPoP-bound token (a proof on the request, oauth/dpop.ts). */
+export async function exchangeCode(w: Web, tokenEndpoint: string, client: StoredClient, code: string, verifier: string, redirectUri: string, resource: string, dpop?: Dpop): Promise<StoredTokens> {
   const form: Record<string, string | undefined> = { grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: verifier, resource };
   const headers = clientAuth(client, form);
-  return tokensOf(await postForm(w, new URL(tokenEndpoint), form, headers), "exchanging the sign-in code for a token failed");
+  return tokensOf(await postToken(w, new URL(tokenEndpoint), form, headers, dpop), "exchanging the sign-in code for a token failed", dpop !== undefined);
 }
 
-export async function refreshTokens(w: Web, tokenEndpoint: string, client: StoredClient, refresh: string, resource: string | undefined): Promise<StoredTokens> {
+export async function refreshTokens(w: Web, tokenEndpoint: string, client: StoredClient, refresh: string, resource: string | undefined, dpop?: Dpop): Promise<StoredTokens> {
   const form: Record<string, string | undefined> = { grant_type: "refresh_token", refresh_token: refresh, resource };
   const headers = clientAuth(client, form);
-  const t = await tokensOf(await postForm(w, new URL(tokenEndpoint), form, headers), "refreshing the token failed");
+  const t = await tokensOf(await postToken(w, new URL(tokenEndpoint), form, headers, dpop), "refreshing the token failed", dpop !== undefined);
   return { ...t, refresh: t.refresh ?? refresh };
 }
 
-function tokensOf(a: WebAnswer, what: string): StoredTokens {
+function tokensOf(a: WebAnswer, what: string, proofSent: boolean): StoredTokens {
   if (a.status !== 200 || !a.json || typeof a.json.access_token !== "string") throw oauthError(a, what);
-  const type = typeof a.json.token_type === "string" ? a.json.token_type : "Bearer";
-  if (type.toLowerCase() !== "bearer") throw new Error(`${what}: the token is of type ${type}, and deepcode sends Bearer tokens only`);
+  const type = tokenType(a.json.token_type, proofSent, what);
   const expires = typeof a.json.expires_in === "number" && a.json.expires_in > 0 ? Date.now() + a.json.expires_in * 1000 : undefined;
   return {
     access: a.json.access_token,
+    ...(type === "DPoP" ? { type } : {}),
     refresh: typeof a.json.refresh_token === "string" ? a.json.refresh_token : undefined,
     expiresAt: expires,
     issuedAt: Date.now(),

@@ -14,6 +14,7 @@ import type { AuthServer } from "./discovery.js";
 import type { OAuthConfig } from "./flow.js";
 import { jwtBearerGrant, readCredential } from "./jwt-bearer.js";
 import { clientCredentials } from "./machine.js";
+import type { Dpop } from "./dpop.js";
 import type { StoredTokens } from "./store.js";
 import { requestIdJag } from "./token-exchange.js";
 import type { Web } from "./web.js";
@@ -21,8 +22,8 @@ import type { Web } from "./web.js";
 /** Refusals by server name, with a digest of the token that was refused. */
 const refusals = new Map<string, { digest: string; error: Error }>();
 
-export async function machineGrant(w: Web, as: AuthServer, cfg: OAuthConfig, scopes: string[], resource: string, server: string): Promise<StoredTokens> {
-  if (cfg.grant === "client_credentials") return clientCredentials(w, as, cfg, scopes, resource);
+export async function machineGrant(w: Web, as: AuthServer, cfg: OAuthConfig, scopes: string[], resource: string, server: string, dpop?: Dpop): Promise<StoredTokens> {
+  if (cfg.grant === "client_credentials") return clientCredentials(w, as, cfg, scopes, resource, dpop);
   if (cfg.grant === "jwt_bearer") {
     const assertion = readCredential(server, { what: "workload token", keys: `"assertionFile" or "assertionEnv"`, file: cfg.assertionFile, env: cfg.assertionEnv });
     return once(server, assertion, () => jwtBearerGrant(w, as, cfg, assertion, scopes, resource, `MCP server ${server}: the authorization server ${as.issuer} did not accept the workload token (jwt-bearer grant)`));

@@ -9,14 +9,15 @@ import { readRegularFileSync } from "../../../src/lib/regular-file.js";
 import type { AuthServer } from "./discovery.js";
 import { base64url, type OAuthConfig } from "./flow.js";
 import type { StoredTokens } from "./store.js";
-import { oauthError, postForm, type Web, type WebAnswer } from "./web.js";
+import { oauthError, type Web, type WebAnswer } from "./web.js";
+import { postToken, tokenType, type Dpop } from "./dpop.js";
 
-export async function clientCredentials(w: Web, as: AuthServer, cfg: OAuthConfig, scopes: string[], resource: string): Promise<StoredTokens> {
+export async function clientCredentials(w: Web, as: AuthServer, cfg: OAuthConfig, scopes: string[], resource: string, dpop?: Dpop): Promise<StoredTokens> {
   if (!cfg.clientId) throw new Error(`"oauth": { "grant": "client_credentials" } needs a "clientId"`);
   if (!cfg.privateKeyFile && cfg.clientSecret === undefined) throw new Error(`"oauth": { "grant": "client_credentials" } needs a "clientSecret" or a "privateKeyFile"`);
   const form: Record<string, string | undefined> = { grant_type: "client_credentials", resource, scope: scopes.length ? scopes.join(" ") : undefined };
   const headers = clientAuthentication(as, cfg, form);
-  return machineTokens(await postForm(w, new URL(as.tokenEndpoint), form, headers), "asking for a client-credentials token failed");
+  return machineTokens(await postToken(w, new URL(as.tokenEndpoint), form, headers, dpop), "asking for a client-credentials token failed", dpop !== undefined);
 }
 
 /** A configured client's authentication at a token endpoint (also the other machine grants',
@@ -40,11 +41,12 @@ export function clientAuthentication(as: Pick<AuthServer, "issuer" | "authMethod
 }
 
 /** A machine grant's token answer: an access token, its lifetime and scope (no refresh token
- *  is kept: the grant is simply made again). */
-export function machineTokens(a: WebAnswer, what: string): StoredTokens {
+ *  is kept: the grant is simply made again); DPoP-bound only where a proof was sent. */
+export function machineTokens(a: WebAnswer, what: string, proofSent = false): StoredTokens {
   if (a.status !== 200 || !a.json || typeof a.json.access_token !== "string") throw oauthError(a, what);
+  const type = tokenType(a.json.token_type, proofSent, what);
   const expires = typeof a.json.expires_in === "number" && a.json.expires_in > 0 ? a.json.expires_in * 1000 : undefined;
-  return { access: a.json.access_token, expiresAt: expires ? Date.now() + expires : undefined, issuedAt: Date.now(), scope: typeof a.json.scope === "string" ? a.json.scope : undefined };
+  return { access: a.json.access_token, ...(type === "DPoP" ? { type } : {}), expiresAt: expires ? Date.now() + expires : undefined, issuedAt: Date.now(), scope: typeof a.json.scope === "string" ? a.json.scope : undefined };
 }
 
 function assertion(clientId: string, audience: string, keyFile: string): string {

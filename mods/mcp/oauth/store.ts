@@ -23,6 +23,8 @@ export interface StoredClient {
 
 export interface StoredTokens {
   access: string;
+  /** "DPoP": bound to the server's DPoP key (oauth/dpop.ts); otherwise a Bearer token. */
+  type?: "DPoP";
   refresh?: string;
   /** Epoch milliseconds. */
   expiresAt?: number;
