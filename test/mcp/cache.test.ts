@@ -47,8 +47,10 @@ describe("MCP servers never change the cached prefix", () => {
     const toolsFile = join(dir, "tools.json");
     writeFileSync(toolsFile, JSON.stringify([echo]));
     let config: Record<string, JsonValue> = {
-      servers: [server("early", { DELAY_MS: "300", TOOLS_FILE: toolsFile }), server("late", { DELAY_MS: "1500" })],
-      firstRequestWaitMs: 700,
+      // `early` answers after a short delay, well inside the first request's wait (generous for
+      // a loaded machine); `late` only once the test says so, after the first turn.
+      servers: [server("early", { DELAY_MS: "300", TOOLS_FILE: toolsFile }), server("late", { INIT_WAIT_FILE: join(dir, "late-go") })],
+      firstRequestWaitMs: 15_000,
       roots: [dir],
     };
     const queue: Reply[] = [
@@ -87,6 +89,7 @@ describe("MCP servers never change the cached prefix", () => {
     expect(tools(first).some((n) => n.startsWith("mcp__late__"))).toBe(false);
 
     // Turn 2: early's list changes; the new tool comes through UseTool and a tail note.
+    writeFileSync(join(dir, "late-go"), "");
     writeFileSync(toolsFile, JSON.stringify([echo, extra]));
     const early = () => h!.options.registry.get("mcp__early__extra");
     process.kill(Number(/scripted server (\d+) up/.exec(await pidOf(h, "early"))![1]), "SIGUSR1");
@@ -97,9 +100,15 @@ describe("MCP servers never change the cached prefix", () => {
     expect(JSON.stringify(bodies2[bodies2.length - 1].messages)).toContain("mcp__early__extra");
 
     // Turn 3: early crashes and is reconnected with backoff; its tool works again.
-    process.kill(Number(/scripted server (\d+) up/.exec(await pidOf(h, "early"))![1]), "SIGTERM");
-    await new Promise((r) => setTimeout(r, 200));
-    await until(() => serverState(h!, "early") === "connected");
+    const crashed = Number(/scripted server (\d+) up/.exec(await pidOf(h, "early"))![1]);
+    process.kill(crashed, "SIGTERM");
+    // Connected again means a new process of it (never the old one, not yet seen gone): the
+    // last of its start lines /mcp shows.
+    for (const end = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 25))) {
+      const now = [...(await pidOf(h, "early")).matchAll(/scripted server (\d+) up/g)].pop()?.[1];
+      if (now !== undefined && Number(now) !== crashed && serverState(h, "early") === "connected") break;
+      if (Date.now() > end) throw new Error("early was not reconnected");
+    }
     const t3 = await h.turn("third");
     expect(notices(t3).join("\n")).toMatch(/MCP server early stopped/);
     expect(results(t3)[0].content).toBe('echo: {"text":"after the crash"}');
