@@ -198,7 +198,9 @@ export function makeFixture(): Fixture {
         cwd: box.root,
         env: { PATH: `${stubs}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: box.home, LANG: "C", GIT_CONFIG_NOSYSTEM: "1", npm_config_update_notifier: "false", npm_config_cache: join(top, "npm-cache") },
         input: "",
-        timeout: 5000,
+        // No line of the corpus waits for anything (the slowest, npm and python, take 1–4 s on a
+        // loaded machine): the limit only stops a wrong line, never a slow machine.
+        timeout: 60_000,
         encoding: "utf8",
       });
       const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;

@@ -77,12 +77,14 @@ describe.skipIf(!haveBash)("the adversarial corpus, run by real bash", () => {
   const decideIn = (box: { root: string; home: string }, allow: string[], line: string) =>
     decide({ tool: "Bash", input: { command: line }, readOnly: false }, rulesOf({ project: { allow, deny: CORPUS_DENY } }), { root: box.root, home: box.home, cwd: box.root });
 
-  it("holds at least 200 lines in families; every allowed one does only what its rules name", () => {
-    const escapes: string[] = [];
-    let tried = 0;
-    let stopped = 0;
-    let harmful = 0;
-    for (const family of FAMILIES) {
+  // One test per family (each a few seconds; the whole corpus is minutes on a loaded machine),
+  // then the corpus's size and teeth over all of them.
+  let tried = 0;
+  let harmful = 0;
+  let stopped = 0;
+  for (const family of FAMILIES) {
+    it(`family ${family.name}: every allowed line does only what its rules name`, () => {
+      const escapes: string[] = [];
       for (const line of family.lines) {
         tried++;
         const box = fixture.fresh();
@@ -90,14 +92,18 @@ describe.skipIf(!haveBash)("the adversarial corpus, run by real bash", () => {
         const { harm } = fixture.run(box, line, family.projectMayChange === true);
         if (harm.length > 0) harmful++;
         if (d.decision !== "allow") stopped++;
-        else if (harm.length > 0) escapes.push(`[${family.name}] ${JSON.stringify(line)} was allowed (${d.reason}) and ${harm.join("; ")}`);
+        else if (harm.length > 0) escapes.push(`${JSON.stringify(line)} was allowed (${d.reason}) and ${harm.join("; ")}`);
       }
-    }
+      expect(escapes).toEqual([]);
+    });
+  }
+
+  it("holds at least 200 lines in families, and most of them do harm when run without the gate", () => {
     console.log(`adversarial corpus: ${tried} lines tried, ${stopped} stopped (asked or denied), ${tried - stopped} allowed and harmless; ${harmful} do harm when run without the gate`);
-    expect(escapes).toEqual([]);
+    expect(tried).toBe(FAMILIES.reduce((n, f) => n + f.lines.length, 0));
     expect(tried).toBeGreaterThanOrEqual(200);
     expect(harmful).toBeGreaterThan(tried / 2);
-  }, 300_000);
+  });
 
   it("allows the controls without a prompt, and they run for real", () => {
     const failures: string[] = [];
