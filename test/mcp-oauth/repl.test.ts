@@ -28,8 +28,10 @@ describe.skipIf(!TMUX_AVAILABLE)("signing in to a remote MCP server from the REP
         env.env.BROWSER = BROWSER;
       },
     });
-    // The server connects in the background: ask /mcp until it has been challenged.
-    for (let i = 0; i < 20 && !/needs sign-in \(deepcode mcp login remote\)/.test(t.screen()); i++) {
+    // The server connects in the background: ask /mcp until it has been challenged (each ask
+    // waits for its answer; a loaded machine may take many asks, so the bound is time, generous).
+    const end = Date.now() + 150_000;
+    for (let i = 0; Date.now() < end && !/needs sign-in \(deepcode mcp login remote\)/.test(t.screen()); i++) {
       t.type("/mcp");
       t.press("Enter");
       await t.waitFor((s) => (s.match(/MCP servers \(1\)/g) ?? []).length > i);
