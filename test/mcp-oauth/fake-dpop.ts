@@ -10,6 +10,7 @@
 // refresh token was issued to) and client_credentials (client "machine", secret "s3cret").
 
 import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type JsonWebKey } from "node:crypto";
+import { whoamiAnswer } from "./fake-oauth.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 
 export interface DpopFakeOptions {
@@ -175,18 +176,9 @@ export async function startDpopFake(o: DpopFakeOptions = {}): Promise<DpopFake> 
         if (typeof p === "string") return refuse(p, "invalid_dpop_proof");
         f.accepted.push(p);
         if (req.method !== "POST") return json(res, 405, {});
-        const m = JSON.parse(body) as { id?: number; method: string };
-        if (m.id === undefined) return res.writeHead(202).end();
-        const result =
-          m.method === "initialize"
-            ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "fake-dpop", version: "1.0.0" } }
-            : m.method === "tools/list"
-              ? { tools: [{ name: "whoami", description: "Says who you are.", inputSchema: { type: "object", properties: {} } }] }
-              : m.method === "tools/call"
-                ? { content: [{ type: "text", text: `your key is ${p.jkt}` }] }
-                : undefined;
-        if (!result) return json(res, 200, { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no such method" } });
-        return json(res, 200, { jsonrpc: "2.0", id: m.id, result });
+        const answer = whoamiAnswer(body, "fake-dpop", `your key is ${p.jkt}`);
+        if (!answer) return res.writeHead(202).end();
+        return json(res, 200, answer);
       }
       json(res, 404, { error: "not_found" });
     });

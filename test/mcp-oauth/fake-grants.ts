@@ -11,6 +11,7 @@
 // Everything is recorded; a refusal is recorded with why.
 
 import { generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from "node:crypto";
+import { whoamiAnswer } from "./fake-oauth.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 
 export const MCP_CLIENT = { id: "mcp-client-7", secret: "mcp-secret-Zq81" };
@@ -133,18 +134,9 @@ export async function startGrantsFake(): Promise<GrantsFake> {
     const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
     if (!tokens.has(token)) return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
     if (req.method !== "POST") return json(res, 405, {});
-    const m = JSON.parse(body) as { id?: number; method: string };
-    if (m.id === undefined) return void res.writeHead(202).end();
-    const result =
-      m.method === "initialize"
-        ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "fake-enterprise", version: "1.0.0" } }
-        : m.method === "tools/list"
-          ? { tools: [{ name: "whoami", description: "Says who you are.", inputSchema: { type: "object", properties: {} } }] }
-          : m.method === "tools/call"
-            ? { content: [{ type: "text", text: `you hold a token that ends in ${token.slice(-4)}` }] }
-            : undefined;
-    if (!result) return json(res, 200, { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no such method" } });
-    json(res, 200, { jsonrpc: "2.0", id: m.id, result });
+    const answer = whoamiAnswer(body, "fake-enterprise", `you hold a token that ends in ${token.slice(-4)}`);
+    if (!answer) return void res.writeHead(202).end();
+    json(res, 200, answer);
   };
 
   const server: Server = createServer((req, res) => {

@@ -134,18 +134,9 @@ export async function startFake(o: FakeOptions = {}): Promise<Fake> {
           return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer ${params.join(", ")}` });
         }
         if (req.method !== "POST") return json(res, 405, {});
-        const m = JSON.parse(body) as { id?: number; method: string; params?: { name?: string } };
-        if (m.id === undefined) return res.writeHead(202).end();
-        const result =
-          m.method === "initialize"
-            ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "fake-protected", version: "1.0.0" } }
-            : m.method === "tools/list"
-              ? { tools: [{ name: "whoami", description: "Says who you are.", inputSchema: { type: "object", properties: {} } }] }
-              : m.method === "tools/call"
-                ? { content: [{ type: "text", text: `you hold a token that ends in ${token.slice(-4)}` }] }
-                : undefined;
-        if (!result) return json(res, 200, { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no such method" } });
-        return json(res, 200, { jsonrpc: "2.0", id: m.id, result });
+        const answer = whoamiAnswer(body, "fake-protected", `you hold a token that ends in ${token.slice(-4)}`);
+        if (!answer) return res.writeHead(202).end();
+        return json(res, 200, answer);
       }
       json(res, 404, { error: "not_found" });
     });
@@ -160,4 +151,20 @@ export async function startFake(o: FakeOptions = {}): Promise<Fake> {
       server.close(() => r());
     });
   return f;
+}
+
+/** The protected MCP server's JSON-RPC answer to a request body (every fake here offers one
+ *  tool, `whoami`, which says `said`); undefined for a notification. */
+export function whoamiAnswer(body: string, server: string, said: string): Record<string, unknown> | undefined {
+  const m = JSON.parse(body) as { id?: number; method: string };
+  if (m.id === undefined) return undefined;
+  const result =
+    m.method === "initialize"
+      ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: server, version: "1.0.0" } }
+      : m.method === "tools/list"
+        ? { tools: [{ name: "whoami", description: "Says who you are.", inputSchema: { type: "object", properties: {} } }] }
+        : m.method === "tools/call"
+          ? { content: [{ type: "text", text: said }] }
+          : undefined;
+  return result ? { jsonrpc: "2.0", id: m.id, result } : { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no such method" } };
 }
