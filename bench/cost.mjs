@@ -123,7 +123,9 @@ export async function estimateRun(spec, at = offPeakToday()) {
     // Every request the simulator billed, in order, with whether it was a compaction digest.
     const billed = sim.requests.filter((r) => r.usage).map((r, k) => ({ usd: costOf(r.usage, "deepseek-flash", at).usd, digest: model.replies[k].digest }));
     const billedUsd = billed.reduce((a, r) => a + r.usd, 0);
-    return { turns, warnings, billed, billedUsd, ledgerUsd: ledger.reduce((a, r) => a + r.usd, 0), ledgerLines: ledger.length };
+    // When each line says it was billed (the run's fixed clock, a subagent's lines included).
+    const times = [...new Set(ledger.map((r) => r.time))];
+    return { turns, warnings, billed, billedUsd, ledgerUsd: ledger.reduce((a, r) => a + r.usd, 0), ledgerLines: ledger.length, times };
   } finally {
     await sim.close();
     rmSync(root, { recursive: true, force: true });

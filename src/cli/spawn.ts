@@ -108,6 +108,7 @@ export class Spawner {
       profile,
       appendSystemPrompt: undefined,
       maxSteps: e.maxTurns ?? base.maxSteps,
+      now: parent.clock ?? base.now,
       agent: { identity, system: e.system },
     });
     this.children.set(child.sessionId, { engine: child, agents: e.agents });

@@ -21,6 +21,7 @@ interface Run {
   billed: Array<{ usd: number; digest: boolean }>;
   billedUsd: number;
   ledgerLines: number;
+  times: string[];
 }
 interface Spec {
   id: string;
@@ -74,6 +75,9 @@ describe("the cost benchmark's estimate run (fast sessions)", () => {
       expect(t.high).toBeGreaterThanOrEqual(t.low);
     }
     expect(run.ledgerLines).toBe(run.billed.length);
+    // Subagents run on their parent's clock (a fixed one here, off-peak): priced as billed at
+    // any hour the suite runs, peak hours included (they ran on the real clock before).
+    expect(run.times).toEqual([AT.toISOString()]);
     expect(run.turns.reduce((a, t) => a + t.actual, 0)).toBeCloseTo(run.billedUsd, 10);
   });
 });

@@ -64,6 +64,11 @@ export class Engine {
   get identity(): AgentIdentity | undefined {
     return this.opts.agent?.identity;
   }
+  /** The clock the session runs on when it is not the real one (a benchmark's fixed clock):
+   *  its subagents run on it too, so their requests are priced at the session's time. */
+  get clock(): (() => Date) | undefined {
+    return this.opts.now;
+  }
   /** `{ agent }` for a subagent's events, nothing for the main agent's. */
   private get who(): { agent?: AgentIdentity } {
     return this.opts.agent ? { agent: this.opts.agent.identity } : {};
