@@ -2,7 +2,7 @@
 // the login prints the URL, opens the "browser" ($BROWSER: fixtures/browser.mjs, which follows
 // the authorization server's redirect to the loopback callback) and connects.
 import { afterEach, describe, expect, it } from "vitest";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TMUX_AVAILABLE } from "../helpers/tmux.js";
@@ -36,7 +36,9 @@ describe.skipIf(!TMUX_AVAILABLE)("signing in to a remote MCP server from the REP
       t.press("Enter");
       await t.waitFor((s) => (s.match(/MCP servers \(1\)/g) ?? []).length > i);
     }
-    expect(t.screen()).toMatch(/remote\s+needs sign-in \(deepcode mcp login remote\)/);
+    // Failing, it says what the server's connection did (the mcp log) and what the fake saw.
+    const said = `the MCP log:\n${mcpLogs(repl.env.home)}\nthe server saw: ${f.requests.map((r) => `${r.method} ${r.path}`).join(", ") || "nothing"}`;
+    expect(t.screen(), said).toMatch(/remote\s+needs sign-in \(deepcode mcp login remote\)/);
     expect(f.authorizations).toEqual([]);
     t.type("/mcp login remote");
     t.press("Enter");
@@ -46,3 +48,8 @@ describe.skipIf(!TMUX_AVAILABLE)("signing in to a remote MCP server from the REP
     expect(f.refused).toEqual([]);
   });
 });
+
+function mcpLogs(home: string): string {
+  const files = readdirSync(home, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".mcp.log"));
+  return files.map((f) => `${f}:\n${readFileSync(join(home, f), "utf8")}`).join("\n") || "(none under the home)";
+}
