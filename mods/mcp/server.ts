@@ -70,6 +70,8 @@ export class Server {
   private readonly leftOut = new Set<string>();
   private attempt = 0;
   private firstTries = 0;
+  /** When connecting began (its first attempt). */
+  private since?: number;
   private stopped = false;
   /** Aborts the connection attempt under way (stop() never waits for a server still connecting). */
   private attemptCtl?: AbortController;
@@ -125,6 +127,7 @@ export class Server {
     if (this.timer) clearTimeout(this.timer);
     this.attemptCtl?.abort(); // an attempt still under way (or waiting to try again) gives way
     this.firstTries = 0;
+    this.since = Date.now();
     this.ready = this.connect(false);
     return this.ready;
   }
@@ -153,8 +156,12 @@ export class Server {
         const t = this.templates.length ? ` (+${this.templates.length} template${this.templates.length === 1 ? "" : "s"})` : "";
         return `connected · ${plural(this.tools.length, "tool")}, ${plural(this.prompts.length, "prompt")}, ${plural(this.resources.length, "resource")}${t}`;
       }
-      case "connecting":
-        return this.firstTries ? `connecting… (attempt ${this.firstTries + 1} of ${FIRST_BACKOFF_MS.length + 1}; the last one failed: ${this.reason})` : "connecting…";
+      case "connecting": {
+        // How long it has been trying (every attempt): a server that hangs shows it.
+        const secs = this.since === undefined ? 0 : Math.floor((Date.now() - this.since) / 1000);
+        const took = secs >= 1 ? ` for ${secs} s` : "";
+        return this.firstTries ? `connecting…${took} (attempt ${this.firstTries + 1} of ${FIRST_BACKOFF_MS.length + 1}; the last one failed: ${this.reason})` : `connecting…${took}`;
+      }
       case "reconnecting":
         return `reconnecting (attempt ${this.attempt} of ${BACKOFF_MS.length}) after: ${this.reason}`;
       case "failed":
@@ -180,6 +187,7 @@ export class Server {
 
   private async connect(again: boolean): Promise<void> {
     this.state = again ? "reconnecting" : "connecting";
+    this.d.log(this.name, again ? `reconnecting (attempt ${this.attempt} of ${BACKOFF_MS.length})` : `connecting (attempt ${this.firstTries + 1})`);
     const ctl = new AbortController();
     this.attemptCtl = ctl;
     let client: McpClient;

@@ -2,12 +2,12 @@
 // the login prints the URL, opens the "browser" ($BROWSER: fixtures/browser.mjs, which follows
 // the authorization server's redirect to the loopback callback) and connects.
 import { afterEach, describe, expect, it } from "vitest";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TMUX_AVAILABLE } from "../helpers/tmux.js";
 import { useRepl } from "../repl/helpers.js";
-import { mcpJson } from "../mcp/helpers.js";
+import { mcpJson, mcpLogs } from "../mcp/helpers.js";
 import { startFake, type Fake } from "./fake-oauth.js";
 
 const BROWSER = `${process.execPath} ${fileURLToPath(new URL("./fixtures/browser.mjs", import.meta.url))}`;
@@ -48,8 +48,3 @@ describe.skipIf(!TMUX_AVAILABLE)("signing in to a remote MCP server from the REP
     expect(f.refused).toEqual([]);
   });
 });
-
-function mcpLogs(home: string): string {
-  const files = readdirSync(home, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".mcp.log"));
-  return files.map((f) => `${f}:\n${readFileSync(join(home, f), "utf8")}`).join("\n") || "(none under the home)";
-}

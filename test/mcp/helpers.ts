@@ -1,6 +1,8 @@
 // The real MCP servers from npm (devDependencies) and a way to run the real CLI with them
 // configured, against the simulator.
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BIN, type CliEnv } from "../helpers/cli-env.js";
 
@@ -47,4 +49,11 @@ export function deepcode(env: CliEnv, args: string[], o: { stdin?: string; extra
 export function toolResults(bodies: Array<{ messages: Array<Record<string, unknown>> }>): string[] {
   const last = bodies[bodies.length - 1];
   return (last?.messages ?? []).filter((m) => m.role === "tool").map((m) => String(m.content));
+}
+
+/** Every MCP log (`<session>.mcp.log`) under a deepcode home, each headed by its path: what a
+ *  test that failed on a server's state shows in its message. */
+export function mcpLogs(home: string): string {
+  const files = readdirSync(home, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".mcp.log"));
+  return files.map((f) => `${f}:\n${readFileSync(join(home, f), "utf8")}`).join("\n") || "(none under the home)";
 }
