@@ -251,6 +251,8 @@ export class McpMod {
       },
       submit: () => Promise.reject(new Error("deepcode mcp runs no model turns")),
     });
+    // The servers it connected end as at a session's end (an HTTP server's session is deleted).
+    await this.closeAll();
     // A sign-in that did not complete fails the command, so a script can tell.
     return verb === "login" && !/^(Signed in to|\S+ did not ask for sign-in)/.test(last) ? 1 : 0;
   }

@@ -100,10 +100,14 @@ export class StreamableHttpTransport implements Transport {
     const t = setTimeout(() => ctl.abort(), 2000);
     t.unref();
     try {
-      const res = await exchange({ method: "DELETE", url: this.url, headers: this.headers({}), signal: ctl.signal, connect: this.o.connect });
+      // The session is the signed-in person's: its DELETE carries their authorization, as every
+      // request does (a token due for a refresh gets at most the DELETE's two seconds).
+      const target = { method: "DELETE", url: this.url };
+      const auth = this.o.auth ? await Promise.race([this.o.auth.headers(target), new Promise<never>((_, no) => ctl.signal.addEventListener("abort", () => no(new Error("aborted")), { once: true }))]) : {};
+      const res = await exchange({ method: "DELETE", url: this.url, headers: this.headers(auth), signal: ctl.signal, connect: this.o.connect });
       res.resume();
     } catch {
-      // Unreachable now: the session ends on the server's side by its own timeout.
+      // Unreachable now, or no authorization in time: the session ends on the server's side by its own timeout.
     } finally {
       clearTimeout(t);
     }

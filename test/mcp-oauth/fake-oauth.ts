@@ -23,6 +23,8 @@ export interface FakeOptions {
   scopesSupported?: string[];
   /** The resource the metadata names (default: this server's /mcp). */
   resource?: string;
+  /** Give a session id (`Mcp-Session-Id`) at initialize, and end it on a DELETE. */
+  sessions?: boolean;
 }
 
 export interface Fake {
@@ -133,10 +135,11 @@ export async function startFake(o: FakeOptions = {}): Promise<Fake> {
           const params = [`error="invalid_token"`, ...(o.inChallenge === false ? [] : [`resource_metadata="${base}${prmPath}"`])];
           return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer ${params.join(", ")}` });
         }
+        if (o.sessions && req.method === "DELETE") return res.writeHead(204).end();
         if (req.method !== "POST") return json(res, 405, {});
         const answer = whoamiAnswer(body, "fake-protected", `you hold a token that ends in ${token.slice(-4)}`);
         if (!answer) return res.writeHead(202).end();
-        return json(res, 200, answer);
+        return json(res, 200, answer, o.sessions ? { "mcp-session-id": "session-1" } : {});
       }
       json(res, 404, { error: "not_found" });
     });

@@ -113,6 +113,14 @@ describe("deepcode mcp login / logout for a server that needs OAuth", () => {
     expect(f.registrations).toBe(1);
   });
 
+  it("ends the server's session with a DELETE that carries the sign-in's token, as every request does", async () => {
+    const { fake: f, env: e } = await setup({ sessions: true });
+    expect((await login(e)).stdout).toContain("Signed in to remote: connected · 1 tool");
+    const deletes = f.requests.filter((r) => r.method === "DELETE");
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0].auth).toBe(`Bearer ${store(e)[Object.keys(store(e))[0]].tokens?.access}`);
+  });
+
   it("logout removes the tokens; the server needs sign-in again", async () => {
     const { env: e } = await setup();
     expect((await login(e)).stdout).toContain("Signed in to remote");
