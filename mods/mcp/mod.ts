@@ -2,15 +2,15 @@
 // ask about project servers and tell the model what changed (index.ts registers it; the
 // header there says what each hook does).
 
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import type { Socket } from "node:net";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CommandSpec, PersonField, PluginApi, SubcommandContext, ToolSpec } from "../../src/contract/index.js";
 import { ApprovalStore, configDigest } from "./approvals.js";
 import type { ClientHandlers } from "./client.js";
 import type { McpOptions, ServerConfig } from "./config.js";
 import { deferTools } from "./defer.js";
+import { McpLog } from "./log.js";
 import { indexLine } from "../../src/lib/tool-index.js";
 import { contentOf, defaultsOf, fieldsOf } from "./forms.js";
 import { RpcError, type JsonObject } from "./jsonrpc.js";
@@ -20,8 +20,6 @@ import { sampleWithModel } from "./sampling.js";
 import { Server } from "./server.js";
 import { SignInStore } from "./oauth/store.js";
 import { statusCommand, statusWord } from "./status.js";
-
-const MAX_BUFFERED_LOG_LINES = 500;
 
 export class McpMod {
   private servers: Server[] = [];
@@ -38,10 +36,7 @@ export class McpMod {
   /** Tools whose definition changed (or that went away) since the model last heard: told at
    *  the next turn's tail. */
   private readonly changedTools = new Map<string, ToolSpec | undefined>();
-  private log?: { file: string; stream: WriteStream };
-  /** Where this session's log goes once it has a line. */
-  private logFile?: string;
-  private readonly buffered: string[] = [];
+  private readonly log = new McpLog(() => this.o.logDir);
 
   private readonly signIns: SignInStore;
   private statusSpec?: CommandSpec;
@@ -67,7 +62,7 @@ export class McpMod {
       command: (spec) => api.command(spec),
       handlers: (s) => this.handlers(s),
       news: (text) => this.tell(text),
-      log: (server, line) => this.logLine(server, line),
+      log: (server, line) => this.log.line(server, line),
       connected: (s) => {
         if (this.inTurn && s.tools.length && !this.midTurn.includes(s)) this.midTurn.push(s);
       },
@@ -111,7 +106,7 @@ export class McpMod {
       if (p.clash) {
         const msg = `MCP server "${s.name}" and ${p.clash.map((c) => `"${c}"`).join(", ")} come out the same in tool names: "${s.name}"'s tools are mcp__${p.part}__… (write permission rules with that name)`;
         this.api.log.warn(msg);
-        this.logLine(s.name, msg);
+        this.log.line(s.name, msg);
       }
     }
   }
@@ -148,7 +143,7 @@ export class McpMod {
       setImmediate(() => this.startAll());
       this.session.id = e.sessionId;
       this.session.model = e.model;
-      this.openLog(e.sessionId);
+      this.log.open(e.sessionId);
       return next();
     });
     api.on("session.end", async (e, next) => {
@@ -219,12 +214,12 @@ export class McpMod {
       const r = deferTools(defs, (n) => mine.has(n), this.o.toolIndexTokens);
       if (r.indexed && !this.indexTold) {
         this.indexTold = true;
-        this.logLine("deepcode", `${r.indexed} tools (≈${r.tokens} tokens of definitions, over mcpToolIndexTokens ${this.o.toolIndexTokens}) load on demand through UseTool`);
+        this.log.line("deepcode", `${r.indexed} tools (≈${r.tokens} tokens of definitions, over mcpToolIndexTokens ${this.o.toolIndexTokens}) load on demand through UseTool`);
       }
       return r.tools;
     });
     registerResourceMentions(api, () => this.servers);
-    this.statusSpec = statusCommand({ servers: () => (this.startAll(), this.servers), approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log?.file, settle: () => (this.startAll(), this.settle(this.o.startupTimeoutMs)) });
+    this.statusSpec = statusCommand({ servers: () => (this.startAll(), this.servers), approve: (s, sid) => this.ask(s, sid, true), logFile: () => this.log.file, settle: () => (this.startAll(), this.settle(this.o.startupTimeoutMs)) });
     api.command(this.statusSpec);
     api.status(() => ({
       servers: this.servers.map((s) => ({ name: s.name, status: statusWord(s), tools: s.tools.length, scope: s.cfg.scope })),
@@ -314,7 +309,7 @@ export class McpMod {
   private handlers(s: Server): Omit<ClientHandlers, "changed" | "closed"> {
     return {
       roots: () => this.o.roots.map((p) => ({ uri: pathToFileURL(p).href, name: basename(p) || p })),
-      log: (p) => this.logLine(s.name, `[${String(p.level ?? "info")}]${p.logger ? ` ${String(p.logger)}:` : ""} ${typeof p.data === "string" ? p.data : JSON.stringify(p.data)}`),
+      log: (p) => this.log.line(s.name, `[${String(p.level ?? "info")}]${p.logger ? ` ${String(p.logger)}:` : ""} ${typeof p.data === "string" ? p.data : JSON.stringify(p.data)}`),
       elicitation: (params, signal) => this.elicit(s, params, signal),
       sampling: (params, signal) => sampleWithModel(this.api, { server: s.name, policy: this.o.sampling, session: this.session }, params, signal),
     };
@@ -355,7 +350,7 @@ export class McpMod {
     }
     const line = `MCP server ${s.name} asked for a form nobody can answer here: answered with its defaults ("elicitation": "defaults"): ${JSON.stringify(r.content)}`;
     this.api.log.warn(line);
-    this.logLine(s.name, line);
+    this.log.line(s.name, line);
     return { action: "accept", content: r.content as JsonObject };
   }
 
@@ -363,49 +358,8 @@ export class McpMod {
     if (!this.news.includes(text)) this.news.push(text);
   }
 
-  /** The session's log file, opened only when a line is first written: a session without MCP
-   *  servers leaves no empty log behind. */
-  private openLog(sessionId: string): void {
-    if (!this.o.logDir) return;
-    void this.endLog();
-    this.logFile = join(this.o.logDir, `${sessionId}.mcp.log`);
-    if (this.buffered.length) this.ensureLog();
-  }
-
-  private ensureLog(): void {
-    if (this.log || !this.logFile || !this.o.logDir) return;
-    const file = this.logFile;
-    try {
-      mkdirSync(this.o.logDir, { recursive: true, mode: 0o700 });
-      const stream = createWriteStream(file, { flags: "a", mode: 0o600 });
-      stream.on("error", () => (this.log = undefined)); // a log that cannot be written is dropped; /mcp still shows stderr
-      this.log = { file, stream };
-      for (const l of this.buffered.splice(0)) stream.write(l);
-    } catch {
-      this.log = undefined; // no folder for it: the lines stay in memory (/mcp shows the last ones)
-    }
-  }
-
-  private logLine(server: string, line: string): void {
-    const l = `${new Date().toISOString()} ${server} ${line}\n`;
-    this.ensureLog();
-    if (this.log) this.log.stream.write(l);
-    else if (this.buffered.push(l) > MAX_BUFFERED_LOG_LINES) this.buffered.shift();
-  }
-
-  /** End the log and wait until its file is closed (nothing lands after the session). */
-  private endLog(): Promise<void> {
-    const log = this.log;
-    this.log = undefined;
-    if (!log) return Promise.resolve();
-    return new Promise((resolve) => {
-      log.stream.once("close", () => resolve());
-      log.stream.end();
-    });
-  }
-
   private async closeAll(): Promise<void> {
     await Promise.all(this.servers.map((s) => (s.state === "off" || s.state === "needs-approval" || s.state === "declined" ? undefined : s.stop("off", "the session ended"))));
-    await this.endLog();
+    await this.log.end();
   }
 }
