@@ -22,7 +22,9 @@ export interface AuthTarget {
  *  what to do about a 401 or a 403 (`unauthorized` sees both: a 403 matters when its challenge
  *  asks for more scope). */
 export interface HttpAuth {
-  headers(target: AuthTarget): Promise<Record<string, string>>;
+  /** `refresh: false`: the token as it is, never refreshed first (a session's closing DELETE,
+   *  which an exit must not wait on). */
+  headers(target: AuthTarget, o?: { refresh?: boolean }): Promise<Record<string, string>>;
   /** Make `headers` answer better and say true to send the request again; false leaves the
    *  status as it is (an error). May throw an error that says what the person must do. */
   unauthorized?(res: IncomingMessage, body: string, target: AuthTarget): Promise<boolean>;

@@ -101,9 +101,8 @@ export class StreamableHttpTransport implements Transport {
     t.unref();
     try {
       // The session is the signed-in person's: its DELETE carries their authorization, as every
-      // request does (a token due for a refresh gets at most the DELETE's two seconds).
-      const target = { method: "DELETE", url: this.url };
-      const auth = this.o.auth ? await Promise.race([this.o.auth.headers(target), new Promise<never>((_, no) => ctl.signal.addEventListener("abort", () => no(new Error("aborted")), { once: true }))]) : {};
+      // request does — the token as it is (an exit does not wait for a refresh).
+      const auth = this.o.auth ? await this.o.auth.headers({ method: "DELETE", url: this.url }, { refresh: false }) : {};
       const res = await exchange({ method: "DELETE", url: this.url, headers: this.headers(auth), signal: ctl.signal, connect: this.o.connect });
       res.resume();
     } catch {

@@ -101,7 +101,7 @@ export class OAuth implements HttpAuth {
     return this.d.store.remove(this.key);
   }
 
-  async headers(target: AuthTarget): Promise<Record<string, string>> {
+  async headers(target: AuthTarget, o?: { refresh?: boolean }): Promise<Record<string, string>> {
     let e = this.d.store.get(this.key);
     const t = e.tokens;
     if (!t) return {};
@@ -112,7 +112,7 @@ export class OAuth implements HttpAuth {
       return {};
     }
     const margin = Math.min(EXPIRY_MARGIN_MS, t.expiresAt !== undefined && t.issuedAt !== undefined ? (t.expiresAt - t.issuedAt) / 4 : EXPIRY_MARGIN_MS);
-    if (t.expiresAt !== undefined && t.expiresAt - margin < Date.now() && t.refresh) {
+    if (o?.refresh !== false && t.expiresAt !== undefined && t.expiresAt - margin < Date.now() && t.refresh) {
       e = (await this.refresh(e).catch((err: unknown) => {
         this.d.log(`refreshing the token failed: ${(err as Error).message}`);
         return undefined;
