@@ -106,7 +106,7 @@ export class StreamableHttpTransport implements Transport {
       const res = await exchange({ method: "DELETE", url: this.url, headers: this.headers(auth), signal: ctl.signal, connect: this.o.connect });
       res.resume();
     } catch {
-      // Unreachable now, or no authorization in time: the session ends on the server's side by its own timeout.
+      // Unreachable now: the session ends on the server's side by its own timeout.
     } finally {
       clearTimeout(t);
     }
