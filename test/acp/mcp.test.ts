@@ -3,26 +3,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { acpRig, call, withAgent, type AcpRig } from "./helpers.js";
+import { freePort } from "../helpers/free-port.js";
 
 const SCRIPTED = fileURLToPath(new URL("../mcp/fixtures/scripted-server.mjs", import.meta.url));
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 let rig: AcpRig | undefined;
 afterEach(async () => {

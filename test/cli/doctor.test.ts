@@ -9,6 +9,7 @@ import { saveApiKey } from "../../src/cli/credentials.js";
 import { tempDirs, writeTree, type Dirs } from "./helpers.js";
 import { probeBwrap } from "../../mods/sandbox/bwrap.js";
 import { findOnPath } from "../../src/lib/path-lookup.js";
+import { freePort } from "../helpers/free-port.js";
 
 const GOOD = "sk-doctor-good-0123456789abcdef";
 const BAD = "sk-doctor-bad-fedcba9876543210";
@@ -229,10 +230,3 @@ describe("the machine and deepcode's files", () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}

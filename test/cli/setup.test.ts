@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { startSimulator, type Simulator } from "../sim/server.mjs";
 import { keyProblem, keyWarning, setup } from "../../src/cli/setup.js";
 import { resolveApiKey } from "../../src/cli/credentials.js";
 import { tempDirs, type Dirs } from "./helpers.js";
+import { freePort } from "../helpers/free-port.js";
 
 const GOOD = "sk-setup-good-0123456789abcdef";
 const WRONG = "sk-setup-wrong-0123456789abcdef";
@@ -156,10 +156,3 @@ async function until(cond: () => boolean): Promise<void> {
   if (!cond()) throw new Error("condition never held");
 }
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}

@@ -2,7 +2,6 @@
 // over all three transports: stdio, Streamable HTTP and the legacy HTTP+SSE. Everything stays on
 // loopback: the HTTP servers are started here on free ports and reached at 127.0.0.1.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpClient, type ClientHandlers } from "../../mods/mcp/client.js";
 import type { JsonObject, Transport } from "../../mods/mcp/jsonrpc.js";
@@ -12,17 +11,8 @@ import { LegacySseTransport } from "../../mods/mcp/legacy-sse.js";
 import { toolOutput } from "../../mods/mcp/results.js";
 import { contentOf, fieldsOf } from "../../mods/mcp/forms.js";
 import { EVERYTHING } from "./helpers.js";
+import { freePort } from "../helpers/free-port.js";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 async function httpServer(mode: "streamableHttp" | "sse"): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
