@@ -1,36 +1,35 @@
 // bubblewrap: finding it, checking once that it can build a sandbox here, and the argv that
 // wraps a command. Linux only; everything here is synchronous and cached per process.
 //
-// The sandbox a command gets:
-//   - the whole file system read-only (`--ro-bind / /`), with the workspace root and
-//     `permissions.additionalDirectories` bound writable on top;
-//   - a private, empty /tmp (and the same for $TMPDIR when it lies elsewhere): temp files work,
-//     nothing of the host's temp is seen or changed;
-//   - a minimal /dev (null, zero, random, tty, shm …) and a /proc of its own PID namespace;
-//   - every namespace unshared, the network included (only loopback of its own, so not even
-//     127.0.0.1 of the host is reachable) unless network is allowed; then /run is the host's
-//     (DNS needs it), otherwise /run is an empty tmpfs too, which hides host sockets there;
-//     with `sandbox.network.allowedDomains` the namespace stays unshared and only the filtering
-//     proxy's socket is bound into that /run (proxy.ts, forward.ts);
-//   - well-known secrets in the home folder (~/.ssh, ~/.aws, … and deepcode's credentials; the
-//     contract's list, src/contract/protected.ts) hidden: an empty folder or file stands in
-//     their place; of deepcode's home, only the installed plugins' files are seen, read-only
-//     (a plugin's command runs its own scripts);
-//   - secrets in the workspace (`.env*`, keys, token files: the contract's names) hidden the
-//     same way (secrets.ts);
+// The sandbox a command gets starts from nothing (bwrap's new root is an empty tmpfs) and is
+// given what the work needs (grant.ts says what and why):
+//   - the system folders read-only, less the system's own secrets; a minimal /dev (null, zero,
+//     random, tty, shm …) and a /proc of its own PID namespace; private, empty /tmp, /var/tmp,
+//     /run (and $TMPDIR when it lies elsewhere);
+//   - the toolchains the PATH points into read-only; a private home per project (persistent
+//     caches, a sanitised git config) at the person's $HOME path; the installed plugins' files
+//     read-only; folders `sandbox.filesystem.allowRead` names read-only;
+//   - the workspace root and `permissions.additionalDirectories` / `sandbox.filesystem.allowWrite`
+//     read-write (read-only with `readOnly`, plan mode);
+//   - over what is granted: the home folder's credential places and deepcode's home hidden
+//     (the contract's list, src/contract/protected.ts), project secrets (`.env*`, keys, token
+//     files, an `.npmrc` with a token: secrets.ts) and git's copies of them replaced by an empty
+//     read-only regular file, host unix sockets hidden (sockets.ts);
 //   - files in the workspace whose change would loosen the rules or run code later (the
-//     contract's protected project paths: .deepcode/, .claude/settings*.json,
-//     .claude/commands/, .mcp.json, .git/config, .git/hooks/, and git's other control files,
-//     protect.ts) read-only where they exist — and .deepcode/ always: it is created (empty) in
-//     the workspace root first; what a command creates where nothing existed is undone after
-//     it (protect.ts, index.ts);
-//   - with `readOnly` (plan mode), nothing writable at all but the private temp folders;
+//     contract's protected project paths and git's other control files, protect.ts) read-only
+//     where they exist — and .deepcode/ always: it is created (empty) in the workspace root
+//     first; what a command creates where nothing existed is undone after it (protect.ts);
+//   - every namespace unshared, the network included (only loopback of its own, so not even
+//     127.0.0.1 of the host is reachable) unless network is allowed; with
+//     `sandbox.network.allowedDomains` only the filtering proxy's socket is bound into /run
+//     (proxy.ts, forward.ts);
 //   - no capabilities (`--cap-drop ALL`: running as root, bwrap would otherwise keep them);
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
+// The environment is granted too (env.ts), by the mod (index.ts).
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
 import { homedir, tmpdir } from "node:os";
 import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/protected.js";
 import { findOnPath } from "../../src/lib/path-lookup.js";
@@ -39,6 +38,7 @@ import { projectSecrets } from "./secrets.js";
 import { forwardedArgv, SANDBOX_PROXY_SOCKET } from "./forward.js";
 import { AGENT_ENV, hostSockets } from "./sockets.js";
 import { secretObjects } from "./git-objects.js";
+import { emptyStandIn, inside, SYSTEM_DIRS, SYSTEM_SECRETS, toolchainDirs } from "./grant.js";
 
 export { agentSockets } from "./sockets.js";
 
@@ -94,6 +94,14 @@ export interface WrapOptions {
   /** The filtering proxy's unix socket (host side), with `network: false`: bound read-only at
    *  SANDBOX_PROXY_SOCKET, and the command runs behind the forwarder (forward.ts). */
   proxySocket?: string;
+  /** The private home (grant.ts privateHome), mounted at `home`; none: the home is empty. */
+  privateHome?: string;
+  /** Folders granted read-only (settings `sandbox.filesystem.allowRead`), real paths. */
+  readable?: readonly string[];
+  /** The PATH whose toolchains are granted (default: this process's), or the toolchain folders
+   *  themselves, worked out once (grant.ts toolchainDirs). */
+  path?: string;
+  tools?: readonly string[];
 }
 
 /** The folders a sandboxed command may write, real paths, the root first. */
@@ -106,11 +114,6 @@ export function writableDirs(root: string, extra: readonly string[], home: strin
     if (!out.includes(real)) out.push(real);
   }
   return out;
-}
-
-function inside(child: string, parent: string): boolean {
-  const r = relative(parent, child);
-  return r === "" || (!r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r));
 }
 
 /** What stays read-only in each writable folder, where it exists: the contract's protected
@@ -165,69 +168,96 @@ function around(dir: string, writable: readonly string[]): string[] {
   });
 }
 
-/** Mounts that hide `path` where it exists: an empty tmpfs for a folder, /dev/null for a file. */
-function hide(path: string): string[] {
+/** Mounts that hide `path` where it exists: an empty tmpfs for a folder, the empty read-only
+ *  regular file `empty` for a file (grant.ts emptyStandIn: tools treat it as a file). */
+function hide(path: string, empty: string): string[] {
   try {
-    return statSync(path).isDirectory() ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path];
+    return statSync(path).isDirectory() ? ["--tmpfs", path] : ["--ro-bind", empty, path];
   } catch {
     return []; // absent: nothing to hide (creating a mount point would leave a trace on the host)
   }
 }
 
-/** bwrap's arguments (everything before `--`) for one command. */
+/** A system folder as the sandbox shows it: the same symlink (`/bin -> usr/bin`), or bound
+ *  read-only; nothing where the host has none. */
+function systemMount(dir: string): string[] {
+  try {
+    const st = lstatSync(dir);
+    if (st.isSymbolicLink()) return ["--symlink", readlinkSync(dir), dir];
+    return st.isDirectory() ? ["--ro-bind", dir, dir] : [];
+  } catch {
+    return []; // not on this system
+  }
+}
+
+/** bwrap's arguments (everything before `--`) for one command: the grants of grant.ts, then the
+ *  masks over what is granted (secrets, sockets), then the protected paths. */
 export function sandboxArgs(o: WrapOptions): string[] {
   ensureProtectedFolders(o.root);
-  const writable = writableDirs(o.root, o.writable, o.home);
   const home = o.home ?? homedir();
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  const writable = writableDirs(o.root, o.writable, home);
+  const readable = (o.readable ?? []).filter((r) => !writable.some((w) => inside(r, w)));
+  const deepcodeHome = o.deepcodeHome ?? join(home, ".deepcode");
+  const empty = emptyStandIn(deepcodeHome);
+  const args: string[] = [];
+  // The system, read-only; a /dev, a /proc of its own PID namespace, private temp folders.
+  for (const d of SYSTEM_DIRS) args.push(...systemMount(d));
+  args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run");
   const tmp = o.tmp ?? tmpdir();
   // A $TMPDIR outside /tmp gets its own private tmpfs — unless it lies inside a writable folder
   // (a tmpfs there would hide part of the workspace). A workspace inside it is bound below.
   if (tmp !== "/tmp" && isAbsolute(tmp) && existsSync(tmp) && !inside(tmp, "/tmp") && !writable.some((w) => inside(tmp, w))) args.push("--tmpfs", realpathSync(tmp));
-  if (!o.network) args.push("--tmpfs", "/run");
+  // With network, the resolver's file where /etc/resolv.conf leads into /run (systemd-resolved).
+  if (o.network) {
+    const resolv = realOrNull("/etc/resolv.conf");
+    if (resolv && inside(resolv, "/run")) args.push("--ro-bind", resolv, resolv);
+  }
   if (!o.network && o.proxySocket) args.push("--ro-bind", o.proxySocket, SANDBOX_PROXY_SOCKET);
-  // Binds come after the tmpfs mounts: a workspace under /tmp is bound on top of the empty one.
+  // The private home at the person's $HOME path — unless the home is itself granted (a
+  // workspace that is, or holds, the home folder: then its secret places are masked below).
+  const homeGranted = writable.some((w) => inside(home, w));
+  if (!homeGranted && o.privateHome) args.push("--bind", o.privateHome, home);
+  // Toolchains the PATH points into, read-only; the installed plugins' files (a plugin's command
+  // runs its own scripts); the folders settings name.
+  const tools = o.tools ?? toolchainDirs(o.path ?? process.env.PATH ?? "", home, writable);
+  const plugins = secretLocations(home, o.deepcodeHome).flatMap((l) => l.sandboxReadable ?? []).filter(isDir);
+  const readOnlyGrants = [...tools, ...plugins, ...readable].filter((d, i, all) => all.indexOf(d) === i && !writable.some((w) => inside(d, w)));
+  for (const d of readOnlyGrants) args.push("--ro-bind", d, d);
   for (const w of writable) args.push(o.readOnly ? "--ro-bind" : "--bind", w, w);
-  // Masks go on top of the binds: a workspace that contains the home folder must not bring the
-  // secrets back (a later mount over a parent folder would cover an earlier one inside it).
-  // A place that holds a writable folder is not hidden whole (that would hide the workspace):
-  // in deepcode's home, all but the way to the workspace is; another place is left as it is.
+  // Masks go on top of the grants. What a grant holds of the home folder's credential places
+  // (`~/.cargo/credentials.toml` in a granted `~/.cargo`; everything of a workspace that is the
+  // home) and of deepcode's home is hidden; a place that holds a writable folder is not hidden
+  // whole (that would hide the workspace): of deepcode's home, all but the way to it is.
+  const granted = [...writable, ...readOnlyGrants];
   const hidden: string[] = [];
   for (const l of secretLocations(home, o.deepcodeHome)) {
     const holds = writable.some((w) => inside(w, l.path));
-    // A workspace inside deepcode's home (a plugin developed in place): everything of the home
-    // but the way to it is hidden — the sessions and their checkpoints, trust and approvals,
-    // credentials — so a command can neither read nor change what deepcode trusts or restores.
     if (holds && l.deepcodeHome) {
       for (const p of around(l.path, writable)) {
-        const mount = hide(p);
+        const mount = hide(p, empty);
         if (mount.length > 0) hidden.push(p);
         args.push(...mount);
       }
       continue;
     }
-    const h = !holds ? l.path : null;
-    if (h === null) continue;
-    const mount = hide(h);
-    if (mount.length > 0) hidden.push(h);
+    if (holds || !granted.some((g) => inside(l.path, g))) continue;
+    const mount = hide(l.path, empty);
+    if (mount.length > 0) hidden.push(l.path);
     args.push(...mount);
-    // Installed plugins' files come back read-only over the hidden home (a plugin's command
-    // runs its own script); a link among them still leads only where the sandbox shows.
-    if (h === l.path && mount.length > 0) for (const r of l.sandboxReadable ?? []) if (isDir(r)) args.push("--ro-bind", r, r);
+    if (mount.length > 0) for (const r of l.sandboxReadable ?? []) if (isDir(r)) args.push("--ro-bind", r, r);
   }
-  // Project secrets (`.env`, keys …) are hidden like the home ones: /dev/null stands in.
+  // The system's own secrets (password hashes, host keys …).
+  for (const p of SYSTEM_SECRETS) args.push(...hide(p, empty));
+  // Project secrets (`.env`, keys …) in what is granted: the empty regular file stands in.
   // (Not inside a place already hidden: there is nothing to bind over.)
-  const secrets = projectSecrets(writable);
-  for (const p of secrets) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
+  const secrets = projectSecrets([...writable, ...readable]);
+  for (const p of secrets) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", empty, p);
   // Git's copies of those secrets (index, stash, objects, packs): git-objects.ts.
-  for (const p of secretObjects(writable, secrets)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
-  // Unix sockets on the host (an ssh-agent, a Docker daemon, an editor's server…: sockets.ts)
-  // are hidden wherever they are: read-only does not stop a connection. Not where the sandbox
-  // has an empty tmpfs (nothing to bind over) — with network, /run is the host's (DNS).
-  const emptied = ["/tmp", "/dev", ...(o.network ? [] : ["/run"]), ...(args.includes(realTmp(tmp)) ? [realTmp(tmp)] : [])];
+  for (const p of secretObjects(writable, secrets)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", empty, p);
+  // Unix sockets bound on the host inside what is granted (a workspace's dev socket, a toolchain
+  // daemon's): read-only does not stop a connection (sockets.ts).
   for (const p of hostSockets(o.env ?? process.env)) {
-    if (hidden.some((h) => inside(p, h)) || (emptied.some((t) => inside(p, t)) && !writable.some((w) => inside(p, w)))) continue;
-    if (o.network && inside(p, "/run")) continue;
+    if (hidden.some((h) => inside(p, h)) || !granted.some((g) => inside(p, g))) continue;
     args.push("--ro-bind", "/dev/null", p);
   }
   for (const v of AGENT_ENV) args.push("--unsetenv", v);
@@ -238,11 +268,11 @@ export function sandboxArgs(o: WrapOptions): string[] {
   return args;
 }
 
-function realTmp(tmp: string): string {
+function realOrNull(p: string): string | null {
   try {
-    return realpathSync(tmp);
+    return realpathSync(p);
   } catch {
-    return tmp; // absent: nothing of it is shown
+    return null; // absent or dangling
   }
 }
 

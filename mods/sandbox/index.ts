@@ -30,17 +30,30 @@
 // (sandbox.autoAllowBashIfSandboxed); with `allowedDomains` (network still false: the proxy
 // decides), commands that only fetch run without a prompt too (contained.ts).
 
-import type { JsonValue, KnownStatus, Plugin, ProcessRunResult, SettingsLayerView } from "../../src/contract/index.js";
+import type { JsonValue, KnownStatus, Plugin, ProcessRunResult, SandboxGrants, SettingsLayerView } from "../../src/contract/index.js";
 import { isObject } from "../../src/lib/json.js";
 import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
 import { guardedPaths, missingParents, restore, snapshot } from "./protect.js";
 import { nestedGits, removeNewGits } from "./nested.js";
 import { allowedHosts, ruleText, type HostRule } from "./hosts.js";
 import { startProxy, type FilteringProxy } from "./proxy.js";
+import { grantEnv, redact } from "./env.js";
+import { inside, namedDirs, privateHome, SYSTEM_DIRS, toolchainDirs } from "./grant.js";
+import { secretLocations } from "../../src/contract/protected.js";
+import { existsSync } from "node:fs";
+import { syncGitConfig } from "./gitconfig.js";
+import { homedir } from "node:os";
+import { isAbsolute } from "node:path";
 
 export interface SandboxSettings {
   enabled?: boolean;
   network?: boolean;
+  /** `sandbox.env`: variables passed although nothing else grants them (names, `*` globs). */
+  env?: string[];
+  /** `sandbox.filesystem.allowRead`: folders or files granted read-only. */
+  allowRead?: string[];
+  /** `sandbox.filesystem.allowWrite`: folders granted read-write (as additionalDirectories). */
+  allowWrite?: string[];
   /** `network.allowedDomains` as read from the layers (hosts.ts); ignored with `network: true`. */
   allowedDomains?: HostRule[];
 }
@@ -91,6 +104,12 @@ export function readSandboxSettings(v: JsonValue | undefined, layers: readonly S
   const settings: SandboxSettings = {};
   if (!isObject(v)) return settings;
   if (typeof v.enabled === "boolean") settings.enabled = v.enabled;
+  const strings = (x: JsonValue | undefined): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string" && s !== "") : []);
+  if (strings(v.env).length > 0) settings.env = strings(v.env);
+  if (isObject(v.filesystem)) {
+    if (strings(v.filesystem.allowRead).length > 0) settings.allowRead = strings(v.filesystem.allowRead);
+    if (strings(v.filesystem.allowWrite).length > 0) settings.allowWrite = strings(v.filesystem.allowWrite);
+  }
   if (v.network === true) settings.network = true;
   // An explicit `network: false` in force (the highest layer that sets it) means no hosts at all.
   else if (v.network !== false && (isObject(v.network) || layers.length > 0)) {
@@ -100,16 +119,32 @@ export function readSandboxSettings(v: JsonValue | undefined, layers: readonly S
   return settings;
 }
 
+/** What the sandbox grants in this run, worked out once at start (the toolchains from deepcode's
+ *  PATH): what each command gets, and what the status shows (/status, doctor, the gate). */
+function grantsOf(root: string, deepcodeHome: string, writable: readonly string[], settings: SandboxSettings): { home: string; privateHome: string; readable: string[]; tools: string[]; shown: SandboxGrants } {
+  const home = process.env.HOME && isAbsolute(process.env.HOME) ? process.env.HOME : homedir();
+  const write = writableDirs(root, writable, home);
+  const readable = namedDirs(settings.allowRead ?? [], home, root).filter((r) => !write.some((w) => inside(r, w)));
+  const tools = toolchainDirs(process.env.PATH ?? "", home, write);
+  const priv = privateHome(deepcodeHome, root);
+  const plugins = secretLocations(home, deepcodeHome).flatMap((l) => l.sandboxReadable ?? []).filter((d) => existsSync(d));
+  const system = SYSTEM_DIRS.filter((d) => existsSync(d));
+  const env = grantEnv(process.env, {}, settings.env ?? []);
+  const shown: SandboxGrants = { readOnly: [...system, ...tools, ...plugins, ...readable], write, walked: [...write, ...readable], privateHome: priv, home, withheldEnv: env.withheld.map((w) => w.name).sort(), droppedEnv: env.dropped.length };
+  return { home, privateHome: priv, readable, tools, shown };
+}
+
 const plugin: Plugin = {
   id: "sandbox",
   description: "runs tool processes inside bubblewrap: read-only outside the workspace, no network",
   placement: { tier: "builtin", after: ["*"] },
   register(api) {
     const settings = readSandboxSettings(api.settings.get("sandbox"), api.settings.layers, (m) => api.log.warn(m));
-    const writable = [...api.host.additionalDirectories];
+    const writable = [...api.host.additionalDirectories, ...(settings.allowWrite ?? [])];
     const status = sandboxStatus(settings);
-    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}) }));
-    if (!status.active) {
+    const grants = status.active ? grantsOf(api.root, api.home, writable, settings) : undefined;
+    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}) }));
+    if (!status.active || !grants) {
       if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.`);
       return;
     }
@@ -135,7 +170,12 @@ const plugin: Plugin = {
         });
         proxySocket = (await proxy).socketPath;
       }
-      const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, proxySocket });
+      // The environment and the files, by grant (env.ts, grant.ts).
+      const { home, privateHome: priv, readable, tools } = grants;
+      const granted = grantEnv(process.env, e.env, settings.env);
+      granted.env.HOME = home;
+      syncGitConfig(home, priv);
+      const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, proxySocket, home, privateHome: priv, readable, tools });
       const dirs = readOnly ? [] : writableDirs(api.root, writable);
       const guarded = dirs.flatMap(guardedPaths);
       const before = snapshot(guarded);
@@ -144,7 +184,7 @@ const plugin: Plugin = {
       let undone: string[];
       let r: ProcessRunResult;
       try {
-        r = await next({ ...e, argv });
+        r = await next({ ...e, argv, env: granted.env, clearEnv: true });
       } finally {
         // Also when the run failed or was interrupted: what it created must not outlive it.
         // Protected places that appeared meanwhile (a new `.git/modules/x`, a linked worktree's
@@ -154,7 +194,7 @@ const plugin: Plugin = {
         if (undone.length > 0) api.log.warn(`sandbox: ${undone.join("; ")}`);
       }
       const note = undone.length > 0 ? `\n[deepcode sandbox: protected paths are never written by a command; ${undone.join("; ")}]\n` : "";
-      return { ...r, stderr: r.stderr + note, sandbox: "bwrap" };
+      return { ...r, stdout: redact(r.stdout, granted.withheld), stderr: redact(r.stderr, granted.withheld) + note, sandbox: "bwrap" };
     });
   },
 };

@@ -19,7 +19,8 @@
 
 import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { secretLocations, secretNameReason } from "../contract/protected.js";
+import { secretFileReason, secretLocations } from "../contract/protected.js";
+import { readConfigText } from "../lib/regular-file.js";
 
 export interface IdentityScope {
   root: string;
@@ -124,7 +125,7 @@ function walkProject(root: string, index: Index, budget: { left: number }): void
       markIncomplete(root, index);
       return;
     }
-    const why = entry.isDirectory() ? null : secretNameReason(entry.name);
+    const why = entry.isDirectory() ? null : secretFileReason(entry.name, () => readConfigText(p));
     if (why === null) continue;
     try {
       const f = lstatSync(p);

@@ -22,6 +22,7 @@ import { noKeyHelp, type ApiKey } from "./credentials.js";
 import { readCostSettings } from "../core/cost/run/settings.js";
 import { profileOf } from "../core/cost/run/tiers.js";
 import { historyHoldsSecret, registerPermissionGate, type PermissionSetup, type SessionRules } from "./permissions/index.js";
+import { sandboxHides } from "./permissions/sandbox-view.js";
 import type { LoadedSettings } from "./settings/types.js";
 import type { Spawner } from "./spawn.js";
 import { packageVersion } from "./version.js";
@@ -65,11 +66,18 @@ export function hostFacts(o: AssembleOptions, app: StepApp, permissions: Permiss
  *  another layer's no. */
 export function gate(app: StepApp, root: string, home: string, permissions: PermissionSetup, sessionRules: SessionRules): void {
   const autoAllow = !app.settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
+  // What the sandbox hides, worked out once from its grants (they are fixed at start).
+  let hidesFn: ((path: string) => boolean) | undefined;
+  const hides = (): ((path: string) => boolean) | undefined => {
+    const grants = app.pluginStatus("sandbox")?.grants;
+    if (!hidesFn && grants) hidesFn = sandboxHides(grants, home);
+    return hidesFn;
+  };
   registerPermissionGate(app.chain, {
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
     env: (sessionId) => {
       const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app) };
+      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides() };
     },
     managedBroken: permissions.managedBroken,
   });

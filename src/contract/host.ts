@@ -125,7 +125,7 @@ export interface KnownStatus {
    *  `allowedDomains` (with `network: false`): the hosts (`example.com`, `*.example.com`,
    *  `host:port`) commands reach through deepcode's filtering proxy — settings
    *  `sandbox.network.allowedDomains`; absent or empty, none. */
-  sandbox: { active: boolean; mechanism: string | null; network: boolean; allowedDomains?: readonly string[] };
+  sandbox: { active: boolean; mechanism: string | null; network: boolean; allowedDomains?: readonly string[]; grants?: SandboxGrants };
   /** mods/marketplace: the enabled, verified Claude Code plugins and the parts others run:
    *  their hooks (the hooks mod), MCP servers (the mcp configuration), native module (`native`:
    *  its absolute path; assembly loads it, in the user tier or prepend for `managed`), and
@@ -143,6 +143,25 @@ export interface KnownStatus {
     }>;
     commands: Array<{ plugin: string; prefix: string; dir?: string; file?: string; pins: { [path: string]: string }; vars: { [name: string]: string } }>;
   };
+}
+
+/** What an active sandbox gives a command (mods/sandbox/grant.ts, env.ts): the folders it sees
+ *  (real paths; everything else is not there), the private home at the person's $HOME path, and
+ *  the environment it gets. The permission gate reads `readOnly`, `write` and `walked` to tell
+ *  which secret reads a contained command cannot make (src/cli/permissions/sandbox-view.ts). */
+export interface SandboxGrants {
+  /** Granted read-only: the system, the toolchains, installed plugins' files, `allowRead`. */
+  readOnly: readonly string[];
+  /** Granted read-write: the workspace, additionalDirectories, `allowWrite`. */
+  write: readonly string[];
+  /** The folders whose secret files the sandbox finds and hides (src/lib/secret-walk.ts). */
+  walked: readonly string[];
+  /** The private home (in deepcode's home), shown at `home`. */
+  privateHome: string;
+  home: string;
+  /** Variables withheld as credentials (names only), and how many others nothing grants. */
+  withheldEnv: readonly string[];
+  droppedEnv: number;
 }
 
 /** The ids of KnownStatus: only deepcode's own mods report under them (a plugin that tries

@@ -44,6 +44,9 @@ export interface ProcessRunRequest {
   /** What a person would call this command (the Bash tool's `command`), for hooks and display. */
   command?: string;
   env?: Record<string, string>;
+  /** The process gets exactly `env`, nothing of deepcode's own environment (the sandbox grants
+   *  the environment this way); otherwise `env` is added to deepcode's. */
+  clearEnv?: boolean;
   timeoutMs: number;
   /** Output kept per stream: head and tail, the middle cut with a marker. */
   maxOutputBytes?: number;

@@ -299,7 +299,7 @@ export function runProcess(req: ProcessRunRequest, scrubEnv: readonly string[] =
   if (req.signal?.aborted) return Promise.resolve({ ...base, interrupted: true });
   if (req.argv.length === 0) return Promise.reject(new Error("process.run: empty argv"));
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...req.env };
+    const env: NodeJS.ProcessEnv = req.clearEnv === true ? { ...req.env } : { ...process.env, ...req.env };
     for (const name of scrubEnv) delete env[name];
     const child = spawn(req.argv[0], req.argv.slice(1), {
       cwd: req.cwd,

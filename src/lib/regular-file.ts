@@ -125,3 +125,18 @@ export function readRegularFileSync(path: string, maxBytes = Number.POSITIVE_INF
 export function readRegularTextSync(path: string): string {
   return readRegularFileSync(path).data.toString("utf8");
 }
+
+/** The largest configuration file judged by its content (an `.npmrc`…): a larger one is not
+ *  read and counts as a secret (contract `secretFileReason`). */
+export const CONFIG_TEXT_MAX = 64 * 1024;
+
+/** A small configuration file's text, or null when it is not a readable regular file of at
+ *  most CONFIG_TEXT_MAX bytes: the reader `secretFileReason` takes. */
+export function readConfigText(path: string): string | null {
+  try {
+    const r = readRegularFileSync(path, CONFIG_TEXT_MAX);
+    return r.truncated ? null : r.data.toString("utf8");
+  } catch {
+    return null; // unreadable, gone, or not a regular file: the name decides (a secret)
+  }
+}

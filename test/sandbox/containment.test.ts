@@ -45,7 +45,7 @@ function load(config: Record<string, unknown> = {}): void {
 /** The core's end of the chain: run the argv, collect the output. */
 function exec(e: ProcessRunRequest): Promise<ProcessRunResult> {
   return new Promise((resolve) => {
-    const child = spawn(e.argv[0], e.argv.slice(1), { cwd: e.cwd, env: { PATH: process.env.PATH ?? "", HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(e.argv[0], e.argv.slice(1), { cwd: e.cwd, env: e.clearEnv === true ? e.env : { PATH: process.env.PATH ?? "", HOME: home, ...e.env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

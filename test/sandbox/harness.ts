@@ -44,7 +44,7 @@ export function loadSandbox(o: LoadOptions): Sandboxed {
   const env = { PATH: process.env.PATH ?? "", HOME: o.home, ...o.env };
   const exec = (e: ProcessRunRequest): Promise<ProcessRunResult> =>
     new Promise((resolve) => {
-      const child = spawn(e.argv[0], e.argv.slice(1), { cwd: e.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(e.argv[0], e.argv.slice(1), { cwd: e.cwd, env: e.clearEnv === true ? e.env : { ...env, ...e.env }, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

@@ -9,7 +9,7 @@ import { basename, join, resolve } from "node:path";
 import { secretFilter } from "../../builtins/grep-secrets.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../builtins/ignore.js";
 import { listTar, listZip } from "./archive-list.js";
-import { readVerdict, searchVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
+import { hiddenSecret, readVerdict, searchVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
 import { canonical, type PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
 import type { Word } from "../../lib/shell/lexer.js";
@@ -20,7 +20,7 @@ import { resolveWord } from "../../lib/effects/resolve-word.js";
 
 export interface PathContext {
   rules: readonly Rule[];
-  env: PathEnv & { cwd: string };
+  env: PathEnv & { cwd: string; sandboxed?: boolean; sandboxHides?: (path: string) => boolean };
 }
 
 /**
@@ -53,7 +53,7 @@ const MAX_TREE_ENTRIES = 20_000;
 export function treeVerdict(dir: string, tree: Pick<TreeRead, "how" | "gitignore" | "skipHidden">, ctx: PathContext): Verdict | null {
   const { how, gitignore } = tree;
   const shown = resolve(dir); // for the reason only: `link/..` is walked as the kernel resolves it
-  const wide = searchVerdict(dir, ctx.rules, ctx.env);
+  const wide = hiddenSecret(searchVerdict(dir, ctx.rules, ctx.env), dir, ctx.env);
   if (wide && wide.decision !== "allow") return { ...wide, reason: `${how} reads every file below ${shown}: ${wide.reason}` };
   if (wide) return null;
   const filter = secretFilter(ctx.env.root, { home: ctx.env.home, deepcodeHome: ctx.env.deepcodeHome });
@@ -65,7 +65,7 @@ export function treeVerdict(dir: string, tree: Pick<TreeRead, "how" | "gitignore
     return { decision: "ask", reason: `${how} reads every file below ${shown}, which holds more than ${MAX_TREE_ENTRIES} entries: too many to check for secrets`, by: "secrets" };
   }
   // A symlink to a folder leads a search that follows links (grep -R, zip -r) wherever it points.
-  const judge = (p: string): Verdict | null => strongest([readVerdict(p, ctx.rules, ctx.env), isLinkToFolder(p) ? searchVerdict(p, ctx.rules, ctx.env) : null].filter((v): v is Verdict => v !== null));
+  const judge = (p: string): Verdict | null => hiddenSecret(strongest([readVerdict(p, ctx.rules, ctx.env), isLinkToFolder(p) ? searchVerdict(p, ctx.rules, ctx.env) : null].filter((v): v is Verdict => v !== null)), p, ctx.env);
   const verdicts = found.map(judge).filter((v): v is Verdict => v !== null && v.decision !== "allow");
   const worst = strongest(verdicts);
   if (worst === null) return null;

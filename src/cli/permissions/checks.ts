@@ -214,3 +214,9 @@ export function strongest(verdicts: readonly Verdict[]): Verdict | null {
     null
   );
 }
+
+/** In the sandbox, a secret the sandbox does not have or hides reads as nothing (an empty file, or
+ *  no file): asking about it would be friction without protection. A deny rule's verdict stays. */
+export function hiddenSecret(v: Verdict | null, path: string, env: { sandboxed?: boolean; sandboxHides?: (path: string) => boolean }): Verdict | null {
+  return env.sandboxed === true && v !== null && v.by === "secrets" && v.decision === "ask" && env.sandboxHides?.(path) === true ? null : v;
+}

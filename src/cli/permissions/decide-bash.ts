@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute } from "node:path";
 import { copyVerdicts, judgeWord, treeVerdict, writesBelowVerdict, type PathContext } from "./bash-paths.js";
 import { resolveWord } from "../../lib/effects/resolve-word.js";
-import { hardLinkVerdict, ruleVerdict, readVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
+import { hardLinkVerdict, hiddenSecret, ruleVerdict, readVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
 import { matchBash, type CommandView } from "./match.js";
 import { isSafeEnv } from "../../lib/effects/safe-env.js";
 import { canonical, fenceDirs, isDeviceSink, isWithin, type PathEnv } from "./paths.js";
@@ -48,6 +48,9 @@ export interface BashEnv extends PathEnv {
   /** With `sandboxed`: the sandbox reaches `sandbox.network.allowedDomains` through its proxy, so
    *  commands that only fetch are contained too (fetch-only.ts). */
   sandboxProxied?: boolean;
+  /** With `sandboxed`: whether a contained command cannot read the secret at a path
+   *  (sandbox-view.ts): a read of it is contained, not asked. */
+  sandboxHides?: (path: string) => boolean;
 }
 
 const PASS = new Set(["true", "false", ":", "pwd", "test", "[", "[["]);
@@ -145,7 +148,7 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
     out.push(...judgeWord(w, part.cwd, ctx, "writes to", (p) => (isDeviceSink(p) ? null : privateTemp(worse(writeVerdict(p, ctx.rules, ctx.env, follow), follow ? hardLinkVerdict(p) : null), p, ctx.env))));
   }
   for (const e of effects.edits) out.push(...judgeWord(e.word, part.cwd, ctx, `writes (${e.how}) to`, (p) => privateTemp(editVerdict(p, e, covered(e), label, ctx), p, ctx.env)));
-  for (const w of effects.reads) out.push(...judgeWord(w, part.cwd, ctx, "reads", (p) => (isDeviceSink(p) ? null : readVerdict(p, ctx.rules, ctx.env))));
+  for (const w of effects.reads) out.push(...judgeWord(w, part.cwd, ctx, "reads", (p) => (isDeviceSink(p) ? null : hiddenSecret(readVerdict(p, ctx.rules, ctx.env), p, ctx.env))));
   for (const t of effects.trees) out.push(...judgeWord(t.word, part.cwd, ctx, `reads (${t.how}) below`, (p) => treeVerdict(p, t, ctx)));
   for (const c of effects.copies) out.push(...copyVerdicts(c, part.cwd, ctx, (v, p) => privateTemp(v, p, ctx.env)));
   for (const b of effects.writesBelow) out.push(...judgeWord(b.word, part.cwd, ctx, `writes (${b.how}) below`, (p) => writesBelowVerdict(p, b.how, ctx)));

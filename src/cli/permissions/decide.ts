@@ -28,6 +28,8 @@ export interface DecisionEnv extends PathEnv {
   historySecret?: (dir: string) => boolean;
   /** The sandbox reaches `sandbox.network.allowedDomains` through its proxy (decide-bash.ts). */
   sandboxProxied?: boolean;
+  /** What a contained command cannot read (sandbox-view.ts, decide-bash.ts). */
+  sandboxHides?: (path: string) => boolean;
   /** The managed policy is broken (a malformed file, or a deny or ask rule that cannot be
    *  parsed): deny everything, loudly. */
   managedBroken?: boolean;

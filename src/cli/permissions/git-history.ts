@@ -12,7 +12,8 @@
 import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { secretNameReason } from "../../contract/protected.js";
+import { configHoldsCredential, contentJudged, secretNameReason } from "../../contract/protected.js";
+import { CONFIG_TEXT_MAX } from "../../lib/regular-file.js";
 
 const TIMEOUT_MS = 15_000;
 const MAX_BUFFER = 64 * 1024 * 1024;
@@ -60,8 +61,43 @@ function check(dir: string): boolean {
     });
   try {
     const names = `${run(["log", "--all", "--format=", "--name-only", "--diff-filter=AMCR", "-z"])}\0${run(["ls-files", "--cached", "-z"])}`;
-    return names.split("\0").some((p) => p !== "" && secretNameReason(p.slice(p.lastIndexOf("/") + 1)) !== null);
+    const secretNamed = names.split("\0").filter((p) => p !== "" && secretNameReason(baseOf(p)) !== null);
+    if (secretNamed.some((p) => !contentJudged(baseOf(p)))) return true;
+    // Only content-judged names (`.npmrc` …): a secret only if some version of one holds a credential.
+    return secretNamed.length > 0 && someVersionHoldsCredential(dir, run);
   } catch {
     return true; // the check could not be done: fail closed
   }
 }
+
+function baseOf(p: string): string {
+  return p.slice(p.lastIndexOf("/") + 1);
+}
+
+/** Every blob that was ever a content-judged file (reachable from a ref, or in the index), read
+ *  back and judged; one too large to judge counts as holding a credential. */
+function someVersionHoldsCredential(dir: string, run: (args: string[]) => string): boolean {
+  const blobs = new Map<string, string>();
+  for (const line of run(["rev-list", "--all", "--objects"]).split("\n")) {
+    const sp = line.indexOf(" ");
+    if (sp > 0 && contentJudged(baseOf(line.slice(sp + 1)))) blobs.set(line.slice(0, sp), baseOf(line.slice(sp + 1)));
+  }
+  for (const entry of run(["ls-files", "--stage", "-z"]).split("\0")) {
+    const m = /^\d+ ([0-9a-f]+) \d\t(.*)$/s.exec(entry);
+    if (m && contentJudged(baseOf(m[2]))) blobs.set(m[1], baseOf(m[2]));
+  }
+  if (blobs.size === 0) return false;
+  const out = execFileSync("git", ["-c", "core.fsmonitor=false", "cat-file", "--batch"], { cwd: dir, input: [...blobs.keys()].join("\n") + "\n", timeout: TIMEOUT_MS, maxBuffer: MAX_BUFFER, stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } });
+  let at = 0;
+  for (const [oid, name] of blobs) {
+    const nl = out.indexOf(10, at);
+    const head = out.subarray(at, nl).toString("utf8").split(" ");
+    if (head[0] !== oid || head[1] !== "blob") return true; // missing or not a blob: cannot judge
+    const size = Number(head[2]);
+    const body = out.subarray(nl + 1, nl + 1 + size);
+    at = nl + 1 + size + 1;
+    if (size > CONFIG_TEXT_MAX || configHoldsCredential(name, body.toString("utf8"))) return true;
+  }
+  return false;
+}
+

@@ -5,8 +5,9 @@
 import { lstatSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { globToRegExp } from "../../lib/glob-match.js";
-import { CREDENTIALS_FILE, gitHooksPath, procSecretReason, protectedProjectEntry, secretLocations, secretNameReason, type SecretLocation } from "../../contract/protected.js";
+import { CREDENTIALS_FILE, gitHooksPath, procSecretReason, protectedProjectEntry, secretFileReason, secretLocations, type SecretLocation } from "../../contract/protected.js";
 import { identitySecret } from "../../builtins/secret-identity.js";
+import { readConfigText } from "../../lib/regular-file.js";
 import type { RuleMatch } from "./rules.js";
 
 export interface PathEnv {
@@ -31,6 +32,9 @@ export interface GateEnv extends PathEnv {
   historySecret?: (dir: string) => boolean;
   /** The sandbox reaches `sandbox.network.allowedDomains` through its filtering proxy (decide-bash.ts). */
   sandboxProxied?: boolean;
+  /** With `sandboxed`: whether a contained command cannot read the secret at `path` — the
+   *  sandbox does not have it, or hides it (sandbox-view.ts); such a read needs no question. */
+  sandboxHides?: (path: string) => boolean;
 }
 
 /** `~` and `~/x` → the home folder; anything else unchanged. */
@@ -137,7 +141,8 @@ export function secretReason(view: PathView, env: PathEnv, opts: { sessionOutput
   for (const p of [view.lexical, view.real]) {
     if (p === null) continue;
     for (const l of locations) if (p === l.path || p.startsWith(l.sep)) return l.why;
-    const why = secretNameReason(basename(p));
+    // A content-judged name (a token-free `.npmrc`) is read where it really is.
+    const why = secretFileReason(basename(p), () => readConfigText(view.real ?? p));
     if (why) return `${why} (${basename(p)})`;
     const proc = procSecretReason(posix(p));
     if (proc) return proc;

@@ -57,6 +57,12 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
       network: { t: "either", options: [bool, anyObject] },
       /** On by default: with the sandbox active (no network, or only allowedDomains), contained commands run without a prompt. */
       autoAllowBashIfSandboxed: bool,
+      /** Variables a sandboxed command gets although nothing else grants them (names, `*` globs;
+       *  credentials included): mods/sandbox/env.ts. */
+      env: { t: "array", of: str },
+      /** Claude Code's `filesystem`: `allowRead` (deepcode: folders granted read-only) and
+       *  `allowWrite` (granted read-write); mods/sandbox/grant.ts. */
+      filesystem: { t: "object", keys: { allowRead: { t: "array", of: str }, allowWrite: { t: "array", of: str }, denyRead: ignored, denyWrite: ignored } },
       excludedCommands: ignored,
       allowUnsandboxedCommands: ignored,
       enableWeakerNestedSandbox: ignored,

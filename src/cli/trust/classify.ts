@@ -89,6 +89,14 @@ const RULES: Record<string, Split> = {
       // Hosts a sandboxed command may reach (mods/sandbox/hosts.ts): a loosening, like network.
       items.push(item(file, "sandbox.network.allowedDomains", `let sandboxed commands reach ${v.network.allowedDomains.map((d) => String(d)).join(", ")}`, v.network.allowedDomains));
     } else if (v.network !== undefined) keep.network = v.network;
+    // What a sandboxed command is given beyond the defaults: a loosening.
+    if (Array.isArray(v.env) && v.env.length > 0) items.push(item(file, "sandbox.env", `pass ${v.env.map((d) => String(d)).join(", ")} to sandboxed commands`, v.env));
+    if (isObject(v.filesystem)) {
+      for (const k of ["allowRead", "allowWrite"] as const) {
+        const list = v.filesystem[k];
+        if (Array.isArray(list) && list.length > 0) items.push(item(file, `sandbox.filesystem.${k}`, `let sandboxed commands ${k === "allowRead" ? "read" : "write"} ${list.map((d) => String(d)).join(", ")}`, list));
+      }
+    }
     // Any layer's `false` turns the auto-allow off (assemble.ts), so a project's `true` loosens nothing.
     if (typeof v.autoAllowBashIfSandboxed === "boolean") keep.autoAllowBashIfSandboxed = v.autoAllowBashIfSandboxed;
     return { keep, items };
