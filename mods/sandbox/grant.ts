@@ -86,6 +86,15 @@ export function toolchainDirs(path: string, home: string, granted: readonly stri
   const add = (dir: string): void => {
     const real = realOrNull(dir);
     if (real === null || !isDir(real) || real === "/" || real === home || covered(real)) return;
+    // A project's `node_modules/.bin` (npm run puts it first): its links lead into the packages
+    // beside it, which need each other — the whole `node_modules`, not each package.
+    if (basename(real) === ".bin" && basename(dirname(real)) === "node_modules") {
+      const nm = dirname(real);
+      if (covered(nm)) return;
+      for (const o of [...out]) if (inside(o, nm)) out.delete(o);
+      out.add(nm);
+      return;
+    }
     if (real === join(home, ".local", "bin")) {
       out.add(real);
       const lib = join(home, ".local", "lib");

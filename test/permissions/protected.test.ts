@@ -130,13 +130,21 @@ describe("the sandbox reads the same lists", () => {
     expect(existsSync(join(ws.root, ".claude"))).toBe(false);
   });
 
-  it("hides every home secret of the contract's list and deepcode's credentials in DEEPCODE_HOME", () => {
+  it("shows no home secret of the contract's list nor deepcode's credentials: each is outside every grant, or masked where a grant holds it", () => {
     for (const s of [...HOME_SECRETS, ".deepcode"]) mkdirSync(join(ws.home, s), { recursive: true });
     mkdirSync(join(ws.base, "dc-home"));
     writeFileSync(join(ws.base, "dc-home", "credentials"), "DEEPSEEK_API_KEY=x\n");
-    const a = args();
-    const hidden = a.flatMap((x, i) => (x === "--tmpfs" ? [a[i + 1]] : x === "--ro-bind" && a[i + 1] === "/dev/null" ? [a[i + 2]] : []));
-    for (const l of secretLocations(ws.home, join(ws.base, "dc-home"))) expect(hidden, l.path).toContain(l.path);
+    const empty = join(ws.base, "dc-home", "sandbox", "empty");
+    for (const writable of [[], [ws.home]]) {
+      const a = sandboxArgs({ bwrap: "/usr/bin/bwrap", root: ws.root, home: ws.home, deepcodeHome: join(ws.base, "dc-home"), writable, network: false, cwd: ws.root });
+      const grants = a.flatMap((x, i) => ((x === "--bind" || x === "--ro-bind") && a[i + 1] === a[i + 2] ? [a[i + 1]] : []));
+      const masked = a.flatMap((x, i) => (x === "--tmpfs" ? [a[i + 1]] : x === "--ro-bind" && a[i + 1] === empty ? [a[i + 2]] : []));
+      const within = (p: string, d: string): boolean => p === d || p.startsWith(`${d}/`);
+      for (const l of secretLocations(ws.home, join(ws.base, "dc-home"))) {
+        expect(!grants.some((g) => within(l.path, g)) || masked.includes(l.path), `${l.path} with writable ${JSON.stringify(writable)}`).toBe(true);
+      }
+      if (writable.length > 0) expect(masked).toContain(join(ws.home, ".ssh")); // the home granted: its secrets masked
+    }
   });
 
   it("is the gate's list: every entry of the contract's protected paths asks at the gate", () => {

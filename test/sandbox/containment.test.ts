@@ -78,7 +78,10 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 describe.skipIf(!available)("the sandbox at the process.run level (real bash in bubblewrap)", () => {
   it("reports itself active without network, for the permission gate", () => {
     load();
-    expect(status()).toEqual({ active: true, mechanism: "bwrap", network: false });
+    expect(status()).toMatchObject({ active: true, mechanism: "bwrap", network: false });
+    // What it grants, for /status, doctor and the gate: the workspace read-write, the system read-only.
+    expect(status()).toMatchObject({ grants: { write: [realpathSync(root)], walked: [realpathSync(root)] } });
+    expect((status() as { grants: { readOnly: string[] } }).grants.readOnly).toContain("/usr");
   });
 
   it("hides deepcode's home but shows the installed plugins' files, read-only, so a plugin's command can run its own script", async () => {

@@ -103,7 +103,7 @@ s.on("close",()=>{console.log(label+" "+(buf?buf.split("\\r\\n")[0]:"closed with
 describe.skipIf(!available)("sandbox.network.allowedDomains through the filtering proxy (real bubblewrap)", () => {
   it("reports the allowed hosts and stays a sandbox without network for the gate", () => {
     load({ allowedDomains: ["localhost", "*.Example.com", "bad/url"] });
-    expect(status()).toEqual({ active: true, mechanism: "bwrap", network: false, allowedDomains: ["localhost", "*.example.com"] });
+    expect(status()).toMatchObject({ active: true, mechanism: "bwrap", network: false, allowedDomains: ["localhost", "*.example.com"] });
     expect(warnings.join("\n")).toMatch(/allowedDomains entry "bad\/url" is not a host name/);
     expect(sandboxStatus({ allowedDomains: [{ host: "localhost", wildcard: false }] }).detail).toMatch(/network only to localhost \(through deepcode's filtering proxy\)$/);
   });
