@@ -10,3 +10,20 @@ export function sandboxLine(s: KnownStatus["sandbox"] | undefined): string {
   const net = s.network ? "network allowed" : s.allowedDomains && s.allowedDomains.length > 0 ? `network only to ${s.allowedDomains.join(", ")} (through deepcode's filtering proxy)` : "no network";
   return `${s.mechanism ?? "active"}: writes only in the workspace, ${net}`;
 }
+
+/** What an active sandbox grants, a few lines for people (/status, `deepcode permissions`,
+ *  doctor): what it reads and writes, the private home, and the environment it withholds. */
+export function grantLines(s: KnownStatus["sandbox"] | undefined): string[] {
+  const g = s?.active ? s.grants : undefined;
+  if (!g) return [];
+  const short = (p: string): string => (p === g.home ? "~" : p.startsWith(`${g.home}/`) ? `~${p.slice(g.home.length)}` : p);
+  const system = new Set(["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix", "/snap", "/gnu"]);
+  const reads = g.readOnly.filter((p) => !system.has(p)).map(short);
+  const withheld = g.withheldEnv.length > 0 ? `${g.withheldEnv.length} withheld as credentials (${g.withheldEnv.join(", ")})` : "no credentials to withhold";
+  return [
+    `reads      the system${reads.length > 0 ? `, ${reads.join(", ")}` : ""} (read-only); nothing else of the disk`,
+    `writes     ${g.write.map(short).join(", ")}`,
+    `home       a private one at ~ (${short(g.privateHome)}): caches persist, your real home is not there`,
+    `env        ${withheld}; ${g.droppedEnv} other variable(s) not granted (settings sandbox.env passes more)`,
+  ];
+}

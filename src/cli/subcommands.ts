@@ -10,7 +10,7 @@ import { money, plural } from "./render/figures.js";
 import { agentLines } from "./session-tree.js";
 import { inert } from "../lib/inert.js";
 import { sessionCommandLines } from "./session-commands.js";
-import { sandboxLine } from "./sandbox-line.js";
+import { grantLines, sandboxLine } from "./sandbox-line.js";
 
 /** Run `deepcode <command> [args]`. Its options come from its row in options.ts; `--help`
  *  prints them; an unknown option or an argument it does not take is a UsageError (exit 2). */
@@ -144,7 +144,7 @@ export function formatRules(rows: ReturnType<typeof describeRules>): string {
 async function permissions(options: AssembleOptions): Promise<number> {
   const app = await assemble(options);
   process.stdout.write(`${formatRules(describeRules(app.settings))}\n`);
-  process.stdout.write(`\nBash sandbox: ${sandboxLine(app.pluginStatus("sandbox"))}\n`);
+  process.stdout.write(`\nBash sandbox: ${sandboxLine(app.pluginStatus("sandbox"))}\n${grantLines(app.pluginStatus("sandbox")).map((l) => `  ${l}\n`).join("")}`);
   const broken = managedProblem(app);
   if (broken) process.stdout.write(`\n${broken}\n`);
   return 0;

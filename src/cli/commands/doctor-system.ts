@@ -3,6 +3,7 @@
 // under the permission gate only, without rg Grep uses its built-in search. So a missing one is
 // `!`, not `✗`.
 
+import { grantLines } from "../sandbox-line.js";
 import { assemble, type AssembleOptions } from "../assemble.js";
 import type { DoctorCheck } from "./doctor-check.js";
 import { findOnPath } from "../../lib/path-lookup.js";
@@ -48,7 +49,7 @@ async function sandboxOf(app: Awaited<ReturnType<typeof assemble>>, o: AssembleO
   } catch (err) {
     return { id: "sandbox", status: "warn", label, detail: `a test command could not run (${(err as Error).message})` };
   }
-  if (r.sandbox) return { id: "sandbox", status: "ok", label, detail: `active: Bash commands run inside ${r.sandbox}` };
+  if (r.sandbox) return { id: "sandbox", status: "ok", label, detail: [`active: Bash commands run inside ${r.sandbox}`, ...grantLines(app.pluginStatus("sandbox")).map((l) => `    ${l}`)].join("\n") };
   // The mod says why at start: "sandbox: the Bash sandbox is not active: <why>. Commands still …".
   const said = warnings.find((w) => /sandbox/i.test(w));
   const why = said ? (/not active: (.*?)\. Commands still/.exec(said)?.[1] ?? said.replace(/^sandbox: /, "")) : platform === "linux" ? "turned off in settings (sandbox.enabled: false)" : `not available on ${platform}`;

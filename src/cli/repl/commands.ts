@@ -13,7 +13,7 @@ import { money, plural, tokens } from "../render/figures.js";
 import { KNOWN_MODELS } from "../../providers/index.js";
 import { listedSessions, sessionLines } from "./open.js";
 import { agentLines } from "../session-tree.js";
-import { sandboxLine } from "../sandbox-line.js";
+import { grantLines, sandboxLine } from "../sandbox-line.js";
 import { describeItems, rememberTrust, trustLine } from "../trust/index.js";
 import type { ToolOutputs } from "./outputs.js";
 import { inert } from "../../lib/inert.js";
@@ -84,6 +84,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
           `project    ${r.app.root}`,
           `trust      ${trustNow(r)}`,
           `sandbox    ${sandboxLine(r.app.pluginStatus("sandbox"))}`,
+          ...grantLines(r.app.pluginStatus("sandbox")).map((l) => `  ${l}`),
           ...settingsStatus(r.app.settings, homedir(), r.app.root),
           `session    ${r.engine.sessionId} · ${plural(r.engine.turns, "turn")}`,
           `context    ${tokens(l.nextPromptTokens)} of ${tokens(l.window)} (${sub(l.nextPromptTokens, l.window)}) in the next request`,
