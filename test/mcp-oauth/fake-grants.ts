@@ -45,6 +45,8 @@ export interface GrantsFake {
   moveTo(other: GrantsFake | undefined): void;
   /** Resources this authorization server grants tokens for besides its own MCP endpoint. */
   alsoServes: string[];
+  /** Whether `token` is an access token it issued and has not revoked. */
+  holds(token: string): boolean;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function startGrantsFake(): Promise<GrantsFake> {
       other?.alsoServes.push(f.url);
     },
     alsoServes: [],
+    holds: (token) => tokens.has(token),
     close: async () => undefined,
   };
   const json = (res: ServerResponse, status: number, v: unknown, headers: Record<string, string> = {}): void => {
@@ -156,7 +159,7 @@ export async function startGrantsFake(): Promise<GrantsFake> {
 
   const mcp = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
-    if (!tokens.has(token) && !moved?.issued.includes(token)) return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
+    if (!tokens.has(token) && !moved?.holds(token)) return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
     if (req.method !== "POST") return json(res, 405, {});
     const answer = whoamiAnswer(body, "fake-enterprise", `you hold a token that ends in ${token.slice(-4)}`);
     if (!answer) return void res.writeHead(202).end();

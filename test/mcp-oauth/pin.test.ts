@@ -94,8 +94,10 @@ describe("a configured credential is pinned to the first authorization server it
       expect(s.home.tokenRequests).toHaveLength(1);
       expect(pins(s.env)[`remote ${new URL(s.home.url).origin}`].issuer).toBe(s.home.issuer);
 
-      // A second run refuses the same way: nothing there either.
-      await get(s);
+      // A sign-in on purpose without a terminal to answer refuses the same way, and fails.
+      const login = await deepcode(s.env, ["mcp", "login", "remote"], { extraEnv: s.vars });
+      expect(login.stdout).toContain(`nothing was sent to ${s.other.issuer}`);
+      expect(login.code).toBe(1);
       expect(s.other.paths).toEqual([]);
     });
   }
