@@ -5,7 +5,8 @@
 // client secret and the ID-JAG) — the first authorization server used is remembered, and once
 // the metadata names the second one, `-p` refuses, saying which server, which issuer it is
 // pinned to, the new one and how to accept, and the second server receives nothing at all.
-// A configured `"authorizationServer"` is the pin from the first request.
+// A configured `"authorizationServer"` is the pin from the first request. A browser sign-in
+// with a configured client secret is pinned the same way.
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,8 +14,10 @@ import { startSimulator, type Simulator } from "../sim/server.mjs";
 import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
 import { deepcode, mcpJson } from "../mcp/helpers.js";
 import { IDP_CLIENT, MCP_CLIENT, startGrantsFake, type GrantsFake } from "./fake-grants.js";
+import { startFake, type Fake } from "./fake-oauth.js";
+import { fileURLToPath } from "node:url";
 
-let fakes: GrantsFake[] = [];
+let fakes: Array<GrantsFake | Fake> = [];
 let env: CliEnv | undefined;
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -155,5 +158,29 @@ describe('"oauth": { "authorizationServer": … } pins the credential from the f
     const r = await deepcode(s.env, ["mcp", "list"], { extraEnv: s.vars });
     expect(`${r.stdout}${r.stderr}`).toContain(`MCP server remote: "oauth": { "authorizationServer": "auth.example.com" } must be the authorization server's issuer, an http(s) URL`);
     expect(s.home.paths).toEqual([]);
+  });
+});
+
+describe("a browser sign-in with a configured client secret", () => {
+  it("is pinned like the grants: the secret never reaches an authorization server the metadata names later", async () => {
+    const client = { id: "preregistered-4", secret: "pkce-secret-Hn37" };
+    const oauth = await startFake({ client });
+    const other = await startGrantsFake();
+    fakes.push(oauth, other);
+    sim = await startSimulator({ apiKey: "sk-test-cli", script: { default: { content: "done" } } });
+    const e = (env = cliEnv(sim.url, {}));
+    writeFileSync(join(e.home, "mcp.json"), mcpJson({ remote: { type: "http", url: oauth.url, oauth: { clientId: client.id, clientSecret: client.secret } } }));
+    const browser = `${process.execPath} ${fileURLToPath(new URL("./fixtures/browser.mjs", import.meta.url))}`;
+    const login = () => deepcode(e, ["mcp", "login", "remote"], { extraEnv: { BROWSER: browser } });
+    const first = await login();
+    expect(first.stdout, first.stderr).toContain("Signed in to remote: connected · 1 tool");
+    expect(oauth.registrations).toBe(0);
+    expect(pins(e)[`remote ${new URL(oauth.url).origin}`].issuer).toBe(new URL(oauth.url).origin);
+    oauth.moveTo(other.issuer);
+    const again = await login();
+    expect(again.stdout).toContain(`its client secret is pinned to ${new URL(oauth.url).origin}`);
+    expect(again.code).toBe(1);
+    expect(other.paths).toEqual([]);
+    expect(oauth.tokenRequests).toHaveLength(1);
   });
 });
