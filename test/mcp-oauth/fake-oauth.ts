@@ -4,7 +4,9 @@
 // said yes) by redirecting to the client's redirect URI, and a token endpoint that checks the
 // PKCE verifier against the challenge it was given, the redirect URI and the resource. The MCP
 // endpoint speaks just enough JSON-RPC (initialize, tools/list, tools/call of `whoami`) and
-// wants a Bearer token it issued and that has not expired. Everything is recorded.
+// wants a Bearer token it issued and that has not expired. A client registered beforehand
+// (`client`) authenticates with its secret by Basic; `moveTo(issuer)` makes the resource
+// metadata name another authorization server (the pin tests). Everything is recorded.
 
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
