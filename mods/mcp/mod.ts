@@ -74,7 +74,7 @@ export class McpMod {
       // deepcode's own way to the network (its proxy settings); sockets are node:net's.
       connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
       signIns,
-      askPin: (s, q) => this.askPin(s, q),
+      askPin: (s, q, signingIn) => this.askPin(s, q, signingIn),
     });
   }
 
@@ -84,17 +84,20 @@ export class McpMod {
 
   /** May the server's configured credential go to a new authorization server (oauth/pin.ts)?
    *  In a session, person.ask (the REPL answers; -p denies: nobody); in `deepcode mcp login`,
-   *  the terminal's yes/no; in the other `deepcode mcp` verbs, nobody. */
-  private async askPin(s: Server, q: PinQuestion): Promise<PinAnswer> {
+   *  the terminal's yes/no for the server signing in (not for the connections `mcp` starts of
+   *  its own accord before it: the sign-in would ask again); in the other verbs, nobody. */
+  private async askPin(s: Server, q: PinQuestion, signingIn: boolean): Promise<PinAnswer> {
     const t = this.terminal;
     if (t) {
-      if (!process.stdin.isTTY) return "nobody";
+      if (!signingIn || !process.stdin.isTTY) return "nobody";
       t.err(`${q.detail.join("\n")}\n`);
       return (await t.confirm(q.title)) ? "yes" : "no";
     }
     const answer = await this.api.dispatch({ type: "person.ask", sessionId: this.session.id, kind: "mcp.oauth-pin", from: `mcp:${s.name}`, title: q.title, detail: q.detail });
     if (answer.decision === "allow") return "yes";
-    return answer.by === "non-interactive" ? "nobody" : "no";
+    // Only the person's own no is a no; -p, and the REPL between turns ("asked while no turn or
+    // command was running"), or a hook's deny, mean nobody answered.
+    return answer.by === "user" ? "no" : "nobody";
   }
 
   /** Servers the front end that opened a session brought for it (session.start's mcpServers,

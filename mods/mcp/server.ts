@@ -43,8 +43,8 @@ export interface ServerDeps {
   /** Where remote servers' sign-ins are kept (oauth/store.ts). */
   signIns: SignInStore;
   /** Ask the person whether the server's configured credential may go to a new authorization
-   *  server (oauth/pin.ts); without it, nobody can answer. */
-  askPin?(server: Server, q: PinQuestion): Promise<PinAnswer>;
+   *  server (oauth/pin.ts); without it, nobody can answer. `signingIn`: within `login`. */
+  askPin?(server: Server, q: PinQuestion, signingIn: boolean): Promise<PinAnswer>;
 }
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
@@ -90,7 +90,7 @@ export class Server {
     this.reason = cfg.start ? undefined : cfg.why;
     const own = Object.keys(cfg.headers ?? {}).some((k) => k.toLowerCase() === "authorization");
     if (cfg.transport !== "stdio" && cfg.url && !own) {
-      this.oauth = new OAuth({ name: cfg.name, url: cfg.url, config: cfg.oauth, store: d.signIns, connect: d.connect, log: (line) => d.log(cfg.name, `oauth: ${line}`), ask: (q) => d.askPin?.(this, q) ?? Promise.resolve("nobody") });
+      this.oauth = new OAuth({ name: cfg.name, url: cfg.url, config: cfg.oauth, store: d.signIns, connect: d.connect, log: (line) => d.log(cfg.name, `oauth: ${line}`), ask: (q, signingIn) => d.askPin?.(this, q, signingIn) ?? Promise.resolve("nobody") });
     }
   }
 

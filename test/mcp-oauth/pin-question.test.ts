@@ -47,7 +47,8 @@ async function moved(): Promise<Setup> {
     s.asked.push(q);
     s.heardWhenAsked.push(other.paths.length);
     const decision = s.answers.length > 1 ? s.answers.shift()! : (s.answers[0] ?? "deny");
-    return decision === "allow" ? { decision, by: "test" } : { decision, reason: "no", by: "test" };
+    // As the REPL answers: the person's own yes or no.
+    return decision === "allow" ? { decision, by: "user" } : { decision, reason: "the user said no", by: "user" };
   });
   await h.turn("hello");
   expect(await mcp(h, "remote")).toMatch(/remote: connected · 1 tool/);

@@ -42,8 +42,9 @@ export interface OAuthDeps {
   connect?: Connector;
   log(line: string): void;
   /** Ask the person whether a configured credential may go to a new authorization server
-   *  (oauth/pin.ts); without it, nobody can answer. */
-  ask?(q: PinQuestion): Promise<PinAnswer>;
+   *  (oauth/pin.ts); without it, nobody can answer. `signingIn`: during a sign-in on purpose
+   *  (`mcp login`), not a connection of its own accord. */
+  ask?(q: PinQuestion, signingIn: boolean): Promise<PinAnswer>;
 }
 
 /** A person signing in now: where to tell them the URL, and their way to give up. */
@@ -75,7 +76,7 @@ export class OAuth implements HttpAuth {
   constructor(private readonly d: OAuthDeps) {
     this.key = SignInStore.key(d.name, d.url);
     this.dpop = new Dpop(Dpop.fileFor(dirname(d.store.file), this.key));
-    this.pin = new Pin({ server: d.name, url: d.url, key: this.key, configured: d.config?.authorizationServer, store: new PinStore(dirname(d.store.file)), ask: d.ask, log: d.log });
+    this.pin = new Pin({ server: d.name, url: d.url, key: this.key, configured: d.config?.authorizationServer, store: new PinStore(dirname(d.store.file)), ask: (q) => d.ask?.(q, this.person !== undefined) ?? Promise.resolve("nobody"), log: d.log });
   }
 
   private get web() {

@@ -15,8 +15,8 @@
 // When the metadata later names another issuer, nothing is sent (nothing at all is asked of
 // it, not even its metadata) until the person says yes (`person.ask`, or the terminal of
 // `deepcode mcp login NAME`); yes sends it there and re-pins. Nobody to answer (-p, CI), or a
-// no: an error naming the server, both issuers and how to accept; in this process the same
-// issuer is not asked about again until a sign-in on purpose (`Pin.reset`). Issuers are
+// no: an error naming the server, both issuers and how to accept; after a no, the same issuer
+// is not asked about again in this process until a sign-in on purpose (`Pin.reset`). Issuers are
 // compared as the metadata writes them, a trailing slash aside (RFC 8414 §3.3 compares issuers
 // as strings; a tenant path on a shared origin is another issuer). `logout` keeps the pin: it
 // belongs to the configured credential, not to the tokens.
@@ -75,7 +75,7 @@ export function configuredCredential(cfg: OAuthConfig | undefined): string | und
 const trim = (s: string): string => s.replace(/\/+$/, "");
 
 export class Pin {
-  /** Issuers refused in this process (trimmed), with the error that said so. */
+  /** Issuers the person said no to in this process (trimmed), with the error that said so. */
   private readonly refused = new Map<string, string>();
   /** One decision at a time: concurrent token requests wait for the first question's answer. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -123,8 +123,9 @@ export class Pin {
     const why =
       answer === "no"
         ? `MCP server ${d.server}: you did not allow its ${credential} to go to the authorization server ${issuer} (it is pinned to ${pinned}): nothing was sent. /mcp login ${d.server} (or deepcode mcp login ${d.server}) asks again.`
-        : `MCP server ${d.server}: its metadata now names the authorization server ${issuer}, but its ${credential} is pinned to ${pinned}, the one it was first sent to, and nobody can answer here whether it may go to the new one: nothing was sent to ${issuer}. If the server really moved, accept it with \`deepcode mcp login ${d.server}\` at a terminal (it asks), or name it in the server's entry: "oauth": { "authorizationServer": "${issuer}" }.`;
-    this.refused.set(trim(issuer), why);
+        : `MCP server ${d.server}: its metadata now names the authorization server ${issuer}, but its ${credential} is pinned to ${pinned}, the one it was first sent to, and nobody can answer here whether it may go to the new one: nothing was sent to ${issuer}. If the server really moved, accept it with \`deepcode mcp login ${d.server}\` at a terminal or /mcp login ${d.server} in the REPL (each asks), or name it in the server's entry: "oauth": { "authorizationServer": "${issuer}" }.`;
+    // Nobody to answer is not remembered: the next connection where someone can answer asks.
+    if (answer === "no") this.refused.set(trim(issuer), why);
     d.log(answer === "no" ? `you did not allow its ${credential} to go to ${issuer} (pinned to ${pinned})` : `its metadata names ${issuer}, but its ${credential} is pinned to ${pinned}: refused, nobody can answer here`);
     throw new Error(why);
   }
