@@ -7,7 +7,7 @@
 //                 oauth?: { clientId?, clientSecret?, scopes?, callbackPort?, clientMetadataUrl?,
 //                           grant?: "client_credentials" | "jwt_bearer" | "id_jag", privateKeyFile?,
 //                           assertionFile?, assertionEnv?, idp?: { issuer?, tokenEndpoint?, clientId?,
-//                           clientSecret?, idTokenFile?, idTokenEnv? }, dpop? },
+//                           clientSecret?, idTokenFile?, idTokenEnv? }, dpop?, authorizationServer? },
 //                 elicitation?: "ask" | "defaults", raw, start, why?, approval }],
 //     startupTimeoutMs, toolTimeoutMs, maxOutputTokens, firstRequestWaitMs, toolIndexTokens,
 //     sampling: "ask" | "allow" | "deny", roots: [absolute paths], logDir?, clientVersion }
@@ -125,6 +125,7 @@ function readServer(v: JsonValue): ServerConfig | string {
   if (out.start && transport === "stdio" && !out.command) return `MCP server ${name}: no "command" to start`;
   if (out.start && transport !== "stdio" && !out.url) return `MCP server ${name}: no "url" to connect to`;
   if (isObject(v.oauth) && v.oauth.grant !== undefined && !out.oauth?.grant) return `MCP server ${name}: "oauth": { "grant": ${JSON.stringify(v.oauth.grant)} } is not a grant deepcode knows (client_credentials, jwt_bearer, id_jag)`;
+  if (isObject(v.oauth) && v.oauth.authorizationServer !== undefined && !out.oauth?.authorizationServer) return `MCP server ${name}: "oauth": { "authorizationServer": ${JSON.stringify(v.oauth.authorizationServer)} } must be the authorization server's issuer, an http(s) URL`;
   return out;
 }
 
@@ -146,5 +147,17 @@ function oauthOf(v: JsonValue | undefined): OAuthConfig | undefined {
     assertionEnv: str(v.assertionEnv),
     idp: isObject(v.idp) ? { issuer: str(v.idp.issuer), tokenEndpoint: str(v.idp.tokenEndpoint), clientId: str(v.idp.clientId), clientSecret: str(v.idp.clientSecret), idTokenFile: str(v.idp.idTokenFile), idTokenEnv: str(v.idp.idTokenEnv) } : undefined,
     dpop: typeof v.dpop === "boolean" ? v.dpop : undefined,
+    authorizationServer: issuerUrl(v.authorizationServer),
   };
+}
+
+/** An issuer: an absolute http(s) URL (its string is kept as written: issuers compare as strings). */
+function issuerUrl(v: JsonValue | undefined): string | undefined {
+  if (typeof v !== "string") return undefined;
+  try {
+    const u = new URL(v);
+    return u.protocol === "https:" || u.protocol === "http:" ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }

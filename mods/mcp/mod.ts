@@ -19,6 +19,7 @@ import { registerResourceMentions } from "./resources.js";
 import { sampleWithModel } from "./sampling.js";
 import { Server } from "./server.js";
 import { SignInStore } from "./oauth/store.js";
+import type { PinAnswer, PinQuestion } from "./oauth/pin.js";
 import { statusCommand, statusWord } from "./status.js";
 
 export class McpMod {
@@ -73,7 +74,30 @@ export class McpMod {
       // deepcode's own way to the network (its proxy settings); sockets are node:net's.
       connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
       signIns,
+      askPin: (s, q, signingIn) => this.askPin(s, q, signingIn),
     });
+  }
+
+  /** `deepcode mcp login`'s terminal, while it runs (fromShell): its question about a server's
+   *  new authorization server is asked there, since a subcommand's person.ask is denied. */
+  private terminal?: SubcommandContext;
+
+  /** May the server's configured credential go to a new authorization server (oauth/pin.ts)?
+   *  In a session, person.ask (the REPL answers; -p denies: nobody); in `deepcode mcp login`,
+   *  the terminal's yes/no for the server signing in (not for the connections `mcp` starts of
+   *  its own accord before it: the sign-in would ask again); in the other verbs, nobody. */
+  private async askPin(s: Server, q: PinQuestion, signingIn: boolean): Promise<PinAnswer> {
+    const t = this.terminal;
+    if (t) {
+      if (!signingIn || !process.stdin.isTTY) return "nobody";
+      t.err(`${q.detail.join("\n")}\n`);
+      return (await t.confirm(q.title)) ? "yes" : "no";
+    }
+    const answer = await this.api.dispatch({ type: "person.ask", sessionId: this.session.id, kind: "mcp.oauth-pin", from: `mcp:${s.name}`, title: q.title, detail: q.detail });
+    if (answer.decision === "allow") return "yes";
+    // Only the person's own no is a no; -p, and the REPL between turns ("asked while no turn or
+    // command was running"), or a hook's deny, mean nobody answered.
+    return answer.by === "user" ? "no" : "nobody";
   }
 
   /** Servers the front end that opened a session brought for it (session.start's mcpServers,
@@ -235,6 +259,7 @@ export class McpMod {
     }
     const line = [verb, ...rest].join(" ");
     let last = "";
+    this.terminal = verb === "login" ? ctx : undefined;
     await this.statusSpec?.run({
       args: verb === "get" ? (rest[0] ?? "") : line,
       sessionId: "",
@@ -246,6 +271,7 @@ export class McpMod {
       },
       submit: () => Promise.reject(new Error("deepcode mcp runs no model turns")),
     });
+    this.terminal = undefined;
     // The servers it connected end as at a session's end (an HTTP server's session is deleted).
     await this.closeAll();
     // A sign-in that did not complete fails the command, so a script can tell.

@@ -19,6 +19,7 @@ import { promptCommand } from "./prompts.js";
 import type { Connector } from "./http.js";
 import { isSignInNeeded, OAuth, type Person } from "./oauth/auth.js";
 import type { SignInStore } from "./oauth/store.js";
+import type { PinAnswer, PinQuestion } from "./oauth/pin.js";
 
 export type State = "off" | "needs-approval" | "declined" | "connecting" | "connected" | "failed" | "reconnecting" | "needs-sign-in";
 
@@ -41,6 +42,9 @@ export interface ServerDeps {
   connected?(server: Server): void;
   /** Where remote servers' sign-ins are kept (oauth/store.ts). */
   signIns: SignInStore;
+  /** Ask the person whether the server's configured credential may go to a new authorization
+   *  server (oauth/pin.ts); without it, nobody can answer. `signingIn`: within `login`. */
+  askPin?(server: Server, q: PinQuestion, signingIn: boolean): Promise<PinAnswer>;
 }
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
@@ -86,7 +90,7 @@ export class Server {
     this.reason = cfg.start ? undefined : cfg.why;
     const own = Object.keys(cfg.headers ?? {}).some((k) => k.toLowerCase() === "authorization");
     if (cfg.transport !== "stdio" && cfg.url && !own) {
-      this.oauth = new OAuth({ name: cfg.name, url: cfg.url, config: cfg.oauth, store: d.signIns, connect: d.connect, log: (line) => d.log(cfg.name, `oauth: ${line}`) });
+      this.oauth = new OAuth({ name: cfg.name, url: cfg.url, config: cfg.oauth, store: d.signIns, connect: d.connect, log: (line) => d.log(cfg.name, `oauth: ${line}`), ask: (q, signingIn) => d.askPin?.(this, q, signingIn) ?? Promise.resolve("nobody") });
     }
   }
 

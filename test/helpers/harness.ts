@@ -11,7 +11,7 @@ import { registerRepairs } from "../../src/core/repair/index.js";
 import { Engine, type EngineOptions } from "../../src/core/engine/engine.js";
 import { ToolRegistry } from "../../src/core/engine/tools.js";
 import { SessionStore } from "../../src/core/session/store.js";
-import { createProvider, capsFor } from "../../src/providers/index.js";
+import { createProvider, capsFor, openSocket, targetOf } from "../../src/providers/index.js";
 import type { HostFacts, JsonValue, Plugin, SettingsView, StreamEvent, ToolSpec } from "../../src/contract/index.js";
 import { registerPlugin } from "../../src/core/plugins.js";
 import { CommandRegistry } from "../../src/core/commands.js";
@@ -53,6 +53,9 @@ export interface HarnessOptions {
   settings?: Record<string, Record<string, JsonValue>>;
   /** PluginApi.host, over a non-interactive run's facts with the harness's sessions folder. */
   facts?: Partial<HostFacts>;
+  /** PluginApi.connect opens sockets, as deepcode's own requests do without proxy variables
+   *  (an MCP mod's remote servers); without it, the mods' connections are refused. */
+  network?: boolean;
 }
 
 /** A SettingsView of plain objects by layer name (later layers win, objects merge one level). */
@@ -105,6 +108,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
         addMentions: () => () => undefined,
         // Mods add `deepcode <name>` subcommands (checkpoints, telemetry); a harness runs none.
         addSubcommand: () => () => undefined,
+        ...(o.network ? { connect: (url: URL, signal: AbortSignal) => openSocket(targetOf(url), { env: {} }, signal) } : {}),
         log: (level: string, _source: string, message: string) => void (level !== "info" && warnings.push(message)),
         config: (id: string) => o.modConfig?.(id) ?? {},
         settings: settingsViewOf(o.settings),

@@ -7,7 +7,11 @@
 //    the audience asked for, resource, client_id = the MCP client it maps its client to);
 //  - the authorization server accepts only the jwt-bearer grant: a workload token with its own
 //    issuer as aud, or an ID-JAG for itself and this server whose client_id is the client that
-//    authenticates (Basic). Its access tokens are what the MCP endpoint wants.
+//    authenticates (Basic); and the client_credentials grant of that client (Basic). Its
+//    access tokens are what the MCP endpoint wants;
+//  - `moveTo(other)`: the MCP server's resource metadata names another fake's authorization
+//    server from then on (as a server that moved would — or one that wants a secret), and the
+//    MCP endpoint takes the tokens that one issues.
 // Everything is recorded; a refusal is recorded with why.
 
 import { generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from "node:crypto";
@@ -36,6 +40,13 @@ export interface GrantsFake {
   idToken(aud?: string): string;
   /** Forget every access token issued (the next request with one is a 401). */
   revokeAll(): void;
+  /** Name `other`'s authorization server in the resource metadata from now on (undefined: this
+   *  fake's own again); the MCP endpoint takes its tokens, and it takes this server as a resource. */
+  moveTo(other: GrantsFake | undefined): void;
+  /** Resources this authorization server grants tokens for besides its own MCP endpoint. */
+  alsoServes: string[];
+  /** Whether `token` is an access token it issued and has not revoked. */
+  holds(token: string): boolean;
   close(): Promise<void>;
 }
 
@@ -69,6 +80,7 @@ export async function startGrantsFake(): Promise<GrantsFake> {
   const workload = keys();
   const idp = keys();
   const tokens = new Set<string>();
+  let moved: GrantsFake | undefined;
   let base = "";
   const now = (): number => Math.floor(Date.now() / 1000);
   const f: GrantsFake = {
@@ -84,6 +96,12 @@ export async function startGrantsFake(): Promise<GrantsFake> {
     workloadToken: (aud) => signJwt(workload.privateKey, { iss: "https://ci.example", sub: "repo:acme/app", aud: aud ?? f.issuer, iat: now(), exp: now() + 600, jti: b64url(randomBytes(8)) }),
     idToken: (aud) => signJwt(idp.privateKey, { iss: f.idpIssuer, sub: "ada@acme.example", aud: aud ?? IDP_CLIENT.id, iat: now(), exp: now() + 600 }),
     revokeAll: () => tokens.clear(),
+    moveTo: (other) => {
+      moved = other;
+      other?.alsoServes.push(f.url);
+    },
+    alsoServes: [],
+    holds: (token) => tokens.has(token),
     close: async () => undefined,
   };
   const json = (res: ServerResponse, status: number, v: unknown, headers: Record<string, string> = {}): void => {
@@ -111,8 +129,13 @@ export async function startGrantsFake(): Promise<GrantsFake> {
 
   const asToken = (res: ServerResponse, form: Record<string, string>, auth: string | undefined): void => {
     f.tokenRequests.push({ form, auth });
+    if (form.resource !== f.url && !f.alsoServes.includes(form.resource)) return refuse(res, `as: resource ${form.resource}`, "invalid_target");
+    if (form.grant_type === "client_credentials") {
+      const c = basic(auth);
+      if (!c || c.id !== MCP_CLIENT.id || c.secret !== MCP_CLIENT.secret) return refuse(res, "as: client authentication failed", "invalid_client", 401);
+      return grant(res);
+    }
     if (form.grant_type !== JWT_BEARER) return refuse(res, `as: grant ${form.grant_type}`, "unsupported_grant_type");
-    if (form.resource !== f.url) return refuse(res, `as: resource ${form.resource}`, "invalid_target");
     const assertion = form.assertion ?? "";
     const asJag = checkJwt(assertion, idp.publicKey);
     const checked = typeof asJag === "string" ? checkJwt(assertion, workload.publicKey) : asJag;
@@ -124,6 +147,10 @@ export async function startGrantsFake(): Promise<GrantsFake> {
       if (asJag.header.typ !== "oauth-id-jag+jwt") return refuse(res, `as: ID-JAG typ ${String(asJag.header.typ)}`);
       if (asJag.claims.client_id !== c.id || asJag.claims.resource !== f.url) return refuse(res, "as: ID-JAG for another client or resource");
     }
+    grant(res);
+  };
+
+  const grant = (res: ServerResponse): void => {
     const access = `at-${b64url(randomBytes(12))}`;
     tokens.add(access);
     f.issued.push(access);
@@ -132,7 +159,7 @@ export async function startGrantsFake(): Promise<GrantsFake> {
 
   const mcp = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
-    if (!tokens.has(token)) return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
+    if (!tokens.has(token) && !moved?.holds(token)) return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
     if (req.method !== "POST") return json(res, 405, {});
     const answer = whoamiAnswer(body, "fake-enterprise", `you hold a token that ends in ${token.slice(-4)}`);
     if (!answer) return void res.writeHead(202).end();
@@ -146,9 +173,9 @@ export async function startGrantsFake(): Promise<GrantsFake> {
       const path = new URL(req.url ?? "/", base).pathname;
       f.paths.push(path);
       const form = Object.fromEntries(new URLSearchParams(body));
-      if (req.method === "GET" && path === "/.well-known/oauth-protected-resource/mcp") return json(res, 200, { resource: f.url, authorization_servers: [f.issuer] });
+      if (req.method === "GET" && path === "/.well-known/oauth-protected-resource/mcp") return json(res, 200, { resource: f.url, authorization_servers: [moved?.issuer ?? f.issuer] });
       if (req.method === "GET" && path === "/.well-known/oauth-authorization-server") {
-        return json(res, 200, { issuer: f.issuer, authorization_endpoint: `${f.issuer}/authorize`, token_endpoint: `${f.issuer}/token`, grant_types_supported: [JWT_BEARER], token_endpoint_auth_methods_supported: ["client_secret_basic", "none"], response_types_supported: ["code"], code_challenge_methods_supported: ["S256"] });
+        return json(res, 200, { issuer: f.issuer, authorization_endpoint: `${f.issuer}/authorize`, token_endpoint: `${f.issuer}/token`, grant_types_supported: [JWT_BEARER, "client_credentials"], token_endpoint_auth_methods_supported: ["client_secret_basic", "none"], response_types_supported: ["code"], code_challenge_methods_supported: ["S256"] });
       }
       if (req.method === "GET" && path === "/idp/.well-known/openid-configuration") {
         return json(res, 200, { issuer: f.idpIssuer, authorization_endpoint: `${f.idpIssuer}/authorize`, token_endpoint: f.idpTokenEndpoint, grant_types_supported: [TOKEN_EXCHANGE], token_endpoint_auth_methods_supported: ["client_secret_basic"] });

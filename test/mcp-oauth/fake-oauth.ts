@@ -4,7 +4,9 @@
 // said yes) by redirecting to the client's redirect URI, and a token endpoint that checks the
 // PKCE verifier against the challenge it was given, the redirect URI and the resource. The MCP
 // endpoint speaks just enough JSON-RPC (initialize, tools/list, tools/call of `whoami`) and
-// wants a Bearer token it issued and that has not expired. Everything is recorded.
+// wants a Bearer token it issued and that has not expired. A client registered beforehand
+// (`client`) authenticates with its secret by Basic; `moveTo(issuer)` makes the resource
+// metadata name another authorization server (the pin tests). Everything is recorded.
 
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -25,6 +27,8 @@ export interface FakeOptions {
   resource?: string;
   /** Give a session id (`Mcp-Session-Id`) at initialize, and end it on a DELETE. */
   sessions?: boolean;
+  /** A client registered beforehand, with its secret (taken by client_secret_basic). */
+  client?: { id: string; secret: string };
 }
 
 export interface Fake {
@@ -36,6 +40,8 @@ export interface Fake {
   /** Token requests the server refused, with why. */
   refused: string[];
   issued: string[];
+  /** Name another authorization server (its issuer) in the resource metadata from now on. */
+  moveTo(issuer: string): void;
   close(): Promise<void>;
 }
 
@@ -48,7 +54,9 @@ export async function startFake(o: FakeOptions = {}): Promise<Fake> {
   const tokens = new Map<string, number>();
   const refreshes = new Set<string>();
   const clients = new Set<string>();
-  const f: Fake = { url: "", requests: [], registrations: 0, authorizations: [], tokenRequests: [], refused: [], issued: [], close: async () => undefined };
+  let named: string | undefined;
+  const f: Fake = { url: "", requests: [], registrations: 0, authorizations: [], tokenRequests: [], refused: [], issued: [], moveTo: (i) => (named = i), close: async () => undefined };
+  if (o.client) clients.add(o.client.id);
   let base = "";
   const issuer = (): string => `${base}${issuerPath}`;
   const prmPath = prm === "path" ? "/.well-known/oauth-protected-resource/mcp" : prm === "root" ? "/.well-known/oauth-protected-resource" : "/meta/prm.json";
@@ -70,7 +78,7 @@ export async function startFake(o: FakeOptions = {}): Promise<Fake> {
       const url = new URL(req.url ?? "/", base);
       f.requests.push({ method: req.method ?? "", path: url.pathname, auth: req.headers.authorization, body });
       const form = Object.fromEntries(new URLSearchParams(body));
-      if (req.method === "GET" && url.pathname === prmPath) return json(res, 200, { resource: o.resource ?? `${base}/mcp`, authorization_servers: [issuer()], ...(o.scopesSupported ? { scopes_supported: o.scopesSupported } : {}) });
+      if (req.method === "GET" && url.pathname === prmPath) return json(res, 200, { resource: o.resource ?? `${base}/mcp`, authorization_servers: [named ?? issuer()], ...(o.scopesSupported ? { scopes_supported: o.scopesSupported } : {}) });
       const asMeta = issuerPath ? `/.well-known/oauth-authorization-server${issuerPath}` : "/.well-known/oauth-authorization-server";
       if (req.method === "GET" && url.pathname === asMeta) {
         return json(res, 200, {
@@ -107,6 +115,8 @@ export async function startFake(o: FakeOptions = {}): Promise<Fake> {
       }
       if (req.method === "POST" && url.pathname === `${issuerPath}/token`) {
         f.tokenRequests.push(form);
+        const basic = o.client && req.headers.authorization === `Basic ${Buffer.from(`${o.client.id}:${o.client.secret}`).toString("base64")}`;
+        if (basic && o.client) form.client_id = o.client.id;
         const refuse = (why: string): void => {
           f.refused.push(why);
           json(res, 400, { error: "invalid_grant", error_description: why });

@@ -115,7 +115,7 @@ function serverEntry(c: Configured, i: McpConfigInput, g: Gates, problems: strin
   } else {
     out.url = x(r.url);
     out.headers = xs(r.headers);
-    if (isObject(r.oauth)) out.oauth = { ...r.oauth, ...xs({ clientId: r.oauth.clientId ?? null, clientSecret: r.oauth.clientSecret ?? null }), ...grantKeys(r.oauth, xs, i.secretEnv, refused) };
+    if (isObject(r.oauth)) out.oauth = { ...r.oauth, ...xs({ clientId: r.oauth.clientId ?? null, clientSecret: r.oauth.clientSecret ?? null, ...(r.oauth.authorizationServer !== undefined ? { authorizationServer: r.oauth.authorizationServer } : {}) }), ...grantKeys(r.oauth, xs, i.secretEnv, refused) };
   }
   const why = (): string | undefined => {
     const bad = badServerName(c.name);

@@ -9,7 +9,8 @@
 // token); the configured `oauth.scopes` always. DPoP (oauth/dpop.ts): where the authorization
 // server offers it (or `oauth.dpop` says so) the tokens are bound to the server's key, and every
 // request carries `Authorization: DPoP …` and a fresh proof; a `use_dpop_nonce` refusal with a
-// new nonce is answered by one retry with it.
+// new nonce is answered by one retry with it. A configured credential (a client secret, a
+// machine grant's assertion) goes only to the authorization server it is pinned to (oauth/pin.ts).
 
 import type { IncomingMessage } from "node:http";
 import { dirname } from "node:path";
@@ -22,6 +23,7 @@ import { listenCallback } from "./callback.js";
 import { openBrowser } from "./browser.js";
 import { SignInStore, type SignIn } from "./store.js";
 import { machineGrant } from "./grants.js";
+import { configuredCredential, Pin, PinStore, type PinAnswer, type PinQuestion } from "./pin.js";
 
 /** The server wants a person to sign in; `/mcp` shows it as "needs sign-in", not as failed. */
 export class SignInNeeded extends Error {
@@ -39,6 +41,10 @@ export interface OAuthDeps {
   store: SignInStore;
   connect?: Connector;
   log(line: string): void;
+  /** Ask the person whether a configured credential may go to a new authorization server
+   *  (oauth/pin.ts); without it, nobody can answer. `signingIn`: during a sign-in on purpose
+   *  (`mcp login`), not a connection of its own accord. */
+  ask?(q: PinQuestion, signingIn: boolean): Promise<PinAnswer>;
 }
 
 /** A person signing in now: where to tell them the URL, and their way to give up. */
@@ -65,10 +71,12 @@ export class OAuth implements HttpAuth {
   /** Whether the server asked for authorization during the current sign-in. */
   asked = false;
   private readonly dpop: Dpop;
+  private readonly pin: Pin;
 
   constructor(private readonly d: OAuthDeps) {
     this.key = SignInStore.key(d.name, d.url);
     this.dpop = new Dpop(Dpop.fileFor(dirname(d.store.file), this.key));
+    this.pin = new Pin({ server: d.name, url: d.url, key: this.key, configured: d.config?.authorizationServer, store: new PinStore(dirname(d.store.file)), ask: (q) => d.ask?.(q, this.person !== undefined) ?? Promise.resolve("nobody"), log: d.log });
   }
 
   private get web() {
@@ -89,6 +97,7 @@ export class OAuth implements HttpAuth {
     this.person = person;
     this.authorizations = 0;
     this.asked = false;
+    this.pin.reset();
   }
 
   end(): void {
@@ -175,6 +184,10 @@ export class OAuth implements HttpAuth {
   }
 
   private async authorize(resource: Resource, wanted: string[], e: SignIn, person: Person): Promise<void> {
+    // A configured client secret is pinned like a machine grant's credential. A registered
+    // (dynamic registration) or public client has no secret of the person's to send: the
+    // authorization server is the one the metadata names, as before.
+    if (this.d.config?.clientSecret !== undefined) await this.pin.allow(resource.issuer, "client secret");
     const web = { connect: this.d.connect, signal: person.signal };
     const as = await discoverAuthServer(web, resource);
     const scopes = as.scopesSupported?.includes("offline_access") && !wanted.includes("offline_access") ? [...wanted, "offline_access"] : wanted;
@@ -206,6 +219,9 @@ export class OAuth implements HttpAuth {
     this.grants = this.grants.filter((t) => now - t < 60_000);
     const grant = this.d.config!.grant!;
     if (this.grants.length >= MAX_AUTHORIZATIONS) throw new Error(`the server still refuses after ${MAX_AUTHORIZATIONS} ${grant} tokens in a minute; giving up`);
+    // Before anything of the credential's (or the identity provider's ID-JAG for this issuer)
+    // is made or sent, and before the authorization server is even asked for its metadata.
+    await this.pin.allow(resource.issuer, configuredCredential(this.d.config) ?? "client credentials");
     const web = { connect: this.d.connect, signal: AbortSignal.timeout(30_000) };
     const as = await discoverAuthServer(web, resource);
     const tokens = await machineGrant(web, as, this.d.config!, scopes, resource.resource, this.d.name, this.dpopFor(as));
@@ -227,6 +243,8 @@ export class OAuth implements HttpAuth {
     return undefined;
   }
 
+  /** A refresh goes to the token endpoint stored at sign-in, which came from the pinned
+   *  authorization server (an entry whose issuer changed is dropped before, in `unauthorized`). */
   private async refresh(e: SignIn): Promise<SignIn | undefined> {
     if (!e.tokens?.refresh || !e.tokenEndpoint) return undefined;
     if (!e.client) return undefined;

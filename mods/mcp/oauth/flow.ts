@@ -32,6 +32,9 @@ export interface OAuthConfig {
   /** DPoP-bound tokens (oauth/dpop.ts): true always, false never; unset: where the
    *  authorization server lists ES256 in `dpop_signing_alg_values_supported`. */
   dpop?: boolean;
+  /** The issuer of the authorization server the configured credential (client secret, machine
+   *  grant) belongs to: it goes nowhere else (oauth/pin.ts). Unset: the first one used. */
+  authorizationServer?: string;
 }
 
 export type MachineGrant = "client_credentials" | "jwt_bearer" | "id_jag";

@@ -46,30 +46,29 @@ export interface SignIn {
 
 const MAX_BYTES = 1024 * 1024;
 
-export class SignInStore {
+/** A JSON object of entries by key in deepcode's home, mode 0600 in a 0700 folder, written
+ *  through a temporary file and a rename (a crash never leaves half a file). The sign-in store
+ *  and the authorization-server pins (oauth/pin.ts) are two of them. */
+export class KeyedJsonFile<T extends object> {
   readonly file: string;
 
-  constructor(private readonly home: string) {
-    this.file = join(home, "mcp-oauth.json");
+  constructor(private readonly home: string, name: string) {
+    this.file = join(home, name);
   }
 
-  static key(name: string, url: string): string {
-    return `${name} ${new URL(url).origin}`;
-  }
-
-  get(key: string): SignIn {
+  get(key: string): Partial<T> {
     const all = this.readAll();
     const v = all[key];
-    return isObject(v) ? (v as unknown as SignIn) : {};
+    return isObject(v) ? (v as unknown as Partial<T>) : {};
   }
 
-  set(key: string, entry: SignIn): void {
+  set(key: string, entry: Partial<T>): void {
     const all = this.readAll();
     all[key] = entry;
     this.writeAll(all);
   }
 
-  /** Forget a server's sign-in; true when there was one. */
+  /** Forget an entry; true when there was one. */
   remove(key: string): boolean {
     const all = this.readAll();
     if (!(key in all)) return false;
@@ -91,9 +90,9 @@ export class SignInStore {
       const v: unknown = JSON.parse(text);
       if (isObject(v)) return Object.assign(Object.create(null) as Record<string, unknown>, v);
     } catch {
-      // damaged: named below, and replaced by the next sign-in
+      // damaged: named below, and replaced by the next write
     }
-    throw new Error(`${this.file} is not a JSON object: remove it to sign in again`);
+    throw new Error(`${this.file} is not a JSON object: remove it to start it afresh`);
   }
 
   private writeAll(all: Record<string, unknown>): void {
@@ -102,5 +101,16 @@ export class SignInStore {
     writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
     chmodSync(tmp, 0o600);
     renameSync(tmp, this.file);
+  }
+}
+
+export class SignInStore extends KeyedJsonFile<SignIn> {
+  constructor(home: string) {
+    super(home, "mcp-oauth.json");
+  }
+
+  /** The key of a server's entry here and in the pins: its name and its origin. */
+  static key(name: string, url: string): string {
+    return `${name} ${new URL(url).origin}`;
   }
 }
