@@ -86,3 +86,7 @@ export function account(commands: readonly string[], r: CallsRun): string {
 
 /** A tool result that reports a failure: the Bash tool's `[exit code N]`, or a denial. */
 export const failed = (result: string): boolean => /\[exit code \d+\]/.test(result) || result === "";
+
+/** `text` as a script the shell reader cannot see into (it asks nothing of what the script
+ *  does): only the sandbox stands in its way. */
+export const hiddenScript = (text: string, file = "s.sh"): string => `echo ${Buffer.from(text).toString("base64")} | base64 -d > ${file} && sh ${file}`;
