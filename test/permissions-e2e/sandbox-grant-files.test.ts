@@ -3,7 +3,8 @@
 // secret files, everything — whichever way the command reaches them (cat, a path built at run
 // time, a walk of the home, curl's file://, an interactive shell that sources the rc files, git
 // reading ~/.gitconfig). Only what settings `sandbox.filesystem.allowRead` names comes back, and
-// read-only. Judged by effect: a canary value in any request body the simulator received is a
+// read-only. Inside the workspace, a configuration file that does hold a credential (an .npmrc
+// with a token, docker's `auths`, a kube token) stays hidden. Judged by effect: a canary value in any request body the simulator received is a
 // leak. Default settings otherwise (the sandbox active: the commands run without a prompt).
 // The home is on disk (grant-helpers.ts says why not under /tmp).
 // Run `npx tsc -p tsconfig.json` first: this starts dist/.
@@ -78,6 +79,26 @@ describe.skipIf(!SANDBOX)(`the person's home and other projects, from a sandboxe
     expect(r.denials.map((d) => d.tool_input?.command), story).not.toContain(commands[HOME_FILES.length + (has("python3") ? 1 : 0)]);
     expect(r.run.result?.stop_reason, story).toBe("completed");
     expect(leaked(r.sent), story).toEqual([]);
+  }, FAMILY_TIMEOUT_MS);
+
+  it("configuration files that do hold a credential stay hidden in the workspace (.npmrc, .pypirc, .netrc, docker and kube config)", async () => {
+    const configs: Array<[string, string]> = [
+      [".npmrc", "registry=https://registry.npmjs.org/\n//registry.npmjs.org/:_authToken=npm_CanaryNpmrc21\n"],
+      [".pypirc", "[pypi]\nusername = __token__\npassword = CanaryPypirc22\n"],
+      [".netrc", "machine example.invalid login me password CanaryNetrc23\n"],
+      [".docker/config.json", '{"auths":{"ghcr.io":{"identitytoken":"CanaryDocker24"}}}\n'],
+      [".kube/config", "apiVersion: v1\nkind: Config\nusers:\n- name: me\n  user:\n    token: CanaryKube25\n"],
+    ];
+    for (const [rel, text] of configs) {
+      mkdirSync(dirname(join(box.root, rel)), { recursive: true });
+      writeFileSync(join(box.root, rel), text);
+    }
+    const commands = [hiddenScript(`cat ${configs.map(([p]) => p).join(" ")}`), "grep -rh Canary . 2>/dev/null", "cat .docker/config.json .kube/config"];
+    const r = await runCalls(box, commands);
+    const story = account(commands, r);
+    expect(r.denials.map((d) => d.tool_input?.command), story).not.toContain(commands[0]);
+    expect(leaked(r.sent), story).toEqual([]);
+    for (const [rel, text] of configs) expect(readFileSync(join(box.root, rel), "utf8")).toBe(text);
   }, FAMILY_TIMEOUT_MS);
 
   it("a folder the person's settings name in sandbox.filesystem.allowRead is readable, read-only; one they do not name stays invisible", async () => {

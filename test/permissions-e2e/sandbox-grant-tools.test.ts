@@ -8,6 +8,7 @@
 //   - in a repository whose only "secret-named" committed file is a token-free `.npmrc`, git's
 //     history reads run, and `git add -A && git commit` works beside an ignored `.env`, with the
 //     identity of the person's ~/.gitconfig and the `.npmrc` committed as it is;
+//   - tar, cp -r and rsync copy a tree holding hidden secrets (each stands in as a regular file);
 //   - `grep -rn TODO .` in a tree holding `.env` runs, and its output never holds the .env's value.
 // The home is on disk (grant-helpers.ts says why not under /tmp). Run `npx tsc -p tsconfig.json`
 // first: this starts dist/.
@@ -150,6 +151,24 @@ describe.skipIf(!SANDBOX)(`a repository with a committed, token-free .npmrc and 
     expect(git(box.root, box.home, "ls-files")).not.toContain(".env");
     expect(readFileSync(join(box.root, ".env"), "utf8")).toContain(ENV_CANARY);
     expect(r.sent).not.toContain("CanaryInsteadOf31");
+  }, FAMILY_TIMEOUT_MS);
+
+  it("tar, cp -r (and rsync, where installed) copy a tree holding hidden secrets: each stands in as a regular file", async () => {
+    npmrcRepository();
+    writeFileSync(join(box.root, "secret.key"), `${ENV_CANARY}\n`);
+    const commands = [
+      "find . -maxdepth 1 -type f -name '.env'",
+      "tar cf /tmp/ws.tar . && tar tvf /tmp/ws.tar ./.env ./secret.key",
+      "cp -r . /tmp/copy && ls -la /tmp/copy/.env /tmp/copy/secret.key",
+      ...(has("rsync") ? ["rsync -a ./ /tmp/mirror/ && ls -la /tmp/mirror/.env"] : []),
+    ];
+    const r = await runCalls(box, commands);
+    allWorked(commands, r);
+    expect(r.results[0]).toContain("./.env");
+    // A regular file in the archive and in the copy (`-rw…`), not a device (`crw…`).
+    expect(r.results[1], account(commands, r)).toMatch(/^-\S+ .*\.\/\.env$/m);
+    expect(r.results[2], account(commands, r)).toMatch(/^-\S+ .*\/tmp\/copy\/\.env$/m);
+    expect(r.sent).not.toContain(ENV_CANARY);
   }, FAMILY_TIMEOUT_MS);
 
   it("grep -rn TODO . runs without a prompt and its output never holds the .env's value", async () => {
