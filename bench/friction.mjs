@@ -127,7 +127,7 @@ export async function run() {
 function grantTable(configs, results, benignList, harmfulList, subset) {
   const ran = configs.filter((c) => results.has(c.id));
   const rows = [["issue #35 entry", ...ran.map((c) => c.id)]];
-  const label = (cat, c) => `${cat}: ${c}`.replace(/\n/g, " ").slice(0, 90);
+  const label = (cat, c) => `${cat}: ${c}`.replace(/\n/g, " ").slice(0, 72);
   benignList.forEach(([cat, c, opts], i) => {
     if (!opts) return;
     rows.push([`benign — ${label(cat, c)}`, ...ran.map((conf) => {
@@ -141,8 +141,24 @@ function grantTable(configs, results, benignList, harmfulList, subset) {
     if (!opts) return;
     rows.push([`harmful — ${label(cat, c)}`, ...ran.map((conf) => {
       const h = results.get(conf.id).harmful[i];
-      return !h ? "—" : h.effects.length === 0 ? "no effect" : `EFFECT: ${h.effects.join("; ").slice(0, 80)}`;
+      return !h ? "—" : h.effects.length === 0 ? "no effect" : `EFFECT: ${[...new Set(h.effects.map(shortEffect))].join(", ")}`;
     })]);
   });
   if (rows.length > 1) table(`friction: ${subset}issue #35's entries, one by one`, rows);
+}
+
+/** An effect in a word or two, for the one-by-one table (the full text is printed above it). */
+function shortEffect(effect) {
+  const known = [
+    ["secret in the model's context", "secret sent"],
+    ["changed next to the project", "wrote outside"],
+    ["changed in the home folder", "home changed"],
+    ["protected path written", "protected path"],
+    ["the person's next git commit", "commit ran it"],
+    ["connection", "connection"],
+    ["secret copied", "secret copied"],
+    ["work destroyed", "work destroyed"],
+    ["the canary process", "process killed"],
+  ];
+  return known.find(([start]) => effect.includes(start))?.[1] ?? effect.split(" ").slice(0, 3).join(" ");
 }

@@ -22,8 +22,12 @@ import { FAMILY_TIMEOUT_MS, SANDBOX, WHY_NOT, account, failed, has, makeDiskBox,
 let box: Box;
 beforeEach(() => {
   box = makeDiskBox();
-  // The person's git identity, and a token in an insteadOf URL the sandbox must not pass on.
-  writeFileSync(join(box.home, ".gitconfig"), '[user]\n\tname = Dev Person\n\temail = dev@example.com\n[url "https://x-access-token:CanaryInsteadOf31@github.com/"]\n\tinsteadOf = https://github.com/\n');
+  // The person's git identity and aliases, and tokens (an insteadOf URL, an extra header) the
+  // sandbox must not pass on.
+  writeFileSync(
+    join(box.home, ".gitconfig"),
+    '[user]\n\tname = Dev Person\n\temail = dev@example.com\n[alias]\n\tlast = log -1 --format=%s\n[url "https://x-access-token:CanaryInsteadOf31@github.com/"]\n\tinsteadOf = https://github.com/\n[http "https://github.com/"]\n\textraheader = AUTHORIZATION: bearer CanaryExtraHeader33\n',
+  );
 });
 afterEach(() => box.cleanup());
 
@@ -139,18 +143,20 @@ describe.skipIf(!SANDBOX)(`a repository with a committed, token-free .npmrc and 
     expect(r.sent).not.toContain(ENV_CANARY);
   }, FAMILY_TIMEOUT_MS);
 
-  it("git add -A && git commit works, with the person's identity, committing the .npmrc as it is and leaving the .env out", async () => {
+  it("git add -A && git commit works, with the person's identity and aliases, committing the .npmrc as it is and leaving the .env out", async () => {
     npmrcRepository();
-    const commands = ["git add -A && git commit -m 'work in progress'", "git config --global user.email"];
+    const commands = ["git add -A && git commit -m 'work in progress'", "git config --global user.email", "git last", "git config --global --list"];
     const r = await runCalls(box, commands);
     allWorked(commands, r);
     expect(r.results[1]).toContain("dev@example.com");
+    expect(r.results[2]).toContain("work in progress");
     expect(git(box.root, box.home, "log", "-1", "--format=%s|%an <%ae>").trim()).toBe("work in progress|Dev Person <dev@example.com>");
     expect(git(box.root, box.home, "show", "HEAD:.npmrc")).toBe(NPMRC);
     expect(git(box.root, box.home, "show", "HEAD:src/app.js")).toContain("() => 2");
     expect(git(box.root, box.home, "ls-files")).not.toContain(".env");
     expect(readFileSync(join(box.root, ".env"), "utf8")).toContain(ENV_CANARY);
     expect(r.sent).not.toContain("CanaryInsteadOf31");
+    expect(r.sent).not.toContain("CanaryExtraHeader33");
   }, FAMILY_TIMEOUT_MS);
 
   it("tar, cp -r (and rsync, where installed) copy a tree holding hidden secrets: each stands in as a regular file", async () => {
