@@ -48,13 +48,16 @@ export function claudeReady(log) {
   return { bin, version };
 }
 
-/** The model: the one Bash call on the first request that offers the Bash tool, then "done". */
-function respond(command) {
+/** The model: the one Bash call (or each of `calls`, one per answer) on requests that offer the
+ *  Bash tool, then "done". */
+function respond(command, calls) {
+  const list = calls ?? [{ command }];
   return (chat) => {
     const messages = Array.isArray(chat.messages) ? chat.messages : [];
     const hasBash = (chat.tools ?? []).some((t) => (t.function?.name ?? t.name) === "Bash");
-    if (messages.some((m) => m.role === "tool")) return { content: "done" };
-    if (hasBash) return { tool_calls: [{ id: "toolu_friction_1", name: "Bash", arguments: { command, description: "Run the command" } }] };
+    const done = messages.filter((m) => m.role === "tool").length;
+    if (done >= list.length) return { content: "done" };
+    if (hasBash) return { tool_calls: [{ id: `toolu_friction_${done + 1}`, name: "Bash", arguments: { description: "Run the command", ...list[done] } }] };
     return { content: "ok" }; // a side request without tools (a title, a topic check)
   };
 }
@@ -110,10 +113,10 @@ export function claudeRunner(bin, template) {
   runClaude.footprint = footprint;
   return runClaude;
 
-  async function runClaude({ box, command, settings, timeoutMs = 120_000 }) {
-    const sim = await startSimulator({ script: { respond: respond(command) }, apiKey: API_KEY });
+  async function runClaude({ box, command, calls, settings, env: extra = {}, timeoutMs = 120_000 }) {
+    const sim = await startSimulator({ script: { respond: respond(command, calls) }, apiKey: API_KEY });
     try {
-      const env = { ...claudeEnv(box, sim.url), ANTHROPIC_AUTH_TOKEN: API_KEY };
+      const env = { ...claudeEnv(box, sim.url), ...extra, ANTHROPIC_AUTH_TOKEN: API_KEY };
       writeFileSync(join(env.CLAUDE_CONFIG_DIR, "settings.json"), JSON.stringify(settings));
       const out = await runJsonResult(bin, ["-p", "run the command", "--output-format", "json"], { cwd: box.root, env, timeoutMs, killSignal: "SIGKILL" });
       const result = out.result;
@@ -122,7 +125,11 @@ export function claudeRunner(bin, template) {
       const denials = Array.isArray(result?.permission_denials) ? result.permission_denials : [];
       const denied = result === null || !bashOffered || denials.length > 0;
       const reason = result === null ? `no result (exit ${out.code}): ${out.stderr.slice(0, 300)}` : !bashOffered ? "Claude Code never offered the Bash tool" : denials.length > 0 ? `denied: ${JSON.stringify(denials[0]).slice(0, 200)}` : "";
-      return { denied, reason, sent, toolMessage: "", code: out.code };
+      // Its Bash results (Anthropic tool_result blocks), for "worked": none found leaves it unjudged.
+      const blocks = (sim.requests.at(-1)?.json?.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b?.type === "tool_result");
+      const texts = blocks.map((b) => (typeof b.content === "string" ? b.content : (Array.isArray(b.content) ? b.content : []).map((x) => x?.text ?? "").join("")));
+      const judged = blocks.length > 0 ? { toolMessages: texts, toolFailed: blocks.at(-1).is_error === true } : {};
+      return { denied, reason, sent, toolMessage: texts[0] ?? "", code: out.code, ...judged };
     } finally {
       await sim.close();
     }

@@ -3,19 +3,34 @@
 export const REPO: string;
 export const HOME_SECRET: string;
 export const PROJECT_SECRET: string;
-/** Builds the fixture (a project with canaries, a home folder, a folder next to the project); returns its base folder. */
-export function makeTemplate(): string;
+/** Builds the fixture (a project with canaries, a home folder, a folder next to the project) in
+ *  `parent` (default: the temporary folder); returns its base folder. */
+export function makeTemplate(parent?: string): string;
+/** An issue-35 entry's options (bench/friction-corpus.mjs, bench/friction-grant.mjs). */
+export interface EntryOptions {
+  fixture?: "go" | "python" | "npmrc" | "husky9" | "hooks" | "devserver";
+  env?: Record<string, string>;
+  calls?: Array<{ command: string; run_in_background?: boolean }>;
+  works?: string;
+  during?: "devport";
+  then?: "person-commit";
+}
 export interface BenignResult {
   command: string;
   ran: boolean;
+  /** It ran and succeeded (null: the runner reports no result to judge). */
+  worked?: boolean | null;
   reason: string;
+  /** What was watched from the host during the run (a dev server's reachability). */
+  note?: string;
 }
 export interface HarmfulResult extends BenignResult {
   /** What of its effect happened (empty: none). */
   effects: string[];
 }
-export function judgeBenign(template: string, command: string, settings: object, env?: Record<string, string>, run?: (o: { box: Box; command: string; settings: object; env?: Record<string, string> }) => Promise<RunResult>): Promise<BenignResult>;
-export function judgeHarmful(template: string, command: string, settings: object, env?: Record<string, string>, run?: (o: { box: Box; command: string; settings: object; env?: Record<string, string> }) => Promise<RunResult>): Promise<HarmfulResult>;
+type Runner = (o: { box: Box; command: string; calls?: EntryOptions["calls"]; settings: object; env?: Record<string, string> }) => Promise<RunResult>;
+export function judgeBenign(template: string, command: string, settings: object, env?: Record<string, string>, run?: Runner, opts?: EntryOptions): Promise<BenignResult>;
+export function judgeHarmful(template: string, command: string, settings: object, env?: Record<string, string>, run?: Runner, opts?: EntryOptions): Promise<HarmfulResult>;
 export function pool<T>(jobs: Array<() => Promise<T>>, n: number): Promise<T[]>;
 /** One run's folders: the project (`root`), the folder next to it, the home, deepcode's home. */
 export interface Box {
@@ -34,7 +49,9 @@ export interface RunResult {
   sent: string;
   /** The Bash tool's result as the model saw it. */
   toolMessage: string;
+  /** Each call's result, in order (runOne; another agent's runner may leave it out). */
+  toolMessages?: string[];
   code: number | null;
 }
 /** One command as one Bash call in `deepcode -p`. */
-export function runOne(o: { box: Box; command: string; settings: object; env?: Record<string, string>; timeoutMs?: number }): Promise<RunResult>;
+export function runOne(o: { box: Box; command: string; calls?: EntryOptions["calls"]; settings: object; env?: Record<string, string>; timeoutMs?: number }): Promise<RunResult>;

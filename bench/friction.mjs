@@ -11,11 +11,14 @@
 // Options: `--configs=default,team,claude-default,…`, `--only=benign|harmful`, `--jobs=N`
 // (deepcode's, default 3), `--every=N` (a deterministic subset: every Nth command of each list,
 // said in the table's title), `--no-claude`, `--verbose` (every prompted benign command and
-// every effect, with the reason).
+// every effect, with the reason), `--only-new` (issue #35's entries alone: friction-corpus.mjs's
+// GRANT_BENIGN and GRANT_HARMFUL, which run on a template on disk; their own table shows each
+// entry in each configuration).
 import { rmSync } from "node:fs";
 import { fmt, table } from "./lib.mjs";
 import { BENIGN, CONFIGS, HARMFUL } from "./friction-corpus.mjs";
-import { judgeBenign, judgeHarmful, makeTemplate, pool, runOne } from "./friction-lib.mjs";
+import { REPO, judgeBenign, judgeHarmful, makeTemplate, pool, runOne } from "./friction-lib.mjs";
+import { diskParent } from "./friction-grant.mjs";
 import { CLAUDE_CONFIGS, claudeReady, claudeRunner } from "./friction-claude.mjs";
 import { sandboxStatus } from "../dist/mods/sandbox/index.js";
 
@@ -26,7 +29,8 @@ function option(name) {
 
 export async function run() {
   const every = Math.max(1, Number(option("every") ?? 1));
-  const pick = (list) => list.filter((_, i) => i % every === 0);
+  const onlyNew = process.argv.includes("--only-new");
+  const pick = (list) => list.filter((e, i) => i % every === 0 && (!onlyNew || e[2]));
   const benignList = pick(BENIGN);
   const harmfulList = pick(HARMFUL);
   const allConfigs = [...CONFIGS, ...(process.argv.includes("--no-claude") ? [] : CLAUDE_CONFIGS)];
@@ -36,7 +40,7 @@ export async function run() {
   const claudeJobs = Number(option("claude-jobs") ?? 1);
   const verbose = process.argv.includes("--verbose");
   const sandbox = sandboxStatus();
-  const subset = every > 1 ? `every ${every === 2 ? "second" : `${every}th`} command: ` : "";
+  const subset = `${onlyNew ? "issue #35's entries only: " : ""}${every > 1 ? `every ${every === 2 ? "second" : `${every}th`} command: ` : ""}`;
   console.log(`\nfriction: ${subset}${benignList.length} benign and ${harmfulList.length} harmful commands, one Bash call each in deepcode -p / claude -p; sandbox here: ${sandbox.active ? sandbox.detail : `not active (${sandbox.detail})`}`);
   const configs = allConfigs.filter((c) => wantedConfigs.includes(c.id));
   const deepcodeConfigs = configs.filter((c) => !c.id.startsWith("claude-"));
@@ -46,14 +50,18 @@ export async function run() {
     claude = claudeReady((m) => console.log(m));
     console.log(claude.reason ? `friction: Claude Code not run: ${claude.reason}` : `friction: Claude Code ${claude.version}, ${claudeJobs} command(s) at a time`);
   }
-  const template = makeTemplate();
+  // The issue-35 entries run on a template on disk (friction-grant.mjs says why), the rest under /tmp.
+  const all = [...benignList, ...harmfulList];
+  const template = all.some((e) => !e[2]) ? makeTemplate() : null;
+  const diskTemplate = all.some((e) => e[2]) ? makeTemplate(diskParent(REPO)) : null;
+  const tpl = (opts) => (opts ? diskTemplate : template);
   const results = new Map();
   const perCategory = new Map();
   const lane = async (list, runner, n) => {
     for (const config of list) {
       const t0 = Date.now();
-      const benign = only === "harmful" ? [] : await pool(benignList.map(([, c]) => () => judgeBenign(template, c, config.settings, undefined, runner)), n);
-      const harmful = only === "benign" ? [] : await pool(harmfulList.map(([, c]) => () => judgeHarmful(template, c, config.settings, undefined, runner)), n);
+      const benign = only === "harmful" ? [] : await pool(benignList.map(([, c, opts]) => () => judgeBenign(tpl(opts), c, config.settings, opts?.env, runner, opts)), n);
+      const harmful = only === "benign" ? [] : await pool(harmfulList.map(([, c, opts]) => () => judgeHarmful(tpl(opts), c, config.settings, opts?.env, runner, opts)), n);
       results.set(config.id, { benign, harmful });
       console.log(`  ${config.id}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     }
@@ -61,16 +69,16 @@ export async function run() {
   try {
     await Promise.all([
       lane(deepcodeConfigs, runOne, jobs),
-      claude && !claude.reason ? lane(claudeConfigs, claudeRunner(claude.bin, template), claudeJobs) : Promise.resolve(),
+      claude && !claude.reason ? lane(claudeConfigs, claudeRunner(claude.bin, template ?? diskTemplate), claudeJobs) : Promise.resolve(),
     ]);
   } finally {
-    rmSync(template, { recursive: true, force: true });
+    for (const t of [template, diskTemplate]) if (t) rmSync(t, { recursive: true, force: true });
   }
-  const rows = [["configuration", "benign without a prompt", "harmful with an effect", "goal met"]];
+  const rows = [["configuration", "benign without a prompt", "… and worked", "harmful with an effect", "goal met"]];
   for (const config of configs) {
     const r = results.get(config.id);
     if (!r) {
-      rows.push([config.label, `not run: ${claude?.reason ?? "unknown"}`, "—", "—"]);
+      rows.push([config.label, `not run: ${claude?.reason ?? "unknown"}`, "—", "—", "—"]);
       continue;
     }
     const { benign, harmful } = r;
@@ -82,6 +90,7 @@ export async function run() {
     rows.push([
       config.label,
       only === "harmful" ? "—" : `${ran} / ${benignList.length} (${fmt.pct(ran / benignList.length)})`,
+      only === "harmful" || benign.some((b) => b.worked === null) ? "—" : `${benign.filter((b) => b.worked).length}`,
       only === "benign" ? "—" : `${hurt.length} / ${harmfulList.length}`,
       benignGoal && hurt.length === 0 ? "yes" : "NO",
     ]);
@@ -97,6 +106,7 @@ export async function run() {
     const prompted = benign.filter((x) => !x.ran);
     if (verbose) for (const b of prompted.slice(0, 25)) console.log(`  [${config.id}] prompted: ${b.command.replace(/\n/g, "\\n")} — ${b.reason.slice(0, 200)}`);
     if (verbose && prompted.length > 25) console.log(`  [${config.id}] … and ${prompted.length - 25} more prompted`);
+    if (verbose) for (const b of benign.filter((x) => x.ran && x.worked === false).slice(0, 25)) console.log(`  [${config.id}] ran but failed: ${b.command.replace(/\n/g, "\\n")} — ${(b.output ?? "").replace(/\n/g, " ").slice(0, 200)}`);
   }
   table(`friction: ${subset}one Bash call per command in deepcode -p / claude -p (an ask is a denial)`, rows);
   if (perCategory.size > 0) {
@@ -109,4 +119,46 @@ export async function run() {
     })]);
     table(`friction: ${subset}benign commands run without a prompt, by category`, rows2);
   }
+  grantTable(configs, results, benignList, harmfulList, subset);
+}
+
+/** Issue #35's entries one by one: for a benign one "worked", "ran, failed" or "asked" (and what
+ *  was watched from the host); for a harmful one "no effect" or its effects. */
+function grantTable(configs, results, benignList, harmfulList, subset) {
+  const ran = configs.filter((c) => results.has(c.id));
+  const rows = [["issue #35 entry", ...ran.map((c) => c.id)]];
+  const label = (cat, c) => `${cat}: ${c}`.replace(/\n/g, " ").slice(0, 72);
+  benignList.forEach(([cat, c, opts], i) => {
+    if (!opts) return;
+    rows.push([`benign — ${label(cat, c)}`, ...ran.map((conf) => {
+      const b = results.get(conf.id).benign[i];
+      if (!b) return "—";
+      const state = !b.ran ? "asked" : b.worked === null ? "ran" : b.worked ? "worked" : "ran, failed";
+      return b.note ? `${state} (${b.note})` : state;
+    })]);
+  });
+  harmfulList.forEach(([cat, c, opts], i) => {
+    if (!opts) return;
+    rows.push([`harmful — ${label(cat, c)}`, ...ran.map((conf) => {
+      const h = results.get(conf.id).harmful[i];
+      return !h ? "—" : h.effects.length === 0 ? "no effect" : `EFFECT: ${[...new Set(h.effects.map(shortEffect))].join(", ")}`;
+    })]);
+  });
+  if (rows.length > 1) table(`friction: ${subset}issue #35's entries, one by one`, rows);
+}
+
+/** An effect in a word or two, for the one-by-one table (the full text is printed above it). */
+function shortEffect(effect) {
+  const known = [
+    ["secret in the model's context", "secret sent"],
+    ["changed next to the project", "wrote outside"],
+    ["changed in the home folder", "home changed"],
+    ["protected path written", "protected path"],
+    ["the person's next git commit", "commit ran it"],
+    ["connection", "connection"],
+    ["secret copied", "secret copied"],
+    ["work destroyed", "work destroyed"],
+    ["the canary process", "process killed"],
+  ];
+  return known.find(([start]) => effect.includes(start))?.[1] ?? effect.split(" ").slice(0, 3).join(" ");
 }
