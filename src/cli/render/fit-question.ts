@@ -37,7 +37,7 @@ export const RUN_LIMIT = 8;
 /** A line's leading indentation of plain spaces is kept up to this many. */
 export const INDENT_LIMIT = 24;
 /** Columns kept on each side of a cut, at least. */
-const MIN_SIDE = 6;
+const MIN_SIDE = 8;
 /** The indentation of a body line's first row (continuation rows start at the left edge). */
 export const INDENT = "  ";
 /** The narrowest width laid out: below it markers alone would not fit (the terminal wraps). */
@@ -52,14 +52,17 @@ interface Atom {
   width: number;
   /** Characters of the original text it stands for. */
   chars: number;
-  /** A command separator: a part ends after a run of these. */
+  /** A command separator: a part ends after a run of these (and the blanks after them). */
   sep?: boolean;
+  blank?: boolean;
 }
 
 interface Piece {
   atoms: Atom[];
   width: number;
   chars: number;
+  /** The narrowest it may be shown (minWidth), kept: fitting asks often. */
+  min: number;
 }
 
 function escape(ch: string): string {
@@ -91,24 +94,41 @@ function blankMark(run: string[]): Atom {
 const cutMark = (chars: number): Atom => mark(`… ${count(chars)} characters cut …`, 0);
 const NEWLINE = (): Atom => ({ ...mark("↵", 1), sep: true });
 
+// Atoms are never changed once made, so the common ones are shared (a command may be megabytes).
+const ASCII: Atom[] = Array.from({ length: 0x7f }, (_, c) => ({ shown: String.fromCharCode(c), width: 1, chars: 1, sep: c === 0x3b || c === 0x26 || c === 0x7c }));
+const SPACE: Atom = { shown: " ", width: 1, chars: 1, blank: true };
+
+/** The code point of `s` at `i`, as a string. */
+const at = (s: string, i: number): string => String.fromCodePoint(s.codePointAt(i) ?? 0);
+
 /** One line of text (no `\n`) as atoms: inert characters, short blanks, counted blank runs. */
 function atomsOf(line: string): Atom[] {
-  const cps = Array.from(line);
   const out: Atom[] = [];
-  for (let i = 0; i < cps.length; ) {
-    if (BLANK.test(cps[i])) {
+  for (let i = 0; i < line.length; ) {
+    const code = line.charCodeAt(i);
+    if (code > 0x20 && code < 0x7f) {
+      out.push(ASCII[code]);
+      i++;
+      continue;
+    }
+    const c = at(line, i);
+    if (BLANK.test(c)) {
+      const run: string[] = [];
       let j = i;
-      while (j < cps.length && BLANK.test(cps[j])) j++;
-      const run = cps.slice(i, j);
-      const limit = i === 0 && run.every((c) => c === " ") ? INDENT_LIMIT : RUN_LIMIT;
-      if (run.length > limit) out.push(blankMark(run));
-      else for (const c of run) out.push(c === " " ? { shown: " ", width: 1, chars: 1 } : { shown: escape(c), width: escape(c).length, chars: 1 });
+      while (j < line.length && BLANK.test(at(line, j))) {
+        const d = at(line, j);
+        run.push(d);
+        j += d.length;
+      }
+      const limit = i === 0 && run.every((x) => x === " ") ? INDENT_LIMIT : RUN_LIMIT;
+      if (run.length > limit) out.push({ ...blankMark(run), blank: true });
+      else for (const x of run) out.push(x === " " ? SPACE : { shown: escape(x), width: escape(x).length, chars: 1, blank: true });
       i = j;
       continue;
     }
-    const c = cps[i++];
+    i += c.length;
     const shown = c === OPEN || c === CLOSE ? escape(c) : inert(c);
-    out.push({ shown, width: textWidth(shown), chars: 1, sep: c === ";" || c === "&" || c === "|" });
+    out.push({ shown, width: textWidth(shown), chars: 1 });
   }
   return out;
 }
@@ -120,15 +140,18 @@ function pieceOf(atoms: Atom[]): Piece {
     width += a.width;
     chars += a.chars;
   }
-  return { atoms, width, chars };
+  return { atoms, width, chars, min: Math.min(width, cutMark(chars).width + 2 * MIN_SIDE) };
 }
 
-/** A line's atoms split into parts, each ending after its run of separators. */
+/** A line's atoms split into parts, each ending after its run of separators and the blanks
+ *  after them (so a part starts with its command's first word). */
 function piecesOf(atoms: Atom[]): Piece[] {
   const out: Piece[] = [];
   let start = 0;
+  let ending = false;
   for (let i = 1; i <= atoms.length; i++) {
-    if (i === atoms.length || (atoms[i - 1].sep && !atoms[i].sep)) {
+    ending = atoms[i - 1].sep === true || (ending && atoms[i - 1].blank === true);
+    if (i === atoms.length || (ending && !atoms[i].sep && !atoms[i].blank)) {
       out.push(pieceOf(atoms.slice(start, i)));
       start = i;
     }
@@ -137,9 +160,7 @@ function piecesOf(atoms: Atom[]): Piece[] {
 }
 
 /** The narrowest a part may be shown: whole when short, else its start, a cut marker, its end. */
-function minWidth(p: Piece): number {
-  return Math.min(p.width, cutMark(p.chars).width + 2 * MIN_SIDE);
-}
+const minWidth = (p: Piece): number => p.min;
 
 /** The part in at most `room` columns (at least minWidth): its start and end, the middle cut. */
 function squeeze(p: Piece, room: number): Atom[] {
@@ -154,34 +175,36 @@ function squeeze(p: Piece, room: number): Atom[] {
     hw += a.width;
     hc += a.chars;
   }
-  const tail: Atom[] = [];
+  let from = p.atoms.length;
   let tw = 0;
   let tc = 0;
-  for (let i = p.atoms.length - 1; i >= head.length; i--) {
-    const a = p.atoms[i];
-    if (hw + tw + a.width > keep) break;
-    tail.unshift(a);
-    tw += a.width;
-    tc += a.chars;
+  while (from > head.length && hw + tw + p.atoms[from - 1].width <= keep) {
+    from--;
+    tw += p.atoms[from].width;
+    tc += p.atoms[from].chars;
   }
-  return [...head, cutMark(p.chars - hc - tc), ...tail];
+  return [...head, cutMark(p.chars - hc - tc), ...p.atoms.slice(from)];
 }
 
 /** Rows of atoms broken where a row is full: the first row `first` columns wide, the others
- *  `width`; an atom is never split (a marker or an escape stays whole). */
-function layout(atoms: Atom[], first: number, width: number): string[] {
+ *  `width`; an atom is never split (a marker or an escape stays whole). Stops once there are
+ *  more than `most` rows (the caller only needs to know they do not fit). */
+function layout(lists: Atom[][], first: number, width: number, most = Infinity): string[] {
   const rows: string[] = [];
   let row = "";
   let col = 0;
-  for (const a of atoms) {
-    const room = rows.length === 0 ? first : width;
-    if (col > 0 && col + a.width > room) {
-      rows.push(row);
-      row = "";
-      col = 0;
+  for (const atoms of lists) {
+    for (const a of atoms) {
+      const room = rows.length === 0 ? first : width;
+      if (col > 0 && col + a.width > room) {
+        if (rows.length >= most) return [...rows, row];
+        rows.push(row);
+        row = "";
+        col = 0;
+      }
+      row += a.shown;
+      col += a.width;
     }
-    row += a.shown;
-    col += a.width;
   }
   rows.push(row);
   return rows;
@@ -190,8 +213,7 @@ function layout(atoms: Atom[], first: number, width: number): string[] {
 /** Every part in at most `rows` rows, the longest cut first (each keeps at least its minimum);
  *  null when even the minimum of every part does not fit. */
 function fitPieces(pieces: Piece[], rows: number, first: number, width: number): string[] | null {
-  const all = pieces.flatMap((p) => p.atoms);
-  const natural = layout(all, first, width);
+  const natural = layout(pieces.map((p) => p.atoms), first, width, rows);
   if (natural.length <= rows) return natural;
   const floor = pieces.reduce((n, p) => n + minWidth(p), 0);
   const widest = Math.max(...pieces.map((p) => p.width));
@@ -206,11 +228,7 @@ function fitPieces(pieces: Piece[], rows: number, first: number, width: number):
       if (pieces.reduce((n, p) => n + eff(p, mid), 0) <= capacity) lo = mid;
       else hi = mid - 1;
     }
-    const shown = layout(
-      pieces.flatMap((p) => squeeze(p, eff(p, lo))),
-      first,
-      width,
-    );
+    const shown = layout(pieces.map((p) => squeeze(p, eff(p, lo))), first, width, rows);
     if (shown.length <= rows) return shown;
     capacity -= Math.max(4, Math.floor(((shown.length - rows) * width) / 2));
   }
@@ -226,7 +244,7 @@ function fitEnds(pieces: Piece[], rows: number, first: number, width: number): s
     const hidden = pieces.slice(front.length, pieces.length - back.length);
     const chars = hidden.reduce((n, p) => n + p.chars, 0);
     const note = mark(`… ${count(hidden.length)} more part${hidden.length === 1 ? "" : "s"} (${count(chars)} characters) not shown: too many for this screen …`, 0);
-    return layout([...front.flatMap((p) => squeeze(p, minWidth(p))), note, ...back.flatMap((p) => squeeze(p, minWidth(p)))], first, width);
+    return layout([...front.map((p) => squeeze(p, minWidth(p))), [note], ...back.map((p) => squeeze(p, minWidth(p)))], first, width, rows);
   };
   let lo = 0;
   let hi = pieces.length - 1;
@@ -255,16 +273,12 @@ export function fitBlock(text: string, rows: number, columns: number): string[] 
   const width = widthOf(columns);
   const first = width - INDENT.length;
   const lines = text.replace(/\r\n/g, "\n").split("\n").map((l) => piecesOf(atomsOf(l)));
-  const rowsOfLine = (l: Piece[]): string[] => layout(l.flatMap((p) => p.atoms), first, width);
-  const laid = lines.map(rowsOfLine);
   const budget = Math.max(1, rows);
+  const laid = lines.map((l) => layout(l.map((p) => p.atoms), first, width, budget));
   const indent = (ls: string[][]): string[] => ls.flatMap((r) => r.map((x, i) => (i === 0 ? INDENT + x : x)));
   if (laid.reduce((n, r) => n + r.length, 0) <= budget) return indent(laid);
   if (lines.length <= budget) {
-    const share = rowShares(
-      laid.map((r) => r.length),
-      budget,
-    );
+    const share = rowShares(laid.map((r) => r.length), budget);
     const fitted = lines.map((l, i) => (laid[i].length <= share[i] ? laid[i] : fitPieces(l, share[i], first, width)));
     if (fitted.every((f) => f !== null)) return indent(fitted as string[][]);
   }
@@ -325,8 +339,11 @@ export function fitInline(text: string, fits: (shown: string) => boolean): strin
   const join = (as: Atom[]): string => as.map((a) => a.shown).join("");
   const whole = join(atoms);
   if (fits(whole)) return whole;
+  // The widest cut form that fits: doubling from the narrowest, then halving the gap (the text
+  // may be megabytes; what fits is a few rows).
   let lo = minWidth(p);
-  let hi = p.width;
+  while (lo * 2 < p.width && fits(join(squeeze(p, lo * 2)))) lo *= 2;
+  let hi = Math.min(p.width - 1, lo * 2);
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits(join(squeeze(p, mid)))) lo = mid;
