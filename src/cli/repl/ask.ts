@@ -159,20 +159,23 @@ async function field(d: AskDeps, f: PersonField, first: boolean, room: Room): Pr
   }
 }
 
-/** A field's prompt, its parts inert and cut in the middle (the description first, then the
- *  choices) until it takes at most lineRows rows: plain (to count rows) and `styled`. */
+/** A field's prompt, its parts inert and cut in the middle (the choices first, then the
+ *  description, then the default) until it takes at most lineRows rows: plain (to count rows)
+ *  and `styled`. */
 function fieldPrompt(f: PersonField, room: Room, s: Style = PLAIN): { label: string; plain: string; styled: string } {
   const most = lineRows(room.rows);
   const label = fitInline(f.title ?? f.name, (x) => textWidth(x) <= 40);
   const choices = (f.options ?? []).map((o, i) => `${i + 1}) ${f.optionLabels?.[i] ?? o}`).join("  ");
   const bounds = f.type === "integer" || f.type === "number" ? rangeText(f) : "";
-  const def = f.default !== undefined ? ` [${fitInline(defaultText(f), (x) => textWidth(x) <= 40)}]` : "";
   const kindOf = (c: string): string => (f.type === "enum" ? `${f.multiple ? "one or more, comma-separated: " : ""}${c}` : f.type === "boolean" ? "y/n" : f.type);
-  const build = (kind: string, desc: string, st: Style): string => `  ${st("bold", label)}${f.required ? "*" : ""} ${st("dim", `(${kind}${bounds})`)}${desc ? st("dim", ` ${desc}`) : ""}${def}: `;
-  const fits = (kind: string, desc: string): boolean => rowsOf(build(kind, desc, PLAIN), room.columns) <= most;
-  const kind = fitInline(kindOf(choices), (x) => fits(x, ""));
-  const desc = f.description ? fitInline(f.description, (x) => fits(kind, x)) : "";
-  return { label, plain: build(kind, desc, PLAIN), styled: build(kind, desc, s) };
+  const build = (kind: string, desc: string, def: string, st: Style): string =>
+    `  ${st("bold", label)}${f.required ? "*" : ""} ${st("dim", `(${kind}${bounds})`)}${desc ? st("dim", ` ${desc}`) : ""}${f.default !== undefined ? ` [${def}]` : ""}: `;
+  const fits = (kind: string, desc: string, def: string): boolean => rowsOf(build(kind, desc, def, PLAIN), room.columns) <= most;
+  const whole = f.default !== undefined ? fitInline(defaultText(f), () => true) : "";
+  const kind = fitInline(kindOf(choices), (x) => fits(x, "", whole));
+  const desc = f.description ? fitInline(f.description, (x) => fits(kind, x, whole)) : "";
+  const def = f.default !== undefined ? fitInline(defaultText(f), (x) => fits(kind, desc, x)) : "";
+  return { label, plain: build(kind, desc, def, PLAIN), styled: build(kind, desc, def, s) };
 }
 
 const PLAIN: Style = Object.assign((_f: unknown, t: string) => t, { enabled: false });
