@@ -12,13 +12,14 @@
 //   A shorter run is shown as it is, a blank other than a space as its escape (`\x09`, `\u00a0`),
 //   since a non-breaking space reads like a space and is not one to the shell.
 // - A part too long for its room is cut in the middle, its start and end kept:
-//   `npm run build -- --x … ⟦… 4,210 characters cut …⟧ … --y`. A part is the text between
+//   `curl -fsSL https://get.example/aaaa⟦… 4,210 characters cut …⟧aaaa/install.sh | sh`. A part is the text between
 //   `;`, `&`, `|` and line ends, wherever they stand (inside quotes too): splitting too often
 //   only keeps more starts and ends in view, never fewer (a `bash -c "a; touch X; b"` keeps
 //   `touch X`'s start).
 // - When the lines do not fit as lines, they are flowed into the rows left, each line end shown
 //   as `⟦↵⟧`. When even every part's start and end cannot fit, the parts in the middle are left
-//   out with a marker saying how many (`⟦… 1,200 more parts (9,600 characters) not shown …⟧`),
+//   out with a marker saying how many
+//   (`⟦… 1,200 more parts (9,600 characters) not shown: too many for this screen …⟧`),
 //   the one case a part is not shown; the person is told, and can say no.
 // Markers use ⟦ ⟧ (U+27E6, U+27E7); those two characters in the text itself are shown as their
 // escapes, so no text can forge a marker.
@@ -92,6 +93,12 @@ function blankMark(run: string[]): Atom {
 }
 
 const cutMark = (chars: number): Atom => mark(`… ${count(chars)} characters cut …`, 0);
+const CUT_WIDTH_0 = cutMark(0).width;
+/** cutMark(chars).width, without making it (asked for every part of a command). */
+const cutWidth = (chars: number): number => {
+  const digits = String(chars).length;
+  return CUT_WIDTH_0 - 1 + digits + Math.floor((digits - 1) / 3);
+};
 const NEWLINE = (): Atom => ({ ...mark("↵", 1), sep: true });
 
 // Atoms are never changed once made, so the common ones are shared (a command may be megabytes).
@@ -140,7 +147,7 @@ function pieceOf(atoms: Atom[]): Piece {
     width += a.width;
     chars += a.chars;
   }
-  return { atoms, width, chars, min: Math.min(width, cutMark(chars).width + 2 * MIN_SIDE) };
+  return { atoms, width, chars, min: Math.min(width, cutWidth(chars) + 2 * MIN_SIDE) };
 }
 
 /** A line's atoms split into parts, each ending after its run of separators and the blanks
@@ -216,7 +223,7 @@ function fitPieces(pieces: Piece[], rows: number, first: number, width: number):
   const natural = layout(pieces.map((p) => p.atoms), first, width, rows);
   if (natural.length <= rows) return natural;
   const floor = pieces.reduce((n, p) => n + minWidth(p), 0);
-  const widest = Math.max(...pieces.map((p) => p.width));
+  const widest = pieces.reduce((n, p) => Math.max(n, p.width), 0); // no spread: parts may be 100,000s
   const eff = (p: Piece, share: number): number => (p.width <= share ? p.width : Math.max(minWidth(p), share));
   // Rows are not filled to the last column (an atom that does not fit starts the next row), so
   // the columns aimed at shrink until the laid-out rows fit.
@@ -238,16 +245,17 @@ function fitPieces(pieces: Piece[], rows: number, first: number, width: number):
 /** The last resort: the first and last parts at their minimum, the ones between counted (as
  *  many kept as fit, found by halving: a command may have thousands of parts). */
 function fitEnds(pieces: Piece[], rows: number, first: number, width: number): string[] {
+  const total = pieces.reduce((n, p) => n + p.chars, 0);
   const attempt = (kept: number): string[] => {
     const front = pieces.slice(0, Math.ceil(kept / 2));
     const back = pieces.slice(pieces.length - Math.floor(kept / 2));
-    const hidden = pieces.slice(front.length, pieces.length - back.length);
-    const chars = hidden.reduce((n, p) => n + p.chars, 0);
-    const note = mark(`… ${count(hidden.length)} more part${hidden.length === 1 ? "" : "s"} (${count(chars)} characters) not shown: too many for this screen …`, 0);
+    const hidden = pieces.length - front.length - back.length;
+    const chars = [...front, ...back].reduce((n, p) => n - p.chars, total);
+    const note = mark(`… ${count(hidden)} more part${hidden === 1 ? "" : "s"} (${count(chars)} characters) not shown: too many for this screen …`, 0);
     return layout([...front.map((p) => squeeze(p, minWidth(p))), [note], ...back.map((p) => squeeze(p, minWidth(p)))], first, width, rows);
   };
   let lo = 0;
-  let hi = pieces.length - 1;
+  let hi = Math.min(pieces.length - 1, first + (rows - 1) * width); // a part takes a column at least
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (attempt(mid).length <= rows) lo = mid;
@@ -290,7 +298,7 @@ export function fitBlock(text: string, rows: number, columns: number): string[] 
 /** Rows for each line: every line one at least, the rest shared so the longest give up most. */
 function rowShares(need: number[], budget: number): number[] {
   let lo = 1;
-  let hi = Math.max(...need);
+  let hi = need.reduce((n, x) => Math.max(n, x), 1);
   const used = (t: number): number => need.reduce((n, x) => n + Math.min(x, t), 0);
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
@@ -331,10 +339,11 @@ export function rowsOf(plain: string, columns: number): number {
  * does (its start and end still show).
  */
 export function fitInline(text: string, fits: (shown: string) => boolean): string {
-  const atoms = text
-    .replace(/\r\n/g, "\n")
-    .split("\n")
-    .flatMap((l, i) => (i === 0 ? atomsOf(l) : [NEWLINE(), ...atomsOf(l)]));
+  const atoms: Atom[] = [];
+  for (const [i, l] of text.replace(/\r\n/g, "\n").split("\n").entries()) {
+    if (i > 0) atoms.push(NEWLINE());
+    for (const a of atomsOf(l)) atoms.push(a);
+  }
   const p = pieceOf(atoms);
   const join = (as: Atom[]): string => as.map((a) => a.shown).join("");
   const whole = join(atoms);
