@@ -34,6 +34,12 @@ export class Tmux {
     return this.tmux(["capture-pane", "-t", this.name, "-p", "-S", "-2000"]).stdout;
   }
 
+  /** Only what the terminal shows now, without the scrollback above it: what a person sees
+   *  at once. */
+  visible(): string {
+    return this.tmux(["capture-pane", "-t", this.name, "-p"]).stdout;
+  }
+
   /** Wait until the screen matches; the screen is in the error if it never does. */
   /** The default gives a loaded machine room (the REPL starts node, assembles, talks to the
    *  simulator); a test that fails waits this long, one that passes never does. */

@@ -9,6 +9,7 @@ import { BIN, cliEnv, type CliEnv } from "../helpers/cli-env.js";
 export interface OpenOptions {
   args?: string;
   width?: number;
+  height?: number;
   /** Project settings (default: the estimate only shown, so keys go where a test means them). */
   settings?: object;
   /** Runs after the project exists, before deepcode starts (seed a ledger, a session…). */
@@ -26,7 +27,7 @@ export interface ReplTest {
   /** Only the project and the simulator (start the REPL later, after a `-p` run say). */
   project(script: Script, files?: Record<string, string>, o?: Pick<OpenOptions, "settings" | "before">): Promise<CliEnv>;
   /** deepcode's REPL (again) in the same project; an earlier terminal is closed. */
-  start(args?: string, o?: { width?: number; loaded?: boolean; cwd?: string }): Promise<Tmux>;
+  start(args?: string, o?: { width?: number; height?: number; loaded?: boolean; cwd?: string }): Promise<Tmux>;
 }
 
 export function useRepl(): ReplTest {
@@ -63,12 +64,12 @@ export function useRepl(): ReplTest {
     },
     async open(script, files = {}, o = {}) {
       await t.project(script, files, o);
-      return t.start(o.args, { width: o.width, loaded: o.loaded });
+      return t.start(o.args, { width: o.width, height: o.height, loaded: o.loaded });
     },
     async start(args = "", s = {}) {
       term?.kill();
       // Trusted: these tests are about the REPL, test/repl/trust.test.ts about trust.
-      term = new Tmux(`node ${BIN} --trust-project ${args}`, { cwd: s.cwd ?? env!.root, env: env!.env, width: s.width });
+      term = new Tmux(`node ${BIN} --trust-project ${args}`, { cwd: s.cwd ?? env!.root, env: env!.env, width: s.width, height: s.height });
       if (s.loaded !== false) await term.waitFor(/· session \d{8}-\d{6}-[0-9a-f]{6}/); // the rest of the banner: everything has loaded
       await term.waitFor(/^›\s*$/m);
       return term;

@@ -28,12 +28,15 @@ describe.skipIf(!TMUX_AVAILABLE)("terminal escapes from others are shown, never 
     expect(existsSync(join(repl.env.root, "PWNED"))).toBe(false);
   });
 
-  it("a long command is shown whole: no line of it hides below a cut", async () => {
+  it("a command of more lines than the screen has rows keeps every line on the screen: none hides below a cut or above the top", async () => {
     const command = `npm test${"\n".repeat(60)}touch PWNED`;
     const t = await repl.open({ replies: [{ tool_calls: [{ name: "Bash", arguments: { command } }] }, { content: "fine" }] });
     t.type("run the tests");
     t.press("Enter");
-    const s = await t.waitFor(/\[y\] yes, once/);
+    await t.waitFor(/\[y\] yes, once/);
+    const s = t.visible();
+    expect(s).toContain("? Bash wants to run");
+    expect(s).toContain("npm test⟦↵⟧");
     expect(s).toContain("touch PWNED");
     expect(s).not.toMatch(/more lines/);
     t.type("n");

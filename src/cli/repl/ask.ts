@@ -17,6 +17,8 @@ import type { Style } from "../render/style.js";
 import { ESC, type Key, type TurnKeys } from "./keys.js";
 import { inert } from "../../lib/inert.js";
 import { CONTROL, control } from "../render/terminal.js";
+import { fitBlock, fitInline, lineRows, MARKER, roomOf, rowsOf, type Room } from "../render/fit-question.js";
+import { textWidth } from "../render/wrap.js";
 
 export interface AskDeps {
   chain: Chain;
@@ -45,15 +47,28 @@ async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> 
   const s = d.style;
   if (!d.keys.active) return { decision: "deny", reason: "it was asked while no turn or command was running, so nobody was asked", by: "repl" };
   // The title, the detail, the choices and the fields are someone else's text (an MCP server's
-  // elicitation, a plugin's question): inert, each line one line.
-  control(d.out, CONTROL.clearLine);
-  d.out.write(`\n${s(["bold", "yellow"], `? ${inert(e.title)}`)}\n`);
-  for (const d0 of e.detail) for (const l of d0.split("\n")) if (l) d.out.write(`  ${inert(l)}\n`);
-  if (e.choices?.length) return choose(d, e.choices);
+  // elicitation, a plugin's question, the command an MCP server runs): inert, and fitted to the
+  // screen as it is now (render/fit-question.ts), so the title, every detail line's start and
+  // end, and the answer line (or the form's first field) show at once.
+  const room = roomOf(d.out);
+  const most = lineRows(room.rows);
+  const title = fitInline(e.title, (x) => rowsOf(`? ${x}`, room.columns) <= most);
+  const detail = e.detail.flatMap((x) => x.split(/\r?\n/)).filter((l) => l);
   const fields = e.fields ?? [];
-  if (fields.length > 0) return form(d, fields);
-  const remembered = e.rememberable ? s("dim", "  (your answer is remembered)") : "";
-  const k = await d.keys.ask({ show: () => d.out.write(`${s("bold", "[y]")} yes   ${s("bold", "[n]")} no${remembered}  › `) });
+  const remembered = e.rememberable ? "  (your answer is remembered)" : "";
+  const choices = e.choices?.length ? fitChoices(e.choices, room) : [];
+  const answerRows = choices.length
+    ? rowsOf(choicesLine(choices, (_k, t) => t), room.columns)
+    : fields.length > 0
+      ? rowsOf(FORM_HINT, room.columns) + rowsOf(fieldPrompt(fields[0], room).plain, room.columns)
+      : rowsOf(`[y] yes   [n] no${remembered}  › `, room.columns);
+  const rows = room.rows - 1 - rowsOf(`? ${title}`, room.columns) - answerRows;
+  control(d.out, CONTROL.clearLine);
+  d.out.write(`\n${s(["bold", "yellow"], `? ${title}`)}\n`);
+  if (detail.length > 0) for (const l of fitBlock(detail.join("\n"), rows, room.columns)) d.out.write(`${l.replace(MARKER, (m) => s("yellow", m))}\n`);
+  if (choices.length) return choose(d, e.choices ?? [], choices);
+  if (fields.length > 0) return form(d, fields, room);
+  const k = await d.keys.ask({ show: () => d.out.write(`${s("bold", "[y]")} yes   ${s("bold", "[n]")} no${remembered ? s("dim", remembered) : ""}  › `) });
   if (k.kind === "interrupt") {
     d.out.write(`${s("red", "cancelled")}\n`);
     return { decision: "deny", reason: "cancel", by: "user" };
@@ -67,13 +82,31 @@ async function ask(d: AskDeps, e: EventOf<"person.ask">): Promise<PersonAnswer> 
   return { decision: "allow", by: "user", remember: e.rememberable === true };
 }
 
+const FORM_HINT = "Enter takes the default shown in [ ] · Esc declines · Ctrl-C cancels";
+
+/** The choices with their keys and labels inert, the labels cut in the middle (alike) until the
+ *  answer line takes at most lineRows rows. */
+function fitChoices(choices: readonly PersonChoice[], room: Room): PersonChoice[] {
+  const most = lineRows(room.rows);
+  const keyed = choices.map((c) => ({ ...c, key: fitInline(c.key, (x) => textWidth(x) <= 8) }));
+  const fitted = (width: number): PersonChoice[] => keyed.map((c) => ({ ...c, label: fitInline(c.label, (x) => textWidth(x) <= width) }));
+  let width = Math.max(...choices.map((c) => textWidth(c.label)));
+  while (width > 1 && rowsOf(choicesLine(fitted(width), (_k, t) => t), room.columns) > most) width = Math.floor(width * 0.8);
+  return fitted(width);
+}
+
+/** The answer line of a question with choices; `st` styles the keys (identity for plain). */
+function choicesLine(choices: readonly PersonChoice[], st: (k: "bold", t: string) => string): string {
+  return `${choices.map((c) => `${st("bold", `[${c.key}]`)} ${c.label}`).join("   ")}  › `;
+}
+
 /** A form in one step: the answer is the input. Esc on an empty field declines. */
-async function form(d: AskDeps, fields: readonly PersonField[]): Promise<PersonAnswer> {
+async function form(d: AskDeps, fields: readonly PersonField[], room: Room): Promise<PersonAnswer> {
   const s = d.style;
-  d.out.write(`${s("dim", "Enter takes the default shown in [ ] · Esc declines · Ctrl-C cancels")}\n`);
+  d.out.write(`${s("dim", FORM_HINT)}\n`);
   const values: Record<string, JsonValue> = {};
   for (const [i, f] of fields.entries()) {
-    const v = await field(d, f, i === 0);
+    const v = await field(d, f, i === 0, room);
     if (v === null || v === DECLINED) {
       d.out.write(`${s("red", v === null ? "cancelled" : "declined")}\n`);
       return v === null ? { decision: "deny", reason: "cancel", by: "user" } : { decision: "deny", reason: "the user declined", by: "user" };
@@ -86,31 +119,28 @@ async function form(d: AskDeps, fields: readonly PersonField[]): Promise<PersonA
 
 const DECLINED = Symbol("declined");
 
-/** A question answered with one of a few keys: the key pressed, or no for any other key. */
-async function choose(d: AskDeps, choices: readonly PersonChoice[]): Promise<PersonAnswer> {
+/** A question answered with one of a few keys: the key pressed, or no for any other key.
+ *  `shown` are the choices as fitted (fitChoices: inert, labels cut to the screen), in order. */
+async function choose(d: AskDeps, choices: readonly PersonChoice[], shown: readonly PersonChoice[]): Promise<PersonAnswer> {
   const s = d.style;
-  const k = await d.keys.ask({ show: () => d.out.write(`${choices.map((c) => `${s("bold", `[${inert(c.key)}]`)} ${inert(c.label)}`).join("   ")}  › `) });
+  const k = await d.keys.ask({ show: () => d.out.write(choicesLine(shown, (f, t) => s(f, t))) });
   const key = k.kind === "key" ? k.key.toLowerCase() : "";
-  const c = choices.find((x) => x.key === key);
+  const i = choices.findIndex((x) => x.key === key);
+  const c = choices[i];
   if (!c) {
     d.out.write(`${s("red", k.kind === "interrupt" ? "cancelled" : "no")}\n`);
     return { decision: "deny", reason: k.kind === "interrupt" ? "cancel" : "the user chose none of the answers", by: "user" };
   }
-  d.out.write(`${s("green", inert(c.label))}\n`);
+  d.out.write(`${s("green", shown[i].label)}\n`);
   return { decision: "allow", choice: c.key, by: "user" };
 }
 
 /** One field: its value, undefined to leave it to its default, null when cancelled, DECLINED
  *  when Esc was pressed on it empty. `first`: the form's first field, shown after the grace
  *  period (keys sent before it appeared are not its answer). */
-async function field(d: AskDeps, f: PersonField, first: boolean): Promise<JsonValue | undefined | null | typeof DECLINED> {
+async function field(d: AskDeps, f: PersonField, first: boolean, room: Room): Promise<JsonValue | undefined | null | typeof DECLINED> {
   const s = d.style;
-  const label = inert(f.title ?? f.name);
-  const choices = (f.options ?? []).map((o, i) => `${i + 1}) ${inert(f.optionLabels?.[i] ?? o)}`).join("  ");
-  const kind = f.type === "enum" ? `${f.multiple ? "one or more, comma-separated: " : ""}${choices}` : f.type === "boolean" ? "y/n" : f.type;
-  const bounds = f.type === "integer" || f.type === "number" ? rangeText(f) : "";
-  const def = f.default !== undefined ? ` [${inert(defaultText(f))}]` : "";
-  const promptText = `  ${s("bold", label)}${f.required ? "*" : ""} ${s("dim", `(${kind}${bounds})`)}${f.description ? s("dim", ` ${inert(f.description)}`) : ""}${def}: `;
+  const { label, styled: promptText } = fieldPrompt(f, room, s);
   for (let again = false; ; again = true) {
     const show = (): void => void d.out.write(promptText);
     const armed = first && !again; // the form's first look: shown after the grace period
@@ -128,6 +158,27 @@ async function field(d: AskDeps, f: PersonField, first: boolean): Promise<JsonVa
     d.out.write(`  ${s("yellow", v === undefined ? `not ${f.type === "enum" ? "one of the choices" : `a ${f.type}`}: ${inert(text)}` : `${inert(text)} is outside ${rangeText(f).replace(/^, /, "")}`)}\n`);
   }
 }
+
+/** A field's prompt, its parts inert and cut in the middle (the choices first, then the
+ *  description, then the default) until it takes at most lineRows rows: plain (to count rows)
+ *  and `styled`. */
+function fieldPrompt(f: PersonField, room: Room, s: Style = PLAIN): { label: string; plain: string; styled: string } {
+  const most = lineRows(room.rows);
+  const label = fitInline(f.title ?? f.name, (x) => textWidth(x) <= 40);
+  const choices = (f.options ?? []).map((o, i) => `${i + 1}) ${f.optionLabels?.[i] ?? o}`).join("  ");
+  const bounds = f.type === "integer" || f.type === "number" ? rangeText(f) : "";
+  const kindOf = (c: string): string => (f.type === "enum" ? `${f.multiple ? "one or more, comma-separated: " : ""}${c}` : f.type === "boolean" ? "y/n" : f.type);
+  const build = (kind: string, desc: string, def: string, st: Style): string =>
+    `  ${st("bold", label)}${f.required ? "*" : ""} ${st("dim", `(${kind}${bounds})`)}${desc ? st("dim", ` ${desc}`) : ""}${f.default !== undefined ? ` [${def}]` : ""}: `;
+  const fits = (kind: string, desc: string, def: string): boolean => rowsOf(build(kind, desc, def, PLAIN), room.columns) <= most;
+  const whole = f.default !== undefined ? fitInline(defaultText(f), () => true) : "";
+  const kind = fitInline(kindOf(choices), (x) => fits(x, "", whole));
+  const desc = f.description ? fitInline(f.description, (x) => fits(kind, x, whole)) : "";
+  const def = f.default !== undefined ? fitInline(defaultText(f), (x) => fits(kind, desc, x)) : "";
+  return { label, plain: build(kind, desc, def, PLAIN), styled: build(kind, desc, def, s) };
+}
+
+const PLAIN: Style = Object.assign((_f: unknown, t: string) => t, { enabled: false });
 
 function defaultText(f: PersonField): string {
   if (f.type === "enum" && typeof f.default === "string") {
