@@ -11,5 +11,5 @@ import { findSecrets } from "../../src/lib/secret-walk.js";
 
 /** Secret files below these folders (absolute, sorted). */
 export function projectSecrets(dirs: readonly string[]): string[] {
-  return findSecrets(dirs, (name, path) => secretFileReason(name, () => readConfigText(path)) !== null);
+  return findSecrets(dirs, (name, path) => secretFileReason(name, () => readConfigText(path), path) !== null);
 }

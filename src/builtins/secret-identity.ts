@@ -125,7 +125,7 @@ function walkProject(root: string, index: Index, budget: { left: number }): void
       markIncomplete(root, index);
       return;
     }
-    const why = entry.isDirectory() ? null : secretFileReason(entry.name, () => readConfigText(p));
+    const why = entry.isDirectory() ? null : secretFileReason(entry.name, () => readConfigText(p), p);
     if (why === null) continue;
     try {
       const f = lstatSync(p);

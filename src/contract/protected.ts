@@ -190,6 +190,14 @@ const CONTENT_JUDGED: ReadonlyArray<{ name: string; nocase?: boolean; credential
   { name: "nuget.config", nocase: true, credential: /<packageSourceCredentials\b|ClearTextPassword|key\s*=\s*["']Password["']/i },
 ];
 
+/** Files that are secrets only by what they hold, known by where they stand: a tool's own
+ *  credential store copied into a project (`.docker/config.json` with an `auth`, a kube config
+ *  with a token or a client key). Token-free, they are configuration. */
+const CONTENT_ONLY: ReadonlyArray<{ suffix: string; why: string; credential: RegExp }> = [
+  { suffix: "/.docker/config.json", why: "Docker's config holding registry credentials", credential: /"(?:auth|identitytoken|registrytoken)"\s*:\s*"[^"]+"/i },
+  { suffix: "/.kube/config", why: "a kube config holding cluster credentials", credential: /^\s*(?:token|client-key-data|password|access-token|id-token|refresh-token)\s*:\s*\S/im },
+];
+
 /** A URL with a password in its userinfo (`https://user:pass@host`, `postgres://u:p@h/db`). */
 export const URL_WITH_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/@:'"]+:[^\s/@'"]+@/i;
 
@@ -205,12 +213,17 @@ export function configHoldsCredential(name: string, text: string): boolean {
 }
 
 /**
- * Why the file `name` is a secret, judging a content-judged name by what it holds: `read`
- * returns its text (bounded by the caller), or null when it cannot be read — then the name
- * decides (fail closed). The one entry point for a file that can be read; `secretNameReason`
+ * Why the file `name` (at `path`, absolute, when known) is a secret, judging a content-judged
+ * name — and a file CONTENT_ONLY knows by its place — by what it holds: `read` returns its text
+ * (bounded by the caller), or null when it cannot be read — then it counts (fail closed). The one entry point for a file that can be read; `secretNameReason`
  * is for names alone (a path in a command, a history entry).
  */
-export function secretFileReason(name: string, read: () => string | null): string | null {
+export function secretFileReason(name: string, read: () => string | null, path?: string): string | null {
+  const only = path === undefined ? undefined : CONTENT_ONLY.find((c) => path.endsWith(c.suffix));
+  if (only) {
+    const text = read();
+    return text === null || only.credential.test(text) || URL_WITH_PASSWORD.test(text) ? only.why : null;
+  }
   const why = secretNameReason(name);
   if (why === null || !contentJudged(name)) return why;
   const text = read();

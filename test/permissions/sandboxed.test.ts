@@ -76,10 +76,15 @@ describe("with the sandbox as the boundary", () => {
     expect(bash("cat ~/.ssh/id_rsa", none, env)).toBe("ask");
     // (This workspace lies in /tmp, which the sandbox replaces with a private folder: writes
     // outside are judged on paths that are neither.)
-    expect(bash("echo x > /var/tmp/outside.txt", none, env)).toBe("deny");
+    expect(bash("echo x > /srv/outside.txt", none, env)).toBe("deny");
     expect(bash("cp src/a.js /etc/profile.d/x.sh", none, env)).toBe("deny");
     expect(bash("echo '{}' > .mcp.json", none, env)).toBe("ask");
     expect(bash("echo x > .git/hooks/pre-commit", none, env)).toBe("ask");
+  });
+
+  it("lets a write to the sandbox's own private folders run: /var/tmp, and the private home's caches", () => {
+    expect(bash("echo x > /var/tmp/scratch.txt", none, env)).toBe("allow");
+    expect(bash("mkdir -p ~/.cache/tool && echo kept > ~/.cache/tool/x", none, env)).toBe("allow");
   });
 
   it("asks for a line the reader cannot read with confidence", () => {

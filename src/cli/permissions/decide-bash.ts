@@ -145,12 +145,12 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
   if (effects.unknownFiles && !ctx.env.sandboxed) out.push({ decision: "ask", reason: `'${label}' reads or writes files named only at run time (${part.via.join(", ") || part.name} adds them)`, by: "shell parser" });
   for (const w of effects.writes) {
     const follow = !effects.noFollow.has(w);
-    out.push(...judgeWord(w, part.cwd, ctx, "writes to", (p) => (isDeviceSink(p) ? null : privateTemp(worse(writeVerdict(p, ctx.rules, ctx.env, follow), follow ? hardLinkVerdict(p) : null), p, ctx.env))));
+    out.push(...judgeWord(w, part.cwd, ctx, "writes to", (p) => (isDeviceSink(p) ? null : containedWrite(worse(writeVerdict(p, ctx.rules, ctx.env, follow), follow ? hardLinkVerdict(p) : null), p, ctx.env))));
   }
-  for (const e of effects.edits) out.push(...judgeWord(e.word, part.cwd, ctx, `writes (${e.how}) to`, (p) => privateTemp(editVerdict(p, e, covered(e), label, ctx), p, ctx.env)));
+  for (const e of effects.edits) out.push(...judgeWord(e.word, part.cwd, ctx, `writes (${e.how}) to`, (p) => containedWrite(editVerdict(p, e, covered(e), label, ctx), p, ctx.env)));
   for (const w of effects.reads) out.push(...judgeWord(w, part.cwd, ctx, "reads", (p) => (isDeviceSink(p) ? null : hiddenSecret(readVerdict(p, ctx.rules, ctx.env), p, ctx.env))));
   for (const t of effects.trees) out.push(...judgeWord(t.word, part.cwd, ctx, `reads (${t.how}) below`, (p) => treeVerdict(p, t, ctx)));
-  for (const c of effects.copies) out.push(...copyVerdicts(c, part.cwd, ctx, (v, p) => privateTemp(v, p, ctx.env)));
+  for (const c of effects.copies) out.push(...copyVerdicts(c, part.cwd, ctx, (v, p) => containedWrite(v, p, ctx.env)));
   for (const b of effects.writesBelow) out.push(...judgeWord(b.word, part.cwd, ctx, `writes (${b.how}) below`, (p) => writesBelowVerdict(p, b.how, ctx)));
   return out;
 }
@@ -194,13 +194,15 @@ function insideWorkspace(w: Word, part: ShellPart, env: PathEnv): boolean {
   });
 }
 
-/** In the sandbox, /tmp and $TMPDIR are a private, empty folder that vanishes with the command
- *  (mods/sandbox/bwrap.ts): a write there that only the path fence stops is contained. A deny
- *  rule's verdict stays. */
-function privateTemp(v: Verdict | null, path: string, env: BashEnv): Verdict | null {
+/** In the sandbox, /tmp, /var/tmp, $TMPDIR and the home folder are its own private folders
+ *  (mods/sandbox/grant.ts: the private home at ~, where caches live; what a grant shows there is
+ *  read-only): a write there that only the path fence stops is contained. Elsewhere outside
+ *  the workspace the fence's answer stands, so the model hears plainly that it cannot write
+ *  there. A deny rule's verdict stays. */
+function containedWrite(v: Verdict | null, path: string, env: BashEnv): Verdict | null {
   if (!env.sandboxed || v === null || v.by !== "path fence") return v;
-  const temps = [...new Set(["/tmp", tmpdir()])];
-  return temps.some((t) => isWithin(path, t)) ? null : v;
+  const privateDirs = [...new Set(["/tmp", "/var/tmp", tmpdir(), env.home])];
+  return privateDirs.some((t) => isWithin(path, t)) ? null : v;
 }
 
 function worse(a: Verdict | null, b: Verdict | null): Verdict | null {

@@ -142,7 +142,7 @@ export function secretReason(view: PathView, env: PathEnv, opts: { sessionOutput
     if (p === null) continue;
     for (const l of locations) if (p === l.path || p.startsWith(l.sep)) return l.why;
     // A content-judged name (a token-free `.npmrc`) is read where it really is.
-    const why = secretFileReason(basename(p), () => readConfigText(view.real ?? p));
+    const why = secretFileReason(basename(p), () => readConfigText(view.real ?? p), posix(p));
     if (why) return `${why} (${basename(p)})`;
     const proc = procSecretReason(posix(p));
     if (proc) return proc;

@@ -29,7 +29,7 @@ export function sandboxHides(grants: SandboxGrants, deepcodeHome: string | undef
   let walked: { at: number; secrets: Set<string> } | null = null;
   const secrets = (): Set<string> => {
     if (walked === null || Date.now() - walked.at > WALK_FRESH_MS) {
-      walked = { at: Date.now(), secrets: new Set(findSecrets(grants.walked, (name, p) => secretFileReason(name, () => readConfigText(p)) !== null)) };
+      walked = { at: Date.now(), secrets: new Set(findSecrets(grants.walked, (name, p) => secretFileReason(name, () => readConfigText(p), p) !== null)) };
     }
     return walked.secrets;
   };
