@@ -9,9 +9,13 @@
 //   - a minimal /dev (null, zero, random, tty, shm …) and a /proc of its own PID namespace;
 //   - every namespace unshared, the network included (only loopback of its own, so not even
 //     127.0.0.1 of the host is reachable) unless network is allowed; then /run is the host's
-//     (DNS needs it), otherwise /run is an empty tmpfs too, which hides host sockets there;
-//     with `sandbox.network.allowedDomains` the namespace stays unshared and only the filtering
-//     proxy's socket is bound into that /run (proxy.ts, forward.ts);
+//     (DNS may need it), otherwise /run is an empty tmpfs too; with
+//     `sandbox.network.allowedDomains` the namespace stays unshared and the command reaches the
+//     filtering proxy through a channel of inherited descriptors (proxy.ts, channel.ts,
+//     forward.ts);
+//   - no unix socket can be created (a seccomp filter, seccomp.ts), so no host socket is
+//     reachable whatever its name; where there is no filter (another architecture, or it does
+//     not load), the host sockets deepcode knows of are hidden by path instead (sockets.ts);
 //   - well-known secrets in the home folder (~/.ssh, ~/.aws, … and deepcode's credentials; the
 //     contract's list, src/contract/protected.ts) hidden: an empty folder or file stands in
 //     their place; of deepcode's home, only the installed plugins' files are seen, read-only
@@ -36,7 +40,9 @@ import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/pro
 import { findOnPath } from "../../src/lib/path-lookup.js";
 import { existingGuarded, guardedPaths } from "./protect.js";
 import { projectSecrets } from "./secrets.js";
-import { forwardedArgv, SANDBOX_PROXY_SOCKET } from "./forward.js";
+import { forwardedArgv } from "./forward.js";
+import { seccompFilter } from "./seccomp.js";
+import { withInherited, type Inherited } from "./inherit.js";
 import { AGENT_ENV, hostSockets } from "./sockets.js";
 import { secretObjects } from "./git-objects.js";
 
@@ -51,28 +57,45 @@ export interface Probe {
   bwrap: string | null;
   /** Why there is no sandbox (null when there is one). */
   problem: string | null;
+  /** The seccomp program's path for `--seccomp 3` (seccomp.ts), when it loads here. */
+  seccomp?: string | null;
+  /** Why commands run without the filter (with a sandbox), else null. */
+  seccompProblem?: string | null;
 }
 
 const probes = new Map<string, Probe>();
 
-/** Find bwrap on PATH and run it once with the real options (cached per PATH). */
-export function probeBwrap(platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? ""): Probe {
+/** Find bwrap on PATH and run it once with the real options and the seccomp filter, handed
+ *  over as commands get it (cached per PATH and architecture). Where the filter has no program
+ *  for this architecture or does not load, bwrap alone is tried: a sandbox without the filter,
+ *  and `seccompProblem` says why. */
+export function probeBwrap(platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? "", arch: string = process.arch): Probe {
   if (platform !== "linux") return { bwrap: null, problem: `bubblewrap is Linux-only (this is ${platform})` };
-  const cached = probes.get(path);
+  const key = `${arch}\0${path}`;
+  const cached = probes.get(key);
   if (cached) return cached;
   const found = findOnPath("bwrap", path);
   let probe: Probe;
   if (!found) probe = { bwrap: null, problem: "bwrap (bubblewrap) is not installed or not on PATH" };
   else {
-    const r = spawnSync(found, PROBE_ARGS, { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    if (r.status === 0) probe = { bwrap: found, problem: null };
+    const filter = seccompFilter(arch);
+    const filtered = "path" in filter ? tryBwrap(withInherited([found, "--seccomp", "3", ...PROBE_ARGS], [{ fd: 3, path: filter.path }])) : filter.problem;
+    if (filtered === null && "path" in filter) probe = { bwrap: found, problem: null, seccomp: filter.path, seccompProblem: null };
     else {
-      const why = r.error ? r.error.message : (r.stderr || "").trim().split("\n")[0] || `exit status ${r.status ?? r.signal}`;
-      probe = { bwrap: null, problem: `${found} cannot create a sandbox here (${why}); user namespaces may be disabled` };
+      const plain = tryBwrap([found, ...PROBE_ARGS]);
+      const seccompProblem = "path" in filter ? `the seccomp filter does not load here (${filtered})` : filter.problem;
+      probe = plain === null ? { bwrap: found, problem: null, seccomp: null, seccompProblem } : { bwrap: null, problem: `${found} cannot create a sandbox here (${plain}); user namespaces may be disabled` };
     }
   }
-  probes.set(path, probe);
+  probes.set(key, probe);
   return probe;
+}
+
+/** Run a probe's argv: null when it worked, else its first line of complaint. */
+function tryBwrap(argv: readonly string[]): string | null {
+  const r = spawnSync(argv[0], argv.slice(1), { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  if (r.status === 0) return null;
+  return r.error ? r.error.message : (r.stderr || "").trim().split("\n")[0] || `exit status ${r.status ?? r.signal}`;
 }
 
 export interface WrapOptions {
@@ -91,9 +114,12 @@ export interface WrapOptions {
   readOnly?: boolean;
   /** Where agent sockets are named (default: this process's environment). */
   env?: NodeJS.ProcessEnv;
-  /** The filtering proxy's unix socket (host side), with `network: false`: bound read-only at
-   *  SANDBOX_PROXY_SOCKET, and the command runs behind the forwarder (forward.ts). */
-  proxySocket?: string;
+  /** The seccomp program's path (Probe.seccomp): handed to bwrap as `--seccomp 3`. Without it,
+   *  host sockets are hidden by path (sockets.ts). */
+  seccomp?: string | null;
+  /** With `network: false`, the allowedDomains channel's descriptors (channel.ts): the command
+   *  runs behind the forwarder (forward.ts). */
+  channel?: readonly Inherited[];
 }
 
 /** The folders a sandboxed command may write, real paths, the root first. */
@@ -185,7 +211,6 @@ export function sandboxArgs(o: WrapOptions): string[] {
   // (a tmpfs there would hide part of the workspace). A workspace inside it is bound below.
   if (tmp !== "/tmp" && isAbsolute(tmp) && existsSync(tmp) && !inside(tmp, "/tmp") && !writable.some((w) => inside(tmp, w))) args.push("--tmpfs", realpathSync(tmp));
   if (!o.network) args.push("--tmpfs", "/run");
-  if (!o.network && o.proxySocket) args.push("--ro-bind", o.proxySocket, SANDBOX_PROXY_SOCKET);
   // Binds come after the tmpfs mounts: a workspace under /tmp is bound on top of the empty one.
   for (const w of writable) args.push(o.readOnly ? "--ro-bind" : "--bind", w, w);
   // Masks go on top of the binds: a workspace that contains the home folder must not bring the
@@ -221,11 +246,12 @@ export function sandboxArgs(o: WrapOptions): string[] {
   for (const p of secrets) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
   // Git's copies of those secrets (index, stash, objects, packs): git-objects.ts.
   for (const p of secretObjects(writable, secrets)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", "/dev/null", p);
-  // Unix sockets on the host (an ssh-agent, a Docker daemon, an editor's server…: sockets.ts)
-  // are hidden wherever they are: read-only does not stop a connection. Not where the sandbox
-  // has an empty tmpfs (nothing to bind over) — with network, /run is the host's (DNS).
+  // Without the seccomp filter (which stops every unix socket, seccomp.ts), unix sockets on the
+  // host (an ssh-agent, a Docker daemon, an editor's server…: sockets.ts) are hidden where
+  // deepcode knows them: read-only does not stop a connection. Not where the sandbox has an
+  // empty tmpfs (nothing to bind over) — with network, /run is the host's (DNS).
   const emptied = ["/tmp", "/dev", ...(o.network ? [] : ["/run"]), ...(args.includes(realTmp(tmp)) ? [realTmp(tmp)] : [])];
-  for (const p of hostSockets(o.env ?? process.env)) {
+  for (const p of o.seccomp ? [] : hostSockets(o.env ?? process.env)) {
     if (hidden.some((h) => inside(p, h)) || (emptied.some((t) => inside(p, t)) && !writable.some((w) => inside(p, w)))) continue;
     if (o.network && inside(p, "/run")) continue;
     args.push("--ro-bind", "/dev/null", p);
@@ -246,6 +272,11 @@ function realTmp(tmp: string): string {
   }
 }
 
+/** The argv that runs `argv` in the sandbox: bwrap with its arguments, started by a shell that
+ *  opens the seccomp program (fd 3) and the channel's descriptors first (inherit.ts). */
 export function wrapArgv(argv: readonly string[], o: WrapOptions): string[] {
-  return [o.bwrap, ...sandboxArgs(o), "--", ...(!o.network && o.proxySocket ? forwardedArgv(argv) : argv)];
+  const channel = !o.network && o.channel ? o.channel : [];
+  const files = [...(o.seccomp ? [{ fd: 3, path: o.seccomp }] : []), ...channel];
+  const command = channel.length > 0 ? forwardedArgv(argv) : argv;
+  return withInherited([o.bwrap, ...sandboxArgs(o), ...(o.seccomp ? ["--seccomp", "3"] : []), "--", ...command], files);
 }
