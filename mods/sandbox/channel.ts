@@ -177,8 +177,10 @@ export function createMux(input: MuxInput, output: MuxOutput, accept: (service: 
       }
       const id = nextId;
       nextId += 2;
-      frame(OPEN, id, Buffer.from(service, "utf8"));
+      // Bound first: the other end's answer may come back within the write (in-process pipes),
+      // and a socket's data only comes later.
       bind(id, s);
+      frame(OPEN, id, Buffer.from(service, "utf8"));
     },
     close() {
       shut("closed");
