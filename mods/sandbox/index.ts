@@ -152,7 +152,7 @@ const plugin: Plugin = {
         try {
           channel = openChannel(socketPath);
         } catch (err) {
-          throw new Error(`deepcode sandbox: cannot open the channel to the filtering proxy: ${(err as Error).message}`);
+          throw new Error(`deepcode sandbox: cannot open the channel to the filtering proxy: ${(err as Error).message}`, { cause: err });
         }
       }
       let argv: string[];
