@@ -25,7 +25,7 @@
 
 import { connect, Socket } from "node:net";
 import type { Inherited } from "./inherit.js";
-import { heldFifo, release } from "./inherit.js";
+import { heldFifos } from "./inherit.js";
 
 /** What the multiplexer needs of a connection's socket (a net.Socket). */
 export interface MuxSocket {
@@ -194,23 +194,16 @@ export const CHANNEL_IN_FD = 4;
 export const CHANNEL_OUT_FD = 5;
 
 /** deepcode's end of one command's channel: `files` for the command's argv (inherit.ts), and
- *  `close` once the command has ended. */
+ *  `close` once the command has ended (resolves when its descriptors are closed). */
 export interface HostChannel {
   files: Inherited[];
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Open a channel whose "proxy" connections reach the filtering proxy's unix socket (on the
  *  host: nothing in the sandbox sees that socket). */
 export function openChannel(proxySocket: string): HostChannel {
-  const down = heldFifo();
-  let up: { fd: number; path: string };
-  try {
-    up = heldFifo();
-  } catch (err) {
-    release(down.fd);
-    throw err;
-  }
+  const [down, up] = heldFifos(2);
   // Each FIFO is held read-write (opening never blocks), so each stream must use one
   // direction only: reading from `down` would take frames meant for the sandbox.
   const toSandbox = new Socket({ fd: down.fd, readable: false, writable: true });
@@ -226,8 +219,10 @@ export function openChannel(proxySocket: string): HostChannel {
     ],
     close() {
       mux.close();
+      const closed = [fromSandbox, toSandbox].map((s) => (s.closed ? Promise.resolve() : new Promise<void>((r) => s.once("close", () => r()))));
       fromSandbox.destroy();
       toSandbox.destroy();
+      return Promise.all(closed).then(() => undefined);
     },
   };
 }

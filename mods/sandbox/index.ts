@@ -159,7 +159,7 @@ const plugin: Plugin = {
       try {
         argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, seccomp: status.seccomp, channel: channel?.files });
       } catch (err) {
-        channel?.close();
+        await channel?.close();
         throw err;
       }
       const dirs = readOnly ? [] : writableDirs(api.root, writable);
@@ -173,7 +173,7 @@ const plugin: Plugin = {
         r = await next({ ...e, argv });
       } finally {
         // The command has ended (a background job's run ends with its process): its channel too.
-        channel?.close();
+        await channel?.close();
         // Also when the run failed or was interrupted: what it created must not outlive it.
         // Protected places that appeared meanwhile (a new `.git/modules/x`, a linked worktree's
         // folder) count too: all they hold is new.

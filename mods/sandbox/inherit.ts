@@ -46,23 +46,30 @@ export function heldFile(content: Buffer, dir: string = tmpdir()): string {
   }
 }
 
-/** A FIFO held open read-write by this process (so opening either end never blocks), named
- *  nowhere: its descriptor and the /proc path the shell opens. `mkfifo` is the coreutils one
- *  (node has no mkfifo). */
-export function heldFifo(dir: string = tmpdir()): { fd: number; path: string } {
+/** `count` FIFOs, each held open read-write by this process (so opening either end never
+ *  blocks) and named nowhere: their descriptors and the /proc paths the shell opens. One
+ *  `mkfifo` (coreutils': node has none) makes them all. */
+export function heldFifos(count: number, dir: string = tmpdir()): Array<{ fd: number; path: string }> {
   const folder = mkdtempSync(join(dir, "deepcode-fifo-"));
-  const path = join(folder, "fifo");
+  const names = Array.from({ length: count }, (_v, i) => join(folder, `fifo${i}`));
+  const held: Array<{ fd: number; path: string }> = [];
   try {
-    const r = spawnSync("mkfifo", ["-m", "600", path], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    const r = spawnSync("mkfifo", ["-m", "600", ...names], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
     if (r.status !== 0) throw new Error(`mkfifo: ${r.error?.message ?? r.stderr.trim()}`);
-    const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
-    return { fd, path: procPath(fd) };
+    for (const n of names) {
+      const fd = openSync(n, constants.O_RDWR | constants.O_NONBLOCK);
+      held.push({ fd, path: procPath(fd) });
+    }
+    return held;
+  } catch (err) {
+    for (const h of held) release(h.fd);
+    throw err;
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
 }
 
-/** Close a descriptor heldFifo/heldFile returned (when it is not already handed to a stream). */
+/** Close a descriptor heldFifos returned (when it is not already handed to a stream). */
 export function release(fd: number): void {
   try {
     closeSync(fd);

@@ -214,6 +214,15 @@ describe.skipIf(!available)("sandbox.network.allowedDomains through the filterin
     expect(again.stdout).toContain("again HTTP/1.1 200");
   });
 
+  it.skipIf(!curl)("closes each command's channel when the command ends: deepcode keeps no descriptor of it", async () => {
+    load({ allowedDomains: ["localhost"] });
+    const fds = (): number => readdirSync("/proc/self/fd").length;
+    await run("true"); // the proxy and the filter are made once: not counted
+    const before = fds();
+    for (let i = 0; i < 3; i++) expect((await run(`curl -sS --max-time 20 http://localhost:${port}/`)).stdout).toBe("HELLO-FROM-HOST\n");
+    expect(fds()).toBe(before);
+  });
+
   it("passes the command's output and exit status through the forwarder", async () => {
     load({ allowedDomains: ["localhost"] });
     const r = await run("echo out; echo err >&2; exit 7");
