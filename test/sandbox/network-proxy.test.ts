@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
@@ -216,11 +216,33 @@ describe.skipIf(!available)("sandbox.network.allowedDomains through the filterin
 
   it.skipIf(!curl)("closes each command's channel when the command ends: deepcode keeps no descriptor of it", async () => {
     load({ allowedDomains: ["localhost"] });
-    const fds = (): number => readdirSync("/proc/self/fd").length;
-    await run("true"); // the proxy and the filter are made once: not counted
-    const before = fds();
+    // The channel's FIFOs, as deepcode holds them (their names are removed at once).
+    const fifos = (): string[] =>
+      readdirSync("/proc/self/fd").flatMap((fd) => {
+        try {
+          const to = readlinkSync(`/proc/self/fd/${fd}`);
+          return to.includes("deepcode-fifo-") ? [to] : [];
+        } catch {
+          return []; // closed meanwhile (readdir's own descriptor)
+        }
+      });
     for (let i = 0; i < 3; i++) expect((await run(`curl -sS --max-time 20 http://localhost:${port}/`)).stdout).toBe("HELLO-FROM-HOST\n");
-    expect(fds()).toBe(before);
+    expect(fifos()).toEqual([]);
+    // (While one runs, deepcode holds its two.)
+    const running = run(`curl -sS --max-time 20 http://localhost:${port}/ && while [ ! -e go ]; do sleep 0.1; done`);
+    while (fifos().length < 2) await new Promise((r) => setTimeout(r, 20)); // until the command has started
+    expect(fifos()).toHaveLength(2);
+    writeFileSync(join(root, "go"), "");
+    await running;
+    expect(fifos()).toEqual([]);
+  });
+
+  it("leaves the command none of the channel's descriptors (only what the forwarder needs)", async () => {
+    load({ allowedDomains: ["localhost"] });
+    const r = await run("ls /proc/$$/fd; true"); // bash's own (not ls's: "; true" keeps bash from exec-ing ls)
+    expect(r.stdout.split("\n")).toEqual(expect.arrayContaining(["0", "1", "2"]));
+    expect(r.stdout.split("\n")).not.toEqual(expect.arrayContaining(["4"]));
+    expect(r.stdout.split("\n")).not.toEqual(expect.arrayContaining(["5"]));
   });
 
   it("passes the command's output and exit status through the forwarder", async () => {

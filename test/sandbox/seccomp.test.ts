@@ -94,6 +94,12 @@ describe.skipIf(!filtered || !python)("no unix socket can be created in the sand
     expect(r.exitCode).toBe(0);
   });
 
+  it("leaves the command no descriptor of the filter's program (bwrap reads and closes it)", async () => {
+    const r = await box().run("ls /proc/$$/fd; true"); // bash's own (not ls's: "; true" keeps bash from exec-ing ls)
+    expect(r.stdout.split("\n")).toEqual(expect.arrayContaining(["0", "1", "2"]));
+    expect(r.stdout.split("\n")).not.toEqual(expect.arrayContaining(["3"]));
+  });
+
   it("loads the filter in the probe, as commands get it, and says so", () => {
     expect(status.seccomp).toMatch(/^\/proc\/\d+\/fd\/\d+$/);
     expect(status.seccompProblem).toBeNull();
