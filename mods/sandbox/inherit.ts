@@ -7,7 +7,9 @@
 // bwrap — same process, same process group, so the core's timeout and interrupt reach bwrap as
 // before. Opening a /proc/<pid>/fd link opens the very file deepcode holds (a FIFO included),
 // not a path someone could replace; deepcode's /proc is not visible inside the sandbox (a PID
-// namespace of its own), and nothing is left to clean up when deepcode exits.
+// namespace of its own), and nothing is left to clean up when deepcode exits. (Not a named file
+// in deepcode's home: whatever can write there — a folder of it granted to the sandbox, now or
+// later — could replace the filter between two commands; a held descriptor cannot be.)
 //
 // Used for the seccomp program (`--seccomp 3`: bwrap reads it and closes it before the command
 // runs; seccomp.ts) and for the allowedDomains channel's two FIFOs (channel.ts).

@@ -29,6 +29,9 @@
 //     happen on these kernels, and letting it through would be a way around the filter.
 // On any other host architecture there is no filter (`seccompProgram` returns null, the mod
 // warns once): today's mounts and the private network namespace are all there is.
+//
+// The program is written once per process to a file that is held open and named nowhere
+// (`seccompFilter`, inherit.ts); the probe (bwrap.ts) loads it the way commands get it.
 
 import { heldFile } from "./inherit.js";
 
