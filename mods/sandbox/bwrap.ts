@@ -14,7 +14,10 @@
 //   - over what is granted: the home folder's credential places and deepcode's home hidden
 //     (the contract's list, src/contract/protected.ts), project secrets (`.env*`, keys, token
 //     files, an `.npmrc` with a token: secrets.ts) and git's copies of them replaced by an empty
-//     read-only regular file, host unix sockets hidden (sockets.ts);
+//     read-only regular file;
+//   - no unix socket can be created (a seccomp filter, seccomp.ts), so no host socket is
+//     reachable whatever its name; where there is no filter (another architecture, or it does
+//     not load), the host sockets deepcode knows of inside a grant are hidden by path (sockets.ts);
 //   - files in the workspace whose change would loosen the rules or run code later (the
 //     contract's protected project paths and git's other control files, protect.ts) read-only
 //     where they exist — and .deepcode/ always: it is created (empty) in the workspace root
@@ -35,7 +38,9 @@ import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/pro
 import { findOnPath } from "../../src/lib/path-lookup.js";
 import { existingGuarded, guardedPaths } from "./protect.js";
 import { projectSecrets } from "./secrets.js";
-import { forwardedArgv, SANDBOX_PROXY_SOCKET } from "./forward.js";
+import { forwardedArgv } from "./forward.js";
+import { seccompFilter } from "./seccomp.js";
+import { withInherited, type Inherited } from "./inherit.js";
 import { AGENT_ENV, hostSockets } from "./sockets.js";
 import { secretObjects } from "./git-objects.js";
 import { emptyStandIn, inside, SYSTEM_DIRS, SYSTEM_SECRETS, toolchainDirs } from "./grant.js";
@@ -51,28 +56,45 @@ export interface Probe {
   bwrap: string | null;
   /** Why there is no sandbox (null when there is one). */
   problem: string | null;
+  /** The seccomp program's path for `--seccomp 3` (seccomp.ts), when it loads here. */
+  seccomp?: string | null;
+  /** Why commands run without the filter (with a sandbox), else null. */
+  seccompProblem?: string | null;
 }
 
 const probes = new Map<string, Probe>();
 
-/** Find bwrap on PATH and run it once with the real options (cached per PATH). */
-export function probeBwrap(platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? ""): Probe {
+/** Find bwrap on PATH and run it once with the real options and the seccomp filter, handed
+ *  over as commands get it (cached per PATH and architecture). Where the filter has no program
+ *  for this architecture or does not load, bwrap alone is tried: a sandbox without the filter,
+ *  and `seccompProblem` says why. */
+export function probeBwrap(platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? "", arch: string = process.arch): Probe {
   if (platform !== "linux") return { bwrap: null, problem: `bubblewrap is Linux-only (this is ${platform})` };
-  const cached = probes.get(path);
+  const key = `${arch}\0${path}`;
+  const cached = probes.get(key);
   if (cached) return cached;
   const found = findOnPath("bwrap", path);
   let probe: Probe;
   if (!found) probe = { bwrap: null, problem: "bwrap (bubblewrap) is not installed or not on PATH" };
   else {
-    const r = spawnSync(found, PROBE_ARGS, { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    if (r.status === 0) probe = { bwrap: found, problem: null };
+    const filter = seccompFilter(arch);
+    const filtered = "path" in filter ? tryBwrap(withInherited([found, "--seccomp", "3", ...PROBE_ARGS], [{ fd: 3, path: filter.path }])) : filter.problem;
+    if (filtered === null && "path" in filter) probe = { bwrap: found, problem: null, seccomp: filter.path, seccompProblem: null };
     else {
-      const why = r.error ? r.error.message : (r.stderr || "").trim().split("\n")[0] || `exit status ${r.status ?? r.signal}`;
-      probe = { bwrap: null, problem: `${found} cannot create a sandbox here (${why}); user namespaces may be disabled` };
+      const plain = tryBwrap([found, ...PROBE_ARGS]);
+      const seccompProblem = "path" in filter ? `the seccomp filter does not load here (${filtered})` : filter.problem;
+      probe = plain === null ? { bwrap: found, problem: null, seccomp: null, seccompProblem } : { bwrap: null, problem: `${found} cannot create a sandbox here (${plain}); user namespaces may be disabled` };
     }
   }
-  probes.set(path, probe);
+  probes.set(key, probe);
   return probe;
+}
+
+/** Run a probe's argv: null when it worked, else its first line of complaint. */
+function tryBwrap(argv: readonly string[]): string | null {
+  const r = spawnSync(argv[0], argv.slice(1), { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  if (r.status === 0) return null;
+  return r.error ? r.error.message : (r.stderr || "").trim().split("\n")[0] || `exit status ${r.status ?? r.signal}`;
 }
 
 export interface WrapOptions {
@@ -91,9 +113,6 @@ export interface WrapOptions {
   readOnly?: boolean;
   /** Where agent sockets are named (default: this process's environment). */
   env?: NodeJS.ProcessEnv;
-  /** The filtering proxy's unix socket (host side), with `network: false`: bound read-only at
-   *  SANDBOX_PROXY_SOCKET, and the command runs behind the forwarder (forward.ts). */
-  proxySocket?: string;
   /** The private home (grant.ts privateHome), mounted at `home`; none: the home is empty. */
   privateHome?: string;
   /** Folders granted read-only (settings `sandbox.filesystem.allowRead`), real paths. */
@@ -102,6 +121,12 @@ export interface WrapOptions {
    *  themselves, worked out once (grant.ts toolchainDirs). */
   path?: string;
   tools?: readonly string[];
+  /** The seccomp program's path (Probe.seccomp): handed to bwrap as `--seccomp 3`. Without it,
+   *  host sockets are hidden by path (sockets.ts). */
+  seccomp?: string | null;
+  /** With `network: false`, the allowedDomains channel's descriptors (channel.ts): the command
+   *  runs behind the forwarder (forward.ts). */
+  channel?: readonly Inherited[];
 }
 
 /** The folders a sandboxed command may write, real paths, the root first. */
@@ -212,7 +237,6 @@ export function sandboxArgs(o: WrapOptions): string[] {
     const resolv = realOrNull("/etc/resolv.conf");
     if (resolv && inside(resolv, "/run")) args.push("--ro-bind", resolv, resolv);
   }
-  if (!o.network && o.proxySocket) args.push("--ro-bind", o.proxySocket, SANDBOX_PROXY_SOCKET);
   // The private home at the person's $HOME path — unless the home is itself granted (a
   // workspace that is, or holds, the home folder: then its secret places are masked below).
   const homeGranted = writable.some((w) => inside(home, w));
@@ -254,9 +278,10 @@ export function sandboxArgs(o: WrapOptions): string[] {
   for (const p of secrets) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", empty, p);
   // Git's copies of those secrets (index, stash, objects, packs): git-objects.ts.
   for (const p of secretObjects(writable, secrets)) if (!hidden.some((h) => inside(p, h))) args.push("--ro-bind", empty, p);
-  // Unix sockets bound on the host inside what is granted (a workspace's dev socket, a toolchain
-  // daemon's): read-only does not stop a connection (sockets.ts).
-  for (const p of hostSockets(o.env ?? process.env)) {
+  // Without the seccomp filter (which stops every unix socket, seccomp.ts), unix sockets bound on
+  // the host inside what is granted (a workspace's dev socket, a toolchain daemon's) are hidden
+  // where deepcode knows them: read-only does not stop a connection (sockets.ts).
+  for (const p of o.seccomp ? [] : hostSockets(o.env ?? process.env)) {
     if (hidden.some((h) => inside(p, h)) || !granted.some((g) => inside(p, g))) continue;
     args.push("--ro-bind", "/dev/null", p);
   }
@@ -276,6 +301,11 @@ function realOrNull(p: string): string | null {
   }
 }
 
+/** The argv that runs `argv` in the sandbox: bwrap with its arguments, started by a shell that
+ *  opens the seccomp program (fd 3) and the channel's descriptors first (inherit.ts). */
 export function wrapArgv(argv: readonly string[], o: WrapOptions): string[] {
-  return [o.bwrap, ...sandboxArgs(o), "--", ...(!o.network && o.proxySocket ? forwardedArgv(argv) : argv)];
+  const channel = !o.network && o.channel ? o.channel : [];
+  const files = [...(o.seccomp ? [{ fd: 3, path: o.seccomp }] : []), ...channel];
+  const command = channel.length > 0 ? forwardedArgv(argv) : argv;
+  return withInherited([o.bwrap, ...sandboxArgs(o), ...(o.seccomp ? ["--seccomp", "3"] : []), "--", ...command], files);
 }

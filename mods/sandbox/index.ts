@@ -3,7 +3,10 @@
 // `permissions.additionalDirectories` and a private /tmp; home-folder secrets hidden; the
 // workspace's protected paths (.deepcode/ — created empty if missing —, .claude settings and
 // commands, .mcp.json, git config and hooks) read-only; no network unless settings allow it;
-// dying with deepcode (bwrap.ts has the details). The result says `sandbox: "bwrap"`.
+// dying with deepcode (bwrap.ts has the details); no unix socket can be created in it, so no
+// host socket is reachable (a seccomp filter, seccomp.ts; where the architecture has none or it
+// does not load, this says so once and host sockets are hidden by path, sockets.ts). The result
+// says `sandbox: "bwrap"`.
 //
 // Placement: builtin tier, after everything else (`after: ["*"]`), so its hook is the innermost
 // on `process.run`: whatever a plugin hook upstream rewrites, the argv that reaches the core is
@@ -15,7 +18,11 @@
 // `network: true` lets commands reach the network; `network.allowedDomains` lets them reach
 // those hosts only, through a filtering proxy in this process (proxy.ts; the list and how the
 // layers and the managed policy combine: hosts.ts), started at the first command and closed
-// at the session's end. A request's
+// at the session's end; each command reaches it through a channel of its own (channel.ts),
+// closed when the command ends. With `network: true` the filter still stops unix sockets: a
+// resolver reached through one (nscd, systemd-resolved's varlink socket) is not used, and
+// glibc falls back to the DNS servers resolv.conf names (systemd-resolved's 127.0.0.53 works:
+// UDP). A request's
 // own `network: false` tightens that; its `network: true` cannot loosen settings (a tool does
 // not get to lift the policy). A request's `readOnly: true` (plan mode) binds every folder
 // read-only. Where bubblewrap is not available, this says so once at start, and the permission
@@ -44,6 +51,7 @@ import { existsSync } from "node:fs";
 import { syncGitConfig } from "./gitconfig.js";
 import { homedir } from "node:os";
 import { isAbsolute } from "node:path";
+import { openChannel, type HostChannel } from "./channel.js";
 
 export interface SandboxSettings {
   enabled?: boolean;
@@ -71,23 +79,29 @@ export interface SandboxStatus {
   detail: string;
   /** The bwrap binary in use, when there is one that works. */
   bwrap: string | null;
+  /** The seccomp program bwrap loads (seccomp.ts), when active with one. */
+  seccomp?: string | null;
+  /** Why an active sandbox runs without the seccomp filter, else null. */
+  seccompProblem?: string | null;
 }
 
 /** What the sandbox does on this machine with these settings. For `deepcode doctor` and for the
  *  mod itself; checks bwrap once per process (PATH) by starting a real sandbox. */
-export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? ""): SandboxStatus {
+export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? "", arch: string = process.arch): SandboxStatus {
   const network = settings.network === true;
   const allowedDomains = network ? [] : (settings.allowedDomains ?? []).map(ruleText);
   if (settings.enabled === false) return { active: false, mechanism: null, network: true, allowedDomains: [], detail: "turned off in settings (sandbox.enabled: false)", bwrap: null };
-  const probe = probeBwrap(platform, path);
+  const probe = probeBwrap(platform, path, arch);
   if (!probe.bwrap) return { active: false, mechanism: null, network: true, allowedDomains: [], detail: probe.problem ?? "not available", bwrap: null };
   return {
     active: true,
     mechanism: "bwrap",
     network,
     allowedDomains,
-    detail: `bubblewrap (${probe.bwrap}): files read-only outside the workspace, private /tmp, ${networkLine(network, allowedDomains)}`,
+    detail: `bubblewrap (${probe.bwrap}): files read-only outside the workspace, private /tmp, ${probe.seccomp ? "no unix sockets" : "known host sockets hidden"}, ${networkLine(network, allowedDomains)}`,
     bwrap: probe.bwrap,
+    seccomp: probe.seccomp ?? null,
+    seccompProblem: probe.seccompProblem ?? null,
   };
 }
 
@@ -149,6 +163,7 @@ const plugin: Plugin = {
       return;
     }
     const bwrap = status.bwrap as string;
+    if (status.seccompProblem) api.log.warn(`sandbox: ${status.seccompProblem}; commands run without the filter that stops unix sockets, and only the host sockets deepcode finds by path are hidden.`);
     const rules = status.allowedDomains.length > 0 ? (settings.allowedDomains ?? []) : [];
     // The filtering proxy: started at the first command that may use it, closed at the
     // session's end (a later command, in another session of this process, starts it again).
@@ -162,20 +177,31 @@ const plugin: Plugin = {
     api.on("process.run", async (e, next): Promise<ProcessRunResult> => {
       const network = status.network && e.network !== false;
       const readOnly = e.readOnly === true;
-      let proxySocket: string | undefined;
+      let channel: HostChannel | undefined;
       if (!network && rules.length > 0 && e.network !== false) {
         proxy ??= startProxy(rules).catch((err: Error) => {
           proxy = undefined; // the next command tries again; this one fails (no proxy, no network)
           throw new Error(`deepcode sandbox: cannot start the filtering proxy for sandbox.network.allowedDomains: ${err.message}`);
         });
-        proxySocket = (await proxy).socketPath;
+        const socketPath = (await proxy).socketPath;
+        try {
+          channel = openChannel(socketPath);
+        } catch (err) {
+          throw new Error(`deepcode sandbox: cannot open the channel to the filtering proxy: ${(err as Error).message}`, { cause: err });
+        }
       }
       // The environment and the files, by grant (env.ts, grant.ts).
       const { home, privateHome: priv, readable, tools } = grants;
       const granted = grantEnv(process.env, e.env, settings.env);
       granted.env.HOME = home;
       syncGitConfig(home, priv);
-      const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, proxySocket, home, privateHome: priv, readable, tools });
+      let argv: string[];
+      try {
+        argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
+      } catch (err) {
+        await channel?.close();
+        throw err;
+      }
       const dirs = readOnly ? [] : writableDirs(api.root, writable);
       const guarded = dirs.flatMap(guardedPaths);
       const before = snapshot(guarded);
@@ -186,6 +212,8 @@ const plugin: Plugin = {
       try {
         r = await next({ ...e, argv, env: granted.env, clearEnv: true });
       } finally {
+        // The command has ended (a background job's run ends with its process): its channel too.
+        await channel?.close();
         // Also when the run failed or was interrupted: what it created must not outlive it.
         // Protected places that appeared meanwhile (a new `.git/modules/x`, a linked worktree's
         // folder) count too: all they hold is new.

@@ -1,7 +1,8 @@
 // The filtering HTTP proxy for `sandbox.network.allowedDomains`. It runs in deepcode's own
-// process and listens on a unix socket in a private folder (mode 0700) that the sandbox binds
-// in; inside the sandbox a forwarder (forward.ts) turns it into 127.0.0.1:PORT of the command's
-// own network namespace. It speaks the two forms every HTTP client uses with a proxy:
+// process and listens on a unix socket in a private folder (mode 0700) the sandbox does not
+// see; each command's channel (channel.ts) connects to it on the host side, and inside the
+// sandbox a forwarder (forward.ts) turns the channel into 127.0.0.1:PORT of the command's own
+// network namespace. It speaks the two forms every HTTP client uses with a proxy:
 //   - `CONNECT host:port` (https and anything tunnelled): the tunnel is opened only to a host
 //     on the list;
 //   - a plain request with an absolute URI (`GET http://host:port/path`): forwarded to a host

@@ -1,4 +1,8 @@
-// Unix sockets a sandboxed command could connect to (issue 21, the sandbox's holes).
+// Unix sockets a sandboxed command could connect to (issue 21, the sandbox's holes), hidden by
+// path — the fallback where the seccomp filter (seccomp.ts) is not there: on an architecture
+// deepcode has no filter for, or where it does not load. With the filter, no unix socket can be
+// created in the sandbox at all, so these mounts would add nothing and are not made (bwrap.ts);
+// the variables below are dropped either way (programs do not try, an error names no socket).
 //
 // A read-only mount does not stop a connection: connecting to a socket is not writing to it.
 // Behind a socket is a process outside the sandbox that acts with its own rights — an
@@ -16,8 +20,9 @@
 //     GPG_AGENT_INFO), checked by themselves too: a socket bound in another namespace is not in
 //     the kernel's list;
 //   - the variables that name an agent or a session's bus are not passed to the command.
-// A socket bound after the command started, or by a process in another network namespace at a
-// path that no variable names, is not covered.
+// A socket bound after the command started, renamed or hard-linked after it was bound, bound
+// with a relative path, or bound by a process in another network namespace at a path that no
+// variable names, is not covered (the filter covers them all).
 
 import { lstatSync, readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";

@@ -1,14 +1,14 @@
 // sandbox.network.allowedDomains, judged by effect with real bash in real bubblewrap: a loopback
 // HTTP server on the host stands for "the internet". A listed name (`localhost`, resolved by
-// the proxy on the host) is reached through deepcode's filtering proxy, with curl and with
-// node; every other spelling — the IP literal, a trailing dot, uppercase, userinfo tricks,
+// the proxy on the host) is reached through deepcode's filtering proxy (over the command's
+// channel: large bodies, several connections at once), with curl and with node; every other spelling — the IP literal, a trailing dot, uppercase, userinfo tricks,
 // numeric forms, a subdomain, CONNECT to an address — gets a 403 and the listener sees no
 // connection; a direct connection and DNS fail; the proxy is gone after the session's end.
 // Only loopback traffic. Skipped where bubblewrap cannot run (CI installs it).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
@@ -64,12 +64,15 @@ function run(command: string): Promise<ProcessRunResult> {
   return hook({ argv: ["bash", "-c", command], cwd: root, timeoutMs: 60_000 }, exec);
 }
 
+/** A body larger than any buffer on the way (the channel's frames, the FIFOs, the sockets). */
+const BIG = Buffer.alloc(4 * 1024 * 1024, "x");
+
 // The host's listener: counts every TCP connection it accepts.
 let server: Server;
 let port = 0;
 let connections = 0;
 beforeAll(async () => {
-  server = createServer((_req, res) => res.end("HELLO-FROM-HOST\n"));
+  server = createServer((req, res) => res.end(req.url === "/big" ? BIG : "HELLO-FROM-HOST\n"));
   server.on("connection", () => connections++);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   port = (server.address() as { port: number }).port;
@@ -115,6 +118,19 @@ describe.skipIf(!available)("sandbox.network.allowedDomains through the filterin
     expect(r.stdout).toMatch(/^NO_PROXY=$/m);
     expect(r.stdout.match(/HELLO-FROM-HOST/g)?.length).toBe(2);
     expect(r.exitCode).toBe(0);
+  });
+
+  it.skipIf(!curl)("carries large bodies over several connections at once, and curl to a host not on the list gets the proxy's 403", async () => {
+    load({ allowedDomains: ["localhost"] });
+    const r = await run(`for i in 1 2 3 4; do curl -sS --max-time 60 http://localhost:${port}/big | wc -c & done; wait`);
+    expect(r.stdout.match(/^\s*4194304$/gm), r.stdout + r.stderr).toHaveLength(4);
+    const before = connections;
+    const refused = await run(
+      `curl -sS --max-time 20 -o /dev/null -w 'refused %{http_code}\\n' http://127.0.0.1:${port}/; ` +
+        `curl -sS --max-time 20 -o /dev/null -w 'refused %{http_code}\\n' http://not-listed.test/`,
+    );
+    expect(refused.stdout).toBe("refused 403\nrefused 403\n");
+    expect(connections).toBe(before);
   });
 
   it("lets node reach a listed host through $HTTP_PROXY (an absolute-URI request)", async () => {
@@ -196,6 +212,37 @@ describe.skipIf(!available)("sandbox.network.allowedDomains through the filterin
     expect(err).toBe("ENOENT");
     const again = await run(rawClient([["again", `GET http://localhost:${port}/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`]]));
     expect(again.stdout).toContain("again HTTP/1.1 200");
+  });
+
+  it.skipIf(!curl)("closes each command's channel when the command ends: deepcode keeps no descriptor of it", async () => {
+    load({ allowedDomains: ["localhost"] });
+    // The channel's FIFOs, as deepcode holds them (their names are removed at once).
+    const fifos = (): string[] =>
+      readdirSync("/proc/self/fd").flatMap((fd) => {
+        try {
+          const to = readlinkSync(`/proc/self/fd/${fd}`);
+          return to.includes("deepcode-fifo-") ? [to] : [];
+        } catch {
+          return []; // closed meanwhile (readdir's own descriptor)
+        }
+      });
+    for (let i = 0; i < 3; i++) expect((await run(`curl -sS --max-time 20 http://localhost:${port}/`)).stdout).toBe("HELLO-FROM-HOST\n");
+    expect(fifos()).toEqual([]);
+    // (While one runs, deepcode holds its two.)
+    const running = run(`curl -sS --max-time 20 http://localhost:${port}/ && while [ ! -e go ]; do sleep 0.1; done`);
+    while (fifos().length < 2) await new Promise((r) => setTimeout(r, 20)); // until the command has started
+    expect(fifos()).toHaveLength(2);
+    writeFileSync(join(root, "go"), "");
+    await running;
+    expect(fifos()).toEqual([]);
+  });
+
+  it("leaves the command none of the channel's descriptors (only what the forwarder needs)", async () => {
+    load({ allowedDomains: ["localhost"] });
+    const r = await run("ls /proc/$$/fd; true"); // bash's own (not ls's: "; true" keeps bash from exec-ing ls)
+    expect(r.stdout.split("\n")).toEqual(expect.arrayContaining(["0", "1", "2"]));
+    expect(r.stdout.split("\n")).not.toEqual(expect.arrayContaining(["4"]));
+    expect(r.stdout.split("\n")).not.toEqual(expect.arrayContaining(["5"]));
   });
 
   it("passes the command's output and exit status through the forwarder", async () => {
