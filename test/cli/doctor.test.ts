@@ -162,7 +162,13 @@ describe("the machine and deepcode's files", () => {
   it("reports the sandbox Bash really runs in: active where bubblewrap works here, else not active with the reason and the fix", async () => {
     const probe = probeBwrap();
     const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }));
-    if (probe.bwrap) expect(find(checks, "sandbox")[0]).toMatchObject({ status: "ok", detail: "active: Bash commands run inside bwrap" });
+    if (probe.bwrap) {
+      expect(find(checks, "sandbox")[0]).toMatchObject({ status: "ok" });
+      // The first line says it is active; the next ones what it grants (mods/sandbox/grant.ts).
+      const detail = find(checks, "sandbox")[0].detail.split("\n");
+      expect(detail[0]).toBe("active: Bash commands run inside bwrap");
+      expect(detail.slice(1).join("\n")).toMatch(/reads {6}the system.*\n.*writes .*\n.*home {7}a private one at ~.*\n.*env {8}/);
+    }
     else {
       expect(find(checks, "sandbox")[0]).toMatchObject({ status: "warn", detail: `not active: ${probe.problem}; Bash commands run under the permission gate and path fence only` });
       expect(find(checks, "sandbox")[0].fix).toMatch(/install bubblewrap/);
