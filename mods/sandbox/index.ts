@@ -157,7 +157,10 @@ const plugin: Plugin = {
     const writable = [...api.host.additionalDirectories, ...(settings.allowWrite ?? [])];
     const status = sandboxStatus(settings);
     const grants = status.active ? grantsOf(api.root, api.home, writable, settings) : undefined;
-    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}) }));
+    // On unless some layer (the managed policy, the person's settings, a flag file) says false:
+    // nobody can turn it back on over another layer's no.
+    const autoAllow = !api.settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
+    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}), autoAllow }));
     if (!status.active || !grants) {
       if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.`);
       return;

@@ -61,11 +61,10 @@ export function hostFacts(o: AssembleOptions, app: StepApp, permissions: Permiss
   });
 }
 
-/** The permission gate. `sandbox.autoAllowBashIfSandboxed` is on unless some layer (the managed
- *  policy, the person's settings, a flag file) says false — nobody can turn it back on over
- *  another layer's no. */
+/** The permission gate. Whether the sandbox contains commands — active, without network, and
+ *  `sandbox.autoAllowBashIfSandboxed` not turned off — is the sandbox mod's one report
+ *  (KnownStatus["sandbox"]), read here and nowhere else. */
 export function gate(app: StepApp, root: string, home: string, permissions: PermissionSetup, sessionRules: SessionRules): void {
-  const autoAllow = !app.settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
   // What the sandbox hides, worked out once from its grants (they are fixed at start).
   let hidesFn: ((path: string) => boolean) | undefined;
   const hides = (): ((path: string) => boolean) | undefined => {
@@ -77,7 +76,7 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
     env: (sessionId) => {
       const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: autoAllow && sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides() };
+      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides() };
     },
     managedBroken: permissions.managedBroken,
   });
@@ -124,7 +123,7 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
  *  only then does it contain a command (src/cli/permissions/contained.ts). */
 function sandboxContains(app: StepApp): boolean {
   const s = app.pluginStatus("sandbox");
-  return s !== undefined && s.active === true && s.network === false;
+  return s !== undefined && s.active === true && s.network === false && s.autoAllow !== false;
 }
 
 /** The sandbox reaches the hosts of `sandbox.network.allowedDomains` through its filtering

@@ -124,8 +124,10 @@ export interface KnownStatus {
    *  reach the network. Only an active sandbox without network contains a command.
    *  `allowedDomains` (with `network: false`): the hosts (`example.com`, `*.example.com`,
    *  `host:port`) commands reach through deepcode's filtering proxy — settings
-   *  `sandbox.network.allowedDomains`; absent or empty, none. */
-  sandbox: { active: boolean; mechanism: string | null; network: boolean; allowedDomains?: readonly string[]; grants?: SandboxGrants };
+   *  `sandbox.network.allowedDomains`; absent or empty, none. `autoAllow`: settings
+   *  `sandbox.autoAllowBashIfSandboxed` as the layers decide it (on unless some layer says
+   *  false) — the one fact the gate reads to let a contained command run without a prompt. */
+  sandbox: { active: boolean; mechanism: string | null; network: boolean; allowedDomains?: readonly string[]; grants?: SandboxGrants; autoAllow?: boolean };
   /** mods/marketplace: the enabled, verified Claude Code plugins and the parts others run:
    *  their hooks (the hooks mod), MCP servers (the mcp configuration), native module (`native`:
    *  its absolute path; assembly loads it, in the user tier or prepend for `managed`), and
