@@ -194,7 +194,9 @@ const plugin: Plugin = {
         }
       }
       // The environment and the files, by grant (env.ts, grant.ts).
-      const { home, privateHome: priv, readable, tools } = grants;
+      const { home, privateHome: priv, tools } = grants;
+      // What this run reads beyond the grants, already judged by the gate (Grep's search path).
+      const readable = [...grants.readable, ...namedDirs(e.grantRead ?? [], home, e.cwd)];
       const granted = grantEnv(process.env, e.env, settings.env);
       granted.env.HOME = home;
       syncGitConfig(home, priv);

@@ -85,7 +85,7 @@ export function rgListArgs(q: GrepQuery): string[] {
 export async function secretsSkippedRg(rg: string, q: GrepQuery, ctx: ToolContext): Promise<string[] | null> {
   const secrets = q.secrets;
   if (!secrets) return [];
-  const r = await ctx.run({ argv: [rg, ...rgListArgs(q)], cwd: q.root, command: "rg --files", timeoutMs: RG_TIMEOUT_MS, maxOutputBytes: RG_MAX_OUTPUT_BYTES });
+  const r = await ctx.run({ argv: [rg, ...rgListArgs(q)], cwd: q.root, command: "rg --files", timeoutMs: RG_TIMEOUT_MS, maxOutputBytes: RG_MAX_OUTPUT_BYTES, grantRead: [q.target] });
   if (r.exitCode === 2 && r.stdout === "" && NOTHING_SEARCHED.test(r.stderr)) return [];
   if (r.timedOut || r.interrupted || r.truncatedBytes > 0 || (r.exitCode !== 0 && r.exitCode !== 1 && !(r.exitCode === 2 && r.stdout !== ""))) return null;
   const shown = r.stdout.split("\n").filter((l) => l !== "" && secrets.skips(resolve(q.root, l), q.target));
@@ -98,6 +98,8 @@ export async function searchRg(rg: string, q: GrepQuery, ctx: ToolContext): Prom
     argv: [rg, ...rgArgs(q)],
     cwd: q.root,
     command: `rg ${q.pattern}`,
+    // What Grep searches was judged at its check: a sandbox shows it (read-only, secrets masked).
+    grantRead: [q.target],
     timeoutMs: RG_TIMEOUT_MS,
     maxOutputBytes: RG_MAX_OUTPUT_BYTES,
   });

@@ -57,6 +57,9 @@ export interface ProcessRunRequest {
   /** Called with the output (stdout and stderr) as it arrives, for a live view; what the
    *  result holds is unchanged. */
   onOutput?: (text: string) => void;
+  /** Folders or files this run reads that the permission gate has already judged (a Grep's
+   *  search path): a sandbox that starts from nothing shows them read-only, secrets masked. */
+  grantRead?: readonly string[];
   /** Nothing may be written, the workspace included (plan mode): a sandbox, when one is
    *  active, binds every folder read-only but a private temp folder. */
   readOnly?: boolean;
