@@ -82,18 +82,21 @@ function undoJournal(j: Journal): string[] {
 }
 
 /** At start, before any command or hook runs: undo what each journal of this project left by
- *  a deepcode that ended mid-command. Returns one line per journal for people. */
-export function sweepJournals(root: string, home: string): string[] {
+ *  a deepcode that ended mid-command. `lines`: one per journal, for people; `changed`: a
+ *  protected path had to be put back or removed (not only an empty stand-in). */
+export function sweepJournals(root: string, home: string): { lines: string[]; changed: boolean } {
   const { journals, problems } = orphanJournals(journalDir(home, root));
   const out = problems.map((p) => `ignored an unreadable sandbox journal (${p})`);
+  let changed = false;
   for (const { file, journal } of journals) {
     const done = undoJournal(journal);
+    if (done.length > 0) changed = true;
     const stand = journal.placeholders.length > 0 ? [`removed the empty stand-in${journal.placeholders.length > 1 ? "s" : ""} ${journal.placeholders.map((p) => rel(root, p)).join(", ")}`] : [];
     const all = [...done, ...stand];
     if (all.length > 0) out.push(`deepcode ended while a sandboxed command started at ${journal.started} was running; its protected paths are put back: ${all.join("; ")}`);
     removeJournal(file);
   }
-  return out;
+  return { lines: out, changed };
 }
 
 function rel(root: string, p: string): string {

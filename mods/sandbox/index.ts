@@ -35,6 +35,7 @@
 // decides), commands that only fetch run without a prompt too (contained.ts).
 
 import type { JsonValue, KnownStatus, Plugin, ProcessRunResult, SettingsLayerView } from "../../src/contract/index.js";
+import { ConfigError } from "../../src/contract/errors.js";
 import { isObject } from "../../src/lib/json.js";
 import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
 import { startGuard, sweepJournals } from "./guard.js";
@@ -112,8 +113,13 @@ const plugin: Plugin = {
     const writable = [...api.host.additionalDirectories];
     const status = sandboxStatus(settings);
     // What a deepcode killed mid-command left (journal.ts): undone before any command or hook
-    // of this session runs — also when the sandbox has been turned off since.
-    for (const m of sweepJournals(api.root, api.home)) api.log.warn(`sandbox: ${m}`);
+    // of this session runs — also when the sandbox has been turned off since. This start read
+    // the project's settings (and other mods their files) before this mod registered, so when a
+    // protected path had to be put back, it stops here (fails closed): the next start reads
+    // them as the person left them.
+    const swept = sweepJournals(api.root, api.home);
+    for (const m of swept.lines) api.log.warn(`sandbox: ${m}`);
+    if (swept.changed) throw new ConfigError("deepcode ended while a sandboxed command was running last time, and protected paths it changed were put back only now (above); this start had already read the project's settings, so it stops here: start deepcode again");
     api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}) }));
     if (!status.active) {
       if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.`);

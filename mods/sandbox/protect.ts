@@ -272,6 +272,9 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
     if (was.kind !== "file") continue;
     const now = after.get(p);
     if (now && now.kind === "file" && now.ino === was.ino && now.mode === was.mode && now.size === was.size && now.mtimeMs === was.mtimeMs) continue;
+    // Already as it was (put back by an earlier pass while the command runs: watch.ts) — not
+    // written again, which would be one more change to see.
+    if (now?.kind === "file" && now.mode === was.mode && was.content !== undefined && now.content?.equals(was.content) === true && linkedAncestor({ path: p, base: was.base }) === null) continue;
     if (was.content === undefined) {
       // Too large (or unreadable) to have been kept: what is there now is the command's, and
       // cannot be put back — so it goes (fails closed), and the person is told.

@@ -10,8 +10,8 @@
 // The watchers never keep deepcode alive (persistent: false), re-arm on folders that appear
 // (a new `.git/info`), and stop when the command ends; the full undo follows then (index.ts).
 
-import { lstatSync, watch, type FSWatcher } from "node:fs";
-import { dirname } from "node:path";
+import { lstatSync, readdirSync, watch, type FSWatcher } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Guarded } from "./protect.js";
 
 /** At most one undo per this many milliseconds while events keep coming (a build writing in the
@@ -22,18 +22,20 @@ export interface ProtectedWatch {
   close(): void;
 }
 
-/** The folders to watch for these protected places: each existing protected folder (recursively:
- *  a names place's folder, a tree), and the nearest existing folder above each place, inside its
- *  writable folder; `extra` folders too (where package.json files are). */
-export function watchedFolders(guarded: readonly Guarded[], extra: readonly string[] = []): Map<string, boolean> {
-  const out = new Map<string, boolean>();
-  for (const d of extra) if (isDir(d)) out.set(d, out.get(d) ?? false);
+/** The folders to watch for these protected places: each existing protected folder (a names
+ *  place's folder; a tree and the folders in it, up to MAX_TREE_DIRS), and the nearest existing
+ *  folder above each place, inside its writable folder; `extra` folders too (where package.json
+ *  files are). Each is watched on its own: Node's recursive watch is not inotify everywhere. */
+export function watchedFolders(guarded: readonly Guarded[], extra: readonly string[] = []): Set<string> {
+  const out = new Set<string>();
+  for (const d of extra) if (isDir(d)) out.add(d);
   for (const g of guarded) {
     if (!g.base) continue;
-    if ((g.tree || g.names) && isDir(g.path)) out.set(g.path, true);
+    if (g.names && isDir(g.path)) out.add(g.path);
+    if (g.tree && isDir(g.path)) for (const d of treeDirs(g.path)) out.add(d);
     for (let d = dirname(g.path); d === g.base || d.startsWith(`${g.base}/`); d = dirname(d)) {
       if (isDir(d)) {
-        out.set(d, out.get(d) ?? false);
+        out.add(d);
         break;
       }
     }
@@ -41,9 +43,23 @@ export function watchedFolders(guarded: readonly Guarded[], extra: readonly stri
   return out;
 }
 
-/** Watch `folders()` (path → recursive) and call `onChange` soon after anything changes in
- *  them; re-reads `folders()` after each call. */
-export function watchProtected(folders: () => Map<string, boolean>, onChange: () => void): ProtectedWatch {
+const MAX_TREE_DIRS = 200;
+
+function treeDirs(top: string): string[] {
+  const out = [top];
+  for (let i = 0; i < out.length && out.length < MAX_TREE_DIRS; i++) {
+    try {
+      for (const e of readdirSync(out[i], { withFileTypes: true })) if (e.isDirectory() && out.length < MAX_TREE_DIRS) out.push(join(out[i], e.name));
+    } catch {
+      // gone or unreadable: nothing below it to watch
+    }
+  }
+  return out;
+}
+
+/** Watch `folders()` and call `onChange` soon after anything changes in them; re-reads
+ *  `folders()` after each call. */
+export function watchProtected(folders: () => Set<string>, onChange: () => void): ProtectedWatch {
   // Keyed by folder; with the folder's inode: one moved aside and replaced is watched anew.
   const watchers = new Map<string, { w: FSWatcher; ino: number }>();
   let timer: NodeJS.Timeout | undefined;
@@ -65,14 +81,14 @@ export function watchProtected(folders: () => Map<string, boolean>, onChange: ()
   };
   const arm = (): void => {
     if (closed) return;
-    for (const [dir, recursive] of folders()) {
+    for (const dir of folders()) {
       const ino = inode(dir);
       const had = watchers.get(dir);
       if (had && had.ino === ino) continue;
       had?.w.close();
       watchers.delete(dir);
       try {
-        const w = watch(dir, { persistent: false, recursive }, schedule);
+        const w = watch(dir, { persistent: false }, schedule);
         w.on("error", () => {
           // the folder went away (moved aside, removed): watched again if it comes back
           w.close();
