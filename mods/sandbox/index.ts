@@ -118,7 +118,7 @@ const plugin: Plugin = {
     // protected path had to be put back, it stops here (fails closed): the next start reads
     // them as the person left them.
     const swept = sweepJournals(api.root, api.home);
-    for (const m of swept.lines) api.log.warn(`sandbox: ${m}`);
+    for (const m of swept.lines) api.log.warn(m);
     if (swept.changed) throw new ConfigError("deepcode ended while a sandboxed command was running last time, and protected paths it changed were put back only now (above); this start had already read the project's settings, so it stops here: start deepcode again");
     api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}) }));
     if (!status.active) {

@@ -24,8 +24,7 @@ let sim: Simulator | undefined;
 let env: CliEnv | undefined;
 let child: ChildProcess | undefined;
 afterEach(async () => {
-  child?.kill("SIGKILL");
-  if (env) writeFileSync(join(env.root, "release"), "");
+  child?.kill("SIGKILL"); // its sandboxed job dies with it (--die-with-parent)
   await sim?.close();
   env?.cleanup();
   sim = undefined;
@@ -45,7 +44,7 @@ describe("deepcode killed while a sandboxed job runs", () => {
         respond: (json: Chat) => {
           const n = toolResults(json).length;
           if (phase === "first") {
-            if (n === 0) return { tool_calls: [{ name: "Bash", arguments: { command: "touch started; for i in $(seq 1200); do [ -e release ] && break; sleep 0.1; done", run_in_background: true } }] };
+            if (n === 0) return { tool_calls: [{ name: "Bash", arguments: { command: "touch started && sleep 600", run_in_background: true } }] };
             reached();
             return { keepAliveMs: 120_000, content: "never sent: deepcode is killed first" };
           }
@@ -55,7 +54,7 @@ describe("deepcode killed while a sandboxed job runs", () => {
         },
       },
     });
-    env = cliEnv(sim.url, { ".mcp.json": GOOD_MCP, ".deepcode/settings.json": JSON.stringify({ permissions: { allow: ["Bash(touch:*)", "Bash(cat:*)"] } }) });
+    env = cliEnv(sim.url, { ".mcp.json": GOOD_MCP, ".deepcode/settings.json": JSON.stringify({ permissions: { allow: ["Bash(touch:*)", "Bash(sleep:*)", "Bash(cat:*)"] } }) });
     const root = env.root;
     const home = env.env.DEEPCODE_HOME as string;
     mkdirSync(join(root, "src"));
@@ -82,7 +81,7 @@ describe("deepcode killed while a sandboxed job runs", () => {
     const second = await runBin(["-p", "look", "--trust-project"], { cwd: root, env: env.env });
     expect(second.code).not.toBe(0);
     expect(second.stderr).toMatch(/deepcode ended while a sandboxed command started at .* was running; its protected paths are put back: .*put back \.mcp\.json/);
-    expect(second.stderr).toMatch(/removed \.claude\/commands\/x\.md|removed \.claude /);
+    expect(second.stderr).toMatch(/removed \.claude\/commands/);
     expect(second.stderr).toMatch(/start deepcode again/);
     expect(readFileSync(join(root, ".mcp.json"), "utf8")).toBe(GOOD_MCP);
     expect(existsSync(join(root, ".husky"))).toBe(false);
