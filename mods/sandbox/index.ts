@@ -151,7 +151,7 @@ const plugin: Plugin = {
       // Stand-ins, snapshot, journal and watch first (guard.ts): the stand-ins must exist when
       // the mounts are worked out, to be bound read-only.
       const guard = startGuard(api.root, api.home, dirs);
-      let undone: string[] = [];
+      let undone: string[];
       let r: ProcessRunResult;
       try {
         const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, proxySocket });

@@ -3,8 +3,10 @@
 // bwrap can make an existing path read-only (bwrap.ts binds each one), but it can only mount
 // over something that exists: a command could still *create* `.mcp.json`, `.claude/commands/x.md`,
 // `.git/config.worktree`, a hook in a `core.hooksPath` folder that is not there yet — files that
-// a later session or the person's own `git` obeys, outside any sandbox. Creating a mount point
-// for each would leave empty files and folders of other tools in the project. Instead:
+// a later session or the person's own `git` obeys, outside any sandbox. A missing protected
+// folder gets an empty read-only stand-in while the command runs (placeholders.ts); an empty
+// file would break other tools, so for the rest (and for what moving a folder aside changes),
+// while the command runs the watch (watch.ts) calls restore() at each change, and:
 //   - before the command: a snapshot of every protected path (kind, identity, and the content of
 //     files up to 1 MiB);
 //   - after it (the sandbox is gone by then: bwrap's PID namespace ends with the command, so no

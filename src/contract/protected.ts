@@ -11,9 +11,12 @@
 //   Reading one asks; the sandbox hides the home ones; Grep never reads any of them. A file that
 //   is one of them under another name (a hard link, a symlink) counts as it (paths.ts,
 //   identity.ts).
-// - Protected project paths: what a change to would loosen the rules or run code later. A write
-//   there asks even under an allow rule (unless the rule names the path); the sandbox keeps them
-//   read-only. They are compared the way a file system may resolve a name (protectedProjectEntry).
+// - Protected project paths: what a change to would loosen the rules or run code later — git
+//   hook managers' files and editors' folder tasks included (the list says what is left out on
+//   purpose, and why). A write there asks even under an allow rule (unless the rule names the
+//   path); the sandbox keeps them read-only, stands in for missing folders and watches missing
+//   files. package.json's lifecycle scripts and hook keys (LIFECYCLE_SCRIPTS,
+//   PACKAGE_HOOK_KEYS) are guarded by content, not by path. They are compared the way a file system may resolve a name (protectedProjectEntry).
 //
 // Paths here are `/`-separated strings: the contract imports nothing, node:path included.
 
