@@ -45,7 +45,7 @@ export function startGuard(root: string, home: string, dirs: readonly string[]):
   const watch = watchProtected(
     () => watchedFolders(guarded, pkgDirs),
     () => {
-      for (const m of [...restore(guarded, before, root), ...putBackPackageKeys(packages, dirs, root)]) undone.add(m);
+      for (const m of [...restore(guarded, before, root, [], true), ...putBackPackageKeys(packages, dirs, root)]) undone.add(m);
     },
   );
   return {

@@ -16,18 +16,30 @@ import { chmodSync, lstatSync, mkdirSync, rmdirSync, type Stats } from "node:fs"
 import { dirname } from "node:path";
 import { linkedAncestor, type Guarded } from "./protect.js";
 
-/** Create the stand-ins; returns the folders created, shallowest first. */
+/** Stand-ins in use by commands of this process that are still running (a background job and a
+ *  foreground command at once): removed only when the last of them ends, never from under a
+ *  sandbox that has it mounted. */
+const inUse = new Map<string, number>();
+
+/** Create the stand-ins; returns the folders this command holds, shallowest first. */
 export function makePlaceholders(guarded: readonly Guarded[]): string[] {
   const made: string[] = [];
   const candidates = guarded.filter((g) => (g.tree === true || g.names !== undefined) && g.shared !== true && g.base !== undefined && g.path !== g.base);
   for (const g of [...candidates].sort((a, b) => a.path.length - b.path.length)) {
     if (made.includes(g.path) || made.some((m) => g.path.startsWith(`${m}/`))) continue; // inside one already: covered
+    const held = inUse.get(g.path);
+    if (held !== undefined && lstatOrNull(g.path)?.isDirectory() === true) {
+      inUse.set(g.path, held + 1);
+      made.push(g.path);
+      continue;
+    }
     if (lstatOrNull(g.path) !== null || linkedAncestor(g) !== null) continue;
     if (lstatOrNull(dirname(g.path))?.isDirectory() !== true) continue;
     try {
       mkdirSync(g.path, { mode: 0o555 });
       chmodSync(g.path, 0o555);
       made.push(g.path);
+      inUse.set(g.path, 1);
     } catch {
       // EEXIST (made meanwhile: bound as it is), EACCES/EROFS (the command cannot create it
       // either): nothing to stand in for
@@ -41,6 +53,12 @@ export function makePlaceholders(guarded: readonly Guarded[]): string[] {
 export function removePlaceholders(made: readonly string[]): string[] {
   const left: string[] = [];
   for (const p of [...made].sort((a, b) => b.length - a.length)) {
+    const held = inUse.get(p) ?? 1;
+    if (held > 1) {
+      inUse.set(p, held - 1); // another running command still stands on it
+      continue;
+    }
+    inUse.delete(p);
     const st = lstatOrNull(p);
     if (st === null || !st.isDirectory()) continue;
     try {

@@ -237,8 +237,12 @@ export function snapshot(guarded: readonly Guarded[]): Snapshot {
 }
 
 /** Put the protected places back as `before` had them: remove what is new, restore what
- *  changed or went missing (when its content was kept). Returns what it did, for people. */
-export function restore(guarded: readonly Guarded[], before: Snapshot, root: string, parents: readonly string[] = []): string[] {
+ *  changed or went missing (when its content was kept). Returns what it did, for people.
+ *  `live`: the command is still running (watch.ts) — a file that is gone is not made again yet
+ *  (that would break a command that moved its folder aside to copy it back, `mv .git .g && cp
+ *  -a .g .git`: cp creates each file exclusively); one that is there but changed is put back
+ *  at once, and the pass after the command makes what is missing. */
+export function restore(guarded: readonly Guarded[], before: Snapshot, root: string, parents: readonly string[] = [], live = false): string[] {
   const after = snapshot(guarded);
   const done: string[] = [];
   const rel = (p: string): string => (relative(root, p).startsWith("..") ? p : relative(root, p).split(sep).join("/"));
@@ -277,6 +281,7 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
     // Already as it was (put back by an earlier pass while the command runs: watch.ts) — not
     // written again, which would be one more change to see.
     if (now?.kind === "file" && now.mode === was.mode && was.content !== undefined && now.content?.equals(was.content) === true && linkedAncestor({ path: p, base: was.base }) === null) continue;
+    if (live && !now) continue;
     if (was.content === undefined) {
       // Too large (or unreadable) to have been kept: what is there now is the command's, and
       // cannot be put back — so it goes (fails closed), and the person is told.

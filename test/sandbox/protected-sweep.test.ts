@@ -95,7 +95,8 @@ describe.skipIf(!available)("the sweep after a sandboxed command (real git in bu
     symlinkSync("config/mcp.json", join(root, ".mcp.json"));
     box = loadSandbox({ root, home, deepcodeHome: join(base, "dc-home") });
     const r = await box.run(`mv config config.old && mkdir config && printf '%s' '${EVIL_MCP.trim()}' > config/mcp.json; cat .mcp.json`);
-    expect(r.stdout).toContain("pwned");
+    // (The watch may put it back before `cat` runs: the command then reads the good one already.)
+    expect(r.stdout).toMatch(/mcpServers/);
     expect(readFileSync(join(root, ".mcp.json"), "utf8")).toBe(GOOD_MCP);
     expect(r.stderr).toContain("put back .mcp.json");
   });

@@ -123,4 +123,17 @@ describe.skipIf(!available)("protected paths while a background job runs (real b
     await job;
     for (const d of [".vscode", ".devcontainer", ".claude", ".lefthook"]) expect(existsSync(join(root, d)), d).toBe(false);
   });
+
+  it("a foreground command ending beside the job leaves the job's stand-ins in place", async () => {
+    git("config", "core.hooksPath", ".husky/_");
+    const { done: job } = await startJob("true");
+    await box.run("echo foreground");
+    expect(readdirSync(join(root, ".husky"))).toEqual([]);
+    // A later command still finds it standing, read-only.
+    await box.run(`mkdir -p .husky/_ 2>/dev/null; printf '#!/bin/sh\\ntouch ${canary}\\n' > .husky/_/pre-commit 2>/dev/null; true`);
+    expect(readdirSync(join(root, ".husky"))).toEqual([]);
+    writeFileSync(release, "");
+    await job;
+    expect(existsSync(join(root, ".husky"))).toBe(false);
+  });
 });
