@@ -7,11 +7,11 @@ import { rmdirSync } from "node:fs";
 import { ensureProtectedFolders } from "./bwrap.js";
 import { guardedPaths, missingParents, restore, snapshot, type Guarded } from "./protect.js";
 import { nestedGits, removeNewGits } from "./nested.js";
-import { packageFiles, packageKeys, putBackPackageKeys } from "./lifecycle.js";
+import { packageKeys, putBackPackageKeys } from "./lifecycle.js";
 import { makePlaceholders, removePlaceholders } from "./placeholders.js";
 import { journalDir, orphanJournals, removeJournal, writeJournal, type Journal } from "./journal.js";
 import { watchedFolders, watchProtected } from "./watch.js";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 
 export interface Guard {
   /** Stop watching, put everything back, remove the stand-ins and the journal; returns what was
@@ -41,11 +41,12 @@ export function startGuard(root: string, home: string, dirs: readonly string[]):
     // deepcode killed mid-command would leave this command's changes until someone looks.
     undone.add(`could not write the sandbox journal: ${(err as Error).message}`);
   }
-  const pkgDirs = packageFiles(dirs).map((f) => dirname(f));
+  const pkgFiles = [...new Set([...packages.keys(), ...dirs.map((d) => join(d, "package.json"))])];
+  const pkgDirs = [...new Set(pkgFiles.map((f) => dirname(f)))];
   const watch = watchProtected(
     () => watchedFolders(guarded, pkgDirs),
     () => {
-      for (const m of [...restore(guarded, before, root, [], true), ...putBackPackageKeys(packages, dirs, root)]) undone.add(m);
+      for (const m of [...restore(guarded, before, root, [], true), ...putBackPackageKeys(packages, dirs, root, pkgFiles)]) undone.add(m);
     },
   );
   return {

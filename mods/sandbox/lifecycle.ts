@@ -60,10 +60,12 @@ export function packageKeys(dirs: readonly string[]): PackageKeys {
 }
 
 /** Put back each guarded key a command added or changed in a package.json below the folders
- *  (new files included: everything they hold is new). Returns what it did, for people. */
-export function putBackPackageKeys(before: PackageKeys, dirs: readonly string[], root: string): string[] {
+ *  (new files included: everything they hold is new). Returns what it did, for people.
+ *  `files`: only these (the watch's passes while the command runs, which must stay cheap; the
+ *  pass after it walks the folders again). */
+export function putBackPackageKeys(before: PackageKeys, dirs: readonly string[], root: string, files?: readonly string[]): string[] {
   const done: string[] = [];
-  for (const f of packageFiles(dirs)) {
+  for (const f of files ?? packageFiles(dirs)) {
     const pkg = parsed(f);
     if (pkg === undefined || typeof pkg.value !== "object" || pkg.value === null || Array.isArray(pkg.value)) continue;
     const was = before.get(f) ?? {};
