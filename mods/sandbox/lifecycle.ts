@@ -17,7 +17,7 @@
 
 import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { LIFECYCLE_SCRIPTS, changedRunKeys, packageRunKeys } from "../../src/contract/protected.js";
+import { LIFECYCLE_SCRIPTS, changedRunKeys, packageRunKeys } from "../../src/contract/package-scripts.js";
 
 const MAX_ENTRIES = 20_000;
 const MAX_DEPTH = 8;

@@ -15,8 +15,9 @@
 //   hook managers' files and editors' folder tasks included (the list says what is left out on
 //   purpose, and why). A write there asks even under an allow rule (unless the rule names the
 //   path); the sandbox keeps them read-only, stands in for missing folders and watches missing
-//   files. package.json's lifecycle scripts and hook keys (LIFECYCLE_SCRIPTS,
-//   PACKAGE_HOOK_KEYS) are guarded by content, not by path. They are compared the way a file system may resolve a name (protectedProjectEntry).
+//   files. They are compared the way a file system may resolve a name (protectedProjectEntry).
+//   package.json's lifecycle scripts and hook keys are guarded by content, not by path
+//   (package-scripts.ts).
 //
 // Paths here are `/`-separated strings: the contract imports nothing, node:path included.
 
@@ -263,7 +264,7 @@ export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
   // lefthook (every name and format it reads, the local variants and its script folders),
   // pre-commit (the config its installed `.git/hooks/pre-commit` obeys at every commit),
   // simple-git-hooks and lint-staged (their own files; their package.json keys are
-  // PACKAGE_HOOK_KEYS below).
+  // PACKAGE_HOOK_KEYS, package-scripts.ts).
   { path: ".husky", tree: true, why: "holds husky's git hooks (git runs them at the next commit)" },
   { path: "", names: /^(?:\.huskyrc(?:\.(?:json|js|cjs|mjs|ya?ml))?|husky\.config\.(?:js|cjs|mjs))$/, why: "is husky 4's config (the git hooks it runs)", example: ".huskyrc.json" },
   { path: "", names: /^\.?lefthook(?:-local)?\.(?:ya?ml|json|jsonc|toml)$/, why: "is lefthook's config (the commands its git hooks run)", example: "lefthook.yml" },
@@ -284,22 +285,6 @@ export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
   // one until `direnv allow`; it is also a secret name, hidden in the sandbox) and CI workflows
   // (`.github/workflows`: they run after a push, and pushing asks).
 ];
-
-/** npm's lifecycle scripts (and pnpm's): run by `npm install`, `npm publish`, `npm pack`,
- *  `npm version` … without the person naming them. A contained command's change to one in a
- *  workspace package.json is put back (mods/sandbox/lifecycle.ts); an Edit or Write that
- *  changes one asks (src/cli/permissions/lifecycle.ts). */
-export const LIFECYCLE_SCRIPTS: readonly string[] = [
-  "preinstall", "install", "postinstall", "preuninstall", "uninstall", "postuninstall",
-  "prepublish", "preprepare", "prepare", "postprepare", "prepublishOnly", "prepack", "postpack",
-  "publish", "postpublish", "preversion", "version", "postversion", "dependencies",
-  "preshrinkwrap", "shrinkwrap", "postshrinkwrap", "pnpm:devPreinstall",
-];
-
-/** Top-level package.json keys that git hook managers read: husky 4 (`husky.hooks`), yorkie
- *  (`gitHooks`), simple-git-hooks, the `pre-commit` package, lint-staged. What they name runs at
- *  the person's next commit. Guarded like the lifecycle scripts. */
-export const PACKAGE_HOOK_KEYS: readonly string[] = ["husky", "gitHooks", "simple-git-hooks", "pre-commit", "lint-staged"];
 
 /**
  * The protected entry a change at `rel` falls in — relative to the project root, `/`-separated,
@@ -426,29 +411,4 @@ function sameName(given: string, protectedName: string): boolean {
 
 function trimSlash(p: string): string {
   return p.length > 1 ? p.replace(/\/+$/, "") : p;
-}
-
-/** What a package.json's guarded keys hold: `scripts.<lifecycle script>` and the hook managers'
- *  top-level keys (PACKAGE_HOOK_KEYS), each as its JSON text; a key that is absent is left out.
- *  Anything but an object holds none (npm runs nothing from a `scripts` that is not one). */
-export function packageRunKeys(pkg: unknown): Map<string, string> {
-  const out = new Map<string, string>();
-  if (typeof pkg !== "object" || pkg === null || Array.isArray(pkg)) return out;
-  const o = pkg as Record<string, unknown>;
-  const scripts = o.scripts;
-  if (typeof scripts === "object" && scripts !== null && !Array.isArray(scripts)) {
-    for (const name of LIFECYCLE_SCRIPTS) {
-      if (Object.hasOwn(scripts, name)) out.set(`scripts.${name}`, JSON.stringify((scripts as Record<string, unknown>)[name]));
-    }
-  }
-  for (const k of PACKAGE_HOOK_KEYS) if (Object.hasOwn(o, k)) out.set(k, JSON.stringify(o[k]));
-  return out;
-}
-
-/** The guarded keys `after` adds or changes compared with `before`, in a stable order. One
- *  it removes is not among them: without it, nothing runs that the person did not have. */
-export function changedRunKeys(before: unknown, after: unknown): string[] {
-  const a = packageRunKeys(before);
-  const b = packageRunKeys(after);
-  return [...b.keys()].filter((k) => a.get(k) !== b.get(k)).sort();
 }

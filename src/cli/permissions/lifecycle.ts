@@ -1,13 +1,13 @@
 // An Edit or Write of a package.json that adds or changes what npm or a git hook manager runs
 // without the person naming it — a lifecycle script (`postinstall`, `prepare` …) or a hook
 // manager's key (`husky`, `gitHooks`, `simple-git-hooks`, `pre-commit`, `lint-staged`): the
-// contract's lists (src/contract/protected.ts). Such a change is the person's call, so it asks,
+// contract's lists (src/contract/package-scripts.ts). Such a change is the person's call, so it asks,
 // as a protected path does (an allow rule naming that package.json lifts it, checks.ts). The
 // sandbox puts the same change back when a contained command makes it (mods/sandbox/lifecycle.ts).
 
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { changedRunKeys, LIFECYCLE_SCRIPTS, PACKAGE_HOOK_KEYS } from "../../contract/protected.js";
+import { changedRunKeys, LIFECYCLE_SCRIPTS, PACKAGE_HOOK_KEYS } from "../../contract/package-scripts.js";
 
 /** Why this call's change to `abs` asks (the keys it adds or changes), or null. */
 export function lifecycleChange(tool: string, input: Readonly<Record<string, unknown>>, abs: string): string | null {
