@@ -28,9 +28,13 @@
 // read-only. Where bubblewrap is not available, this says so once at start, and the permission
 // gate and path fence still apply.
 //
-// After each command, protected paths a command created where none existed (which no mount
-// could stop) are removed, and protected files it changed by moving a folder aside are put back
-// (protect.ts); the output says so.
+// Protected folders that do not exist are stood in for by empty read-only folders while a
+// command runs (placeholders.ts); the other protected places are watched while it runs and
+// undone at once (watch.ts); after each command, protected paths a command created where none
+// existed are removed, protected files it changed by moving a folder aside are put back
+// (protect.ts), and lifecycle scripts it added to a package.json are taken out again
+// (lifecycle.ts); the output says so. A journal in deepcode's home (journal.ts) lets the next
+// start here finish that undo when deepcode was killed mid-command (guard.ts).
 //
 // api.status: { active, mechanism, network, allowedDomains } — the permission gate reads it:
 // only a sandbox that is active and cuts the network off contains a command
@@ -38,10 +42,10 @@
 // decides), commands that only fetch run without a prompt too (contained.ts).
 
 import type { JsonValue, KnownStatus, Plugin, ProcessRunResult, SandboxGrants, SettingsLayerView } from "../../src/contract/index.js";
+import { ConfigError } from "../../src/contract/errors.js";
 import { isObject } from "../../src/lib/json.js";
 import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
-import { guardedPaths, missingParents, restore, snapshot } from "./protect.js";
-import { nestedGits, removeNewGits } from "./nested.js";
+import { startGuard, sweepJournals } from "./guard.js";
 import { allowedHosts, ruleText, type HostRule } from "./hosts.js";
 import { startProxy, type FilteringProxy } from "./proxy.js";
 import { grantEnv, redact } from "./env.js";
@@ -156,6 +160,14 @@ const plugin: Plugin = {
     const settings = readSandboxSettings(api.settings.get("sandbox"), api.settings.layers, (m) => api.log.warn(m));
     const writable = [...api.host.additionalDirectories, ...(settings.allowWrite ?? [])];
     const status = sandboxStatus(settings);
+    // What a deepcode killed mid-command left (journal.ts): undone before any command or hook
+    // of this session runs — also when the sandbox has been turned off since. This start read
+    // the project's settings (and other mods their files) before this mod registered, so when a
+    // protected path had to be put back, it stops here (fails closed): the next start reads
+    // them as the person left them.
+    const swept = sweepJournals(api.root, api.home);
+    for (const m of swept.lines) api.log.warn(m);
+    if (swept.changed) throw new ConfigError("deepcode ended while a sandboxed command was running last time, and protected paths it changed were put back only now (above); this start had already read the project's settings, so it stops here: start deepcode again");
     const grants = status.active ? grantsOf(api.root, api.home, writable, settings) : undefined;
     // On unless some layer (the managed policy, the person's settings, a flag file) says false:
     // nobody can turn it back on over another layer's no.
@@ -200,30 +212,20 @@ const plugin: Plugin = {
       const granted = grantEnv(process.env, e.env, settings.env);
       granted.env.HOME = home;
       syncGitConfig(home, priv);
-      let argv: string[];
-      try {
-        argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
-      } catch (err) {
-        await channel?.close();
-        throw err;
-      }
       const dirs = readOnly ? [] : writableDirs(api.root, writable);
-      const guarded = dirs.flatMap(guardedPaths);
-      const before = snapshot(guarded);
-      const parents = dirs.flatMap((d) => missingParents(guardedPaths(d), d));
-      const repos = new Set(dirs.flatMap(nestedGits));
+      // Stand-ins, snapshot, journal and watch first (guard.ts): the stand-ins must exist when
+      // the mounts are worked out, to be bound read-only.
+      const guard = startGuard(api.root, api.home, dirs);
       let undone: string[];
       let r: ProcessRunResult;
       try {
+        const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
         r = await next({ ...e, argv, env: granted.env, clearEnv: true });
       } finally {
         // The command has ended (a background job's run ends with its process): its channel too.
         await channel?.close();
         // Also when the run failed or was interrupted: what it created must not outlive it.
-        // Protected places that appeared meanwhile (a new `.git/modules/x`, a linked worktree's
-        // folder) count too: all they hold is new.
-        const now = [...guarded, ...dirs.flatMap(guardedPaths).filter((g) => !guarded.some((o) => o.path === g.path))];
-        undone = guarded.length > 0 ? [...restore(now, before, api.root, parents), ...removeNewGits(dirs, repos, api.root)] : [];
+        undone = guard.finish();
         if (undone.length > 0) api.log.warn(`sandbox: ${undone.join("; ")}`);
       }
       const note = undone.length > 0 ? `\n[deepcode sandbox: protected paths are never written by a command; ${undone.join("; ")}]\n` : "";

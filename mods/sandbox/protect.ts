@@ -3,8 +3,10 @@
 // bwrap can make an existing path read-only (bwrap.ts binds each one), but it can only mount
 // over something that exists: a command could still *create* `.mcp.json`, `.claude/commands/x.md`,
 // `.git/config.worktree`, a hook in a `core.hooksPath` folder that is not there yet — files that
-// a later session or the person's own `git` obeys, outside any sandbox. Creating a mount point
-// for each would leave empty files and folders of other tools in the project. Instead:
+// a later session or the person's own `git` obeys, outside any sandbox. A missing protected
+// folder gets an empty read-only stand-in while the command runs (placeholders.ts); an empty
+// file would break other tools, so for the rest (and for what moving a folder aside changes),
+// while the command runs the watch (watch.ts) calls restore() at each change, and:
 //   - before the command: a snapshot of every protected path (kind, identity, and the content of
 //     files up to 1 MiB);
 //   - after it (the sandbox is gone by then: bwrap's PID namespace ends with the command, so no
@@ -17,11 +19,11 @@
 // (src/contract/protected.ts) and git's other files that make git run programs or loosen
 // checks: `.git/config.worktree`, `.git/info/attributes` (filters), `.git/commondir` (which
 // points git at another config and hooks), `.git/modules/*/config` and `hooks/`, and the folder
-// `core.hooksPath` names (`.husky/` …).
+// `core.hooksPath` names (`.husky/` …; for husky ≥ 9's `<dir>/_`, `<dir>/` whole).
 
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROTECTED_PROJECT_PATHS } from "../../src/contract/protected.js";
 import { nestedGits } from "./nested.js";
 
@@ -34,6 +36,8 @@ export interface Guarded {
   /** The writable folder it belongs to: the folders between it and `path` are checked for
    *  links (see linkedAncestor). */
   base?: string;
+  /** A folder other tools share (the contract's `shared`): no stand-in when missing. */
+  shared?: boolean;
 }
 
 const MAX_CONTENT = 1024 * 1024;
@@ -41,36 +45,41 @@ const MAX_ENTRIES = 5_000;
 
 /** Every protected place in a writable folder, existing or not. */
 export function guardedPaths(dir: string): Guarded[] {
-  const out: Guarded[] = PROTECTED_PROJECT_PATHS.map((e) => ({ path: join(dir, e.path), tree: e.tree, names: e.names }));
+  const out: Guarded[] = PROTECTED_PROJECT_PATHS.map((e) => ({ path: join(dir, e.path), tree: e.tree, names: e.names, ...(e.shared ? { shared: true } : {}) }));
   const git = join(dir, ".git");
   // `commondir` makes git take config and hooks from the folder it names (a copy with a
   // core.fsmonitor the person's next `git status` runs).
   out.push({ path: join(git, "config.worktree") }, { path: join(git, "info", "attributes") }, { path: join(git, "commondir") });
   for (const m of subdirs(join(git, "modules"))) out.push({ path: join(m, "config") }, { path: join(m, "config.worktree") }, { path: join(m, "hooks"), tree: true }, { path: join(m, "commondir") });
-  // Editor settings the person's editor obeys on opening a trusted folder, without asking
-  // (VS Code's `git.path`, a `folderOpen` task; JetBrains run configurations).
-  out.push({ path: join(dir, ".vscode"), tree: true }, { path: join(dir, ".idea"), tree: true });
   // A linked worktree's admin folder: git there takes config and hooks from `commondir`.
   for (const w of subdirs(join(git, "worktrees"))) out.push({ path: join(w, "commondir") }, { path: join(w, "config.worktree") });
   const hooksPath = gitHooksPath(git, dir);
-  if (hooksPath) out.push({ path: hooksPath, tree: true });
+  if (hooksPath) out.push(...hooksTrees(hooksPath));
   // Config files the repository's config includes (`include.path = ../.gitconfig`, a pattern
   // teams use to share settings): git obeys them as its own config.
   for (const f of includedConfigs(join(git, "config"))) if (isInside(f, dir)) out.push({ path: f });
   // A relative core.hooksPath in the person's own config (~/.gitconfig …) names a folder in
   // every repository without one of its own: guarded too (only inside the folder: outside, the
   // sandbox writes nothing, and the undo must not touch what others write there meanwhile).
-  for (const h of userHooksPaths(dir)) if (isInside(h, dir)) out.push({ path: h, tree: true });
+  for (const h of userHooksPaths(dir)) if (isInside(h, dir)) out.push(...hooksTrees(h));
   // Nested repositories (nested.ts): the person's git runs their config and hooks too.
   for (const n of nestedGits(dir)) {
     if (lstatOrNull(n)?.isDirectory() !== true) continue;
     out.push({ path: join(n, "config") }, { path: join(n, "config.worktree") }, { path: join(n, "commondir") }, { path: join(n, "info", "attributes") }, { path: join(n, "hooks"), tree: true });
     for (const f of includedConfigs(join(n, "config"))) if (isInside(f, dir)) out.push({ path: f });
     const nestedHooks = gitHooksPath(n, dirname(n));
-    if (nestedHooks) out.push({ path: nestedHooks, tree: true });
-    for (const h of userHooksPaths(dirname(n))) if (isInside(h, dir)) out.push({ path: h, tree: true });
+    if (nestedHooks) out.push(...hooksTrees(nestedHooks));
+    for (const h of userHooksPaths(dirname(n))) if (isInside(h, dir)) out.push(...hooksTrees(h));
   }
   return out.map((g) => (isInside(g.path, dir) ? { ...g, base: dir } : g));
+}
+
+/** The folders a `core.hooksPath` makes git run programs from: the folder itself, and for
+ *  husky ≥ 9's layout (`<dir>/_`, stubs that run `<dir>/<hook>`) the folder above it too. */
+export function hooksTrees(hooksPath: string): Guarded[] {
+  const out: Guarded[] = [{ path: hooksPath, tree: true }];
+  if (basename(hooksPath) === "_") out.push({ path: dirname(hooksPath), tree: true });
+  return out;
 }
 
 /** The folder `core.hooksPath` names in a repository's config, absolute (relative paths are
@@ -149,7 +158,7 @@ export function existingGuarded(g: Guarded): string[] {
     .map((n) => join(g.path, n));
 }
 
-interface Entry {
+export interface Entry {
   kind: "file" | "dir" | "link" | "other";
   ino: number;
   /** Permission bits: a hook made executable is a change as much as new content. */
@@ -228,8 +237,12 @@ export function snapshot(guarded: readonly Guarded[]): Snapshot {
 }
 
 /** Put the protected places back as `before` had them: remove what is new, restore what
- *  changed or went missing (when its content was kept). Returns what it did, for people. */
-export function restore(guarded: readonly Guarded[], before: Snapshot, root: string, parents: readonly string[] = []): string[] {
+ *  changed or went missing (when its content was kept). Returns what it did, for people.
+ *  `live`: the command is still running (watch.ts) — a file that is gone is not made again yet
+ *  (that would break a command that moved its folder aside to copy it back, `mv .git .g && cp
+ *  -a .g .git`: cp creates each file exclusively); one that is there but changed is put back
+ *  at once, and the pass after the command makes what is missing. */
+export function restore(guarded: readonly Guarded[], before: Snapshot, root: string, parents: readonly string[] = [], live = false): string[] {
   const after = snapshot(guarded);
   const done: string[] = [];
   const rel = (p: string): string => (relative(root, p).startsWith("..") ? p : relative(root, p).split(sep).join("/"));
@@ -265,6 +278,10 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
     if (was.kind !== "file") continue;
     const now = after.get(p);
     if (now && now.kind === "file" && now.ino === was.ino && now.mode === was.mode && now.size === was.size && now.mtimeMs === was.mtimeMs) continue;
+    // Already as it was (put back by an earlier pass while the command runs: watch.ts) — not
+    // written again, which would be one more change to see.
+    if (now?.kind === "file" && now.mode === was.mode && was.content !== undefined && now.content?.equals(was.content) === true && linkedAncestor({ path: p, base: was.base }) === null) continue;
+    if (live && !now) continue;
     if (was.content === undefined) {
       // Too large (or unreadable) to have been kept: what is there now is the command's, and
       // cannot be put back — so it goes (fails closed), and the person is told.

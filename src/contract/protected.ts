@@ -11,9 +11,13 @@
 //   Reading one asks; the sandbox hides the home ones; Grep never reads any of them. A file that
 //   is one of them under another name (a hard link, a symlink) counts as it (paths.ts,
 //   identity.ts).
-// - Protected project paths: what a change to would loosen the rules or run code later. A write
-//   there asks even under an allow rule (unless the rule names the path); the sandbox keeps them
-//   read-only. They are compared the way a file system may resolve a name (protectedProjectEntry).
+// - Protected project paths: what a change to would loosen the rules or run code later — git
+//   hook managers' files and editors' folder tasks included (the list says what is left out on
+//   purpose, and why). A write there asks even under an allow rule (unless the rule names the
+//   path); the sandbox keeps them read-only, stands in for missing folders and watches missing
+//   files. They are compared the way a file system may resolve a name (protectedProjectEntry).
+//   package.json's lifecycle scripts and hook keys are guarded by content, not by path
+//   (package-scripts.ts).
 //
 // Paths here are `/`-separated strings: the contract imports nothing, node:path included.
 
@@ -286,7 +290,7 @@ export function procSecretReason(path: string): string | null {
 /**
  * Project paths whose change would loosen the rules or run code later, relative to the project
  * root. `tree`: the folder and everything in it; `names`: files directly in the folder `path`
- * whose name matches; otherwise exactly that file.
+ * whose name matches (`""`: the root itself); otherwise exactly that file.
  */
 export interface ProtectedPath {
   path: string;
@@ -295,13 +299,18 @@ export interface ProtectedPath {
   why: string;
   /** The sandbox creates it (empty) when it is missing, so that it can be bound read-only. */
   create?: boolean;
+  /** With `names`: one name it matches (docs and tests). */
+  example?: string;
+  /** A folder other tools keep their files in too (`.config/`): the sandbox stands in no empty
+   *  read-only folder for it when it is missing (mods/sandbox/placeholders.ts), it watches. */
+  shared?: boolean;
 }
 
 export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
   // Settings, custom commands (a command's `allowed-tools` can grant Bash), skills, agents.
   { path: ".deepcode", tree: true, why: "holds deepcode's project settings, commands, skills and agents", create: true },
-  { path: ".claude", names: /^settings.*\.json$/, why: "holds Claude Code's permission rules and hooks" },
-  { path: ".claude", names: /^hookify\..*\.md$/, why: "is a hookify rule (it blocks or warns about tool calls)" },
+  { path: ".claude", names: /^settings.*\.json$/, why: "holds Claude Code's permission rules and hooks", example: "settings.json" },
+  { path: ".claude", names: /^hookify\..*\.md$/, why: "is a hookify rule (it blocks or warns about tool calls)", example: "hookify.x.local.md" },
   { path: ".claude/commands", tree: true, why: "holds custom commands, which can grant tools" },
   { path: ".claude/skills", tree: true, why: "holds skills, whose instructions and scripts the model follows" },
   { path: ".claude/agents", tree: true, why: "holds subagents, with the tools they may use" },
@@ -311,6 +320,33 @@ export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
   { path: ".git/hooks", tree: true, why: "holds programs git runs" },
   { path: ".git/config.worktree", why: "can make git run programs (per-worktree config)" },
   { path: ".git/info/attributes", why: "picks the filter and diff drivers git runs" },
+  // Code that runs later without the person naming it (issue 35, item 6). Git hook managers:
+  // husky (≤ 8 runs `.husky/<hook>` through `core.hooksPath=.husky`; ≥ 9 sets it to
+  // `.husky/_`, whose stubs run `.husky/<hook>`: the whole folder either way; a custom folder
+  // is covered through core.hooksPath, mods/sandbox/protect.ts), husky 4's own config files,
+  // lefthook (every name and format it reads, the local variants and its script folders),
+  // pre-commit (the config its installed `.git/hooks/pre-commit` obeys at every commit),
+  // simple-git-hooks and lint-staged (their own files; their package.json keys are
+  // PACKAGE_HOOK_KEYS, package-scripts.ts).
+  { path: ".husky", tree: true, why: "holds husky's git hooks (git runs them at the next commit)" },
+  { path: "", names: /^(?:\.huskyrc(?:\.(?:json|js|cjs|mjs|ya?ml))?|husky\.config\.(?:js|cjs|mjs))$/, why: "is husky 4's config (the git hooks it runs)", example: ".huskyrc.json" },
+  { path: "", names: /^\.?lefthook(?:-local)?\.(?:ya?ml|json|jsonc|toml)$/, why: "is lefthook's config (the commands its git hooks run)", example: "lefthook.yml" },
+  { path: ".config", names: /^lefthook(?:-local)?\.(?:ya?ml|json|jsonc|toml)$/, why: "is lefthook's config (the commands its git hooks run)", example: "lefthook.yml", shared: true },
+  { path: ".lefthook", tree: true, why: "holds lefthook's hook scripts" },
+  { path: ".lefthook-local", tree: true, why: "holds lefthook's local hook scripts" },
+  { path: "", names: /^\.pre-commit-config\.ya?ml$/, why: "is pre-commit's config (its git hook runs what it lists)", example: ".pre-commit-config.yaml" },
+  { path: "", names: /^\.?simple-git-hooks\.(?:c?js|mjs|json)$/, why: "is simple-git-hooks' config (the git hooks it installs)", example: ".simple-git-hooks.json" },
+  { path: "", names: /^(?:\.lintstagedrc(?:\.(?:json|ya?ml|c?js|mjs))?|lint-staged\.config\.(?:c?js|mjs))$/, why: "is lint-staged's config (commands a git hook runs at each commit)", example: ".lintstagedrc.json" },
+  // Editors: settings and tasks they obey on opening the folder, without asking (VS Code's
+  // `git.path`, a `runOn: folderOpen` task; JetBrains run configurations and startup tasks;
+  // a dev container's `initializeCommand`, which runs on the host).
+  { path: ".vscode", tree: true, why: "holds VS Code's settings and tasks (a task can run on opening the folder)" },
+  { path: ".idea", tree: true, why: "holds JetBrains settings (run configurations, startup tasks)" },
+  { path: ".devcontainer", tree: true, why: "configures a dev container (initializeCommand runs on your machine)" },
+  { path: ".devcontainer.json", why: "configures a dev container (initializeCommand runs on your machine)" },
+  // Left out on purpose (docs/permissions.md, containment): `.envrc` (direnv refuses a changed
+  // one until `direnv allow`; it is also a secret name, hidden in the sandbox) and CI workflows
+  // (`.github/workflows`: they run after a push, and pushing asks).
 ];
 
 /**
@@ -332,7 +368,7 @@ export function protectedProjectEntry(rel: string): { entry: string; why: string
     if (names) {
       if (segs.length === base.length + 1 && base.every((b, i) => sameName(segs[i], b)) && names.test(segs[segs.length - 1])) {
         const name = rel.slice(rel.lastIndexOf("/") + 1);
-        return { entry: rel, why: `${e.path}/${name} ${e.why}` };
+        return { entry: rel, why: `${e.path === "" ? name : `${e.path}/${name}`} ${e.why}` };
       }
     } else if ((segs.length === base.length || (e.tree === true && segs.length > base.length)) && base.every((b, i) => sameName(segs[i], b))) {
       return { entry: e.path, why: `${e.tree ? `${e.path}/` : e.path} ${e.why}${rel.startsWith(e.path) ? "" : ` (${rel.split("/").slice(0, base.length).join("/")} names it on a case-insensitive or Windows file system)`}` };
@@ -418,7 +454,7 @@ function gitValue(v: string): string {
 const IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
 /** The protected entries with their folded segments, worked out once. */
-const FOLDED = PROTECTED_PROJECT_PATHS.map((e) => ({ e, base: e.path.split("/").map(foldName), names: e.names ? new RegExp(e.names.source, "i") : null }));
+const FOLDED = PROTECTED_PROJECT_PATHS.map((e) => ({ e, base: e.path === "" ? [] : e.path.split("/").map(foldName), names: e.names ? new RegExp(e.names.source, "i") : null }));
 
 /** One path segment as a forgiving file system would compare it. */
 export function foldName(seg: string): string {

@@ -14,7 +14,7 @@ beforeEach(() => {
 afterEach(() => ws.cleanup());
 
 /** A file inside each protected entry, as the contract spells it. */
-const SAMPLES = PROTECTED_PROJECT_PATHS.map((e) => (e.names ? `${e.path}/${e.names.source.includes("hookify") ? "hookify.x.local.md" : "settings.json"}` : e.tree ? `${e.path}/x/y.md` : e.path));
+const SAMPLES = PROTECTED_PROJECT_PATHS.map((e) => (e.names ? [e.path, e.example].filter((x) => x).join("/") : e.tree ? `${e.path}/x/y.md` : e.path));
 
 /** Ways a file system could name the same file. Each maps every segment. */
 const SPELLINGS: Record<string, (seg: string) => string> = {

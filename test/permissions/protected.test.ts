@@ -149,7 +149,7 @@ describe("the sandbox reads the same lists", () => {
 
   it("is the gate's list: every entry of the contract's protected paths asks at the gate", () => {
     for (const e of PROTECTED_PROJECT_PATHS) {
-      const f = e.names ? `${e.path}/settings.json` : e.tree ? `${e.path}/x` : e.path;
+      const f = e.names ? [e.path, e.example].filter((x) => x).join("/") : e.tree ? `${e.path}/x` : e.path;
       expect(write(f, rulesOf({ user: { allow: ["Write"] } })).decision, f).toBe("ask");
     }
   });

@@ -21,11 +21,13 @@ export interface LoadOptions {
   network?: boolean;
   /** Extra variables the command's environment gets (as deepcode passes its own on). */
   env?: Record<string, string>;
+  /** Where the mod's warnings go (also when its register throws). */
+  warnings?: string[];
 }
 
 export function loadSandbox(o: LoadOptions): Sandboxed {
   let hook: Hook | undefined;
-  const warnings: string[] = [];
+  const warnings: string[] = o.warnings ?? [];
   const api = {
     id: "sandbox",
     root: o.root,

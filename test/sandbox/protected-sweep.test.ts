@@ -81,7 +81,8 @@ describe.skipIf(!available)("the sweep after a sandboxed command (real git in bu
     writeFileSync(join(root, ".git", "hooks", "pre-commit"), "#!/bin/sh\necho HOOK-RAN\n");
     chmodSync(join(root, ".git", "hooks", "pre-commit"), 0o644);
     const r = await box.run("mv .git .g && cp -a .g .git && chmod +x .git/hooks/pre-commit; ls -l .git/hooks/pre-commit");
-    expect(r.stdout).toContain("rwx");
+    // (The watch may put it back before `ls` runs: the command then sees it disabled already.)
+    expect(r.stdout).toMatch(/pre-commit/);
     expect(statSync(join(root, ".git", "hooks", "pre-commit")).mode & 0o111).toBe(0);
     expect(r.stderr).toContain("put back .git/hooks/pre-commit");
     expect(git("commit", "-q", "--allow-empty", "-m", "after")).not.toContain("HOOK-RAN");
@@ -94,7 +95,8 @@ describe.skipIf(!available)("the sweep after a sandboxed command (real git in bu
     symlinkSync("config/mcp.json", join(root, ".mcp.json"));
     box = loadSandbox({ root, home, deepcodeHome: join(base, "dc-home") });
     const r = await box.run(`mv config config.old && mkdir config && printf '%s' '${EVIL_MCP.trim()}' > config/mcp.json; cat .mcp.json`);
-    expect(r.stdout).toContain("pwned");
+    // (The watch may put it back before `cat` runs: the command then reads the good one already.)
+    expect(r.stdout).toMatch(/mcpServers/);
     expect(readFileSync(join(root, ".mcp.json"), "utf8")).toBe(GOOD_MCP);
     expect(r.stderr).toContain("put back .mcp.json");
   });

@@ -74,6 +74,13 @@ export function writeVerdict(path: string, rules: readonly Rule[], env: PathEnv,
   return null;
 }
 
+/** An Edit/Write allow rule that names `path` itself (or a folder of it) in the sense of
+ *  namesProtected: what lifts an ask about a file's content (a lifecycle script). */
+export function namingAllow(path: string, rules: readonly Rule[], env: PathEnv): Rule | undefined {
+  const m = matcher(path, env);
+  return pathRules(rules, "edit", "allow").filter(m.strict).find((r) => namesProtected(r.match, [m.view.real ?? m.view.lexical], env));
+}
+
 /**
  * Does an allow rule name a protected entry (absolute paths, as written and with symlinks
  * followed)? The literal part of its pattern — the folders before the first glob character —

@@ -7,7 +7,8 @@
 
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ruleVerdict, readVerdict, searchVerdict, strongest, writeVerdict, type DecisionKind, type Verdict } from "./checks.js";
+import { namingAllow, ruleVerdict, readVerdict, searchVerdict, strongest, writeVerdict, type DecisionKind, type Verdict } from "./checks.js";
+import { lifecycleChange } from "./lifecycle.js";
 import { decideBash } from "./decide-bash.js";
 import { expandHome, sessionOutput, type PathEnv } from "./paths.js";
 import { EDIT_TOOLS, READ_TOOLS, ruleAppliesTo, type Rule } from "./rules.js";
@@ -70,6 +71,14 @@ function decideEdit(call: ToolCall, applying: readonly Rule[], rules: readonly R
   if (v?.decision === "deny") return v;
   const asked = bareRule(applying, "ask");
   if (asked) return ruleVerdict("ask", asked, `${call.tool} asks`);
+  if (v?.decision === "ask") return v;
+  // A package.json change to what npm or a git hook runs unasked is the person's call, whatever
+  // broad rule allows editing (lifecycle.ts).
+  const lifecycle = lifecycleChange(call.tool, call.input, abs);
+  if (lifecycle) {
+    const naming = namingAllow(abs, rules, env);
+    return naming ? ruleVerdict("allow", naming, `writing ${abs} is allowed`) : { decision: "ask", reason: lifecycle, by: "lifecycle script" };
+  }
   if (v) return v;
   const allowed = bareRule(applying, "allow");
   if (allowed) return ruleVerdict("allow", allowed, `${call.tool} is allowed`);

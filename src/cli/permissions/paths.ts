@@ -270,7 +270,8 @@ function hooksFolders(env: PathEnv): string[] {
     const h = gitHooksPath(text);
     if (h === undefined) continue;
     const abs = resolve(env.root, expandHome(h, env.home));
-    if (!folders.includes(abs)) folders.push(abs);
+    // husky ≥ 9 points git at `<dir>/_`, whose stubs run `<dir>/<hook>`: the folder above counts.
+    for (const f of basename(abs) === "_" ? [abs, dirname(abs)] : [abs]) if (!folders.includes(f)) folders.push(f);
   }
   hooksCache.set(key, { stamp, folders });
   return folders;

@@ -27,6 +27,7 @@ import { isPass } from "./decide-bash.js";
 import type { DecisionEnv, ToolCall } from "./decide.js";
 import { isSafeEnv } from "../../lib/effects/safe-env.js";
 import { expandHome, isDeviceSink, protectedReason, secretReason, viewPath } from "./paths.js";
+import { lifecycleChange } from "./lifecycle.js";
 import { EDIT_TOOLS, READ_TOOLS } from "./rules.js";
 import type { Word } from "../../lib/shell/lexer.js";
 import { fileEffects } from "../../lib/shell/effects.js";
@@ -55,7 +56,7 @@ export function rememberRule(call: ToolCall, env: DecisionEnv): string {
   if (typeof raw === "string" && raw !== "") {
     const abs = resolve(env.root, expandHome(raw, env.home));
     const view = viewPath(abs);
-    if (EDIT_TOOLS.has(call.tool) && protectedReason(view, env)) return `${call.tool}(${absoluteRulePath(abs)})`;
+    if (EDIT_TOOLS.has(call.tool) && (protectedReason(view, env) || lifecycleChange(call.tool, call.input, abs))) return `${call.tool}(${absoluteRulePath(abs)})`;
     if (READ_TOOLS.has(call.tool) && secretReason(view, env)) return `Read(${absoluteRulePath(abs)})`;
   }
   return call.tool;
