@@ -15,6 +15,8 @@ beforeEach(() => {
   mkdirSync(join(ws.home, ".aws"));
   mkdirSync(join(ws.root, "config"));
   for (const f of [join(ws.root, ".env"), join(ws.root, "config", ".env.local"), join(ws.root, ".npmrc"), join(ws.root, "server.pem"), join(ws.home, ".ssh", "id_ed25519"), join(ws.home, ".aws", "credentials"), join(ws.root, "src", "a.ts")]) writeFileSync(f, "x");
+  // An .npmrc is a secret by what it holds (a token-free one is configuration).
+  writeFileSync(join(ws.root, ".npmrc"), "//registry.npmjs.org/:_authToken=npm_x\n");
 });
 afterEach(() => ws.cleanup());
 
