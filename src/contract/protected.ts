@@ -314,6 +314,7 @@ export const PROTECTED_PROJECT_PATHS: readonly ProtectedPath[] = [
   { path: ".claude/commands", tree: true, why: "holds custom commands, which can grant tools" },
   { path: ".claude/skills", tree: true, why: "holds skills, whose instructions and scripts the model follows" },
   { path: ".claude/agents", tree: true, why: "holds subagents, with the tools they may use" },
+  { path: ".claude/hooks", tree: true, why: "holds the scripts a project's hooks run, outside the sandbox, on every matching tool call" },
   { path: ".claude-plugin", tree: true, why: "declares a plugin (its hooks and MCP servers run programs)" },
   { path: ".mcp.json", why: "starts MCP servers (programs) in later sessions" },
   { path: ".git/config", why: "can make git run programs" },
