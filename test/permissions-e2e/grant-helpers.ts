@@ -7,12 +7,12 @@
 // under /tmp is invisible (and writable) inside it whatever the sandbox grants — a canary there
 // proves nothing, and Go's cache "works" only because the person's home became a scratch folder.
 // A real home is on disk; so is this one (/var/tmp, else a folder in the repository).
-import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { accessSync, constants, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxStatus } from "../../mods/sandbox/index.js";
 import { findOnPath } from "../../src/lib/path-lookup.js";
 import type { Simulator } from "../sim/server.mjs";
-import { REPO, bashCall, runCli, startSim, toolResults, writeJson, type Box, type CliRun } from "./helpers.js";
+import { REPO, bashCall, makeBox, runCli, startSim, toolResults, writeJson, type Box, type CliRun } from "./helpers.js";
 
 const status = sandboxStatus();
 /** The sandbox works here (bubblewrap); the tests below are about it and skip without it. */
@@ -36,13 +36,7 @@ function diskParent(): string {
 
 /** makeBox's layout (`box/ws`, `box/outside`, `home`, `deepcode-home`) on disk, outside /tmp. */
 export function makeDiskBox(): Box {
-  const base = realpathSync(mkdtempSync(join(diskParent(), "deepcode-grant-")));
-  const root = join(base, "box", "ws");
-  const outside = join(base, "box", "outside");
-  const home = join(base, "home");
-  const deepcodeHome = join(base, "deepcode-home");
-  for (const d of [root, outside, home, deepcodeHome]) mkdirSync(d, { recursive: true });
-  return { base, root, outside, home, deepcodeHome, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+  return makeBox(diskParent(), "deepcode-grant-");
 }
 
 /** The person's own settings (`$DEEPCODE_HOME/settings.json`): the layer a project cannot write. */

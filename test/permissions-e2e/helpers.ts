@@ -30,8 +30,8 @@ export interface Box {
 
 /** `<base>/box/ws` is the project and `<base>/box/outside` its neighbour, so that `../../x`
  *  from the project still lands inside `base`. All real paths (no symlinks). */
-export function makeBox(): Box {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-e2e-")));
+export function makeBox(parent: string = tmpdir(), prefix = "deepcode-e2e-"): Box {
+  const base = realpathSync(mkdtempSync(join(parent, prefix)));
   const root = join(base, "box", "ws");
   const outside = join(base, "box", "outside");
   const home = join(base, "home");
