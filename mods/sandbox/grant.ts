@@ -137,17 +137,25 @@ export function toolchainDirs(path: string, home: string, granted: readonly stri
   return [...out].sort();
 }
 
-/** The private home of `root`'s sandbox: `<deepcode home>/sandbox/home/<name>-<hash>`, created
- *  (0700) when missing. Its caches persist across sessions of the project. */
+/** The private home of `root`'s sandbox: `<deepcode home>/sandbox/home/<name>-<hash>`. Its
+ *  caches persist across sessions of the project. Created by ensurePrivateHome at the first
+ *  command, not at start (a start with a read-only deepcode home says so once, elsewhere). */
 export function privateHome(deepcodeHome: string, root: string): string {
   const real = realOrNull(root) ?? resolve(root);
   const name = basename(real).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40) || "root";
-  const dir = join(deepcodeHome, "sandbox", "home", `${name}-${createHash("sha256").update(real).digest("hex").slice(0, 12)}`);
-  if (!existsSync(dir)) {
+  return join(deepcodeHome, "sandbox", "home", `${name}-${createHash("sha256").update(real).digest("hex").slice(0, 12)}`);
+}
+
+/** Create the private home (0700) when missing; a failure (a read-only deepcode home) is the
+ *  command's error, named. */
+export function ensurePrivateHome(dir: string): void {
+  if (existsSync(dir)) return;
+  try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
+  } catch (err) {
+    throw new Error(`deepcode sandbox: cannot create the sandbox's private home ${dir}: ${(err as Error).message}`, { cause: err });
   }
-  return dir;
 }
 
 /** An empty, read-only regular file to stand in for a hidden secret file: git, tar, rsync and

@@ -49,7 +49,7 @@ import { startGuard, sweepJournals } from "./guard.js";
 import { allowedHosts, ruleText, type HostRule } from "./hosts.js";
 import { startProxy, type FilteringProxy } from "./proxy.js";
 import { grantEnv, redact } from "./env.js";
-import { inside, namedDirs, privateHome, SYSTEM_DIRS, toolchainDirs } from "./grant.js";
+import { ensurePrivateHome, inside, namedDirs, privateHome, SYSTEM_DIRS, toolchainDirs } from "./grant.js";
 import { secretLocations } from "../../src/contract/protected.js";
 import { existsSync } from "node:fs";
 import { syncGitConfig } from "./gitconfig.js";
@@ -211,6 +211,7 @@ const plugin: Plugin = {
       const readable = [...grants.readable, ...namedDirs(e.grantRead ?? [], home, e.cwd)];
       const granted = grantEnv(process.env, e.env, settings.env);
       granted.env.HOME = home;
+      ensurePrivateHome(priv);
       syncGitConfig(home, priv);
       const dirs = readOnly ? [] : writableDirs(api.root, writable);
       // Stand-ins, snapshot, journal and watch first (guard.ts): the stand-ins must exist when
