@@ -9,7 +9,7 @@
 // anyway (names, `*` globs) — a person's deliberate grant, credentials included. The agent and
 // session variables (sockets.ts AGENT_ENV) are never passed: their sockets are not there.
 
-import { URL_WITH_PASSWORD } from "../../src/contract/protected.js";
+import { URL_WITH_PASSWORD } from "../../src/contract/secret-content.js";
 import { globToRegExp } from "../../src/lib/glob-match.js";
 import { AGENT_ENV } from "./sockets.js";
 

@@ -14,7 +14,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { URL_WITH_PASSWORD } from "../../src/contract/protected.js";
+import { URL_WITH_PASSWORD } from "../../src/contract/secret-content.js";
 import { TOKEN_SHAPE } from "./env.js";
 
 const SECRET_KEY = /extraheader|pass|token|secret|cookiefile|auth/i;

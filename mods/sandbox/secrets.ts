@@ -5,7 +5,7 @@
 // `secretFileReason`). An ignored file counts as much as a tracked one. The walk is the one the
 // permission gate uses too (src/lib/secret-walk.ts), so both agree on what is hidden.
 
-import { secretFileReason } from "../../src/contract/protected.js";
+import { secretFileReason } from "../../src/contract/secret-content.js";
 import { readConfigText } from "../../src/lib/regular-file.js";
 import { findSecrets } from "../../src/lib/secret-walk.js";
 

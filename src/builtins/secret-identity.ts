@@ -19,7 +19,8 @@
 
 import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { secretFileReason, secretLocations } from "../contract/protected.js";
+import { secretLocations } from "../contract/protected.js";
+import { secretFileReason } from "../contract/secret-content.js";
 import { readConfigText } from "../lib/regular-file.js";
 
 export interface IdentityScope {

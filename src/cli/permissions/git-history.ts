@@ -12,7 +12,8 @@
 import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { configHoldsCredential, contentJudged, secretNameReason } from "../../contract/protected.js";
+import { secretNameReason } from "../../contract/protected.js";
+import { configHoldsCredential, contentJudged } from "../../contract/secret-content.js";
 import { CONFIG_TEXT_MAX } from "../../lib/regular-file.js";
 
 const TIMEOUT_MS = 15_000;

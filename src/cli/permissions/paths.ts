@@ -5,7 +5,8 @@
 import { lstatSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { globToRegExp } from "../../lib/glob-match.js";
-import { CREDENTIALS_FILE, gitHooksPath, procSecretReason, protectedProjectEntry, secretFileReason, secretLocations, type SecretLocation } from "../../contract/protected.js";
+import { CREDENTIALS_FILE, gitHooksPath, procSecretReason, protectedProjectEntry, secretLocations, type SecretLocation } from "../../contract/protected.js";
+import { secretFileReason } from "../../contract/secret-content.js";
 import { identitySecret } from "../../builtins/secret-identity.js";
 import { readConfigText } from "../../lib/regular-file.js";
 import type { RuleMatch } from "./rules.js";

@@ -15,7 +15,8 @@
 
 import { realpathSync } from "node:fs";
 import type { SandboxGrants } from "../../contract/host.js";
-import { secretFileReason, secretLocations } from "../../contract/protected.js";
+import { secretLocations } from "../../contract/protected.js";
+import { secretFileReason } from "../../contract/secret-content.js";
 import { readConfigText } from "../../lib/regular-file.js";
 import { findSecrets } from "../../lib/secret-walk.js";
 import { isWithin } from "./paths.js";
