@@ -48,17 +48,21 @@ function listen(path: string, name: string = path, cwd?: string): Promise<void> 
 /** Clients for a list of socket addresses: each prints "HELLO-FROM-OUTSIDE" or why not. */
 const nodeClient = (list: string[]): string =>
   `node -e 'const net=require("net");let n=0;for(const p of ${JSON.stringify(list)}){const c=net.connect(p);c.on("data",d=>process.stdout.write(d));c.on("error",e=>console.log("refused",e.code));c.on("close",()=>{if(++n===${list.length})process.exit(0)})}'`;
-// (node 20 binds an abstract name padded with NULs to the whole of sun_path: python pads too.)
+// Node 20 binds an abstract name padded with NULs to the whole of sun_path, Node 22 and later
+// bind the bare name: python tries the bare name, then the padded one, and prints one line.
 const PY_CLIENT = `import socket, sys, json
 for p in json.loads(sys.argv[1]):
-    if p.startswith("\\0"):
-        p = p.ljust(108, "\\0")
-    try:
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(p)
-        print(s.recv(100).decode().strip())
-    except OSError as e:
-        print("refused", e.strerror)
+    forms = [p, p.ljust(108, "\\0")] if p.startswith("\\0") else [p]
+    line = None
+    for form in forms:
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(form)
+            line = s.recv(100).decode().strip()
+            break
+        except OSError as e:
+            line = "refused " + e.strerror
+    print(line)
 `;
 
 beforeEach(() => {
