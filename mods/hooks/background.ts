@@ -9,7 +9,7 @@
 
 import type { HookCommand, HookEvent } from "./config.js";
 import type { Outcome } from "./outcome.js";
-import { runHookCommand, short } from "./run.js";
+import { short, type HookRun } from "./run.js";
 
 /** Background runs one main session may have going at once. */
 export const MAX_PER_SESSION = 16;
@@ -28,10 +28,12 @@ export class Background {
   constructor(
     private readonly done: (f: Finished) => void,
     private readonly warn: (message: string) => void,
+    /** Runs one command (index.ts: through the chain's process.launch). */
+    private readonly run: (c: HookCommand, input: object, signal: AbortSignal) => Promise<HookRun>,
   ) {}
 
   /** Start `c` for `session`'s event; returns at once. */
-  start(session: string, event: HookEvent, c: HookCommand, input: object, cwd: string): void {
+  start(session: string, event: HookEvent, c: HookCommand, input: object): void {
     let set = this.runs.get(session);
     if (!set) this.runs.set(session, (set = new Set()));
     if (set.size >= MAX_PER_SESSION) {
@@ -40,7 +42,7 @@ export class Background {
     }
     const ac = new AbortController();
     set.add(ac);
-    void runHookCommand(c.command, input, { cwd, timeoutMs: c.timeoutMs, env: c.env, signal: ac.signal }).then((run) => {
+    void this.run(c, input, ac.signal).then((run) => {
       set.delete(ac);
       if (run.aborted) return; // its session ended: nobody is left to tell
       this.done({ session, event, rewake: c.background === "rewake", outcome: { command: c.command, timeoutMs: c.timeoutMs, run } });

@@ -39,6 +39,9 @@ export interface HookCommand {
   background?: "async" | "rewake";
   /** `if`: the permission rule a tool call must match for the command to run. */
   condition?: IfRule;
+  /** `"sandbox": false` in the person's user settings or the managed policy: started without
+   *  the sandbox (a project's files cannot ask for it; said at start). */
+  unsandboxed?: boolean;
 }
 
 /** A tool call, for testing commands' `if` rules. */
@@ -69,12 +72,18 @@ export interface HookSet {
 type Obj = { [key: string]: JsonValue };
 
 /** The hooks objects this instance runs, each with the file it came from. */
-function selectSources(config: Readonly<Obj>, warnings: string[]): Array<{ file: string; hooks: Obj; env?: Record<string, string> }> {
-  if (isObject(config.hooks)) return [{ file: "settings", hooks: config.hooks }];
+type Source = { file: string; hooks: Obj; env?: Record<string, string>; own?: boolean };
+
+/** Layers that are the person's or the administrator's own, not a project's: only they may run a
+ *  hook outside the sandbox. */
+const OWN_LAYERS: ReadonlySet<JsonValue | undefined> = new Set(["user", "managed"]);
+
+function selectSources(config: Readonly<Obj>, warnings: string[]): Source[] {
+  if (isObject(config.hooks)) return [{ file: "settings", hooks: config.hooks, own: true }];
   const layers = Array.isArray(config.layers) ? config.layers.filter((l): l is Obj => isObject(l)) : [];
   const managedScope = config.scope === "managed";
   const managedOnly = layers.some((l) => l.name === "managed" && l.allowManagedHooksOnly === true);
-  const out: Array<{ file: string; hooks: Obj; env?: Record<string, string> }> = [];
+  const out: Source[] = [];
   for (const l of layers) {
     if (!isObject(l.hooks) || Object.keys(l.hooks).length === 0) continue;
     const file = typeof l.file === "string" ? l.file : String(l.name);
@@ -84,7 +93,7 @@ function selectSources(config: Readonly<Obj>, warnings: string[]): Array<{ file:
       continue;
     }
     const env = isObject(l.env) ? Object.fromEntries(Object.entries(l.env).filter((e): e is [string, string] => typeof e[1] === "string")) : undefined;
-    out.push({ file, hooks: l.hooks, ...(env ? { env } : {}) });
+    out.push({ file, hooks: l.hooks, ...(env ? { env } : {}), ...(OWN_LAYERS.has(l.name) ? { own: true } : {}) });
   }
   return out;
 }
@@ -92,7 +101,7 @@ function selectSources(config: Readonly<Obj>, warnings: string[]): Array<{ file:
 export function readHookSet(config: Readonly<Obj>): HookSet {
   const warnings: string[] = [];
   const events = new Map<HookEvent, HookGroup[]>();
-  for (const { file, hooks, env } of selectSources(config, warnings)) {
+  for (const { file, hooks, env, own } of selectSources(config, warnings)) {
     for (const [event, list] of Object.entries(hooks)) {
       if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
         warnings.push(`${file}: '${event}' hooks are not run by deepcode (it runs ${HOOK_EVENTS.join(", ")}); ignored`);
@@ -103,7 +112,7 @@ export function readHookSet(config: Readonly<Obj>): HookSet {
         continue;
       }
       list.forEach((entry, i) => {
-        const group = readGroup(entry, `${file}: hooks.${event}[${i}]`, event as HookEvent, warnings, env);
+        const group = readGroup(entry, `${file}: hooks.${event}[${i}]`, event as HookEvent, warnings, env, own === true);
         if (group) (events.get(event as HookEvent) ?? events.set(event as HookEvent, []).get(event as HookEvent)!).push(group);
       });
     }
@@ -116,7 +125,7 @@ export function readHookSet(config: Readonly<Obj>): HookSet {
   };
 }
 
-function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: string[], env?: Record<string, string>): HookGroup | null {
+function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: string[], env?: Record<string, string>, own = false): HookGroup | null {
   const gate = event === "PreToolUse";
   /** An entry that cannot run: on the gate it still matches (everything, when even its matcher
    *  is unreadable), so the calls it would have seen are denied. */
@@ -153,7 +162,10 @@ function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: 
       if (!understood(rule)) warnings.push(`${where}.hooks[${j}]: deepcode cannot read the pattern of 'if' ${JSON.stringify(rule.text)} for ${rule.tool}; the command runs on every ${rule.tool} call`);
       condition = rule;
     }
-    commands.push({ command: h.command, timeoutMs: Math.round(seconds * 1000), ...(env ? { env } : {}), ...(background ? { background } : {}), ...(condition ? { condition } : {}) });
+    const unsandboxed = h.sandbox === false && own;
+    if (h.sandbox === false && !own) warnings.push(`${where}.hooks[${j}]: "sandbox": false is honoured only in your user settings or the managed policy, not in a project's files; it runs in the sandbox`);
+    else if (h.sandbox !== undefined && typeof h.sandbox !== "boolean") warnings.push(`${where}.hooks[${j}]: 'sandbox' must be true or false; taken as true`);
+    commands.push({ command: h.command, timeoutMs: Math.round(seconds * 1000), ...(env ? { env } : {}), ...(background ? { background } : {}), ...(condition ? { condition } : {}), ...(unsandboxed ? { unsandboxed } : {}) });
   }
   return { matches: m, commands };
 }

@@ -35,12 +35,14 @@
 // downstream answer is passed back untouched, so the gate still recognises its own default.
 
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { homedir } from "node:os";
 import { toolNames, type GateDecision, type JsonValue, type Plugin, type PluginApi, type ToolOutput } from "../../src/contract/index.js";
 import { Background } from "./background.js";
-import { longestTimeoutMs, matching, readHookSet, type CallFacts, type HookEvent, type HookSet } from "./config.js";
+import { longestTimeoutMs, matching, readHookSet, type CallFacts, type HookCommand, type HookEvent, type HookSet } from "./config.js";
+import { namedPaths } from "../../src/lib/named-paths.js";
 import { backgroundAnswer, compactAnswer, observeAnswer, postToolAnswer, preToolAnswer, promptAnswer, stopAnswer, type Common, type Outcome } from "./outcome.js";
-import { runHookCommand, short } from "./run.js";
+import { runHookCommand, short, type HookRun } from "./run.js";
 import { forgetClaudeTranscript, syncClaudeTranscript } from "./transcript.js";
 
 /** Slack on top of the longest command timeout for the chain's own limit on these hooks:
@@ -156,6 +158,20 @@ function registerHooks(api: PluginApi, set: HookSet): void {
     return true;
   };
 
+  const userHome = process.env.HOME && isAbsolute(process.env.HOME) ? process.env.HOME : homedir();
+  /** One command, started through the chain's process.launch (the sandbox contains it there),
+   *  with what its configuration names outside the workspace shown to it (named.ts). */
+  const runCommand = (c: HookCommand, input: { transcript_path?: string }, signal?: AbortSignal): Promise<HookRun> =>
+    runHookCommand(c.command, input, {
+      cwd: api.root,
+      timeoutMs: c.timeoutMs,
+      env: c.env,
+      signal,
+      launch: (req) => api.dispatch({ type: "process.launch", ...req }),
+      readable: namedPaths(c.command, c.env ?? {}, api.root, userHome, input.transcript_path ? [input.transcript_path] : []),
+      unsandboxed: c.unsandboxed,
+    });
+
   const background = new Background(
     (f) => {
       const a = backgroundAnswer(f.outcome, f.event, f.rewake);
@@ -170,6 +186,7 @@ function registerHooks(api: PluginApi, set: HookSet): void {
       }
     },
     (m) => api.log.warn(`${who}${m}`),
+    (c, input, signal) => runCommand(c, input, signal),
   );
   const hasRewake = [...set.events.values()].some((gs) => gs.some((g) => g.commands.some((c) => c.background === "rewake")));
   const hasBackground = hasRewake || [...set.events.values()].some((gs) => gs.some((g) => g.commands.some((c) => c.background)));
@@ -185,11 +202,11 @@ function registerHooks(api: PluginApi, set: HookSet): void {
       hook_event_name: event,
       ...fields,
     };
-    for (const c of commands) if (c.background) background.start(rootOf(sessionId), event, c, input, api.root);
+    for (const c of commands) if (c.background) background.start(rootOf(sessionId), event, c, input);
     const outcomes = await Promise.all(
       commands
         .filter((c) => !c.background)
-        .map(async (c): Promise<Outcome> => ({ command: c.command, timeoutMs: c.timeoutMs, run: await runHookCommand(c.command, input, { cwd: api.root, timeoutMs: c.timeoutMs, env: c.env }) })),
+        .map(async (c): Promise<Outcome> => ({ command: c.command, timeoutMs: c.timeoutMs, run: await runCommand(c, input) })),
     );
     return { outcomes, problems };
   };

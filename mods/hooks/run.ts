@@ -1,8 +1,10 @@
 // Running one hook command: `bash -c COMMAND` in the project root, the event's JSON on stdin.
 //
 // Hooks are the user's (or the administrator's) own configured commands, not tool side
-// effects, so they run here with node:child_process directly — not through `process.run`, where
-// the sandbox and other plugins would see them. Contracts:
+// effects, so they do not go through `process.run` (no gate, no tool result); they are started
+// through `process.launch`, where the sandbox wraps them: a hook's command may run files a
+// contained command could have rewritten (a project script, `node_modules/.bin`, a formatter's
+// config), so where the sandbox is active it runs contained too (issue 35, item 5). Contracts:
 // - The command runs in its own session and process group; on timeout its whole process tree
 //   gets SIGTERM, then SIGKILL after a short grace, and the result says `timedOut`. The tree is
 //   the group plus every process that carries this run's mark — a random nonce in the
@@ -13,11 +15,13 @@
 //   adversary's, and a project's hooks run only in a trusted project. No group outlives deepcode.
 // - stdout and stderr are kept up to MAX_OUTPUT bytes each (the rest is dropped, said in the text).
 // - The environment is deepcode's, plus CLAUDE_PROJECT_DIR / DEEPCODE_PROJECT_DIR (the project
-//   root, as Claude Code's hooks expect), minus the DeepSeek API key: secrets never leave.
+//   root, as Claude Code's hooks expect), minus the DeepSeek API key: secrets never leave (and
+//   in the sandbox, by grant: mods/sandbox/env.ts).
 
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
+import type { ProcessLaunch, ProcessLaunchRequest } from "../../src/contract/index.js";
 
 const MAX_OUTPUT = 1_000_000;
 const KILL_GRACE_MS = 2_000;
@@ -99,18 +103,49 @@ function killTree(pid: number, nonce: string, sig: NodeJS.Signals): void {
   if (sig === "SIGKILL") killMarked(nonce, sig);
 }
 
-/** `o.env`: variables the hook's own configuration adds (a plugin's CLAUDE_PLUGIN_ROOT). */
-/** `o.signal`: ends the run early (its whole tree, as on timeout; the result says `aborted`) —
+/** `o.env`: variables the hook's own configuration adds (a plugin's CLAUDE_PLUGIN_ROOT).
+ *  `o.signal`: ends the run early (its whole tree, as on timeout; the result says `aborted`) —
  *  a background hook whose session ended. */
-export function runHookCommand(command: string, input: object, o: { cwd: string; timeoutMs: number; env?: Readonly<Record<string, string>>; signal?: AbortSignal }): Promise<HookRun> {
+/** `o.launch`: how the command is started — the chain's `process.launch` (the sandbox wraps it
+ *  there); without one (tests, embedding) it starts as it is. `o.readable`: files outside the
+ *  workspace its configuration names (namedPaths), which a sandbox shows read-only. */
+export async function runHookCommand(command: string, input: object, o: HookRunOptions): Promise<HookRun> {
+  const nonce = randomBytes(12).toString("hex");
+  const env: Record<string, string> = { ...o.env, CLAUDE_PROJECT_DIR: o.cwd, DEEPCODE_PROJECT_DIR: o.cwd, [RUN_MARK]: nonce };
+  const request: ProcessLaunchRequest = { argv: ["bash", "-c", command], cwd: o.cwd, env, purpose: "hook", name: command, readable: [...(o.readable ?? [])], ...(o.unsandboxed ? { unsandboxed: true } : {}) };
+  let launch: ProcessLaunch;
+  try {
+    launch = await (o.launch ?? startAsIs)(request);
+  } catch (err) {
+    return { exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, spawnError: `could not be prepared: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  return spawnHook(launch, input, o, nonce);
+}
+
+export interface HookRunOptions {
+  cwd: string;
+  timeoutMs: number;
+  env?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+  launch?: (req: ProcessLaunchRequest) => Promise<ProcessLaunch>;
+  readable?: readonly string[];
+  unsandboxed?: boolean;
+}
+
+/** No chain: deepcode's environment and the configured variables, less the DeepSeek API key. */
+async function startAsIs(req: ProcessLaunchRequest): Promise<ProcessLaunch> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "DEEPSEEK_API_KEY") env[k] = v;
+  return { argv: req.argv, env: { ...env, ...req.env }, ended: () => [] };
+}
+
+function spawnHook(launch: ProcessLaunch, input: object, o: HookRunOptions, nonce: string): Promise<HookRun> {
   return new Promise((resolve) => {
-    const nonce = randomBytes(12).toString("hex");
-    const env: NodeJS.ProcessEnv = { ...process.env, ...o.env, CLAUDE_PROJECT_DIR: o.cwd, DEEPCODE_PROJECT_DIR: o.cwd, [RUN_MARK]: nonce };
-    delete env.DEEPSEEK_API_KEY;
     let child;
     try {
-      child = spawn("bash", ["-c", command], { cwd: o.cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+      child = spawn(launch.argv[0], launch.argv.slice(1), { cwd: o.cwd, env: launch.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
     } catch (err) {
+      launch.ended();
       resolve({ exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, spawnError: err instanceof Error ? err.message : String(err) });
       return;
     }
@@ -165,7 +200,11 @@ export function runHookCommand(command: string, input: object, o: { cwd: string;
       if (pid !== undefined && !killed) live.delete(pid);
       child.stdout.destroy();
       child.stderr.destroy();
-      resolve({ exitCode, signal, stdout: text(out, sizes.out), stderr: text(err, sizes.err), timedOut, ...(aborted ? { aborted } : {}), ...(spawnError ? { spawnError } : {}) });
+      // The sandbox's undo (what a contained hook did to protected paths), said where a person
+      // reads the hook's failure: on stderr.
+      const undone = launch.ended();
+      const note = undone.length > 0 ? `\n[deepcode sandbox: protected paths are never written by a hook; ${undone.join("; ")}]` : "";
+      resolve({ exitCode, signal, stdout: text(out, sizes.out), stderr: text(err, sizes.err) + note, timedOut, ...(aborted ? { aborted } : {}), ...(spawnError ? { spawnError } : {}) });
     };
     child.on("error", (e) => finish(null, null, e.message));
     child.on("exit", (code, signal) => {

@@ -75,6 +75,7 @@ export class McpMod {
       connect: (url, signal) => api.connect(url, signal) as Promise<Socket>,
       signIns,
       askPin: (s, q, signingIn) => this.askPin(s, q, signingIn),
+      launch: (req) => api.dispatch({ type: "process.launch", ...req }),
     });
   }
 

@@ -4,7 +4,7 @@
 // after it went away — with backoff, reported once. A call while it is not connected is an
 // error result that says why; the tools stay registered, so the model's view does not flap.
 
-import type { CommandSpec, ToolContext, ToolOutput, ToolSpec, Unsubscribe } from "../../src/contract/index.js";
+import type { CommandSpec, ProcessLaunch, ProcessLaunchRequest, ToolContext, ToolOutput, ToolSpec, Unsubscribe } from "../../src/contract/index.js";
 import { McpClient, type ClientHandlers, type McpPrompt, type McpResource, type McpTemplate, type McpTool } from "./client.js";
 import type { McpOptions, ServerConfig } from "./config.js";
 import { RpcError, REQUEST_TIMEOUT, type JsonObject, type Transport } from "./jsonrpc.js";
@@ -13,7 +13,7 @@ import { nameAll, safePart } from "./names.js";
 import { toolOutput } from "./results.js";
 import { mcpToolSpec } from "./tool-spec.js";
 import { headerParams, headersUsable, paramHeaders } from "./headers.js";
-import { StdioTransport } from "./stdio.js";
+import { stdioTransport } from "./stdio.js";
 import { StreamableHttpTransport } from "./streamable.js";
 import { promptCommand } from "./prompts.js";
 import type { Connector } from "./http.js";
@@ -42,6 +42,8 @@ export interface ServerDeps {
   connected?(server: Server): void;
   /** Where remote servers' sign-ins are kept (oauth/store.ts). */
   signIns: SignInStore;
+  /** How a stdio server is started: the chain's process.launch (the sandbox wraps it there). */
+  launch?(req: ProcessLaunchRequest): Promise<ProcessLaunch>;
   /** Ask the person whether the server's configured credential may go to a new authorization
    *  server (oauth/pin.ts); without it, nobody can answer. `signingIn`: within `login`. */
   askPin?(server: Server, q: PinQuestion, signingIn: boolean): Promise<PinAnswer>;
@@ -282,11 +284,9 @@ export class Server {
     const headers = c.headers ?? {};
     if (c.transport === "http") return new StreamableHttpTransport({ url: c.url!, headers, connect: this.d.connect, auth: this.oauth });
     if (c.transport === "sse") return new LegacySseTransport({ url: c.url!, headers, connect: this.d.connect, auth: this.oauth, timeoutMs: this.d.options.startupTimeoutMs });
-    return new StdioTransport({
-      command: c.command!,
-      args: c.args ?? [],
-      env: c.env ?? {},
-      cwd: c.cwd ?? this.d.options.roots[0] ?? process.cwd(),
+    return stdioTransport(c, {
+      root: this.d.options.roots[0] ?? process.cwd(),
+      launch: this.d.launch,
       stderr: (line) => {
         this.stderr.push(line);
         if (this.stderr.length > STDERR_LINES) this.stderr.shift();

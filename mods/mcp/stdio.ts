@@ -5,6 +5,11 @@
 // manager) and the last lines are kept for `/mcp`.
 
 import { spawn, type ChildProcess } from "node:child_process";
+import { homedir } from "node:os";
+import { isAbsolute } from "node:path";
+import type { ProcessLaunch, ProcessLaunchRequest } from "../../src/contract/index.js";
+import { namedInArgs } from "../../src/lib/named-paths.js";
+import type { ServerConfig } from "./config.js";
 import type { JsonObject, Transport, TransportHandlers } from "./jsonrpc.js";
 
 export interface StdioOptions {
@@ -15,12 +20,41 @@ export interface StdioOptions {
   cwd: string;
   /** Each line the server writes on stderr. */
   stderr(line: string): void;
+  /** How it is started: the chain's `process.launch` (the sandbox wraps it there); without one
+   *  (tests) it starts as it is. The request's `name` is the server's. */
+  launch?(req: ProcessLaunchRequest): Promise<ProcessLaunch>;
+  name?: string;
+  /** Files outside the workspace its command and arguments name (shown read-only in a sandbox). */
+  readable?: string[];
+  /** `"sandbox": false` in the person's own configuration. */
+  unsandboxed?: boolean;
 }
 
 /** After stdin closes, how long a server may take to exit before its group gets SIGTERM,
  *  then SIGKILL. */
 const EXIT_GRACE_MS = 500;
 const KILL_GRACE_MS = 1000;
+
+/** Where a `"sandbox": false` on a server is honoured: the person's own configuration (their
+ *  ~/.claude.json, user or per-project, and a `--mcp-config` they passed), not a project's file. */
+const OWN_SCOPES: ReadonlySet<ServerConfig["scope"]> = new Set(["user", "local", "flag"]);
+
+/** The transport for a configured stdio server, started through `launch` (process.launch). */
+export function stdioTransport(c: ServerConfig, o: { root: string; launch?: StdioOptions["launch"]; stderr(line: string): void }): StdioTransport {
+  const args = c.args ?? [];
+  const home = process.env.HOME && isAbsolute(process.env.HOME) ? process.env.HOME : homedir();
+  return new StdioTransport({
+    command: c.command ?? "",
+    args,
+    env: c.env ?? {},
+    cwd: c.cwd ?? o.root,
+    stderr: o.stderr,
+    name: c.name,
+    ...(o.launch ? { launch: o.launch } : {}),
+    readable: namedInArgs([c.command ?? "", ...args], o.root, home),
+    unsandboxed: c.raw.sandbox === false && OWN_SCOPES.has(c.scope),
+  });
+}
 
 const alive = new Set<ChildProcess>();
 let exitHook = false;
@@ -81,9 +115,24 @@ export class StdioTransport implements Transport {
       exitHook = true;
       process.on("exit", killAll);
     }
+    const o = this.o;
+    const prepared: Promise<ProcessLaunch> = o.launch
+      ? o.launch({ argv: [o.command, ...o.args], cwd: o.cwd, env: o.env, clearEnv: true, purpose: "mcp", name: o.name ?? o.command, readable: o.readable ?? [], ...(o.unsandboxed ? { unsandboxed: true } : {}) })
+      : Promise.resolve({ argv: [o.command, ...o.args], env: o.env, ended: () => [] });
+    return prepared.then((launch) => this.spawn(launch, h));
+  }
+
+  private spawn(launch: ProcessLaunch, h: TransportHandlers): Promise<void> {
     return new Promise((resolve, reject) => {
       let started = false;
-      const child = spawn(this.o.command, this.o.args, { cwd: this.o.cwd, env: this.o.env, stdio: ["pipe", "pipe", "pipe"], detached: true, windowsHide: true });
+      let ended = false;
+      // The sandbox's undo for what the server did to protected paths, once, when it is gone.
+      const end = (): void => {
+        if (ended) return;
+        ended = true;
+        for (const line of launch.ended()) this.o.stderr(`[deepcode sandbox: ${line}]`);
+      };
+      const child = spawn(launch.argv[0], launch.argv.slice(1), { cwd: this.o.cwd, env: launch.env, stdio: ["pipe", "pipe", "pipe"], detached: true, windowsHide: true });
       this.child = child;
       child.stdin?.on("error", () => undefined); // EPIPE: the server exited; `exit` reports it
       child.stdout?.setEncoding("utf8").on("data", (d: string) => this.lines(d, h.message, h.garbled));
@@ -97,6 +146,7 @@ export class StdioTransport implements Transport {
       });
       child.once("error", (err: NodeJS.ErrnoException) => {
         alive.delete(child);
+        end();
         const why = err.code === "ENOENT" ? `command not found: ${this.o.command}` : `cannot start ${this.o.command}: ${err.message}`;
         if (!started) reject(new Error(why));
         else if (!this.closing) h.closed(why);
@@ -106,6 +156,7 @@ export class StdioTransport implements Transport {
         const errRest = err.rest();
         if (errRest) this.o.stderr(errRest);
         killGroup(child, "SIGTERM"); // what it left running in its group goes with it
+        end();
         if (started && !this.closing) h.closed(signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`);
       });
     });

@@ -180,3 +180,16 @@ export function namedDirs(list: readonly string[], home: string, root: string): 
   }
   return out;
 }
+
+/** What a launched program's configuration names outside the workspace (mods/hooks/named.ts),
+ *  as read-only grants: real paths, never one that holds the home folder (the home itself, `/`,
+ *  `/home`); secrets in what is shown stay masked (bwrap.ts). */
+export function launchReadable(list: readonly string[], home: string): string[] {
+  const out: string[] = [];
+  for (const p of list) {
+    const real = realOrNull(p);
+    if (real === null || inside(home, real) || out.includes(real)) continue;
+    out.push(real);
+  }
+  return out;
+}

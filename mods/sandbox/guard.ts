@@ -19,14 +19,16 @@ export interface Guard {
   finish(): string[];
 }
 
-/** Before a command that may write `dirs` (real paths, the root first). */
-export function startGuard(root: string, home: string, dirs: readonly string[]): Guard {
+/** Before a command that may write `dirs` (real paths, the root first). `standIns: false` (a
+ *  process that runs all session): no empty folders stand in for missing protected ones; what
+ *  it creates there is watched and undone instead. */
+export function startGuard(root: string, home: string, dirs: readonly string[], o: { standIns?: boolean } = {}): Guard {
   if (dirs.length === 0) return { finish: () => [] };
   ensureProtectedFolders(root);
   const initial = dirs.flatMap(guardedPaths);
   // Folders that hold nothing yet are found before the stand-ins make some of them.
   const parents = dirs.flatMap((d) => missingParents(guardedPaths(d), d));
-  const placeholders = makePlaceholders(initial);
+  const placeholders = o.standIns === false ? [] : makePlaceholders(initial);
   const guarded = dirs.flatMap(guardedPaths);
   const before = snapshot(guarded);
   const repos = dirs.flatMap(nestedGits);

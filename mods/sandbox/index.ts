@@ -49,7 +49,7 @@ import { startGuard, sweepJournals } from "./guard.js";
 import { allowedHosts, ruleText, type HostRule } from "./hosts.js";
 import { startProxy, type FilteringProxy } from "./proxy.js";
 import { grantEnv, redact } from "./env.js";
-import { ensurePrivateHome, inside, namedDirs, privateHome, SYSTEM_DIRS, toolchainDirs } from "./grant.js";
+import { ensurePrivateHome, inside, launchReadable, namedDirs, privateHome, SYSTEM_DIRS, toolchainDirs } from "./grant.js";
 import { secretLocations } from "../../src/contract/protected.js";
 import { existsSync } from "node:fs";
 import { syncGitConfig } from "./gitconfig.js";
@@ -68,6 +68,29 @@ export interface SandboxSettings {
   allowWrite?: string[];
   /** `network.allowedDomains` as read from the layers (hosts.ts); ignored with `network: true`. */
   allowedDomains?: HostRule[];
+}
+
+/** One process to contain (a tool's command, or something deepcode launches). */
+interface Containee {
+  argv: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  clearEnv?: boolean;
+  network: boolean;
+  /** May reach `allowedDomains` through the proxy (when network is off and there are rules). */
+  proxy: boolean;
+  readOnly: boolean;
+  readable: string[];
+  /** Empty read-only folders stand in for missing protected folders while it runs. */
+  standIns: boolean;
+}
+interface Contained {
+  argv: string[];
+  env: Record<string, string>;
+  withheld: ReturnType<typeof grantEnv>["withheld"];
+  finish(): string[];
+  /** Settles when its channel (if any) has closed, after finish. */
+  closed(): Promise<void>;
 }
 
 export interface SandboxStatus {
@@ -189,11 +212,11 @@ const plugin: Plugin = {
       if (p) await (await p).close();
       return next();
     });
-    api.on("process.run", async (e, next): Promise<ProcessRunResult> => {
-      const network = status.network && e.network !== false;
-      const readOnly = e.readOnly === true;
+    /** One contained process set up: its argv and environment, and `finish` to call when it
+     *  ended (puts protected paths back, closes its channel; returns what was undone). */
+    const contain = async (e: Containee): Promise<Contained> => {
       let channel: HostChannel | undefined;
-      if (!network && rules.length > 0 && e.network !== false) {
+      if (!e.network && rules.length > 0 && e.proxy) {
         proxy ??= startProxy(rules).catch((err: Error) => {
           proxy = undefined; // the next command tries again; this one fails (no proxy, no network)
           throw new Error(`deepcode sandbox: cannot start the filtering proxy for sandbox.network.allowedDomains: ${err.message}`);
@@ -207,30 +230,75 @@ const plugin: Plugin = {
       }
       // The environment and the files, by grant (env.ts, grant.ts).
       const { home, privateHome: priv, tools } = grants;
-      // What this run reads beyond the grants, already judged by the gate (Grep's search path).
-      const readable = [...grants.readable, ...namedDirs(e.grantRead ?? [], home, e.cwd)];
-      const granted = grantEnv(process.env, e.env, settings.env);
+      // What this run reads beyond the grants, already judged by the gate (Grep's search path)
+      // or named by its own configuration (a hook's script).
+      const readable = [...grants.readable, ...e.readable];
+      const granted = grantEnv(e.clearEnv ? {} : process.env, e.env, settings.env);
       granted.env.HOME = home;
       ensurePrivateHome(priv);
       syncGitConfig(home, priv);
-      const dirs = readOnly ? [] : writableDirs(api.root, writable);
+      const dirs = e.readOnly ? [] : writableDirs(api.root, writable);
       // Stand-ins, snapshot, journal and watch first (guard.ts): the stand-ins must exist when
       // the mounts are worked out, to be bound read-only.
-      const guard = startGuard(api.root, api.home, dirs);
+      const guard = startGuard(api.root, api.home, dirs, { standIns: e.standIns });
+      let argv: string[];
+      try {
+        argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network: e.network, cwd: e.cwd, readOnly: e.readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
+      } catch (err) {
+        await channel?.close();
+        guard.finish();
+        throw err;
+      }
+      let closed = false;
+      let closing: Promise<void> = Promise.resolve();
+      return {
+        argv,
+        env: granted.env,
+        withheld: granted.withheld,
+        finish: () => {
+          if (closed) return [];
+          closed = true;
+          // The process has ended (a background job's run ends with its process): its channel too.
+          if (channel) closing = channel.close().catch((err: Error) => api.log.warn(`sandbox: closing a command's channel: ${err.message}`));
+          // Also when the run failed or was interrupted: what it created must not outlive it.
+          const undone = guard.finish();
+          if (undone.length > 0) api.log.warn(`sandbox: ${undone.join("; ")}`);
+          return undone;
+        },
+        closed: () => closing,
+      };
+    };
+    api.on("process.run", async (e, next): Promise<ProcessRunResult> => {
+      const network = status.network && e.network !== false;
+      const readOnly = e.readOnly === true;
+      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env ?? {}, clearEnv: e.clearEnv, network, proxy: e.network !== false, readOnly, readable: namedDirs(e.grantRead ?? [], grants.home, e.cwd), standIns: true });
       let undone: string[];
       let r: ProcessRunResult;
       try {
-        const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
-        r = await next({ ...e, argv, env: granted.env, clearEnv: true });
+        r = await next({ ...e, argv: c.argv, env: c.env, clearEnv: true });
       } finally {
-        // The command has ended (a background job's run ends with its process): its channel too.
-        await channel?.close();
-        // Also when the run failed or was interrupted: what it created must not outlive it.
-        undone = guard.finish();
-        if (undone.length > 0) api.log.warn(`sandbox: ${undone.join("; ")}`);
+        undone = c.finish();
+        await c.closed();
       }
       const note = undone.length > 0 ? `\n[deepcode sandbox: protected paths are never written by a command; ${undone.join("; ")}]\n` : "";
-      return { ...r, stdout: redact(r.stdout, granted.withheld), stderr: redact(r.stderr, granted.withheld) + note, sandbox: "bwrap" };
+      return { ...r, stdout: redact(r.stdout, c.withheld), stderr: redact(r.stderr, c.withheld) + note, sandbox: "bwrap" };
+    });
+    // What deepcode itself starts from configuration — hooks, stdio MCP servers — runs contained
+    // too (issue 35, item 5): it may run a file a contained command rewrote. These are the
+    // person's configured programs, many of which exist to reach a service: they get the network
+    // unless `sandbox.network.allowedDomains` narrows it (then the proxy, as for commands), and
+    // read-only what their configuration names outside the workspace (launchReadable). A long-
+    // lived one (an MCP server) makes no stand-ins for missing protected folders (they would
+    // stand in the person's way all session); what it creates there is watched and undone.
+    // `unsandboxed` (`"sandbox": false` in the person's own layers) starts it as it is.
+    api.on("process.launch", async (e, next) => {
+      if (e.unsandboxed) {
+        api.log.warn(`sandbox: ${e.purpose === "mcp" ? "MCP server" : "hook"} ${JSON.stringify(e.name.slice(0, 80))} runs outside the sandbox ("sandbox": false in your settings)`);
+        return next();
+      }
+      const network = status.network || rules.length === 0;
+      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env, clearEnv: e.clearEnv, network, proxy: true, readOnly: false, readable: launchReadable(e.readable ?? [], grants.home), standIns: e.purpose !== "mcp" });
+      return { argv: c.argv, env: c.env, sandbox: "bwrap", ended: c.finish };
     });
   },
 };

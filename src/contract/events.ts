@@ -20,6 +20,8 @@ import type {
   FsWriteResult,
   HttpFetchRequest,
   HttpFetchResult,
+  ProcessLaunch,
+  ProcessLaunchRequest,
   ProcessRunRequest,
   ProcessRunResult,
   ToolOutput,
@@ -194,6 +196,7 @@ export interface EventMap {
   "fs.read": { payload: FsReadRequest; result: FsReadResult };
   "fs.write": { payload: FsWriteRequest; result: FsWriteResult };
   "process.run": { payload: ProcessRunRequest; result: ProcessRunResult };
+  "process.launch": { payload: ProcessLaunchRequest; result: ProcessLaunch };
   "http.fetch": { payload: HttpFetchRequest; result: HttpFetchResult };
 
   /** Something to show a person; the core answer writes it to the terminal. */
@@ -246,6 +249,7 @@ export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
   "fs.read": plain("read a file (every tool's reads go through here)"),
   "fs.write": plain("write a file atomically (the path fence sits here)"),
   "process.run": plain("run a process (the Bash sandbox sits here)"),
+  "process.launch": plain("prepare a program deepcode starts itself: a hook, a stdio MCP server (the sandbox wraps it)"),
   "http.fetch": plain("an HTTP request made by a tool"),
   "ui.render": plain("show something to the person at the terminal"),
 };

@@ -81,6 +81,41 @@ export interface ProcessRunResult {
   sandbox?: string;
 }
 
+/** A program deepcode itself starts from a person's configuration and then talks to or waits for
+ *  on its own — a hook command, a stdio MCP server — as opposed to a tool's `process.run`. The
+ *  spawner dispatches `process.launch` first and starts what comes back: the core answer
+ *  returns the launch unchanged; a sandbox hook returns it wrapped (issue 35, item 5: a file a
+ *  contained command rewrote never runs outside the sandbox). */
+export interface ProcessLaunchRequest {
+  /** Program and arguments, run without a shell. */
+  argv: string[];
+  cwd: string;
+  /** Variables the configuration adds; the rest comes from deepcode's environment, unless
+   *  `clearEnv`, when this is the whole environment (a stdio MCP server's, already composed). */
+  env: Record<string, string>;
+  clearEnv?: boolean;
+  /** What it is, for people and for policy: a hook command, a stdio MCP server. */
+  purpose: "hook" | "mcp";
+  /** Which one, for messages: the hook's command, the server's name. */
+  name: string;
+  /** Files or folders outside the workspace its own configuration names (the script a hook
+   *  runs, a plugin's root, the transcript its input points to): a sandbox shows them read-only. */
+  readable?: string[];
+  /** The person's own layers (user settings, the managed policy) asked for it to run without
+   *  the sandbox (`"sandbox": false` on the hook or server); a project's files cannot ask. */
+  unsandboxed?: boolean;
+}
+export interface ProcessLaunch {
+  argv: string[];
+  /** The whole environment to start it with. */
+  env: Record<string, string>;
+  /** Set when a sandbox wrapped it (e.g. "bwrap"). */
+  sandbox?: string;
+  /** Call once, when the process (and its group) has ended: a sandbox puts back what its guard
+   *  watched and closes its channel. Returns lines for people (what was undone), often none. */
+  ended(): string[];
+}
+
 /** One HTTP(S) request, one hop. The core answer never follows a redirect (a 3xx comes back
  *  with its `location` header, so the caller dispatches the next hop and every hook judges it
  *  again), and never connects to a loopback, link-local, private or otherwise non-public

@@ -63,7 +63,18 @@ export function registerEffects(chain: Chain, opts: EffectsOptions = {}): void {
   chain.setCore("fs.read", (e) => readFileBounded(e));
   chain.setCore("fs.write", (e) => writeFileAtomic(e));
   chain.setCore("process.run", (e) => runProcess(e, scrub));
+  // A launch unchanged: deepcode's environment under the configured variables, less the
+  // variables no child may see.
+  chain.setCore("process.launch", (e) => ({ argv: [...e.argv], env: launchEnv(e, scrub), ended: () => [] }));
   chain.setCore("http.fetch", (e) => httpFetch(e, opts.fetch));
+}
+
+function launchEnv(e: { env: Readonly<Record<string, string>>; clearEnv?: boolean }, scrub: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (!e.clearEnv) for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  Object.assign(env, e.env);
+  for (const k of scrub) delete env[k];
+  return env;
 }
 
 function toFileStat(st: Stats): FileStat {
