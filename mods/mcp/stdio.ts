@@ -51,7 +51,7 @@ export function stdioTransport(c: ServerConfig, o: { root: string; launch?: Stdi
     stderr: o.stderr,
     name: c.name,
     ...(o.launch ? { launch: o.launch } : {}),
-    readable: namedInArgs([c.command ?? "", ...args], o.root, home),
+    readable: namedInArgs([c.command ?? "", ...args, ...Object.values(c.env ?? {})], o.root, home),
     unsandboxed: c.raw.sandbox === false && OWN_SCOPES.has(c.scope),
   });
 }

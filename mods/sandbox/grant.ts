@@ -18,6 +18,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { tmpdir } from "node:os";
 
 /** The system, bound read-only where it exists (a symlink — `/bin -> usr/bin` — is recreated as
  *  the same symlink). */
@@ -181,14 +182,16 @@ export function namedDirs(list: readonly string[], home: string, root: string): 
   return out;
 }
 
-/** What a launched program's configuration names outside the workspace (mods/hooks/named.ts),
- *  as read-only grants: real paths, never one that holds the home folder (the home itself, `/`,
- *  `/home`); secrets in what is shown stay masked (bwrap.ts). */
+/** What a launched program's configuration names outside the workspace (src/lib/named-paths.ts),
+ *  as grants: real paths, never one that holds the home folder (the home itself, `/`, `/home`)
+ *  or a temp folder (the sandbox's own are private); secrets in what is shown stay masked
+ *  (bwrap.ts). */
 export function launchReadable(list: readonly string[], home: string): string[] {
   const out: string[] = [];
+  const temps = ["/tmp", "/var/tmp", tmpdir()].map((t) => realOrNull(t) ?? t);
   for (const p of list) {
     const real = realOrNull(p);
-    if (real === null || inside(home, real) || out.includes(real)) continue;
+    if (real === null || inside(home, real) || temps.some((t) => inside(t, real)) || out.includes(real)) continue;
     out.push(real);
   }
   return out;

@@ -8,7 +8,7 @@ import { ensureProtectedFolders } from "./bwrap.js";
 import { guardedPaths, missingParents, restore, snapshot, type Guarded } from "./protect.js";
 import { nestedGits, removeNewGits } from "./nested.js";
 import { packageKeys, putBackPackageKeys } from "./lifecycle.js";
-import { makePlaceholders, removePlaceholders } from "./placeholders.js";
+import { heldStandIn, makePlaceholders, removePlaceholders } from "./placeholders.js";
 import { journalDir, orphanJournals, removeJournal, writeJournal, type Journal } from "./journal.js";
 import { watchedFolders, watchProtected } from "./watch.js";
 import { dirname, join } from "node:path";
@@ -48,7 +48,7 @@ export function startGuard(root: string, home: string, dirs: readonly string[], 
   const watch = watchProtected(
     () => watchedFolders(guarded, pkgDirs),
     () => {
-      for (const m of [...restore(guarded, before, root, [], true), ...putBackPackageKeys(packages, dirs, root, pkgFiles)]) undone.add(m);
+      for (const m of [...restore(guarded, before, root, [], true, heldStandIn), ...putBackPackageKeys(packages, dirs, root, pkgFiles)]) undone.add(m);
     },
   );
   return {
@@ -68,7 +68,7 @@ export function startGuard(root: string, home: string, dirs: readonly string[], 
 function undoJournal(j: Journal): string[] {
   const { root, dirs, guarded, before } = j;
   const now: Guarded[] = [...guarded, ...dirs.flatMap(guardedPaths).filter((g) => !guarded.some((o) => o.path === g.path))];
-  const done = [...restore(now, before, root), ...removeNewGits(dirs, new Set(j.repos), root)];
+  const done = [...restore(now, before, root, [], false, heldStandIn), ...removeNewGits(dirs, new Set(j.repos), root)];
   removePlaceholders(j.placeholders);
   // Folders that did not exist and now stand empty because of what was removed.
   if (done.length > 0) {

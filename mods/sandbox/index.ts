@@ -54,7 +54,7 @@ import { secretLocations } from "../../src/contract/protected.js";
 import { existsSync } from "node:fs";
 import { syncGitConfig } from "./gitconfig.js";
 import { homedir } from "node:os";
-import { isAbsolute } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { openChannel, type HostChannel } from "./channel.js";
 
 export interface SandboxSettings {
@@ -81,6 +81,8 @@ interface Containee {
   proxy: boolean;
   readOnly: boolean;
   readable: string[];
+  /** Folders outside the workspace it may write (a plugin's data folder), unguarded. */
+  keep?: string[];
   /** Empty read-only folders stand in for missing protected folders while it runs. */
   standIns: boolean;
 }
@@ -243,7 +245,7 @@ const plugin: Plugin = {
       const guard = startGuard(api.root, api.home, dirs, { standIns: e.standIns });
       let argv: string[];
       try {
-        argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network: e.network, cwd: e.cwd, readOnly: e.readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
+        argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable: [...writable, ...(e.keep ?? [])], network: e.network, cwd: e.cwd, readOnly: e.readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
       } catch (err) {
         await channel?.close();
         guard.finish();
@@ -297,7 +299,12 @@ const plugin: Plugin = {
         return next();
       }
       const network = status.network || rules.length === 0;
-      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env, clearEnv: e.clearEnv, network, proxy: true, readOnly: false, readable: launchReadable(e.readable ?? [], grants.home), standIns: e.purpose !== "mcp" });
+      const named = launchReadable(e.readable ?? [], grants.home);
+      // A plugin's own data folder (`${CLAUDE_PLUGIN_DATA}`, under deepcode's home) is where its
+      // hooks and servers keep state: read-write for them; the rest of what is named, read-only.
+      const data = join(api.home, "plugins", "data");
+      const keep = named.filter((p) => p !== data && inside(p, data));
+      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env, clearEnv: e.clearEnv, network, proxy: true, readOnly: false, readable: named.filter((p) => !keep.includes(p)), keep, standIns: e.purpose !== "mcp" });
       return { argv: c.argv, env: c.env, sandbox: "bwrap", ended: c.finish };
     });
   },

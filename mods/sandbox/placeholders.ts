@@ -12,7 +12,7 @@
 // empty `.mcp.json`, `lefthook.yml` or `.git/commondir` would break the person's tools running
 // beside; those are watched instead (watch.ts) and undone at the end (protect.ts).
 
-import { chmodSync, lstatSync, mkdirSync, rmdirSync, type Stats } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmdirSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { linkedAncestor, type Guarded } from "./protect.js";
 
@@ -46,6 +46,16 @@ export function makePlaceholders(guarded: readonly Guarded[]): string[] {
     }
   }
   return made;
+}
+
+/** `path` is a stand-in a running command of this process holds, still an empty folder. */
+export function heldStandIn(path: string): boolean {
+  if (!inUse.has(path)) return false;
+  try {
+    return readdirSync(path).length === 0;
+  } catch {
+    return false; // gone or unreadable: not a stand-in to keep
+  }
 }
 
 /** Remove the stand-ins that are still empty folders, deepest first. Returns the ones that

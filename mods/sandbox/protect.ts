@@ -242,12 +242,13 @@ export function snapshot(guarded: readonly Guarded[]): Snapshot {
  *  (that would break a command that moved its folder aside to copy it back, `mv .git .g && cp
  *  -a .g .git`: cp creates each file exclusively); one that is there but changed is put back
  *  at once, and the pass after the command makes what is missing. */
-export function restore(guarded: readonly Guarded[], before: Snapshot, root: string, parents: readonly string[] = [], live = false): string[] {
+export function restore(guarded: readonly Guarded[], before: Snapshot, root: string, parents: readonly string[] = [], live = false, ours: (p: string) => boolean = () => false): string[] {
   const after = snapshot(guarded);
   const done: string[] = [];
   const rel = (p: string): string => (relative(root, p).startsWith("..") ? p : relative(root, p).split(sep).join("/"));
-  // New paths, shallowest first: removing a new folder removes what is in it.
-  const fresh = [...after.keys()].filter((p) => !before.has(p)).sort((a, b) => a.length - b.length);
+  // New paths, shallowest first: removing a new folder removes what is in it. An empty stand-in
+  // another run of this process holds (`ours`) is deepcode's own, not the command's.
+  const fresh = [...after.keys()].filter((p) => !before.has(p) && !ours(p)).sort((a, b) => a.length - b.length);
   const removed: string[] = [];
   for (const p of fresh) {
     if (removed.some((r) => p.startsWith(`${r}${sep}`))) continue;

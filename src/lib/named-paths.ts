@@ -38,6 +38,8 @@ export function namedInArgs(words: readonly string[], root: string, home: string
 function add(out: string[], w: string, root: string, folder: boolean, home = ""): void {
   if (!isAbsolute(w) || w.includes("\0")) return;
   let p = normalize(w);
+  // A file it will create (`NOTES_FILE=${CLAUDE_PLUGIN_DATA}/notes.txt`): the folder it goes in.
+  if (!existsSync(p) && folder && existsSync(dirname(p))) p = dirname(p);
   if (p === root || p.startsWith(`${root}/`) || !existsSync(p)) return;
   if (folder && !isFolder(p) && dirname(p) !== home && dirname(p) !== "/") p = dirname(p);
   if (!out.includes(p)) out.push(p);
