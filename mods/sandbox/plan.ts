@@ -291,7 +291,9 @@ export function planFor(o: PlanInput): SandboxPlan {
     readWrite,
     hidden,
     standIn,
-    protected: guarded.flatMap(existingGuarded),
+    // Not inside a hidden folder: a read-only bind of the host's path there would uncover it
+    // again (the person's home as a writable folder holds `.deepcode/`, deepcode's home).
+    protected: guarded.flatMap(existingGuarded).filter((p) => !hidden.some((h) => h.kind === "folder" && inside(p, h.path))),
     guarded,
     network,
     env: { unset: AGENT_ENV },
