@@ -116,8 +116,12 @@ export interface PlanInput {
   /** Instead of the platform's lists (tests). */
   systemDirs?: readonly string[];
   systemSecrets?: readonly string[];
-  /** With `network: false`: the filtering proxy's port on localhost, where it listens on TCP. */
-  proxyPort?: number;
+  /** With `network: false`: the filtering proxy's port on localhost, where it listens on TCP;
+   *  null: the proxy is in use, with no port (allowedDomains where it has none). */
+  proxyPort?: number | null;
+  /** false: only work out the plan, creating nothing (`.deepcode/`, the stand-in file): for a
+   *  profile printed, not run (`deepcode sandbox --profile`). */
+  create?: boolean;
 }
 
 /** The folders a sandboxed command may write, real paths, the root first. */
@@ -217,13 +221,14 @@ function systemGrant(dir: string): SystemGrant | null {
 /** The plan for one command. Creates `.deepcode/` in the root when missing and the empty
  *  stand-in file (as bwrap's argv always did): both must exist to be granted read-only. */
 export function planFor(o: PlanInput): SandboxPlan {
-  ensureProtectedFolders(o.root);
+  const create = o.create !== false;
+  if (create) ensureProtectedFolders(o.root);
   const darwin = (o.platform ?? process.platform) === "darwin";
   const home = o.home ?? homedir();
   const writable = writableDirs(o.root, o.writable, home);
   const readable = (o.readable ?? []).filter((r) => !writable.some((w) => inside(r, w)));
   const deepcodeHome = o.deepcodeHome ?? join(home, ".deepcode");
-  const standIn = emptyStandIn(deepcodeHome);
+  const standIn = create ? emptyStandIn(deepcodeHome) : join(deepcodeHome, "sandbox", "empty");
   const system = (o.systemDirs ?? (darwin ? DARWIN_SYSTEM_DIRS : SYSTEM_DIRS)).map(systemGrant).filter((g): g is SystemGrant => g !== null);
   const tmpFolders = ["/tmp", "/var/tmp", "/run"];
   const tmp = o.tmp ?? tmpdir();

@@ -152,7 +152,7 @@ export function seatbeltProfile(plan: SandboxPlan): string {
   if (onTheWay.length > 0) out.push(rule("allow file-read-metadata", onTheWay.map(lit)));
   out.push("", "; read-only: the system, the toolchains, installed plugins, allowRead folders");
   if (readLinks.length > 0) out.push(rule("allow file-read*", readLinks.map((s) => lit(s.path))));
-  const readOnly = [...new Set([...systemRead, ...plan.readOnly])];
+  const readOnly = [...new Set([...systemRead, ...plan.readOnly])].filter((p, _i, all) => !all.some((o) => o !== p && inside(p, o)));
   if (readOnly.length > 0) out.push(rule("allow file-read*", readOnly.map(sub)));
   out.push("", "; read-write: the workspace and the folders named, the private home (HOME), its temp folder (TMPDIR)");
   if (readWrite.length > 0) out.push(rule("allow file-read* file-write*", readWrite.map(sub)));
