@@ -56,6 +56,8 @@ import { syncGitConfig } from "./gitconfig.js";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { openChannel, type HostChannel } from "./channel.js";
+import { uncontainedOn, type Uncontained } from "./platforms.js";
+import { sandboxSubcommand } from "./command.js";
 
 export interface SandboxSettings {
   enabled?: boolean;
@@ -112,6 +114,9 @@ export interface SandboxStatus {
   seccomp?: string | null;
   /** Why an active sandbox runs without the seccomp filter, else null. */
   seccompProblem?: string | null;
+  /** When not active: what protects the person on this platform, and how to get containment
+   *  (platforms.ts). */
+  without?: Uncontained;
 }
 
 /** What the sandbox does on this machine with these settings. For `deepcode doctor` and for the
@@ -119,9 +124,15 @@ export interface SandboxStatus {
 export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? "", arch: string = process.arch): SandboxStatus {
   const network = settings.network === true;
   const allowedDomains = network ? [] : (settings.allowedDomains ?? []).map(ruleText);
-  if (settings.enabled === false) return { active: false, mechanism: null, network: true, allowedDomains: [], detail: "turned off in settings (sandbox.enabled: false)", bwrap: null };
+  if (settings.enabled === false) {
+    const detail = "turned off in settings (sandbox.enabled: false)";
+    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail, true) };
+  }
   const probe = probeBwrap(platform, path, arch);
-  if (!probe.bwrap) return { active: false, mechanism: null, network: true, allowedDomains: [], detail: probe.problem ?? "not available", bwrap: null };
+  if (!probe.bwrap) {
+    const detail = probe.problem ?? "not available";
+    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail) };
+  }
   return {
     active: true,
     mechanism: "bwrap",
@@ -185,6 +196,18 @@ const plugin: Plugin = {
     const settings = readSandboxSettings(api.settings.get("sandbox"), api.settings.layers, (m) => api.log.warn(m));
     const writable = [...api.host.additionalDirectories, ...(settings.allowWrite ?? [])];
     const status = sandboxStatus(settings);
+    // `deepcode sandbox`. (Tests hand the mod stand-in APIs with only what commands need.)
+    if (typeof api.subcommand === "function") api.subcommand(
+      sandboxSubcommand(() => ({
+        root: api.root,
+        deepcodeHome: api.home,
+        writable,
+        allowRead: settings.allowRead ?? [],
+        network: status.network,
+        allowedDomains: status.allowedDomains,
+        line: status.active ? `${status.detail}; commands whose effects it contains run without a question` : `not active (${status.detail}): ${status.without?.uncontained ?? ""}${status.without?.fix ? `; to contain them: ${status.without.fix}` : ""}`,
+      })),
+    );
     // What a deepcode killed mid-command left (journal.ts): undone before any command or hook
     // of this session runs — also when the sandbox has been turned off since. This start read
     // the project's settings (and other mods their files) before this mod registered, so when a
@@ -197,9 +220,11 @@ const plugin: Plugin = {
     // On unless some layer (the managed policy, the person's settings, a flag file) says false:
     // nobody can turn it back on over another layer's no.
     const autoAllow = !api.settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
-    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}), autoAllow }));
+    const without = status.active ? {} : { detail: status.detail, ...status.without };
+    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}), autoAllow, ...without }));
     if (!status.active || !grants) {
-      if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.`);
+      const fix = status.without?.fix ? ` To contain them: ${status.without.fix}.` : "";
+      if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.${fix}`);
       return;
     }
     const bwrap = status.bwrap as string;

@@ -122,6 +122,13 @@ export const SUBCOMMANDS: SubcommandSpec[] = [
     ownArgs: true,
     mod: true,
   },
+  {
+    name: "sandbox",
+    help: "what contains Bash commands here, or what protects you without it (the sandbox mod's)",
+    options: [{ name: "profile", type: "boolean", help: "print the macOS Seatbelt profile deepcode would use for this project (not run on a Mac yet)" }, HELP_OPTION],
+    ownArgs: true,
+    mod: true,
+  },
   { name: "acp", mod: true, ownArgs: true, help: "speak the Agent Client Protocol on stdin/stdout: deepcode as an editor's agent (Zed, JetBrains, Neovim)", options: [HELP_OPTION] },
   {
     name: "run",

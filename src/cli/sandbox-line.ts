@@ -1,14 +1,20 @@
 // One line about the Bash sandbox for people: whether commands run in it and what network they
 // reach (settings `sandbox.network`: none, everything, or the hosts of `allowedDomains` through
-// deepcode's filtering proxy). Shown by /status and `deepcode permissions`, from the sandbox
+// deepcode's filtering proxy), and what that means for questions; where it is not active, what
+// protects the person on this platform and how to get it (mods/sandbox/platforms.ts). Shown by /status and `deepcode permissions`, from the sandbox
 // mod's own report (KnownStatus["sandbox"]).
 
 import type { KnownStatus } from "../contract/index.js";
 
 export function sandboxLine(s: KnownStatus["sandbox"] | undefined): string {
-  if (!s || !s.active) return "not active: Bash commands run without a sandbox (deepcode doctor says why)";
+  if (!s || !s.active) {
+    // The mod says, per platform, what protects the person instead and how to get containment.
+    if (!s?.uncontained) return "not active: Bash commands run without a sandbox (deepcode doctor says why)";
+    return `not active${s.detail ? ` (${s.detail})` : ""}: ${s.uncontained}${s.fix ? `; to contain them: ${s.fix}` : ""}`;
+  }
   const net = s.network ? "network allowed" : s.allowedDomains && s.allowedDomains.length > 0 ? `network only to ${s.allowedDomains.join(", ")} (through deepcode's filtering proxy)` : "no network";
-  return `${s.mechanism ?? "active"}: writes only in the workspace, ${net}`;
+  const questions = s.autoAllow === false ? "" : "; a command it contains runs without a question";
+  return `${s.mechanism ?? "active"}: writes only in the workspace, ${net}${questions}`;
 }
 
 /** What an active sandbox grants, a few lines for people (/status, `deepcode permissions`,

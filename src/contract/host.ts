@@ -127,7 +127,19 @@ export interface KnownStatus {
    *  `sandbox.network.allowedDomains`; absent or empty, none. `autoAllow`: settings
    *  `sandbox.autoAllowBashIfSandboxed` as the layers decide it (on unless some layer says
    *  false) — the one fact the gate reads to let a contained command run without a prompt. */
-  sandbox: { active: boolean; mechanism: string | null; network: boolean; allowedDomains?: readonly string[]; grants?: SandboxGrants; autoAllow?: boolean };
+  sandbox: {
+    active: boolean;
+    mechanism: string | null;
+    network: boolean;
+    allowedDomains?: readonly string[];
+    grants?: SandboxGrants;
+    autoAllow?: boolean;
+    /** When not active: why (`detail`), what protects the person on this platform instead
+     *  (`uncontained`), and how to get commands contained (`fix`, where something can be done). */
+    detail?: string;
+    uncontained?: string;
+    fix?: string;
+  };
   /** mods/marketplace: the enabled, verified Claude Code plugins and the parts others run:
    *  their hooks (the hooks mod), MCP servers (the mcp configuration), native module (`native`:
    *  its absolute path; assembly loads it, in the user tier or prepend for `managed`), and

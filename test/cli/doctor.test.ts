@@ -170,7 +170,7 @@ describe("the machine and deepcode's files", () => {
       expect(detail.slice(1).join("\n")).toMatch(/reads {6}the system.*\n.*writes .*\n.*home {7}a private one at ~.*\n.*env {8}/);
     }
     else {
-      expect(find(checks, "sandbox")[0]).toMatchObject({ status: "warn", detail: `not active: ${probe.problem}; Bash commands run under the permission gate and path fence only` });
+      expect(find(checks, "sandbox")[0]).toMatchObject({ status: "warn", detail: `not active: ${probe.problem}; commands run uncontained and the permission gate decides (a question for what no rule allows)` });
       expect(find(checks, "sandbox")[0].fix).toMatch(/install bubblewrap/);
     }
   });
@@ -185,7 +185,7 @@ describe("the machine and deepcode's files", () => {
       const checks = await doctorChecks(options({ DEEPSEEK_API_KEY: GOOD }, { platform: "linux" }));
       expect(find(checks, "sandbox")[0]).toMatchObject({
         status: "warn",
-        detail: "not active: bwrap (bubblewrap) is not installed or not on PATH; Bash commands run under the permission gate and path fence only",
+        detail: "not active: bwrap (bubblewrap) is not installed or not on PATH; commands run uncontained and the permission gate decides (a question for what no rule allows)",
         fix: expect.stringMatching(/^install bubblewrap \(apt install bubblewrap\)/),
       });
     } finally {

@@ -50,15 +50,18 @@ async function sandboxOf(app: Awaited<ReturnType<typeof assemble>>, o: AssembleO
     return { id: "sandbox", status: "warn", label, detail: `a test command could not run (${(err as Error).message})` };
   }
   if (r.sandbox) return { id: "sandbox", status: "ok", label, detail: [`active: Bash commands run inside ${r.sandbox}`, ...grantLines(app.pluginStatus("sandbox")).map((l) => `    ${l}`)].join("\n") };
-  // The mod says why at start: "sandbox: the Bash sandbox is not active: <why>. Commands still …".
+  // The mod's status says why, what protects the person on this platform and how to get
+  // containment (mods/sandbox/platforms.ts); its warning at start says why too: "sandbox: the
+  // Bash sandbox is not active: <why>. Commands still …".
+  const st = app.pluginStatus("sandbox");
   const said = warnings.find((w) => /sandbox/i.test(w));
-  const why = said ? (/not active: (.*?)\. Commands still/.exec(said)?.[1] ?? said.replace(/^sandbox: /, "")) : platform === "linux" ? "turned off in settings (sandbox.enabled: false)" : `not available on ${platform}`;
+  const why = st?.detail ?? (said ? (/not active: (.*?)\. Commands still/.exec(said)?.[1] ?? said.replace(/^sandbox: /, "")) : platform === "linux" ? "turned off in settings (sandbox.enabled: false)" : `not available on ${platform}`);
   return {
     id: "sandbox",
     status: "warn",
     label,
-    detail: `not active: ${why}; Bash commands run under the permission gate and path fence only`,
-    fix: platform === "linux" ? "install bubblewrap (apt install bubblewrap) and allow unprivileged user namespaces, or set sandbox.enabled to true" : "none available on this platform; review Bash prompts with care",
+    detail: `not active: ${why}; ${st?.uncontained ?? "Bash commands run under the permission gate and path fence only"}`,
+    fix: st?.fix ?? (platform === "linux" ? "install bubblewrap (apt install bubblewrap) and allow unprivileged user namespaces, or set sandbox.enabled to true" : "none available on this platform; review Bash prompts with care"),
   };
 }
 
