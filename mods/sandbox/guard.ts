@@ -19,21 +19,23 @@ export interface Guard {
   finish(): string[];
 }
 
-/** Before a command that may write `dirs` (real paths, the root first). `standIns: false` (a
- *  process that runs all session): no empty folders stand in for missing protected ones; what
- *  it creates there is watched and undone instead. */
-export function startGuard(root: string, home: string, dirs: readonly string[], o: { standIns?: boolean } = {}): Guard {
+/** Before a command that may write `dirs` (real paths, the root first). `session: true` (a
+ *  process that runs all session, a stdio MCP server): what appears at a protected path is
+ *  removed at once, but a protected file that changes is left as it is — inside the sandbox it
+ *  is read-only, so the change is the person's (their `git push -u` writing .git/config, their
+ *  edit of .mcp.json), which a session-long undo would keep taking back. */
+export function startGuard(root: string, home: string, dirs: readonly string[], o: { session?: boolean } = {}): Guard {
   if (dirs.length === 0) return { finish: () => [] };
   ensureProtectedFolders(root);
   const initial = dirs.flatMap(guardedPaths);
   // Folders that hold nothing yet are found before the stand-ins make some of them.
   const parents = dirs.flatMap((d) => missingParents(guardedPaths(d), d));
-  const placeholders = o.standIns === false ? [] : makePlaceholders(initial);
+  const placeholders = makePlaceholders(initial);
   const guarded = dirs.flatMap(guardedPaths);
   const before = snapshot(guarded);
   const repos = dirs.flatMap(nestedGits);
   const packages = packageKeys(dirs);
-  const journal: Journal = { root, dirs: [...dirs], guarded, before, placeholders, parents, repos, packages, started: new Date().toISOString() };
+  const journal: Journal = { root, dirs: [...dirs], guarded, before, placeholders, parents, repos, packages, started: new Date().toISOString(), ...(o.session ? { session: true } : {}) };
   let file: string | undefined;
   const undone = new Set<string>();
   try {
@@ -48,7 +50,7 @@ export function startGuard(root: string, home: string, dirs: readonly string[], 
   const watch = watchProtected(
     () => watchedFolders(guarded, pkgDirs),
     () => {
-      for (const m of [...restore(guarded, before, root, [], true, heldStandIn), ...putBackPackageKeys(packages, dirs, root, pkgFiles)]) undone.add(m);
+      for (const m of [...restore(guarded, before, root, [], true, heldStandIn, o.session === true), ...putBackPackageKeys(packages, dirs, root, pkgFiles)]) undone.add(m);
     },
   );
   return {
@@ -68,7 +70,7 @@ export function startGuard(root: string, home: string, dirs: readonly string[], 
 function undoJournal(j: Journal): string[] {
   const { root, dirs, guarded, before } = j;
   const now: Guarded[] = [...guarded, ...dirs.flatMap(guardedPaths).filter((g) => !guarded.some((o) => o.path === g.path))];
-  const done = [...restore(now, before, root, [], false, heldStandIn), ...removeNewGits(dirs, new Set(j.repos), root)];
+  const done = [...restore(now, before, root, [], false, heldStandIn, j.session === true), ...removeNewGits(dirs, new Set(j.repos), root)];
   removePlaceholders(j.placeholders);
   // Folders that did not exist and now stand empty because of what was removed.
   if (done.length > 0) {

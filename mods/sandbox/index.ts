@@ -85,8 +85,8 @@ interface Containee {
   readable: string[];
   /** Folders outside the workspace it may write (a plugin's data folder), unguarded. */
   keep?: string[];
-  /** Empty read-only folders stand in for missing protected folders while it runs. */
-  standIns: boolean;
+  /** It runs all session (a stdio MCP server): guard.ts's `session`. */
+  session: boolean;
 }
 interface Contained {
   argv: string[];
@@ -267,7 +267,7 @@ const plugin: Plugin = {
       const dirs = e.readOnly ? [] : writableDirs(api.root, writable);
       // Stand-ins, snapshot, journal and watch first (guard.ts): the stand-ins must exist when
       // the mounts are worked out, to be bound read-only.
-      const guard = startGuard(api.root, api.home, dirs, { standIns: e.standIns });
+      const guard = startGuard(api.root, api.home, dirs, { session: e.session });
       let argv: string[];
       try {
         argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable: [...writable, ...(e.keep ?? [])], network: e.network, cwd: e.cwd, readOnly: e.readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
@@ -298,7 +298,7 @@ const plugin: Plugin = {
     api.on("process.run", async (e, next): Promise<ProcessRunResult> => {
       const network = status.network && e.network !== false;
       const readOnly = e.readOnly === true;
-      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env ?? {}, clearEnv: e.clearEnv, network, proxy: e.network !== false, readOnly, readable: namedDirs(e.grantRead ?? [], grants.home, e.cwd), standIns: true });
+      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env ?? {}, clearEnv: e.clearEnv, network, proxy: e.network !== false, readOnly, readable: namedDirs(e.grantRead ?? [], grants.home, e.cwd), session: false });
       let undone: string[];
       let r: ProcessRunResult;
       try {
@@ -314,9 +314,10 @@ const plugin: Plugin = {
     // too (issue 35, item 5): it may run a file a contained command rewrote. These are the
     // person's configured programs, many of which exist to reach a service: they get the network
     // unless `sandbox.network.allowedDomains` narrows it (then the proxy, as for commands), and
-    // read-only what their configuration names outside the workspace (launchReadable). A long-
-    // lived one (an MCP server) makes no stand-ins for missing protected folders (they would
-    // stand in the person's way all session); what it creates there is watched and undone.
+    // read-only what their configuration names outside the workspace (launchReadable); a
+    // plugin's data folder read-write. For one that runs all session (an MCP server), what
+    // appears at a protected path is removed at once, but a protected file that changes is the
+    // person's (inside, it is read-only): not taken back (guard.ts, `session`).
     // `unsandboxed` (`"sandbox": false` in the person's own layers) starts it as it is.
     api.on("process.launch", async (e, next) => {
       if (e.unsandboxed) {
@@ -329,7 +330,7 @@ const plugin: Plugin = {
       // hooks and servers keep state: read-write for them; the rest of what is named, read-only.
       const data = join(api.home, "plugins", "data");
       const keep = named.filter((p) => p !== data && inside(p, data));
-      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env, clearEnv: e.clearEnv, network, proxy: true, readOnly: false, readable: named.filter((p) => !keep.includes(p)), keep, standIns: e.purpose !== "mcp" });
+      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env, clearEnv: e.clearEnv, network, proxy: true, readOnly: false, readable: named.filter((p) => !keep.includes(p)), keep, session: e.purpose === "mcp" });
       return { argv: c.argv, env: c.env, sandbox: "bwrap", ended: c.finish };
     });
   },

@@ -30,6 +30,8 @@ export interface Journal {
   packages: PackageKeys;
   /** When the command started (ISO), for the person. */
   started: string;
+  /** A process that runs all session (guard.ts): only what appeared is undone. */
+  session?: boolean;
 }
 
 interface EntryJson extends Omit<Entry, "content" | "target"> {
@@ -50,6 +52,7 @@ interface JournalJson {
   repos: string[];
   packages: Array<[string, Record<string, string>]>;
   started: string;
+  session?: boolean;
 }
 
 /** This project's journal folder in deepcode's home. */
@@ -73,6 +76,7 @@ export function writeJournal(dir: string, j: Journal): string {
     repos: j.repos,
     packages: [...j.packages],
     started: j.started,
+    ...(j.session ? { session: true } : {}),
   };
   const file = join(dir, `${process.pid}-${Date.now()}-${randomBytes(4).toString("hex")}.json`);
   const tmp = `${file}.tmp`;
@@ -129,6 +133,7 @@ export function orphanJournals(dir: string): { journals: Array<{ file: string; j
         repos: data.repos,
         packages: new Map(data.packages),
         started: data.started,
+        ...(data.session === true ? { session: true } : {}),
       },
     });
   }

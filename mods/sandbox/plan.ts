@@ -254,7 +254,9 @@ export function planFor(o: PlanInput): SandboxPlan {
   for (const l of secretLocations(home, o.deepcodeHome)) {
     const holds = writable.some((w) => inside(w, l.path));
     if (holds && l.deepcodeHome) {
-      for (const p of around(l.path, writable)) {
+      // All but the way to what is granted inside it: a writable folder (a plugin's data folder,
+      // for its own hooks and servers), and the read-only grants (installed plugins' files).
+      for (const p of around(l.path, granted.filter((g) => g !== l.path && inside(g, l.path)))) {
         const kind = kindOf(p);
         if (kind) hidden.push({ path: p, kind, why: "home" });
       }

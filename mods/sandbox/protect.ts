@@ -242,7 +242,10 @@ export function snapshot(guarded: readonly Guarded[]): Snapshot {
  *  (that would break a command that moved its folder aside to copy it back, `mv .git .g && cp
  *  -a .g .git`: cp creates each file exclusively); one that is there but changed is put back
  *  at once, and the pass after the command makes what is missing. */
-export function restore(guarded: readonly Guarded[], before: Snapshot, root: string, parents: readonly string[] = [], live = false, ours: (p: string) => boolean = () => false): string[] {
+/** `ours`: an empty stand-in another run holds (not the command's). `newOnly`: only what appeared
+ *  is removed, what changed is left (a process that runs all session: the protected places that
+ *  exist are read-only inside its sandbox, so a change to one is the person's own). */
+export function restore(guarded: readonly Guarded[], before: Snapshot, root: string, parents: readonly string[] = [], live = false, ours: (p: string) => boolean = () => false, newOnly = false): string[] {
   const after = snapshot(guarded);
   const done: string[] = [];
   const rel = (p: string): string => (relative(root, p).startsWith("..") ? p : relative(root, p).split(sep).join("/"));
@@ -260,7 +263,7 @@ export function restore(guarded: readonly Guarded[], before: Snapshot, root: str
       done.push(`could not remove ${rel(p)}: ${(err as Error).message}`);
     }
   }
-  for (const [p, was] of before) {
+  for (const [p, was] of newOnly ? [] : before) {
     if (was.kind === "link" && was.target !== undefined) {
       const now = after.get(p);
       if (now?.kind !== "link" || now.ino !== was.ino || now.target?.equals(was.target) === true) continue;
