@@ -22,12 +22,12 @@ async function waitFor(file: string): Promise<string> {
 
 describe("a PreCompact hook", () => {
   it("blocks /compact when it exits 2, with its stderr as the reason, and gets the trigger and instructions", async () => {
-    s = await openSession({ script: { default: { content: "ok" } }, project: { hooks: hooksFor("PreCompact", "cat > ../compact.json; echo 'not now: mid-refactor' >&2; exit 2", "manual") } });
+    s = await openSession({ script: { default: { content: "ok" } }, project: { hooks: hooksFor("PreCompact", "cat > ./compact.json; echo 'not now: mid-refactor' >&2; exit 2", "manual") } });
     for (const p of ["one", "two", "three"]) await s.turn(p);
     const r = await s.engine.compact("keep the API notes");
     expect(r.ok).toBe(false);
     expect(r.error).toBe("blocked by a PreCompact hook: not now: mid-refactor");
-    expect(JSON.parse(readFileSync(join(s.box.root, "..", "compact.json"), "utf8"))).toMatchObject({
+    expect(JSON.parse(readFileSync(join(s.box.root, "compact.json"), "utf8"))).toMatchObject({
       hook_event_name: "PreCompact",
       trigger: "manual",
       custom_instructions: "keep the API notes",
@@ -46,13 +46,13 @@ describe("a Notification hook", () => {
   it("hears that a permission prompt waits, and the person's answer stands", async () => {
     s = await openSession({
       script: { replies: [{ tool_calls: [bashCall("call_1", "touch n.txt")] }, { content: "done" }] },
-      project: { hooks: hooksFor("Notification", "cat > ../notified.tmp && mv ../notified.tmp ../notified.json; echo '{\"decision\":\"block\"}'") },
+      project: { hooks: hooksFor("Notification", "cat > ./notified.tmp && mv ./notified.tmp ./notified.json; echo '{\"decision\":\"block\"}'") },
       answer: "allow",
     });
     await s.turn("make n.txt");
     expect(s.asked).toEqual(["Bash"]);
     expect(existsSync(join(s.box.root, "n.txt"))).toBe(true);
-    expect(JSON.parse(await waitFor(join(s.box.root, "..", "notified.json")))).toMatchObject({
+    expect(JSON.parse(await waitFor(join(s.box.root, "notified.json")))).toMatchObject({
       hook_event_name: "Notification",
       notification_type: "permission_prompt",
       message: "deepcode needs your permission to use Bash",

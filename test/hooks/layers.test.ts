@@ -13,10 +13,10 @@ afterEach(async () => {
   s = undefined;
 });
 
-/** A PreToolUse hook that appends its name to ../hooks.log and goes on. */
-const logging = (name: string): object => hooksFor("PreToolUse", `echo ${name} >> ../hooks.log`, "Bash");
+/** A PreToolUse hook that appends its name to hooks.log in the project (hooks run in the sandbox: outside it they could not write) and goes on. */
+const logging = (name: string): object => hooksFor("PreToolUse", `echo ${name} >> ./hooks.log`, "Bash");
 const logged = (): string[] => {
-  const file = join(s!.box.root, "..", "hooks.log");
+  const file = join(s!.box.root, "hooks.log");
   return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").sort() : [];
 };
 

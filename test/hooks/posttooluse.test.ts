@@ -50,8 +50,8 @@ describe("a PostToolUse hook", () => {
 
   it("gets the tool's name, input and response on stdin", async () => {
     const out = "post-stdin.json";
-    await write(hooksFor("PostToolUse", `cat > ../${out}`, "Write"));
-    const input = JSON.parse(readFileSync(join(s!.box.root, "..", out), "utf8")) as Record<string, unknown>;
+    await write(hooksFor("PostToolUse", `cat > ./${out}`, "Write"));
+    const input = JSON.parse(readFileSync(join(s!.box.root, out), "utf8")) as Record<string, unknown>;
     expect(input).toMatchObject({
       hook_event_name: "PostToolUse",
       tool_name: "Write",

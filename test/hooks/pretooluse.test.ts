@@ -152,10 +152,10 @@ describe("what a PreToolUse hook answers", () => {
 describe("where a PreToolUse hook runs", () => {
   it("runs in the project root, with CLAUDE_PROJECT_DIR and DEEPCODE_PROJECT_DIR set to it, and without the API key", async () => {
     const out = "hook-env.txt";
-    const r = await touch(hooksFor("PreToolUse", `{ pwd; echo "$CLAUDE_PROJECT_DIR"; echo "$DEEPCODE_PROJECT_DIR"; echo "key=\${DEEPSEEK_API_KEY:-none}"; } > ../${out}`, "Bash"), { answer: "allow" });
+    const r = await touch(hooksFor("PreToolUse", `{ pwd; echo "$CLAUDE_PROJECT_DIR"; echo "$DEEPCODE_PROJECT_DIR"; echo "key=\${DEEPSEEK_API_KEY:-none}"; } > ./${out}`, "Bash"), { answer: "allow" });
     expect(r.made).toBe(true);
     const root = s!.box.root;
-    expect(readFileSync(join(root, "..", out), "utf8")).toBe(`${root}\n${root}\n${root}\nkey=none\n`);
+    expect(readFileSync(join(root, out), "utf8")).toBe(`${root}\n${root}\n${root}\nkey=none\n`);
   });
 
   it("does not run for tools its matcher does not name", async () => {

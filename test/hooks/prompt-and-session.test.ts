@@ -49,9 +49,9 @@ describe("a UserPromptSubmit hook", () => {
   });
 
   it("gets the prompt on stdin", async () => {
-    s = await openSession({ script: { default: { content: "ok" } }, project: { hooks: hooksFor("UserPromptSubmit", "cat > ../prompt.json") } });
+    s = await openSession({ script: { default: { content: "ok" } }, project: { hooks: hooksFor("UserPromptSubmit", "cat > ./prompt.json") } });
     await s.turn("refactor the parser");
-    const input = JSON.parse(readFileSync(join(s.box.root, "..", "prompt.json"), "utf8")) as Record<string, unknown>;
+    const input = JSON.parse(readFileSync(join(s.box.root, "prompt.json"), "utf8")) as Record<string, unknown>;
     expect(input).toMatchObject({ hook_event_name: "UserPromptSubmit", prompt: "refactor the parser", session_id: s.engine.sessionId, cwd: s.box.root });
   });
 
@@ -73,8 +73,8 @@ describe("SessionStart and SessionEnd hooks", () => {
   });
 
   it("runs SessionEnd hooks when the session closes, with the reason", async () => {
-    s = await openSession({ script: { default: { content: "ok" } }, project: { hooks: hooksFor("SessionEnd", "cat > ../end.json") } });
-    const file = join(s.box.root, "..", "end.json");
+    s = await openSession({ script: { default: { content: "ok" } }, project: { hooks: hooksFor("SessionEnd", "cat > ./end.json") } });
+    const file = join(s.box.root, "end.json");
     await s.turn("hi");
     expect(existsSync(file)).toBe(false);
     await s.engine.close("exit");

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 // Blocks the first stop of a turn, lets the second one through (Claude Code's loop guard).
-const ONCE = `input=$(cat); printf '%s\\n' "$input" >> ../stop.log
+const ONCE = `input=$(cat); printf '%s\\n' "$input" >> ./stop.log
 case "$input" in
   *'"stop_hook_active":true'*) exit 0 ;;
   *) echo '{"decision":"block","reason":"the tests have not been run yet"}' ;;
@@ -29,7 +29,7 @@ describe("a Stop hook", () => {
     const second = s.sim.requests[1].json.messages as Array<{ role: string; content: string }>;
     expect(second[second.length - 1]).toMatchObject({ role: "user" });
     expect(second[second.length - 1].content).toContain("the tests have not been run yet");
-    const log = readFileSync(join(s.box.root, "..", "stop.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const log = readFileSync(join(s.box.root, "stop.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(log.map((i) => i.stop_hook_active)).toEqual([false, true]);
     expect(log[0]).toMatchObject({ hook_event_name: "Stop", session_id: s.engine.sessionId });
   });
@@ -63,9 +63,9 @@ describe("a Stop hook", () => {
   it("does not run when the turn never reached the model (a prompt hook blocked it)", async () => {
     s = await openSession({
       script: { default: { content: "unused" } },
-      project: { hooks: { ...hooksFor("UserPromptSubmit", "exit 2"), ...hooksFor("Stop", "touch ../stop-ran") } },
+      project: { hooks: { ...hooksFor("UserPromptSubmit", "exit 2"), ...hooksFor("Stop", "touch ./stop-ran") } },
     });
     expect(completion(await s.turn("go")).stopReason).toBe("error");
-    expect(existsSync(join(s.box.root, "..", "stop-ran"))).toBe(false);
+    expect(existsSync(join(s.box.root, "stop-ran"))).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { copyFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
+import { processesRunning } from "../helpers/processes.js";
 import { deepcode, everythingStdio, EVERYTHING, FILESYSTEM, mcpJson, toolResults } from "./helpers.js";
 
 let sim: Simulator | undefined;
@@ -22,23 +23,6 @@ async function setup(script: Script, files: Record<string, string>): Promise<Cli
   sim = await startSimulator({ script, apiKey: "sk-test-cli" });
   env = cliEnv(sim.url, files);
   return env;
-}
-
-/** Host processes whose command line holds `path` (Linux /proc; elsewhere none are found). */
-function processesRunning(path: string): number[] {
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n));
-  } catch {
-    return []; // no /proc: nothing to look through
-  }
-  return pids.map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(path);
-    } catch {
-      return false; // exited meanwhile
-    }
-  });
 }
 
 const call = (name: string, args: object) => ({ tool_calls: [{ name, arguments: args }] });
