@@ -24,8 +24,9 @@
 //     first; what a command creates where nothing existed is undone after it (protect.ts);
 //   - every namespace unshared, the network included (only loopback of its own, so not even
 //     127.0.0.1 of the host is reachable) unless network is allowed; with
-//     `sandbox.network.allowedDomains` only the filtering proxy's socket is bound into /run
-//     (proxy.ts, forward.ts);
+//     `sandbox.network.allowedDomains` commands reach the filtering proxy over a channel
+//     (proxy.ts, channel.ts, forward.ts); a background job's server is reached from the host's
+//     loopback over one too (serve.ts);
 //   - no capabilities (`--cap-drop ALL`: running as root, bwrap would otherwise keep them);
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
 // The environment is granted too (env.ts), by the mod (index.ts).
@@ -38,7 +39,7 @@ import { PROTECTED_PROJECT_PATHS, secretLocations } from "../../src/contract/pro
 import { findOnPath } from "../../src/lib/path-lookup.js";
 import { existingGuarded, guardedPaths } from "./protect.js";
 import { projectSecrets } from "./secrets.js";
-import { forwardedArgv } from "./forward.js";
+import { forwardedArgv, type ForwarderConfig } from "./forward.js";
 import { seccompFilter } from "./seccomp.js";
 import { withInherited, type Inherited } from "./inherit.js";
 import { AGENT_ENV, hostSockets } from "./sockets.js";
@@ -124,9 +125,11 @@ export interface WrapOptions {
   /** The seccomp program's path (Probe.seccomp): handed to bwrap as `--seccomp 3`. Without it,
    *  host sockets are hidden by path (sockets.ts). */
   seccomp?: string | null;
-  /** With `network: false`, the allowedDomains channel's descriptors (channel.ts): the command
-   *  runs behind the forwarder (forward.ts). */
+  /** With `network: false`, the channel's descriptors (channel.ts) and what the forwarder does
+   *  with it (forward.ts: the allowedDomains proxy, a job's served ports, the ports a command
+   *  reaches): the command runs behind the forwarder. */
   channel?: readonly Inherited[];
+  forward?: ForwarderConfig;
 }
 
 /** The folders a sandboxed command may write, real paths, the root first. */
@@ -306,6 +309,6 @@ function realOrNull(p: string): string | null {
 export function wrapArgv(argv: readonly string[], o: WrapOptions): string[] {
   const channel = !o.network && o.channel ? o.channel : [];
   const files = [...(o.seccomp ? [{ fd: 3, path: o.seccomp }] : []), ...channel];
-  const command = channel.length > 0 ? forwardedArgv(argv) : argv;
+  const command = channel.length > 0 ? forwardedArgv(argv, o.forward ?? { proxy: true, serve: false, ports: [] }) : argv;
   return withInherited([o.bwrap, ...sandboxArgs(o), ...(o.seccomp ? ["--seccomp", "3"] : []), "--", ...command], files);
 }

@@ -41,7 +41,7 @@
 // (sandbox.autoAllowBashIfSandboxed); with `allowedDomains` (network still false: the proxy
 // decides), commands that only fetch run without a prompt too (contained.ts).
 
-import type { JsonValue, KnownStatus, Plugin, ProcessRunResult, SandboxGrants, SettingsLayerView } from "../../src/contract/index.js";
+import type { JsonValue, KnownStatus, Plugin, ProcessRunRequest, ProcessRunResult, SandboxGrants, ServeNotice, SettingsLayerView } from "../../src/contract/index.js";
 import { ConfigError } from "../../src/contract/errors.js";
 import { isObject } from "../../src/lib/json.js";
 import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
@@ -55,7 +55,9 @@ import { existsSync } from "node:fs";
 import { syncGitConfig } from "./gitconfig.js";
 import { homedir } from "node:os";
 import { isAbsolute } from "node:path";
-import { openChannel, type HostChannel } from "./channel.js";
+import { openChannel, type HostChannel, type MuxSocket } from "./channel.js";
+import { serveLine, ServedPorts, type ServedJob } from "./serve.js";
+import { connect } from "node:net";
 
 export interface SandboxSettings {
   enabled?: boolean;
@@ -172,7 +174,12 @@ const plugin: Plugin = {
     // On unless some layer (the managed policy, the person's settings, a flag file) says false:
     // nobody can turn it back on over another layer's no.
     const autoAllow = !api.settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
-    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}), autoAllow }));
+    // The ports background jobs' servers are forwarded at (serve.ts), for every command after.
+    const served = new ServedPorts();
+    api.status((): KnownStatus["sandbox"] => {
+      const ports = served.ports();
+      return { active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}), autoAllow, ...(ports.length > 0 ? { served: ports } : {}) };
+    });
     if (!status.active || !grants) {
       if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.`);
       return;
@@ -192,18 +199,33 @@ const plugin: Plugin = {
     api.on("process.run", async (e, next): Promise<ProcessRunResult> => {
       const network = status.network && e.network !== false;
       const readOnly = e.readOnly === true;
+      // A channel (channel.ts) when the command needs one: the filtering proxy, a job's server
+      // reached from the host (serve.ts), or the ports jobs of this run serve, reached from here.
+      const wantsProxy = !network && rules.length > 0 && e.network !== false;
+      const serving = !network && e.serve === true;
+      const ports = !network && e.network !== false ? served.ports() : [];
       let channel: HostChannel | undefined;
-      if (!network && rules.length > 0 && e.network !== false) {
-        proxy ??= startProxy(rules).catch((err: Error) => {
-          proxy = undefined; // the next command tries again; this one fails (no proxy, no network)
-          throw new Error(`deepcode sandbox: cannot start the filtering proxy for sandbox.network.allowedDomains: ${err.message}`);
-        });
-        const socketPath = (await proxy).socketPath;
-        try {
-          channel = openChannel(socketPath);
-        } catch (err) {
-          throw new Error(`deepcode sandbox: cannot open the channel to the filtering proxy: ${(err as Error).message}`, { cause: err });
+      let job: ServedJob | undefined;
+      if (wantsProxy || serving || ports.length > 0) {
+        let socketPath: string | undefined;
+        if (wantsProxy) {
+          proxy ??= startProxy(rules).catch((err: Error) => {
+            proxy = undefined; // the next command tries again; this one fails (no proxy, no network)
+            throw new Error(`deepcode sandbox: cannot start the filtering proxy for sandbox.network.allowedDomains: ${err.message}`);
+          });
+          socketPath = (await proxy).socketPath;
         }
+        const accept = (service: string): MuxSocket | null => {
+          if (service === "proxy") return socketPath ? connect({ path: socketPath, allowHalfOpen: true }) : null;
+          if (service === "ports") return job ? job.accept() : null;
+          return served.client(service);
+        };
+        try {
+          channel = openChannel(accept);
+        } catch (err) {
+          throw new Error(`deepcode sandbox: cannot open the channel for this command's network: ${(err as Error).message}`, { cause: err });
+        }
+        if (serving) job = served.job(channel.mux, (n) => tellServe(e, n));
       }
       // The environment and the files, by grant (env.ts, grant.ts).
       const { home, privateHome: priv, tools } = grants;
@@ -220,10 +242,13 @@ const plugin: Plugin = {
       let undone: string[];
       let r: ProcessRunResult;
       try {
-        const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
+        const forward = { proxy: wantsProxy, serve: serving, ports };
+        const argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable, network, cwd: e.cwd, readOnly, seccomp: status.seccomp, channel: channel?.files, forward, home, privateHome: priv, readable, tools });
         r = await next({ ...e, argv, env: granted.env, clearEnv: true });
       } finally {
-        // The command has ended (a background job's run ends with its process): its channel too.
+        // The command has ended (a background job's run ends with its process): its forwarded
+        // ports and its channel too.
+        await job?.release();
         await channel?.close();
         // Also when the run failed or was interrupted: what it created must not outlive it.
         undone = guard.finish();
@@ -236,3 +261,14 @@ const plugin: Plugin = {
 };
 
 export default plugin;
+
+/** A serving command hears what became of a port: its own callback, and a line in its output. */
+function tellServe(e: ProcessRunRequest, n: ServeNotice): void {
+  try {
+    e.onServe?.(n);
+    const line = serveLine(n);
+    if (line) e.onOutput?.(line);
+  } catch {
+    // the caller's listener failed: the port's state does not depend on it being heard
+  }
+}

@@ -126,8 +126,11 @@ export interface KnownStatus {
    *  `host:port`) commands reach through deepcode's filtering proxy — settings
    *  `sandbox.network.allowedDomains`; absent or empty, none. `autoAllow`: settings
    *  `sandbox.autoAllowBashIfSandboxed` as the layers decide it (on unless some layer says
-   *  false) — the one fact the gate reads to let a contained command run without a prompt. */
-  sandbox: { active: boolean; mechanism: string | null; network: boolean; allowedDomains?: readonly string[]; grants?: SandboxGrants; autoAllow?: boolean };
+   *  false) — the one fact the gate reads to let a contained command run without a prompt.
+   *  `served`: the ports background jobs' servers are forwarded at on the host's loopback now
+   *  (ProcessRunRequest.serve): a later command reaches them, and WebFetch to
+   *  127.0.0.1/localhost/[::1] at one of them runs without a question. */
+  sandbox: { active: boolean; mechanism: string | null; network: boolean; allowedDomains?: readonly string[]; grants?: SandboxGrants; autoAllow?: boolean; served?: readonly number[] };
   /** mods/marketplace: the enabled, verified Claude Code plugins and the parts others run:
    *  their hooks (the hooks mod), MCP servers (the mcp configuration), native module (`native`:
    *  its absolute path; assembly loads it, in the user tier or prepend for `managed`), and
