@@ -28,6 +28,11 @@
 // (`context.tail`); a subagent's job, once that subagent's run is over, is told to the main
 // session. Nothing changes the prefix.
 //
+// A job may be a dev server: it asks the sandbox to serve (ProcessRunRequest.serve), which
+// forwards each port it listens on from the host's loopback. The address is in the start result
+// when known by then, else in a note on the session's next tool result (or turn); BashOutput's
+// status and /jobs show it while it lasts.
+//
 // Configuration (`pluginConfig.jobs`): maxJobs (running at once, default 8), maxOutputChars
 // (output kept per job, default 500,000; older output is dropped and counted).
 

@@ -19,7 +19,11 @@
 // those hosts only, through a filtering proxy in this process (proxy.ts; the list and how the
 // layers and the managed policy combine: hosts.ts), started at the first command and closed
 // at the session's end; each command reaches it through a channel of its own (channel.ts),
-// closed when the command ends. With `network: true` the filter still stops unix sockets: a
+// closed when the command ends. A background job (ProcessRunRequest.serve) gets a channel too:
+// the ports it listens on inside are forwarded from the host's loopback, never over a taken
+// port (serve.ts), and every later command gets those ports on its own loopback, carried to
+// deepcode's listeners (forward.ts); the status's `served` names them (the gate lets WebFetch
+// reach them without a question). With `network: true` the filter still stops unix sockets: a
 // resolver reached through one (nscd, systemd-resolved's varlink socket) is not used, and
 // glibc falls back to the DNS servers resolv.conf names (systemd-resolved's 127.0.0.53 works:
 // UDP). A request's
