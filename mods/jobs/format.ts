@@ -60,6 +60,7 @@ export function startText(job: Job, where: string): string {
   return [
     `Started background job ${job.id}${where ? ` in ${where}` : ""}; you will be told when it exits.`,
     ...(served ? [`Its server is reachable at ${served} (from this machine, your later commands and WebFetch).`] : []),
+    ...[...job.taken.entries()].map(([port, why]) => takenText(port, why)),
     `New output: UseTool {"name":"BashOutput","input":{"bash_id":${id}}} (optional "filter": a regex of lines to show). Stop it: UseTool {"name":"KillShell","input":{"shell_id":${id}}}.`,
   ].join("\n");
 }
@@ -126,6 +127,15 @@ export function exitNotice(job: Job): string {
  *  result was written. */
 export function servedNotice(job: Job, address: string): string {
   return `Background job ${job.id} (\`${shortCommand(job.command)}\`) serves ${address} (reachable from this machine, your later commands and WebFetch).`;
+}
+
+function takenText(port: number, why: string): string {
+  return `Port ${port} it listens on is not forwarded to this machine (${why}): nothing outside the sandbox reaches its server there, and a request to 127.0.0.1:${port} reaches whatever holds that port. Use another port.`;
+}
+
+/** The note the model gets when a port of a job could not be forwarded after its start result. */
+export function takenNotice(job: Job, port: number, why: string): string {
+  return `Background job ${job.id} (\`${shortCommand(job.command)}\`): ${takenText(port, why)}`;
 }
 
 /** /jobs: one line per job, newest last; an address column when some job serves. */

@@ -37,6 +37,8 @@ export interface Job {
   /** The ports its server is reached at from the host's loopback (a sandbox forwards them:
    *  ProcessRunRequest.serve), port → address, lowest first when listed. */
   readonly served: Map<number, string>;
+  /** Ports it listens on that could not be forwarded (taken on the host), port → why. */
+  readonly taken: Map<number, string>;
   /** The start result has been written (addresses forwarded after it reach the model as notes). */
   startTold?: boolean;
   readonly done: Promise<void>;
@@ -117,6 +119,7 @@ export class JobTable {
       read: 0,
       heard: false,
       served: new Map(),
+      taken: new Map(),
       done,
       stop: () => controller.abort(),
     };
@@ -147,6 +150,7 @@ export class JobTable {
       onServe: (n) => {
         if (n.state === "forwarded" && n.address) job.served.set(n.port, n.address);
         else job.served.delete(n.port);
+        if (n.state === "taken") job.taken.set(n.port, n.detail ?? "it is taken");
         this.onServe(job, n);
       },
     }).then(

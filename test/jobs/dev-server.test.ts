@@ -1,9 +1,13 @@
 // A dev server as a background job, through the real CLI in a real terminal (issue #35, item 8):
 // the job's server in the sandbox is reached from this machine at its own port; the model hears
 // the address; WebFetch to it runs without a question (the agent's own contained server) and
-// reads the job's page; /jobs shows the address. Skipped where bubblewrap cannot run.
-import { describe, expect, it } from "vitest";
+// reads the job's page; /jobs shows the address. When the port is taken on this machine (the
+// person's own server, in -p), nothing is bound: the model is told, WebFetch there is not
+// allowed unasked, and the person's server keeps answering. Skipped where bubblewrap cannot run.
+import { afterEach, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
+import { cliRig, type CliRig } from "../e2e/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
 import { freePort } from "../helpers/free-port.js";
 import { enter, useRepl } from "../repl/helpers.js";
@@ -64,5 +68,49 @@ describe("a dev server started as a background job", () => {
     enter(t, "/jobs kill 1");
     await t.waitFor("stopped job 1");
     expect(await accepts(port)).toBe(false);
+  });
+});
+
+describe("a dev server whose port is taken on this machine", () => {
+  let rig: CliRig | undefined;
+  let mine: Server | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    await new Promise((r) => (mine ? mine.close(r) : r(undefined)));
+    rig = mine = undefined;
+  });
+
+  it("is not forwarded: the model is told to use another port, WebFetch there still asks, and the person's server keeps answering", async (ctx) => {
+    if (!sandboxStatus().active) ctx.skip(); // bubblewrap cannot run here
+    const port = await freePort();
+    mine = createServer((_q, r) => r.end("THE-PERSONS-OWN-SERVER"));
+    await new Promise<void>((r) => mine!.listen(port, "127.0.0.1", () => r()));
+    const server = `require("http").createServer((q, r) => r.end("THE-JOBS-SERVER")).listen(${port}, "127.0.0.1");\n`;
+    let reads = 0;
+    rig = await cliRig(
+      {
+        respond: async (json: Chat) => {
+          const results = toolResults(json);
+          if (results.length === 0) return { tool_calls: [{ name: "Bash", arguments: { command: "node server.js", run_in_background: true } }] };
+          // Read the job's output until the sandbox has said what became of its port (a filter
+          // of its own each time: the call-storm breaker stops a call repeated as it was).
+          if (!/is not forwarded to this machine/.test(results.join("\n")) && reads < 600) {
+            reads++;
+            await new Promise((r) => setTimeout(r, 100));
+            return { tool_calls: [{ name: "UseTool", arguments: { name: "BashOutput", input: { bash_id: "1", filter: `forwarded|read ${reads}` } } }] };
+          }
+          if (!results.some((r) => r.includes("Permission denied for WebFetch"))) return { tool_calls: [{ name: "UseTool", arguments: { name: "WebFetch", input: { url: `http://127.0.0.1:${port}/`, prompt: "what is it?" } } }] };
+          return { content: "done" };
+        },
+      },
+      { "server.js": server, ".deepcode/settings.json": JSON.stringify({ permissions: { allow: ["Bash(node server.js)"] } }) },
+    );
+    const r = await rig.run(["-p", "start the dev server", "--trust-project"]);
+    const results = toolResults(chatBodies(rig.sim.requests).at(-1) as Chat).join("\n");
+    expect(r.stderr).not.toMatch(/call-storm/);
+    expect(results).toMatch(new RegExp(`port ${port} is not forwarded to this machine: 127\\.0\\.0\\.1:${port} is already in use`));
+    expect(results).toMatch(/Use another port/);
+    expect(results).toContain("Permission denied for WebFetch");
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("THE-PERSONS-OWN-SERVER");
   });
 });
