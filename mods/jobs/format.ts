@@ -46,10 +46,21 @@ export function stateText(job: Job): string {
   return `ended by ${job.signal ?? "a signal"}`;
 }
 
+/** Where a job's server is reached from the host (its forwarded ports), or "". */
+export function servedText(job: Job): string {
+  return [...job.served.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, address]) => address)
+    .join(", ");
+}
+
 export function startText(job: Job, where: string): string {
   const id = JSON.stringify(job.id);
+  const served = servedText(job);
   return [
     `Started background job ${job.id}${where ? ` in ${where}` : ""}; you will be told when it exits.`,
+    ...(served ? [`Its server is reachable at ${served} (from this machine, your later commands and WebFetch).`] : []),
+    ...[...job.taken.entries()].map(([port, why]) => takenText(port, why)),
     `New output: UseTool {"name":"BashOutput","input":{"bash_id":${id}}} (optional "filter": a regex of lines to show). Stop it: UseTool {"name":"KillShell","input":{"shell_id":${id}}}.`,
   ].join("\n");
 }
@@ -99,7 +110,8 @@ export function readNew(job: Job, filter: RegExp | undefined, now: number): Read
   }
   if (job.state !== "running") job.heard = true;
   const runtime = duration((job.ended ?? now) - job.started);
-  const status = job.state === "running" ? `[job ${job.id} running for ${runtime}]` : `[job ${job.id} ${stateText(job)} after ${runtime}]`;
+  const served = servedText(job);
+  const status = job.state === "running" ? `[job ${job.id} running for ${runtime}${served ? `; serving ${served}` : ""}]` : `[job ${job.id} ${stateText(job)} after ${runtime}]`;
   const body = text || "(no new output)";
   return { text: [body, ...notes.map((n) => `[${n}]`), status].join("\n"), ...(whole ? { whole } : {}), isError: job.state === "failed" };
 }
@@ -111,14 +123,30 @@ export function exitNotice(job: Job): string {
   return `Background job ${job.id} (\`${shortCommand(job.command)}\`) ${stateText(job)}${rest}.`;
 }
 
-/** /jobs: one line per job, newest last. */
+/** The note the model gets when a job's server becomes reachable from the host after its start
+ *  result was written. */
+export function servedNotice(job: Job, address: string): string {
+  return `Background job ${job.id} (\`${shortCommand(job.command)}\`) serves ${address} (reachable from this machine, your later commands and WebFetch).`;
+}
+
+function takenText(port: number, why: string): string {
+  return `Port ${port} it listens on is not forwarded to this machine (${why}): nothing outside the sandbox reaches its server there, and a request to 127.0.0.1:${port} reaches whatever holds that port. Use another port.`;
+}
+
+/** The note the model gets when a port of a job could not be forwarded after its start result. */
+export function takenNotice(job: Job, port: number, why: string): string {
+  return `Background job ${job.id} (\`${shortCommand(job.command)}\`): ${takenText(port, why)}`;
+}
+
+/** /jobs: one line per job, newest last; an address column when some job serves. */
 export function table(jobs: readonly Job[], now: number): string {
   if (jobs.length === 0) return "No background jobs. (The model starts one with Bash run_in_background.)";
+  const serving = jobs.some((j) => j.served.size > 0);
   const rows = jobs.map((j) => {
     const dropped = j.out.dropped > 0 ? ` (${size(j.out.dropped)} dropped)` : "";
-    return [j.id, stateText(j), duration((j.ended ?? now) - j.started), size(j.out.total) + dropped, shortCommand(j.command)];
+    return [j.id, stateText(j), duration((j.ended ?? now) - j.started), size(j.out.total) + dropped, ...(serving ? [servedText(j) || "-"] : []), shortCommand(j.command)];
   });
-  const head = ["id", "state", "runtime", "output", "command"];
+  const head = ["id", "state", "runtime", "output", ...(serving ? ["address"] : []), "command"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
   return [line(head), ...rows.map(line)].join("\n");

@@ -28,6 +28,11 @@
 // (`context.tail`); a subagent's job, once that subagent's run is over, is told to the main
 // session. Nothing changes the prefix.
 //
+// A job may be a dev server: it asks the sandbox to serve (ProcessRunRequest.serve), which
+// forwards each port it listens on from the host's loopback. The address is in the start result
+// when known by then, else in a note on the session's next tool result (or turn); BashOutput's
+// status and /jobs show it while it lasts. A port taken on the host is said the same way.
+//
 // Configuration (`pluginConfig.jobs`): maxJobs (running at once, default 8), maxOutputChars
 // (output kept per job, default 500,000; older output is dropped and counted).
 
@@ -35,7 +40,7 @@ import { statSync } from "node:fs";
 import { relative } from "node:path";
 import type { JsonValue, Logger, Plugin, PluginApi, ToolOutput } from "../../src/contract/index.js";
 import { nestedQuantifier } from "../../src/lib/regex.js";
-import { endedAtOnceText, exitNotice, readNew, shortCommand, startText, stateText, table } from "./format.js";
+import { endedAtOnceText, exitNotice, readNew, servedNotice, servedText, shortCommand, startText, stateText, table, takenNotice } from "./format.js";
 import { DEFAULT_LIMITS, JobTable, type Job, type JobLimits } from "./table.js";
 
 /** How long a start waits to see whether the job ended at once (a hook refused it, bash could
@@ -62,7 +67,13 @@ const plugin: Plugin = {
     const mainOf = new Map<string, string>();
     const over = new Set<string>();
     const marks = new Set<string>();
-    const jobs = new JobTable((req) => api.dispatch({ type: "process.run", ...req }), limits, (job) => ended(job));
+    /** Addresses of jobs' servers the model has not heard of yet, per session that hears them. */
+    const servedNotes: Array<{ job: Job; port: number; text: string; early: boolean; taken?: boolean }> = [];
+    const jobs = new JobTable((req) => api.dispatch({ type: "process.run", ...req }), limits, (job) => ended(job), Date.now, (job, n) => {
+      // One forwarded before the start result was written is said there, not again.
+      if (n.state === "forwarded" && n.address) servedNotes.push({ job, port: n.port, text: servedNotice(job, n.address), early: !job.startTold });
+      if (n.state === "taken") servedNotes.push({ job, port: n.port, text: takenNotice(job, n.port, n.detail ?? "it is taken"), early: !job.startTold, taken: true });
+    });
 
     const ended = (job: Job): void => {
       if (job.stoppedBy === "model" || job.stoppedBy === "session") {
@@ -76,9 +87,11 @@ const plugin: Plugin = {
     /** The session that hears of a job's end: its own, or the main one once a subagent's run is over. */
     const hearer = (job: Job): string => (over.has(job.sessionId) ? (mainOf.get(job.sessionId) ?? job.sessionId) : job.sessionId);
     const takeNotices = (sessionId: string): string[] => {
+      const serving = servedNotes.filter((n) => hearer(n.job) === sessionId && (n.taken ? n.job.state === "running" : n.job.served.has(n.port)) && !n.early);
+      for (let i = servedNotes.length - 1; i >= 0; i--) if (hearer(servedNotes[i].job) === sessionId || servedNotes[i].job.state !== "running") servedNotes.splice(i, 1);
       const due = jobs.list().filter((j) => j.state !== "running" && !j.heard && hearer(j) === sessionId);
       for (const j of due) j.heard = true;
-      return due.map(exitNotice);
+      return [...serving.map((n) => n.text), ...due.map(exitNotice)];
     };
     const key = (sessionId: string, callId: string): string => `${sessionId}\u0000${callId}`;
 
@@ -243,12 +256,15 @@ async function start(api: PluginApi, jobs: JobTable, sessionId: string, input: R
     return { content: endedAtOnceText(job), isError: job.state !== "exited" || job.exitCode !== 0, summary: `Bash ${shortCommand(command)} → ${stateText(job)}`, meta: jobMeta(job) };
   }
   const where = relative(api.root, cwd);
+  job.startTold = true; // the addresses known now are in the start result; later ones come as notices
   return { content: startText(job, where && !where.startsWith("..") ? where : cwd === api.root ? "" : cwd), summary: `Bash ${shortCommand(command)} → background job ${job.id}`, meta: jobMeta(job) };
 }
 
 function jobMeta(job: Job): Record<string, JsonValue> {
   const meta: Record<string, JsonValue> = { background: true, jobId: job.id, state: job.state, exitCode: job.exitCode, signal: job.signal, outputChars: job.out.total, droppedChars: job.out.dropped };
   if (job.sandbox) meta.sandbox = job.sandbox;
+  const served = servedText(job);
+  if (served) meta.served = served;
   if (job.description) meta.description = job.description;
   return meta;
 }

@@ -1,10 +1,11 @@
 // The background jobs of this deepcode process: each one a `bash -c` command started through
 // `process.run` on the chain (so the sandbox wraps it and the core puts it in a process group of
 // its own, which the core's exit handler and its watchdog kill when deepcode ends, kill -9
-// included), with its output kept in a ring. Bounded: at most `maxJobs` run at once, at most
+// included), with its output kept in a ring. Every job asks to serve (a dev server): where a
+// sandbox contains it, the ports it listens on are forwarded from the host's loopback. Bounded: at most `maxJobs` run at once, at most
 // `keepFinished` finished ones are remembered (the oldest forgotten first).
 
-import type { ProcessRunRequest, ProcessRunResult } from "../../src/contract/index.js";
+import type { ProcessRunRequest, ProcessRunResult, ServeNotice } from "../../src/contract/index.js";
 import { OutputRing } from "./ring.js";
 
 export type JobState = "running" | "exited" | "killed" | "failed";
@@ -33,6 +34,13 @@ export interface Job {
   heard: boolean;
   /** Set when a sandbox wrapped it ("bwrap"). */
   sandbox?: string;
+  /** The ports its server is reached at from the host's loopback (a sandbox forwards them:
+   *  ProcessRunRequest.serve), port → address, lowest first when listed. */
+  readonly served: Map<number, string>;
+  /** Ports it listens on that could not be forwarded (taken on the host), port → why. */
+  readonly taken: Map<number, string>;
+  /** The start result has been written (addresses forwarded after it reach the model as notes). */
+  startTold?: boolean;
   readonly done: Promise<void>;
   readonly stop: () => void;
 }
@@ -69,6 +77,8 @@ export class JobTable {
     readonly limits: JobLimits,
     private readonly onEnd: (job: Job) => void,
     private readonly now: () => number = Date.now,
+    /** Hears each port of a job forwarded to the host's loopback (or no longer). */
+    private readonly onServe: (job: Job, notice: ServeNotice) => void = () => undefined,
   ) {}
 
   running(): Job[] {
@@ -108,6 +118,8 @@ export class JobTable {
       out: new OutputRing(this.limits.maxOutputChars),
       read: 0,
       heard: false,
+      served: new Map(),
+      taken: new Map(),
       done,
       stop: () => controller.abort(),
     };
@@ -115,6 +127,7 @@ export class JobTable {
     this.forgetOld();
     const ended = (patch: Partial<Job>): void => {
       Object.assign(job, patch, { ended: this.now() });
+      job.served.clear();
       if (job.state === "running") job.state = "exited";
       finish();
       try {
@@ -132,6 +145,14 @@ export class JobTable {
       maxOutputBytes: RESULT_BYTES,
       signal: controller.signal,
       onOutput: (text) => job.out.push(text),
+      // A job may be a dev server: a sandbox forwards the ports it listens on to the host.
+      serve: true,
+      onServe: (n) => {
+        if (n.state === "forwarded" && n.address) job.served.set(n.port, n.address);
+        else job.served.delete(n.port);
+        if (n.state === "taken") job.taken.set(n.port, n.detail ?? "it is taken");
+        this.onServe(job, n);
+      },
     }).then(
       (r) => ended({ exitCode: r.exitCode, signal: r.signal, state: job.stoppedBy ? "killed" : "exited", ...(r.sandbox ? { sandbox: r.sandbox } : {}) }),
       (err: unknown) => ended({ state: "failed", error: err instanceof Error ? err.message : String(err) }),

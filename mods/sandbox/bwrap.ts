@@ -25,15 +25,16 @@
 //     first; what a command creates where nothing existed is undone after it (protect.ts);
 //   - every namespace unshared, the network included (only loopback of its own, so not even
 //     127.0.0.1 of the host is reachable) unless network is allowed; with
-//     `sandbox.network.allowedDomains` only the filtering proxy's socket is bound into /run
-//     (proxy.ts, forward.ts);
+//     `sandbox.network.allowedDomains` commands reach the filtering proxy over a channel
+//     (proxy.ts, channel.ts, forward.ts); a background job's server is reached from the host's
+//     loopback over one too (serve.ts);
 //   - no capabilities (`--cap-drop ALL`: running as root, bwrap would otherwise keep them);
 //   - it dies with deepcode (`--die-with-parent`), and keeps its working folder.
 // The environment is granted too (env.ts), by the mod (index.ts).
 
 import { spawnSync } from "node:child_process";
 import { findOnPath } from "../../src/lib/path-lookup.js";
-import { forwardedArgv } from "./forward.js";
+import { forwardedArgv, type ForwarderConfig } from "./forward.js";
 import { seccompFilter } from "./seccomp.js";
 import { withInherited } from "./inherit.js";
 import { planFor, type PlanInput, type SandboxPlan } from "./plan.js";
@@ -93,6 +94,9 @@ function tryBwrap(argv: readonly string[]): string | null {
 
 export interface WrapOptions extends PlanInput {
   bwrap: string;
+  /** What the forwarder does with the channel (forward.ts: the allowedDomains proxy, a job's
+   *  served ports, the ports a command reaches). */
+  forward?: ForwarderConfig;
 }
 
 /** bwrap's arguments (everything before `--`) for one command: the plan (plan.ts) rendered —
@@ -131,6 +135,6 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
 export function wrapArgv(argv: readonly string[], o: WrapOptions): string[] {
   const channel = !o.network && o.channel ? o.channel : [];
   const files = [...(o.seccomp ? [{ fd: 3, path: o.seccomp }] : []), ...channel];
-  const command = channel.length > 0 ? forwardedArgv(argv) : argv;
+  const command = channel.length > 0 ? forwardedArgv(argv, o.forward ?? { proxy: true, serve: false, ports: [] }) : argv;
   return withInherited([o.bwrap, ...sandboxArgs(o), ...(o.seccomp ? ["--seccomp", "3"] : []), "--", ...command], files);
 }

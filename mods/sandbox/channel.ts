@@ -1,7 +1,9 @@
-// The channel between deepcode and a sandboxed command, for `sandbox.network.allowedDomains`.
-// Inside the sandbox no unix socket can be created (seccomp.ts), so the filtering proxy's
-// socket cannot be connected to from there; instead each command gets two FIFOs as inherited
-// descriptors (inherit.ts) — one each way — and both ends multiplex connections over them:
+// The channel between deepcode and a sandboxed command: for `sandbox.network.allowedDomains`,
+// for a background job's server reached from the host, and for a later command reaching that
+// server. Inside the sandbox no unix socket can be created (seccomp.ts), so the filtering
+// proxy's socket cannot be connected to from there; instead each command gets two FIFOs as
+// inherited descriptors (inherit.ts) — one each way — and both ends multiplex connections over
+// them:
 //
 //   frame = type (u8) · connection id (u32, big-endian) · payload length (u32, big-endian) · payload
 //   OPEN  (1)  a new connection; the payload names the service wanted ("proxy")
@@ -10,11 +12,17 @@
 //   CLOSE (4)  its sender's side is gone: what was received is delivered, then it is closed
 //
 // Either end may open connections: the sandbox's end uses odd ids, deepcode's even ones, so they
-// never collide. Today the sandbox opens "proxy" connections only (its forwarder, forward.ts)
-// and deepcode answers nothing else; a later change can open inbound connections from deepcode's
-// side (a dev server in the sandbox reached from the host's loopback: a service such as
-// "tcp:3000", which the sandbox's end accepts or closes). Whatever inside the sandbox speaks to
-// the channel reaches only the services deepcode's end accepts.
+// never collide. The services (the forwarder, forward.ts, is the sandbox's end):
+//   sandbox → deepcode  "proxy"     the filtering proxy (allowedDomains only)
+//                       "ports"     a background job's forwarder reports, one line each,
+//                                   `listen PORT` / `close PORT` as its command starts and stops
+//                                   listening (serve.ts binds the host's loopback for it)
+//                       "tcp:PORT"  a command reaches a port a job of this run serves; deepcode
+//                                   connects to its own listener on the host's loopback at PORT
+//   deepcode → sandbox  "tcp:PORT"  inbound from the host's loopback to a job's server; the
+//                                   forwarder accepts it only for a port it saw listening
+// deepcode's end answers only what the command was given (index.ts decides; serve.ts judges
+// ports): whatever inside the sandbox speaks to the channel reaches nothing else.
 //
 // Flow control is by pausing: when the channel's writer is full every connection's reading
 // pauses until it drains; when a connection's socket is full, the channel's reading pauses until
@@ -23,7 +31,7 @@
 // `createMux` is self-contained — it uses only its parameters and Buffer — because its source
 // text also runs inside the sandbox, in the forwarder (forward.ts).
 
-import { connect, Socket } from "node:net";
+import { Socket } from "node:net";
 import type { Inherited } from "./inherit.js";
 import { heldFifos } from "./inherit.js";
 
@@ -193,16 +201,18 @@ export function createMux(input: MuxInput, output: MuxOutput, accept: (service: 
 export const CHANNEL_IN_FD = 4;
 export const CHANNEL_OUT_FD = 5;
 
-/** deepcode's end of one command's channel: `files` for the command's argv (inherit.ts), and
- *  `close` once the command has ended (resolves when its descriptors are closed). */
+/** deepcode's end of one command's channel: `files` for the command's argv (inherit.ts), `mux`
+ *  to open connections into the sandbox, and `close` once the command has ended (resolves when
+ *  its descriptors are closed). */
 export interface HostChannel {
   files: Inherited[];
+  mux: Mux;
   close(): Promise<void>;
 }
 
-/** Open a channel whose "proxy" connections reach the filtering proxy's unix socket (on the
- *  host: nothing in the sandbox sees that socket). */
-export function openChannel(proxySocket: string): HostChannel {
+/** Open a channel whose connections from the sandbox `accept` answers (a socket on the host, or
+ *  null: closed at once). Nothing in the sandbox sees what the socket reaches. */
+export function openChannel(accept: (service: string) => MuxSocket | null): HostChannel {
   const [down, up] = heldFifos(2);
   // Each FIFO is held read-write (opening never blocks), so each stream must use one
   // direction only: reading from `down` would take frames meant for the sandbox.
@@ -211,12 +221,13 @@ export function openChannel(proxySocket: string): HostChannel {
   toSandbox.on("error", () => fromSandbox.destroy()); // EPIPE cannot happen (deepcode holds a reader); any other failure ends the channel
   fromSandbox.unref();
   toSandbox.unref();
-  const mux = createMux(fromSandbox, toSandbox, (service) => (service === "proxy" ? connect({ path: proxySocket, allowHalfOpen: true }) : null), 2);
+  const mux = createMux(fromSandbox, toSandbox, accept, 2);
   return {
     files: [
       { fd: CHANNEL_IN_FD, path: down.path },
       { fd: CHANNEL_OUT_FD, path: up.path, write: true },
     ],
+    mux,
     close() {
       mux.close();
       const closed = [fromSandbox, toSandbox].map((s) => (s.closed ? Promise.resolve() : new Promise<void>((r) => s.once("close", () => r()))));

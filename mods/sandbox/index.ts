@@ -19,7 +19,11 @@
 // those hosts only, through a filtering proxy in this process (proxy.ts; the list and how the
 // layers and the managed policy combine: hosts.ts), started at the first command and closed
 // at the session's end; each command reaches it through a channel of its own (channel.ts),
-// closed when the command ends. With `network: true` the filter still stops unix sockets: a
+// closed when the command ends. A background job (ProcessRunRequest.serve) gets a channel too:
+// the ports it listens on inside are forwarded from the host's loopback, never over a taken
+// port (serve.ts), and every later command gets those ports on its own loopback, carried to
+// deepcode's listeners (forward.ts); the status's `served` names them (the gate lets WebFetch
+// reach them without a question). With `network: true` the filter still stops unix sockets: a
 // resolver reached through one (nscd, systemd-resolved's varlink socket) is not used, and
 // glibc falls back to the DNS servers resolv.conf names (systemd-resolved's 127.0.0.53 works:
 // UDP). A request's
@@ -41,7 +45,7 @@
 // (sandbox.autoAllowBashIfSandboxed); with `allowedDomains` (network still false: the proxy
 // decides), commands that only fetch run without a prompt too (contained.ts).
 
-import type { JsonValue, KnownStatus, Plugin, ProcessRunResult, SandboxGrants, SettingsLayerView } from "../../src/contract/index.js";
+import type { JsonValue, KnownStatus, Plugin, ProcessRunRequest, ProcessRunResult, SandboxGrants, ServeNotice, SettingsLayerView } from "../../src/contract/index.js";
 import { ConfigError } from "../../src/contract/errors.js";
 import { isObject } from "../../src/lib/json.js";
 import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
@@ -55,7 +59,9 @@ import { existsSync } from "node:fs";
 import { syncGitConfig } from "./gitconfig.js";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { openChannel, type HostChannel } from "./channel.js";
+import { openChannel, type HostChannel, type MuxSocket } from "./channel.js";
+import { serveLine, ServedPorts, type ServedJob } from "./serve.js";
+import { connect } from "node:net";
 import { uncontainedOn, type Uncontained } from "./platforms.js";
 import { sandboxSubcommand } from "./command.js";
 
@@ -87,6 +93,9 @@ interface Containee {
   keep?: string[];
   /** It runs all session (a stdio MCP server): guard.ts's `session`. */
   session: boolean;
+  /** A background job's server (ProcessRunRequest.serve): its ports are forwarded from the
+   *  host's loopback (serve.ts), and it hears what became of each. */
+  serve?: (n: ServeNotice) => void;
 }
 interface Contained {
   argv: string[];
@@ -221,7 +230,12 @@ const plugin: Plugin = {
     // nobody can turn it back on over another layer's no.
     const autoAllow = !api.settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
     const without = status.active ? {} : { detail: status.detail, ...status.without };
-    api.status((): KnownStatus["sandbox"] => ({ active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}), autoAllow, ...without }));
+    // The ports background jobs' servers are forwarded at (serve.ts), for every command after.
+    const served = new ServedPorts();
+    api.status((): KnownStatus["sandbox"] => {
+      const ports = served.ports();
+      return { active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}), autoAllow, ...without, ...(ports.length > 0 ? { served: ports } : {}) };
+    });
     if (!status.active || !grants) {
       const fix = status.without?.fix ? ` To contain them: ${status.without.fix}.` : "";
       if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.${fix}`);
@@ -242,18 +256,33 @@ const plugin: Plugin = {
     /** One contained process set up: its argv and environment, and `finish` to call when it
      *  ended (puts protected paths back, closes its channel; returns what was undone). */
     const contain = async (e: Containee): Promise<Contained> => {
+      // A channel (channel.ts) when the process needs one: the filtering proxy, a job's server
+      // reached from the host (serve.ts), or the ports jobs of this run serve, reached from here.
+      const wantsProxy = !e.network && rules.length > 0 && e.proxy;
+      const serving = !e.network && e.serve !== undefined;
+      const ports = !e.network && e.proxy ? served.ports() : [];
       let channel: HostChannel | undefined;
-      if (!e.network && rules.length > 0 && e.proxy) {
-        proxy ??= startProxy(rules).catch((err: Error) => {
-          proxy = undefined; // the next command tries again; this one fails (no proxy, no network)
-          throw new Error(`deepcode sandbox: cannot start the filtering proxy for sandbox.network.allowedDomains: ${err.message}`);
-        });
-        const socketPath = (await proxy).socketPath;
-        try {
-          channel = openChannel(socketPath);
-        } catch (err) {
-          throw new Error(`deepcode sandbox: cannot open the channel to the filtering proxy: ${(err as Error).message}`, { cause: err });
+      let job: ServedJob | undefined;
+      if (wantsProxy || serving || ports.length > 0) {
+        let socketPath: string | undefined;
+        if (wantsProxy) {
+          proxy ??= startProxy(rules).catch((err: Error) => {
+            proxy = undefined; // the next command tries again; this one fails (no proxy, no network)
+            throw new Error(`deepcode sandbox: cannot start the filtering proxy for sandbox.network.allowedDomains: ${err.message}`);
+          });
+          socketPath = (await proxy).socketPath;
         }
+        const accept = (service: string): MuxSocket | null => {
+          if (service === "proxy") return socketPath ? connect({ path: socketPath, allowHalfOpen: true }) : null;
+          if (service === "ports") return job ? job.accept() : null;
+          return served.client(service);
+        };
+        try {
+          channel = openChannel(accept);
+        } catch (err) {
+          throw new Error(`deepcode sandbox: cannot open the channel for this command's network: ${(err as Error).message}`, { cause: err });
+        }
+        if (e.serve) job = served.job(channel.mux, e.serve);
       }
       // The environment and the files, by grant (env.ts, grant.ts).
       const { home, privateHome: priv, tools } = grants;
@@ -270,8 +299,10 @@ const plugin: Plugin = {
       const guard = startGuard(api.root, api.home, dirs, { session: e.session });
       let argv: string[];
       try {
-        argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable: [...writable, ...(e.keep ?? [])], network: e.network, cwd: e.cwd, readOnly: e.readOnly, seccomp: status.seccomp, channel: channel?.files, home, privateHome: priv, readable, tools });
+        const forward = { proxy: wantsProxy, serve: serving, ports };
+        argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable: [...writable, ...(e.keep ?? [])], network: e.network, cwd: e.cwd, readOnly: e.readOnly, seccomp: status.seccomp, channel: channel?.files, forward, home, privateHome: priv, readable, tools });
       } catch (err) {
+        await job?.release();
         await channel?.close();
         guard.finish();
         throw err;
@@ -285,8 +316,13 @@ const plugin: Plugin = {
         finish: () => {
           if (closed) return [];
           closed = true;
-          // The process has ended (a background job's run ends with its process): its channel too.
-          if (channel) closing = channel.close().catch((err: Error) => api.log.warn(`sandbox: closing a command's channel: ${err.message}`));
+          // The process has ended (a background job's run ends with its process): its forwarded
+          // ports and its channel too.
+          const release = job ? job.release() : Promise.resolve();
+          if (channel) {
+            const c = channel;
+            closing = release.then(() => c.close()).catch((err: Error) => api.log.warn(`sandbox: closing a command's channel: ${err.message}`));
+          } else closing = release;
           // Also when the run failed or was interrupted: what it created must not outlive it.
           const undone = guard.finish();
           if (undone.length > 0) api.log.warn(`sandbox: ${undone.join("; ")}`);
@@ -298,7 +334,7 @@ const plugin: Plugin = {
     api.on("process.run", async (e, next): Promise<ProcessRunResult> => {
       const network = status.network && e.network !== false;
       const readOnly = e.readOnly === true;
-      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env ?? {}, clearEnv: e.clearEnv, network, proxy: e.network !== false, readOnly, readable: namedDirs(e.grantRead ?? [], grants.home, e.cwd), session: false });
+      const c = await contain({ argv: e.argv, cwd: e.cwd, env: e.env ?? {}, clearEnv: e.clearEnv, network, proxy: e.network !== false, readOnly, readable: namedDirs(e.grantRead ?? [], grants.home, e.cwd), session: false, ...(e.serve ? { serve: (n: ServeNotice) => tellServe(e, n) } : {}) });
       let undone: string[];
       let r: ProcessRunResult;
       try {
@@ -337,3 +373,14 @@ const plugin: Plugin = {
 };
 
 export default plugin;
+
+/** A serving command hears what became of a port: its own callback, and a line in its output. */
+function tellServe(e: ProcessRunRequest, n: ServeNotice): void {
+  try {
+    e.onServe?.(n);
+    const line = serveLine(n);
+    if (line) e.onOutput?.(line);
+  } catch {
+    // the caller's listener failed: the port's state does not depend on it being heard
+  }
+}

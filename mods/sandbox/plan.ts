@@ -108,7 +108,8 @@ export interface PlanInput {
   /** The seccomp program's path (Probe.seccomp): handed to bwrap as `--seccomp 3`. Without it,
    *  host sockets are hidden by path (sockets.ts). */
   seccomp?: string | null;
-  /** With `network: false`, the allowedDomains channel's descriptors (channel.ts): the command
+  /** With `network: false`, the channel's descriptors (channel.ts; the allowedDomains proxy, a
+   *  job's served ports): the command
    *  runs behind the forwarder (forward.ts). */
   channel?: readonly Inherited[];
   /** Whose system folders and system secrets are granted and hidden (default: this machine's). */

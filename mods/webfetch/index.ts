@@ -2,7 +2,8 @@
 //
 // Every hop is an `http.fetch` on the chain (ctx.fetch), so the fence judges it by the
 // WebFetch(domain:…) rules and the core never reaches a loopback, link-local or private address
-// unless an allow rule names that host. The gate asks per host (WebFetch is not read-only: it
+// unless an allow rule names that host, a person said yes to this call, or it is a background
+// job's forwarded dev server (src/cli/permissions/fence.ts privateFetchAllowed). The gate asks per host (WebFetch is not read-only: it
 // sends a request out), and `a` remembers `WebFetch(domain:<host>)`. A redirect on the same host
 // is followed (each hop through the chain again); one to another host, or from https to http,
 // is not: the model is told where it leads and calls WebFetch again, which asks about that host.
@@ -33,7 +34,7 @@ const TIMEOUT_MS = 30_000;
 
 const plugin: Plugin = {
   id: "webfetch",
-  description: "WebFetch: a web page as readable text, asked per host, never reaching private addresses without a rule",
+  description: "WebFetch: a web page as readable text, asked per host, never reaching private addresses unasked",
   register(api) {
     if (api.config.tool === false) return;
     new WebFetchMod(api).install();

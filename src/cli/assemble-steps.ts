@@ -21,7 +21,7 @@ import type { AssembleOptions } from "./assemble-options.js";
 import { noKeyHelp, type ApiKey } from "./credentials.js";
 import { readCostSettings } from "../core/cost/run/settings.js";
 import { profileOf } from "../core/cost/run/tiers.js";
-import { historyHoldsSecret, registerPermissionGate, type PermissionSetup, type SessionRules } from "./permissions/index.js";
+import { historyHoldsSecret, registerPermissionGate, type CallCover, type PermissionSetup, type SessionRules } from "./permissions/index.js";
 import { sandboxHides } from "./permissions/sandbox-view.js";
 import type { LoadedSettings } from "./settings/types.js";
 import type { Spawner } from "./spawn.js";
@@ -64,7 +64,7 @@ export function hostFacts(o: AssembleOptions, app: StepApp, permissions: Permiss
 /** The permission gate. Whether the sandbox contains commands — active, without network, and
  *  `sandbox.autoAllowBashIfSandboxed` not turned off — is the sandbox mod's one report
  *  (KnownStatus["sandbox"]), read here and nowhere else. */
-export function gate(app: StepApp, root: string, home: string, permissions: PermissionSetup, sessionRules: SessionRules): void {
+export function gate(app: StepApp, root: string, home: string, permissions: PermissionSetup, sessionRules: SessionRules, cover?: CallCover): void {
   // What the sandbox hides, worked out once from its grants (they are fixed at start).
   let hidesFn: ((path: string) => boolean) | undefined;
   const hides = (): ((path: string) => boolean) | undefined => {
@@ -76,9 +76,10 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
     env: (sessionId) => {
       const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides() };
+      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides(), servedPorts: app.pluginStatus("sandbox")?.served };
     },
     managedBroken: permissions.managedBroken,
+    ...(cover ? { cover } : {}),
   });
 }
 

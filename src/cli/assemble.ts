@@ -25,7 +25,7 @@ import { builtinTools } from "../builtins/index.js";
 import { capsFor, ENDPOINTS } from "../providers/index.js";
 import { loadSettings, defaultManagedPath, settingFile } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
-import { allowRuleNamesHost, permissionSetup, SessionRules, type PermissionSetup } from "./permissions/index.js";
+import { CallCover, permissionSetup, privateFetchAllowed, SessionRules, type PermissionSetup } from "./permissions/index.js";
 import { resolveApiKey, type ApiKey } from "./credentials.js";
 import { keyEnvWarning } from "./key-env.js";
 import { packageVersion } from "./version.js";
@@ -109,12 +109,17 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const chain = new Chain();
   chain.onReport((r) => warn(`${r.owner} on ${r.event}: ${r.message}`));
   // Every variable that can hold a key deepcode uses stays out of child processes.
-  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)], writeJournal: join(home, "writes"), fetch: { privateHostAllowed: (host) => allowRuleNamesHost(permissions.rules, host) } });
+  const services = pluginServices(env, isOwnSubcommand);
+  const sessionRules = new SessionRules();
+  // What each call's question named and whether a person said yes: the gate records it, the
+  // fetch policy reads it (with every allow rule, the session's included, and the sandbox's
+  // forwarded ports) — one route from an answer to whether a private address may be reached.
+  const cover = new CallCover();
+  const fetchPolicy = { rules: () => [...permissions.rules, ...sessionRules.rules()], cover, servedPorts: () => services.pluginStatus("sandbox")?.served };
+  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)], writeJournal: join(home, "writes"), fetch: { privateHostAllowed: (host, req) => privateFetchAllowed(fetchPolicy, host, req) } });
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.add(t, "builtin");
 
-  const services = pluginServices(env, isOwnSubcommand);
-  const sessionRules = new SessionRules();
   const prices = loadPriceTable(settings.merged.pricing, { file: settingFile(settings, "pricing") });
   const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
   const limits = spawnLimits(settings.merged.subagents, warn);
@@ -188,7 +193,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     // First among builtin-tier hooks: the call-storm breaker must see a call before the
     // gate's own builtin-tier hook answers it.
     step("repairs", () => registerRepairs(chain, { tools: () => registry.list().map((t) => t.spec) })),
-    step("permission-gate", () => gate(app, o.root, home, permissions, sessionRules)),
+    step("permission-gate", () => gate(app, o.root, home, permissions, sessionRules, cover)),
     // Its prepend hooks (budget gate, usage ledger) outer to every plugin's.
     step("cost", () => void (app.cost = installCost(app, { interactive: o.interactive ?? false }))),
     step("non-interactive", () => (o.interactive ? undefined : nonInteractive(chain))),

@@ -153,6 +153,8 @@ export interface EventMap {
   "permission.ask": {
     payload: {
       sessionId: string;
+      /** The call asked about (absent for a question no call made). */
+      callId?: string;
       tool: string;
       input: Record<string, JsonValue>;
       reason: string;

@@ -126,7 +126,10 @@ export interface KnownStatus {
    *  `host:port`) commands reach through deepcode's filtering proxy — settings
    *  `sandbox.network.allowedDomains`; absent or empty, none. `autoAllow`: settings
    *  `sandbox.autoAllowBashIfSandboxed` as the layers decide it (on unless some layer says
-   *  false) — the one fact the gate reads to let a contained command run without a prompt. */
+   *  false) — the one fact the gate reads to let a contained command run without a prompt.
+   *  `served`: the ports background jobs' servers are forwarded at on the host's loopback now
+   *  (ProcessRunRequest.serve): a later command reaches them, and WebFetch to
+   *  127.0.0.1/localhost/[::1] at one of them runs without a question. */
   sandbox: {
     active: boolean;
     mechanism: string | null;
@@ -134,6 +137,7 @@ export interface KnownStatus {
     allowedDomains?: readonly string[];
     grants?: SandboxGrants;
     autoAllow?: boolean;
+    served?: readonly number[];
     /** When not active: why (`detail`), what protects the person on this platform instead
      *  (`uncontained`), and how to get commands contained (`fix`, where something can be done). */
     detail?: string;

@@ -66,6 +66,27 @@ export interface ProcessRunRequest {
   /** The tool call this run serves, set by the tool context (ctx.run), never by the tool; none
    *  for a run nobody's call asked for (a background job, doctor). */
   callId?: string;
+  /** The command may run a server (a background job: `npm run dev`): a sandbox without network,
+   *  when one is active, forwards each port it listens on (loopback or any address) from the
+   *  host's loopback — 127.0.0.1:PORT, and ::1:PORT where there is IPv6 — into the sandbox,
+   *  inbound only; a port already taken on the host is not bound (nothing is shadowed) and the
+   *  output gets a line saying so. The listeners close when the run ends. Without a sandbox (or
+   *  with its network) the command listens on the host itself and nothing is forwarded. */
+  serve?: boolean;
+  /** With `serve`: hears each port forwarded, refused (taken) or closed again. */
+  onServe?: (notice: ServeNotice) => void;
+}
+
+/** What became of one port a serving command listens on (ProcessRunRequest.serve). */
+export interface ServeNotice {
+  port: number;
+  /** forwarded: the host's loopback reaches it at `address`; taken: the host port is held by
+   *  someone else, or cannot be had (`detail` says which), and nothing was bound; closed: it
+   *  was forwarded and is no longer (the command stopped listening, or ended). */
+  state: "forwarded" | "taken" | "closed";
+  /** `http://127.0.0.1:PORT` when forwarded. */
+  address?: string;
+  detail?: string;
 }
 export interface ProcessRunResult {
   exitCode: number | null;

@@ -29,9 +29,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BYTES = 10_000_000;
 
 export interface FetchPolicy {
-  /** A permission allow rule names this exact host, so it may be reached on a non-public
-   *  address (a test server on 127.0.0.1, an intranet documentation host). Absent: never. */
-  privateHostAllowed?(host: string): boolean;
+  /** This request may reach `host` on a non-public address (a test server on 127.0.0.1, an
+   *  intranet documentation host): an allow rule names that exact host, a person said yes to
+   *  the call that makes it, or it is a background job's forwarded port (the CLI's policy:
+   *  src/cli/permissions/fence.ts privateFetchAllowed). Absent: never. */
+  privateHostAllowed?(host: string, req: HttpFetchRequest): boolean;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the process environment if absent). */
   env?: Env;
 }
@@ -53,7 +55,7 @@ export async function httpFetch(req: HttpFetchRequest, policy: FetchPolicy = {})
   if (req.signal) signals.push(req.signal);
   const signal = AbortSignal.any(signals);
   const proxy = proxyFor(url, policy.env ?? process.env);
-  const target = await checkedAddress(req.url, host, policy, proxy !== undefined);
+  const target = await checkedAddress(req, host, policy, proxy !== undefined);
   const options = { method: req.method ?? "GET", headers: { "accept-encoding": "gzip, deflate, br", ...req.headers }, agent: false as const, signal };
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const sent = (r: ReturnType<typeof httpRequest>): void => {
@@ -93,7 +95,8 @@ export async function httpFetch(req: HttpFetchRequest, policy: FetchPolicy = {})
 
 /** The address the request may go to, checked; undefined when a proxy will resolve a name this
  *  machine cannot. */
-async function checkedAddress(url: string, host: string, policy: FetchPolicy, proxied: boolean): Promise<{ address: string; family: number } | undefined> {
+async function checkedAddress(req: HttpFetchRequest, host: string, policy: FetchPolicy, proxied: boolean): Promise<{ address: string; family: number } | undefined> {
+  const url = req.url;
   const literal = isIP(host);
   let all: Array<{ address: string; family: number }>;
   try {
@@ -106,9 +109,9 @@ async function checkedAddress(url: string, host: string, policy: FetchPolicy, pr
   if (all.length === 0) throw new Error(`${host} has no address`);
   for (const a of all) {
     const kind = nonPublicKind(a.address);
-    if (kind !== null && policy.privateHostAllowed?.(host) !== true) {
+    if (kind !== null && policy.privateHostAllowed?.(host, req) !== true) {
       const via = literal ? "" : ` (${host} resolves to ${a.address})`;
-      throw new AddressRefusedError(url, `request refused: ${url} is a ${kind} address${via}; deepcode reaches loopback, link-local and private addresses only for a host an allow rule names, e.g. WebFetch(domain:${host})`);
+      throw new AddressRefusedError(url, `request refused: ${url} is a ${kind} address${via}; deepcode reaches loopback, link-local and private addresses only for a host an allow rule names, e.g. WebFetch(domain:${host}), after a person's yes to the call, or at a port a background job's server is forwarded at`);
     }
   }
   return all[0];

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { namingAllow, ruleVerdict, readVerdict, searchVerdict, strongest, writeVerdict, type DecisionKind, type Verdict } from "./checks.js";
 import { lifecycleChange } from "./lifecycle.js";
 import { decideBash } from "./decide-bash.js";
+import { servedUrl } from "./served.js";
 import { expandHome, sessionOutput, type PathEnv } from "./paths.js";
 import { EDIT_TOOLS, READ_TOOLS, ruleAppliesTo, type Rule } from "./rules.js";
 
@@ -31,6 +32,8 @@ export interface DecisionEnv extends PathEnv {
   sandboxProxied?: boolean;
   /** What a contained command cannot read (sandbox-view.ts, decide-bash.ts). */
   sandboxHides?: (path: string) => boolean;
+  /** Ports background jobs' servers are forwarded at (served.ts): WebFetch there is allowed. */
+  servedPorts?: readonly number[];
   /** The managed policy is broken (a malformed file, or a deny or ask rule that cannot be
    *  parsed): deny everything, loudly. */
   managedBroken?: boolean;
@@ -54,7 +57,7 @@ export function decide(call: ToolCall, rules: readonly Rule[], env: DecisionEnv)
   if (call.tool === "Bash") return decideBash(stringInput(call.input.command), rules, env);
   if (EDIT_TOOLS.has(call.tool)) return decideEdit(call, applying, rules, env);
   if (READ_TOOLS.has(call.tool)) return decideRead(call, applying, rules, env);
-  return decideOther(call, applying);
+  return decideOther(call, applying, env);
 }
 
 function bareRule(applying: readonly Rule[], kind: string): Rule | undefined {
@@ -131,7 +134,7 @@ function readTargets(call: ToolCall, env: DecisionEnv): string[] {
   return out;
 }
 
-function decideOther(call: ToolCall, applying: readonly Rule[]): Verdict {
+function decideOther(call: ToolCall, applying: readonly Rule[], env: DecisionEnv): Verdict {
   const url = stringInput(call.input.url);
   let host: string | null = null;
   try {
@@ -156,6 +159,8 @@ function decideOther(call: ToolCall, applying: readonly Rule[]): Verdict {
   }
   const allowed = applying.find((r) => r.kind === "allow" && matches(r) === "yes");
   if (allowed) return ruleVerdict("allow", allowed, `${call.tool} is allowed`);
+  // The agent's own server: a background job's port the sandbox forwards (served.ts).
+  if (call.tool === "WebFetch" && servedUrl(url, env.servedPorts)) return { decision: "allow", reason: `${call.tool} reaches a server a background job runs in the sandbox (forwarded to this machine's loopback)`, by: "sandbox" };
   if (call.readOnly) return { decision: "allow", reason: `${call.tool} only reads`, by: "default" };
   if (host !== null) return { decision: "ask", reason: `${call.tool} reaches ${host}: needs approval`, by: "default" };
   return { decision: "ask", reason: `${call.tool} may change things: needs approval`, by: "default" };

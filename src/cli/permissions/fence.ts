@@ -19,6 +19,7 @@ import { readVerdict } from "./checks.js";
 import { expandHome } from "./paths.js";
 import { EDIT_TOOLS, type Rule } from "./rules.js";
 import type { GateEnv } from "./paths.js";
+import { servedUrl } from "./served.js";
 
 export class ReadRefusedError extends DeniedError {
   constructor(readonly path: string, reason: string) {
@@ -36,9 +37,10 @@ export class FetchRefusedError extends DeniedError {
 
 const MAX_CALLS = 2000;
 
-/** What each call's check looked at: the file a Read/Edit/Write names, the URL a tool names. */
+/** What each call's check looked at: the file a Read/Edit/Write names, the URL a tool names —
+ *  and whether a person said yes to that very call (`approve`). */
 export class CallCover {
-  private readonly calls = new Map<string, { paths: string[]; url?: string }>();
+  private readonly calls = new Map<string, { paths: string[]; url?: string; approved?: boolean }>();
 
   record(e: EventOf<"tool.check">, env: GateEnv): void {
     const str = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -64,6 +66,30 @@ export class CallCover {
     const c = callId === undefined ? undefined : this.calls.get(callId);
     return c?.url !== undefined && sameUrl(c.url, url);
   }
+
+  /** A person answered the question about this call with a yes (`y` or `a`). */
+  approve(callId: string | undefined): void {
+    const c = callId === undefined ? undefined : this.calls.get(callId);
+    if (c) c.approved = true;
+  }
+
+  /** The call's question named this URL (or its host: a redirect's hop) and a person said yes. */
+  approvedUrl(callId: string | undefined, url: string): boolean {
+    const c = callId === undefined ? undefined : this.calls.get(callId);
+    return c?.approved === true && this.coversUrl(callId, url);
+  }
+}
+
+/**
+ * Whether a request may reach `host` on a loopback, link-local or private address (the core's
+ * http.fetch asks this: FetchPolicy.privateHostAllowed). One route, read live at each request:
+ *   - an allow rule of any layer names that exact host — the settings' or the session's, so an
+ *     `a` answer (`WebFetch(domain:127.0.0.1)`) counts from the next request on;
+ *   - the person said `y` to the very call that makes this request, whose question named its URL;
+ *   - it is the agent's own server: a background job's port the sandbox forwards (served.ts).
+ */
+export function privateFetchAllowed(o: { rules: () => readonly Rule[]; cover: CallCover; servedPorts: () => readonly number[] | undefined }, host: string, req: { url: string; callId?: string }): boolean {
+  return allowRuleNamesHost(o.rules(), host) || o.cover.approvedUrl(req.callId, req.url) || servedUrl(req.url, o.servedPorts());
 }
 
 function realOf(p: string): string | null {

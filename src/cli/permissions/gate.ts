@@ -46,6 +46,9 @@ export interface PermissionGateOptions {
   managedBroken: boolean;
   /** The owner name hooks are registered under. */
   owner?: string;
+  /** What each call's check named and whether a person said yes to it (fence.ts): given when
+   *  the core's http.fetch policy reads it too (privateFetchAllowed), else the gate's own. */
+  cover?: CallCover;
 }
 
 /** A write the fence refuses. A DeniedError, so the chain hands it to the caller rather than
@@ -63,7 +66,7 @@ export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions
   const decideFor = (e: EventOf<"tool.check">): Decision =>
     decided.get(e) ?? decide({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.rules(e.sessionId), { ...opts.env(e.sessionId), managedBroken: opts.managedBroken });
 
-  const cover = new CallCover();
+  const cover = opts.cover ?? new CallCover();
   const fence = { rules: () => opts.rules(), env: () => opts.env(), managedBroken: opts.managedBroken, cover };
   const offs = [
     chain.on("prepend", owner, "tool.check", null, async (e, next) => {
@@ -76,6 +79,13 @@ export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions
       return r.decision === "ask" && !r.remember ? { ...r, remember: rememberRule({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.env(e.sessionId)) } : r;
     }),
     chain.setGateDefault("tool.check", (e) => answer(decideFor(e))),
+    // A person's yes to a call's question, for the fetch policy: a `y` lets that call's request
+    // reach the loopback or private address its question named (privateFetchAllowed).
+    chain.on("prepend", owner, "permission.ask", null, async (e, next) => {
+      const r = await next();
+      if (r.decision === "allow") cover.approve(e.callId);
+      return r;
+    }, { timeoutMs: Infinity }),
     chain.on("prepend", owner, "fs.write", null, fenceWriteHook(opts)),
     chain.on("prepend", owner, "fs.read", null, fenceReadHook(fence)),
     chain.on("prepend", owner, "http.fetch", null, fenceFetchHook(fence)),

@@ -10,4 +10,4 @@ export { registerPermissionGate, fenceWriteHook, WriteRefusedError, type GateEnv
 export { historyHoldsSecret } from "./git-history.js";
 export { canonical, insideFence, secretReason, type PathEnv } from "./paths.js";
 export { parseShell, type ParsedShell, type ShellPart } from "../../lib/shell/parser.js";
-export { allowRuleNamesHost } from "./fence.js";
+export { allowRuleNamesHost, CallCover, privateFetchAllowed } from "./fence.js";

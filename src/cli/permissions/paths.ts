@@ -36,6 +36,9 @@ export interface GateEnv extends PathEnv {
   /** With `sandboxed`: whether a contained command cannot read the secret at `path` — the
    *  sandbox does not have it, or hides it (sandbox-view.ts); such a read needs no question. */
   sandboxHides?: (path: string) => boolean;
+  /** The ports background jobs' servers are forwarded at on the host's loopback (served.ts):
+   *  WebFetch there is the agent's own server and needs no question. */
+  servedPorts?: readonly number[];
 }
 
 /** `~` and `~/x` → the home folder; anything else unchanged. */
