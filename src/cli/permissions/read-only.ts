@@ -19,7 +19,6 @@
 // command: a redirection that writes still asks, a tree with a secret below still asks.
 
 import { lstatSync } from "node:fs";
-import { isAbsolute } from "node:path";
 import { findOnPath } from "../../lib/path-lookup.js";
 import { resolveWord } from "../../lib/effects/resolve-word.js";
 import { isSafeEnv } from "../../lib/effects/safe-env.js";
@@ -31,6 +30,8 @@ import { gitHistoryRead } from "./contained.js";
 import { gitConfigView } from "./git-config.js";
 import { canonical, fenceDirs, isWithin, type PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
+
+const SYSTEM_BIN = /^\/(?:usr\/)?(?:local\/)?s?bin\/[^/]+$/;
 
 /** Shell builtins in the table: bash runs its own, whatever PATH holds. */
 const BUILTINS = new Set(["echo", "printf"]);
@@ -94,8 +95,10 @@ export function readOnlyVerdict(part: ShellPart, effects: FileEffects, rules: re
 /** Why the program that would run is not the one the table describes, or null. */
 function programPath(part: ShellPart, env: PathEnv): string | null {
   if (BUILTINS.has(part.name) && !part.qualified) return null;
-  const found = part.qualified ? (isAbsolute(part.commandWord) ? part.commandWord : null) : findOnPath(part.name);
-  if (found === null) return `'${part.commandWord}' is not a program deepcode can find by an absolute path`;
+  // A path names the program itself: only the system's folders hold the programs of the table.
+  if (part.qualified && !SYSTEM_BIN.test(part.commandWord)) return `'${part.commandWord}' is not a system program`;
+  const found = part.qualified ? part.commandWord : findOnPath(part.name);
+  if (found === null) return `'${part.name}' is not on PATH`;
   const real = canonical(found) ?? found;
   if (fenceDirs(env).some((d) => isWithin(real, d))) return `'${part.name}' would run ${real}, a file in the workspace`;
   return null;
