@@ -57,8 +57,9 @@ describe("secrets stay out of the model's context when reads run without a quest
       c_cat: "cat .env", c_head: "head -n 1 .env", c_sort: "sort .env", c_awk: "awk 1 .env", c_jq: "jq -R . .env", c_less: "less -F .env",
       c_grep: "grep -r API_KEY .", c_subst: "cat $(echo .env)", c_home: "cat ~/.ssh/id_rsa", c_find: "find ~ -name id_rsa", c_glob: "cat .e*",
     };
-    const results = await attempt({ c_readme: "cat README.md", ...attacks });
+    const results = await attempt({ c_readme: "cat README.md", c_include: "grep -rn --include='*.md' plain .", ...attacks });
     expect(results.get("c_readme")).toMatch(/plain words/);
+    expect(results.get("c_include")).toMatch(/README\.md:2:plain words/);
     for (const id of Object.keys(attacks)) expect(results.get(id), id).toMatch(ASKED);
     expect(everythingWritten(sim as Simulator, box)).not.toContain(SECRET);
   }, CLI_HOOK_TIMEOUT_MS);

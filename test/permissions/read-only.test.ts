@@ -81,6 +81,12 @@ describe("reads of secrets and reads outside the workspace still ask", () => {
     for (const c of ["cat .env", "wc -c .env", "grep KEY .env", "head .env", "sort .env", "grep -r KEY .", "cat ~/.ssh/id_rsa", "ls ~/.ssh", "jq . .env", "awk 1 .env"]) asks(c);
   });
 
+  it("grep -r --include of plain name patterns reads only those names: beside .env, *.js runs and .e*, *env, [^x]env or an --exclude ask", () => {
+    runs("grep -rn --include='*.js' KEY .");
+    runs("grep -rn --include '*.md' --include='*.js' KEY .");
+    for (const c of ["grep -rn --include='.e*' KEY .", "grep -rn --include='*env' KEY .", "grep -rn --include='[^x]env' KEY .", "grep -rn --exclude=x --include='*.js' KEY ."]) asks(c, /secret/);
+  });
+
   it("a file outside the workspace asks, the home folder's and /proc's among them", () => {
     writeFileSync(join(ws.base, "elsewhere.txt"), "x\n");
     for (const c of ["cat ../elsewhere.txt", "cat /proc/self/environ", "find ~ -name id_rsa", "ls /", "cat $(echo .env)"]) asks(c);

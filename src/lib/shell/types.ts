@@ -95,6 +95,9 @@ export interface TreeRead {
   gitignore: boolean;
   /** Leaves hidden files and folders out, as rg and ag do without --hidden. */
   skipHidden?: boolean;
+  /** Reads only files whose base name matches one of these (`grep -r --include='*.js'`):
+   *  plain patterns of names and `*` alone, so they mean the same to the program and to us. */
+  names?: string[];
 }
 
 /** Files copied, moved or linked into a destination: what lands there is named by the sources
