@@ -76,7 +76,7 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
     env: (sessionId) => {
       const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides() };
+      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides(), readerAlone: readerAlone(app) };
     },
     managedBroken: permissions.managedBroken,
   });
@@ -124,6 +124,14 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
 function sandboxContains(app: StepApp): boolean {
   const s = app.pluginStatus("sandbox");
   return s !== undefined && s.active === true && s.network === false && s.autoAllow !== false;
+}
+
+/** No sandbox is active, so the shell reader alone judges commands (issue #36): what it proves
+ *  read-only runs without a prompt. An active sandbox whose auto-allow a layer turned off is not
+ *  this case: the person asked for Bash to ask as the rules say. */
+function readerAlone(app: StepApp): boolean {
+  const s = app.pluginStatus("sandbox");
+  return !(s !== undefined && s.active === true && s.autoAllow === false) && !sandboxContains(app);
 }
 
 /** The sandbox reaches the hosts of `sandbox.network.allowedDomains` through its filtering

@@ -27,7 +27,7 @@ describe.skipIf(!available)("with the sandbox active (default settings)", () => 
   }, TIMEOUT);
 
   it("asks again (a denial in -p) when a layer turns autoAllowBashIfSandboxed off", async () => {
-    const r = await judgeBenign(template, "touch notes.txt", { sandbox: { autoAllowBashIfSandboxed: false } });
+    const r = await judgeBenign(template, "cat README.md", { sandbox: { autoAllowBashIfSandboxed: false } });
     expect(r.ran).toBe(false);
   }, TIMEOUT);
 });

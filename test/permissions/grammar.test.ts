@@ -54,7 +54,7 @@ describe("Bash rules match at token boundaries: prefix, exact and wildcard", () 
     ["Bash(git push:*)", "deny", "git push origin main", "deny"],
     ["Bash(git push:*)", "deny", "git pushup", "ask"],
     ["Bash(git push:*)", "deny", "git push-all", "ask"],
-    ["Bash(git push:*)", "deny", "git pull", "ask"],
+    ["Bash(git push:*)", "deny", "git status", "ask"],
     ["Bash(git push:*)", "deny", "git", "ask"],
     ["Bash(npm test:*)", "allow", "npm test", "allow"],
     ["Bash(npm test:*)", "allow", "npm test -- --watch", "allow"],

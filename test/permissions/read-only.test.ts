@@ -36,7 +36,7 @@ beforeEach(() => {
 afterEach(() => ws.cleanup());
 
 function verdict(command: string, rules = rulesOf({})): { decision: string; reason: string } {
-  const d = decide({ tool: "Bash", input: { command }, readOnly: false }, rules, { ...ws.env, sandboxed: false, historySecret: historyHoldsSecret });
+  const d = decide({ tool: "Bash", input: { command }, readOnly: false }, rules, { ...ws.env, sandboxed: false, readerAlone: true, historySecret: historyHoldsSecret });
   return { decision: d.decision, reason: d.reason ?? "" };
 }
 const runs = (command: string): void => expect(verdict(command), command).toMatchObject({ decision: "allow" });
@@ -191,5 +191,10 @@ describe("rules and the sandbox keep their say", () => {
     expect(verdict("cat README.md", rulesOf({ user: { deny: ["Bash(cat:*)"] } })).decision).toBe("deny");
     expect(verdict("ls", rulesOf({ user: { ask: ["Bash(ls:*)"] } })).decision).toBe("ask");
     expect(verdict("cat README.md", rulesOf({ user: { deny: ["Read(README.md)"] } })).decision).toBe("deny");
+  });
+
+  it("where a sandbox is active but its auto-allow is off, a read-only command asks as the rules say", () => {
+    const d = decide({ tool: "Bash", input: { command: "cat README.md" }, readOnly: false }, rulesOf({}), { ...ws.env, sandboxed: false, readerAlone: false });
+    expect(d.decision).toBe("ask");
   });
 });

@@ -57,6 +57,11 @@ export interface BashEnv extends PathEnv {
   /** With `sandboxed`: whether a contained command cannot read the secret at a path
    *  (sandbox-view.ts): a read of it is contained, not asked. */
   sandboxHides?: (path: string) => boolean;
+  /** No sandbox is active — it is off, unavailable here, or not built for this platform — and
+   *  so the reader is the only line: a part no rule allows runs without a prompt when the reader
+   *  proves it read-only (read-only.ts). Not set where a sandbox is active but
+   *  `sandbox.autoAllowBashIfSandboxed` is off: the person asked to be asked. */
+  readerAlone?: boolean;
 }
 
 const PASS = new Set(["true", "false", ":", "pwd", "test", "[", "[["]);
@@ -134,12 +139,12 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
       else if (allow) out.push(ruleVerdict("allow", allow, `'${label}' is allowed`));
       else if (ctx.env.sandboxed && !escape) out.push({ decision: "allow", reason: `'${label}' runs inside the sandbox, which contains what it does`, by: "sandbox" });
       else if (escape) out.push({ decision: "ask", reason: `'${label}' needs approval: the sandbox does not contain it (${escape.why})`, by: "sandbox" });
-      else {
+      else if (ctx.env.readerAlone && !ctx.env.sandboxed) {
         // No sandbox: what the reader proves read-only runs (read-only.ts), the rest asks.
         const ro = readOnlyVerdict(part, effects, ctx.rules, ctx.env, label);
         if ("decision" in ro) out.push(ro);
         else out.push({ decision: "ask", reason: `'${label}' needs approval: no rule allows '${part.name}', and deepcode cannot prove it read-only (${ro.why})`, by: "default" });
-      }
+      } else out.push({ decision: "ask", reason: `'${label}' needs approval: no rule allows '${part.name}'`, by: "default" });
       if (allow && allow !== ctx.allowAll) allowedBy = allow;
     }
   } else {

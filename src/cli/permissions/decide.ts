@@ -31,6 +31,8 @@ export interface DecisionEnv extends PathEnv {
   sandboxProxied?: boolean;
   /** What a contained command cannot read (sandbox-view.ts, decide-bash.ts). */
   sandboxHides?: (path: string) => boolean;
+  /** No sandbox is active: what the reader proves read-only runs (read-only.ts, decide-bash.ts). */
+  readerAlone?: boolean;
   /** The managed policy is broken (a malformed file, or a deny or ask rule that cannot be
    *  parsed): deny everything, loudly. */
   managedBroken?: boolean;

@@ -36,6 +36,9 @@ export interface GateEnv extends PathEnv {
   /** With `sandboxed`: whether a contained command cannot read the secret at `path` — the
    *  sandbox does not have it, or hides it (sandbox-view.ts); such a read needs no question. */
   sandboxHides?: (path: string) => boolean;
+  /** No sandbox is active (off, unavailable, not this platform): a Bash part the reader proves
+   *  read-only needs no rule (read-only.ts). */
+  readerAlone?: boolean;
 }
 
 /** `~` and `~/x` → the home folder; anything else unchanged. */
