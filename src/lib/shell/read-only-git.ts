@@ -9,7 +9,7 @@
 // (src/cli/permissions/git-config.ts), and whether history holds a secret (git-history.ts).
 
 import type { Word } from "./lexer.js";
-import type { ReadOnly } from "./read-only.js";
+import type { ReadOnly } from "./types.js";
 
 /** Global options that change nothing about what runs. */
 const GLOBAL_OK = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs"]);

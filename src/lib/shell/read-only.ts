@@ -12,22 +12,11 @@
 import type { Word } from "./lexer.js";
 import { operandsOf } from "./operands.js";
 import { awkProgramRisk, awkRisk, sedRisk } from "./scripts.js";
-import type { ShellPart } from "./types.js";
+import type { ReadOnly, ShellPart } from "./types.js";
 import { gitReadOnly } from "./read-only-git.js";
 
-export interface ReadOnlyProof {
-  /** Words naming files or folders the program opens or lists, beyond what fileEffects names
-   *  (`ls DIR`, `stat F`, `wc F`, `find DIR`): the gate judges them as reads. */
-  paths: Word[];
-  /** Environment variables whose presence would make it run another program (LESSOPEN for
-   *  less, RIPGREP_CONFIG_PATH for rg): the gate checks them in its own environment. */
-  envUnset?: string[];
-  /** git: the repository's configuration must be judged (programs it names, and — when
-   *  `printsConfig` — credentials it holds, since the command prints them). */
-  git?: { printsConfig: boolean };
-}
-
-export type ReadOnly = ReadOnlyProof | { why: string };
+// The proof types live in types.ts so read-only-git.ts needs nothing from this file.
+export type { ReadOnly, ReadOnlyProof } from "./types.js";
 
 /** What a program's words may be. */
 interface Spec {
