@@ -126,12 +126,12 @@ function sandboxContains(app: StepApp): boolean {
   return s !== undefined && s.active === true && s.network === false && s.autoAllow !== false;
 }
 
-/** No sandbox is active, so the shell reader alone judges commands (issue #36): what it proves
- *  read-only runs without a prompt. An active sandbox whose auto-allow a layer turned off is not
- *  this case: the person asked for Bash to ask as the rules say. */
+/** No sandbox contains commands, so the shell reader alone judges them (issue #36): what it
+ *  proves read-only runs without a prompt. A layer's `sandbox.autoAllowBashIfSandboxed: false`
+ *  turns this off as well: the person asked for Bash to ask as the rules say. */
 function readerAlone(app: StepApp): boolean {
   const s = app.pluginStatus("sandbox");
-  return !(s !== undefined && s.active === true && s.autoAllow === false) && !sandboxContains(app);
+  return s?.autoAllow !== false && !sandboxContains(app);
 }
 
 /** The sandbox reaches the hosts of `sandbox.network.allowedDomains` through its filtering

@@ -37,12 +37,12 @@ function git(b: Box, ...args: string[]): void {
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: b.root, stdio: "ignore", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: b.home } });
 }
 
-async function attempt(calls: Record<string, string>, extra: (b: Box) => void = () => {}, env: (b: Box) => Record<string, string> = () => ({})): Promise<Map<string, string>> {
+async function attempt(calls: Record<string, string>, extra: (b: Box) => void = () => {}, env: (b: Box) => Record<string, string> = () => ({}), sandbox: object = {}): Promise<Map<string, string>> {
   box = makeBox();
   plant(box);
   extra(box);
   const settings = join(box.base, "attack-settings.json");
-  writeJson(settings, { sandbox: { enabled: false } });
+  writeJson(settings, { sandbox: { enabled: false, ...sandbox } });
   sim = await startSim({ replies: [{ content: "Looking.", tool_calls: Object.entries(calls).map(([id, cmd]) => bashCall(id, cmd)) }, { content: "done" }] });
   const run = await runCli({ box, sim, prompt: "go", args: ["--settings", settings], env: { GIT_CONFIG_NOSYSTEM: "1", ...env(box) } });
   expect(run.result?.stop_reason, run.stderr).toBe("completed");
@@ -155,5 +155,12 @@ describe("a program the workspace ships is not the one the reader vouches for", 
     expect(results.get("c_dot")).toMatch(ASKED);
     expect(results.get("c_path")).toMatch(ASKED);
     expect(canary()).toBe(false);
+  }, CLI_HOOK_TIMEOUT_MS);
+});
+
+describe("the person can ask to be asked", () => {
+  it("with sandbox.autoAllowBashIfSandboxed false, cat README.md asks as the rules say", async () => {
+    const results = await attempt({ c_readme: "cat README.md" }, () => {}, () => ({}), { autoAllowBashIfSandboxed: false });
+    expect(results.get("c_readme")).toMatch(ASKED);
   }, CLI_HOOK_TIMEOUT_MS);
 });

@@ -193,7 +193,7 @@ describe("rules and the sandbox keep their say", () => {
     expect(verdict("cat README.md", rulesOf({ user: { deny: ["Read(README.md)"] } })).decision).toBe("deny");
   });
 
-  it("where a sandbox is active but its auto-allow is off, a read-only command asks as the rules say", () => {
+  it("where a layer turns sandbox.autoAllowBashIfSandboxed off (the gate sets no readerAlone), a read-only command asks as the rules say", () => {
     const d = decide({ tool: "Bash", input: { command: "cat README.md" }, readOnly: false }, rulesOf({}), { ...ws.env, sandboxed: false, readerAlone: false });
     expect(d.decision).toBe("ask");
   });

@@ -59,8 +59,8 @@ export interface BashEnv extends PathEnv {
   sandboxHides?: (path: string) => boolean;
   /** No sandbox is active — it is off, unavailable here, or not built for this platform — and
    *  so the reader is the only line: a part no rule allows runs without a prompt when the reader
-   *  proves it read-only (read-only.ts). Not set where a sandbox is active but
-   *  `sandbox.autoAllowBashIfSandboxed` is off: the person asked to be asked. */
+   *  proves it read-only (read-only.ts). Not set where a layer turns
+   *  `sandbox.autoAllowBashIfSandboxed` off: the person asked to be asked. */
   readerAlone?: boolean;
 }
 
