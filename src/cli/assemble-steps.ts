@@ -76,7 +76,7 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
     env: (sessionId) => {
       const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides(), servedPorts: app.pluginStatus("sandbox")?.served };
+      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides(), servedPorts: app.pluginStatus("sandbox")?.served, readerAlone: readerAlone(app) };
     },
     managedBroken: permissions.managedBroken,
     ...(cover ? { cover } : {}),
@@ -125,6 +125,14 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
 function sandboxContains(app: StepApp): boolean {
   const s = app.pluginStatus("sandbox");
   return s !== undefined && s.active === true && s.network === false && s.autoAllow !== false;
+}
+
+/** No sandbox contains commands, so the shell reader alone judges them (issue #36): what it
+ *  proves read-only runs without a prompt. A layer's `sandbox.autoAllowBashIfSandboxed: false`
+ *  turns this off as well: the person asked for Bash to ask as the rules say. */
+function readerAlone(app: StepApp): boolean {
+  const s = app.pluginStatus("sandbox");
+  return s?.autoAllow !== false && !sandboxContains(app);
 }
 
 /** The sandbox reaches the hosts of `sandbox.network.allowedDomains` through its filtering

@@ -9,6 +9,7 @@ import { basename, join, resolve } from "node:path";
 import { secretFilter } from "../../builtins/grep-secrets.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../builtins/ignore.js";
 import { listTar, listZip } from "./archive-list.js";
+import { globMatch } from "../../lib/glob-match.js";
 import { hiddenSecret, readVerdict, searchVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";
 import { canonical, type PathEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
@@ -50,7 +51,7 @@ const MAX_TREE_ENTRIES = 20_000;
  * search reaching the home folder's credentials asks (searchVerdict, as for Grep). A tree too
  * large to look through asks.
  */
-export function treeVerdict(dir: string, tree: Pick<TreeRead, "how" | "gitignore" | "skipHidden">, ctx: PathContext): Verdict | null {
+export function treeVerdict(dir: string, tree: Pick<TreeRead, "how" | "gitignore" | "skipHidden" | "names">, ctx: PathContext): Verdict | null {
   const { how, gitignore } = tree;
   const shown = resolve(dir); // for the reason only: `link/..` is walked as the kernel resolves it
   const wide = hiddenSecret(searchVerdict(dir, ctx.rules, ctx.env), dir, ctx.env);
@@ -66,11 +67,14 @@ export function treeVerdict(dir: string, tree: Pick<TreeRead, "how" | "gitignore
   }
   // A symlink to a folder leads a search that follows links (grep -R, zip -r) wherever it points.
   const judge = (p: string): Verdict | null => hiddenSecret(strongest([readVerdict(p, ctx.rules, ctx.env), isLinkToFolder(p) ? searchVerdict(p, ctx.rules, ctx.env) : null].filter((v): v is Verdict => v !== null)), p, ctx.env);
-  const verdicts = found.map(judge).filter((v): v is Verdict => v !== null && v.decision !== "allow");
+  // `grep -r --include=…` opens only files whose name matches (links are kept: judged as found).
+  const only = tree.names;
+  const opened = only ? found.filter((p) => isLink(p) || only.some((g) => globMatch(g, basename(p), { nocase: true }))) : found;
+  const verdicts = opened.map(judge).filter((v): v is Verdict => v !== null && v.decision !== "allow");
   const worst = strongest(verdicts);
   if (worst === null) return null;
   if (worst.decision === "deny") return { ...worst, reason: `${how} reads every file below ${shown}: ${worst.reason}` };
-  const names = verdicts.length > 3 ? `${found.slice(0, 3).join(", ")} and ${verdicts.length - 3} more` : found.join(", ");
+  const names = verdicts.length > 3 ? `${opened.slice(0, 3).join(", ")} and ${verdicts.length - 3} more` : opened.join(", ");
   return { decision: "ask", reason: `${how} reads every file below ${shown}, among them secrets (${names}), so it asks (${worst.reason})`, by: "secrets" };
 }
 
@@ -105,6 +109,14 @@ function visit(dir: string, stack: IgnoreFile[], walk: Walk): boolean {
     else if (isDir && !visit(abs, here, walk)) return false;
   }
   return true;
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return true; // unreadable: kept, as a link would be
+  }
 }
 
 function isLinkToFolder(p: string): boolean {

@@ -4,7 +4,8 @@
 // Harmless builtins get a pass without a rule (they run nothing else and write nothing):
 // `true`, `false`, `:`, `pwd`, `test`, `[`, `[[ … ]]` (without arithmetic or `-v NAME[…]`),
 // `command -v NAME`, and `cd`/`pushd` into a folder inside the workspace. Deny and ask rules
-// still apply to them. Everything else, `echo` and `ls` included, needs an allow rule (or a yes).
+// still apply to them. Everything else needs an allow rule, a yes, the sandbox, or (without a
+// sandbox) the reader's proof that it only reads (below).
 //
 // What an allow rule for a command does not cover (each asks, saying why):
 // - a write it does not name — a redirection, tee's files, `sed -i`, `sort -o` (shell/effects.ts):
@@ -19,6 +20,10 @@
 // time, need nothing more, because the sandbox keeps them there and protected paths read-only.
 // Deny and ask rules, secret reads, writes outside the workspace or to protected paths, and a
 // line the reader cannot read with confidence still decide as above.
+//
+// Without the sandbox, a part no rule allows runs when the reader proves it read-only
+// (read-only.ts: listing, reading and searching non-secret files in the workspace, git
+// inspection where neither configuration nor history gets in the way); everything else asks.
 
 import { tmpdir } from "node:os";
 import { isAbsolute } from "node:path";
@@ -34,6 +39,7 @@ import { fileEffects, type EditEffect, type FileEffects } from "../../lib/shell/
 import { parseShell, type ShellPart } from "../../lib/shell/parser.js";
 import { programRisks } from "../../lib/shell/programs.js";
 import { escapesContainment, gitHistoryRead } from "./contained.js";
+import { readOnlyVerdict } from "./read-only.js";
 
 export interface BashEnv extends PathEnv {
   /** The Bash tool's current folder (relative paths and `cd` start here). */
@@ -51,6 +57,11 @@ export interface BashEnv extends PathEnv {
   /** With `sandboxed`: whether a contained command cannot read the secret at a path
    *  (sandbox-view.ts): a read of it is contained, not asked. */
   sandboxHides?: (path: string) => boolean;
+  /** No sandbox is active — it is off, unavailable here, or not built for this platform — and
+   *  so the reader is the only line: a part no rule allows runs without a prompt when the reader
+   *  proves it read-only (read-only.ts). Not set where a layer turns
+   *  `sandbox.autoAllowBashIfSandboxed` off: the person asked to be asked. */
+  readerAlone?: boolean;
 }
 
 const PASS = new Set(["true", "false", ":", "pwd", "test", "[", "[["]);
@@ -128,7 +139,12 @@ function partVerdicts(part: ShellPart, effects: FileEffects, ctx: PartContext, l
       else if (allow) out.push(ruleVerdict("allow", allow, `'${label}' is allowed`));
       else if (ctx.env.sandboxed && !escape) out.push({ decision: "allow", reason: `'${label}' runs inside the sandbox, which contains what it does`, by: "sandbox" });
       else if (escape) out.push({ decision: "ask", reason: `'${label}' needs approval: the sandbox does not contain it (${escape.why})`, by: "sandbox" });
-      else out.push({ decision: "ask", reason: `'${label}' needs approval: no rule allows '${part.name}'`, by: "default" });
+      else if (ctx.env.readerAlone && !ctx.env.sandboxed) {
+        // No sandbox: what the reader proves read-only runs (read-only.ts), the rest asks.
+        const ro = readOnlyVerdict(part, effects, ctx.rules, ctx.env, label);
+        if ("decision" in ro) out.push(ro);
+        else out.push({ decision: "ask", reason: `'${label}' needs approval: no rule allows '${part.name}', and deepcode cannot prove it read-only (${ro.why})`, by: "default" });
+      } else out.push({ decision: "ask", reason: `'${label}' needs approval: no rule allows '${part.name}'`, by: "default" });
       if (allow && allow !== ctx.allowAll) allowedBy = allow;
     }
   } else {

@@ -34,6 +34,8 @@ export interface DecisionEnv extends PathEnv {
   sandboxHides?: (path: string) => boolean;
   /** Ports background jobs' servers are forwarded at (served.ts): WebFetch there is allowed. */
   servedPorts?: readonly number[];
+  /** No sandbox is active: what the reader proves read-only runs (read-only.ts, decide-bash.ts). */
+  readerAlone?: boolean;
   /** The managed policy is broken (a malformed file, or a deny or ask rule that cannot be
    *  parsed): deny everything, loudly. */
   managedBroken?: boolean;

@@ -39,6 +39,9 @@ export interface GateEnv extends PathEnv {
   /** The ports background jobs' servers are forwarded at on the host's loopback (served.ts):
    *  WebFetch there is the agent's own server and needs no question. */
   servedPorts?: readonly number[];
+  /** No sandbox is active (off, unavailable, not this platform): a Bash part the reader proves
+   *  read-only needs no rule (read-only.ts). */
+  readerAlone?: boolean;
 }
 
 /** `~` and `~/x` → the home folder; anything else unchanged. */

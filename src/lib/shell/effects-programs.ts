@@ -86,7 +86,11 @@ const HANDLERS: Record<string, Handler> = {
     const operands = operandsOf(args, "efmABCDd", ["regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "include", "exclude", "exclude-dir", "label"]);
     const given = optionValues(args, "ef", ["regexp", "file"]).length > 0;
     const dirs = given ? operands : operands.slice(1);
-    for (const word of dirs.length > 0 ? dirs : [plainWord(".")]) out.trees.push({ word, how: `${part.name} -r`, gitignore: false });
+    // `--include=GLOB` alone narrows what is read (an `--exclude` before it would widen it again:
+    // grep then reads files no option matches); only patterns of plain characters and `*`.
+    const includes = optionValues(args, "", ["include"]).map((o) => o.value);
+    const narrowed = includes.length > 0 && !has(args, /^--exclude(?:=|$)|^--exclude-from/) && includes.every((w) => !w.expanded && /^[A-Za-z0-9_.*-]+$/.test(w.value));
+    for (const word of dirs.length > 0 ? dirs : [plainWord(".")]) out.trees.push({ word, how: `${part.name} -r`, gitignore: false, ...(narrowed ? { names: includes.map((w) => w.value) } : {}) });
     out.reads = out.reads.filter((w) => !dirs.includes(w));
   },
   rg(part, args, out) {

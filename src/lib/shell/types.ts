@@ -95,6 +95,9 @@ export interface TreeRead {
   gitignore: boolean;
   /** Leaves hidden files and folders out, as rg and ag do without --hidden. */
   skipHidden?: boolean;
+  /** Reads only files whose base name matches one of these (`grep -r --include='*.js'`):
+   *  plain patterns of names and `*` alone, so they mean the same to the program and to us. */
+  names?: string[];
 }
 
 /** Files copied, moved or linked into a destination: what lands there is named by the sources
@@ -140,3 +143,19 @@ export interface Risk {
   /** A folder the risk depends on: none if it lies inside the workspace (`git -C DIR`). */
   dir?: Word;
 }
+
+// What the reader proves of a part without a sandbox (read-only.ts, read-only-git.ts).
+
+export interface ReadOnlyProof {
+  /** Words naming files or folders the program opens or lists, beyond what fileEffects names
+   *  (`ls DIR`, `stat F`, `wc F`, `find DIR`): the gate judges them as reads. */
+  paths: Word[];
+  /** Environment variables whose presence would make it run another program (LESSOPEN for
+   *  less, RIPGREP_CONFIG_PATH for rg): the gate checks them in its own environment. */
+  envUnset?: string[];
+  /** git: the repository's configuration must be judged (programs it names, and — when
+   *  `printsConfig` — credentials it holds, since the command prints them). */
+  git?: { printsConfig: boolean };
+}
+
+export type ReadOnly = ReadOnlyProof | { why: string };
