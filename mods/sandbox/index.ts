@@ -45,12 +45,12 @@
 // (sandbox.autoAllowBashIfSandboxed); with `allowedDomains` (network still false: the proxy
 // decides), commands that only fetch run without a prompt too (contained.ts).
 
-import type { JsonValue, KnownStatus, Plugin, ProcessRunRequest, ProcessRunResult, SandboxGrants, ServeNotice, SettingsLayerView } from "../../src/contract/index.js";
+import type { KnownStatus, Plugin, ProcessRunRequest, ProcessRunResult, SandboxGrants, ServeNotice } from "../../src/contract/index.js";
 import { ConfigError } from "../../src/contract/errors.js";
 import { isObject } from "../../src/lib/json.js";
-import { probeBwrap, wrapArgv, writableDirs } from "./bwrap.js";
+import { wrapArgv, writableDirs } from "./bwrap.js";
+import { readSandboxSettings, sandboxStatus, type SandboxSettings } from "./settings.js";
 import { startGuard, sweepJournals } from "./guard.js";
-import { allowedHosts, ruleText, type HostRule } from "./hosts.js";
 import { startProxy, type FilteringProxy } from "./proxy.js";
 import { grantEnv, redact } from "./env.js";
 import { ensurePrivateHome, inside, launchReadable, namedDirs, privateHome, SYSTEM_DIRS, toolchainDirs } from "./grant.js";
@@ -62,21 +62,7 @@ import { isAbsolute, join } from "node:path";
 import { openChannel, type HostChannel, type MuxSocket } from "./channel.js";
 import { serveLine, ServedPorts, type ServedJob } from "./serve.js";
 import { connect } from "node:net";
-import { uncontainedOn, type Uncontained } from "./platforms.js";
 import { sandboxSubcommand } from "./command.js";
-
-export interface SandboxSettings {
-  enabled?: boolean;
-  network?: boolean;
-  /** `sandbox.env`: variables passed although nothing else grants them (names, `*` globs). */
-  env?: string[];
-  /** `sandbox.filesystem.allowRead`: folders or files granted read-only. */
-  allowRead?: string[];
-  /** `sandbox.filesystem.allowWrite`: folders granted read-write (as additionalDirectories). */
-  allowWrite?: string[];
-  /** `network.allowedDomains` as read from the layers (hosts.ts); ignored with `network: true`. */
-  allowedDomains?: HostRule[];
-}
 
 /** One process to contain (a tool's command, or something deepcode launches). */
 interface Containee {
@@ -106,82 +92,6 @@ interface Contained {
   closed(): Promise<void>;
 }
 
-export interface SandboxStatus {
-  /** Commands run inside the sandbox. */
-  active: boolean;
-  /** "bwrap" when active. */
-  mechanism: "bwrap" | null;
-  /** Commands may reach the network (only meaningful when active). */
-  network: boolean;
-  /** With network false: the hosts commands reach through the filtering proxy (empty: none). */
-  allowedDomains: string[];
-  /** One line for people: why it is on or off. */
-  detail: string;
-  /** The bwrap binary in use, when there is one that works. */
-  bwrap: string | null;
-  /** The seccomp program bwrap loads (seccomp.ts), when active with one. */
-  seccomp?: string | null;
-  /** Why an active sandbox runs without the seccomp filter, else null. */
-  seccompProblem?: string | null;
-  /** When not active: what protects the person on this platform, and how to get containment
-   *  (platforms.ts). */
-  without?: Uncontained;
-}
-
-/** What the sandbox does on this machine with these settings. For `deepcode doctor` and for the
- *  mod itself; checks bwrap once per process (PATH) by starting a real sandbox. */
-export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? "", arch: string = process.arch): SandboxStatus {
-  const network = settings.network === true;
-  const allowedDomains = network ? [] : (settings.allowedDomains ?? []).map(ruleText);
-  if (settings.enabled === false) {
-    const detail = "turned off in settings (sandbox.enabled: false)";
-    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail, true) };
-  }
-  const probe = probeBwrap(platform, path, arch);
-  if (!probe.bwrap) {
-    const detail = probe.problem ?? "not available";
-    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail) };
-  }
-  return {
-    active: true,
-    mechanism: "bwrap",
-    network,
-    allowedDomains,
-    detail: `bubblewrap (${probe.bwrap}): files read-only outside the workspace, private /tmp, ${probe.seccomp ? "no unix sockets" : "known host sockets hidden"}, ${networkLine(network, allowedDomains)}`,
-    bwrap: probe.bwrap,
-    seccomp: probe.seccomp ?? null,
-    seccompProblem: probe.seccompProblem ?? null,
-  };
-}
-
-/** What an active sandbox lets commands reach, in a few words (status lines, doctor). */
-export function networkLine(network: boolean, allowedDomains: readonly string[]): string {
-  if (network) return "network allowed";
-  return allowedDomains.length > 0 ? `network only to ${allowedDomains.join(", ")} (through deepcode's filtering proxy)` : "no network";
-}
-
-/** Settings `sandbox`: `enabled`, `network: true`, and Claude Code's object form
- *  `network: { allowedDomains, allowManagedDomainsOnly }` read from the layers (hosts.ts).
- *  `warn` hears each host entry left out. */
-export function readSandboxSettings(v: JsonValue | undefined, layers: readonly SettingsLayerView[] = [], warn: (m: string) => void = () => undefined): SandboxSettings {
-  const settings: SandboxSettings = {};
-  if (!isObject(v)) return settings;
-  if (typeof v.enabled === "boolean") settings.enabled = v.enabled;
-  const strings = (x: JsonValue | undefined): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string" && s !== "") : []);
-  if (strings(v.env).length > 0) settings.env = strings(v.env);
-  if (isObject(v.filesystem)) {
-    if (strings(v.filesystem.allowRead).length > 0) settings.allowRead = strings(v.filesystem.allowRead);
-    if (strings(v.filesystem.allowWrite).length > 0) settings.allowWrite = strings(v.filesystem.allowWrite);
-  }
-  if (v.network === true) settings.network = true;
-  // An explicit `network: false` in force (the highest layer that sets it) means no hosts at all.
-  else if (v.network !== false && (isObject(v.network) || layers.length > 0)) {
-    const hosts = allowedHosts(layers, v, warn);
-    if (hosts.length > 0) settings.allowedDomains = hosts;
-  }
-  return settings;
-}
-
 /** What the sandbox grants in this run, worked out once at start (the toolchains from deepcode's
  *  PATH): what each command gets, and what the status shows (/status, doctor, the gate). */
 function grantsOf(root: string, deepcodeHome: string, writable: readonly string[], settings: SandboxSettings): { home: string; privateHome: string; readable: string[]; tools: string[]; shown: SandboxGrants } {
@@ -196,6 +106,8 @@ function grantsOf(root: string, deepcodeHome: string, writable: readonly string[
   const shown: SandboxGrants = { readOnly: [...system, ...tools, ...plugins, ...readable], write, walked: [...write, ...readable], privateHome: priv, home, withheldEnv: env.withheld.map((w) => w.name).sort(), droppedEnv: env.dropped.length };
   return { home, privateHome: priv, readable, tools, shown };
 }
+
+export { networkLine, readSandboxSettings, sandboxStatus, type SandboxSettings, type SandboxStatus } from "./settings.js";
 
 const plugin: Plugin = {
   id: "sandbox",
@@ -355,9 +267,15 @@ const plugin: Plugin = {
     // appears at a protected path is removed at once, but a protected file that changes is the
     // person's (inside, it is read-only): not taken back (guard.ts, `session`).
     // `unsandboxed` (`"sandbox": false` in the person's own layers) starts it as it is.
+    const saidOutside = new Set<string>();
     api.on("process.launch", async (e, next) => {
       if (e.unsandboxed) {
-        api.log.warn(`sandbox: ${e.purpose === "mcp" ? "MCP server" : "hook"} ${JSON.stringify(e.name.slice(0, 80))} runs outside the sandbox ("sandbox": false in your settings)`);
+        // Said once per hook or server, not at each of its runs.
+        const key = `${e.purpose}:${e.name}`;
+        if (!saidOutside.has(key)) {
+          saidOutside.add(key);
+          api.log.warn(`sandbox: ${e.purpose === "mcp" ? "MCP server" : "hook"} ${JSON.stringify(e.name.slice(0, 80))} runs outside the sandbox ("sandbox": false in your settings)`);
+        }
         return next();
       }
       const network = status.network || rules.length === 0;
