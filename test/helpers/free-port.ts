@@ -5,7 +5,7 @@
 // (A port from `listen(0)`, closed and handed on, was taken by a simulator in between: a test
 // then talked to the simulator.)
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 
 function ephemeralLow(): number {
   try {
@@ -31,4 +31,16 @@ export async function freePort(): Promise<number> {
     if (await tryListen(port)) return port;
   }
   throw new Error(`no free port found between 10000 and ${low}`);
+}
+
+/** Whether anything accepts a TCP connection at 127.0.0.1:port on this machine. */
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host: "127.0.0.1", port });
+    s.once("connect", () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once("error", () => resolve(false));
+  });
 }

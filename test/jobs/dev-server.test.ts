@@ -6,27 +6,14 @@
 // allowed unasked, and the person's server keeps answering. Skipped where bubblewrap cannot run.
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:http";
-import { connect } from "node:net";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
-import { freePort } from "../helpers/free-port.js";
+import { accepts, freePort } from "../helpers/free-port.js";
 import { enter, useRepl } from "../repl/helpers.js";
 import { sandboxStatus } from "../../mods/sandbox/index.js";
 import { toolResults, type Chat } from "./helpers.js";
 
 const repl = useRepl();
-
-/** Whether something accepts a connection at 127.0.0.1:port on this machine. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ host: "127.0.0.1", port });
-    s.once("connect", () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once("error", () => resolve(false));
-  });
-}
 
 describe("a dev server started as a background job", () => {
   it("is reachable at its port, WebFetch reads it without a question, and /jobs shows the address", async (ctx) => {

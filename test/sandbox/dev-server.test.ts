@@ -7,13 +7,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { connect } from "node:net";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import plugin, { sandboxStatus } from "../../mods/sandbox/index.js";
 import { findOnPath } from "../../src/lib/path-lookup.js";
-import { freePort } from "../helpers/free-port.js";
+import { accepts, freePort } from "../helpers/free-port.js";
 import type { KnownStatus, PluginApi, ProcessRunRequest, ProcessRunResult, ServeNotice } from "../../src/contract/index.js";
 
 const available = sandboxStatus().active;
@@ -117,18 +116,6 @@ const nodeServer = (port: number, body: string, host?: string): string =>
 async function get(url: string): Promise<string> {
   const r = await fetch(url);
   return r.text();
-}
-
-/** Whether anything accepts a TCP connection at 127.0.0.1:port on the host. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ host: "127.0.0.1", port });
-    s.once("connect", () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once("error", () => resolve(false));
-  });
 }
 
 /** The test's own server on the host's loopback, counting connections. */
