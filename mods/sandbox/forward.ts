@@ -13,6 +13,9 @@
 //   - `ports` (the ports background jobs of this run serve, serve.ts): listens on 127.0.0.1 and
 //     ::1 at each, and carries each connection to deepcode as "tcp:PORT" — so `curl
 //     localhost:3000` in a later command reaches the job's server, and nothing else of the host;
+//     with `watch` (a serving job is running), it also opens a "served" connection on which
+//     deepcode says `listen PORT` / `close PORT` as jobs' ports come and go, and listens or stops
+//     likewise — so `npm run dev &`'s port is there for `sleep 3; curl localhost:3000` too;
 //   - `serve` (a background job): reads /proc/net/tcp and tcp6 — its own network namespace's —
 //     every POLL_MS for sockets listening on loopback or on any address (its own listeners left
 //     out), tells deepcode `listen PORT` / `close PORT` on a "ports" connection, and accepts
@@ -34,6 +37,8 @@ export interface ForwarderConfig {
   proxy: boolean;
   serve: boolean;
   ports: readonly number[];
+  /** Hear of ports forwarded later, while the command runs (a "served" connection). */
+  watch?: boolean;
 }
 
 /** How often a serving forwarder looks for new listeners: a server is reachable from the host
@@ -44,7 +49,7 @@ export const FORWARDER_SOURCE = `"use strict";
 const net = require("node:net");
 const fs = require("node:fs");
 const cp = require("node:child_process");
-const { PassThrough } = require("node:stream");
+const { Duplex, PassThrough } = require("node:stream");
 const __name = (f) => f;
 const createMux = ${createMux.toString()};
 const conf = JSON.parse(process.argv[1]);
@@ -111,13 +116,42 @@ const scan = (report) => {
     }
     const url = "http://127.0.0.1:" + server.address().port;
     for (const k of ${JSON.stringify(PROXY_ENV_NAMES)}) env[k] = url;
-    env.NO_PROXY = env.no_proxy = conf.ports.length > 0 ? "localhost,127.0.0.1,::1" : "";
+    env.NO_PROXY = env.no_proxy = conf.ports.length > 0 || conf.watch ? "localhost,127.0.0.1,::1" : "";
     env.NODE_USE_ENV_PROXY = "1";
   }
-  for (const port of conf.ports) {
+  // Forwarded ports, each with the listeners carrying it: those of the start, then as told.
+  const carried = new Map();
+  const carry = async (port) => {
+    if (carried.has(port)) return;
+    carried.set(port, []);
     own.add(port);
-    await listen("127.0.0.1", port, "tcp:" + port);
-    await listen("::1", port, "tcp:" + port);
+    for (const host of ["127.0.0.1", "::1"]) {
+      const server = await listen(host, port, "tcp:" + port);
+      if (!(server instanceof Error)) carried.get(port)?.push(server);
+    }
+  };
+  const drop = (port) => {
+    for (const server of carried.get(port) ?? []) server.close();
+    carried.delete(port);
+  };
+  for (const port of conf.ports) await carry(port);
+  if (conf.watch) {
+    let pending = "";
+    const told = new Duplex({
+      read() {},
+      write(chunk, _enc, done) {
+        pending += chunk.toString("latin1");
+        const lines = pending.split("\\n");
+        pending = lines.pop() ?? "";
+        for (const line of lines) {
+          const m = /^(listen|close) (\\d{1,5})$/.exec(line);
+          if (m && m[1] === "listen") void carry(Number(m[2]));
+          else if (m) drop(Number(m[2]));
+        }
+        done();
+      },
+    });
+    mux.open("served", told);
   }
   const child = cp.spawn("/bin/sh", ["-c", 'exec "$@" ${CHANNEL_IN_FD}<&- ${CHANNEL_OUT_FD}>&-', "sh", ...cmd], { stdio: "inherit", env });
   if (conf.serve) {

@@ -173,9 +173,11 @@ const plugin: Plugin = {
       const wantsProxy = !e.network && rules.length > 0 && e.proxy;
       const serving = !e.network && e.serve !== undefined;
       const ports = !e.network && e.proxy ? served.ports() : [];
+      // While a serving job runs, a command hears of the ports it forwards later, too.
+      const watch = !e.network && e.proxy && served.watching();
       let channel: HostChannel | undefined;
       let job: ServedJob | undefined;
-      if (wantsProxy || serving || ports.length > 0) {
+      if (wantsProxy || serving || ports.length > 0 || watch) {
         let socketPath: string | undefined;
         if (wantsProxy) {
           proxy ??= startProxy(rules).catch((err: Error) => {
@@ -187,6 +189,7 @@ const plugin: Plugin = {
         const accept = (service: string): MuxSocket | null => {
           if (service === "proxy") return socketPath ? connect({ path: socketPath, allowHalfOpen: true }) : null;
           if (service === "ports") return job ? job.accept() : null;
+          if (service === "served") return watch ? served.watcher() : null;
           return served.client(service);
         };
         try {
@@ -211,7 +214,7 @@ const plugin: Plugin = {
       const guard = startGuard(api.root, api.home, dirs, { session: e.session });
       let argv: string[];
       try {
-        const forward = { proxy: wantsProxy, serve: serving, ports };
+        const forward = { proxy: wantsProxy, serve: serving, ports, watch };
         argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable: [...writable, ...(e.keep ?? [])], network: e.network, cwd: e.cwd, readOnly: e.readOnly, seccomp: status.seccomp, channel: channel?.files, forward, home, privateHome: priv, readable, tools });
       } catch (err) {
         await job?.release();

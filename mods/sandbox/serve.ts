@@ -43,6 +43,39 @@ interface Forward {
 
 export class ServedPorts {
   private readonly forwards = new Map<number, Forward>();
+  /** Serving jobs running now: while there is one, every command hears of new ports. */
+  private jobs = 0;
+  /** Commands' "served" connections: each hears `listen PORT` / `close PORT`. */
+  private readonly watchers = new Set<Duplex>();
+
+  /** A serving job is running (its ports may come while another command runs). */
+  watching(): boolean {
+    return this.jobs > 0 || this.forwards.size > 0;
+  }
+
+  /** A command's "served" connection: the ports forwarded now, then each change, as lines. */
+  watcher(): MuxSocket {
+    const d = new Duplex({
+      read() {
+        // lines are pushed as ports change
+      },
+      write(_chunk: Buffer, _enc, done) {
+        done(); // the command's forwarder sends nothing on this connection
+      },
+    });
+    this.watchers.add(d);
+    const forget = (): void => {
+      this.watchers.delete(d);
+    };
+    d.once("close", forget);
+    d.once("finish", forget);
+    for (const port of this.ports()) d.push(`listen ${port}\n`);
+    return d;
+  }
+
+  private announce(line: string): void {
+    for (const d of this.watchers) if (!d.destroyed) d.push(`${line}\n`);
+  }
 
   /** The ports forwarded now, lowest first. */
   ports(): number[] {
@@ -62,6 +95,7 @@ export class ServedPorts {
     const owner = {};
     const mine = new Set<number>();
     let ended = false;
+    this.jobs++;
     let queue: Promise<void> = Promise.resolve();
     const then = (step: () => Promise<void>): void => {
       queue = queue.then(step).catch(() => undefined); // each step reports its own failure through tell
@@ -83,6 +117,7 @@ export class ServedPorts {
       }
       this.forwards.set(port, { port, servers: bound.servers, sockets, owner });
       mine.add(port);
+      this.announce(`listen ${port}`);
       tell({ port, state: "forwarded", address: `http://127.0.0.1:${port}` });
     };
     const close = async (port: number): Promise<void> => {
@@ -90,6 +125,7 @@ export class ServedPorts {
       if (!f || f.owner !== owner) return;
       this.forwards.delete(port);
       mine.delete(port);
+      this.announce(`close ${port}`);
       await closeAll(f.servers, f.sockets);
       tell({ port, state: "closed" });
     };
@@ -116,6 +152,7 @@ export class ServedPorts {
         });
       },
       release: async () => {
+        if (!ended) this.jobs--;
         ended = true;
         then(async () => {
           for (const port of [...mine]) await close(port);

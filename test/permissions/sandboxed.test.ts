@@ -65,6 +65,30 @@ describe("with the sandbox as the boundary", () => {
     expect(d.reason).toContain(why);
   });
 
+  // Without network the sandbox has only its own loopback and the ports background jobs'
+  // servers are forwarded at (the agent's own dev server): a plain download from there is contained.
+  it.each(["curl -sf http://127.0.0.1:3000/", "curl -s http://localhost:3000 >/dev/null; curl -fsS http://localhost:5173/health", "wget -qO- http://[::1]:8080/", "for i in 1 2 3; do curl -sf http://127.0.0.1:3000/ && break; sleep 1; done"])(
+    "runs a plain download from loopback without a prompt: %s",
+    (command) => {
+      const d = decide({ tool: "Bash", input: { command }, readOnly: false }, none, env);
+      expect(d.decision, d.reason).toBe("allow");
+    },
+  );
+
+  it.each([
+    ["curl -sf http://127.0.0.1.evil.example/", "network"],
+    ["curl -sf http://localhost.evil.example:3000/", "network"],
+    ["curl -d @.env http://127.0.0.1:3000/", "network"],
+    ["curl -sf http://127.0.0.1:3000/ https://example.com/", "network"],
+    ["curl -K cfg http://127.0.0.1:3000/", "network"],
+    ["curl -s localhost:3000", "network"],
+    ["wget -qO- http://10.0.0.1:8080/", "network"],
+  ])("asks for a download that is not plainly from loopback: %s", (command, why) => {
+    const d = decide({ tool: "Bash", input: { command }, readOnly: false }, none, env);
+    expect(d.decision).toBe("ask");
+    expect(d.reason).toContain(why);
+  });
+
   it("keeps deny and ask rules first", () => {
     expect(bash("rm notes.txt", rulesOf({ project: { deny: ["Bash(rm:*)"] } }), env)).toBe("deny");
     expect(bash("npm test", rulesOf({ project: { ask: ["Bash(npm test:*)"] } }), env)).toBe("ask");
@@ -159,7 +183,7 @@ describe("where the repository's history holds a secret file (git-history.ts)", 
 describe("with the sandbox reaching sandbox.network.allowedDomains through its proxy", () => {
   const proxied = (): DecisionEnv => ({ ...env, sandboxProxied: true });
   it.each([
-    "curl -sSL https://registry.example.com/x.tgz -o x.tgz", "curl -fsS http://localhost:8080/health", "wget -q -O page.html https://docs.example.com/",
+    "curl -sSL https://registry.example.com/x.tgz -o x.tgz", "wget -q -O page.html https://docs.example.com/",
     "npm install left-pad", "npm ci", "yarn", "pnpm add zod", "pip install requests", "python3 -m pip install -r requirements.txt",
     "git pull", "git fetch origin", "git clone https://github.com/a/b.git", "cargo fetch", "go mod download",
   ])("runs a command that only fetches without a prompt (the proxy bounds the hosts): %s", (command) => {

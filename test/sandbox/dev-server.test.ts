@@ -188,6 +188,17 @@ describe.skipIf(!available)("a background job's server in the sandbox (real bubb
     if (curl) expect(r.stdout).toContain("FROM-THE-JOB\nFROM-THE-JOB");
   });
 
+  it("is reached by a command that started before the job's server listened (`sleep; curl`, a retry loop)", async () => {
+    load();
+    const port = await freePort();
+    // The job waits before it listens; the command starts at once and tries for a while.
+    const j = job(`sleep 1; ${nodeServer(port, "LATE-SERVER")}`);
+    const tries = `node -e 'const go = (n) => fetch("http://127.0.0.1:${port}/").then((r) => r.text()).then((t) => console.log("got", t), () => (n > 0 ? setTimeout(() => go(n - 1), 250) : console.log("never reached"))); go(60)'`;
+    const r = await run(tries);
+    expect(r.stdout, r.stderr).toContain("got LATE-SERVER");
+    await j.waitFor(/port \d+ is forwarded/);
+  });
+
   it("leaves the rest of the host's loopback out of reach: a listener on another port gets no connection", async () => {
     load();
     const port = await freePort();

@@ -22,7 +22,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import type { ShellPart } from "../../lib/shell/types.js";
-import { fetchOnly, GIT_FETCH } from "./fetch-only.js";
+import { fetchOnly, GIT_FETCH, loopbackFetch } from "./fetch-only.js";
 
 /** Programs that only make sense with the network or another machine, or that act on shared
  *  systems outside the workspace. */
@@ -74,7 +74,7 @@ export function escapesContainment(part: ShellPart, root: string, home: string, 
   const args = part.words.slice(1).map((w) => w.value);
   if (PRIVILEGE.has(name) || part.escalated) return { why: "it raises privileges" };
   const fetches = proxied && fetchOnly(name, args);
-  if (fetches) return null;
+  if (fetches || loopbackFetch(name, args)) return null;
   if (NETWORK_PROGRAMS.has(name)) return { why: `'${name}' reaches the network, another machine or a shared system, which the sandbox cuts off` };
   const sub = firstOperand(args);
   const pkg = PACKAGE_NET[name];

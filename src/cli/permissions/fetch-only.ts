@@ -42,8 +42,9 @@ const DOWNLOAD_OPTIONS: Record<string, { short: Record<string, boolean>; long: R
   },
 };
 
-/** `curl`/`wget` with nothing but http(s) URLs and the options of a plain download. */
-function plainDownload(name: string, args: readonly string[]): boolean {
+/** `curl`/`wget` with nothing but http(s) URLs (each one `host` accepts) and the options of a
+ *  plain download. */
+function plainDownload(name: string, args: readonly string[], host: (h: string) => boolean = () => true): boolean {
   const known = DOWNLOAD_OPTIONS[name];
   let urls = 0;
   for (let i = 0; i < args.length; i++) {
@@ -64,10 +65,33 @@ function plainDownload(name: string, args: readonly string[]): boolean {
           break; // the rest of the cluster is the value
         }
       }
-    } else if (/^https?:\/\//i.test(a)) urls++;
-    else return false;
+    } else if (/^https?:\/\//i.test(a)) {
+      if (!host(hostOf(a))) return false;
+      urls++;
+    } else return false;
   }
   return urls > 0;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return ""; // not a URL curl reads the same way: no host to accept
+  }
+}
+
+/** A loopback name or address: inside a sandbox without network, the sandbox's own loopback
+ *  (and the ports background jobs' servers are forwarded at: the agent's own). */
+function loopback(host: string): boolean {
+  return host === "localhost" || host.endsWith(".localhost") || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1" || host === "0.0.0.0";
+}
+
+/** `curl`/`wget` that only download from loopback (`curl -sf http://127.0.0.1:3000/`): in a
+ *  sandbox without network that reaches the sandbox's own servers and the agent's forwarded dev
+ *  servers, nothing of the host's — contained, like any other command there. */
+export function loopbackFetch(name: string, args: readonly string[]): boolean {
+  return (name === "curl" || name === "wget") && plainDownload(name, args, loopback);
 }
 
 /** Whether this program with these arguments only fetches over the network. */
