@@ -11,8 +11,8 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize } from "node:path";
 
 /** Existing absolute paths outside `root` that a shell `command` (and `env`'s values) name — a
- *  file as its folder (a script imports what lies beside it), unless that folder is the home
- *  folder or `/` — and the paths in `also` as they are (the transcript: that file only). */
+ *  file as its folder (a script imports what lies beside it), unless that folder holds the home
+ *  folder (`~`, `/home`, `/`) — and the paths in `also` as they are (the transcript: that file only). */
 export function namedPaths(command: string, env: Readonly<Record<string, string>>, root: string, home: string, also: readonly string[] = []): string[] {
   const vars: Record<string, string> = { HOME: home, CLAUDE_PROJECT_DIR: root, DEEPCODE_PROJECT_DIR: root, ...env };
   const expanded = command.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a: string | undefined, b: string | undefined) => vars[(a ?? b) as string] ?? whole);
@@ -41,7 +41,9 @@ function add(out: string[], w: string, root: string, folder: boolean, home = "")
   // A file it will create (`NOTES_FILE=${CLAUDE_PLUGIN_DATA}/notes.txt`): the folder it goes in.
   if (!existsSync(p) && folder && existsSync(dirname(p))) p = dirname(p);
   if (p === root || p.startsWith(`${root}/`) || !existsSync(p)) return;
-  if (folder && !isFolder(p) && dirname(p) !== home && dirname(p) !== "/") p = dirname(p);
+  // A file as its folder — unless that folder holds the home folder (then the file alone).
+  const holdsHome = (d: string): boolean => d === "/" || (home !== "" && (home === d || home.startsWith(`${d}/`)));
+  if (folder && !isFolder(p) && !holdsHome(dirname(p))) p = dirname(p);
   if (!out.includes(p)) out.push(p);
 }
 

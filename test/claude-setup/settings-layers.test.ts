@@ -52,13 +52,13 @@ describe("~/.claude/settings.json (the person's Claude Code settings)", () => {
     writeJson(userClaude(box), {
       $schema: "https://json.schemastore.org/claude-code-settings.json",
       permissions: { allow: ["Bash(touch made-by-allow.txt)"], deny: [] },
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `touch '${join(box.outside, "claude-hook-ran")}'` }] }] },
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "touch claude-hook-ran" }] }] },
     });
     sim = await startSim({ replies: [{ tool_calls: [bashCall("call_touch", "touch made-by-allow.txt")] }, { content: "done" }] });
     const r = await runCli({ box, sim, prompt: "make the file" });
     expect(r.code).toBe(0);
     expect(existsSync(join(box.root, "made-by-allow.txt"))).toBe(true);
-    expect(existsSync(join(box.outside, "claude-hook-ran"))).toBe(true);
+    expect(existsSync(join(box.root, "claude-hook-ran"))).toBe(true); // (in the project: hooks run in the sandbox)
   }, CLI_HOOK_TIMEOUT_MS);
 
   it("keeps Claude Code's own keys (model, env, statusLine, apiKeyHelper…) out quietly: no warning, and no Claude model reaches the API", async () => {

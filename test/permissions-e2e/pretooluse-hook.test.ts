@@ -27,7 +27,9 @@ let log: string;
 
 beforeAll(async () => {
   box = makeBox();
-  log = join(box.base, "hook-stdin.jsonl");
+  // In the project: the hook runs in the sandbox, where nothing outside it is writable (its
+  // script beside the project is shown to it read-only, as the folder its command names).
+  log = join(box.root, "hook-stdin.jsonl");
   const script = join(box.base, "pre-tool-use.sh");
   writeFileSync(script, HOOK);
   projectSettings(box, {

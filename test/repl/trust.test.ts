@@ -20,11 +20,12 @@ afterEach(async () => {
 
 const BANNER = /· session \d{8}-\d{6}-[0-9a-f]{6} ·/;
 
-/** A project whose settings run a hook at session start (it leaves a marker in the home). */
+/** A project whose settings run a hook at session start (it leaves a marker in the project: the
+ *  hook runs in the sandbox, where nothing outside the project is writable). */
 async function project(): Promise<CliEnv> {
   sim = await startSimulator({ script: { default: { content: "hi" } }, apiKey: "sk-test-cli" });
   env = cliEnv(sim.url);
-  const marker = join(env.home, "hook-ran");
+  const marker = join(env.root, "hook-ran");
   env.write(".deepcode/settings.json", JSON.stringify({ estimate: "off", hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch '${marker}'` }] }] } }));
   env.write(".deepcode/commands/files.md", "---\nallowed-tools: Bash(ls:*)\n---\nFiles: !`ls -1`\n");
   return env;
@@ -48,7 +49,7 @@ describe.skipIf(!TMUX_AVAILABLE)("the trust question in the REPL", () => {
     t.press("Enter");
     await t.waitFor(BANNER);
     await t.waitFor(/^›\s*$/m);
-    expect(existsSync(join(e.home, "hook-ran"))).toBe(false);
+    expect(existsSync(join(e.root, "hook-ran"))).toBe(false);
     t.type("/status");
     t.press("Enter");
     await t.waitFor(/trust {6}untrusted: 3 settings or commands that loosen rules or run code are ignored \(you declined\)/);
@@ -85,7 +86,7 @@ describe.skipIf(!TMUX_AVAILABLE)("the trust question in the REPL", () => {
     t.type("y");
     t.press("Enter");
     await t.waitFor(BANNER); // the session has started (SessionStart ran before the banner)
-    expect(existsSync(join(e.home, "hook-ran"))).toBe(true);
+    expect(existsSync(join(e.root, "hook-ran"))).toBe(true);
     t.press("C-d");
     await t.waitFor(/\[exit 0\]/);
     t.kill();
