@@ -105,10 +105,10 @@ function killTree(pid: number, nonce: string, sig: NodeJS.Signals): void {
 
 /** `o.env`: variables the hook's own configuration adds (a plugin's CLAUDE_PLUGIN_ROOT).
  *  `o.signal`: ends the run early (its whole tree, as on timeout; the result says `aborted`) —
- *  a background hook whose session ended. */
-/** `o.launch`: how the command is started — the chain's `process.launch` (the sandbox wraps it
- *  there); without one (tests, embedding) it starts as it is. `o.readable`: files outside the
- *  workspace its configuration names (namedPaths), which a sandbox shows read-only. */
+ *  a background hook whose session ended. `o.launch`: how the command is started — the chain's
+ *  `process.launch` (the sandbox wraps it there); without one (tests, embedding) it starts as
+ *  it is. `o.readable`: files outside the workspace its configuration names (namedPaths), which
+ *  a sandbox shows read-only. */
 export async function runHookCommand(command: string, input: object, o: HookRunOptions): Promise<HookRun> {
   const nonce = randomBytes(12).toString("hex");
   const env: Record<string, string> = { ...o.env, CLAUDE_PROJECT_DIR: o.cwd, DEEPCODE_PROJECT_DIR: o.cwd, [RUN_MARK]: nonce };
