@@ -65,16 +65,14 @@ export function registerEffects(chain: Chain, opts: EffectsOptions = {}): void {
   chain.setCore("process.run", (e) => runProcess(e, scrub));
   // A launch unchanged: deepcode's environment under the configured variables, less the
   // variables no child may see.
-  chain.setCore("process.launch", (e) => ({ argv: [...e.argv], env: launchEnv(e, scrub), ended: () => [] }));
+  chain.setCore("process.launch", (e) => ({ argv: [...e.argv], env: childEnv(e, scrub), ended: () => [] }));
   chain.setCore("http.fetch", (e) => httpFetch(e, opts.fetch));
 }
 
-function launchEnv(e: { env: Readonly<Record<string, string>>; clearEnv?: boolean }, scrub: readonly string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  if (!e.clearEnv) for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  Object.assign(env, e.env);
-  for (const k of scrub) delete env[k];
-  return env;
+/** A child's environment: deepcode's under the request's (only the request's with `clearEnv`),
+ *  less the names no child may see. */
+function childEnv(e: { env?: Readonly<Record<string, string>>; clearEnv?: boolean }, scrub: readonly string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries({ ...(e.clearEnv ? {} : process.env), ...e.env }).filter((kv): kv is [string, string] => kv[1] !== undefined && !scrub.includes(kv[0])));
 }
 
 function toFileStat(st: Stats): FileStat {
@@ -310,8 +308,7 @@ export function runProcess(req: ProcessRunRequest, scrubEnv: readonly string[] =
   if (req.signal?.aborted) return Promise.resolve({ ...base, interrupted: true });
   if (req.argv.length === 0) return Promise.reject(new Error("process.run: empty argv"));
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = req.clearEnv === true ? { ...req.env } : { ...process.env, ...req.env };
-    for (const name of scrubEnv) delete env[name];
+    const env = childEnv(req, scrubEnv);
     const child = spawn(req.argv[0], req.argv.slice(1), {
       cwd: req.cwd,
       env,
