@@ -33,6 +33,7 @@
 // The environment is granted too (env.ts), by the mod (index.ts).
 
 import { spawnSync } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
 import { findOnPath } from "../../src/lib/path-lookup.js";
 import { forwardedArgv, type ForwarderConfig } from "./forward.js";
 import { seccompFilter } from "./seccomp.js";
@@ -63,14 +64,15 @@ const probes = new Map<string, Probe>();
  *  over as commands get it (cached per PATH and architecture). Where the filter has no program
  *  for this architecture or does not load, bwrap alone is tried: a sandbox without the filter,
  *  and `seccompProblem` says why. */
-export function probeBwrap(platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? "", arch: string = process.arch): Probe {
+export function probeBwrap(platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? "", arch: string = process.arch, binary?: string): Probe {
   if (platform !== "linux") return { bwrap: null, problem: `bubblewrap is Linux-only (this is ${platform})` };
-  const key = `${arch}\0${path}`;
+  const key = `${arch}\0${binary ?? ""}\0${path}`;
   const cached = probes.get(key);
   if (cached) return cached;
-  const found = findOnPath("bwrap", path);
+  // `binary`: the one the managed policy names (settings sandbox.bwrapPath), nothing else.
+  const found = binary !== undefined ? (executable(binary) ? binary : null) : findOnPath("bwrap", path);
   let probe: Probe;
-  if (!found) probe = { bwrap: null, problem: "bwrap (bubblewrap) is not installed or not on PATH" };
+  if (!found) probe = { bwrap: null, problem: binary !== undefined ? `${binary} is not an executable bwrap` : "bwrap (bubblewrap) is not installed or not on PATH" };
   else {
     const filter = seccompFilter(arch);
     const filtered = "path" in filter ? tryBwrap(withInherited([found, "--seccomp", "3", ...PROBE_ARGS], [{ fd: 3, path: filter.path }])) : filter.problem;
@@ -83,6 +85,15 @@ export function probeBwrap(platform: NodeJS.Platform = process.platform, path: s
   }
   probes.set(key, probe);
   return probe;
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false; // missing or not executable: the probe says so
+  }
 }
 
 /** Run a probe's argv: null when it worked, else its first line of complaint. */

@@ -45,7 +45,7 @@
 // (sandbox.autoAllowBashIfSandboxed); with `allowedDomains` (network still false: the proxy
 // decides), commands that only fetch run without a prompt too (contained.ts).
 
-import type { KnownStatus, Plugin, ProcessRunRequest, ProcessRunResult, SandboxGrants, ServeNotice } from "../../src/contract/index.js";
+import type { KnownStatus, Plugin, PluginApi, ProcessRunRequest, ProcessRunResult, SandboxGrants, ServeNotice } from "../../src/contract/index.js";
 import { ConfigError } from "../../src/contract/errors.js";
 import { isObject } from "../../src/lib/json.js";
 import { wrapArgv, writableDirs } from "./bwrap.js";
@@ -58,7 +58,7 @@ import { secretLocations } from "../../src/contract/protected.js";
 import { existsSync } from "node:fs";
 import { syncGitConfig } from "./gitconfig.js";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { openChannel, type HostChannel, type MuxSocket } from "./channel.js";
 import { serveLine, ServedPorts, type ServedJob } from "./serve.js";
 import { connect } from "node:net";
@@ -116,7 +116,9 @@ const plugin: Plugin = {
   register(api) {
     const settings = readSandboxSettings(api.settings.get("sandbox"), api.settings.layers, (m) => api.log.warn(m));
     const writable = [...api.host.additionalDirectories, ...(settings.allowWrite ?? [])];
-    const status = sandboxStatus(settings);
+    // bwrap is never taken from a PATH folder a contained command can write (the workspace, the
+    // extra folders): a planted `bwrap` there would run the next session's commands as they are.
+    const status = sandboxStatus(settings, process.platform, pathOutside(process.env.PATH ?? "", [api.root, ...writable]));
     // `deepcode sandbox`. (Tests hand the mod stand-in APIs with only what commands need.)
     if (typeof api.subcommand === "function") api.subcommand(
       sandboxSubcommand(() => ({
@@ -141,13 +143,17 @@ const plugin: Plugin = {
     // On unless some layer (the managed policy, the person's settings, a flag file) says false:
     // nobody can turn it back on over another layer's no.
     const autoAllow = !api.settings.layers.some((l) => isObject(l.settings.sandbox) && l.settings.sandbox.autoAllowBashIfSandboxed === false);
-    const without = status.active ? {} : { detail: status.detail, ...status.without };
+    const without = status.active ? {} : { detail: status.detail, ...status.without, ...(status.required ? { required: status.required } : {}) };
     // The ports background jobs' servers are forwarded at (serve.ts), for every command after.
     const served = new ServedPorts();
     api.status((): KnownStatus["sandbox"] => {
       const ports = served.ports();
       return { active: status.active, mechanism: status.mechanism, network: status.network, ...(status.allowedDomains.length > 0 ? { allowedDomains: status.allowedDomains } : {}), ...(grants ? { grants: grants.shown } : {}), autoAllow, ...without, ...(ports.length > 0 ? { served: ports } : {}) };
     });
+    if (!status.active && status.required) {
+      refuseUncontained(api, `the sandbox is required (sandbox.failIfUnavailable in ${status.required}) but not active: ${status.detail}`);
+      return;
+    }
     if (!status.active || !grants) {
       const fix = status.without?.fix ? ` To contain them: ${status.without.fix}.` : "";
       if (settings.enabled !== false) api.log.warn(`the Bash sandbox is not active: ${status.detail}. Commands still pass the permission gate and the path fence, but run without a sandbox.${fix}`);
@@ -215,7 +221,7 @@ const plugin: Plugin = {
       let argv: string[];
       try {
         const forward = { proxy: wantsProxy, serve: serving, ports, watch };
-        argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable: [...writable, ...(e.keep ?? [])], network: e.network, cwd: e.cwd, readOnly: e.readOnly, seccomp: status.seccomp, channel: channel?.files, forward, home, privateHome: priv, readable, tools });
+        argv = wrapArgv(e.argv, { bwrap, root: api.root, deepcodeHome: api.home, writable: [...writable, ...(e.keep ?? [])], network: e.network, cwd: e.cwd, readOnly: e.readOnly, seccomp: status.seccomp, channel: channel?.files, forward, home, privateHome: priv, readable, tools, denied: (p) => api.readDenied(p) });
       } catch (err) {
         await job?.release();
         await channel?.close();
@@ -294,6 +300,26 @@ const plugin: Plugin = {
 };
 
 export default plugin;
+
+/** Settings require a sandbox that is not there: no command runs (the gate denies Bash first;
+ *  this is the floor for any other caller of process.run), and nothing deepcode launches from
+ *  configuration either — but what a person's own layer or the managed policy explicitly runs
+ *  outside the sandbox (`"sandbox": false`). Said once at start. */
+function refuseUncontained(api: PluginApi, why: string): void {
+  api.log.warn(`${why}. Commands are refused until it works.`);
+  api.on("process.run", async () => {
+    throw new Error(`deepcode refused to run the command: ${why}`);
+  });
+  api.on("process.launch", async (e, next) => {
+    if (e.unsandboxed) return next();
+    throw new Error(`deepcode refused to start ${e.purpose === "mcp" ? "MCP server" : "hook"} ${JSON.stringify(e.name.slice(0, 80))}: ${why}`);
+  });
+}
+
+/** PATH without the folders inside `writable` (where a contained command could plant a binary). */
+function pathOutside(path: string, writable: readonly string[]): string {
+  return path.split(delimiter).filter((d) => d !== "" && isAbsolute(d) && !writable.some((w) => inside(resolve(d), resolve(w)))).join(delimiter);
+}
 
 /** A serving command hears what became of a port: its own callback, and a line in its output. */
 function tellServe(e: ProcessRunRequest, n: ServeNotice): void {

@@ -33,7 +33,8 @@ export interface SystemGrant {
 export type HiddenKind = "folder" | "file" | "socket";
 
 /** Why a path is hidden: a credential place of the home folder or deepcode's home, a system
- *  secret, a project secret (`.env` …), git's copy of one, a host socket. */
+ *  secret, a project secret (`.env` …) or a file a settings read deny names, git's copy of one,
+ *  a host socket. */
 export type HiddenWhy = "home" | "system" | "project" | "git-copy" | "socket";
 
 export interface HiddenPath {
@@ -120,6 +121,9 @@ export interface PlanInput {
   /** With `network: false`: the filtering proxy's port on localhost, where it listens on TCP;
    *  null: the proxy is in use, with no port (allowedDomains where it has none). */
   proxyPort?: number | null;
+  /** The settings' read denies (PluginApi.readDenied): the files they name in what is granted
+   *  and walked are hidden as project secrets are. */
+  denied?: (path: string) => string | null;
   /** false: only work out the plan, creating nothing (`.deepcode/`, the stand-in file): for a
    *  profile printed, not run (`deepcode sandbox --profile`). */
   create?: boolean;
@@ -276,7 +280,7 @@ export function planFor(o: PlanInput): SandboxPlan {
   }
   // Project secrets (`.env`, keys …) and git's copies of them, in what is granted — not inside
   // a place already hidden (there is nothing to stand in over).
-  const secrets = projectSecrets([...writable, ...readable]);
+  const secrets = projectSecrets([...writable, ...readable], o.denied);
   for (const p of secrets) if (!homeHidden.some((h) => inside(p, h))) hidden.push({ path: p, kind: "file", why: "project" });
   for (const p of secretObjects(writable, secrets)) if (!homeHidden.some((h) => inside(p, h))) hidden.push({ path: p, kind: "file", why: "git-copy" });
   // Without the seccomp filter, unix sockets bound on the host inside what is granted are hidden

@@ -9,7 +9,8 @@ import { secretFileReason } from "../../src/contract/secret-content.js";
 import { readConfigText } from "../../src/lib/regular-file.js";
 import { findSecrets } from "../../src/lib/secret-walk.js";
 
-/** Secret files below these folders (absolute, sorted). */
-export function projectSecrets(dirs: readonly string[]): string[] {
-  return findSecrets(dirs, (name, path) => secretFileReason(name, () => readConfigText(path), path) !== null);
+/** Secret files below these folders (absolute, sorted) — and, with `denied`, every file a
+ *  settings read deny names (PluginApi.readDenied: the administrator's `Read(.secrets/**)`). */
+export function projectSecrets(dirs: readonly string[], denied?: (path: string) => string | null): string[] {
+  return findSecrets(dirs, (name, path) => secretFileReason(name, () => readConfigText(path), path) !== null || (denied?.(path) ?? null) !== null);
 }

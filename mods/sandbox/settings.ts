@@ -19,6 +19,12 @@ export interface SandboxSettings {
   allowWrite?: string[];
   /** `network.allowedDomains` as read from the layers (hosts.ts); ignored with `network: true`. */
   allowedDomains?: HostRule[];
+  /** `sandbox.failIfUnavailable` (Claude Code's key): no sandbox means no command — the file
+   *  that says so, for the refusal. Any layer may require it (it only takes away). */
+  required?: string;
+  /** Where bwrap is looked for: the managed policy's `sandbox.bwrapPath` (the binary), else
+   *  SYSTEM_BIN when the managed policy requires the sandbox (never the developer's PATH then). */
+  bwrapPath?: string;
 }
 
 export interface SandboxStatus {
@@ -41,23 +47,35 @@ export interface SandboxStatus {
   /** When not active: what protects the person on this platform, and how to get containment
    *  (platforms.ts). */
   without?: Uncontained;
+  /** Settings require the sandbox (`failIfUnavailable`): the file that says so. When it is not
+   *  active, commands are refused. */
+  required?: string;
 }
+
+/** Where bwrap is looked for when the managed policy requires the sandbox and names no binary:
+ *  the system's own folders, which a developer's PATH cannot change. */
+export const SYSTEM_BIN = "/usr/bin:/bin:/usr/local/bin:/usr/sbin:/sbin";
 
 /** What the sandbox does on this machine with these settings. For `deepcode doctor` and for the
  *  mod itself; checks bwrap once per process (PATH) by starting a real sandbox. */
 export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? "", arch: string = process.arch): SandboxStatus {
   const network = settings.network === true;
   const allowedDomains = network ? [] : (settings.allowedDomains ?? []).map(ruleText);
+  const required = settings.required ? { required: settings.required } : {};
   if (settings.enabled === false) {
     const detail = "turned off in settings (sandbox.enabled: false)";
-    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail, true) };
+    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail, true), ...required };
   }
-  const probe = probeBwrap(platform, path, arch);
+  // The managed policy's binary, else (when it requires the sandbox) the system folders only.
+  const exact = settings.bwrapPath && settings.bwrapPath !== SYSTEM_BIN ? settings.bwrapPath : undefined;
+  const probe = probeBwrap(platform, settings.bwrapPath === SYSTEM_BIN ? SYSTEM_BIN : path, arch, exact);
   if (!probe.bwrap) {
-    const detail = probe.problem ?? "not available";
-    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail) };
+    const where = settings.bwrapPath ? ` (looked for in ${settings.bwrapPath}, as the managed policy says)` : "";
+    const detail = `${probe.problem ?? "not available"}${where}`;
+    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail), ...required };
   }
   return {
+    ...required,
     active: true,
     mechanism: "bwrap",
     network,
@@ -82,6 +100,15 @@ export function readSandboxSettings(v: JsonValue | undefined, layers: readonly S
   const settings: SandboxSettings = {};
   if (!isObject(v)) return settings;
   if (typeof v.enabled === "boolean") settings.enabled = v.enabled;
+  // Required by the highest layer that says true (a lower "false" cannot undo a higher "true"):
+  // any layer may require it; the managed policy's requirement also fixes where bwrap is found.
+  const requiring = [...layers].reverse().find((l) => isObject(l.settings.sandbox) && l.settings.sandbox.failIfUnavailable === true);
+  if (requiring) settings.required = requiring.file;
+  else if (layers.length === 0 && v.failIfUnavailable === true) settings.required = "settings";
+  const managed = layers.find((l) => l.name === "managed" && isObject(l.settings.sandbox));
+  const managedBox = managed && isObject(managed.settings.sandbox) ? managed.settings.sandbox : undefined;
+  if (typeof managedBox?.bwrapPath === "string" && managedBox.bwrapPath !== "") settings.bwrapPath = managedBox.bwrapPath;
+  else if (managedBox?.failIfUnavailable === true) settings.bwrapPath = SYSTEM_BIN;
   const strings = (x: JsonValue | undefined): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string" && s !== "") : []);
   if (strings(v.env).length > 0) settings.env = strings(v.env);
   if (isObject(v.filesystem)) {

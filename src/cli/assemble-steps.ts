@@ -76,7 +76,7 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
     rules: (sessionId) => [...permissions.rules, ...sessionRules.rules(sessionId)],
     env: (sessionId) => {
       const engine = sessionId ? app.engineOf(sessionId) : app.engine;
-      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides(), servedPorts: app.pluginStatus("sandbox")?.served, readerAlone: readerAlone(app) };
+      return { root, home: homedir(), deepcodeHome: home, cwd: engine?.cwd ?? root, additionalDirectories: permissions.additionalDirectories, sessionOutputs: engine?.outputsDir, sandboxed: sandboxContains(app), historySecret: historyHoldsSecret, sandboxProxied: sandboxProxies(app), sandboxHides: hides(), servedPorts: app.pluginStatus("sandbox")?.served, readerAlone: readerAlone(app), sandboxRequired: sandboxMissing(app) };
     },
     managedBroken: permissions.managedBroken,
     ...(cover ? { cover } : {}),
@@ -125,6 +125,12 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
 function sandboxContains(app: StepApp): boolean {
   const s = app.pluginStatus("sandbox");
   return s !== undefined && s.active === true && s.network === false && s.autoAllow !== false;
+}
+
+/** Settings require the sandbox and it is not active: why (the gate denies every command). */
+function sandboxMissing(app: StepApp): string | undefined {
+  const s = app.pluginStatus("sandbox");
+  return s && s.active !== true && s.required ? `the sandbox is required (sandbox.failIfUnavailable in ${s.required}) but not active: ${s.detail ?? "not available"}` : undefined;
 }
 
 /** No sandbox contains commands, so the shell reader alone judges them (issue #36): what it

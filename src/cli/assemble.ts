@@ -25,7 +25,7 @@ import { builtinTools } from "../builtins/index.js";
 import { capsFor, ENDPOINTS } from "../providers/index.js";
 import { loadSettings, defaultManagedPath, settingFile } from "./settings/load.js";
 import type { LoadedSettings } from "./settings/types.js";
-import { CallCover, permissionSetup, privateFetchAllowed, SessionRules, type PermissionSetup } from "./permissions/index.js";
+import { CallCover, permissionSetup, privateFetchAllowed, readDenial, SessionRules, type PermissionSetup } from "./permissions/index.js";
 import { resolveApiKey, type ApiKey } from "./credentials.js";
 import { keyEnvWarning } from "./key-env.js";
 import { packageVersion } from "./version.js";
@@ -184,6 +184,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     settings: settingsView(settings),
     facts: hostFacts(o, app, permissions),
     sessions: pluginSessions(app, warn),
+    // PluginApi.readDenied: the settings' read denies, as the Read tool's gate matches them.
+    readDenied: readDenial(permissions.rules, { root: o.root, home: homedir() }),
     // PluginApi.readOwnFile: the Read tool's secret check, for files mods read on their own.
     secret: ownFileSecret(() => ({ root: o.root, home: homedir(), deepcodeHome: home })),
   };

@@ -143,6 +143,9 @@ export interface KnownStatus {
     detail?: string;
     uncontained?: string;
     fix?: string;
+    /** Settings require the sandbox (`sandbox.failIfUnavailable`): the file that says so. Not
+     *  active and required: the gate denies every command, and none runs. */
+    required?: string;
   };
   /** mods/marketplace: the enabled, verified Claude Code plugins and the parts others run:
    *  their hooks (the hooks mod), MCP servers (the mcp configuration), native module (`native`:

@@ -201,6 +201,11 @@ export interface PluginApi {
    *  (a FIFO does not block), never a secret under any name (symlink, hard link), inside
    *  `within` when given, at most `maxBytes`. Synchronous; never throws for a file's sake. */
   readOwnFile(path: string, options?: OwnFileOptions): OwnFileRead;
+  /** The settings deny rule that forbids reading this absolute path — from any layer, the
+   *  managed policy's included; `Read(…)` in permissions.deny or `sandbox.filesystem.denyRead`
+   *  — as written, with its file; null when none does. For a plugin that shows files to a
+   *  program the gate does not watch line by line: the sandbox hides every path this names. */
+  readDenied(path: string): string | null;
   /** The session's permission mode: `plan` while plan mode is on for it, `acceptEdits` when
    *  the run was started with `--permission-mode acceptEdits`, else `default` (what Claude
    *  Code hooks read as `permission_mode`). A host that does not know says `default`. */

@@ -54,6 +54,8 @@ export interface PluginHost {
   /** Why a path is a secret (PluginApi.readOwnFile refuses it); without it, only the file's
    *  kind, place and size are checked. */
   secret?: SecretCheck;
+  /** PluginApi.readDenied: the settings' read denies; without it, none. */
+  readDenied?: (path: string) => string | null;
 }
 
 export interface PluginLoad {
@@ -172,6 +174,7 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
     shellCwd: (sessionId) => host.shellCwd?.(sessionId) ?? host.root,
     dispatch: (event) => host.chain.dispatch(event),
     permissionMode: (sessionId) => host.permissionMode?.(sessionId) ?? "default",
+    readDenied: (path) => host.readDenied?.(path) ?? null,
     wake: (sessionId, text) => host.wake?.(sessionId, text) ?? false,
     sessions: host.sessions ?? NO_SESSIONS,
   };

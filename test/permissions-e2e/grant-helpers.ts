@@ -57,11 +57,11 @@ export interface CallsRun {
 
 /** One `deepcode -p` in the box's project whose model makes the Bash calls `commands` one after
  *  another (each answered before the next), then says "done". */
-export async function runCalls(box: Box, commands: readonly string[], o: { env?: Record<string, string>; args?: string[] } = {}): Promise<CallsRun> {
+export async function runCalls(box: Box, commands: readonly string[], o: { env?: Record<string, string>; args?: string[]; managed?: string } = {}): Promise<CallsRun> {
   const ids = commands.map((_, i) => `call_${i}`);
   const sim = await startSim({ replies: [...commands.map((c, i) => ({ tool_calls: [bashCall(ids[i] as string, c)] })), { content: "done" }] });
   try {
-    const run = await runCli({ box, sim, prompt: "run the commands", env: o.env, args: o.args, killAfterMs: 240_000 });
+    const run = await runCli({ box, sim, prompt: "run the commands", env: o.env, args: o.args, managed: o.managed, killAfterMs: 240_000 });
     const byId = toolResults(sim);
     const sent = sim.requests.map((r) => JSON.stringify(r.json ?? null)).join("\n");
     const denials = ((run.result as { permission_denials?: CallsRun["denials"] } | null)?.permission_denials ?? []) as CallsRun["denials"];

@@ -26,6 +26,7 @@ const warnings: string[] = [];
 function load(config: Record<string, unknown> = {}): void {
   const api = {
     id: "sandbox",
+    readDenied: () => null,
     root,
     home: join(base, "deepcode-home"),
     config: {},

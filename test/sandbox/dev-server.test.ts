@@ -30,6 +30,7 @@ const servers: Server[] = [];
 function load(): void {
   const api = {
     id: "sandbox",
+    readDenied: () => null,
     root,
     home: join(base, "deepcode-home"),
     config: {},

@@ -30,6 +30,7 @@ export function loadSandbox(o: LoadOptions): Sandboxed {
   const warnings: string[] = o.warnings ?? [];
   const api = {
     id: "sandbox",
+    readDenied: () => null,
     root: o.root,
     home: o.deepcodeHome,
     config: {},

@@ -33,6 +33,7 @@ const warnings: string[] = [];
 function load(network: unknown): void {
   const api = {
     id: "sandbox",
+    readDenied: () => null,
     root,
     home: join(base, "deepcode-home"),
     config: {},

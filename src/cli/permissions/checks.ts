@@ -43,6 +43,19 @@ function matcher(abs: string, env: PathEnv, followLast = true): Matcher {
   return { view, strict, loose: (r) => pathRuleMatches(r.match, view.lexical, lexical) || strict(r) };
 }
 
+/** The settings' read denies as one question (PluginApi.readDenied): which deny rule, if any,
+ *  forbids reading an absolute path — matched as the gate matches a Read, by the path as
+ *  written or its real path. */
+export function readDenial(rules: readonly Rule[], anchors: { root: string; home: string }): (path: string) => string | null {
+  const denies = pathRules(rules, "read", "deny");
+  return (path) => {
+    if (denies.length === 0) return null;
+    const m = matcher(path, anchors);
+    const rule = denies.find(m.loose);
+    return rule ? `${rule.text} (${rule.layer}${rule.file ? ` ${rule.file}${rule.line ? `:${rule.line}` : ""}` : ""})` : null;
+  };
+}
+
 /** A write to `path` (absolute): Edit/Write path rules, the fence, protected settings files.
  *  `followLast: false` when the operation acts on the name itself (rm of a symlink). */
 export function writeVerdict(path: string, rules: readonly Rule[], env: PathEnv, followLast = true): Verdict | null {

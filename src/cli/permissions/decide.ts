@@ -36,6 +36,9 @@ export interface DecisionEnv extends PathEnv {
   servedPorts?: readonly number[];
   /** No sandbox is active: what the reader proves read-only runs (read-only.ts, decide-bash.ts). */
   readerAlone?: boolean;
+  /** Settings require the sandbox (`sandbox.failIfUnavailable`) and it is not active: why, and
+   *  every command is denied. */
+  sandboxRequired?: string;
   /** The managed policy is broken (a malformed file, or a deny or ask rule that cannot be
    *  parsed): deny everything, loudly. */
   managedBroken?: boolean;
@@ -56,6 +59,7 @@ export function decide(call: ToolCall, rules: readonly Rule[], env: DecisionEnv)
   }
   if (call.readOnly === null) return { decision: "deny", reason: `'${call.tool}' is not a known tool`, by: "default" };
   const applying = rules.filter((r) => ruleAppliesTo(r, call.tool));
+  if (call.tool === "Bash" && env.sandboxRequired) return { decision: "deny", reason: `${env.sandboxRequired}; ask the person to fix it (deepcode doctor says how)`, by: "sandbox required" };
   if (call.tool === "Bash") return decideBash(stringInput(call.input.command), rules, env);
   if (EDIT_TOOLS.has(call.tool)) return decideEdit(call, applying, rules, env);
   if (READ_TOOLS.has(call.tool)) return decideRead(call, applying, rules, env);

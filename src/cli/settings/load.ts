@@ -289,6 +289,13 @@ function mergeLayers(layers: SettingsLayer[]): { merged: Settings; rules: RuleSo
   const managedHooksOnly = layers.some((l) => l.name === "managed" && l.settings.allowManagedHooksOnly === true);
 
   layers.forEach((layer) => {
+    // `sandbox.filesystem.denyRead` (Claude Code's key) is a read deny of this layer, as
+    // `Read(path)` in permissions.deny: one route from a denied path to the gate and the sandbox.
+    denyReadRules(layer.settings).forEach((text, i) => {
+      if (text === "") return; // not a path: the schema has said so
+      const pos = layer.positions?.get(`sandbox.filesystem.denyRead[${i}]`);
+      rules.push({ kind: "deny", text, layer: layer.name, file: layer.file, line: pos?.line, column: pos?.column });
+    });
     for (const [key, value] of Object.entries(layer.settings)) {
       if (key === "permissions" && isObject(value)) {
         const perms = isObject(merged.permissions) ? merged.permissions : {};
@@ -388,4 +395,14 @@ function utf8Length(b: Buffer, i: number): number {
 
 function code(err: unknown): string | undefined {
   return typeof err === "object" && err !== null ? (err as { code?: string }).code : undefined;
+}
+
+/** A layer's `sandbox.filesystem.denyRead` entries as `Read(…)` rules: a path as the file system
+ *  names it — absolute (`/srv/keys`), `~/…`, or relative to the project (`.secrets/**`). */
+function denyReadRules(settings: Settings): string[] {
+  const box = settings.sandbox;
+  const fsKeys = isObject(box) ? box.filesystem : undefined;
+  const list = isObject(fsKeys) ? fsKeys.denyRead : undefined;
+  if (!Array.isArray(list)) return [];
+  return list.map((p) => (typeof p !== "string" || p === "" ? "" : `Read(${p.startsWith("/") && !p.startsWith("//") ? `/${p}` : p.startsWith("~") || p.startsWith("//") || p.startsWith("./") ? p : `./${p}`})`));
 }

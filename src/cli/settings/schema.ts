@@ -60,9 +60,14 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
       /** Variables a sandboxed command gets although nothing else grants them (names, `*` globs;
        *  credentials included): mods/sandbox/env.ts. */
       env: { t: "array", of: str },
-      /** Claude Code's `filesystem`: `allowRead` (deepcode: folders granted read-only) and
-       *  `allowWrite` (granted read-write); mods/sandbox/grant.ts. */
-      filesystem: { t: "object", keys: { allowRead: { t: "array", of: str }, allowWrite: { t: "array", of: str }, denyRead: ignored, denyWrite: ignored } },
+      /** Claude Code's `filesystem`: `allowRead` (deepcode: folders granted read-only),
+       *  `allowWrite` (granted read-write; mods/sandbox/grant.ts) and `denyRead` (each entry a
+       *  `Read(…)` deny rule of its layer: the tools refuse it, the sandbox hides it). */
+      filesystem: { t: "object", keys: { allowRead: { t: "array", of: str }, allowWrite: { t: "array", of: str }, denyRead: { t: "array", of: str }, denyWrite: ignored } },
+      /** No sandbox, no commands (Claude Code's key): Bash is denied where the sandbox cannot run. */
+      failIfUnavailable: bool,
+      /** The bwrap binary (honoured in the managed policy only): found there, not through PATH. */
+      bwrapPath: str,
       excludedCommands: ignored,
       allowUnsandboxedCommands: ignored,
       enableWeakerNestedSandbox: ignored,
