@@ -79,6 +79,9 @@ export function makeTemplate(parent = tmpdir()) {
   git(ws, "commit", "-qm", "initial");
   writeFileSync(join(ws, "src", "math.js"), `${FILES["src/math.js"]}// v2\n`);
   git(ws, "commit", "-qam", "second");
+  // A third commit on main: the corpus reads `HEAD~2`, as people do in a repository with history.
+  writeFileSync(join(ws, "README.md"), `${FILES["README.md"]}\nSee docs/.\n`);
+  git(ws, "commit", "-qam", "third");
   git(ws, "branch", "feature");
   git(ws, "checkout", "-q", "feature");
   writeFileSync(join(ws, "docs", "feature.md"), "only on the branch\n");

@@ -109,6 +109,7 @@ export function readSandboxSettings(v: JsonValue | undefined, layers: readonly S
   const managedBox = managed && isObject(managed.settings.sandbox) ? managed.settings.sandbox : undefined;
   if (typeof managedBox?.bwrapPath === "string" && managedBox.bwrapPath !== "") settings.bwrapPath = managedBox.bwrapPath;
   else if (managedBox?.failIfUnavailable === true) settings.bwrapPath = SYSTEM_BIN;
+  for (const l of layers) if (l.name !== "managed" && isObject(l.settings.sandbox) && l.settings.sandbox.bwrapPath !== undefined) warn(`${l.file}: sandbox.bwrapPath counts only in the managed policy; ignored here`);
   const strings = (x: JsonValue | undefined): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string" && s !== "") : []);
   if (strings(v.env).length > 0) settings.env = strings(v.env);
   if (isObject(v.filesystem)) {
