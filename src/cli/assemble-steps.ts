@@ -22,7 +22,7 @@ import { noKeyHelp, type ApiKey } from "./credentials.js";
 import { readCostSettings } from "../core/cost/run/settings.js";
 import { profileOf } from "../core/cost/run/tiers.js";
 import { historyHoldsSecret, registerPermissionGate, type CallCover, type PermissionSetup, type SessionRules } from "./permissions/index.js";
-import { sandboxHides } from "./permissions/sandbox-view.js";
+import { sandboxHides } from "./permissions/containment/sandbox-view.js";
 import type { LoadedSettings } from "./settings/types.js";
 import type { Spawner } from "./spawn.js";
 import { packageVersion } from "./version.js";
@@ -121,7 +121,7 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string): 
 }
 
 /** The sandbox mod reports (api.status) that it wraps every process and cuts the network off:
- *  only then does it contain a command (src/cli/permissions/contained.ts). */
+ *  only then does it contain a command (src/cli/permissions/containment/contained.ts). */
 function sandboxContains(app: StepApp): boolean {
   const s = app.pluginStatus("sandbox");
   return s !== undefined && s.active === true && s.network === false && s.autoAllow !== false;

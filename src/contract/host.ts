@@ -169,7 +169,7 @@ export interface KnownStatus {
 /** What an active sandbox gives a command (mods/sandbox/grant.ts, env.ts): the folders it sees
  *  (real paths; everything else is not there), the private home at the person's $HOME path, and
  *  the environment it gets. The permission gate reads `readOnly`, `write` and `walked` to tell
- *  which secret reads a contained command cannot make (src/cli/permissions/sandbox-view.ts). */
+ *  which secret reads a contained command cannot make (src/cli/permissions/containment/sandbox-view.ts). */
 export interface SandboxGrants {
   /** Granted read-only: the system, the toolchains, installed plugins' files, `allowRead`. */
   readOnly: readonly string[];

@@ -1,12 +1,12 @@
 // What in a package.json runs later without the person naming it: npm's lifecycle scripts and
 // the git hook managers' keys. Guarded by content, not by path (protected.ts guards paths): the
 // sandbox puts a contained command's change to them back (mods/sandbox/lifecycle.ts), and an
-// Edit or Write that makes one asks (src/cli/permissions/lifecycle.ts).
+// Edit or Write that makes one asks (src/cli/permissions/containment/lifecycle.ts).
 
 /** npm's lifecycle scripts (and pnpm's): run by `npm install`, `npm publish`, `npm pack`,
  *  `npm version` … without the person naming them. A contained command's change to one in a
  *  workspace package.json is put back (mods/sandbox/lifecycle.ts); an Edit or Write that
- *  changes one asks (src/cli/permissions/lifecycle.ts). */
+ *  changes one asks (src/cli/permissions/containment/lifecycle.ts). */
 export const LIFECYCLE_SCRIPTS: readonly string[] = [
   "preinstall", "install", "postinstall", "preuninstall", "uninstall", "postuninstall",
   "prepublish", "preprepare", "prepare", "postprepare", "prepublishOnly", "prepack", "postpack",

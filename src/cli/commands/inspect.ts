@@ -16,8 +16,8 @@
 // covered by trust): run.ts calls it for those alone.
 
 import { bashEffects } from "../../lib/effects/tool-effects.js";
-import { escapesContainment } from "../permissions/contained.js";
-import { historyHoldsSecret } from "../permissions/git-history.js";
+import { escapesContainment } from "../permissions/containment/contained.js";
+import { historyHoldsSecret } from "../permissions/containment/git-history.js";
 import { parseRule } from "../permissions/rules.js";
 import { parseShell } from "../../lib/shell/parser.js";
 

@@ -38,8 +38,8 @@ import type { Word } from "../../lib/shell/lexer.js";
 import { fileEffects, type EditEffect, type FileEffects } from "../../lib/shell/effects.js";
 import { parseShell, type ShellPart } from "../../lib/shell/parser.js";
 import { programRisks } from "../../lib/shell/programs.js";
-import { escapesContainment, gitHistoryRead } from "./contained.js";
-import { readOnlyVerdict } from "./read-only.js";
+import { escapesContainment, gitHistoryRead } from "./containment/contained.js";
+import { readOnlyVerdict } from "./containment/read-only.js";
 
 export interface BashEnv extends PathEnv {
   /** The Bash tool's current folder (relative paths and `cd` start here). */

@@ -8,9 +8,9 @@
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { namingAllow, ruleVerdict, readVerdict, searchVerdict, strongest, writeVerdict, type DecisionKind, type Verdict } from "./checks.js";
-import { lifecycleChange } from "./lifecycle.js";
+import { lifecycleChange } from "./containment/lifecycle.js";
 import { decideBash } from "./decide-bash.js";
-import { servedUrl } from "./served.js";
+import { servedUrl } from "./containment/served.js";
 import { expandHome, sessionOutput, type PathEnv } from "./paths.js";
 import { EDIT_TOOLS, READ_TOOLS, ruleAppliesTo, type Rule } from "./rules.js";
 

@@ -19,7 +19,7 @@ import { readVerdict } from "./checks.js";
 import { expandHome } from "./paths.js";
 import { EDIT_TOOLS, type Rule } from "./rules.js";
 import type { GateEnv } from "./paths.js";
-import { servedUrl } from "./served.js";
+import { servedUrl } from "./containment/served.js";
 
 export class ReadRefusedError extends DeniedError {
   constructor(readonly path: string, reason: string) {

@@ -7,7 +7,7 @@ export { rememberRule } from "./remember.js";
 export { SessionRules } from "./session.js";
 export { permissionSetup, type PermissionSetup } from "./setup.js";
 export { registerPermissionGate, fenceWriteHook, WriteRefusedError, type GateEnv, type PermissionGateOptions } from "./gate.js";
-export { historyHoldsSecret } from "./git-history.js";
+export { historyHoldsSecret } from "./containment/git-history.js";
 export { readDenial } from "./checks.js";
 export { canonical, insideFence, secretReason, type PathEnv } from "./paths.js";
 export { parseShell, type ParsedShell, type ShellPart } from "../../lib/shell/parser.js";

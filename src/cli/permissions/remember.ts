@@ -27,7 +27,7 @@ import { isPass } from "./decide-bash.js";
 import type { DecisionEnv, ToolCall } from "./decide.js";
 import { isSafeEnv } from "../../lib/effects/safe-env.js";
 import { expandHome, isDeviceSink, protectedReason, secretReason, viewPath } from "./paths.js";
-import { lifecycleChange } from "./lifecycle.js";
+import { lifecycleChange } from "./containment/lifecycle.js";
 import { EDIT_TOOLS, READ_TOOLS } from "./rules.js";
 import type { Word } from "../../lib/shell/lexer.js";
 import { fileEffects } from "../../lib/shell/effects.js";

@@ -6,7 +6,7 @@
 // points git elsewhere (`-C`, `-c`, `--git-dir`, `--work-tree`, `--exec-path`). What the
 // repository's own configuration makes git run (core.fsmonitor, a diff driver's textconv, a
 // clean filter …) is not in the words: the gate judges the configuration itself
-// (src/cli/permissions/git-config.ts), and whether history holds a secret (git-history.ts).
+// (src/cli/permissions/containment/git-config.ts), and whether history holds a secret (git-history.ts).
 
 import type { Word } from "./lexer.js";
 import type { ReadOnly } from "./types.js";

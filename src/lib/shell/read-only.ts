@@ -1,6 +1,6 @@
 // Which shell parts the reader can prove change nothing (issue #36): where no sandbox contains
 // commands, a part that only lists, reads or searches — and whose every file is judged by the
-// gate (src/cli/permissions/read-only.ts: in the workspace, not a secret) — runs without a
+// gate (src/cli/permissions/containment/read-only.ts: in the workspace, not a secret) — runs without a
 // question. This file is the pure half: a table of programs and, for each, the options and
 // operand counts under which it writes nothing, runs no other program and reads only files its
 // words name. Anything not in the table, or an option the table does not know to be harmless

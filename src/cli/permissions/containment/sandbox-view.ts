@@ -14,12 +14,12 @@
 // a toolchain folder — is readable inside, and the read asks as it does without a sandbox.
 
 import { realpathSync } from "node:fs";
-import type { SandboxGrants } from "../../contract/host.js";
-import { secretLocations } from "../../contract/protected.js";
-import { secretFileReason } from "../../contract/secret-content.js";
-import { readConfigText } from "../../lib/regular-file.js";
-import { findSecrets } from "../../lib/secret-walk.js";
-import { isWithin } from "./paths.js";
+import type { SandboxGrants } from "../../../contract/host.js";
+import { secretLocations } from "../../../contract/protected.js";
+import { secretFileReason } from "../../../contract/secret-content.js";
+import { readConfigText } from "../../../lib/regular-file.js";
+import { findSecrets } from "../../../lib/secret-walk.js";
+import { isWithin } from "../paths.js";
 
 /** How long one walk's answer is reused: a gate decision asks about many paths at once. */
 const WALK_FRESH_MS = 2_000;

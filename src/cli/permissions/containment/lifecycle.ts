@@ -7,7 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { changedRunKeys, LIFECYCLE_SCRIPTS, PACKAGE_HOOK_KEYS } from "../../contract/package-scripts.js";
+import { changedRunKeys, LIFECYCLE_SCRIPTS, PACKAGE_HOOK_KEYS } from "../../../contract/package-scripts.js";
 
 /** Why this call's change to `abs` asks (the keys it adds or changes), or null. */
 export function lifecycleChange(tool: string, input: Readonly<Record<string, unknown>>, abs: string): string | null {

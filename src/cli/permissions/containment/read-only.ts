@@ -19,17 +19,17 @@
 // command: a redirection that writes still asks, a tree with a secret below still asks.
 
 import { lstatSync } from "node:fs";
-import { findOnPath } from "../../lib/path-lookup.js";
-import { resolveWord } from "../../lib/effects/resolve-word.js";
-import { isSafeEnv } from "../../lib/effects/safe-env.js";
-import type { Word } from "../../lib/shell/lexer.js";
-import { readOnlyProof } from "../../lib/shell/read-only.js";
-import type { FileEffects, ShellPart } from "../../lib/shell/types.js";
-import { readVerdict, type Verdict } from "./checks.js";
+import { findOnPath } from "../../../lib/path-lookup.js";
+import { resolveWord } from "../../../lib/effects/resolve-word.js";
+import { isSafeEnv } from "../../../lib/effects/safe-env.js";
+import type { Word } from "../../../lib/shell/lexer.js";
+import { readOnlyProof } from "../../../lib/shell/read-only.js";
+import type { FileEffects, ShellPart } from "../../../lib/shell/types.js";
+import { readVerdict, type Verdict } from "../checks.js";
 import { gitHistoryRead } from "./contained.js";
 import { gitConfigView } from "./git-config.js";
-import { canonical, fenceDirs, isWithin, type PathEnv } from "./paths.js";
-import type { Rule } from "./rules.js";
+import { canonical, fenceDirs, isWithin, type PathEnv } from "../paths.js";
+import type { Rule } from "../rules.js";
 
 const SYSTEM_BIN = /^\/(?:usr\/)?(?:local\/)?s?bin\/[^/]+$/;
 

@@ -12,9 +12,9 @@
 import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { secretNameReason } from "../../contract/protected.js";
-import { configHoldsCredential, contentJudged } from "../../contract/secret-content.js";
-import { CONFIG_TEXT_MAX } from "../../lib/regular-file.js";
+import { secretNameReason } from "../../../contract/protected.js";
+import { configHoldsCredential, contentJudged } from "../../../contract/secret-content.js";
+import { CONFIG_TEXT_MAX } from "../../../lib/regular-file.js";
 
 const TIMEOUT_MS = 15_000;
 const MAX_BUFFER = 64 * 1024 * 1024;

@@ -21,7 +21,7 @@
 // Everything here is a pure judgement of one shell part, read by the shell reader.
 
 import { isAbsolute, resolve } from "node:path";
-import type { ShellPart } from "../../lib/shell/types.js";
+import type { ShellPart } from "../../../lib/shell/types.js";
 import { fetchOnly, GIT_FETCH, loopbackFetch } from "./fetch-only.js";
 
 /** Programs that only make sense with the network or another machine, or that act on shared
