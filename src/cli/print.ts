@@ -6,6 +6,7 @@
 // stdin, one turn each, in one session.
 // Exit: 0 every turn completed, 1 an error (or any other stop), 2 usage, 130 interrupted.
 
+import { managedProblem } from "./subcommands.js";
 import type { StreamEvent } from "../contract/index.js";
 import { ConfigError, NotImplementedError, ProviderError } from "../contract/index.js";
 import { openChosen } from "./session-pick.js";
@@ -57,6 +58,10 @@ export async function runPrintCommand(flags: Flags, arg: string): Promise<number
     throw err;
   }
   if (!app.apiKey) return failed(o.format, noKeyHelp(app.home), started);
+  // A broken managed policy denies every call: a run that can do nothing fails (CI goes red)
+  // instead of answering "success" with nothing done.
+  const broken = managedProblem(app);
+  if (broken) return failed(o.format, `${broken}. Nothing was run: an administrator must fix the policy (deepcode doctor names the file).`, started);
   return runPrint(app, o, prompts, started);
 }
 

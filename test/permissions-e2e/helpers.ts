@@ -55,7 +55,7 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   /** The result object (`json`), when stdout holds one. */
-  result: { session_id?: string; result?: string; is_error?: boolean; stop_reason?: string } | null;
+  result: { session_id?: string; result?: string; is_error?: boolean; stop_reason?: string; errors?: string[] } | null;
   /** `stream-json`: every event printed, in order. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- events are read field by field in tests
   events: any[];

@@ -1,12 +1,12 @@
 // The managed policy in real processes (its path injected the way only code can: through
 // test/helpers/cli-with-managed.mjs). Its deny beats every other layer's allow; a drop-in file in
-// managed-settings.d/ counts as policy too; and a malformed managed file denies every tool call,
+// managed-settings.d/ counts as policy too; and a malformed managed file makes `-p` run nothing and fail,
 // loudly, instead of silently lifting the policy.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Simulator } from "../sim/server.mjs";
-import { CLI_HOOK_TIMEOUT_MS, bashCall, makeBox, projectSettings, runCli, startSim, toolResults, writeJson, type Box } from "./helpers.js";
+import { CLI_HOOK_TIMEOUT_MS, bashCall, makeBox, projectSettings, runCli, startSim, toolResults, writeJson, type Box, type CliRun } from "./helpers.js";
 
 let box: Box;
 let sim: Simulator | undefined;
@@ -46,7 +46,7 @@ describe("a managed policy in a real process", () => {
     expect(toolResults(sim).get("call_echo")).toMatch(/^Permission denied for Bash: .*managed/);
   }, CLI_HOOK_TIMEOUT_MS);
 
-  it("denies every tool call when the managed file is malformed, and says so on stderr with the file, line and column", async () => {
+  it("runs nothing and fails (exit 1, is_error) when the managed file is malformed, and says so on stderr with the file, line and column", async () => {
     mkdirSync(join(box.base, "policy"), { recursive: true });
     writeFileSync(managedFile(), '{\n  "permissions": { "deny": [ }\n}\n');
     writeFileSync(join(box.root, "notes.txt"), "readable\n");
@@ -58,24 +58,30 @@ describe("a managed policy in a real process", () => {
     });
     const run = await runCli({ box, sim, prompt: "work", managed: managedFile() });
     expect(run.stderr).toContain(`MANAGED POLICY IS BROKEN: ${managedFile()}:2:`);
-    expect(run.result?.stop_reason, run.stderr).toBe("completed");
-    const results = toolResults(sim);
-    for (const id of ["call_read", "call_echo", "call_write"]) expect(results.get(id), id).toMatch(/^Permission denied for \w+: the managed policy file is malformed/);
+    refusedWhole(run);
     expect(existsSync(join(box.root, "echoed.txt"))).toBe(false);
     expect(existsSync(join(box.root, "new.txt"))).toBe(false);
   }, CLI_HOOK_TIMEOUT_MS);
 
-  it("denies every tool call when a managed deny rule cannot be parsed, instead of silently dropping it", async () => {
+  it("runs nothing and fails when a managed deny rule cannot be parsed, instead of silently dropping it", async () => {
     writeJson(managedFile(), { permissions: { deny: ["Bash(touch:* --force)"] } });
     sim = await startSim({ replies: [{ tool_calls: [bashCall("call_touch", "touch made.txt")] }, { content: "done" }] });
     const run = await runCli({ box, sim, prompt: "make a file", managed: managedFile() });
     expect(run.stderr).toContain(`MANAGED POLICY IS BROKEN: ${managedFile()}`);
     expect(run.stderr).toContain('deny rule "Bash(touch:* --force)" cannot be applied');
-    expect(run.result?.stop_reason, run.stderr).toBe("completed");
-    expect(toolResults(sim).get("call_touch")).toMatch(/^Permission denied for Bash: the managed policy file is malformed \(or holds a deny or ask rule deepcode cannot apply\)/);
+    refusedWhole(run);
     expect(existsSync(join(box.root, "made.txt"))).toBe(false);
   }, CLI_HOOK_TIMEOUT_MS);
 });
+
+/** A broken policy: `-p` runs nothing at all — no request reaches the API, no tool runs — and
+ *  fails (exit 1, is_error), so CI goes red instead of green with nothing done (issue #42). */
+function refusedWhole(run: CliRun): void {
+  expect(run.code, run.stderr).toBe(1);
+  expect(run.result?.is_error, run.stdout).toBe(true);
+  expect(String(run.result?.errors?.[0] ?? ""), run.stdout).toMatch(/The managed policy is broken, so every tool call is denied: .*Nothing was run: an administrator must fix the policy/);
+  expect(sim?.requests).toHaveLength(0);
+}
 
 describe("a managed policy that cannot be applied exactly as written denies every call, in a real process", () => {
   const dropIn = (name: string): string => join(box.base, "policy", "managed-settings.d", name);
@@ -88,14 +94,13 @@ describe("a managed policy that cannot be applied exactly as written denies ever
     ["a misspelt key (permisions)", () => writeJson(managedFile(), { permisions: { deny: ["Bash(touch:*)"] } }), /unknown setting 'permisions'/],
   ];
   for (const [what, make, why] of cases) {
-    it(`${what}: says so on stderr and runs nothing the other layers allow`, async () => {
+    it(`${what}: says so on stderr, runs nothing and fails`, async () => {
       make();
       sim = await startSim({ replies: [{ tool_calls: [bashCall("call_touch", "touch made.txt")] }, { content: "done" }] });
       const run = await runCli({ box, sim, prompt: "make a file", managed: managedFile() });
       expect(run.stderr).toMatch(/MANAGED POLICY IS BROKEN: /);
       expect(run.stderr).toMatch(why);
-      expect(run.result?.stop_reason, run.stderr).toBe("completed");
-      expect(toolResults(sim).get("call_touch")).toMatch(/^Permission denied for Bash: the managed policy file is malformed/);
+      refusedWhole(run);
       expect(existsSync(join(box.root, "made.txt"))).toBe(false);
     }, CLI_HOOK_TIMEOUT_MS);
   }
