@@ -1,7 +1,7 @@
 // Reading Claude Code's `hooks` settings into what the hooks mod runs.
 //
 // The mod gets, through `api.config` (assembly passes it; see index.ts):
-//   { scope: "managed" | "settings", layers: [{ name, file, hooks, allowManagedHooksOnly, env? }], sessionsDir }
+//   { scope: "managed" | "settings", layers: [{ name, file, hooks, allowManagedHooksOnly, disableAllHooks, env? }], sessionsDir }
 // An enabled plugin's hooks come as a layer of their own (named "plugin", or "managed" when the
 // managed policy enables the plugin), with `env` for its commands (CLAUDE_PLUGIN_ROOT …).
 // or, for a plain configuration (tests, embedding), `{ hooks: { … } }`. The "managed" instance
@@ -83,11 +83,19 @@ function selectSources(config: Readonly<Obj>, warnings: string[]): Source[] {
   const layers = Array.isArray(config.layers) ? config.layers.filter((l): l is Obj => isObject(l)) : [];
   const managedScope = config.scope === "managed";
   const managedOnly = layers.some((l) => l.name === "managed" && l.allowManagedHooksOnly === true);
+  // disableAllHooks: the managed policy's stops every hook, its own too; a person's or a
+  // project's stops every hook but the managed policy's (it cannot switch off the audit).
+  const off = layers.find((l) => l.disableAllHooks === true);
+  if (layers.some((l) => l.name === "managed" && l.disableAllHooks === true)) return [];
   const out: Source[] = [];
   for (const l of layers) {
     if (!isObject(l.hooks) || Object.keys(l.hooks).length === 0) continue;
     const file = typeof l.file === "string" ? l.file : String(l.name);
     if ((l.name === "managed") !== managedScope) continue;
+    if (!managedScope && off) {
+      warnings.push(`${file}: hooks ignored — ${typeof off.file === "string" ? off.file : String(off.name)} sets disableAllHooks`);
+      continue;
+    }
     if (!managedScope && managedOnly) {
       warnings.push(`${file}: hooks ignored — the managed policy allows only its own hooks (allowManagedHooksOnly)`);
       continue;

@@ -83,7 +83,7 @@ export function hooksPlugin(scope: "managed" | "settings"): Plugin {
 /** What readHookSet reads (config.ts): every settings layer's hooks, then each enabled plugin's
  *  as a layer of its own ("plugin", or "managed" for a plugin the managed policy enables). */
 function hooksConfig(api: PluginApi, scope: "managed" | "settings"): Record<string, JsonValue> {
-  const layers: JsonValue[] = api.settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true }));
+  const layers: JsonValue[] = api.settings.layers.map((l) => ({ name: l.name, file: l.file, hooks: l.settings.hooks ?? null, allowManagedHooksOnly: l.settings.allowManagedHooksOnly === true, disableAllHooks: l.settings.disableAllHooks === true }));
   for (const p of api.statusOf("marketplace")?.plugins ?? []) {
     if (p.hooks) layers.push({ name: p.managed ? "managed" : "plugin", file: `plugin ${p.id} (${p.hooks.files.join(", ")})`, hooks: p.hooks.hooks, allowManagedHooksOnly: false, env: p.hooks.env });
   }

@@ -107,7 +107,11 @@ export function hostCores(app: StepApp, spawner: Spawner, root: string, env: Nod
     stallTimeoutMs: keepAliveLimit(numberSetting(settings.merged.apiStallTimeoutMs), warn, "apiStallTimeoutMs", 100),
     protocol: settings.merged.protocol === "anthropic" ? "anthropic" : "openai",
   });
+  // The managed policy's availableModels binds every route to the API (the session's model,
+  // --model, /model, a tier, a subagent, a plugin's request): the core is the one way there.
+  const allowed = availableModels(settings);
   chain.setCore("model.request", billedModel(chain, (e) => {
+    if (allowed && !allowed.models.includes(e.request.model)) throw new ProviderError("config", `the managed policy allows only ${allowed.models.join(", ")} (availableModels in ${allowed.file}); this request was for ${e.request.model}: choose one of those (/model, --model or settings tiers)`);
     if (!provider) throw new ProviderError("auth", noKeyHelp(home));
     return provider.request(e.request, { signal: e.signal, onDelta: e.onDelta });
   }));
@@ -208,4 +212,11 @@ export function stringSetting(v: JsonValue | undefined): string | undefined {
 
 export function numberSetting(v: JsonValue | undefined): number | undefined {
   return typeof v === "number" ? v : undefined;
+}
+
+/** The managed policy's `availableModels`, when it sets one. */
+export function availableModels(settings: Pick<StepApp["settings"], "layers">): { models: string[]; file: string } | null {
+  const managed = settings.layers.find((l) => l.name === "managed" && Array.isArray(l.settings.availableModels));
+  if (!managed || !Array.isArray(managed.settings.availableModels)) return null;
+  return { models: managed.settings.availableModels.filter((m): m is string => typeof m === "string"), file: managed.file };
 }

@@ -41,7 +41,7 @@ import { Spawner, spawnLimits } from "./spawn.js";
 import type { AssembleOptions } from "./assemble-options.js";
 import { settingsView } from "./settings/view.js";
 import { isOwnSubcommand, subcommand } from "./options.js";
-import { compactionSetting, gate, hostCores, hostFacts, nonInteractive, numberSetting, pluginConfig, pluginList, resultBound, stringSetting } from "./assemble-steps.js";
+import { availableModels, compactionSetting, gate, hostCores, hostFacts, nonInteractive, numberSetting, pluginConfig, pluginList, resultBound, stringSetting } from "./assemble-steps.js";
 import { isObject } from "../lib/json.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
@@ -121,7 +121,14 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   for (const t of builtinTools()) registry.add(t, "builtin");
 
   const prices = loadPriceTable(settings.merged.pricing, { file: settingFile(settings, "pricing") });
-  const model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
+  // The managed policy's availableModels: a --model outside it fails loud; a default or a
+  // settings model outside it gives way to the policy's first model.
+  const policyModels = availableModels(settings);
+  let model = o.model ?? stringSetting(settings.merged.model) ?? DEFAULT_MODEL;
+  if (policyModels && policyModels.models.length > 0 && !policyModels.models.includes(model)) {
+    if (o.model !== undefined) throw new ConfigError(`--model ${o.model} is not a model the managed policy allows (availableModels: ${policyModels.models.join(", ")})`, policyModels.file);
+    model = policyModels.models[0] as string;
+  }
   const limits = spawnLimits(settings.merged.subagents, warn);
   const app: App = {
     chain,

@@ -8,7 +8,8 @@
 //      `serverUrl` entry when it has any; otherwise its name must match a `serverName` entry.
 // deepcode's difference, on purpose: a person cannot loosen an administrator's list. Deny
 // entries from every layer add up; every layer that sets an allowlist must allow the server
-// (each can only narrow what the others allow), so the managed policy's list always holds.
+// (each can only narrow what the others allow), so the managed policy's list always holds —
+// which is what Claude Code's managed `allowManagedMcpServersOnly` asks for (accepted as such).
 
 import type { JsonValue, SettingsView } from "../../../src/contract/index.js";
 

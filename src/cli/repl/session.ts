@@ -113,6 +113,10 @@ export class Repl implements ReplApi {
         head,
       ], width)),
     ];
+    // The administrator's `companyAnnouncements` (Claude Code's key): one of them, at random, at each start.
+    const news = this.app.settings.merged.companyAnnouncements;
+    const said = Array.isArray(news) ? news.filter((n): n is string => typeof n === "string" && n.trim() !== "") : [];
+    if (said.length > 0) lines.push(s("cyan", inertLines(said[Math.floor(Math.random() * said.length)] as string)));
     for (const n of this.engine.sectionNotes) lines.push(s("yellow", `! ${inertLines(n)}`));
     for (const w of this.warnings.splice(0)) lines.push(s("yellow", `! ${inertLines(w)}`));
     return lines.join("\n");

@@ -58,7 +58,7 @@ interface ReadFile {
 
 const RULE_KINDS: RuleKind[] = ["allow", "ask", "deny"];
 /** Keys only an administrator's policy may set; elsewhere they are dropped with a warning. */
-const MANAGED_ONLY = ["allowManagedHooksOnly", "strictKnownMarketplaces", "blockedMarketplaces"] as const;
+const MANAGED_ONLY = ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "allowManagedMcpServersOnly", "availableModels", "strictKnownMarketplaces", "blockedMarketplaces"] as const;
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const warnings: string[] = [];
@@ -287,6 +287,9 @@ function mergeLayers(layers: SettingsLayer[]): { merged: Settings; rules: RuleSo
   const lists: Record<RuleKind | "additionalDirectories", string[]> = { allow: [], ask: [], deny: [], additionalDirectories: [] };
   const hooks: { [event: string]: JsonValue[] } = {};
   const managedHooksOnly = layers.some((l) => l.name === "managed" && l.settings.allowManagedHooksOnly === true);
+  // allowManagedPermissionRulesOnly: only the policy's allow and ask rules count; every layer's
+  // deny still does (ignoring one could only loosen what the person asked for).
+  const managedRulesOnly = layers.some((l) => l.name === "managed" && l.settings.allowManagedPermissionRulesOnly === true);
 
   layers.forEach((layer) => {
     // `sandbox.filesystem.denyRead` (Claude Code's key) is a read deny of this layer, as
@@ -303,6 +306,7 @@ function mergeLayers(layers: SettingsLayer[]): { merged: Settings; rules: RuleSo
           if ((RULE_KINDS as string[]).includes(pk) && Array.isArray(pv)) {
             pv.forEach((text, i) => {
               if (typeof text !== "string") return;
+              if (managedRulesOnly && pk !== "deny" && layer.name !== "managed") return;
               const pos = layer.positions?.get(`permissions.${pk}[${i}]`);
               rules.push({ kind: pk as RuleKind, text, layer: layer.name, file: layer.file, line: pos?.line, column: pos?.column });
               lists[pk as RuleKind].push(text);

@@ -43,6 +43,19 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   hooks: { t: "record", of: { t: "array", of: anyObject } },
   /** Only honoured in the managed layer: ignore every other layer's hooks. */
   allowManagedHooksOnly: bool,
+  /** Only honoured in the managed layer: other layers' allow and ask rules (and --allowedTools)
+   *  are ignored; their deny rules still count (a deny only takes away). */
+  allowManagedPermissionRulesOnly: bool,
+  /** Only honoured in the managed layer: only the managed policy's own MCP servers start. */
+  allowManagedMcpServersOnly: bool,
+  /** No hooks run: the managed policy's true stops every hook, its own too; another layer's
+   *  stops every hook but the managed policy's. */
+  disableAllHooks: bool,
+  /** Lines shown at start (Claude Code's key): one at each start, the first when there is one. */
+  companyAnnouncements: strings,
+  /** The models requests may go to (Claude Code's key): in the managed policy, every route — the
+   *  session's model, --model, /model, a tier, a subagent — is bound to them. */
+  availableModels: strings,
   model: str,
   env: { t: "record", of: str },
   /** Plugin modules to load: a path or package name, or `{ "path": …, … }`. */
@@ -144,7 +157,6 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   awsCredentialExport: ignored,
   cleanupPeriodDays: ignored,
   includeCoAuthoredBy: ignored,
-  disableAllHooks: ignored,
   forceLoginMethod: ignored,
   forceLoginOrgUUID: ignored,
   otelHeadersHelper: ignored,

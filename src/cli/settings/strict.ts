@@ -11,9 +11,10 @@ import type { Settings } from "./types.js";
  * Claude Code keys deepcode does not apply but that may stand in a managed file, because ignoring
  * them can only leave deepcode as strict as written or stricter: a bypass mode deepcode does not
  * have, permissions to loosen the sandbox or to start servers deepcode never grants, commands
- * deepcode never runs, and looks. Not here (so a managed file holding them is broken):
- * `disableAllHooks`, `disabledMcpjsonServers`, `forceLoginMethod`, `forceLoginOrgUUID` (each
- * asks for a restriction deepcode would not enforce), and `defaultMode: "plan"`.
+ * deepcode never runs, and looks — and `forceLoginMethod`/`forceLoginOrgUUID`, which restrict a
+ * Claude account sign-in deepcode does not have (it uses a DeepSeek API key; load.ts names them
+ * in one line). Not here (so a managed file holding them is broken): `disabledMcpjsonServers`
+ * (it asks for a restriction deepcode would not enforce) and `defaultMode: "plan"`.
  */
 export const MANAGED_IGNORABLE: ReadonlySet<string> = new Set([
   "permissions.disableBypassPermissionsMode",
@@ -32,6 +33,8 @@ export const MANAGED_IGNORABLE: ReadonlySet<string> = new Set([
   "alwaysThinkingEnabled",
   "enableAllProjectMcpServers",
   "enabledMcpjsonServers",
+  "forceLoginMethod",
+  "forceLoginOrgUUID",
 ]);
 
 /** Strict reading (the managed layer): what a lenient read would warn about and drop is an error. */
