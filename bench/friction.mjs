@@ -21,6 +21,7 @@ import { REPO, judgeBenign, judgeHarmful, makeTemplate, pool, runOne } from "./f
 import { diskParent } from "./friction-grant.mjs";
 import { CLAUDE_CONFIGS, claudeReady, claudeRunner } from "./friction-claude.mjs";
 import { sandboxStatus } from "../dist/mods/sandbox/index.js";
+import { findOnPath } from "../dist/src/lib/path-lookup.js";
 
 function option(name) {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -44,7 +45,11 @@ export async function run() {
   console.log(`\nfriction: ${subset}${benignList.length} benign and ${harmfulList.length} harmful commands, one Bash call each in deepcode -p / claude -p; sandbox here: ${sandbox.active ? sandbox.detail : `not active (${sandbox.detail})`}`);
   const configs = allConfigs.filter((c) => wantedConfigs.includes(c.id));
   const deepcodeConfigs = configs.filter((c) => !c.id.startsWith("claude-"));
-  const claudeConfigs = configs.filter((c) => c.id.startsWith("claude-"));
+  // Claude Code's sandbox needs socat besides bubblewrap; without it, Claude Code runs its
+  // commands unsandboxed and the column would measure its default instead.
+  const skipped = new Map();
+  if (!findOnPath("socat", process.env.PATH ?? "")) skipped.set("claude-sandbox", "Claude Code's sandbox needs socat (apt install socat), which this machine lacks");
+  const claudeConfigs = configs.filter((c) => c.id.startsWith("claude-") && !skipped.has(c.id));
   let claude = null;
   if (claudeConfigs.length > 0) {
     claude = claudeReady((m) => console.log(m));
@@ -78,7 +83,7 @@ export async function run() {
   for (const config of configs) {
     const r = results.get(config.id);
     if (!r) {
-      rows.push([config.label, `not run: ${claude?.reason ?? "unknown"}`, "—", "—", "—"]);
+      rows.push([config.label, `not run: ${skipped.get(config.id) ?? claude?.reason ?? "unknown"}`, "—", "—", "—"]);
       continue;
     }
     const { benign, harmful } = r;

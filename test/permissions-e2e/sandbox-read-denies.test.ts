@@ -4,7 +4,7 @@
 // folder, archives it or greps the tree reads nothing of what they name, without a question,
 // while the files beside it read as before. Judged by effect: what reached the simulator.
 // Run `npx tsc -p tsconfig.json` first: this starts dist/.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectSettings, writeJson, type Box } from "./helpers.js";
