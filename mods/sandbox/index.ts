@@ -47,7 +47,7 @@
 
 import type { KnownStatus, Plugin, PluginApi, ProcessRunRequest, ProcessRunResult, SandboxGrants, ServeNotice } from "../../src/contract/index.js";
 import { ConfigError } from "../../src/contract/errors.js";
-import { isObject } from "../../src/lib/json.js";
+import { isObject, stringRecord } from "../../src/lib/json.js";
 import { wrapArgv, writableDirs } from "./bwrap.js";
 import { readSandboxSettings, sandboxStatus, type SandboxSettings } from "./settings.js";
 import { startGuard, sweepJournals } from "./guard.js";
@@ -116,6 +116,7 @@ const plugin: Plugin = {
   register(api) {
     const settings = readSandboxSettings(api.settings.get("sandbox"), api.settings.layers, (m) => api.log.warn(m));
     const writable = [...api.host.additionalDirectories, ...(settings.allowWrite ?? [])];
+    const settingsEnv = stringRecord(api.settings.get("env")) ?? {};
     // bwrap is never taken from a PATH folder a contained command can write (the workspace, the
     // extra folders): a planted `bwrap` there would run the next session's commands as they are.
     const status = sandboxStatus(settings, process.platform, pathOutside(process.env.PATH ?? "", [api.root, ...writable]));
@@ -210,7 +211,8 @@ const plugin: Plugin = {
       // What this run reads beyond the grants, already judged by the gate (Grep's search path)
       // or named by its own configuration (a hook's script).
       const readable = [...grants.readable, ...e.readable];
-      const granted = grantEnv(e.clearEnv ? {} : process.env, e.env, settings.env);
+      // Settings `env` (the person's or the administrator's variables) pass as named there.
+      const granted = grantEnv(e.clearEnv ? {} : process.env, e.clearEnv ? e.env : { ...settingsEnv, ...e.env }, settings.env);
       granted.env.HOME = home;
       ensurePrivateHome(priv);
       syncGitConfig(home, priv);

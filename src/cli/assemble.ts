@@ -42,7 +42,7 @@ import type { AssembleOptions } from "./assemble-options.js";
 import { settingsView } from "./settings/view.js";
 import { isOwnSubcommand, subcommand } from "./options.js";
 import { availableModels, compactionSetting, gate, hostCores, hostFacts, nonInteractive, numberSetting, pluginConfig, pluginList, resultBound, stringSetting } from "./assemble-steps.js";
-import { isObject } from "../lib/json.js";
+import { isObject, stringRecord } from "../lib/json.js";
 
 export const DEFAULT_MODEL = "deepseek-flash";
 export { DEFAULT_BASE_URL, nonInteractiveReason } from "./assemble-steps.js";
@@ -116,7 +116,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   // forwarded ports) — one route from an answer to whether a private address may be reached.
   const cover = new CallCover();
   const fetchPolicy = { rules: () => [...permissions.rules, ...sessionRules.rules()], cover, servedPorts: () => services.pluginStatus("sandbox")?.served };
-  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)], writeJournal: join(home, "writes"), fetch: { privateHostAllowed: (host, req) => privateFetchAllowed(fetchPolicy, host, req) } });
+  registerEffects(chain, { scrubEnv: ["DEEPSEEK_API_KEY", ...ENDPOINTS.map((e) => e.keyEnv)], writeJournal: join(home, "writes"), env: stringRecord(settings.merged.env), fetch: { privateHostAllowed: (host, req) => privateFetchAllowed(fetchPolicy, host, req) } });
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.add(t, "builtin");
 

@@ -22,15 +22,7 @@ import type { Stats } from "node:fs";
 import * as fs from "node:fs";
 import { chmod, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type {
-  FileStat,
-  FsReadRequest,
-  FsReadResult,
-  FsWriteRequest,
-  FsWriteResult,
-  ProcessRunRequest,
-  ProcessRunResult,
-} from "../contract/index.js";
+import type { FileStat, FsReadRequest, FsReadResult, FsWriteRequest, FsWriteResult, ProcessRunRequest, ProcessRunResult } from "../contract/index.js";
 import { openRegular } from "../lib/regular-file.js";
 import type { Chain } from "./chain.js";
 import { httpFetch, type FetchPolicy } from "./http-fetch.js";
@@ -52,6 +44,8 @@ export interface EffectsOptions {
   writeJournal?: string;
   /** What http.fetch may reach besides public addresses (the permission rules' say). */
   fetch?: FetchPolicy;
+  /** Settings `env`: every child gets them under its request's own (not with `clearEnv`). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export function registerEffects(chain: Chain, opts: EffectsOptions = {}): void {
@@ -62,10 +56,11 @@ export function registerEffects(chain: Chain, opts: EffectsOptions = {}): void {
   }
   chain.setCore("fs.read", (e) => readFileBounded(e));
   chain.setCore("fs.write", (e) => writeFileAtomic(e));
-  chain.setCore("process.run", (e) => runProcess(e, scrub));
+  const withSettings = <T extends { env?: Readonly<Record<string, string>>; clearEnv?: boolean }>(e: T): T => (e.clearEnv || !opts.env ? e : { ...e, env: { ...opts.env, ...e.env } });
+  chain.setCore("process.run", (e) => runProcess(withSettings(e), scrub));
   // A launch unchanged: deepcode's environment under the configured variables, less the
   // variables no child may see.
-  chain.setCore("process.launch", (e) => ({ argv: [...e.argv], env: childEnv(e, scrub), ended: () => [] }));
+  chain.setCore("process.launch", (e) => ({ argv: [...e.argv], env: childEnv(withSettings(e), scrub), ended: () => [] }));
   chain.setCore("http.fetch", (e) => httpFetch(e, opts.fetch));
 }
 

@@ -25,3 +25,10 @@ export function deepFreeze<T extends JsonValue | { [key: string]: JsonValue }>(v
   }
   return value;
 }
+
+/** The string values of an object (settings `env`), others left out; undefined when none. */
+export function stringRecord(v: JsonValue | undefined): Record<string, string> | undefined {
+  if (!isObject(v)) return undefined;
+  const out = Object.fromEntries(Object.entries(v).filter((kv): kv is [string, string] => typeof kv[1] === "string"));
+  return Object.keys(out).length > 0 ? out : undefined;
+}

@@ -89,3 +89,15 @@ describe("forceLoginMethod", () => {
     expect(s!.warnings.join("\n")).not.toMatch(/MANAGED POLICY IS BROKEN/);
   });
 });
+
+describe("settings env", () => {
+  const echo = "echo \"region=$ACME_REGION token=$ACME_TOKEN\"";
+  for (const where of ["user", "managed"] as const) {
+    it(`${where === "user" ? "the person's" : "the managed policy's"} env reaches every command, in the sandbox too, the credential-named one as well (a setting names it)`, async () => {
+      const env = { env: { ACME_REGION: "eu-1", ACME_TOKEN: "tok-from-settings" } };
+      s = await openSession({ script: { replies: [{ tool_calls: [bashCall("call_1", echo)] }, { content: "done" }] }, answer: "allow", ...(where === "user" ? { user: env } : { managed: env }) });
+      await s.turn("show the region");
+      expect(toolResults(s.sim).get("call_1")).toContain("region=eu-1 token=tok-from-settings");
+    });
+  }
+});
