@@ -22,6 +22,7 @@ import { JsonSyntaxError, parseJson, type JsonPosition } from "../../lib/json-pa
 import { checkSettings } from "./schema.js";
 import { claudeApplied, claudeSettingsFiles } from "./claude.js";
 import { isObject } from "../../lib/json.js";
+import { denyReadRules } from "./deny-read.js";
 import { strictProblem, unknownHookEvent } from "./strict.js";
 import type { LoadedSettings, ManagedState, RuleKind, RuleSource, Settings, SettingsLayer, SettingsLayerName } from "./types.js";
 
@@ -399,14 +400,4 @@ function utf8Length(b: Buffer, i: number): number {
 
 function code(err: unknown): string | undefined {
   return typeof err === "object" && err !== null ? (err as { code?: string }).code : undefined;
-}
-
-/** A layer's `sandbox.filesystem.denyRead` entries as `Read(…)` rules: a path as the file system
- *  names it — absolute (`/srv/keys`), `~/…`, or relative to the project (`.secrets/**`). */
-function denyReadRules(settings: Settings): string[] {
-  const box = settings.sandbox;
-  const fsKeys = isObject(box) ? box.filesystem : undefined;
-  const list = isObject(fsKeys) ? fsKeys.denyRead : undefined;
-  if (!Array.isArray(list)) return [];
-  return list.map((p) => (typeof p !== "string" || p === "" ? "" : `Read(${p.startsWith("/") && !p.startsWith("//") ? `/${p}` : p.startsWith("~") || p.startsWith("//") || p.startsWith("./") ? p : `./${p}`})`));
 }
