@@ -10,7 +10,7 @@ import { capsFor } from "./capabilities.js";
 import { thinkingOn } from "../contract/index.js";
 import { runCheck } from "./check.js";
 import { parseBaseUrl, targetOf } from "./connect.js";
-import { AttemptFailure, MAX_RETRY_AFTER_MS, backoffDelay, redact } from "./errors.js";
+import { AttemptFailure, MAX_RETRY_AFTER_MS, RATE_HINT, backoffDelay, redact } from "./errors.js";
 import { openaiProtocol } from "./openai.js";
 import { prepareRequest } from "./prepare.js";
 import type { Provider, ProviderOptions, RequestOptions } from "./types.js";
@@ -116,7 +116,8 @@ export function createProvider(opts: ProviderOptions): Provider {
           throw toProviderError(new AttemptFailure(failure.kind, msg, false, failure.status), attempt, opts.apiKey);
         }
         if (!failure.retryable || attempt >= maxAttempts) {
-          const suffix = failure.retryable && attempt > 1 ? ` (gave up after ${attempt} attempts)` : "";
+          const hint = failure.kind === "rate_limit" ? RATE_HINT : "";
+          const suffix = failure.retryable && attempt > 1 ? ` (gave up after ${attempt} attempts)${hint}` : hint;
           throw toProviderError(new AttemptFailure(failure.kind, failure.message + suffix, false, failure.status), attempt, opts.apiKey);
         }
         const wait = failure.retryAfterMs ?? backoffDelay(attempt + 1, random);
