@@ -152,6 +152,7 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
     // to the repairs, which would leave an empty reply that hides the loop).
     const looped = degenerateReply(response);
     if (!looped) response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
+    if (response.usageNote) d.emit({ type: "notice", level: "warn", code: "usage-repaired", message: response.usageNote });
     if (estimated) {
       const cost = stepCost > 0 ? ` ≈$${stepCost.toFixed(4)}` : "";
       d.emit({ type: "notice", level: "warn", code: "usage-estimated", message: `the API sent no token usage for this reply; deepcode estimated it from the text (≈${estimated.prompt_tokens} prompt, ≈${estimated.completion_tokens} completion tokens${cost}) and booked it in the usage ledger marked as estimated` });
