@@ -11,7 +11,7 @@ import type { ModelResponse } from "../contract/index.js";
 import type { Assembler } from "./assemble.js";
 import { openSocket } from "./connect.js";
 import type { ConnectOptions, Target } from "./connect.js";
-import { AttemptFailure, apiMessageOf, networkFailure, parseRetryAfter, redact, statusFailure } from "./errors.js";
+import { AttemptFailure, CutFailure, apiMessageOf, networkFailure, parseRetryAfter, redact, statusFailure } from "./errors.js";
 import type { WireProtocol } from "./protocol.js";
 import { SseParser } from "../lib/sse.js";
 
@@ -90,6 +90,10 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       // caller cancelled or the total time ran out (signal aborted).
       if (acc.reasoningOnly && f.kind !== "aborted" && !signal.aborted) {
         reject(new AttemptFailure(f.kind, `${f.message} (only reasoning had arrived; it was dropped)`, true, f.status));
+      } else if (acc.started && f.retryable && !signal.aborted) {
+        // Cut by what a retry mends, as a 500 is (a dropped connection): the client asks again,
+        // and keeps this part only if no later attempt brings a reply.
+        reject(new CutFailure(f, acc.result(redact(incompleteReason(f), x.apiKey))));
       } else if (acc.started) resolve(acc.result(redact(incompleteReason(f), x.apiKey)));
       else reject(f);
     };

@@ -10,7 +10,7 @@ import { capsFor } from "./capabilities.js";
 import { thinkingOn } from "../contract/index.js";
 import { runCheck } from "./check.js";
 import { parseBaseUrl, targetOf } from "./connect.js";
-import { AttemptFailure, MAX_RETRY_AFTER_MS, RATE_HINT, backoffDelay, redact } from "./errors.js";
+import { AttemptFailure, CutFailure, MAX_RETRY_AFTER_MS, RATE_HINT, backoffDelay, redact } from "./errors.js";
 import { openaiProtocol } from "./openai.js";
 import { prepareRequest } from "./prepare.js";
 import type { Provider, ProviderOptions, RequestOptions } from "./types.js";
@@ -84,6 +84,8 @@ export function createProvider(opts: ProviderOptions): Provider {
     if (o.signal?.aborted) onAbort();
     o.signal?.addEventListener("abort", onAbort, { once: true });
 
+    // The longest reply cut mid-stream so far: kept when no later attempt brings one.
+    let cut: CutFailure | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
         const acc = new Assembler(o.onDelta, thinking);
@@ -109,7 +111,9 @@ export function createProvider(opts: ProviderOptions): Provider {
         } catch (err) {
           if (!(err instanceof AttemptFailure)) throw toProviderError(err, attempt, opts.apiKey);
           failure = err;
+          if (err instanceof CutFailure && (!cut || partLength(err.partial) >= partLength(cut.partial))) cut = err;
         }
+        if (cut && (!failure.retryable || attempt >= maxAttempts || ctl.signal.aborted)) return cut.partial;
         if (failure.retryable && failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_AFTER_MS) {
           const when = new Date(Date.now() + failure.retryAfterMs).toISOString().replace(/\.\d+Z$/, "Z");
           const msg = `${failure.message}; the API asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s, longer than deepcode waits: retry after ${when}`;
@@ -130,6 +134,7 @@ export function createProvider(opts: ProviderOptions): Provider {
         try {
           await Promise.race([sleep(wait, ctl.signal), aborted(ctl.signal)]);
         } catch (err) {
+          if (cut) return cut.partial;
           throw toProviderError(err, attempt, opts.apiKey);
         }
       }
@@ -144,6 +149,12 @@ export function createProvider(opts: ProviderOptions): Provider {
     request,
     check: (signal) => runCheck({ base, basePath, target, connect, protocol: protocolName, apiKey: opts.apiKey, keySource: opts.keySource, signal }),
   };
+}
+
+/** How much of a reply arrived, to keep the longest of several cut attempts. */
+function partLength(r: ModelResponse): number {
+  const m = r.message;
+  return (m.content ?? "").length + (m.reasoning_content ?? "").length + (m.tool_calls ?? []).reduce((n, c) => n + c.function.arguments.length + c.function.name.length, 0);
 }
 
 /** Rejects when the signal aborts, so an injected sleep that ignores the signal cannot delay an abort. */

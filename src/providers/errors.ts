@@ -6,7 +6,7 @@
 // next try usually answers.
 
 import { ProviderError } from "../contract/index.js";
-import type { ProviderErrorKind } from "../contract/index.js";
+import type { ModelResponse, ProviderErrorKind } from "../contract/index.js";
 
 /** Retry-After values above this are not waited for: the request fails saying when to retry. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -28,6 +28,18 @@ export class AttemptFailure extends Error {
 
   toProviderError(attempts: number): ProviderError {
     return new ProviderError(this.kind, this.message, this.status, attempts);
+  }
+}
+
+/** A reply cut mid-stream by a failure another attempt may mend (a dropped connection, an error
+ *  the server reported mid-stream): `partial` is what arrived, kept if no later attempt does better. */
+export class CutFailure extends AttemptFailure {
+  constructor(
+    readonly original: AttemptFailure,
+    readonly partial: ModelResponse,
+  ) {
+    super(original.kind, `${original.message} (the reply was cut mid-stream; asking again)`, true, original.status);
+    this.name = "CutFailure";
   }
 }
 

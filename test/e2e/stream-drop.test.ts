@@ -16,8 +16,18 @@ describe("a stream that drops", () => {
     expect(r.stderr).toMatch(/retrying in [\d.]+ s \(attempt 2\)/);
   });
 
-  it("keeps what arrived when it drops mid-reply, says so, and -c continues from there", async () => {
-    rig = await cliRig({ replies: [{ reasoning: "ok", content: "The first half of a long answer, then", chunkSize: 6, fault: { dropAfterChunks: 4 } }, { content: "the rest." }] });
+  it("asks again when the reply is cut mid-stream once, and the same run finishes", async () => {
+    rig = await cliRig({ replies: [{ reasoning: "ok", content: "The first half of a long answer, then", chunkSize: 6, fault: { dropAfterChunks: 4 } }, { content: "The whole answer." }] });
+    const r = await rig.run(["-p", "explain"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("The whole answer.\n");
+    expect(r.stderr).toMatch(/the reply was cut mid-stream; asking again\); retrying in [\d.]+ s \(attempt 2\)/);
+    expect(rig.sim.requests).toHaveLength(2);
+  });
+
+  it("keeps what arrived when every attempt is cut mid-reply, says so, and -c continues from there", async () => {
+    const cut = { reasoning: "ok", content: "The first half of a long answer, then", chunkSize: 6, fault: { dropAfterChunks: 4 } };
+    rig = await cliRig({ replies: [cut, cut, cut, cut, { content: "the rest." }] });
     const r = await rig.run(["-p", "explain"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("The first ha\n");
