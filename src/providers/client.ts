@@ -19,7 +19,9 @@ const DEFAULTS = {
   maxAttempts: 4,
   firstByteTimeoutMs: 600_000,
   idleTimeoutMs: 120_000,
-  keepAliveLimitMs: 300_000,
+  // A response with no token for two minutes is no reply a person waits for (issue #37: a
+  // stream of keep-alives only ran on past 120 s); settings apiIdleTimeoutMs raises it.
+  keepAliveLimitMs: 120_000,
   // A person gives up on a silent stream after 15–60 s (DeepSeek-V3#1608); a healthy one sends
   // a piece every few hundred milliseconds, even while reasoning.
   stallTimeoutMs: 45_000,

@@ -50,4 +50,13 @@ describe("a stream that drops", () => {
     const o = JSON.parse(r.stdout) as { errors: string[] };
     expect(o.errors[0]).toBe("the API sent only keep-alives and no reply for 1 s; gave up (settings apiIdleTimeoutMs sets this limit)");
   });
+
+  it("treats a stream that began and then sends only keep-alives as a stall at apiStallTimeoutMs, and asks again", async () => {
+    // The first attempt sends its opening chunk (no token), then keep-alives until the client gives up.
+    rig = await cliRig({ replies: [{ content: "never sent", fault: { stallAfterChunks: 1, stallKeepAliveEveryMs: 50 } }, { content: "answered" }] }, { ".deepcode/settings.json": JSON.stringify({ apiStallTimeoutMs: 1000 }) });
+    const r = await rig.run(["-p", "hi"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("answered\n");
+    expect(r.stderr).toMatch(/the stream stalled: the stream began but sent no token, only keep-alives, for 1 s \(settings apiStallTimeoutMs sets this limit\); retrying in [\d.]+ s \(attempt 2\)/);
+  });
 });
