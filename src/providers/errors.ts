@@ -5,7 +5,8 @@
 // gateway's 502 and 504 (nginx, Cloudflare in front of a relay: langgenius/dify#15889), whose
 // next try usually answers.
 
-import { ProviderError } from "../contract/index.js";
+import { ProviderError, modelNotServed } from "../contract/index.js";
+import { KNOWN_MODELS } from "./capabilities.js";
 import type { ModelResponse, ProviderErrorKind } from "../contract/index.js";
 
 /** Retry-After values above this are not waited for: the request fails saying when to retry. */
@@ -57,8 +58,11 @@ export const RATE_HINT = ": wait a minute and try again, or use a provider, mode
 
 /** The failure an HTTP error status stands for. */
 export function statusFailure(c: StatusContext): AttemptFailure {
-  const said = c.apiMessage ? `: ${c.apiMessage}` : "";
   const { status } = c;
+  if ((status === 400 || status === 404 || status === 422) && c.apiMessage && modelNotServed(c.apiMessage)) {
+    return new AttemptFailure("bad_request", `the API does not serve this model (${status}): ${c.apiMessage}; DeepSeek serves ${KNOWN_MODELS.join(", ")}: choose one with --model (or /model)`, false, status);
+  }
+  const said = c.apiMessage ? `: ${c.apiMessage}` : "";
   switch (status) {
     case 400:
       return new AttemptFailure("bad_request", `the API rejected the request (400)${said}`, false, status);
