@@ -15,7 +15,8 @@
 // format skips what it does not know, and nothing it knows has a second shape.
 
 import { randomUUID } from "node:crypto";
-import type { FinishReason, KnownStatus, StreamEvent, Usage } from "../contract/index.js";
+import type { FinishReason, JsonValue, KnownStatus, StreamEvent, Usage } from "../contract/index.js";
+import { boundDepth } from "../lib/json.js";
 import { roundCost } from "../core/cost/index.js";
 import { claudeUsage, type ResultObject } from "./print-result.js";
 
@@ -164,7 +165,9 @@ export class StreamJsonWriter {
 
   private toolUse(step: number, id: string, name: string, input: unknown): void {
     this.announced.add(id);
-    this.assistant(this.ids.get(step) ?? this.stepState(step).id, [{ type: "tool_use", id, name, input }], "tool_use", undefined, { step });
+    // Model input is bounded upstream (tool.input); bounded again here, where one line too deep
+    // to write would end the whole run without its result line.
+    this.assistant(this.ids.get(step) ?? this.stepState(step).id, [{ type: "tool_use", id, name, input: boundDepth(input as JsonValue) }], "tool_use", undefined, { step });
   }
 
   private assistant(id: string, content: Block[], stop: string | null, usage: Usage | undefined, facts: Record<string, unknown>): void {

@@ -62,6 +62,12 @@ export type ProviderErrorKind =
   | "protocol"
   | "config";
 
+/** Whether an API's error message says the model named is not served ("Model Not Exist" is
+ *  DeepSeek's; OpenAI-style relays say model_not_found or "does not exist"). */
+export function modelNotServed(message: string): boolean {
+  return /model not exist|model_not_found|no such model|unknown model|model\b[^.;]{0,80}\b(?:does not exist|not found|is not (?:supported|available|served))/i.test(message);
+}
+
 /** A model request that failed. Never carries the API key. */
 export class ProviderError extends Error {
   constructor(

@@ -119,6 +119,8 @@ export interface ModelResponse {
   message: AssistantMessage;
   finishReason: FinishReason | null;
   usage?: Usage;
+  /** The wire's usage did not add up and `usage` is its repair: what was changed, in words. */
+  usageNote?: string;
   incomplete?: { reason: string };
 }
 

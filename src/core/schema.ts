@@ -6,6 +6,7 @@
 // are not judged: a call is never refused for what the validator cannot check.
 
 import type { JsonSchema, JsonValue } from "../contract/index.js";
+import { MAX_JSON_DEPTH, valueDepth } from "../lib/json.js";
 
 export interface Validation {
   ok: boolean;
@@ -15,6 +16,9 @@ export interface Validation {
 }
 
 export function validate(schema: JsonSchema, value: JsonValue): Validation {
+  // The checks below recurse: a value nested deeper than model input may be is refused whole.
+  const depth = valueDepth(value, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) return { ok: false, value, errors: [`arguments nest more than ${MAX_JSON_DEPTH} levels deep`] };
   const errors: string[] = [];
   const out = check(schema, value, "", errors);
   return { ok: errors.length === 0, value: out, errors };

@@ -31,4 +31,66 @@ export function stringRecord(v: JsonValue | undefined): Record<string, string> |
   if (!isObject(v)) return undefined;
   const out = Object.fromEntries(Object.entries(v).filter((kv): kv is [string, string] => typeof kv[1] === "string"));
   return Object.keys(out).length > 0 ? out : undefined;
+/** How deep JSON from the model may nest (objects and arrays). Every walk of it (schema
+ *  validation, rendering, stream-json, the transcript) recurses; 3,000 levels overflowed the
+ *  stack (issue #37). No tool's arguments need more than a handful of levels; 64 leaves room
+ *  for a notebook's metadata or an MCP tool's nested input. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of `[`/`{` in JSON text, strings skipped, read without parsing; it stops
+ *  counting past `stopAt`. Text that is not JSON gets a number too (brackets are brackets). */
+export function textDepth(text: string, stopAt = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) {
+        max = depth;
+        if (max > stopAt) return max;
+      }
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return max;
+}
+
+/** The nesting depth of a value (a scalar is 0), walked without recursion; it stops counting
+ *  past `stopAt`. */
+export function valueDepth(value: unknown, stopAt = Infinity): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== "object") continue;
+    const here = d + 1;
+    if (here > max) {
+      max = here;
+      if (max > stopAt) return max;
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, here]);
+  }
+  return max;
+}
+
+/** `value` when it nests at most `limit` levels; else a copy in which what lies deeper is
+ *  replaced by a short note, so a writer or renderer never recurses past the limit. */
+export function boundDepth(value: JsonValue, limit = MAX_JSON_DEPTH): JsonValue {
+  if (valueDepth(value, limit) <= limit) return value;
+  const cut = (v: JsonValue, left: number): JsonValue => {
+    if (v === null || typeof v !== "object") return v;
+    if (left === 0) return `[nested deeper than ${limit} levels: not shown]`;
+    if (Array.isArray(v)) return v.map((x) => cut(x, left - 1));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cut(x, left - 1)]));
+  };
+  return cut(value, limit);
+}
+
+/** The message a tool call gets when its arguments nest too deep to be read. */
+export function tooDeepMessage(tool: string, depth: number): string {
+  return `The arguments for ${tool} nest ${depth} levels deep; deepcode reads at most ${MAX_JSON_DEPTH} levels of nesting. Call ${tool} again with flatter arguments (no tool needs such deep nesting).`;
 }

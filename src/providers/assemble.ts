@@ -1,6 +1,7 @@
 // Assembles one reply from its streamed pieces, handing each piece on as it arrives. Both
 // protocols feed the same assembler, so the rest of deepcode cannot tell them apart.
 
+import { checkUsage } from "./usage-check.js";
 import type { FinishReason, ModelDelta, ModelResponse, ToolCall, Usage } from "../contract/index.js";
 
 interface PartialCall {
@@ -22,6 +23,7 @@ export class Assembler {
   private readonly calls = new Map<number, PartialCall>();
   private finishReason: FinishReason | null = null;
   private usageSeen: Usage | undefined;
+  private usageTotal: number | undefined;
   private id: string | undefined;
   private model: string | undefined;
 
@@ -89,8 +91,11 @@ export class Assembler {
     return this.started && this.text === "" && this.calls.size === 0;
   }
 
-  usage(u: Usage): void {
+  /** The usage as received; `total`: the wire's total_tokens, when sent. Checked (and
+   *  repaired, said in `usageNote`) when the reply is handed on. */
+  usage(u: Usage, total?: number): void {
     this.usageSeen = u;
+    this.usageTotal = total;
   }
 
   meta(id: unknown, model: unknown): void {
@@ -117,7 +122,11 @@ export class Assembler {
     const r: ModelResponse = { message, finishReason: incomplete === undefined ? this.finishReason : null };
     if (this.id) r.id = this.id;
     if (this.model) r.model = this.model;
-    if (this.usageSeen) r.usage = this.usageSeen;
+    if (this.usageSeen) {
+      const checked = checkUsage(this.usageSeen, this.usageTotal);
+      r.usage = checked.usage;
+      if (checked.note) r.usageNote = checked.note;
+    }
     if (incomplete !== undefined) r.incomplete = { reason: incomplete };
     return r;
   }

@@ -11,7 +11,7 @@ import type { ModelResponse } from "../contract/index.js";
 import type { Assembler } from "./assemble.js";
 import { openSocket } from "./connect.js";
 import type { ConnectOptions, Target } from "./connect.js";
-import { AttemptFailure, apiMessageOf, networkFailure, parseRetryAfter, redact, statusFailure } from "./errors.js";
+import { AttemptFailure, CutFailure, apiMessageOf, networkFailure, parseRetryAfter, redact, statusFailure } from "./errors.js";
 import type { WireProtocol } from "./protocol.js";
 import { SseParser } from "../lib/sse.js";
 
@@ -90,6 +90,10 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       // caller cancelled or the total time ran out (signal aborted).
       if (acc.reasoningOnly && f.kind !== "aborted" && !signal.aborted) {
         reject(new AttemptFailure(f.kind, `${f.message} (only reasoning had arrived; it was dropped)`, true, f.status));
+      } else if (acc.started && f.retryable && !signal.aborted) {
+        // Cut by what a retry mends, as a 500 is (a dropped connection): the client asks again,
+        // and keeps this part only if no later attempt brings a reply.
+        reject(new CutFailure(f, acc.result(redact(incompleteReason(f), x.apiKey))));
       } else if (acc.started) resolve(acc.result(redact(incompleteReason(f), x.apiKey)));
       else reject(f);
     };
@@ -115,11 +119,14 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
     };
 
     /** (Re)start the keep-alive limit: only a piece of the reply resets it, never a keep-alive.
-     *  Once the reply has started, the shorter stall limit applies. */
+     *  Once the reply has started, or the stream sent its first chunk (the server took the
+     *  request off its queue, even if the chunk held no token), the shorter stall limit applies:
+     *  keep-alives are not progress. */
     let seenPieces = -1;
+    let streaming = false;
     const progress = () => {
       if (settled) return;
-      if (acc.started) {
+      if (acc.started || streaming) {
         if (acc.pieces === seenPieces) return;
         seenPieces = acc.pieces;
         clearTimeout(keepAliveTimer);
@@ -127,18 +134,20 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
         const stall = x.stallTimeoutMs <= x.keepAliveLimitMs;
         const ms = stall ? x.stallTimeoutMs : x.keepAliveLimitMs;
         keepAliveTimer = setTimeout(() => {
+          // Nothing shown yet: another attempt costs the person nothing, so it is asked again.
+          const retry = !acc.started;
+          const what = acc.started ? "no reasoning, content or tool call" : "the stream began but sent no token, only keep-alives,";
           fail(
             stall
-              ? new AttemptFailure("idle_timeout", `the stream stalled: no reasoning, content or tool call for ${ms / 1000} s (settings apiStallTimeoutMs sets this limit)`, false)
-              : new AttemptFailure("timeout", `after the reply started, the API sent only keep-alives for ${ms / 1000} s; gave up (settings apiIdleTimeoutMs sets this limit)`, false),
+              ? new AttemptFailure("idle_timeout", `the stream stalled: ${what} for ${ms / 1000} s (settings apiStallTimeoutMs sets this limit)`, retry)
+              : new AttemptFailure("timeout", `after the reply started, the API sent only keep-alives for ${ms / 1000} s; gave up (settings apiIdleTimeoutMs sets this limit)`, retry),
           );
         }, ms);
         return;
       }
       clearTimeout(keepAliveTimer);
       keepAliveTimer = setTimeout(() => {
-        const what = acc.started ? "after the reply started, the API sent only keep-alives" : "the API sent only keep-alives and no reply";
-        fail(new AttemptFailure("timeout", `${what} for ${x.keepAliveLimitMs / 1000} s; gave up (settings apiIdleTimeoutMs sets this limit)`, false));
+        fail(new AttemptFailure("timeout", `the API sent only keep-alives and no reply for ${x.keepAliveLimitMs / 1000} s; gave up (settings apiIdleTimeoutMs sets this limit)`, false));
       }, x.keepAliveLimitMs);
     };
 
@@ -219,9 +228,14 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       const next = x.protocol.openStream(acc);
       const parser = new SseParser({
         onEvent: (ev) => {
-          if (ev.event !== "ping" && !acc.started) progress(); // the Anthropic protocol's keep-alive is an event
+          // The Anthropic protocol's keep-alive is an event ("ping"); any other event is the
+          // stream proper, after which only tokens count as progress.
+          if (ev.event !== "ping" && !streaming) {
+            streaming = true;
+            progress();
+          }
           if (!settled && next(ev) === "done") return succeed();
-          if (acc.started) progress();
+          progress();
         },
       }, { flushAtEnd: true });
       const guarded = (step: () => void) => {

@@ -10,7 +10,7 @@ import { capsFor } from "./capabilities.js";
 import { thinkingOn } from "../contract/index.js";
 import { runCheck } from "./check.js";
 import { parseBaseUrl, targetOf } from "./connect.js";
-import { AttemptFailure, MAX_RETRY_AFTER_MS, backoffDelay, redact } from "./errors.js";
+import { AttemptFailure, CutFailure, MAX_RETRY_AFTER_MS, RATE_HINT, backoffDelay, redact } from "./errors.js";
 import { openaiProtocol } from "./openai.js";
 import { prepareRequest } from "./prepare.js";
 import type { Provider, ProviderOptions, RequestOptions } from "./types.js";
@@ -19,7 +19,9 @@ const DEFAULTS = {
   maxAttempts: 4,
   firstByteTimeoutMs: 600_000,
   idleTimeoutMs: 120_000,
-  keepAliveLimitMs: 300_000,
+  // A response with no token for two minutes is no reply a person waits for (issue #37: a
+  // stream of keep-alives only ran on past 120 s); settings apiIdleTimeoutMs raises it.
+  keepAliveLimitMs: 120_000,
   // A person gives up on a silent stream after 15–60 s (DeepSeek-V3#1608); a healthy one sends
   // a piece every few hundred milliseconds, even while reasoning.
   stallTimeoutMs: 45_000,
@@ -84,6 +86,8 @@ export function createProvider(opts: ProviderOptions): Provider {
     if (o.signal?.aborted) onAbort();
     o.signal?.addEventListener("abort", onAbort, { once: true });
 
+    // The longest reply cut mid-stream so far: kept when no later attempt brings one.
+    let cut: CutFailure | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
         const acc = new Assembler(o.onDelta, thinking);
@@ -109,14 +113,17 @@ export function createProvider(opts: ProviderOptions): Provider {
         } catch (err) {
           if (!(err instanceof AttemptFailure)) throw toProviderError(err, attempt, opts.apiKey);
           failure = err;
+          if (err instanceof CutFailure && (!cut || partLength(err.partial) >= partLength(cut.partial))) cut = err;
         }
+        if (cut && (!failure.retryable || attempt >= maxAttempts || ctl.signal.aborted)) return cut.partial;
         if (failure.retryable && failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_AFTER_MS) {
           const when = new Date(Date.now() + failure.retryAfterMs).toISOString().replace(/\.\d+Z$/, "Z");
           const msg = `${failure.message}; the API asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s, longer than deepcode waits: retry after ${when}`;
           throw toProviderError(new AttemptFailure(failure.kind, msg, false, failure.status), attempt, opts.apiKey);
         }
         if (!failure.retryable || attempt >= maxAttempts) {
-          const suffix = failure.retryable && attempt > 1 ? ` (gave up after ${attempt} attempts)` : "";
+          const hint = failure.kind === "rate_limit" ? RATE_HINT : "";
+          const suffix = failure.retryable && attempt > 1 ? ` (gave up after ${attempt} attempts)${hint}` : hint;
           throw toProviderError(new AttemptFailure(failure.kind, failure.message + suffix, false, failure.status), attempt, opts.apiKey);
         }
         const wait = failure.retryAfterMs ?? backoffDelay(attempt + 1, random);
@@ -129,6 +136,7 @@ export function createProvider(opts: ProviderOptions): Provider {
         try {
           await Promise.race([sleep(wait, ctl.signal), aborted(ctl.signal)]);
         } catch (err) {
+          if (cut) return cut.partial;
           throw toProviderError(err, attempt, opts.apiKey);
         }
       }
@@ -143,6 +151,12 @@ export function createProvider(opts: ProviderOptions): Provider {
     request,
     check: (signal) => runCheck({ base, basePath, target, connect, protocol: protocolName, apiKey: opts.apiKey, keySource: opts.keySource, signal }),
   };
+}
+
+/** How much of a reply arrived, to keep the longest of several cut attempts. */
+function partLength(r: ModelResponse): number {
+  const m = r.message;
+  return (m.content ?? "").length + (m.reasoning_content ?? "").length + (m.tool_calls ?? []).reduce((n, c) => n + c.function.arguments.length + c.function.name.length, 0);
 }
 
 /** Rejects when the signal aborts, so an injected sleep that ignores the signal cannot delay an abort. */

@@ -38,7 +38,7 @@ export const openaiProtocol: WireProtocol = {
     if (!isObject(choice) || !isObject(choice.message)) throw malformed("the reply has no message");
     feedMessage(choice.message, acc);
     acc.finish(finishOf(choice.finish_reason));
-    if (isObject(json.usage)) acc.usage(usageOf(json.usage));
+    if (isObject(json.usage)) acc.usage(usageOf(json.usage), totalOf(json.usage));
     finishIfUnsaid(acc);
   },
 };
@@ -59,7 +59,7 @@ function onChunk(ev: SseEvent, acc: Assembler): "more" | "done" {
     if (isObject(choice.delta)) feedMessage(choice.delta, acc);
     acc.finish(finishOf(choice.finish_reason));
   }
-  if (isObject(chunk.usage)) acc.usage(usageOf(chunk.usage));
+  if (isObject(chunk.usage)) acc.usage(usageOf(chunk.usage), totalOf(chunk.usage));
   return "more";
 }
 
@@ -94,6 +94,11 @@ export function usageOf(u: Record<string, unknown>): Usage {
   const miss = u.prompt_cache_miss_tokens !== undefined ? num(u.prompt_cache_miss_tokens) : Math.max(0, prompt - hit);
   const completionDetails = isObject(u.completion_tokens_details) ? u.completion_tokens_details : {};
   return usage(prompt, num(u.completion_tokens), hit, miss, num(completionDetails.reasoning_tokens));
+}
+
+/** total_tokens when the wire sent one (checked against the other counts: usage-check.ts). */
+function totalOf(u: Record<string, unknown>): number | undefined {
+  return typeof u.total_tokens === "number" ? u.total_tokens : undefined;
 }
 
 function errorText(e: unknown): string {

@@ -24,12 +24,12 @@ export interface ProviderOptions {
   idleTimeoutMs?: number;
   /** How long a response may send nothing but keep-alives (SSE comments, blank lines) — before
    *  the reply starts or between its pieces — before it ends with an error instead of hanging
-   *  (default 300 000; settings `apiIdleTimeoutMs`). A queued request that never starts is not
+   *  (default 120 000; settings `apiIdleTimeoutMs`). A queued request that never starts is not
    *  retried: it would queue again. */
   keepAliveLimitMs?: number;
-  /** Once the reply has started, how long it may go without a new piece of reasoning, content
-   *  or a tool call (default 45 000; settings `apiStallTimeoutMs`). An attempt that stalls with
-   *  only reasoning is retried; one with content or calls ends incomplete. */
+  /** Once the stream has sent its first chunk, how long it may go without a new piece of
+   *  reasoning, content or a tool call (default 45 000; settings `apiStallTimeoutMs`). An attempt
+   *  that stalls with nothing or only reasoning is retried; one with content or calls ends incomplete. */
   stallTimeoutMs?: number;
   /** Time allowed to connect — TCP, a proxy's answer to CONNECT, TLS (default 30 000; never
    *  more than keepAliveLimitMs). */

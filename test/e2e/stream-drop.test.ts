@@ -16,8 +16,18 @@ describe("a stream that drops", () => {
     expect(r.stderr).toMatch(/retrying in [\d.]+ s \(attempt 2\)/);
   });
 
-  it("keeps what arrived when it drops mid-reply, says so, and -c continues from there", async () => {
-    rig = await cliRig({ replies: [{ reasoning: "ok", content: "The first half of a long answer, then", chunkSize: 6, fault: { dropAfterChunks: 4 } }, { content: "the rest." }] });
+  it("asks again when the reply is cut mid-stream once, and the same run finishes", async () => {
+    rig = await cliRig({ replies: [{ reasoning: "ok", content: "The first half of a long answer, then", chunkSize: 6, fault: { dropAfterChunks: 4 } }, { content: "The whole answer." }] });
+    const r = await rig.run(["-p", "explain"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("The whole answer.\n");
+    expect(r.stderr).toMatch(/the reply was cut mid-stream; asking again\); retrying in [\d.]+ s \(attempt 2\)/);
+    expect(rig.sim.requests).toHaveLength(2);
+  });
+
+  it("keeps what arrived when every attempt is cut mid-reply, says so, and -c continues from there", async () => {
+    const cut = { reasoning: "ok", content: "The first half of a long answer, then", chunkSize: 6, fault: { dropAfterChunks: 4 } };
+    rig = await cliRig({ replies: [cut, cut, cut, cut, { content: "the rest." }] });
     const r = await rig.run(["-p", "explain"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("The first ha\n");
@@ -39,5 +49,14 @@ describe("a stream that drops", () => {
     expect(r.code).toBe(1);
     const o = JSON.parse(r.stdout) as { errors: string[] };
     expect(o.errors[0]).toBe("the API sent only keep-alives and no reply for 1 s; gave up (settings apiIdleTimeoutMs sets this limit)");
+  });
+
+  it("treats a stream that began and then sends only keep-alives as a stall at apiStallTimeoutMs, and asks again", async () => {
+    // The first attempt sends its opening chunk (no token), then keep-alives until the client gives up.
+    rig = await cliRig({ replies: [{ content: "never sent", fault: { stallAfterChunks: 1, stallKeepAliveEveryMs: 50 } }, { content: "answered" }] }, { ".deepcode/settings.json": JSON.stringify({ apiStallTimeoutMs: 1000 }) });
+    const r = await rig.run(["-p", "hi"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("answered\n");
+    expect(r.stderr).toMatch(/the stream stalled: the stream began but sent no token, only keep-alives, for 1 s \(settings apiStallTimeoutMs sets this limit\); retrying in [\d.]+ s \(attempt 2\)/);
   });
 });

@@ -96,14 +96,17 @@ describe("every turn ends with exactly one turn.complete and one of seven stop r
 
 describe("a reply that ends early keeps what arrived", () => {
   it("marks a mid-stream drop as an error and keeps the partial text", async () => {
-    const end = complete(await run({ replies: [{ reasoning: "ok", content: "hello there, this arrives in pieces", chunkSize: 5, fault: { dropAfterChunks: 4 } }] }));
+    const cut = { reasoning: "ok", content: "hello there, this arrives in pieces", chunkSize: 5, fault: { dropAfterChunks: 4 } };
+    // Both attempts the harness makes are cut (a single cut is asked again, as after a 500).
+    const end = complete(await run({ replies: [cut, cut] }));
     expect(end.stopReason).toBe("error");
     expect(end.error).toMatch(/the reply ended early/);
     expect(h!.engine.messages.filter((m) => m.role === "assistant")[0].content).toMatch(/^hello/);
   });
 
   it("answers a tool call cut off mid-stream so the log never holds an orphaned call", async () => {
-    await run({ replies: [{ content: "checking", tool_calls: [{ name: "Echo", arguments: { text: "abc" } }], chunkSize: 3, fault: { dropAfterChunks: 12 } }, { content: "ok" }] });
+    const cut = { content: "checking", tool_calls: [{ name: "Echo", arguments: { text: "abc" } }], chunkSize: 3, fault: { dropAfterChunks: 12 } };
+    await run({ replies: [cut, cut, { content: "ok" }] });
     const log = h!.engine.messages;
     const calls = log.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []) : []));
     const answered = new Set(log.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : [])));

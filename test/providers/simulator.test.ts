@@ -189,15 +189,28 @@ describe("faults injected by the simulator", () => {
     expect(deltas.filter((d) => d.kind === "retry")).toHaveLength(1);
   });
 
-  it("keeps the partial reply of a dropped stream, marked incomplete, without retrying", async () => {
-    const s = await start({ replies: [{ reasoning: "Hmm.", content: "This answer is cut short", chunkSize: 4, fault: { dropAfterChunks: 5 } }] });
+  it("asks again when a stream drops mid-reply, as after a 500, and keeps the whole reply", async () => {
+    const s = await start({ replies: [{ reasoning: "Hmm.", content: "This answer is cut short", chunkSize: 4, fault: { dropAfterChunks: 5 } }, { reasoning: "Hmm.", content: "This answer is whole." }] });
+    const { deltas, onDelta } = collector();
+    const r = await provider(s.url).request({ model: "deepseek-flash", messages: [user("hi")] }, { onDelta });
+    expect(r.incomplete).toBeUndefined();
+    expect(r.finishReason).toBe("stop");
+    expect(r.message.content).toBe("This answer is whole.");
+    expect(s.requests).toHaveLength(2);
+    const retry = deltas.find((d): d is Extract<ModelDelta, { kind: "retry" }> => d.kind === "retry");
+    expect(retry?.reason).toMatch(/closed before the reply was complete \(the reply was cut mid-stream; asking again\)/);
+  });
+
+  it("keeps the longest partial reply, marked incomplete, when every attempt drops", async () => {
+    const cut = { reasoning: "Hmm.", content: "This answer is cut short", chunkSize: 4, fault: { dropAfterChunks: 5 } };
+    const s = await start({ replies: [cut, { ...cut, fault: { dropAfterChunks: 3 } }, cut, { ...cut, fault: { dropAfterChunks: 2 } }] });
     const r = await provider(s.url).request({ model: "deepseek-flash", messages: [user("hi")] });
     expect(r.incomplete?.reason).toMatch(/^disconnected/);
     expect(r.finishReason).toBeNull();
     expect(r.message.reasoning_content).toBe("Hmm.");
     // Events: the opening chunk, "Hmm.", then "This", " ans", "wer " before the drop.
     expect(r.message.content).toBe("This answer ");
-    expect(s.requests).toHaveLength(1);
+    expect(s.requests).toHaveLength(4);
   });
 
   it("ends a stalled stream at the idle limit, keeping what arrived", async () => {

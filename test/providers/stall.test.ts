@@ -84,3 +84,39 @@ describe("a stream that stalls after it started (settings apiStallTimeoutMs)", (
     expect(server.received).toHaveLength(2);
   });
 });
+
+describe("a stream that began but sends only keep-alives (issue #37)", () => {
+  it("is a stall at the stall limit, not the keep-alive limit, and is asked again since nothing was shown", async () => {
+    server = await rawServer((_req, res, n) => {
+      startStream(res);
+      if (n === 0) {
+        // The first chunk carries no token (role only), then keep-alives for as long as the client waits.
+        res.write(chunk({ role: "assistant", content: "", reasoning_content: null }));
+        return keepAlives(res, 20);
+      }
+      res.write(chunk({ role: "assistant", content: "Here.", reasoning_content: null }, "stop"));
+      res.end("data: [DONE]\n\n");
+    });
+    const { sleep } = fakeSleep();
+    const c = collector();
+    const r = await provider(server.url, { stallTimeoutMs: 200, keepAliveLimitMs: 600_000, sleep }).request(ask(), { onDelta: c.onDelta });
+    expect(r.message.content).toBe("Here.");
+    expect(server.received).toHaveLength(2);
+    const retry = c.deltas.find((d) => d.kind === "retry");
+    expect(retry && "reason" in retry ? retry.reason : "").toBe("the stream stalled: the stream began but sent no token, only keep-alives, for 0.2 s (settings apiStallTimeoutMs sets this limit)");
+  });
+
+  it("ends with the stall named once every attempt stalled that way", async () => {
+    server = await rawServer((_req, res) => {
+      startStream(res);
+      res.write(chunk({ role: "assistant", content: "", reasoning_content: null }));
+      keepAlives(res, 20);
+    });
+    const err = await provider(server.url, { stallTimeoutMs: 150, maxAttempts: 2 }).request(ask()).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toMatch(/^the stream stalled: the stream began but sent no token, only keep-alives, for 0\.15 s .*\(gave up after 2 attempts\)$/);
+    expect(server.received).toHaveLength(2);
+  });
+});

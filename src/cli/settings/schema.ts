@@ -101,7 +101,7 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   /** File checkpoints before every change (/undo, /rewind): on unless `enabled: false`; the store's bound in bytes. */
   checkpoints: { t: "object", keys: { enabled: bool, maxBytes: num } },
   toolResultMaxBytes: num,
-  /** How long a response may send only keep-alives before it ends with an error (ms, default 300 000). */
+  /** How long a response may send only keep-alives before it ends with an error (ms, default 120 000). */
   apiIdleTimeoutMs: num,
   /** How long a started reply may send no reasoning, content or tool call before the attempt
    *  counts as stalled (ms, default 45 000); a stall with only reasoning is retried. */

@@ -208,7 +208,7 @@ export class CacheFirstContext {
     if (p.maxTokens) request.max_tokens = p.maxTokens;
     const thinking = reasoningRequired(this.capsFor(p.model), request);
     const system: ChatMessage = { role: "system", content: this.prefix.system };
-    request.messages = [system, ...this.log.messages.map((m) => (thinking ? m : withoutReasoningOnce(m)))];
+    request.messages = [system, ...this.log.messages.map((m) => (thinking ? withReasoningOnce(m) : withoutReasoningOnce(m)))];
     return { request, thinking };
   }
 
@@ -368,6 +368,21 @@ function withoutReasoningOnce(m: ChatMessage): ChatMessage {
   if (!s) {
     s = Object.freeze(withoutReasoning(m));
     stripped.set(m, s);
+  }
+  return s;
+}
+
+const completed = new WeakMap<ChatMessage, ChatMessage>();
+
+/** An assistant message with `reasoning_content` ("" where it had none: written while the
+ *  session was on a model that does not think, or a note of deepcode's), as a thinking request
+ *  with tools must send every one; memoised like withoutReasoningOnce. */
+function withReasoningOnce(m: ChatMessage): ChatMessage {
+  if (m.role !== "assistant" || m.reasoning_content !== undefined) return m;
+  let s = completed.get(m);
+  if (!s) {
+    s = Object.freeze({ ...m, reasoning_content: "" });
+    completed.set(m, s);
   }
   return s;
 }

@@ -44,6 +44,7 @@ export class Engine {
   /** Whether the prefix is fixed for good. A new session's prefix is provisional until its
    *  first turn (fixPrefix); a resumed one's was fixed by the process that started it. */
   private fixed = false;
+  private unservedFallback: string | undefined; // see switchUnserved
   /** The running turn (turn.ts): its stream, signal, profile and bill. */
   private active?: Turn;
   /** What a resumed session noticed on load (a torn line, calls answered as interrupted). */
@@ -127,7 +128,7 @@ export class Engine {
     if (opts.modelChosen && state.model && opts.model !== state.model) {
       e.setModel(opts.model);
       e.startNotes.push(`switched from ${state.model} to ${opts.model} (-m); the server caches per model, so the next request re-reads the context once`);
-    }
+    } else if (state.model && opts.model !== state.model) e.unservedFallback = opts.model;
     const r = repairNotes(state, repaired);
     e.startNotes.push(...r.notes);
     if (r.record) e.record(r.record);
@@ -234,7 +235,16 @@ export class Engine {
       record: (r) => this.record(r),
       mark: (turn) => this.marks.set(turn, { messages: this.context.messages, length: this.context.messages.length, fingerprint: this.context.currentPrefix.fingerprint }),
       now: () => this.now(),
+      switchUnserved: (model) => this.switchUnserved(model),
     };
+  }
+
+  /** A resumed session's model the API no longer serves: once, go on with this run's (settings `model`, else the default). */
+  private switchUnserved(model: string): string | undefined {
+    const to = this.unservedFallback;
+    this.unservedFallback = undefined;
+    if (to !== undefined && to !== model) this.setModel(to);
+    return to !== model ? to : undefined;
   }
 
   /** The core answer of `context.tail`: what changed since the last turn. */

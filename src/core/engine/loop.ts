@@ -20,7 +20,7 @@
 // what arrived before a failure stays in the log; errors are data, never an unwinding.
 
 import type { AgentIdentity, BilledResponse, StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
-import { ZERO_USAGE, addUsage } from "../../contract/index.js";
+import { ZERO_USAGE, addUsage, modelNotServed } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
 import { STORM_BY, STORM_STOP_BY } from "../repair/call-storm.js";
@@ -55,6 +55,10 @@ export interface TurnDeps {
   beforeStep(step: number): Promise<void>;
   /** Keep a record in the session file that is not part of the log (raw arguments). */
   record(r: SessionRecord): void;
+  /** A served model to go on with when the API answers that it does not serve `model` (a
+   *  resumed session's model it has retired), switched to for the session; none: the error
+   *  stands. */
+  switchUnserved?(model: string): string | undefined;
 }
 
 export interface TurnEnd {
@@ -136,6 +140,12 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       if (!d.signal.aborted && isContextLimit(why) && (await fitContext(d, tried))) continue;
+      const to = !d.signal.aborted && modelNotServed(why) ? d.switchUnserved?.(d.profile.model) : undefined;
+      if (to !== undefined) {
+        d.emit({ type: "notice", level: "warn", code: "model-switched", message: `the API no longer serves ${d.profile.model}, the model this session was using; it continues on ${to} (the default model). -m NAME chooses another` });
+        d.profile = { ...d.profile, model: to };
+        continue;
+      }
       return end(d.signal.aborted ? "interrupted" : "error", why);
     }
     // Billed by the model.request core; a reply without usage at an estimate, booked as such, and said.
@@ -152,6 +162,7 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
     // to the repairs, which would leave an empty reply that hides the loop).
     const looped = degenerateReply(response);
     if (!looped) response = await d.chain.dispatch({ type: "model.response", sessionId: d.sessionId, step, response, toolNames: d.callEnv.registry.list().map((t) => t.spec.name) });
+    if (response.usageNote) d.emit({ type: "notice", level: "warn", code: "usage-repaired", message: response.usageNote });
     if (estimated) {
       const cost = stepCost > 0 ? ` ≈$${stepCost.toFixed(4)}` : "";
       d.emit({ type: "notice", level: "warn", code: "usage-estimated", message: `the API sent no token usage for this reply; deepcode estimated it from the text (≈${estimated.prompt_tokens} prompt, ≈${estimated.completion_tokens} completion tokens${cost}) and booked it in the usage ledger marked as estimated` });

@@ -27,6 +27,7 @@ import { describeErrors, validate } from "../schema.js";
 import { canonicalize } from "../context/canonical.js";
 import { STORM_BY } from "../repair/call-storm.js";
 import { PROXY_TOOL } from "../../lib/tool-index.js";
+import { MAX_JSON_DEPTH, textDepth, tooDeepMessage } from "../../lib/json.js";
 
 /** The stable proxy: its definition never changes, so tools that arrive after the session
  *  started (late MCP servers, `/reload`ed plugins) are reachable without touching the prefix. */
@@ -196,6 +197,10 @@ export function parseCall(call: ToolCall, env: CallEnv): Promise<ParsedInput> {
 /** The core answer of `tool.input`: the raw arguments as a JSON object, or what is wrong with
  *  them (repair hooks wrap this and fix what they can). */
 export function parseArguments(tool: string, raw: string): { input: Record<string, JsonValue> } | { error: string } {
+  // Nested too deep for any walk of it (validation, rendering, stream-json): refused before
+  // it is parsed, so nothing downstream ever holds it.
+  const depth = textDepth(raw);
+  if (depth > MAX_JSON_DEPTH) return { error: tooDeepMessage(tool, depth) };
   try {
     const v = JSON.parse(raw.trim() === "" ? "{}" : raw) as JsonValue;
     if (v !== null && typeof v === "object" && !Array.isArray(v)) return { input: v };

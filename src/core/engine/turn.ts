@@ -46,6 +46,8 @@ export interface TurnHost {
   record(r: SessionRecord): void;
   /** The turn ended: where the log stands is what a rewind to it needs. */
   mark(turn: number): void;
+  /** See TurnDeps.switchUnserved (loop.ts). */
+  switchUnserved?(model: string): string | undefined;
   now(): Date;
 }
 
@@ -117,6 +119,11 @@ export class Turn {
       beforeStep: (step) => this.maybeCompact(step),
       record: (r) => h.record(r),
       announce: (e) => this.announce(e),
+      switchUnserved: (model) => {
+        const to = h.switchUnserved?.(model);
+        if (to !== undefined) this.profile = { ...this.profile, model: to };
+        return to;
+      },
     });
     return this.finish(end, announced);
   }

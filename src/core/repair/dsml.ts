@@ -22,6 +22,7 @@
 
 import type { JsonObject, JsonSchema, JsonValue } from "../../contract/index.js";
 import { repairJson } from "./json-repair.js";
+import { MAX_JSON_DEPTH, textDepth } from "../../lib/json.js";
 
 export interface FoundCall {
   name: string;
@@ -228,6 +229,8 @@ function paramValue(raw: string, mode: "string" | "json" | "untyped", closed: bo
     if (types.length === 0 || types.includes("string")) return value;
   }
   const json = value.trim();
+  // Nested too deep to walk: kept as the text it is (validation refuses it by type).
+  if (textDepth(json, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return value;
   try {
     return JSON.parse(json) as JsonValue;
   } catch {

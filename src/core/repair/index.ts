@@ -23,6 +23,7 @@ import { scavengeResponse } from "./scavenge.js";
 import { freshCallId } from "../session/ids.js";
 import { contentDelta, StreamHold } from "./stream-hold.js";
 import { moveThinking } from "./think.js";
+import { MAX_JSON_DEPTH, textDepth } from "../../lib/json.js";
 
 export { describeCall } from "./canonical.js";
 export { CallStormBreaker, STORM_BY, STORM_LIMIT, STORM_WINDOW } from "./call-storm.js";
@@ -126,6 +127,7 @@ export function registerRepairs(chain: Chain, opts: RepairOptions): void {
   chain.on("builtin", owner, "tool.input", null, async (e, next) => {
     const r = await next();
     if (!("error" in r)) return r;
+    if (textDepth(e.arguments, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return r; // too deep to mend: the core said so
     const fixed = repairJson(e.arguments);
     if (fixed.ok && fixed.fixes.length === 0) return r; // it was valid JSON: the error is about something else
     if (fixed.ok && ((e.cutOff && fixed.fixes.some((f) => /^closed/.test(f))) || fixed.fixes.some((f) => CUT.test(f)))) {

@@ -15,7 +15,7 @@
 // unrelated object is not one).
 
 import type { JsonObject, JsonValue } from "../../contract/index.js";
-import { isObject } from "../../lib/json.js";
+import { MAX_JSON_DEPTH, isObject, valueDepth } from "../../lib/json.js";
 import { withoutBlocks, type Block, type FoundCall, type ScanResult } from "./dsml.js";
 
 const NAME_KEYS = ["name", "tool", "tool_name", "function"] as const;
@@ -52,7 +52,8 @@ export function jsonBlocks(text: string, known: (name: string) => boolean = () =
       i++; // not JSON from here: an inner brace may still start an object
       continue;
     }
-    const found = callsIn(value, known);
+    // A call nested too deep to walk is no call deepcode can run: left as text.
+    const found = valueDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH ? [] : callsIn(value, known);
     if (found.length > 0) {
       const [start, stop] = widen(text, i, end);
       blocks.push({ start, end: stop, calls: found });
@@ -101,7 +102,7 @@ function argumentsObject(v: JsonValue): JsonObject | null {
   if (typeof v !== "string") return null;
   try {
     const parsed = JSON.parse(v) as JsonValue;
-    return isObject(parsed) ? parsed : null;
+    return isObject(parsed) && valueDepth(parsed, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH ? parsed : null;
   } catch {
     return null; // arguments given as a string that is not a JSON object: not a call
   }

@@ -15,7 +15,7 @@
 // It never guesses content: a value that is not JSON where one is expected is an error.
 
 import type { JsonObject } from "../../contract/index.js";
-import { isObject } from "../../lib/json.js";
+import { MAX_JSON_DEPTH, isObject, textDepth } from "../../lib/json.js";
 
 export type JsonRepair = { ok: true; value: JsonObject; fixes: string[] } | { ok: false; reason: string };
 
@@ -27,6 +27,9 @@ const LITERALS: Record<string, string> = { true: "true", false: "false", null: "
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 export function repairJson(raw: string): JsonRepair {
+  // Nothing this deep is mended: the caller's walks of the result would overflow the stack.
+  const depth = textDepth(raw, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) return { ok: false, reason: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep` };
   const fixes = new Set<string>();
   let text = raw.trim();
   const fenced = /^```[\w-]*[ \t]*\r?\n?([\s\S]*?)(?:\r?\n?```\s*)?$/.exec(text);

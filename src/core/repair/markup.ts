@@ -8,6 +8,9 @@
 //   tool_call tags      <tool_call name="NAME" arguments='{…}'/>   <tool_call id=… name=NAME>{…}</tool_call>
 //   function= tags      <function=NAME>{…}</function>   <function=NAME><parameter=k>v</parameter></function>
 //   tool-named DSML     <｜DSML｜NAME><k>v</k>…</｜DSML｜NAME>
+//   function_call tags  <function_call><invoke_name>NAME</invoke_name><parameters><k>v</k>…</parameters></function_call>
+//                       (Luce-Org/lucebox#670; the parameters may also be one JSON object)
+//   tool-named element  <tool_call><NAME><k>v</k>…</NAME></tool_call> (AppsGanin/ai-free-vscode#17)
 //
 // Only known tool names count; a block whose arguments cannot be read as an object is left as
 // text. Markup tokens that are left over once the calls are taken (an opener with nothing after
@@ -32,7 +35,7 @@ const V3_BLOCK = new RegExp(`(?:${CALLS_BEGIN})?\\s*(?:${CALL_BEGIN}[\\s\\S]*?(?
 /** Blocks of every form above, in text order. */
 export function markupBlocks(text: string, opts: ScanOptions): Block[] {
   const known = opts.known ?? ((): boolean => true);
-  const blocks = [...v3Blocks(text, known), ...toolCallTags(text, known), ...functionTags(text, known), ...namedDsml(text, known)];
+  const blocks = [...v3Blocks(text, known), ...toolCallTags(text, known), ...functionTags(text, known), ...namedDsml(text, known), ...functionCallTags(text, known)];
   return blocks.sort((a, b) => a.start - b.start);
 }
 
@@ -78,9 +81,15 @@ function toolCallTags(text: string, known: (n: string) => boolean): Block[] {
         // A bare tag with the name first: `<tool_call>NAME\n{…}` or `<tool_call>NAME({…})`.
         // (A JSON object naming the tool inside the tag is json-calls' form.)
         const head = /^\s*([\w-]+)\s*(?:\(([\s\S]*)\)\s*$|\n([\s\S]*)$|$)/.exec(body);
-        if (!head) continue;
-        name = head[1];
-        input = objectOf(head[2] ?? head[3] ?? "");
+        const element = head ? null : toolElement(body, known);
+        if (element) {
+          name = element.name;
+          input = element.input;
+        } else {
+          if (!head) continue;
+          name = head[1];
+          input = objectOf(head[2] ?? head[3] ?? "");
+        }
       } else if (/<parameter\b/.test(body)) input = namedParams(body);
       else if (body.trim() !== "") input = objectOf(body);
       end = close < 0 ? text.length : close + "</tool_call>".length;
@@ -136,6 +145,49 @@ function namedDsml(text: string, known: (n: string) => boolean): Block[] {
     for (const p of body.matchAll(/<([\w.-]+)>([\s\S]*?)<\/\1>/g)) input[p[1]] = p[2].trim();
     const end = closer ? from + closer.index + closer[0].length : text.length;
     out.push({ start: m.index, end, calls: [{ name, input }] });
+  }
+  return out;
+}
+
+/** The body of a bare `<tool_call>` that is one element named after a known tool, its
+ *  parameters as child elements: `<Read><file_path>a</file_path></Read>`. The element must
+ *  close or hold at least one parameter, so a tag merely mentioned in prose stays text. */
+function toolElement(body: string, known: (n: string) => boolean): { name: string; input: JsonObject } | null {
+  const open = /^\s*<([A-Za-z][\w-]*)\s*>/.exec(body);
+  if (!open || !known(open[1]) || RESERVED.has(open[1])) return null;
+  const name = open[1];
+  const close = body.indexOf(`</${name}>`, open[0].length);
+  const inner = body.slice(open[0].length, close < 0 ? body.length : close);
+  const input = childParams(inner);
+  if (close < 0 && Object.keys(input).length === 0) return null;
+  return { name, input };
+}
+
+/** `<k>v</k>` children, values trimmed text (validation judges their type). */
+function childParams(body: string): JsonObject {
+  const input: JsonObject = {};
+  for (const p of body.matchAll(/<([A-Za-z_][\w.-]*)>([\s\S]*?)<\/\1>/g)) input[p[1]] = p[2].trim();
+  return input;
+}
+
+/** `<function_call><invoke_name>NAME</invoke_name><parameters>…</parameters></function_call>`;
+ *  the closers may be missing at the end of the reply. */
+function functionCallTags(text: string, known: (n: string) => boolean): Block[] {
+  const out: Block[] = [];
+  for (const m of text.matchAll(/<function_call>/g)) {
+    const from = m.index + m[0].length;
+    const close = text.indexOf("</function_call>", from);
+    const next = text.indexOf("<function_call>", from);
+    const stop = close >= 0 && (next < 0 || close < next) ? close : next >= 0 ? next : text.length;
+    const body = text.slice(from, stop);
+    const name = /^\s*<(?:invoke_name|tool_name|name)>\s*([\w-]+)\s*<\/(?:invoke_name|tool_name|name)>/.exec(body);
+    if (!name || !known(name[1])) continue;
+    const params = /<(parameters|arguments)>([\s\S]*?)(?:<\/\1>|$)/.exec(body.slice(name[0].length));
+    const inner = params?.[2] ?? "";
+    const input = inner.trim().startsWith("{") ? objectOf(inner) : childParams(inner);
+    if (!input) continue;
+    const end = stop === close ? close + "</function_call>".length : stop;
+    out.push({ start: m.index, end, calls: [{ name: name[1], input }] });
   }
   return out;
 }

@@ -9,7 +9,7 @@ import type { ModelDelta } from "../../contract/index.js";
 
 /** Where tool-call markup may begin: a DSML or V3 token, an XML-ish call tag, [TOOL_REQUEST];
  *  or `<think>`/`</think>` (reasoning in the content, moved out by think.ts). */
-const OPENER = /<\s*(?:\/\s*)?(?:[｜|‖]|invoke\b|function_calls\b|tool_call\b|function[=>]|tool>|think>)|\[TOOL_REQUEST\]/;
+const OPENER = /<\s*(?:\/\s*)?(?:[｜|‖]|invoke\b|function_calls?\b|tool_call\b|function[=>]|tool>|think>)|\[TOOL_REQUEST\]/;
 /** A `<` near the end that could still grow into an opener. */
 const PARTIAL = /<[^>\n]{0,16}$|\[T?O?O?L?_?R?E?Q?U?E?S?T?$/;
 
