@@ -162,6 +162,10 @@ export class AcpAgent {
       this.update(s.handle.id, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "(the prompt is empty: nothing was sent to the model)\n" } });
       return { stopReason: "end_turn", _meta: { deepcode: { stopReason: "empty_prompt", costUsd: 0 } } };
     }
+    // `/name` no command has yet may be one that comes late (an MCP prompt whose server is
+    // still connecting): waited for as `-p` waits (each command's own bound), not sent as text.
+    const named = /^\/(\S+)/.exec(typed.trimStart())?.[1];
+    if (named !== undefined && !s.handle.commands().some((c) => c.name === named)) await s.handle.commandsSettled();
     // Plan mode as the REPL's: a prompt that is not a command is planned (`/plan -- …`).
     const text = s.mode === "plan" && !typed.trimStart().startsWith("/") ? `/plan -- ${typed}` : typed;
     const controller = new AbortController();
