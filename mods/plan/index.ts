@@ -56,6 +56,7 @@ const plugin: Plugin = {
 
     api.on("session.start", (e, next) => {
       current = e.sessionId;
+      mains.add(e.sessionId);
       state(e.sessionId);
       return next(e);
     });
@@ -71,16 +72,18 @@ const plugin: Plugin = {
 
     // A planning turn running now (session and turn): whatever it starts inside — a subagent's
     // session with an id of its own — plans with it, so its changes are denied too; another
-    // main session (an editor's other thread) does not. Subagents' sessions map to the main
-    // session they work for (turn.start's `agent`), calls to their session (tool.call), so a
-    // write or a command is judged by the session whose call made it — one that no call made
-    // (a plugin's own) is denied while any session plans.
+    // main session (an editor's other thread, known by its session.start) does not. Subagents'
+    // sessions map to the main session they work for (turn.start's `agent`), calls to their
+    // session (tool.call), so a write or a command is judged by the session whose call made it.
+    // A session of unknown origin, or a write no call made (a plugin's own), is denied while
+    // any session plans.
     const planningTurns = new Set<string>();
+    const mains = new Set<string>();
     const rootOf = new Map<string, string>();
     const callsOf = new Map<string, string[]>();
     const turnPlans = (sessionId: string): boolean => {
-      const root = rootOf.get(sessionId) ?? sessionId;
-      return [...planningTurns].some((k) => k.startsWith(`${root}\u0000`));
+      const root = rootOf.get(sessionId) ?? (mains.has(sessionId) ? sessionId : undefined);
+      return root === undefined ? planningTurns.size > 0 : [...planningTurns].some((k) => k.startsWith(`${root}\u0000`));
     };
     const planning = (sessionId: string): boolean => sessions.get(sessionId)?.planning === true || turnPlans(sessionId);
     // Call ids are the model's: two sessions may use the same one at once, so each id keeps
