@@ -1,17 +1,20 @@
 // The ACP agent side of `deepcode acp`: initialize, authenticate, session/new, session/load,
 // session/prompt, session/cancel and session/set_mode, over the engine sessions the plugin API
 // opens (PluginApi.sessions) — the same chain, gate, sandbox and session files as the REPL.
+// An editor keeps several threads on one connection: any number of sessions stay open, each
+// with its own folder, MCP servers, mode, rules and cancellation, and their prompts run side by
+// side (a permission question names the session it is for).
 
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { AskAnswer, EventOf, JsonValue, PluginApi, SessionHandle, StreamEvent, Unsubscribe } from "../../src/contract/index.js";
+import type { AskAnswer, EventOf, TailNote, JsonValue, PluginApi, SessionHandle, StreamEvent, Unsubscribe } from "../../src/contract/index.js";
 import { editorEffects, offersOf, type ClientOffers, type EditorCall } from "./editor.js";
 import type { EditorEffects } from "./link.js";
 import { AUTH_REQUIRED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, type Params, type Peer } from "./rpc.js";
 import { mcpServersOf } from "./mcp.js";
 import { configOptions, setConfigOption } from "./config.js";
 import { acpStopReason, replay, toolTitle, toolKind, updatesOf, type Update } from "./updates.js";
+import { promptText } from "./prompt.js";
 
 export const PROTOCOL_VERSION = 1;
 const AUTH_METHOD = "deepcode-setup";
@@ -27,6 +30,9 @@ interface AcpSession {
   /** The running prompt, settled when its turn has ended. */
   running?: Promise<unknown>;
   mode: string;
+  /** Where its Bash starts, relative to the project ("" for the project itself): said to the
+   *  model once, at its first turn's tail, when it is not the project (folderNote). */
+  folder: string;
   /** The command list the editor has (available_commands_update), as JSON. */
   commandsSent?: string;
   acceptEdits?: Unsubscribe;
@@ -116,27 +122,27 @@ export class AcpAgent {
     this.needKey();
     const cwd = stringParam(p, "cwd");
     if (!isAbsolute(cwd)) throw new RpcError(INVALID_PARAMS, `cwd must be an absolute path, not '${cwd}'`);
-    if (real(cwd) !== real(this.api.root)) {
-      throw new RpcError(INVALID_PARAMS, `deepcode acp serves the project it started in (${this.api.root}), not ${cwd}: start the agent with that folder as its working directory`);
-    }
     const mcpServers = mcpServersOf(p.mcpServers);
-    // One session at a time: the host's gate and subagents follow its current session, so an
-    // earlier one is closed (session/load opens it again) — unless a prompt of it still runs.
-    for (const [id, other] of this.sessions) {
-      if (other.turn) throw new RpcError(INVALID_PARAMS, `session ${id} is still running a prompt: session/cancel it first (deepcode acp keeps one session open at a time)`);
-      await this.closeSession(id, other);
-    }
+    // Loading a session this connection has open starts it again (with the servers named now).
+    const open = resume === undefined ? undefined : this.sessions.get(resume);
+    if (open?.turn) throw new RpcError(INVALID_PARAMS, `session ${resume} is running a prompt: session/cancel it before loading it again`);
+    if (open && resume !== undefined) await this.closeSession(resume, open);
     let handle: SessionHandle;
     try {
-      handle = await this.api.sessions.start({ ...(resume === undefined ? {} : { resume }), ...(mcpServers ? { mcpServers } : {}) });
+      handle = await this.api.sessions.start({ cwd, ...(resume === undefined ? {} : { resume }), ...(mcpServers ? { mcpServers } : {}) });
     } catch (err) {
       throw new RpcError(INVALID_PARAMS, err instanceof Error ? err.message : String(err));
     }
-    const s: AcpSession = { handle, mode: "default", calls: new Map(), remembered: [] };
+    const s: AcpSession = { handle, mode: "default", folder: folderOf(this.api.root, cwd), calls: new Map(), remembered: [] };
     this.sessions.set(handle.id, s);
     if (resume !== undefined) for (const u of replay(handle.history(), this.api.root)) this.update(handle.id, u);
-    // After the reply (session/new's names the session the update is for).
-    setImmediate(() => this.sessions.get(handle.id) === s && this.commands(s));
+    // After the reply (session/new's names the session the update is for): the list now, and
+    // again once names that come late (the MCP servers' prompts) have come, before any prompt.
+    setImmediate(() => {
+      if (this.sessions.get(handle.id) !== s) return;
+      this.commands(s);
+      void handle.commandsSettled().then(() => this.sessions.get(handle.id) === s && this.commands(s));
+    });
     const modes = { currentModeId: s.mode, availableModes: MODES };
     const configs = configOptions(this.api, handle);
     return resume === undefined ? { sessionId: handle.id, modes, configOptions: configs } : { modes, configOptions: configs };
@@ -151,6 +157,15 @@ export class AcpAgent {
 
   private async prompt(s: AcpSession, p: Params): Promise<unknown> {
     const typed = promptText(p.prompt, this.api.root);
+    // Nothing to ask: answered here, never sent as a billed request.
+    if (!typed.trim()) {
+      this.update(s.handle.id, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "(the prompt is empty: nothing was sent to the model)\n" } });
+      return { stopReason: "end_turn", _meta: { deepcode: { stopReason: "empty_prompt", costUsd: 0 } } };
+    }
+    // `/name` no command has yet may be one that comes late (an MCP prompt whose server is
+    // still connecting): waited for as `-p` waits (each command's own bound), not sent as text.
+    const named = /^\/(\S+)/.exec(typed.trimStart())?.[1];
+    if (named !== undefined && !s.handle.commands().some((c) => c.name === named)) await s.handle.commandsSettled();
     // Plan mode as the REPL's: a prompt that is not a command is planned (`/plan -- …`).
     const text = s.mode === "plan" && !typed.trimStart().startsWith("/") ? `/plan -- ${typed}` : typed;
     const controller = new AbortController();
@@ -177,7 +192,7 @@ export class AcpAgent {
   /** After a prompt: plan mode left (`/plan go`, `/plan drop`) is the default mode again; a
    *  changed command list (an MCP server's prompts arrived) is sent. */
   private afterPrompt(s: AcpSession): void {
-    if (s.mode === "plan" && this.api.statusOf("plan")?.planning === false) {
+    if (s.mode === "plan" && !planningIn(this.api, s.handle.id)) {
       s.mode = "default";
       this.update(s.handle.id, { sessionUpdate: "current_mode_update", currentModeId: "default" });
     }
@@ -205,6 +220,15 @@ export class AcpAgent {
     s.mode = mode;
     this.update(s.handle.id, { sessionUpdate: "current_mode_update", currentModeId: mode });
     return {};
+  }
+
+  /** The tail note of a session opened in a folder inside the project (once: then it is known). */
+  folderNote(sessionId: string): TailNote | undefined {
+    const s = this.sessions.get(sessionId);
+    if (!s?.folder) return undefined;
+    const text = `The editor opened this session in ${s.folder}/ of the project: Bash starts there; file paths in tool calls are still relative to the project root.`;
+    s.folder = "";
+    return { id: "acp-folder", text };
   }
 
   private update(sessionId: string, update: Update): void {
@@ -281,38 +305,18 @@ function stringParam(p: Params, key: string): string {
   return v;
 }
 
-function real(path: string): string {
+/** Whether the plan mod plans in this session (its status names each session that plans). */
+function planningIn(api: PluginApi, sessionId: string): boolean {
+  const plan = api.statusOf("plan");
+  return plan?.planningIn?.includes(sessionId) ?? plan?.planning === true;
+}
+
+/** `cwd` relative to the project, through links ("" for the project itself; the host checked it is inside). */
+function folderOf(root: string, cwd: string): string {
   try {
-    return realpathSync(path);
+    return relative(realpathSync(root), realpathSync(cwd));
   } catch {
-    // A folder that does not exist cannot be the project: compared as written.
-    return path;
+    // A folder that vanished since the host opened the session there: nothing to say about it.
+    return "";
   }
-}
-
-/** The prompt's blocks as one prompt: text as it is, a file link inside the project as an
- *  @-mention (attached the way the REPL attaches it), embedded text resources inline. */
-export function promptText(blocks: unknown, root: string): string {
-  if (!Array.isArray(blocks)) throw new RpcError(INVALID_PARAMS, "'prompt' must be an array of content blocks");
-  const parts: string[] = [];
-  for (const b of blocks as Array<Record<string, unknown>>) {
-    if (b?.type === "text" && typeof b.text === "string") parts.push(b.text);
-    else if (b?.type === "resource_link" && typeof b.uri === "string") parts.push(linkText(b.uri, typeof b.name === "string" ? b.name : b.uri, root));
-    else if (b?.type === "resource" && typeof b.resource === "object" && b.resource !== null) {
-      const r = b.resource as Record<string, unknown>;
-      if (typeof r.text !== "string") throw new RpcError(INVALID_PARAMS, `embedded resource ${String(r.uri)} has no text (deepcode takes text resources only)`);
-      parts.push(`<context uri="${String(r.uri)}">\n${r.text}\n</context>`);
-    } else throw new RpcError(INVALID_PARAMS, `deepcode does not take '${String(b?.type)}' blocks in a prompt (text, resource_link and text resources)`);
-  }
-  return parts.join("\n");
-}
-
-function linkText(uri: string, name: string, root: string): string {
-  if (uri.startsWith("file://")) {
-    const path = fileURLToPath(uri);
-    const rel = relative(root, path);
-    if (rel && !rel.startsWith("..") && !isAbsolute(rel) && !/\s/.test(rel)) return `@${rel}`;
-    return /\s/.test(path) ? `[${name}](${uri})` : `@${path}`;
-  }
-  return `[${name}](${uri})`;
 }

@@ -21,6 +21,12 @@ const plugin: Plugin = {
   register(api) {
     let agent: AcpAgent | undefined;
     api.on("permission.ask", (e, next) => agent?.ask(e) ?? next(), { timeoutMs: Infinity });
+    // A session the editor opened in a folder inside the project: the model hears where once.
+    api.on("context.tail", async (e, next) => {
+      const r = await next();
+      const note = agent?.folderNote(e.sessionId);
+      return note ? { ...r, notes: [...r.notes, note] } : r;
+    });
     api.on("tool.call", async (e, next) => {
       const ended = agent?.running(e.sessionId, e.callId, e.tool);
       try {

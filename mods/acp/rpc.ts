@@ -12,6 +12,7 @@ export class RpcError extends Error {
   }
 }
 
+export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
 export const METHOD_NOT_FOUND = -32601;
 export const INTERNAL_ERROR = -32603;
@@ -63,6 +64,12 @@ export function serve(input: NodeJS.ReadableStream, output: NodeJS.WritableStrea
           send({ id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } });
         },
       );
+      return;
+    }
+    // An id with neither a method nor a result or error is no request and no reply (JSON-RPC
+    // 2.0 §5.1: Invalid Request, answered with the id when it is a valid one).
+    if (id !== undefined && !("result" in msg) && !("error" in msg)) {
+      send({ id: typeof id === "number" || typeof id === "string" ? id : null, error: { code: INVALID_REQUEST, message: "invalid request: a message with an id needs a 'method' (or, as a reply, a 'result' or 'error')" } });
       return;
     }
     // A reply to one of our requests.

@@ -4,6 +4,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import type { ChatMessage, JsonValue, StopReason, StreamEvent } from "../../src/contract/index.js";
+import { PROXY_TOOL } from "../../src/lib/tool-index.js";
 
 export type Update = Record<string, unknown> & { sessionUpdate: string };
 
@@ -89,7 +90,9 @@ export function updatesOf(ev: StreamEvent, root: string, inputs: Map<string, { t
 }
 
 /** The stored conversation replayed (session/load): the person's prompts, the answers, the
- *  thoughts and the calls with their results. System text and reminders are not the person's. */
+ *  thoughts, the calls with their results, and each task list TodoWrite wrote as a plan (as the
+ *  live stream sends it; a call through UseTool is its inner tool's). System text and
+ *  reminders are not the person's. */
 export function replay(messages: readonly ChatMessage[], root: string): Update[] {
   const out: Update[] = [];
   const calls = new Map<string, { tool: string; input: JsonValue }>();
@@ -105,15 +108,26 @@ export function replay(messages: readonly ChatMessage[], root: string): Update[]
         } catch {
           // Arguments that never parsed (the call was answered as malformed): shown without input.
         }
-        calls.set(c.id, { tool: c.function.name, input });
-        out.push(toolCall(c.id, c.function.name, input, root, "pending"));
+        const call = innerCall(c.function.name, input);
+        calls.set(c.id, call);
+        out.push(toolCall(c.id, call.tool, call.input, root, "pending"));
       }
     } else if (m.role === "tool") {
       const call = calls.get(m.tool_call_id);
       out.push({ sessionUpdate: "tool_call_update", toolCallId: m.tool_call_id, status: "completed", content: endContent(call?.tool ?? "", call?.input ?? {}, root, m.content) });
+      const plan = call?.tool === "TodoWrite" ? planOf(call.input) : undefined;
+      if (plan) out.push(plan);
     }
   }
   return out;
+}
+
+/** A stored call as the stream names it: UseTool's `{name, input}` is the inner tool's call (a
+ *  call that only asked for a definition, without input, stays UseTool's). */
+function innerCall(tool: string, input: JsonValue): { tool: string; input: JsonValue } {
+  if (tool !== PROXY_TOOL || typeof input !== "object" || input === null || Array.isArray(input)) return { tool, input };
+  const inner = input.input;
+  return typeof input.name === "string" && inner !== undefined ? { tool: input.name, input: inner } : { tool, input };
 }
 
 /** deepcode's stop reasons in ACP's five; the rest end the turn normally (their reason is in

@@ -37,7 +37,9 @@ export async function rewind(d: CommandDeps, ctx: CommandContext): Promise<void>
   const live = [...store.turns.values()].filter((t) => !t.rewound && t.prompt !== "").sort((a, b) => a.turn - b.turn);
   if (n === undefined) {
     ctx.print(listing(live, ctx.args));
-    if (!ctx.interactive) throw new Error("deepcode rewind needs --turn N");
+    // Nobody to ask which turn (an editor's prompt, `deepcode acp`): the list, which says how
+    // to go back, is the answer. (`deepcode rewind` never gets here: it needs --turn.)
+    if (!ctx.interactive) return;
     return rewindAsked(d, ctx, live, force);
   }
   const turn = Number(n);

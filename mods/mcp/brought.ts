@@ -28,3 +28,45 @@ export function broughtServers(api: Pick<PluginApi, "root" | "home" | "settings"
   for (const s of options.servers) if (!s.start) api.log.warn(`the editor's MCP server "${s.name}" does not start: ${s.why ?? "refused"}`);
   return options.servers.map((s) => ({ ...s, source: "the editor (session/new)" }));
 }
+
+/** Which open sessions brought each of the front end's servers: an editor's threads each bring
+ *  their own, and a server is the sessions' that brought it — its tools are offered to them (and
+ *  to the subagents working for them), refused to the others, and it ends with the last of them.
+ *  Servers the person configured are every session's. */
+export class BroughtServers<S> {
+  private readonly owners = new Map<S, Set<string>>();
+  /** A subagent's session → the main session it works for (turn.start's `agent`). */
+  private readonly rootOf = new Map<string, string>();
+
+  has(s: S): boolean {
+    return this.owners.has(s);
+  }
+
+  add(s: S, sessionId: string): void {
+    const set = this.owners.get(s) ?? new Set<string>();
+    set.add(sessionId);
+    this.owners.set(s, set);
+  }
+
+  /** The session ended: the servers no open session brings any more (to stop). */
+  drop(sessionId: string): S[] {
+    const gone: S[] = [];
+    for (const [s, set] of this.owners) {
+      if (!set.delete(sessionId) || set.size > 0) continue;
+      this.owners.delete(s);
+      gone.push(s);
+    }
+    return gone;
+  }
+
+  /** May this session (or a subagent of it) use the server's tools? */
+  sees(s: S, sessionId: string): boolean {
+    const set = this.owners.get(s);
+    return !set || set.has(this.rootOf.get(sessionId) ?? sessionId);
+  }
+
+  agent(sessionId: string, root: string | undefined): void {
+    if (root === undefined) this.rootOf.delete(sessionId);
+    else this.rootOf.set(sessionId, root);
+  }
+}

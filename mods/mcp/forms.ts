@@ -97,3 +97,22 @@ function enumOf(raw: JsonObject): { values: string[]; labels: string[] } | undef
   const opts = list as JsonObject[];
   return { values: opts.map((o) => String(o.const)), labels: opts.map((o) => (typeof o.title === "string" ? o.title : String(o.const))) };
 }
+
+/** A form nobody can answer (-p): its defaults when the server's configuration says so
+ *  (`defaults`) and every required field has one, else declined; either way said on stderr
+ *  (`warn`), naming the server, and an answer given is also written to the server's log (`line`). */
+export function unattendedAnswer(server: string, defaults: boolean, fields: readonly PersonField[], say: { warn(m: string): void; line(m: string): void }): JsonObject {
+  if (!defaults) {
+    say.warn(`MCP server ${server} asked for a form nobody can answer here: declined ("elicitation": "defaults" in its entry, or settings mcpElicitation, answers such forms with their defaults)`);
+    return { action: "decline" };
+  }
+  const r = defaultsOf(fields);
+  if ("why" in r) {
+    say.warn(`MCP server ${server} asked for a form nobody can answer here: declined, as it cannot be answered with its defaults (${r.why})`);
+    return { action: "decline" };
+  }
+  const line = `MCP server ${server} asked for a form nobody can answer here: answered with its defaults ("elicitation": "defaults"): ${JSON.stringify(r.content)}`;
+  say.warn(line);
+  say.line(line);
+  return { action: "accept", content: r.content as JsonObject };
+}

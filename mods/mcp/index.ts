@@ -46,7 +46,7 @@ const plugin: Plugin = {
     mod.install();
     // Servers the front end that opened the session brought (the editor's: brought.ts).
     api.on("session.start", (e, next) => {
-      if (e.mcpServers) mod.adopt(broughtServers(api, e.mcpServers));
+      if (e.mcpServers) mod.adopt(e.sessionId, broughtServers(api, e.mcpServers));
       return next();
     });
     const sub = mcpSubcommand({

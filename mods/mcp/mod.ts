@@ -5,14 +5,15 @@
 import type { Socket } from "node:net";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { CommandSpec, PersonField, PluginApi, SubcommandContext, ToolSpec } from "../../src/contract/index.js";
+import type { CommandSpec, PluginApi, SubcommandContext, ToolSpec } from "../../src/contract/index.js";
 import { ApprovalStore, configDigest } from "./approvals.js";
+import { BroughtServers } from "./brought.js";
 import type { ClientHandlers } from "./client.js";
 import type { McpOptions, ServerConfig } from "./config.js";
 import { deferTools } from "./defer.js";
 import { McpLog } from "./log.js";
 import { indexLine } from "../../src/lib/tool-index.js";
-import { contentOf, defaultsOf, fieldsOf } from "./forms.js";
+import { contentOf, fieldsOf, unattendedAnswer } from "./forms.js";
 import { RpcError, type JsonObject } from "./jsonrpc.js";
 import { serverParts } from "./names.js";
 import { registerResourceMentions } from "./resources.js";
@@ -24,7 +25,9 @@ import { statusCommand, statusWord } from "./status.js";
 
 export class McpMod {
   private servers: Server[] = [];
-  private brought = new Set<Server>();
+  private readonly brought = new BroughtServers<Server>();
+  /** Main sessions open now: the servers end with the last of them. */
+  private readonly open = new Set<string>();
   private readonly store: ApprovalStore;
   private readonly session = { id: "", model: "", turn: 0 };
   private readonly news: string[] = [];
@@ -103,20 +106,31 @@ export class McpMod {
 
   /** Servers the front end that opened a session brought for it (session.start's mcpServers,
    *  the editor's under `deepcode acp`; brought.ts reads them): the person's own, so they start
-   *  at once, and the first turn waits for them. The last session's brought servers go. */
-  adopt(cfgs: readonly ServerConfig[]): void {
-    const own = this.servers.filter((s) => !this.brought.has(s));
-    for (const s of this.brought) {
-      s.release(); // its tool names are free for the next session's servers
-      void s.stop("off", "its session ended");
+   *  at once, and the first turn waits for them. They are that session's (BroughtServers): one
+   *  another open session brought with the same configuration is shared, and each ends with
+   *  the last session that brought it (forget). */
+  adopt(sessionId: string, cfgs: readonly ServerConfig[]): void {
+    const fresh: Server[] = [];
+    for (const c of cfgs) {
+      const same = this.servers.find((s) => s.name === c.name);
+      if (same && !this.brought.has(same)) this.api.log.warn(`MCP server "${c.name}" the editor brings has the name of a configured one: the configured one is kept`);
+      else if (same && configDigest(same.cfg.raw) !== configDigest(c.raw)) this.api.log.warn(`MCP server "${c.name}" the editor brings for this session is not started: another open session brought a different server of that name (its tools would have the same names)`);
+      else if (same) this.brought.add(same, sessionId);
+      else fresh.push(this.server(c));
     }
-    const fresh = cfgs.filter((c) => !own.some((s) => s.name === c.name)).map((c) => this.server(c));
-    for (const c of cfgs) if (own.some((s) => s.name === c.name)) this.api.log.warn(`MCP server "${c.name}" the editor brings has the name of a configured one: the configured one is kept`);
-    this.brought = new Set(fresh);
-    this.servers = [...own, ...fresh];
+    for (const s of fresh) this.brought.add(s, sessionId);
+    this.servers = [...this.servers, ...fresh];
     this.partNames();
     this.waited = false;
     if (this.started) for (const s of fresh) if (s.cfg.start) void s.start();
+  }
+
+  /** A session ended: the servers only it brought go (their tool names are free again). */
+  private async forget(sessionId: string): Promise<void> {
+    const gone = this.brought.drop(sessionId);
+    this.servers = this.servers.filter((s) => !gone.includes(s));
+    for (const s of gone) s.release();
+    await Promise.all(gone.map((s) => s.stop("off", "its session ended")));
   }
 
   private started = false;
@@ -168,6 +182,7 @@ export class McpMod {
       setImmediate(() => this.startAll());
       this.session.id = e.sessionId;
       this.session.model = e.model;
+      this.open.add(e.sessionId);
       this.log.open(e.sessionId);
       return next();
     });
@@ -175,13 +190,17 @@ export class McpMod {
       try {
         return await next();
       } finally {
-        // A new session in the same REPL (/new, /resume) keeps the servers.
-        if (e.reason !== "new" && e.reason !== "switch") await this.closeAll();
+        // A new session in the same REPL (/new, /resume) keeps the servers; so does another
+        // session still open (an editor's other thread), which loses only what this one brought.
+        this.open.delete(e.sessionId);
+        await this.forget(e.sessionId);
+        if (e.reason !== "new" && e.reason !== "switch" && this.open.size === 0) await this.closeAll();
       }
     });
     api.on(
       "turn.start",
       async (e, next) => {
+        if (e.agent) this.brought.agent(e.sessionId, e.agent.rootSessionId);
         if (e.agent) return next(); // a subagent's turn: the main session's state and notices stay its own
         this.session.turn = e.turn;
         this.startAll();
@@ -210,6 +229,7 @@ export class McpMod {
       return { notes: [...r.notes, { id: "mcp-tools-changed", text: `MCP tools changed since you last heard (this replaces what you knew of them):\n${lines.join("\n")}` }] };
     });
     api.on("turn.complete", (e, next) => {
+      if (e.agent) this.brought.agent(e.sessionId, undefined);
       if (!e.agent) {
         this.inTurn = false;
         this.midTurn.length = 0;
@@ -219,22 +239,26 @@ export class McpMod {
     api.on("tool.result", async (e, next) => {
       const out = await next();
       if (e.sessionId !== this.session.id || this.midTurn.length === 0) return out;
-      const told = this.midTurn.splice(0);
+      const told = this.midTurn.splice(0).filter((s) => this.brought.sees(s, e.sessionId));
+      if (told.length === 0) return out;
       const lines = told.flatMap((s) => s.tools.map((t) => indexLine({ name: t.name, description: t.tool.description ?? t.tool.title ?? "" })));
       const names = told.map((s) => s.name).join(", ");
       return { ...out, content: `${out.content}\n\n[deepcode] MCP server ${names} connected during this turn. Its tools can be called now through UseTool with {"name": "<tool>", "input": {…}} ({"name"} alone gives a tool's parameters):\n${lines.join("\n")}` };
     });
     api.on("tool.input", (e, next) => {
       if (!e.tool.startsWith("mcp__")) return next();
-      if (this.servers.some((s) => s.tools.some((t) => t.name === e.tool))) return next();
+      const owner = this.servers.find((s) => s.tools.some((t) => t.name === e.tool));
+      if (owner && !this.brought.sees(owner, e.sessionId)) return { error: `${e.tool} is not this session's: MCP server ${owner.name} was brought by another of the editor's sessions. Do not call it here.` };
+      if (owner) return next();
       const s = this.servers.find((x) => e.tool.startsWith(`mcp__${x.part}__`));
       if (!s) return next();
       const why = s.state === "connected" ? `MCP server ${s.name} no longer offers it` : `MCP server ${s.name} is not connected (${s.describe()})`;
       return { error: `${e.tool} is not available now: ${why}. Do not call it again in this state; tell the user or go on without it.` };
     });
     // Many MCP tools: their definitions go into UseTool's on-demand index (defer.ts).
-    api.on("tool.list", async (_e, next) => {
-      const defs = await next();
+    api.on("tool.list", async (e, next) => {
+      const others = new Set(this.servers.filter((s) => !this.brought.sees(s, e.sessionId)).flatMap((s) => s.tools.map((t) => t.name)));
+      const defs = (await next()).filter((d) => !others.has(d.function.name));
       const mine = new Set(this.servers.flatMap((s) => s.tools.map((t) => t.name)));
       const r = deferTools(defs, (n) => mine.has(n), this.o.toolIndexTokens);
       if (r.indexed && !this.indexTold) {
@@ -356,29 +380,11 @@ export class McpMod {
       fields,
     });
     if (signal.aborted) return { action: "cancel" };
-    if (answer.decision !== "allow" && answer.by === "non-interactive") return this.unattended(s, fields);
+    if (answer.decision !== "allow" && answer.by === "non-interactive") return unattendedAnswer(s.name, s.cfg.elicitation === "defaults", fields, { warn: (m) => this.api.log.warn(m), line: (m) => this.log.line(s.name, m) });
     if (answer.decision !== "allow") return { action: answer.reason === "cancel" ? "cancel" : "decline" };
     const { content, problems } = contentOf(fields, answer.values ?? {});
     if (problems.length) throw new RpcError(-32602, `the answer is not complete: ${problems.join("; ")}`);
     return { action: "accept", content: content as JsonObject };
-  }
-
-  /** A form nobody can answer (-p): its defaults when the server's configuration says so and
-   *  every required field has one, else declined; either way said on stderr, naming the server. */
-  private unattended(s: Server, fields: PersonField[]): JsonObject {
-    if (s.cfg.elicitation !== "defaults") {
-      this.api.log.warn(`MCP server ${s.name} asked for a form nobody can answer here: declined ("elicitation": "defaults" in its entry, or settings mcpElicitation, answers such forms with their defaults)`);
-      return { action: "decline" };
-    }
-    const r = defaultsOf(fields);
-    if ("why" in r) {
-      this.api.log.warn(`MCP server ${s.name} asked for a form nobody can answer here: declined, as it cannot be answered with its defaults (${r.why})`);
-      return { action: "decline" };
-    }
-    const line = `MCP server ${s.name} asked for a form nobody can answer here: answered with its defaults ("elicitation": "defaults"): ${JSON.stringify(r.content)}`;
-    this.api.log.warn(line);
-    this.log.line(s.name, line);
-    return { action: "accept", content: r.content as JsonObject };
   }
 
   private tell(text: string): void {

@@ -28,7 +28,7 @@ export function statusCommand(d: StatusDeps): CommandSpec {
     // -p may show the servers (`/mcp`, `/mcp NAME`), never act on them.
     print: (args) => !args.trim().split(/\s+/).slice(0, 2).some((w) => (ACTIONS as readonly string[]).includes(w)),
     // A server's prompts (`/mcp__server__prompt`) exist once it has connected.
-    settle: (name) => (name.startsWith("mcp__") ? d.settle() : Promise.resolve()),
+    settle: (name) => (name === "" || name.startsWith("mcp__") ? d.settle() : Promise.resolve()),
     run: (ctx) => run(d, ctx),
     complete: (partial, words) => {
       const names = d.servers().map((s) => s.name);

@@ -56,6 +56,7 @@ const plugin: Plugin = {
 
     api.on("session.start", (e, next) => {
       current = e.sessionId;
+      mains.add(e.sessionId);
       state(e.sessionId);
       return next(e);
     });
@@ -70,9 +71,38 @@ const plugin: Plugin = {
     });
 
     // A planning turn running now (session and turn): whatever it starts inside — a subagent's
-    // session with an id of its own — plans with it, so its changes are denied too.
+    // session with an id of its own — plans with it, so its changes are denied too; another
+    // main session (an editor's other thread, known by its session.start) does not. Subagents'
+    // sessions map to the main session they work for (turn.start's `agent`), calls to their
+    // session (tool.call), so a write or a command is judged by the session whose call made it.
+    // A session of unknown origin, or a write no call made (a plugin's own), is denied while
+    // any session plans.
     const planningTurns = new Set<string>();
-    const planning = (sessionId: string): boolean => sessions.get(sessionId)?.planning === true || planningTurns.size > 0;
+    const mains = new Set<string>();
+    const rootOf = new Map<string, string>();
+    const callsOf = new Map<string, string[]>();
+    const turnPlans = (sessionId: string): boolean => {
+      const root = rootOf.get(sessionId) ?? (mains.has(sessionId) ? sessionId : undefined);
+      return root === undefined ? planningTurns.size > 0 : [...planningTurns].some((k) => k.startsWith(`${root}\u0000`));
+    };
+    const planning = (sessionId: string): boolean => sessions.get(sessionId)?.planning === true || turnPlans(sessionId);
+    // Call ids are the model's: two sessions may use the same one at once, so each id keeps
+    // every session using it, and any of them planning is enough to deny.
+    const planningFor = (callId: string | undefined): boolean => {
+      const ids = callId === undefined ? undefined : callsOf.get(callId);
+      return ids ? ids.some(turnPlans) : planningTurns.size > 0;
+    };
+    api.on("tool.call", async (e, next) => {
+      callsOf.set(e.callId, [...(callsOf.get(e.callId) ?? []), e.sessionId]);
+      try {
+        return await next(e);
+      } finally {
+        const ids = callsOf.get(e.callId) ?? [];
+        const left = ids.filter((_, i) => i !== ids.indexOf(e.sessionId));
+        if (left.length) callsOf.set(e.callId, left);
+        else callsOf.delete(e.callId);
+      }
+    });
 
     api.on("tool.check", async (e, next) => {
       if (!planning(e.sessionId) || e.readOnly === true) return next(e);
@@ -86,6 +116,7 @@ const plugin: Plugin = {
     api.on("turn.start", async (e, next) => {
       // A turn of this session that ended without turn.complete (it failed inside) ends here.
       for (const k of [...planningTurns]) if (k.startsWith(`${e.sessionId}\u0000`)) planningTurns.delete(k);
+      if (e.agent) rootOf.set(e.sessionId, e.agent.rootSessionId);
       const r = await next(e);
       if (!sessions.get(e.sessionId)?.planning || r?.refuse) return r;
       planningTurns.add(`${e.sessionId}\u0000${e.turn}`);
@@ -113,6 +144,7 @@ const plugin: Plugin = {
       }
       const r = await next(e);
       if (!r?.continueWith) planningTurns.delete(`${e.sessionId}\u0000${e.turn}`);
+      if (e.agent && !r?.continueWith) rootOf.delete(e.sessionId);
       return r;
     });
 
@@ -120,11 +152,11 @@ const plugin: Plugin = {
     // plugin's, an MCP server's) still cannot write a file or run a command that is not a
     // reader's, whatever it told tool.check.
     api.on("fs.write", (e, next) => {
-      if (planningTurns.size > 0) throw new DeniedError(`plan mode: you are planning, so nothing is written now (${e.path}); the plan names the change instead`, "plan mode");
+      if (planningFor(e.callId)) throw new DeniedError(`plan mode: you are planning, so nothing is written now (${e.path}); the plan names the change instead`, "plan mode");
       return next(e);
     });
     api.on("process.run", async (e, next) => {
-      if (planningTurns.size === 0) return next(e);
+      if (!planningFor(e.callId)) return next(e);
       const command = shellLine(e.argv, e.command);
       const fx = await api.dispatch({ type: "tool.effects", sessionId: "", tool: "Bash", input: { command }, cwd: e.cwd });
       if (!fx.readOnly) throw new DeniedError(`plan mode: you are planning, so only commands that read run now (not ${command.length > 80 ? `${command.slice(0, 79)}…` : command})`, "plan mode");
@@ -134,7 +166,7 @@ const plugin: Plugin = {
 
     api.status(() => {
       const s = sessions.get(current);
-      const report: KnownStatus["plan"] = { planning: s?.planning ?? start, awaiting: s?.awaiting ?? false, planner: planner.label };
+      const report: KnownStatus["plan"] = { planning: s?.planning ?? start, awaiting: s?.awaiting ?? false, planner: planner.label, planningIn: [...sessions].flatMap(([id, x]) => (x.planning ? [id] : [])) };
       if (planner.profile.tier) report.plannerTier = planner.profile.tier;
       return report;
     });

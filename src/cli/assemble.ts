@@ -79,7 +79,9 @@ export interface App {
   model: string;
   /** The engine of the current session, once there is one (the gate reads Bash's cwd from it). */
   engine?: Engine;
-  /** The engine of a running session: the current one, or a subagent's (agent.spawn). */
+  /** The engines of the sessions plugins drive (PluginApi.sessions: an editor's threads), by id. */
+  driven: Map<string, Engine>;
+  /** The engine of a running session: the current one, a driven one, or a subagent's (agent.spawn). */
   engineOf(sessionId: string): Engine | undefined;
   /** The cost engine (ledger, tiers, budgets, estimates); installed before any plugin. */
   cost?: CostControl;
@@ -151,6 +153,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     model,
     prices,
     caps: capsFor,
+    driven: new Map(),
     engineOf: (id) => spawner.engineOf(id),
     engineOptions: () => ({
       chain,

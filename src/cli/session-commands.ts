@@ -25,6 +25,10 @@ export function sessionCommandLines(app: App): SessionCommandLines {
       const contributed = app.commands.list().filter((c) => !taken.has(c.spec.name)).map((c) => ({ name: c.spec.name, description: c.spec.description, ...(c.spec.args ? { hint: c.spec.args } : {}) }));
       return [...own, ...contributed];
     },
+    async settled() {
+      // "" asks each command for every name it may still bring (CommandSpec.settle).
+      await Promise.allSettled(app.commands.list().flatMap((c) => (c.spec.settle ? [c.spec.settle("")] : [])));
+    },
     run(engine, text, o) {
       const named = commandLine(text, custom());
       const m = named ? undefined : /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());

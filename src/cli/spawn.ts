@@ -42,6 +42,8 @@ export interface SpawnHost {
   store: SessionStore;
   /** Read at each use: the current session's engine, once there is one. */
   engine?: Engine;
+  /** The engines of sessions plugins drive, by id (several at once: an editor's threads). */
+  driven?: ReadonlyMap<string, Engine>;
   cost?: CostControl;
   /** The session's model (what `-m`/settings chose). */
   model: string;
@@ -65,7 +67,7 @@ export class Spawner {
   /** The engine of a session that is running now: the main one, or a subagent's. */
   engineOf(sessionId: string): Engine | undefined {
     if (this.app.engine?.sessionId === sessionId) return this.app.engine;
-    return this.children.get(sessionId)?.engine;
+    return this.app.driven?.get(sessionId) ?? this.children.get(sessionId)?.engine;
   }
 
   async spawn(e: EventOf<"agent.spawn">): Promise<SpawnResult> {

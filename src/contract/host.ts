@@ -118,8 +118,9 @@ export interface ResumedSession {
 export interface KnownStatus {
   /** mods/mcp: every configured server and its state. */
   mcp: { servers: Array<{ name: string; status: string; tools: number; scope?: string }> };
-  /** mods/plan: whether this run is planning, or waiting for the person to approve a plan. */
-  plan: { planning: boolean; awaiting: boolean; planner: string; plannerTier?: string };
+  /** mods/plan: whether this run (its latest session) is planning, or waiting for the person to
+   *  approve a plan; `planningIn`: every session planning now (a front end with several). */
+  plan: { planning: boolean; awaiting: boolean; planner: string; plannerTier?: string; planningIn?: string[] };
   /** mods/sandbox: whether every process is wrapped (`active`), by what, and whether it may
    *  reach the network. Only an active sandbox without network contains a command.
    *  `allowedDomains` (with `network: false`): the hosts (`example.com`, `*.example.com`,
@@ -217,6 +218,10 @@ export interface SessionHandle {
    *  it); what it shows goes to submit's `print`, the prompt it makes runs as turns on the
    *  stream — none when it only shows something, so no `turn.complete` then. */
   commands(): readonly SessionCommand[];
+  /** Resolves once command names that appear late (an MCP server's prompts, when its server
+   *  has connected) have appeared, bounded by each command's `settle`; then `commands()`
+   *  lists them. */
+  commandsSettled(): Promise<void>;
   /** The session's model and tier, as `/model` and `/tier` show them: `tier` is `auto`,
    *  `default` (follows the model) or a tier's name (chat-fast, chat-full, reasoner-budget,
    *  reasoner). The tier choice is the run's, like the REPL's `/tier`. */
@@ -238,6 +243,8 @@ export interface SessionHost {
    *  servers this front end brings for the session (.mcp.json's `mcpServers` shape), the
    *  person's own like `--mcp-config`'s — no project approval, the managed policy and the
    *  permission gate as for every server; they reach the mcp mod in session.start and end
-   *  with the session. */
-  start(options?: { resume?: string; mcpServers?: Readonly<Record<string, JsonValue>> }): Promise<SessionHandle>;
+   *  with the session. `cwd`: where the session's Bash starts, a folder inside the project
+   *  (else it throws, naming both). Sessions are independent: any number may be open and run
+   *  their turns at the same time, each with its own servers, rules and cancellation. */
+  start(options?: { resume?: string; mcpServers?: Readonly<Record<string, JsonValue>>; cwd?: string }): Promise<SessionHandle>;
 }

@@ -82,7 +82,8 @@ export interface CommandSpec {
   print?: boolean | ((args: string) => boolean);
   /** For a slash name no command has yet: resolves once the commands this one brings in later
    *  may have appeared (an MCP server's prompts, when its server has connected), bounded by the
-   *  command. `-p` awaits it of every command that has one before looking the name up again. */
+   *  command. `-p` awaits it of every command that has one before looking the name up again;
+   *  `name` "" asks for every name that may come (a front end's whole list: ACP's). */
   settle?(name: string): Promise<void>;
   run(ctx: CommandContext): void | Promise<void>;
   /** Candidates for the word being typed after the name; `words` are the complete words before

@@ -50,7 +50,7 @@ describe("deepcode acp: the editor's MCP servers", () => {
       await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       const s = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [server] });
       await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "echo one" }] });
-      // Another session closes this one (and its servers); loading it brings them back.
+      // Loading a session that is open starts it again, with the servers the editor names now.
       await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
       await ctx.request("session/load", { sessionId: s.sessionId, cwd: r.env.root, mcpServers: [server] });
       return ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "echo two" }] });
@@ -88,6 +88,32 @@ describe("deepcode acp: the editor's MCP servers", () => {
     } finally {
       child.kill();
     }
+  });
+
+  it("gives each session the servers it brought: another session's are neither offered nor callable, and stay up while it runs", async () => {
+    rig = await acpRig({ replies: [{ content: "B here" }, call("mcp__a-echo__echo", { text: "still A's" }), { content: "A done" }, call("mcp__a-echo__echo", { text: "from B" }), { content: "B done" }] });
+    const r = rig;
+    const server = (name: string): McpServer => ({ name, command: process.execPath, args: [SCRIPTED], env: [] });
+    const { result } = await withAgent(r, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const a = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [server("a-echo")] });
+      const b = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [server("b-echo")] });
+      await ctx.request("session/prompt", { sessionId: b.sessionId, prompt: [{ type: "text", text: "hello B" }] });
+      const ra = await ctx.request("session/prompt", { sessionId: a.sessionId, prompt: [{ type: "text", text: "echo in A" }] });
+      const rb = await ctx.request("session/prompt", { sessionId: b.sessionId, prompt: [{ type: "text", text: "echo A's in B" }] });
+      return { ra, rb };
+    });
+    expect([result.ra.stopReason, result.rb.stopReason]).toEqual(["end_turn", "end_turn"]);
+    const [bFirst, aFirst, aAfter, , bAfter] = requestsOf(r);
+    const names = (q: Req): string[] => q.tools?.map((t) => t.function.name) ?? [];
+    expect(names(bFirst)).toContain("mcp__b-echo__echo");
+    expect(names(bFirst)).not.toContain("mcp__a-echo__echo");
+    expect(names(aFirst)).toContain("mcp__a-echo__echo");
+    expect(names(aFirst)).not.toContain("mcp__b-echo__echo");
+    const toolText = (q: Req): string => q.messages.filter((m) => m.role === "tool").map((m) => m.content).join("\n");
+    expect(toolText(aAfter)).toContain(`echo: {"text":"still A's"}`);
+    expect(toolText(bAfter)).toContain("is not this session's");
+    expect(toolText(bAfter)).not.toContain("from B\"}");
   });
 
   it("refuses a server a deny list names, saying so, and goes on without it", async () => {

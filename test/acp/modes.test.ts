@@ -143,21 +143,3 @@ describe("deepcode acp: bad requests get clear errors", () => {
     expect(result.mcp).toContain(`mcpServers[0] ("x"): needs a 'command'`);
   });
 });
-
-describe("deepcode acp: one session at a time", () => {
-  it("closes the earlier session when a new one opens, and loads it again on request", async () => {
-    rig = await acpRig({ replies: [{ content: "in A" }, { content: "in A again" }] });
-    const r = rig;
-    const { result } = await withAgent(r, async (ctx) => {
-      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-      const a = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
-      await ctx.request("session/prompt", { sessionId: a.sessionId, prompt: [{ type: "text", text: "one" }] });
-      const b = await ctx.request("session/new", { cwd: r.env.root, mcpServers: [] });
-      const closed = await ctx.request("session/prompt", { sessionId: a.sessionId, prompt: [{ type: "text", text: "two" }] }).then(() => "ran", (e: Error) => e.message);
-      await ctx.request("session/load", { sessionId: a.sessionId, cwd: r.env.root, mcpServers: [] });
-      const again = await ctx.request("session/prompt", { sessionId: a.sessionId, prompt: [{ type: "text", text: "three" }] });
-      return { differ: a.sessionId !== b.sessionId, closed, again: again.stopReason };
-    });
-    expect(result).toEqual({ differ: true, closed: expect.stringContaining("no open session") as unknown, again: "end_turn" });
-  });
-});

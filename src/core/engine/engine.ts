@@ -55,7 +55,7 @@ export class Engine {
 
   private constructor(private readonly opts: EngineOptions, readonly sessionId: string) {
     this.chain = opts.chain;
-    this.shell = { cwd: opts.root };
+    this.shell = { cwd: opts.cwd ?? opts.root };
     this.profile = { model: opts.model, ...opts.profile };
     this.billing = new SessionBilling({ record: (r) => this.record(r), now: () => this.now() });
     this.installCores();

@@ -41,6 +41,9 @@ export interface EngineOptions {
   /** MCP servers the front end that opened this session brings for it (PluginApi.sessions'
    *  `mcpServers`), passed on in session.start for the mcp mod. */
   mcpServers?: Readonly<Record<string, JsonValue>>;
+  /** Where the session's Bash starts (a folder inside `root`; default `root`). Paths in tool
+   *  calls still resolve against `root`: only the shell's working directory moves. */
+  cwd?: string;
 }
 
 /** A subagent's transcript, linked from its parent's (`deepcode sessions` nests it). */

@@ -74,6 +74,8 @@ export interface CostHost {
   prices: PriceTable;
   /** Read at each use: the current session's engine, once there is one. */
   engine?: Engine;
+  /** The engines of sessions plugins drive, by id (several at once: an editor's threads). */
+  driven?: ReadonlyMap<string, Engine>;
 }
 
 const installed = new WeakMap<CostHost, RunningCost>();
@@ -208,7 +210,7 @@ class RunningCost implements CostControl {
   }
 
   private engineFor(id: string): Engine | undefined {
-    return this.app.engine?.sessionId === id ? this.app.engine : this.engines.get(id);
+    return this.app.engine?.sessionId === id ? this.app.engine : (this.app.driven?.get(id) ?? this.engines.get(id));
   }
 
   private compute(sessionId: string, prompt: string, attachments?: string[]): TurnEstimate {
