@@ -31,6 +31,8 @@ export function stringRecord(v: JsonValue | undefined): Record<string, string> |
   if (!isObject(v)) return undefined;
   const out = Object.fromEntries(Object.entries(v).filter((kv): kv is [string, string] => typeof kv[1] === "string"));
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /** How deep JSON from the model may nest (objects and arrays). Every walk of it (schema
  *  validation, rendering, stream-json, the transcript) recurses; 3,000 levels overflowed the
  *  stack (issue #37). No tool's arguments need more than a handful of levels; 64 leaves room
