@@ -3,11 +3,13 @@
 // processes appending to one transcript interleave their records and make every later request
 // invalid, so a second process is told who holds the session instead (and may fork it).
 //
-// A lock whose process is gone (kill -9, a crash, a reboot) is stale and is taken over; one
+// A lock is placed whole (written aside, then linked to its name), so an empty or unreadable
+// lock is never another process mid-write: it is stale, as is a lock whose process is gone
+// (kill -9, a crash, a reboot), and is taken over; one
 // held on another host cannot be checked and counts as held (the message says how to remove
 // it). The lock is released when its engine closes and, as a backstop, when the process exits.
 
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 
 export interface LockHolder {
@@ -40,39 +42,87 @@ let exitHook = false;
 export function acquireLock(file: string, id: string): void {
   for (let attempt = 0; attempt < 5; attempt++) {
     const me: LockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), tick: startTick(process.pid) };
-    try {
-      const fd = openSync(file, "wx", 0o600);
-      try {
-        writeSync(fd, JSON.stringify(me));
-      } finally {
-        closeSync(fd);
-      }
+    if (placeLock(file, JSON.stringify(me))) {
       remember(file);
       return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
     const text = readText(file);
-    if (text === undefined) continue; // removed between our open and read: try again
+    if (text === undefined) continue; // removed between our link and read: try again
     const holder = parseHolder(text);
     if (holder && holder.pid === process.pid && holder.host === me.host) {
       remember(file);
       return;
     }
-    // A lock file that is not yet written (another process between its open and its write) is
-    // young and held, however long a loaded machine keeps it empty, until it is older than a
-    // process needs to write it; one that holds text but no holder is garbage a crash left.
-    if (!holder ? text.length > 0 || olderThan(file, EMPTY_LOCK_STALE_MS) : isStale(holder)) {
+    // A lock appears whole (placeLock), so one that is empty or holds no holder is garbage a
+    // crash or a full disk left (or an older deepcode's half-written one): stale, and broken.
+    if (!holder || isStale(holder)) {
       breakStale(file, text);
-      continue;
-    }
-    if (!holder) {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25); // let the other process finish its write
       continue;
     }
     throw new SessionBusyError(id, holder, file);
   }
   throw new Error(`could not take the lock ${file}: it keeps changing (another deepcode is starting on this session)`);
+}
+
+/** Put the lock at `file` whole, or not at all: written to a file of this process's own and
+ *  hard-linked to the name (link fails when the name exists, as an exclusive create does), so
+ *  no other process ever reads a lock half written, and a full disk leaves no empty lock behind.
+ *  False when the name is taken; a write that fails throws an error naming the lock. */
+function placeLock(file: string, text: string): boolean {
+  const tmp = `${file}.${process.pid}.new`;
+  try {
+    const fd = openSync(tmp, "w", 0o600);
+    try {
+      const bytes = Buffer.from(text);
+      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(tmp, file);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return false;
+      if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
+    }
+    // A file system without hard links: an exclusive create, removed again if its write fails.
+    return createWhole(file, text);
+  } catch (err) {
+    throw lockError(file, err);
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never created, or already gone
+    }
+  }
+}
+
+function createWhole(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, "wx", 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, text);
+  } catch (err) {
+    closeSync(fd);
+    unlinkSync(file);
+    throw err;
+  }
+  closeSync(fd);
+  return true;
+}
+
+/** An error that names the lock (node's ENOSPC names no file). */
+function lockError(file: string, err: unknown): Error {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === "ENOSPC") return Object.assign(new Error(`could not write the session lock ${file}: no space left on device (ENOSPC); free some space and start again`, { cause: err }), { code: e.code });
+  return Object.assign(new Error(`could not write the session lock ${file}: ${e.message}`, { cause: err }), { code: e.code });
 }
 
 /** Who holds the lock, when it is held by a live process other than this one. */
@@ -152,17 +202,6 @@ function breakStale(file: string, seen: string): void {
     unlinkSync(aside);
   } catch {
     // already gone
-  }
-}
-
-/** An empty lock file this old was left by a process that died between its open and its write. */
-const EMPTY_LOCK_STALE_MS = 10_000;
-
-function olderThan(file: string, ms: number): boolean {
-  try {
-    return Date.now() - statSync(file).mtimeMs > ms;
-  } catch {
-    return false; // gone: the next attempt sees that
   }
 }
 

@@ -30,6 +30,13 @@ export interface WriterHooks {
   closed?: () => void;
 }
 
+/** An error that names the session file (node's ENOSPC names none). */
+function fileError(file: string, err: unknown): Error {
+  const e = err as NodeJS.ErrnoException;
+  const why = e.code === "ENOSPC" ? "no space left on device (ENOSPC); what could not be written is kept and written when space is back" : e.message;
+  return Object.assign(new Error(`could not write the session file ${file}: ${why}`, { cause: err }), { code: e.code });
+}
+
 /** Records a re-seeded file holds already: the seed is the session as the engine holds it. */
 const SEEDED = new Set<SessionRecord["t"]>(["session", "prefix", "msg", "epoch", "rewind", "model"]);
 
@@ -49,7 +56,17 @@ export class SessionWriter {
     this.hooks = hooks;
   }
 
+  /** Write `record` (after any kept from a failed write). Throws an error naming the file when
+   *  the disk refuses; the record is kept and written by a later append or the close. */
   append(record: SessionRecord): void {
+    try {
+      this.appendLine(record);
+    } catch (err) {
+      throw fileError(this.file, err);
+    }
+  }
+
+  private appendLine(record: SessionRecord): void {
     const line = { t: record.t, line: `${JSON.stringify(record)}\n` };
     const pending = [...this.unwritten, line];
     this.unwritten = pending;
