@@ -9,8 +9,9 @@
 // held on another host cannot be checked and counts as held (the message says how to remove
 // it). The lock is released when its engine closes and, as a backstop, when the process exits.
 
-import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { readFileSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
+import { alive, breakAside, placeWhole, readText } from "../../lib/file-lock.js";
 
 export interface LockHolder {
   pid: number;
@@ -42,7 +43,13 @@ let exitHook = false;
 export function acquireLock(file: string, id: string): void {
   for (let attempt = 0; attempt < 5; attempt++) {
     const me: LockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), tick: startTick(process.pid) };
-    if (placeLock(file, JSON.stringify(me))) {
+    let placed: boolean;
+    try {
+      placed = placeWhole(file, JSON.stringify(me));
+    } catch (err) {
+      throw lockError(file, err);
+    }
+    if (placed) {
       remember(file);
       return;
     }
@@ -53,69 +60,15 @@ export function acquireLock(file: string, id: string): void {
       remember(file);
       return;
     }
-    // A lock appears whole (placeLock), so one that is empty or holds no holder is garbage a
+    // A lock appears whole (placeWhole), so one that is empty or holds no holder is garbage a
     // crash or a full disk left (or an older deepcode's half-written one): stale, and broken.
     if (!holder || isStale(holder)) {
-      breakStale(file, text);
+      breakAside(file, text);
       continue;
     }
     throw new SessionBusyError(id, holder, file);
   }
   throw new Error(`could not take the lock ${file}: it keeps changing (another deepcode is starting on this session)`);
-}
-
-/** Put the lock at `file` whole, or not at all: written to a file of this process's own and
- *  hard-linked to the name (link fails when the name exists, as an exclusive create does), so
- *  no other process ever reads a lock half written, and a full disk leaves no empty lock behind.
- *  False when the name is taken; a write that fails throws an error naming the lock. */
-function placeLock(file: string, text: string): boolean {
-  const tmp = `${file}.${process.pid}.new`;
-  try {
-    const fd = openSync(tmp, "w", 0o600);
-    try {
-      const bytes = Buffer.from(text);
-      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      linkSync(tmp, file);
-      return true;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") return false;
-      if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
-    }
-    // A file system without hard links: an exclusive create, removed again if its write fails.
-    return createWhole(file, text);
-  } catch (err) {
-    throw lockError(file, err);
-  } finally {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never created, or already gone
-    }
-  }
-}
-
-function createWhole(file: string, text: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, "wx", 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw err;
-  }
-  try {
-    writeSync(fd, text);
-  } catch (err) {
-    closeSync(fd);
-    unlinkSync(file);
-    throw err;
-  }
-  closeSync(fd);
-  return true;
 }
 
 /** An error that names the lock (node's ENOSPC names no file). */
@@ -163,15 +116,6 @@ function isStale(h: LockHolder): boolean {
   return h.tick !== undefined && tick !== undefined && tick !== h.tick; // the pid was reused
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM"; // alive, someone else's
-  }
-}
-
 /** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); undefined elsewhere. */
 function startTick(pid: number): string | undefined {
   try {
@@ -179,37 +123,6 @@ function startTick(pid: number): string | undefined {
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
   } catch {
     return undefined; // not Linux, or the process is gone
-  }
-}
-
-/** Move the stale lock aside and remove it — unless, in between, another process replaced it
- *  with a live one, which is then put back. */
-function breakStale(file: string, seen: string): void {
-  const aside = `${file}.${process.pid}.stale`;
-  try {
-    renameSync(file, aside);
-  } catch {
-    return; // someone else broke it first
-  }
-  if (readText(aside) !== seen) {
-    try {
-      linkSync(aside, file);
-    } catch {
-      // a newer lock stands at the name already: it wins
-    }
-  }
-  try {
-    unlinkSync(aside);
-  } catch {
-    // already gone
-  }
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined; // no lock
   }
 }
 
