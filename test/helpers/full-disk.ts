@@ -14,11 +14,16 @@ export const disk = {
   left: Infinity,
   /** Failed writes so far (each one an ENOSPC thrown). */
   refused: 0,
-  fill(): void {
+  /** When set, only writes to files below this folder count (the one file system that is
+   *  full, as when deepcode's home is on another disk than the project). */
+  under: undefined as string | undefined,
+  fill(under?: string): void {
     this.left = 0;
+    this.under = under;
   },
   free(): void {
     this.left = Infinity;
+    this.under = undefined;
   },
 };
 
@@ -32,8 +37,12 @@ export function enospc(syscall: string, path?: string): NodeJS.ErrnoException {
   return err;
 }
 
-/** How many of `n` bytes fit (and takes them). */
-function take(n: number): number {
+/** Which file each open descriptor is, for `disk.under`. */
+const opened = new Map<number, string>();
+
+/** How many of `n` bytes fit (and takes them) in the file at `path`. */
+function take(n: number, path?: string): number {
+  if (disk.under !== undefined && (path === undefined || !path.startsWith(disk.under))) return n;
   const k = Math.min(n, disk.left);
   disk.left -= k;
   return k;
@@ -61,14 +70,14 @@ export function mockFs(real: typeof Fs): typeof Fs {
       position = typeof c === "number" ? c : null;
     }
     if (buf.length === 0) return real.writeSync(fd, buf, 0, 0, position);
-    const k = take(buf.length);
+    const k = take(buf.length, opened.get(fd));
     if (k === 0) throw enospc("write");
     return real.writeSync(fd, buf, 0, k, position);
   }) as typeof Fs.writeSync;
 
   const writeWhole = (path: Fs.PathOrFileDescriptor, data: unknown, options: unknown, flag: string): void => {
     const buf = bytesOf(data, encodingOf(options));
-    const k = take(buf.length);
+    const k = take(buf.length, typeof path === "number" ? opened.get(path) : String(path));
     const mode = typeof options === "object" && options !== null ? (options as { mode?: number }).mode : undefined;
     const opts = { ...(mode !== undefined ? { mode } : {}), flag };
     real.writeFileSync(path, buf.subarray(0, k), opts);
@@ -81,7 +90,7 @@ export function mockFs(real: typeof Fs): typeof Fs {
   const appendFileSync = ((path: Fs.PathOrFileDescriptor, data: unknown, options?: unknown) => writeWhole(path, data, options, "a")) as typeof Fs.appendFileSync;
   const copyFileSync = ((src: Fs.PathLike, dest: Fs.PathLike, mode?: number) => {
     const size = real.statSync(src).size;
-    if (take(size) < size) {
+    if (take(size, String(dest)) < size) {
       real.writeFileSync(dest, "");
       throw enospc("copyfile", String(dest));
     }
@@ -94,6 +103,16 @@ export function mockFs(real: typeof Fs): typeof Fs {
     appendFile: async (path: Fs.PathOrFileDescriptor, data: unknown, options?: unknown) => appendFileSync(path, data as string, options as Fs.WriteFileOptions),
   } as typeof Fs.promises;
 
-  const mocked = { ...real, writeSync, writeFileSync, appendFileSync, copyFileSync, promises };
+  const openSync = ((path: Fs.PathLike, flags?: Fs.OpenMode, mode?: Fs.Mode) => {
+    const fd = real.openSync(path, flags, mode);
+    opened.set(fd, String(path));
+    return fd;
+  }) as typeof Fs.openSync;
+  const closeSync = ((fd: number) => {
+    opened.delete(fd);
+    real.closeSync(fd);
+  }) as typeof Fs.closeSync;
+
+  const mocked = { ...real, openSync, closeSync, writeSync, writeFileSync, appendFileSync, copyFileSync, promises };
   return { ...mocked, default: mocked } as typeof Fs;
 }
