@@ -95,7 +95,7 @@ export class KeyedJsonFile<T extends object> {
       text = readRegularFileSync(this.file, MAX_BYTES).data.toString("utf8");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return Object.create(null) as Record<string, unknown>;
-      throw new Error(`${this.file} cannot be read: ${(err as Error).message}`, { cause: err });
+      throw new Error(`${this.file} cannot be read (${(err as Error).message}): fix it, or remove it to start it afresh`, { cause: err });
     }
     try {
       const v: unknown = JSON.parse(text);
