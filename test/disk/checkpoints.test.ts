@@ -33,7 +33,7 @@ describe("an edit when the checkpoint store is full", () => {
     disk.free();
     expect(readFileSync(join(h.root, "a.txt"), "utf8").startsWith("v1\n")).toBe(true);
     const sent = chatBodies(h.sim.requests).pop()!.messages;
-    const result = sent.filter((m: { role: string }) => m.role === "tool").pop() as { content: string };
+    const result = sent.filter((m) => m.role === "tool").pop() as { content: string };
     expect(result.content).toMatch(/could not save a checkpoint of a\.txt in .*\.checkpoints \(no space left on device\)/);
     expect(result.content).toMatch(/not (run|written)/);
   });

@@ -78,7 +78,7 @@ describe("a transcript deleted mid-session", () => {
     await h.turn("one");
     unlinkSync(h.store.fileOf(h.engine.sessionId));
     await h.turn("two");
-    const count = (ms: Array<{ role: string; content?: unknown }>, text: string): number => ms.filter((m) => m.role === "user" && String(m.content).endsWith(text)).length;
+    const count = (ms: Array<Record<string, unknown>>, text: string): number => ms.filter((m) => m.role === "user" && String(m.content).endsWith(text)).length;
     expect(prompts(h.store, h.engine.sessionId).filter((p) => p.endsWith("two"))).toHaveLength(1);
     await h.resume();
     await h.turn("three");

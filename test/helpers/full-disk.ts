@@ -104,7 +104,7 @@ export function mockFs(real: typeof Fs): typeof Fs {
   } as typeof Fs.promises;
 
   const openSync = ((path: Fs.PathLike, flags?: Fs.OpenMode, mode?: Fs.Mode) => {
-    const fd = real.openSync(path, flags, mode);
+    const fd = real.openSync(path, flags ?? "r", mode);
     opened.set(fd, String(path));
     return fd;
   }) as typeof Fs.openSync;
