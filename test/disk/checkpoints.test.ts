@@ -1,32 +1,32 @@
 // A full checkpoint store: a change that cannot be checkpointed is not made — the model reads a
 // tool error saying why — so `/rewind` never claims files are as they were while one keeps an
 // edit it could not undo. And a journal line the disk tore is cut back, never glued to the next.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("node:fs", async (orig) => (await import("../helpers/full-disk.js")).mockFs(await orig()));
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { disk } from "../helpers/full-disk.js";
 import checkpoints from "../../mods/checkpoints/index.js";
 import { CheckpointStore } from "../../mods/checkpoints/store.js";
 import { builtinTools } from "../../src/builtins/index.js";
 import { chatBodies } from "../helpers/extension.js";
-import { startHarness, type Harness } from "../helpers/harness.js";
+import { startHarness } from "../helpers/harness.js";
+import { scratch } from "./scratch.js";
 
-const dirs: string[] = [];
-let h: Harness | undefined;
-afterEach(async () => {
-  disk.free();
-  await h?.close();
-  h = undefined;
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const t = scratch();
+/** A checkpoint store of its own, with turn 1 having touched /p/a. */
+function touched(): { s: CheckpointStore; dir: string } {
+  const dir = t.dir();
+  const s = new CheckpointStore(dir, "s1", 1_000_000);
+  s.touch(1, "/p/a", null);
+  return { s, dir };
+}
 
 const edit = { name: "Edit", arguments: { file_path: "a.txt", old_string: "v1", new_string: "v2" } };
 
 describe("an edit when the checkpoint store is full", () => {
   it("is not made, and the model reads a tool error naming the file and the full disk", async () => {
-    h = await startHarness({ script: { replies: [{ tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }] }, { tool_calls: [edit] }, { content: "done" }] }, tools: builtinTools({ rgPath: null }), allowAll: true, mods: [checkpoints] });
+    const h = t.track(await startHarness({ script: { replies: [{ tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }] }, { tool_calls: [edit] }, { content: "done" }] }, tools: builtinTools({ rgPath: null }), allowAll: true, mods: [checkpoints] }));
     writeFileSync(join(h.root, "a.txt"), `v1\n${"x".repeat(4096)}\n`);
     disk.fill(join(h.store.dir, `${h.engine.sessionId}.checkpoints`));
     await h.turn("change a.txt");
@@ -41,10 +41,7 @@ describe("an edit when the checkpoint store is full", () => {
 
 describe("the checkpoint journal on a full disk", () => {
   it("leaves no torn line when the disk refuses a record part-way, and the next record is read", () => {
-    const dir = mkdtempSync(join(tmpdir(), "deepcode-ckpt-"));
-    dirs.push(dir);
-    const s = new CheckpointStore(dir, "s1", 1_000_000);
-    s.touch(1, "/p/a", null);
+    const { s, dir } = touched();
     disk.left = 10;
     expect(() => s.touch(1, "/p/b", null)).toThrow(/ENOSPC/);
     expect(s.touched(1, "/p/b")).toBe(false); // not recorded: the caller refuses the change
@@ -56,10 +53,7 @@ describe("the checkpoint journal on a full disk", () => {
   });
 
   it("leaves no temporary file when a checkpoint's content does not fit", () => {
-    const dir = mkdtempSync(join(tmpdir(), "deepcode-ckpt-"));
-    dirs.push(dir);
-    const s = new CheckpointStore(dir, "s1", 1_000_000);
-    s.touch(1, "/p/a", null);
+    const { s, dir } = touched();
     disk.left = 100;
     expect(() => s.save(Buffer.alloc(4096, 1))).toThrow(/ENOSPC/);
     disk.free();

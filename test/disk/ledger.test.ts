@@ -1,23 +1,17 @@
 // The usage ledger on a disk that fills up: the lines the disk refused are kept and written once
 // space is back (at the next request, or when the process ends), so `stats` counts every request.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("node:fs", async (orig) => (await import("../helpers/full-disk.js")).mockFs(await orig()));
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { disk } from "../helpers/full-disk.js";
 import { Book, type BookNotice } from "../../src/core/cost/run/book.js";
 import { ledgerPath, parseLedger, type LedgerRecord } from "../../src/core/cost/index.js";
+import { scratch } from "./scratch.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  disk.free();
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const t = scratch();
 
 function book(): { book: Book; home: string; notices: BookNotice[] } {
-  const home = mkdtempSync(join(tmpdir(), "deepcode-disk-"));
-  dirs.push(home);
+  const home = t.dir();
   const notices: BookNotice[] = [];
   return { book: new Book(home, (n) => notices.push(n)), home, notices };
 }

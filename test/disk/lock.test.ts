@@ -1,24 +1,14 @@
 // A full disk as a session is opened: the error names the lock it could not write, no empty lock
 // is left behind, and once space is back the session opens at once (nobody "holds" it).
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("node:fs", async (orig) => (await import("../helpers/full-disk.js")).mockFs(await orig()));
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
 import { disk } from "../helpers/full-disk.js";
 import { SessionStore } from "../../src/core/session/store.js";
+import { scratch } from "./scratch.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  disk.free();
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-
-function store(): SessionStore {
-  const dir = mkdtempSync(join(tmpdir(), "deepcode-disk-"));
-  dirs.push(dir);
-  return new SessionStore("", "", dir);
-}
+const t = scratch();
+const store = (): SessionStore => new SessionStore("", "", t.dir());
 
 describe("a session opened on a full disk", () => {
   it("fails naming the lock it could not write, and leaves no lock file", () => {

@@ -1,11 +1,9 @@
 // A full disk under the session file: a record that does not fit leaves no torn line glued to
 // the next one, and what failed is written once space is back, so a resumed session has every
 // prompt it showed. And a transcript deleted mid-session is written again with each record once.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("node:fs", async (orig) => (await import("../helpers/full-disk.js")).mockFs(await orig()));
-import { appendFileSync, mkdtempSync, rmSync, unlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { appendFileSync, unlinkSync } from "node:fs";
 import { disk } from "../helpers/full-disk.js";
 import { SessionStore } from "../../src/core/session/store.js";
 import { replay } from "../../src/core/session/replay.js";
@@ -13,21 +11,10 @@ import type { ChatMessage } from "../../src/contract/index.js";
 import { chatBodies } from "../helpers/extension.js";
 import { startHarness, type Harness } from "../helpers/harness.js";
 import { testTools } from "../helpers/tools.js";
+import { scratch } from "./scratch.js";
 
-const dirs: string[] = [];
-let h: Harness | undefined;
-afterEach(async () => {
-  disk.free();
-  await h?.close();
-  h = undefined;
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-
-function store(): SessionStore {
-  const dir = mkdtempSync(join(tmpdir(), "deepcode-disk-"));
-  dirs.push(dir);
-  return new SessionStore("", "", dir);
-}
+const t = scratch();
+const store = (): SessionStore => new SessionStore("", "", t.dir());
 
 const user = (content: string): ChatMessage => ({ role: "user", content });
 const prompts = (s: SessionStore, id: string): string[] => replay(s.load(id)).messages.flatMap((m) => (m.role === "user" ? [String(m.content)] : []));
@@ -74,7 +61,7 @@ describe("a session file on a disk that fills up mid-session", () => {
 
 describe("a transcript deleted mid-session", () => {
   it("is written again with the prompt in flight once, so a resumed session sends it once", async () => {
-    h = await startHarness({ script: { default: { content: "ok" } }, tools: testTools(), allowAll: true });
+    const h: Harness = t.track(await startHarness({ script: { default: { content: "ok" } }, tools: testTools(), allowAll: true }));
     await h.turn("one");
     unlinkSync(h.store.fileOf(h.engine.sessionId));
     await h.turn("two");
