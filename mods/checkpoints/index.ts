@@ -19,7 +19,7 @@
 // for the model at the next turn (context.tail).
 
 import { lstatSync } from "node:fs";
-import type { JsonValue, Plugin } from "../../src/contract/index.js";
+import { DeniedError, type JsonValue, type Plugin } from "../../src/contract/index.js";
 import { isObject } from "../../src/lib/json.js";
 import { rewind, rewindConversationOnly, undo } from "./commands.js";
 import { entryOf, linkTarget, pathsBelow, stateOf } from "./files.js";
@@ -64,7 +64,11 @@ const plugin: Plugin = {
             s.unseen(turn, `${shown(api.root, q)}: ${size} bytes, larger than the store's bound (checkpoints.maxBytes), not saved`);
             continue;
           }
-          s.touch(turn, q, entryOf(q, (data) => s.save(data)));
+          try {
+            s.touch(turn, q, entryOf(q, (data) => s.save(data)));
+          } catch (err) {
+            throw new Error(`could not save a checkpoint of ${shown(api.root, q)} in ${s.dir} (${reasonOf(err)})`, { cause: err });
+          }
         }
       }
     };
@@ -125,8 +129,15 @@ const plugin: Plugin = {
         if (fx.readOnly) return next(e);
         const s = store(o.sessionId);
         const call = e.tool === "Bash" && typeof e.input.command === "string" ? `Bash \`${e.input.command.length > 60 ? `${e.input.command.slice(0, 59)}…` : e.input.command}\`` : e.tool;
-        for (const u of fx.unknown) s.unseen(o.turn, `${call}: ${u}`);
-        for (const p of fx.writes) save(o.turn, s, p);
+        try {
+          for (const u of fx.unknown) s.unseen(o.turn, `${call}: ${u}`);
+          for (const p of fx.writes) save(o.turn, s, p);
+        } catch (err) {
+          // A change nothing could put back must not pass silently: the call is not run, and
+          // the model reads why (and the person sees it as the call's error).
+          const why = err instanceof Error ? err.message : String(err);
+          return { content: `${e.tool} was not run: ${why}, so /undo and /rewind could not put back what it changes. Nothing was changed. Free space for deepcode's session store and try again, or turn checkpoints off (settings checkpoints.enabled: false).`, isError: true, summary: `${e.tool}: not run (no checkpoint)` };
+        }
         return next(e);
       },
       { timeoutMs: 120_000 },
@@ -134,7 +145,11 @@ const plugin: Plugin = {
 
     api.on("fs.write", (e, next) => {
       const o = owner();
-      if (o) save(o.turn, store(o.sessionId), e.path);
+      try {
+        if (o) save(o.turn, store(o.sessionId), e.path);
+      } catch (err) {
+        throw new DeniedError(`${err instanceof Error ? err.message : String(err)}: not written, as /undo and /rewind could not put it back`, "checkpoints");
+      }
       return next(e);
     });
 
@@ -174,6 +189,14 @@ const plugin: Plugin = {
     api.subcommand(rewindSubcommand((ctx) => rewind(deps, ctx)));
   },
 };
+
+/** Why a save failed, in words (node's ENOSPC message names no file and no remedy). */
+function reasonOf(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOSPC") return "no space left on device";
+  if (code === "EDQUOT") return "disk quota exceeded";
+  return err instanceof Error ? err.message : String(err);
+}
 
 function sizeOf(p: string): number {
   try {

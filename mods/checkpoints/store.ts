@@ -9,7 +9,7 @@
 // are dropped (their objects deleted unless a kept turn shares them) until the store fits or
 // only the latest turn is left; the caller says so. A dropped turn can no longer be restored.
 
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sha256, type Entry } from "./files.js";
 
@@ -55,8 +55,6 @@ export class CheckpointStore {
   private pending: string[] = [];
   /** Damaged journal lines whose turn cannot be told: they may hold any turn's changes. */
   readonly damagedAnywhere: number[] = [];
-  /** Whether this process checked that the journal ends with a newline before appending. */
-  private freshLine = false;
 
   constructor(sessionsDir: string, sessionId: string, readonly maxBytes: number) {
     if (!/^[A-Za-z0-9_.-]+$/.test(sessionId)) throw new Error(`not a session id: '${sessionId}'`);
@@ -85,8 +83,8 @@ export class CheckpointStore {
   /** The state of `path` before `turn` first changed it (its content saved already). */
   touch(turn: number, path: string, before: Entry | null): void {
     if (this.touched(turn, path)) return;
+    this.append({ t: "touch", turn, path, before }); // on disk first: a later rewind reads it
     this.turn(turn).before.set(path, before);
-    this.append({ t: "touch", turn, path, before });
   }
 
   after(turn: number, path: string, state: string | null): void {
@@ -97,8 +95,8 @@ export class CheckpointStore {
   unseen(turn: number, what: string): void {
     const t = this.turn(turn);
     if (t.unseen.includes(what)) return;
-    t.unseen.push(what);
     this.append({ t: "unseen", turn, what });
+    t.unseen.push(what);
   }
 
   ended(turn: number, prompt: string, costUsd: number): void {
@@ -136,8 +134,13 @@ export class CheckpointStore {
     this.ensure();
     const file = join(this.objectsDir, hash);
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, data, { mode: 0o600 });
-    renameSync(tmp, file);
+    try {
+      writeFileSync(tmp, data, { mode: 0o600 });
+      renameSync(tmp, file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
     this.sizes.set(hash, data.length);
     return hash;
   }
@@ -204,21 +207,27 @@ export class CheckpointStore {
     chmodSync(this.objectsDir, 0o700);
   }
 
+  /** One journal line, whole or not at all: a write the disk refuses part-way is cut back off
+   *  (so no torn line is left to swallow the next), and the error reaches the caller. */
   private append(r: LogRecord): void {
     this.ensure();
-    // A line torn by a crash must not swallow the next record: the first append of a process
-    // starts a fresh line when the journal does not end with one.
-    let lead = "";
-    if (!this.freshLine) {
-      this.freshLine = true;
+    const fd = openSync(this.logFile, "a+", 0o600);
+    try {
+      const size = fstatSync(fd).size;
+      // A line torn by a crash must not swallow the next record.
+      const last = Buffer.alloc(1);
+      const lead = size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a ? "\n" : "";
+      const bytes = Buffer.from(`${lead}${JSON.stringify(r)}\n`);
+      let off = 0;
       try {
-        const text = readFileSync(this.logFile);
-        if (text.length > 0 && text[text.length - 1] !== 0x0a) lead = "\n";
-      } catch {
-        // no journal yet
+        while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+      } catch (err) {
+        if (off > 0) ftruncateSync(fd, size);
+        throw err;
       }
+    } finally {
+      closeSync(fd);
     }
-    appendFileSync(this.logFile, `${lead}${JSON.stringify(r)}\n`, { mode: 0o600 });
   }
 
   private load(): void {

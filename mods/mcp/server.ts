@@ -52,9 +52,10 @@ export interface ServerDeps {
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000];
 /** A first connection that fails is tried again after these waits (a server still installing,
  *  a port not yet open); one that cannot work (no such command, a protocol deepcode does not
- *  speak, no authorization) is not. */
+ *  speak, no authorization, a damaged sign-in file — oauth/store.ts says "start it afresh")
+ *  is not. */
 const FIRST_BACKOFF_MS = [1000, 2000, 4000];
-const HOPELESS = /command not found|speaks MCP protocol|\b40[13]\b|authoriz/;
+const HOPELESS = /command not found|speaks MCP protocol|\b40[13]\b|authoriz|start it afresh/;
 const STDERR_LINES = 40;
 
 export class Server {

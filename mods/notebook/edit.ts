@@ -84,6 +84,7 @@ function sourceLines(text: string): string[] {
 
 /** The notebook as text again, in the layout the file had. */
 export function serialise(nb: Notebook, original: string): string {
-  const indent = /^\{\r?\n( +|\t)"/.exec(original)?.[1] ?? " ";
-  return JSON.stringify(nb, null, indent) + (original.endsWith("\n") ? "\n" : "");
+  const bom = original.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const indent = /^\{\r?\n( +|\t)"/.exec(original.slice(bom.length))?.[1] ?? " ";
+  return bom + JSON.stringify(nb, null, indent) + (original.endsWith("\n") ? "\n" : "");
 }

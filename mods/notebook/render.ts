@@ -24,11 +24,12 @@ export interface Notebook {
 const MAX_OUTPUT_CHARS = 2_000;
 const MAX_TOTAL_CHARS = 60_000;
 
-/** The notebook, or why the text is not one. */
+/** The notebook, or why the text is not one. A UTF-8 byte order mark (some Windows editors
+ *  write one) is not part of the JSON: it is skipped here and kept on write (edit.ts). */
 export function parseNotebook(text: string): Notebook | { problem: string } {
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
   } catch (err) {
     return { problem: `not valid JSON (${(err as Error).message})` };
   }

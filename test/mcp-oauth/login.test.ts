@@ -139,3 +139,15 @@ describe("deepcode mcp login / logout for a server that needs OAuth", () => {
     expect(f.authorizations).toEqual([]);
   });
 });
+
+describe("a damaged sign-in file (mcp-oauth.json that is not JSON)", () => {
+  it("is named by -p, with what to do, and the server is not said to be still connecting", async () => {
+    const { env: e } = await setup();
+    const file = join(e.home, "mcp-oauth.json");
+    writeFileSync(file, '{"remote http://x": {"tokens": {"acc');
+    const r = await deepcode(e, ["-p", "hello"]);
+    const said = `${r.stdout}\n${r.stderr}`;
+    expect(said, said).toContain(`MCP server remote failed to start: ${file} is not a JSON object: remove it to start it afresh`);
+    expect(said).not.toMatch(/still connecting/);
+  });
+});

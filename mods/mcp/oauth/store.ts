@@ -4,9 +4,13 @@
 // configured secret is not written here), the tokens, the issuer they came from (a different
 // issuer later drops both: SEP-2352), and the scopes asked for so far (a step-up asks for the
 // union). Writes go through a temporary file and a rename; the file never reaches a log.
+// Several processes sign in at once (two terminals, a subagent's server): each change reads the
+// file again and writes it under a lock beside it (`<file>.lock`, src/lib/file-lock.ts), so
+// one process's entry never overwrites another's.
 
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { withFileLock } from "../../../src/lib/file-lock.js";
 import { isObject } from "../../../src/lib/json.js";
 import { readRegularFileSync } from "../../../src/lib/regular-file.js";
 
@@ -62,20 +66,27 @@ export class KeyedJsonFile<T extends object> {
     return isObject(v) ? (v as unknown as Partial<T>) : {};
   }
 
+  /** Set one entry: the file is read again and written under its lock, so entries other
+   *  processes wrote meanwhile are kept. */
   set(key: string, entry: Partial<T>): void {
-    const all = this.readAll();
-    all[key] = entry;
-    this.writeAll(all);
+    mkdirSync(this.home, { recursive: true, mode: 0o700 });
+    withFileLock(this.file, () => {
+      const all = this.readAll();
+      all[key] = entry;
+      this.writeAll(all);
+    });
   }
 
   /** Forget an entry; true when there was one. */
   remove(key: string): boolean {
-    const all = this.readAll();
-    if (!(key in all)) return false;
-    delete all[key];
-    if (Object.keys(all).length === 0) rmSync(this.file, { force: true });
-    else this.writeAll(all);
-    return true;
+    return withFileLock(this.file, () => {
+      const all = this.readAll();
+      if (!(key in all)) return false;
+      delete all[key];
+      if (Object.keys(all).length === 0) rmSync(this.file, { force: true });
+      else this.writeAll(all);
+      return true;
+    });
   }
 
   private readAll(): Record<string, unknown> {
@@ -84,7 +95,7 @@ export class KeyedJsonFile<T extends object> {
       text = readRegularFileSync(this.file, MAX_BYTES).data.toString("utf8");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return Object.create(null) as Record<string, unknown>;
-      throw new Error(`${this.file} cannot be read: ${(err as Error).message}`, { cause: err });
+      throw new Error(`${this.file} cannot be read (${(err as Error).message}): fix it, or remove it to start it afresh`, { cause: err });
     }
     try {
       const v: unknown = JSON.parse(text);
@@ -95,12 +106,18 @@ export class KeyedJsonFile<T extends object> {
     throw new Error(`${this.file} is not a JSON object: remove it to start it afresh`);
   }
 
+  /** Called under the lock. A write the disk refuses leaves the file as it was (and no
+   *  temporary file) and throws an error naming the file. */
   private writeAll(all: Record<string, unknown>): void {
-    mkdirSync(this.home, { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    try {
+      writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, this.file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw new Error(`could not write ${this.file}: ${(err as Error).message}`, { cause: err });
+    }
   }
 }
 

@@ -6,7 +6,7 @@
 // whole record and reports it; appending first ends a torn line with a newline, so the next
 // record is never glued onto it.
 
-import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { NotRegularFileError, fileKind, readRegularFileSync } from "../../lib/regular-file.js";
@@ -145,8 +145,21 @@ export async function appendLedger(home: string, record: LedgerRecord): Promise<
     const st = fstatSync(fd);
     if (!st.isFile()) throw new NotRegularFileError(path, fileKind(st));
     const line = `${endsTorn(fd, st.size) ? "\n" : ""}${JSON.stringify(record)}\n`;
-    // One write with O_APPEND: concurrent sessions interleave whole lines, not bytes.
-    writeSync(fd, line);
+    // One write with O_APPEND: concurrent sessions interleave whole lines, not bytes. A short
+    // write (a full disk) fails the line, which the book keeps and writes again; the part that
+    // went out is cut off again when nobody wrote after it, else the next line starts afresh.
+    const bytes = Buffer.from(line);
+    const wrote = writeSync(fd, bytes);
+    if (wrote < bytes.length) {
+      try {
+        if (fstatSync(fd).size === st.size + wrote) ftruncateSync(fd, st.size);
+      } catch {
+        // the cut failed: the torn line is skipped on read and the next line starts a fresh one
+      }
+      const err: NodeJS.ErrnoException = new Error(`ENOSPC: no space left on device, write (${wrote} of ${bytes.length} bytes)`);
+      err.code = "ENOSPC";
+      throw err;
+    }
   } finally {
     closeSync(fd);
   }

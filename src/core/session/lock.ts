@@ -3,12 +3,15 @@
 // processes appending to one transcript interleave their records and make every later request
 // invalid, so a second process is told who holds the session instead (and may fork it).
 //
-// A lock whose process is gone (kill -9, a crash, a reboot) is stale and is taken over; one
+// A lock is placed whole (written aside, then linked to its name), so an empty or unreadable
+// lock is never another process mid-write: it is stale, as is a lock whose process is gone
+// (kill -9, a crash, a reboot), and is taken over; one
 // held on another host cannot be checked and counts as held (the message says how to remove
 // it). The lock is released when its engine closes and, as a backstop, when the process exits.
 
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readFileSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
+import { alive, breakAside, placeWhole, readText } from "../../lib/file-lock.js";
 
 export interface LockHolder {
   pid: number;
@@ -40,39 +43,39 @@ let exitHook = false;
 export function acquireLock(file: string, id: string): void {
   for (let attempt = 0; attempt < 5; attempt++) {
     const me: LockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), tick: startTick(process.pid) };
+    let placed: boolean;
     try {
-      const fd = openSync(file, "wx", 0o600);
-      try {
-        writeSync(fd, JSON.stringify(me));
-      } finally {
-        closeSync(fd);
-      }
+      placed = placeWhole(file, JSON.stringify(me));
+    } catch (err) {
+      throw lockError(file, err);
+    }
+    if (placed) {
       remember(file);
       return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
     const text = readText(file);
-    if (text === undefined) continue; // removed between our open and read: try again
+    if (text === undefined) continue; // removed between our link and read: try again
     const holder = parseHolder(text);
     if (holder && holder.pid === process.pid && holder.host === me.host) {
       remember(file);
       return;
     }
-    // A lock file that is not yet written (another process between its open and its write) is
-    // young and held, however long a loaded machine keeps it empty, until it is older than a
-    // process needs to write it; one that holds text but no holder is garbage a crash left.
-    if (!holder ? text.length > 0 || olderThan(file, EMPTY_LOCK_STALE_MS) : isStale(holder)) {
-      breakStale(file, text);
-      continue;
-    }
-    if (!holder) {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25); // let the other process finish its write
+    // A lock appears whole (placeWhole), so one that is empty or holds no holder is garbage a
+    // crash or a full disk left (or an older deepcode's half-written one): stale, and broken.
+    if (!holder || isStale(holder)) {
+      breakAside(file, text);
       continue;
     }
     throw new SessionBusyError(id, holder, file);
   }
   throw new Error(`could not take the lock ${file}: it keeps changing (another deepcode is starting on this session)`);
+}
+
+/** An error that names the lock (node's ENOSPC names no file). */
+function lockError(file: string, err: unknown): Error {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === "ENOSPC") return Object.assign(new Error(`could not write the session lock ${file}: no space left on device (ENOSPC); free some space and start again`, { cause: err }), { code: e.code });
+  return Object.assign(new Error(`could not write the session lock ${file}: ${e.message}`, { cause: err }), { code: e.code });
 }
 
 /** Who holds the lock, when it is held by a live process other than this one. */
@@ -113,15 +116,6 @@ function isStale(h: LockHolder): boolean {
   return h.tick !== undefined && tick !== undefined && tick !== h.tick; // the pid was reused
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM"; // alive, someone else's
-  }
-}
-
 /** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); undefined elsewhere. */
 function startTick(pid: number): string | undefined {
   try {
@@ -129,48 +123,6 @@ function startTick(pid: number): string | undefined {
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
   } catch {
     return undefined; // not Linux, or the process is gone
-  }
-}
-
-/** Move the stale lock aside and remove it — unless, in between, another process replaced it
- *  with a live one, which is then put back. */
-function breakStale(file: string, seen: string): void {
-  const aside = `${file}.${process.pid}.stale`;
-  try {
-    renameSync(file, aside);
-  } catch {
-    return; // someone else broke it first
-  }
-  if (readText(aside) !== seen) {
-    try {
-      linkSync(aside, file);
-    } catch {
-      // a newer lock stands at the name already: it wins
-    }
-  }
-  try {
-    unlinkSync(aside);
-  } catch {
-    // already gone
-  }
-}
-
-/** An empty lock file this old was left by a process that died between its open and its write. */
-const EMPTY_LOCK_STALE_MS = 10_000;
-
-function olderThan(file: string, ms: number): boolean {
-  try {
-    return Date.now() - statSync(file).mtimeMs > ms;
-  } catch {
-    return false; // gone: the next attempt sees that
-  }
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined; // no lock
   }
 }
 

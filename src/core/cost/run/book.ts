@@ -4,7 +4,9 @@
 //
 // Contracts:
 // - Appending never fails a turn: a write error is reported once and the request still counts
-//   towards this session's spending (budgets see it even when the disk does not).
+//   towards this session's spending (budgets see it even when the disk does not). A line that
+//   could not be written (a full disk) is kept and written, in order, before the next one and
+//   at `flush` (the process's end), so the ledger catches up once space is back.
 // - Writes go one at a time, in order (one queue), so a turn's lines keep their order.
 // - Another deepcode running at the same time appends to the same file; its spending is seen
 //   by this process at its next start, not live.
@@ -29,6 +31,8 @@ export class Book {
   private readonly mine: LedgerRecord[] = [];
   private queue: Promise<void> = Promise.resolve();
   private writeFailed = false;
+  /** Lines not on disk yet (queued, or refused by the disk), oldest first. */
+  private readonly unwritten: LedgerRecord[] = [];
   readError?: string;
 
   constructor(
@@ -81,25 +85,37 @@ export class Book {
     };
   }
 
-  /** Counts the record now and queues its line. Resolves when written (or given up on). */
+  /** Counts the record now and queues its line. Resolves when written (or kept for later). */
   append(record: LedgerRecord): Promise<void> {
     this.mine.push(record);
-    this.queue = this.queue.then(() =>
-      appendLedger(this.home, record).catch((err: unknown) => {
-        if (this.writeFailed) return;
-        this.writeFailed = true;
-        this.notify({
-          level: "warn",
-          code: "ledger-write-failed",
-          message: `could not write the usage ledger ${ledgerPath(this.home)} (${(err as Error).message}); this session's spending is still counted, but later sessions will not see it`,
-        });
-      }),
-    );
+    this.unwritten.push(record);
+    return this.drain();
+  }
+
+  /** Writes every line still unwritten, in order; stops at the first the disk refuses. */
+  private drain(): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      while (this.unwritten.length) {
+        try {
+          await appendLedger(this.home, this.unwritten[0]);
+        } catch (err) {
+          if (this.writeFailed) return;
+          this.writeFailed = true;
+          this.notify({
+            level: "warn",
+            code: "ledger-write-failed",
+            message: `could not write the usage ledger ${ledgerPath(this.home)} (${(err as Error).message}); this session's spending is still counted, and the lines are kept and written when the ledger can be written again`,
+          });
+          return;
+        }
+        this.unwritten.shift();
+      }
+    });
     return this.queue;
   }
 
-  /** Waits for every queued line. */
+  /** Waits for every queued line, trying once more those the disk refused. */
   flush(): Promise<void> {
-    return this.queue;
+    return this.drain();
   }
 }
