@@ -122,6 +122,9 @@ export interface ModelResponse {
   /** The wire's usage did not add up and `usage` is its repair: what was changed, in words. */
   usageNote?: string;
   incomplete?: { reason: string };
+  /** Earlier attempts of this request that the API answered in part before the stream was cut
+   *  and deepcode asked again: the API bills each of them, so they are booked too (estimated). */
+  dropped?: ModelResponse[];
 }
 
 /** What deepcode must know of a model to talk to it correctly: one row per model name, kept

@@ -4,8 +4,9 @@
 // books it (exactly once) and budgets see it, whoever made the request: the engine's rounds,
 // a compaction's digest, an MCP server's sampling, a plugin through `api.dispatch`. A reply
 // that came without usage (a proxy that drops the usage chunk, a stream cut before its end) is
-// billed at deepcode's estimate, flagged `estimated`; a request that failed before any reply
-// arrived is not billed (the API bills nothing for it either).
+// billed at deepcode's estimate, flagged `estimated`; so is each earlier attempt cut after it
+// started and asked again (`dropped`: the API bills those too); a request that failed before
+// any reply arrived is not billed (the API bills nothing for it either).
 
 import type { BilledResponse, EventOf, ModelResponse } from "../contract/index.js";
 import type { Chain } from "./chain.js";
@@ -19,10 +20,16 @@ export type ModelSender = (e: EventOf<"model.request">) => Promise<ModelResponse
 export function billedModel(chain: Chain, send: ModelSender, now: () => Date = () => new Date()): (e: EventOf<"model.request">) => Promise<BilledResponse> {
   return async (e) => {
     const response = await send(e);
+    const at0 = e.at ?? now().toISOString();
+    // Attempts cut mid-stream and asked again: billed by the API, so booked at the estimate.
+    for (const d of response.dropped ?? []) {
+      if (!replyArrived(d)) continue;
+      await chain.dispatch({ type: "model.usage", sessionId: e.sessionId, turn: e.turn, step: e.step, model: e.request.model, ...(e.tier !== undefined ? { tier: e.tier } : {}), usage: d.usage ?? estimateUsage(e.request, d), at: at0, estimated: d.usage === undefined, ...(e.agent ? { agent: e.agent } : {}) });
+    }
     const estimated = !response.usage && replyArrived(response);
     const usage = response.usage ?? (estimated ? estimateUsage(e.request, response) : undefined);
     if (!usage) return response;
-    const at = e.at ?? now().toISOString();
+    const at = at0;
     const priced = await chain.dispatch({
       type: "model.usage",
       sessionId: e.sessionId,

@@ -89,7 +89,9 @@ export function runAttempt(x: AttemptInput): Promise<ModelResponse> {
       // (DeepSeek-V3#1608: a stream that goes silent mid-reasoning and stays open), unless the
       // caller cancelled or the total time ran out (signal aborted).
       if (acc.reasoningOnly && f.kind !== "aborted" && !signal.aborted) {
-        reject(new AttemptFailure(f.kind, `${f.message} (only reasoning had arrived; it was dropped)`, true, f.status));
+        const dropped = new AttemptFailure(f.kind, `${f.message} (only reasoning had arrived; it was dropped)`, true, f.status);
+        dropped.spent = acc.result(redact(incompleteReason(f), x.apiKey));
+        reject(dropped);
       } else if (acc.started && f.retryable && !signal.aborted) {
         // Cut by what a retry mends, as a 500 is (a dropped connection): the client asks again,
         // and keeps this part only if no later attempt brings a reply.

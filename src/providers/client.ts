@@ -88,12 +88,18 @@ export function createProvider(opts: ProviderOptions): Provider {
 
     // The longest reply cut mid-stream so far: kept when no later attempt brings one.
     let cut: CutFailure | undefined;
+    // Every attempt cut after it started: the API bills each, so the answer carries them.
+    const dropped: ModelResponse[] = [];
+    const withDropped = (r: ModelResponse, except?: ModelResponse): ModelResponse => {
+      const others = dropped.filter((d) => d !== except);
+      return others.length > 0 ? { ...r, dropped: others } : r;
+    };
     try {
       for (let attempt = 1; ; attempt++) {
         const acc = new Assembler(o.onDelta, thinking);
         let failure: AttemptFailure;
         try {
-          return await runAttempt({
+          return withDropped(await runAttempt({
             target,
             path: basePath + protocol.path,
             headers: protocol.headers(opts.apiKey, stream),
@@ -109,13 +115,15 @@ export function createProvider(opts: ProviderOptions): Provider {
             keepAliveLimitMs: opts.keepAliveLimitMs ?? DEFAULTS.keepAliveLimitMs,
             stallTimeoutMs: opts.stallTimeoutMs ?? DEFAULTS.stallTimeoutMs,
             signal: ctl.signal,
-          });
+          }));
         } catch (err) {
           if (!(err instanceof AttemptFailure)) throw toProviderError(err, attempt, opts.apiKey);
           failure = err;
+          if (err instanceof CutFailure) dropped.push(err.partial);
+          else if (err.spent) dropped.push(err.spent);
           if (err instanceof CutFailure && (!cut || partLength(err.partial) >= partLength(cut.partial))) cut = err;
         }
-        if (cut && (!failure.retryable || attempt >= maxAttempts || ctl.signal.aborted)) return cut.partial;
+        if (cut && (!failure.retryable || attempt >= maxAttempts || ctl.signal.aborted)) return withDropped(cut.partial, cut.partial);
         if (failure.retryable && failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_AFTER_MS) {
           const when = new Date(Date.now() + failure.retryAfterMs).toISOString().replace(/\.\d+Z$/, "Z");
           const msg = `${failure.message}; the API asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s, longer than deepcode waits: retry after ${when}`;
@@ -136,7 +144,7 @@ export function createProvider(opts: ProviderOptions): Provider {
         try {
           await Promise.race([sleep(wait, ctl.signal), aborted(ctl.signal)]);
         } catch (err) {
-          if (cut) return cut.partial;
+          if (cut) return withDropped(cut.partial, cut.partial);
           throw toProviderError(err, attempt, opts.apiKey);
         }
       }

@@ -27,6 +27,10 @@ export class AttemptFailure extends Error {
     this.name = "AttemptFailure";
   }
 
+  /** What the API had sent before this attempt failed, when it sent anything (reasoning only,
+   *  dropped): the API bills it, so the client hands it on to be booked (ModelResponse.dropped). */
+  spent?: ModelResponse;
+
   toProviderError(attempts: number): ProviderError {
     return new ProviderError(this.kind, this.message, this.status, attempts);
   }

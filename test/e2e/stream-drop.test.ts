@@ -25,6 +25,16 @@ describe("a stream that drops", () => {
     expect(rig.sim.requests).toHaveLength(2);
   });
 
+  it("books both attempts when the reply is cut after reasoning only and asked again: the API bills each (issue #37, item 6)", async () => {
+    rig = await cliRig({ replies: [{ reasoning: "Thinking about the question at some length before any answer comes.", content: "never sent", chunkSize: 8, fault: { dropAfterChunks: 5 } }, { content: "The whole answer." }] });
+    const r = await rig.run(["-p", "explain"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(rig.sim.requests).toHaveLength(2);
+    const s = await rig.run(["stats", "--json"]);
+    const total = (JSON.parse(s.stdout) as { days: { total: Record<string, number> } }).days.total;
+    expect(total.requests, s.stdout).toBe(2);
+  });
+
   it("keeps what arrived when every attempt is cut mid-reply, says so, and -c continues from there", async () => {
     const cut = { reasoning: "ok", content: "The first half of a long answer, then", chunkSize: 6, fault: { dropAfterChunks: 4 } };
     rig = await cliRig({ replies: [cut, cut, cut, cut, { content: "the rest." }] });
