@@ -201,6 +201,9 @@ export interface ToolContext {
 
 export interface ToolProgress {
   message?: string;
+  /** What the call has printed so far (its latest part, bounded by the tool): shown whole when
+   *  the person asks to see the running call (the REPL's Ctrl-O), never on its line. */
+  output?: string;
   /** Done so far, and the total when known (units are the tool's). */
   progress?: number;
   total?: number;

@@ -8,7 +8,8 @@ export function progressLine(ev: StreamEvent): string | undefined {
     case "tool.end": {
       const o = ev.output;
       if (typeof o.meta?.reason === "string") return `✗ ${o.summary ?? ev.tool} — ${o.meta.reason}`;
-      return `${o.isError ? "✗" : "●"} ${o.summary ?? ev.tool}${o.isError && !o.summary ? `: ${firstLine(o.content)}` : ""}`;
+      const why = typeof o.meta?.failure === "string" ? o.meta.failure : o.summary ? "" : firstLine(o.content);
+      return `${o.isError ? "✗" : "●"} ${o.summary ?? ev.tool}${o.isError && why ? `: ${why}` : ""}`;
     }
     case "notice":
       return `deepcode: ${ev.message}`;

@@ -42,6 +42,8 @@ export class TurnRenderer {
   private readonly running = new Map<string, string>();
   /** The last progress a running call reported (tool.progress), shown on its line. */
   private readonly progress = new Map<string, string>();
+  /** What each running call printed so far (tool.progress `output`), for Ctrl-O. */
+  private readonly soFar = new Map<string, string>();
   /** When the running calls started (their line's clock). */
   private readonly started = new Map<string, number>();
   private ticker?: ReturnType<typeof setInterval>;
@@ -88,10 +90,12 @@ export class TurnRenderer {
       case "tool.progress":
         if (!this.running.has(ev.callId)) return;
         this.progress.set(ev.callId, inert(progressText(ev)));
+        if (ev.output !== undefined) this.soFar.set(ev.callId, ev.output);
         return this.showRunning();
       case "tool.end": {
         this.running.delete(ev.callId);
         this.progress.delete(ev.callId);
+        this.soFar.delete(ev.callId);
         this.started.delete(ev.callId);
         if (this.running.size === 0) this.request();
         const hint = this.v.hint?.(ev.callId, ev.output);
@@ -119,7 +123,7 @@ export class TurnRenderer {
     }
   }
 
-  /** One line per finished call: ● ran; ✗ failed (with the error's first line) or denied (with
+  /** One line per finished call: ● ran; ✗ failed (with why: meta.failure, else the error's first line) or denied (with
    *  why, unless the person said no just above); ↷ suppressed by the call-storm breaker. */
   private toolLine(tool: string, o: Extract<StreamEvent, { type: "tool.end" }>["output"]): string {
     const s = this.v.style;
@@ -128,7 +132,10 @@ export class TurnRenderer {
     if (o.meta?.outcome === "suppressed") return s("yellow", `↷ ${line}`);
     if (o.meta?.outcome === "denied") return s("red", `✗ ${line}${o.meta.by !== "user" && typeof o.meta.reason === "string" ? ` — ${inert(o.meta.reason)}` : ""}`);
     if (!o.isError) return `${s("green", "●")} ${line}`;
-    return s("red", `✗ ${line}${/interrupted/.test(line) ? "" : `: ${inert(firstLine(o.content))}`}`);
+    // Why it failed: the tool's own one-line reason (Bash: the failing test, the error), else
+    // the first line of what it returned.
+    const why = typeof o.meta?.failure === "string" ? o.meta.failure : firstLine(o.content);
+    return s("red", `✗ ${line}${/interrupted/.test(line) ? "" : `: ${inert(why)}`}`);
   }
 
   private delta(d: Extract<StreamEvent, { type: "model.delta" }>["delta"]): void {
@@ -220,6 +227,14 @@ export class TurnRenderer {
   private showWaiting(): void {
     const ms = Date.now() - this.requestStarted;
     if (ms >= 1000) this.transientLine(this.v.style("dim", `✻ thinking… (${seconds(ms)})`));
+  }
+
+  /** The call running longest, with what it printed so far ("" before its first line), or
+   *  undefined when no call runs: Ctrl-O shows it rather than the last finished call. */
+  runningCall(): { label: string; output: string; ms: number } | undefined {
+    const first = [...this.started.entries()].sort((a, b) => a[1] - b[1])[0];
+    if (!first) return undefined;
+    return { label: this.running.get(first[0]) ?? "", output: this.soFar.get(first[0]) ?? "", ms: Date.now() - first[1] };
   }
 
   /** Print lines between what streams (the REPL's Ctrl-O); the transient line comes back below. */
