@@ -69,6 +69,7 @@ export async function beforeTurn(d: BeforeTurn, prompt: string): Promise<boolean
   if (k.kind === "key" && k.key === ESC) {
     d.out.write("cancelled\n");
     d.keys.unshift(prompt.replace(/\n/g, " ")); // back at the prompt, to edit
+    d.keys.quietEnters(); // a quick second Enter does not send it again
     return false;
   }
   const n = k.kind === "key" ? Number(k.key) : NaN;

@@ -141,6 +141,7 @@ export class Repl implements ReplApi {
         completer: (line: string, cb: (err: null | Error, r: [string[], string]) => void) => void this.completeAsync(line).then((r) => cb(null, r), () => cb(null, this.complete(line))),
         exitHint: this.style("dim", "(press Ctrl-C again to exit, or Ctrl-D)"),
         prefill: typed + this.keys.takeTypeahead(),
+        quietEnterMs: this.keys.quietLeft,
         // PluginApi.wake (a hook's asyncRewake): only this session, only while it waits here.
         wakeable: (wake) => this.app.setWaker((id, text) => id === this.engine.sessionId && wake(text)),
         expand: () => this.outputs.show(this.style),
