@@ -51,6 +51,8 @@ export class TurnRenderer {
    *  end, what the screen showed that the session does not keep is said (see unkept). */
   private streamed = "";
   private readonly repairs = new Set<string>();
+  /** Notes that came while a line of the model's text was open: said at its end (note()). */
+  private held: string[] = [];
   private retried = false;
   /** When the current request to the model began (the turn, the end of a round's tools, the
    *  last reply), and whether a token of it arrived yet: the clock before the first token. */
@@ -106,9 +108,9 @@ export class TurnRenderer {
       }
       case "repair":
         this.repairs.add(ev.kind);
-        return this.line(this.v.style("dim", `↻ repaired (${ev.kind}): ${inertLines(ev.detail)}`));
+        return this.note(this.v.style("dim", `↻ repaired (${ev.kind}): ${inertLines(ev.detail)}`));
       case "notice":
-        return this.line(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${inertLines(ev.message)}`));
+        return this.note(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${inertLines(ev.message)}`));
       case "turn.complete":
         this.close();
         this.endText();
@@ -160,6 +162,7 @@ export class TurnRenderer {
       // never obeyed (a title change, a cleared screen); the styling is deepcode's own.
       this.streamed += d.text;
       this.write(this.md.write(inertText(d.text)));
+      if (this.held.length > 0 && this.betweenLines()) this.flushNotes();
       return;
     }
     if (d.kind === "retry") this.retried = true;
@@ -208,7 +211,27 @@ export class TurnRenderer {
       if (!this.atLineStart) this.write("\n");
       this.inText = false;
       this.md = this.markdown();
+      this.flushNotes();
     } else this.foldReasoning();
+  }
+
+  /** A notice or repair line: between the model's lines, never inside one. While a line of its
+   *  text is open (streamed without its newline, or held by the Markdown renderer until its
+   *  kind is known), the note waits for that line's end, or the reply's. */
+  private note(text: string): void {
+    if (this.inText && !this.betweenLines()) this.held.push(text);
+    else this.line(text);
+  }
+
+  /** The model's text so far ends a line, and the screen shows all of it. */
+  private betweenLines(): boolean {
+    return this.atLineStart && (this.streamed === "" || this.streamed.endsWith("\n")) && this.md.idle();
+  }
+
+  private flushNotes(): void {
+    const held = this.held;
+    this.held = [];
+    for (const l of held) this.line(l);
   }
 
   /** A request to the model begins now (its clock starts; no token of it yet). */
