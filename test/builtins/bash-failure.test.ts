@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { failureReason, REASON_MAX } from "../../src/builtins/bash-failure.js";
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, "../fixtures/failures", name), "utf8");
+const reads = (name: string, reason: string): void => expect(failureReason(fixture(name))).toBe(reason);
 
 describe("a failed run's line names the failing test and its assertion", () => {
   it.each([
@@ -19,9 +20,7 @@ describe("a failed run's line names the failing test and its assertion", () => {
     ["pytest.txt", "test_cart.py::test_discount - assert 90 == 85"],
     ["go-test.txt", "TestDiscount: cart_test.go:4: Discount(100) = 90, want 85"],
     ["cargo-test.txt", "tests::applies_discount: assertion `left == right` failed, left: 90, right: 85"],
-  ])("%s", (name, reason) => {
-    expect(failureReason(fixture(name))).toBe(reason);
-  });
+  ])("%s", reads);
 });
 
 describe("a failed build or check's line names the error", () => {
@@ -31,9 +30,7 @@ describe("a failed build or check's line names the error", () => {
     ["make.txt", "cc1: fatal error: missing.c: No such file or directory"],
     ["node-crash.txt", "Error: Cannot find module 'express'"],
     ["python-traceback.txt", "ZeroDivisionError: division by zero"],
-  ])("%s", (name, reason) => {
-    expect(failureReason(fixture(name))).toBe(reason);
-  });
+  ])("%s", reads);
 });
 
 describe("anything else", () => {
