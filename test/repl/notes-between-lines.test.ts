@@ -1,4 +1,4 @@
-// A cache note (or any notice, any repair line) never splits the model's sentence (issue 39):
+// A cache note (or any other notice) never splits the model's sentence (issue 39):
 // "Let me look at / · cache: … / src/cart.js." was on screen 9 times of 9. A note that arrives
 // while a line of the answer is open waits for that line's end, or the reply's.
 import { describe, expect, it } from "vitest";
@@ -31,7 +31,7 @@ describe("a note that arrives in the middle of the model's sentence", () => {
     expect(out).toBe("First line.\nLet me look at it.\nSecond line.\n· cache: the tier changed; this request re-read 1200 tokens\n");
   });
 
-  it("is printed at once between lines, and so is a repair line", () => {
+  it("is printed at once between lines", () => {
     const repair: StreamEvent = { type: "repair", kind: "json", detail: "fixed a trailing comma" };
     const out = screen([text("One.\n"), cache, repair, text("Two.\n"), reply, complete]);
     expect(out).toBe("One.\n· cache: the tier changed; this request re-read 1200 tokens\n↻ repaired (json): fixed a trailing comma\nTwo.\n");

@@ -108,7 +108,9 @@ export class TurnRenderer {
       }
       case "repair":
         this.repairs.add(ev.kind);
-        return this.note(this.v.style("dim", `↻ repaired (${ev.kind}): ${inertLines(ev.detail)}`));
+        // At once, even inside a line: a repair marks where in the text it took effect (the
+        // reasoning before a `</think>` ends there).
+        return this.line(this.v.style("dim", `↻ repaired (${ev.kind}): ${inertLines(ev.detail)}`));
       case "notice":
         return this.note(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${inertLines(ev.message)}`));
       case "turn.complete":
@@ -215,7 +217,7 @@ export class TurnRenderer {
     } else this.foldReasoning();
   }
 
-  /** A notice or repair line: between the model's lines, never inside one. While a line of its
+  /** A notice (a cache note, a warning): between the model's lines, never inside one. While a line of its
    *  text is open (streamed without its newline, or held by the Markdown renderer until its
    *  kind is known), the note waits for that line's end, or the reply's. */
   private note(text: string): void {
