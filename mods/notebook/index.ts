@@ -12,7 +12,8 @@
 //                       `notebook_path`) see it. It is on demand (ToolSpec.onDemand): not in the
 //                       prefix; the notebook's Read result says how to call it through UseTool.
 //                       As Edit does, it changes only a notebook read in this session and not
-//                       changed since (by anyone else: its own writes count as read).
+//                       changed since (by anyone else: its own writes count as read, and so do
+//                       the session's Write of it); one it would refuse is not asked about.
 //   NotebookRead        Claude Code dropped it for Read; an agent file naming it gets Read
 //                       (TOOL_STANDINS in the contract).
 // Settings `pluginConfig.notebook.tool: false` leaves NotebookEdit out (Read still shows cells).
@@ -20,7 +21,7 @@
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve } from "node:path";
-import type { JsonObject, Plugin, PluginApi, ToolContext, ToolOutput } from "../../src/contract/index.js";
+import type { JsonObject, Plugin, PluginApi, ReadRecord, ToolContext, ToolOutput } from "../../src/contract/index.js";
 import { editNotebook, serialise, type EditInput } from "./edit.js";
 import { joinSource, parseNotebook, renderNotebook } from "./render.js";
 
@@ -36,11 +37,13 @@ export class NotebookReads {
     this.seen.set(key, digest(bytes));
     if (this.seen.size > MAX_READS) this.seen.delete(this.seen.keys().next().value as string);
   }
-  /** Why the notebook may not be edited now, or null. */
-  stale(sessionId: string, abs: string, bytes: string, name: string): string | null {
-    const was = this.seen.get(`${sessionId}\0${abs}`);
-    if (was === undefined) return `${name} has not been read in this session. Read it first, then retry.`;
-    return was === digest(bytes) ? null : `${name} has changed since it was last read. Read it again, then retry.`;
+  /** Why the notebook may not be edited now, or null. `recorded`: what the session's own Read
+   *  and Write recorded of it (ToolContext.reads) — a notebook the session created with Write
+   *  counts as read, as a file it wrote does for Edit. */
+  stale(sessionId: string, abs: string, bytes: string, name: string, recorded?: ReadRecord): string | null {
+    const known = [this.seen.get(`${sessionId}\0${abs}`), recorded?.hash].filter((x) => x !== undefined);
+    if (known.length === 0) return `${name} has not been read in this session. Read it first, then retry.`;
+    return known.includes(digest(bytes)) ? null : `${name} has changed since it was last read. Read it again, then retry.`;
   }
 }
 
@@ -105,6 +108,14 @@ function notebookEdit(api: PluginApi, reads: NotebookReads) {
     readOnly: false,
     preview: async (input: JsonObject): Promise<string> => `${shown(api.root, absolute(api.root, String(input.notebook_path ?? "")))}: ${String(input.edit_mode ?? "replace")} cell ${String(input.cell_id ?? input.cell_number ?? "(start)")}\n${String(input.new_source ?? "")}`,
     run: (input: JsonObject, ctx: ToolContext) => edit(api, reads, input, ctx),
+    /** A notebook not read in this session (or changed since) is not asked about: the edit would fail. */
+    refusal: async (input: JsonObject, ctx: ToolContext): Promise<string | undefined> => {
+      const abs = absolute(api.root, String(input.notebook_path ?? ""));
+      const r = await ctx.fs.read({ path: abs, maxBytes: MAX_NOTEBOOK_BYTES });
+      const text = r.data.toString("utf8");
+      if (r.truncated || "problem" in parseNotebook(text)) return undefined; // the run says why
+      return reads.stale(ctx.sessionId, abs, text, shown(api.root, abs), ctx.reads.get(abs)) ?? undefined;
+    },
   };
 }
 
@@ -125,7 +136,7 @@ async function edit(api: PluginApi, reads: NotebookReads, input: JsonObject, ctx
   }
   const nb = parseNotebook(text);
   if ("problem" in nb) return fail(`${path} is ${nb.problem}.`);
-  const stale = reads.stale(ctx.sessionId, abs, text, shown(api.root, abs));
+  const stale = reads.stale(ctx.sessionId, abs, text, shown(api.root, abs), ctx.reads.get(abs));
   if (stale) return fail(stale);
   const e: EditInput = {
     edit_mode: mode,

@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import type { ProcessRunResult, ToolContext, ToolOutput, ToolSpec } from "../contract/index.js";
 import { condense } from "./bash-output.js";
+import { failureReason } from "./bash-failure.js";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -66,6 +67,9 @@ export const bashTool: ToolSpec<BashInput> = {
     });
     const { stdout, cwd } = takeCwd(r.stdout, marker);
     if (cwd && isDirectory(cwd)) ctx.shell.cwd = cwd;
+    // A command that ran and failed: why, in one line, for the call's line on the screen.
+    const failed = r.exitCode !== 0 && r.exitCode !== null && !r.timedOut && !r.interrupted;
+    const failure = failed ? failureReason(`${stdout}\n${r.stderr}`) : undefined;
     return {
       content: note + (await format(r, stdout, timeoutMs, ctx)),
       isError: r.exitCode !== 0 || r.timedOut || r.interrupted,
@@ -78,6 +82,7 @@ export const bashTool: ToolSpec<BashInput> = {
         durationMs: Math.round(r.durationMs),
         cwd: ctx.shell.cwd,
         truncatedBytes: r.truncatedBytes,
+        ...(failure ? { failure } : {}),
         ...(input.description ? { description: input.description } : {}),
         ...(r.sandbox ? { sandbox: r.sandbox } : {}),
       },
@@ -88,10 +93,15 @@ export const bashTool: ToolSpec<BashInput> = {
 /** How often the running line's tail may change: calm, not a scrolling log. */
 const TAIL_EVERY_MS = 250;
 
+/** How much of a running command's output its progress carries (the latest part), for Ctrl-O. */
+const SO_FAR_CHARS = 64 * 1024;
+
 /** A live view of the output: its last line with something on it, as the call's progress
- *  (the REPL shows it on the running line, and drops it when the call ends). */
+ *  (the REPL shows it on the running line, and drops it when the call ends), and the output so
+ *  far (its latest SO_FAR_CHARS), which the REPL shows whole on Ctrl-O while the call runs. */
 function tailOf(marker: string, progress: NonNullable<ToolContext["progress"]>): (text: string) => void {
   let pending = "";
+  let sofar = "";
   let last = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const say = (): void => {
@@ -100,9 +110,11 @@ function tailOf(marker: string, progress: NonNullable<ToolContext["progress"]>):
     // Inert: escape sequences and control characters of the output never reach the terminal.
     const clean = (l: string): string => l.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim();
     const line = pending.split(/\r?\n|\r/).map(clean).filter((l) => l && !l.includes(marker)).pop();
-    if (line) progress({ message: line.length > 120 ? `${line.slice(0, 119)}…` : line });
+    const output = sofar.split("\n").filter((l) => !l.includes(marker)).join("\n");
+    if (line) progress({ message: line.length > 120 ? `${line.slice(0, 119)}…` : line, output });
   };
   return (text) => {
+    sofar = (sofar + text).slice(-SO_FAR_CHARS);
     pending = (pending + text).slice(-4096);
     const wait = TAIL_EVERY_MS - (Date.now() - last);
     if (wait <= 0) return say();

@@ -35,6 +35,11 @@ export const editTool: ToolSpec<EditInput> = {
   readOnly: false,
   run: editFile,
   preview: previewEdit,
+  /** An edit that would fail (not read, changed since, old_string not found) is not asked about. */
+  async refusal(input, ctx): Promise<string | undefined> {
+    const p = await plan(input, ctx);
+    return p.kind === "fail" ? p.output.content : undefined;
+  },
 };
 
 /** What an edit would do, computed without writing: shared by `run` and by the permission

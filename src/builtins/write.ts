@@ -39,6 +39,17 @@ export const writeTool: ToolSpec<WriteInput> = {
     }
     return unifiedDiff(before ?? "", input.content, shown, 3, before === undefined).diff;
   },
+  /** Replacing a file not read in this session (or changed since) fails: said before asking. */
+  async refusal(input, ctx): Promise<string | undefined> {
+    const abs = resolvePath(ctx.root, input.file_path);
+    let r;
+    try {
+      r = await ctx.fs.read({ path: abs });
+    } catch {
+      return undefined; // a new file (or one the run will explain): ask
+    }
+    return staleReason(ctx.reads.get(abs), r.stat, r.data, displayPath(ctx.root, abs)) ?? undefined;
+  },
   async run(input, ctx): Promise<ToolOutput> {
     const abs = resolvePath(ctx.root, input.file_path);
     const shown = displayPath(ctx.root, abs);

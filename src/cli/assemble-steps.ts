@@ -26,6 +26,9 @@ import { sandboxHides } from "./permissions/containment/sandbox-view.js";
 import type { LoadedSettings } from "./settings/types.js";
 import type { Spawner } from "./spawn.js";
 import { packageVersion } from "./version.js";
+import { nonInteractiveReason } from "./denial-advice.js";
+
+export { nonInteractiveReason };
 
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
 
@@ -87,8 +90,8 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
  *  told why — and why it asked (a redirection, an option, a secret…), so it can take another
  *  approach. Outermost, so no hook is asked to speak for a person who is not there. Nor any
  *  other question (start a project's MCP server, a server's form, sampling). */
-export function nonInteractive(chain: Chain): void {
-  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({ decision: "deny", reason: nonInteractiveReason(e.tool, e.remember, e.reason), by: "non-interactive" }));
+export function nonInteractive(chain: Chain, settingsFile?: string): void {
+  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({ decision: "deny", reason: nonInteractiveReason(e.tool, e.remember, e.reason, settingsFile), by: "non-interactive" }));
   chain.on("prepend", "non-interactive", "person.ask", null, (e) => ({ decision: "deny", reason: `deepcode runs non-interactively, so nobody can answer: ${e.title}`, by: "non-interactive" }));
 }
 
@@ -117,12 +120,6 @@ export function hostCores(app: StepApp, spawner: Spawner, root: string, env: Nod
   }));
 }
 
-/** Why an ask became a deny in -p, and the rule that would allow it (what `a` would remember). */
-export function nonInteractiveReason(tool: string, rule: string, why?: string): string {
-  const quoted = rule.includes("'") ? JSON.stringify(rule) : `'${rule}'`;
-  const because = why ? ` It asks because ${why}.` : "";
-  return `deepcode runs non-interactively (-p), so nobody can approve ${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in .deepcode/settings.json.${because}`;
-}
 
 /** The sandbox mod reports (api.status) that it wraps every process and cuts the network off:
  *  only then does it contain a command (src/cli/permissions/containment/contained.ts). */

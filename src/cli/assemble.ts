@@ -35,6 +35,7 @@ export { deepcodeHome };
 import { loadPriceTable, type PriceTable } from "../core/cost/index.js";
 import { installCost, type CostControl } from "../core/cost/run/index.js";
 import { applyTrust, resolveTrust, untrustedWarning, type TrustState } from "./trust/index.js";
+import { adviceFile } from "./denial-advice.js";
 import { pluginServices } from "./plugin-services.js";
 import { pluginSessions, type SessionCommandLines } from "./plugin-sessions.js";
 import { Spawner, spawnLimits } from "./spawn.js";
@@ -208,7 +209,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     step("permission-gate", () => gate(app, o.root, home, permissions, sessionRules, cover)),
     // Its prepend hooks (budget gate, usage ledger) outer to every plugin's.
     step("cost", () => void (app.cost = installCost(app, { interactive: o.interactive ?? false }))),
-    step("non-interactive", () => (o.interactive ? undefined : nonInteractive(chain))),
+    step("non-interactive", () => (o.interactive ? undefined : nonInteractive(chain, adviceFile(trust.trusted, home)))),
     step("host-cores", () => hostCores(app, spawner, o.root, env, home, warn)),
   ];
   const loads = [

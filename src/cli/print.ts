@@ -23,6 +23,7 @@ import { streamJsonInput, type InputLine } from "./print-input.js";
 import { failedBeforeStart, resultObject, TurnFacts, type ResultObject } from "./print-result.js";
 import { mcpServerList, StreamJsonWriter } from "./print-stream.js";
 import { progressLine } from "./render/progress.js";
+import { DenialAdvice } from "./denial-advice.js";
 import { packageVersion } from "./version.js";
 import { unwritableHome } from "./home.js";
 
@@ -112,6 +113,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
   let code = 0;
   let turnStarted = started;
   try {
+    const advice = new DenialAdvice(); // each rule's advice said in full once per run
     for await (const input of prompts) {
       if (input.kind === "bad") {
         stream?.result(failedBeforeStart(input.message, 0, engine.sessionId));
@@ -122,7 +124,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
       const onEvent = (ev: StreamEvent): void => {
         if (stream) stream.handle(ev);
         else {
-          const line = progressLine(ev);
+          const line = progressLine(ev, advice);
           if (line) err.write(`${line}\n`);
         }
       };

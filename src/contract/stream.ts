@@ -46,7 +46,7 @@ export type StreamEvent =
     }
   | { type: "tool.start"; step: number; callId: string; tool: string; input: JsonValue }
   /** A running call's progress (ToolContext.progress), for its line on screen. */
-  | { type: "tool.progress"; callId: string; message?: string; progress?: number; total?: number }
+  | { type: "tool.progress"; callId: string; message?: string; progress?: number; total?: number; output?: string }
   | { type: "tool.end"; step: number; callId: string; tool: string; output: ToolOutput; durationMs: number }
   | { type: "repair"; kind: string; detail: string }
   | { type: "notice"; level: NoticeLevel; code: string; message: string }

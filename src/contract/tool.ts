@@ -201,6 +201,9 @@ export interface ToolContext {
 
 export interface ToolProgress {
   message?: string;
+  /** What the call has printed so far (its latest part, bounded by the tool): shown whole when
+   *  the person asks to see the running call (the REPL's Ctrl-O), never on its line. */
+  output?: string;
   /** Done so far, and the total when known (units are the tool's). */
   progress?: number;
   total?: number;
@@ -248,6 +251,11 @@ export interface ToolSpec<I = Record<string, unknown>> {
   /** What a person sees before approving this call: a diff for an edit, the command for a
    *  shell. Without it the prompt shows the arguments. Must not change anything. */
   preview?(input: I, ctx: ToolContext): Promise<string>;
+  /** Why the call would fail whatever the person answers, known before asking (a Write over a
+   *  file not read in this session): the call is not asked about and its result is this error,
+   *  as the tool would give it. Undefined when it may succeed (or cannot tell: a throw counts
+   *  as undefined). Asked only where the gate would ask; must not change anything. */
+  refusal?(input: I, ctx: ToolContext): Promise<string | undefined>;
 }
 
 /** Claude Code's other names for tools deepcode has: a permission rule or a hook matcher

@@ -17,8 +17,28 @@ describe("permissions in deepcode -p", () => {
     rig = await cliRig({ replies: [call("Bash", { command: "touch made" }), { content: "could not" }] });
     const r = await rig.run(["-p", "make a file"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`✗ Bash: denied — deepcode runs non-interactively (-p), so nobody can approve Bash; to allow it, pass --allowedTools 'Bash(touch:*)' or add "Bash(touch:*)" to permissions.allow in .deepcode/settings.json`);
+    // The project is not trusted: its own settings would not apply, so the user's file is named.
+    expect(r.stderr).toContain(`✗ Bash: denied — deepcode runs non-interactively (-p), so nobody can approve Bash; to allow it, pass --allowedTools 'Bash(touch:*)' or add "Bash(touch:*)" to permissions.allow in `);
+    expect(r.stderr).toMatch(/permissions\.allow in (~\/|\/)\S*settings\.json \(this project is not trusted, so its own settings would not apply\)\. It asks because/);
+    expect(r.stderr).not.toContain(".deepcode/settings.json");
     expect(existsSync(join(rig.env.root, "made"))).toBe(false);
+  });
+
+  it("names the project's .deepcode/settings.json when the project is trusted", async () => {
+    rig = await cliRig({ replies: [call("Bash", { command: "touch made" }), { content: "could not" }] });
+    const r = await rig.run(["-p", "make a file", "--trust-project"]);
+    expect(r.stderr).toContain(`add "Bash(touch:*)" to permissions.allow in .deepcode/settings.json.`);
+    expect(r.stderr).not.toContain("not trusted");
+  });
+
+  it("gives the same advice once: a second call denied for the same rule points back to it", async () => {
+    rig = await cliRig({ replies: [call("Bash", { command: "touch one" }), call("Bash", { command: "touch two" }), call("Bash", { command: "rm -f three" }), { content: "could not" }] });
+    const r = await rig.run(["-p", "make files"]);
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("✗ Bash"));
+    expect(lines).toHaveLength(3);
+    expect(r.stderr.match(/--allowedTools 'Bash\(touch:\*\)' or add/g)).toHaveLength(1);
+    expect(lines[1]).toBe("✗ Bash: denied — not approved in -p (allowed by 'Bash(touch:*)', as said above). It asks because 'touch two' needs approval: no rule allows 'touch'.");
+    expect(lines[2]).toContain("--allowedTools 'Bash(rm:*)' or add"); // another rule: said in full
   });
 
   it("runs what --allowedTools allows for this run, with the rule the denial named", async () => {
@@ -44,6 +64,7 @@ describe("permissions in deepcode -p", () => {
           call("Read", { file_path: "a.txt" }),
           call("Edit", { file_path: "a.txt", old_string: "one", new_string: "uno" }),
           call("Write", { file_path: "/tmp/deepcode-accept-edits-outside.txt", content: "x" }),
+          call("Read", { file_path: ".deepcode/settings.json" }), // read first: a Write over an unread file fails unasked
           call("Write", { file_path: ".deepcode/settings.json", content: "{}" }),
           { content: "done" },
         ],

@@ -101,7 +101,8 @@ describe("acceptEdits with the real CLI", () => {
   it("does not write .git/config.worktree, a module's config and hooks, or the hooksPath folder", async () => {
     const targets = [".git/config.worktree", ".git/modules/sub/config", ".git/modules/sub/hooks/pre-commit", ".husky/_/pre-commit", ".git/info/attributes"];
     rig = await cliRig(
-      { replies: [...targets.map((t) => call("Write", { file_path: t, content: "[core]\n\tfsmonitor = touch PWNED\n" })), call("Bash", { command: "echo x > .git/modules/sub/hooks/post-checkout" }), { content: "done" }] },
+      // The module's config is read first: a Write over a file not read fails unasked (no denial).
+      { replies: [call("Read", { file_path: ".git/modules/sub/config" }), ...targets.map((t) => call("Write", { file_path: t, content: "[core]\n\tfsmonitor = touch PWNED\n" })), call("Bash", { command: "echo x > .git/modules/sub/hooks/post-checkout" }), { content: "done" }] },
       { ".git/config": "[core]\n\thooksPath = .husky/_\n", ".git/modules/sub/config": "[core]\n", ".git/modules/sub/hooks/.keep": "", ".husky/_/.keep": "" },
     );
     const r = await rig.run(["-p", "edit", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(echo:*)", "--output-format", "json"]);

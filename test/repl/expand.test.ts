@@ -65,16 +65,18 @@ describe("expanding a tool call's output", () => {
     await t.waitFor(/^› hi there$/m); // the typed line was kept and sent whole
   });
 
-  it("Ctrl-O during a turn shows the last finished call while the next one runs", async () => {
-    const wait = "echo waiting; while [ ! -f go ]; do sleep 0.1; done; echo released";
+  it("Ctrl-O during a running command shows that command's output so far, not the previous call's", async () => {
+    const wait = "echo first-line; echo waiting; while [ ! -f go ]; do sleep 0.1; done; echo released";
     const script = { replies: [{ tool_calls: [{ name: "Bash", arguments: { command: "echo delta-out" } }] }, { tool_calls: [{ name: "Bash", arguments: { command: wait } }] }, { content: "all done" }] };
     const t = await repl.open(script, {}, { args: '--allowedTools "Bash"' });
     enter(t, "work");
     await t.waitFor(/⋯ Bash .* · \d+ s · waiting/);
     t.press("C-o");
-    const s = await t.waitFor(/── end of #1 ──/);
-    expect(s).toMatch(/^delta-out$/m);
-    await t.waitFor(/⋯ Bash .* · \d+ s · waiting/); // the running line is back below it
+    const s = await t.waitFor(/── still running \(Ctrl-O again for more\) ──/);
+    expect(s).toMatch(/── running: Bash echo first-line.* · \d+ s · 2 lines so far ──\nfirst-line\nwaiting\n/);
+    expect(s).not.toMatch(/^delta-out$/m); // not the call before it
+    expect(s).not.toContain("── end of #1 ──");
+    await t.waitFor(/still running[\s\S]*⋯ Bash .* · \d+ s · waiting/); // the running line is back below it
     writeFileSync(join(repl.env.root, "go"), "");
     await t.waitFor(/^all done$/m);
     expect(t.screen()).toMatch(/● Bash .*go.* · \/output 2/);

@@ -50,14 +50,19 @@ describe("answers typed fast, in one read (tmux send-keys \"y\" Enter)", () => {
     expect(t.screen()).toMatch(/Raise it for this session\? .*› yes/);
   });
 
-  it("never takes a paste for an answer: a pasted \"y\" at a permission prompt is no", async () => {
+  it("never takes a paste for an answer: a pasted \"y\" at a permission prompt answers nothing and waits for the prompt", async () => {
     const t = await open({ replies: [read, edit("one", "uno"), { content: "left it" }] }, { "a.txt": "one\ntwo\n" });
     t.type("change it");
     t.press("Enter");
     await t.waitFor("[a] always this session: Edit");
     t.paste("y\n");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(readFileSync(join(repl.env.root, "a.txt"), "utf8")).toBe("one\ntwo\n");
+    expect(t.screen()).not.toMatch(/› (yes|no)/); // still asking
+    t.press("n");
     await t.waitFor("left it");
     expect(readFileSync(join(repl.env.root, "a.txt"), "utf8")).toBe("one\ntwo\n");
+    await t.waitFor(/^› y\s*$/m); // the paste went to the next prompt, unsent
   });
 });
 

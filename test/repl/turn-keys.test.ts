@@ -69,3 +69,56 @@ describe("a question's grace period", () => {
     keys.stop();
   });
 });
+
+describe("a question that takes only deliberate keys (a permission question: y, a, n, Esc)", () => {
+  const deliberate = (k: string): boolean => /^[yanYAN]$/.test(k) || k === "\x1b";
+
+  it("drops a lone Enter, which answers nothing, and takes the key after it", async () => {
+    const { keys, send } = setup(0);
+    const answer = keys.ask({ accepts: deliberate });
+    send("\r");
+    expect(await settled(answer)).toBe("open");
+    send("y");
+    expect(await answer).toEqual({ kind: "key", key: "y" });
+    expect(keys.takeTypeahead()).toBe(""); // the stray Enter is not sent at the next prompt either
+    keys.stop();
+  });
+
+  it("keeps /status typed while it is up for the next prompt, unanswered, and takes n after it", async () => {
+    const { keys, send } = setup(0);
+    const answer = keys.ask({ accepts: deliberate });
+    for (const k of "/status") send(k); // one key at a time: its a and s never answer
+    expect(await settled(answer)).toBe("open");
+    send("\r");
+    expect(await settled(answer)).toBe("open");
+    send("n");
+    expect(await answer).toEqual({ kind: "key", key: "n" });
+    expect(keys.takeTypeahead()).toBe("/status\r");
+    keys.stop();
+  });
+
+  it("keeps a paste for the next prompt and takes the key after it", async () => {
+    const { keys, send } = setup(0);
+    const answer = keys.ask({ accepts: deliberate });
+    send("\x1b[200~y\n\x1b[201~");
+    expect(await settled(answer)).toBe("open");
+    send("\x1b");
+    expect(await answer).toEqual({ kind: "key", key: "\x1b" });
+    expect(keys.takeTypeahead()).toBe("\x1b[200~y\n\x1b[201~");
+    keys.stop();
+  });
+});
+
+describe("after a cancel puts the prompt back (Esc at the tier chooser)", () => {
+  it("drops the Enters typed before and just after, so the prompt is not sent again", async () => {
+    const { keys, send } = setup(0);
+    send("\r"); // a quick second Enter, already typed
+    keys.unshift("draft question");
+    keys.quietEnters(10_000);
+    send("\r"); // and one just after
+    send(" more");
+    expect(keys.takeTypeahead()).toBe("draft question more");
+    expect(keys.quietLeft).toBeGreaterThan(0);
+    keys.stop();
+  });
+});

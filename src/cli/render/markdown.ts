@@ -46,6 +46,11 @@ export class MarkdownStream {
     return this.take();
   }
 
+  /** Nothing is held back: the last line fed was ended and printed whole. */
+  idle(): boolean {
+    return this.lineStart && this.head === "" && this.pending === "";
+  }
+
   /** The stream ended: print whatever was held back. */
   end(): string {
     if (this.head) this.classify(true);

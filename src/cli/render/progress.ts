@@ -2,13 +2,16 @@
 // summary, retries, repairs and notices. Model text is not echoed here: it is the result.
 // A refused call says why, and the reason names the flag or rule that would allow it.
 import type { StreamEvent } from "../../contract/index.js";
+import type { DenialAdvice } from "../denial-advice.js";
 
-export function progressLine(ev: StreamEvent): string | undefined {
+export function progressLine(ev: StreamEvent, advice?: DenialAdvice): string | undefined {
   switch (ev.type) {
     case "tool.end": {
       const o = ev.output;
-      if (typeof o.meta?.reason === "string") return `✗ ${o.summary ?? ev.tool} — ${o.meta.reason}`;
-      return `${o.isError ? "✗" : "●"} ${o.summary ?? ev.tool}${o.isError && !o.summary ? `: ${firstLine(o.content)}` : ""}`;
+      // The same advice for the same rule is said once in a run (denial-advice.ts).
+      if (typeof o.meta?.reason === "string") return `✗ ${o.summary ?? ev.tool} — ${advice ? advice.shown(o.meta.reason) : o.meta.reason}`;
+      const why = typeof o.meta?.failure === "string" ? o.meta.failure : o.summary ? "" : firstLine(o.content);
+      return `${o.isError ? "✗" : "●"} ${o.summary ?? ev.tool}${o.isError && why ? `: ${why}` : ""}`;
     }
     case "notice":
       return `deepcode: ${ev.message}`;

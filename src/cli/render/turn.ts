@@ -42,6 +42,8 @@ export class TurnRenderer {
   private readonly running = new Map<string, string>();
   /** The last progress a running call reported (tool.progress), shown on its line. */
   private readonly progress = new Map<string, string>();
+  /** What each running call printed so far (tool.progress `output`), for Ctrl-O. */
+  private readonly soFar = new Map<string, string>();
   /** When the running calls started (their line's clock). */
   private readonly started = new Map<string, number>();
   private ticker?: ReturnType<typeof setInterval>;
@@ -49,6 +51,8 @@ export class TurnRenderer {
    *  end, what the screen showed that the session does not keep is said (see unkept). */
   private streamed = "";
   private readonly repairs = new Set<string>();
+  /** Notes that came while a line of the model's text was open: said at its end (note()). */
+  private held: string[] = [];
   private retried = false;
   /** When the current request to the model began (the turn, the end of a round's tools, the
    *  last reply), and whether a token of it arrived yet: the clock before the first token. */
@@ -88,10 +92,12 @@ export class TurnRenderer {
       case "tool.progress":
         if (!this.running.has(ev.callId)) return;
         this.progress.set(ev.callId, inert(progressText(ev)));
+        if (ev.output !== undefined) this.soFar.set(ev.callId, ev.output);
         return this.showRunning();
       case "tool.end": {
         this.running.delete(ev.callId);
         this.progress.delete(ev.callId);
+        this.soFar.delete(ev.callId);
         this.started.delete(ev.callId);
         if (this.running.size === 0) this.request();
         const hint = this.v.hint?.(ev.callId, ev.output);
@@ -102,9 +108,11 @@ export class TurnRenderer {
       }
       case "repair":
         this.repairs.add(ev.kind);
+        // At once, even inside a line: a repair marks where in the text it took effect (the
+        // reasoning before a `</think>` ends there).
         return this.line(this.v.style("dim", `↻ repaired (${ev.kind}): ${inertLines(ev.detail)}`));
       case "notice":
-        return this.line(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${inertLines(ev.message)}`));
+        return this.note(this.v.style(ev.level === "info" ? "dim" : ev.level === "warn" ? "yellow" : "red", `${ev.level === "info" ? "·" : "!"} ${inertLines(ev.message)}`));
       case "turn.complete":
         this.close();
         this.endText();
@@ -119,7 +127,7 @@ export class TurnRenderer {
     }
   }
 
-  /** One line per finished call: ● ran; ✗ failed (with the error's first line) or denied (with
+  /** One line per finished call: ● ran; ✗ failed (with why: meta.failure, else the error's first line) or denied (with
    *  why, unless the person said no just above); ↷ suppressed by the call-storm breaker. */
   private toolLine(tool: string, o: Extract<StreamEvent, { type: "tool.end" }>["output"]): string {
     const s = this.v.style;
@@ -128,7 +136,10 @@ export class TurnRenderer {
     if (o.meta?.outcome === "suppressed") return s("yellow", `↷ ${line}`);
     if (o.meta?.outcome === "denied") return s("red", `✗ ${line}${o.meta.by !== "user" && typeof o.meta.reason === "string" ? ` — ${inert(o.meta.reason)}` : ""}`);
     if (!o.isError) return `${s("green", "●")} ${line}`;
-    return s("red", `✗ ${line}${/interrupted/.test(line) ? "" : `: ${inert(firstLine(o.content))}`}`);
+    // Why it failed: the tool's own one-line reason (Bash: the failing test, the error), else
+    // the first line of what it returned.
+    const why = typeof o.meta?.failure === "string" ? o.meta.failure : firstLine(o.content);
+    return s("red", `✗ ${line}${/interrupted/.test(line) ? "" : `: ${inert(why)}`}`);
   }
 
   private delta(d: Extract<StreamEvent, { type: "model.delta" }>["delta"]): void {
@@ -153,6 +164,7 @@ export class TurnRenderer {
       // never obeyed (a title change, a cleared screen); the styling is deepcode's own.
       this.streamed += d.text;
       this.write(this.md.write(inertText(d.text)));
+      if (this.held.length > 0 && this.betweenLines()) this.flushNotes();
       return;
     }
     if (d.kind === "retry") this.retried = true;
@@ -201,7 +213,27 @@ export class TurnRenderer {
       if (!this.atLineStart) this.write("\n");
       this.inText = false;
       this.md = this.markdown();
+      this.flushNotes();
     } else this.foldReasoning();
+  }
+
+  /** A notice (a cache note, a warning): between the model's lines, never inside one. While a line of its
+   *  text is open (streamed without its newline, or held by the Markdown renderer until its
+   *  kind is known), the note waits for that line's end, or the reply's. */
+  private note(text: string): void {
+    if (this.inText && !this.betweenLines()) this.held.push(text);
+    else this.line(text);
+  }
+
+  /** The model's text so far ends a line, and the screen shows all of it. */
+  private betweenLines(): boolean {
+    return this.atLineStart && (this.streamed === "" || this.streamed.endsWith("\n")) && this.md.idle();
+  }
+
+  private flushNotes(): void {
+    const held = this.held;
+    this.held = [];
+    for (const l of held) this.line(l);
   }
 
   /** A request to the model begins now (its clock starts; no token of it yet). */
@@ -220,6 +252,14 @@ export class TurnRenderer {
   private showWaiting(): void {
     const ms = Date.now() - this.requestStarted;
     if (ms >= 1000) this.transientLine(this.v.style("dim", `✻ thinking… (${seconds(ms)})`));
+  }
+
+  /** The call running longest, with what it printed so far ("" before its first line), or
+   *  undefined when no call runs: Ctrl-O shows it rather than the last finished call. */
+  runningCall(): { label: string; output: string; ms: number } | undefined {
+    const first = [...this.started.entries()].sort((a, b) => a[1] - b[1])[0];
+    if (!first) return undefined;
+    return { label: this.running.get(first[0]) ?? "", output: this.soFar.get(first[0]) ?? "", ms: Date.now() - first[1] };
   }
 
   /** Print lines between what streams (the REPL's Ctrl-O); the transient line comes back below. */

@@ -12,7 +12,7 @@ import type { CostControl } from "../../core/cost/run/index.js";
 import { fit, visibleLength } from "../render/figures.js";
 import type { Style } from "../render/style.js";
 import { ESC, isEnter, type TurnKeys } from "./keys.js";
-import { plannedEstimateLine, type PlanStatus } from "./plan-route.js";
+import { plannedEstimateLines, type PlanStatus } from "./plan-route.js";
 
 export interface BeforeTurn {
   cost: CostControl;
@@ -46,7 +46,7 @@ export async function beforeTurn(d: BeforeTurn, prompt: string): Promise<boolean
   const e = await cost.estimate(prompt, d.engine);
   const width = (d.out.columns || 80) - 1; // the last column would wrap on some terminals
   if (d.planned) {
-    d.print(style("dim", fit([`≈ ${plannedEstimateLine(e, d.planned.plannerTier, cost.currency)}`, `≈ plan + run ${e.taskClass}`], width - 2)));
+    d.print(style("dim", fit(plannedEstimateLines(e, d.planned.plannerTier, cost.currency).map((l) => `≈ ${l}`), width - 2)));
     return true;
   }
   if (cost.estimateMode === "show") {
@@ -69,6 +69,7 @@ export async function beforeTurn(d: BeforeTurn, prompt: string): Promise<boolean
   if (k.kind === "key" && k.key === ESC) {
     d.out.write("cancelled\n");
     d.keys.unshift(prompt.replace(/\n/g, " ")); // back at the prompt, to edit
+    d.keys.quietEnters(); // a quick second Enter does not send it again
     return false;
   }
   const n = k.kind === "key" ? Number(k.key) : NaN;

@@ -1,6 +1,7 @@
 // The person's answer to `permission.ask`, in the REPL: the preview (the command, or the diff
 // of an edit), then `y` this once, `a` this kind for the session (what it remembers is said
-// when pressed), anything else no. `a` adds a session allow rule, which goes through the same
+// when pressed), `n` or Esc no. Only those keys answer: a stray Enter answers nothing, and other
+// typing (`/status` typed while the question is up) is kept for the next prompt (keys.ts). `a` adds a session allow rule, which goes through the same
 // decision as every rule: it can turn a later ask into an allow, never beat a deny.
 // Registered in the builtin tier, so policy and plugin hooks in outer tiers answer first.
 // A subagent's question says which agent asks and for what task. Questions are asked one at a
@@ -10,7 +11,7 @@ import type { AskAnswer, EventOf } from "../../contract/index.js";
 import type { Chain } from "../../core/chain.js";
 import type { SessionRules } from "../permissions/index.js";
 import type { Style } from "../render/style.js";
-import type { TurnKeys } from "./keys.js";
+import { ESC, type TurnKeys } from "./keys.js";
 import { CONTROL, control } from "../render/terminal.js";
 import { fitBlock, fitInline, INDENT, lineRows, MARKER, roomOf, rowsOf, type Room } from "../render/fit-question.js";
 import { textWidth } from "../render/wrap.js";
@@ -53,7 +54,7 @@ async function ask(d: ConfirmDeps, e: EventOf<"permission.ask">): Promise<AskAns
   control(d.out, CONTROL.clearLine);
   d.out.write(`\n${who}${s(["bold", "yellow"], `? ${q.tool} wants to run`)} ${s("dim", `(${q.reason})`)}\n`);
   for (const l of q.body) d.out.write(`${marks(paint(l, s, q.isDiff))}\n`);
-  const k = await d.keys.ask({ show: () => d.out.write(`${s("bold", "[y]")} yes, once   ${s("bold", "[a]")} always this session: ${marks(s("cyan", q.remember))}   ${s("bold", "[n]")} no  › `) });
+  const k = await d.keys.ask({ accepts: answerKey, show: () => d.out.write(`${s("bold", "[y]")} yes, once   ${s("bold", "[a]")} always this session: ${marks(s("cyan", q.remember))}   ${s("bold", "[n]")} no  › `) });
   if (k.kind === "key" && k.key.toLowerCase() === "y") {
     d.out.write(`${s("green", "yes")}\n`);
     return { decision: "allow", by: "user" };
@@ -71,6 +72,9 @@ async function ask(d: ConfirmDeps, e: EventOf<"permission.ask">): Promise<AskAns
   d.out.write(`${s("red", k.kind === "interrupt" ? "no (interrupted)" : "no")}\n`);
   return { decision: "deny", reason: k.kind === "interrupt" ? "the user interrupted" : "the user said no", by: "user" };
 }
+
+/** The keys that answer a permission question: a deliberate choice, never a stray key. */
+const answerKey = (k: string): boolean => /^[yanYAN]$/.test(k) || k === ESC;
 
 interface FittedPermission {
   who: string;

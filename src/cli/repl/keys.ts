@@ -10,6 +10,11 @@
 //   before (an Enter for the last question, the tail of some typing), so it stays type-ahead and
 //   never answers this question.
 //   The tier chooser accepts only its own keys (Enter, 1–4, Esc); other typing is not an answer.
+//   An Enter that a question does not take (a permission question takes only y, a, n and
+//   Esc) is a stray key: it answers nothing and is dropped, never kept as type-ahead.
+// - After a cancel that puts the prompt back to be edited (Esc at the tier chooser), an Enter
+//   arriving within QUIET_ENTER_MS is dropped (`quietEnters`; the prompt drops one too): a
+//   quick second Enter was meant for the question, never a send of the prompt again.
 // - Everything else is type-ahead: kept, in order, and handed to the next prompt (as in a shell).
 //   Keys typed before a question was asked stay type-ahead: they never answer it.
 // - Ctrl-C interrupts at once and drops the type-ahead.
@@ -53,6 +58,11 @@ export function splitKeys(s: string): { keys: string[]; rest: string } {
         i = j + 1;
         continue;
       }
+      if (next === "\r" || next === "\n") {
+        keys.push(ESC); // Esc, then Enter at once (arriving in one read): two keys, not Alt+Enter
+        i++;
+        continue;
+      }
       keys.push(s.slice(i, i + 2)); // Alt+key
       i += 2;
       continue;
@@ -73,6 +83,10 @@ export function splitKeys(s: string): { keys: string[]; rest: string } {
 /** How long after a question opens its answers appear and keys start to count as answers.
  *  Shorter than a person's reaction to a new question; longer than a key already on its way. */
 export const ANSWER_GRACE_MS = 400;
+
+/** How long after a cancel an Enter is taken as a stray one (a person's second press comes
+ *  within a second; a deliberate send after editing, later). */
+export const QUIET_ENTER_MS = 1000;
 
 export interface AskOptions {
   /** Answered "timeout" when nothing it takes is typed in this time after the answers show. */
@@ -105,6 +119,8 @@ export class TurnKeys {
   private buffer: string[] = [];
   private rest = "";
   private swallowEnter = false;
+  /** Until this time (Date.now()) an Enter is dropped (quietEnters). */
+  private quietUntil = 0;
   private readonly onData = (data: Buffer | string): void => this.data(data.toString());
   /** Ctrl-O while keys are read (a turn, a command that may ask). */
   onExpand?: () => void;
@@ -194,6 +210,18 @@ export class TurnKeys {
     this.buffer.unshift(text);
   }
 
+  /** A question was cancelled and the prompt put back: Enters already typed after it, and
+   *  those arriving in the next `ms`, are stray and dropped (the prompt is not sent again). */
+  quietEnters(ms = QUIET_ENTER_MS): void {
+    this.quietUntil = Date.now() + ms;
+    this.buffer = this.buffer.filter((k) => !isEnter(k));
+  }
+
+  /** How long Enters are still dropped (for the next prompt, which goes on dropping them). */
+  get quietLeft(): number {
+    return Math.max(0, this.quietUntil - Date.now());
+  }
+
   private data(s: string): void {
     if (s.includes("\u0003")) {
       this.buffer = [];
@@ -209,6 +237,7 @@ export class TurnKeys {
         this.onExpand?.();
         continue;
       }
+      if (isEnter(k) && Date.now() < this.quietUntil) continue;
       if (this.swallowEnter && isEnter(k)) {
         this.swallowEnter = false;
         continue;
@@ -227,6 +256,16 @@ export class TurnKeys {
     // A line typed in front of the answer and ended with Enter is the next prompt's: the key
     // after it may answer (`/status⏎` typed at the chooser, then Enter to accept).
     while (this.buffer.length > w.from && !w.accepts(this.buffer[w.from])) {
+      // A lone Enter the question does not take is stray: it answers nothing and is dropped.
+      if (isEnter(this.buffer[w.from])) {
+        this.buffer.splice(w.from, 1);
+        continue;
+      }
+      // A paste the question does not take is text for the prompt, whole: it stays type-ahead.
+      if (this.buffer[w.from].startsWith(PASTE_START)) {
+        w.from++;
+        continue;
+      }
       const end = this.buffer.findIndex((k, i) => i > w.from && isEnter(k));
       if (end < 0) return;
       w.from = end + 1;

@@ -65,6 +65,15 @@ export class ToolOutputs {
   }
 }
 
+/** A running call's output so far (`label`: its tool and input, inert), bounded and inert like
+ *  a finished one's, under a header that says it is still running. */
+export function showRunning(style: Style, label: string, output: string, ms: number): string {
+  const lines = inertText(output).replace(/\n+$/, "").split("\n");
+  const body = output.trim() === "" ? [style("dim", "(no output yet)")] : bounded(lines, style);
+  const head = `── running: ${label} · ${Math.floor(ms / 1000)} s · ${output.trim() === "" ? "nothing printed yet" : `${lines.length} line${lines.length === 1 ? "" : "s"} so far`} ──`;
+  return [style("bold", head), ...body, style("dim", "── still running (Ctrl-O again for more) ──")].join("\n");
+}
+
 /** At most SHOW_LINES lines: the first HEAD_LINES and the last ones, each cut to
  *  SHOW_LINE_CHARS; tabs become spaces, so what remains is plain text for any terminal. */
 function bounded(lines: string[], style: Style): string[] {

@@ -68,14 +68,30 @@ export async function routePrompt(d: RouteDeps, text: string): Promise<Route> {
 
 /** The estimate line of a planning turn: planner + executor, and their sum. */
 export function plannedEstimateLine(e: TurnEstimate, planner: TierName | undefined, currency: Currency): string {
+  return plannedEstimateLines(e, planner, currency)[0];
+}
+
+/** The planning turn's line from the most detailed form to the shortest, for `fit`: names go
+ *  first, then the parts' ranges; the sum — the figure a person decides with — stays in every
+ *  form (README: a figure is never cut), down to the sum alone. */
+export function plannedEstimateLines(e: TurnEstimate, planner: TierName | undefined, currency: Currency): string[] {
   const range = (lo: number, hi: number): string => formatRange(lo, hi, currency);
   const exec = e.tiers.find((t) => t.tier === e.recommended);
   const plan = planner ? e.tiers.find((t) => t.tier === planner) : undefined;
   if (!plan || plan.error !== undefined || !exec || exec.error !== undefined) {
-    return `${e.taskClass} → plan with ${planner ?? "the planner"} (no estimate: ${planner ? "no price" : "not a tier"}) + run ${e.recommended}`;
+    return [`${e.taskClass} → plan with ${planner ?? "the planner"} (no estimate: ${planner ? "no price" : "not a tier"}) + run ${e.recommended}`, `plan + run ${e.taskClass} (no estimate)`];
   }
   const usd = currency === "USD";
-  const p = usd ? [plan.lowUsd, plan.highUsd] : [plan.lowCny, plan.highCny];
-  const x = usd ? [exec.lowUsd, exec.highUsd] : [exec.lowCny, exec.highCny];
-  return `${e.taskClass} → plan ${planner} ${range(p[0], p[1])} + run ${e.recommended} ${range(x[0], x[1])} = ${range(p[0] + x[0], p[1] + x[1])} (planner + executor)`;
+  const p = range(...((usd ? [plan.lowUsd, plan.highUsd] : [plan.lowCny, plan.highCny]) as [number, number]));
+  const x = range(...((usd ? [exec.lowUsd, exec.highUsd] : [exec.lowCny, exec.highCny]) as [number, number]));
+  const sum = usd ? range(plan.lowUsd + exec.lowUsd, plan.highUsd + exec.highUsd) : range(plan.lowCny + exec.lowCny, plan.highCny + exec.highCny);
+  return [
+    `${e.taskClass} → plan ${planner} ${p} + run ${e.recommended} ${x} = ${sum} (planner + executor)`,
+    `${e.taskClass} → plan ${planner} ${p} + run ${e.recommended} ${x} = ${sum}`,
+    `${e.taskClass} → plan ${p} + run ${x} = ${sum}`,
+    `plan ${p} + run ${x} = ${sum}`,
+    `${e.taskClass}: plan + run ${sum}`,
+    `plan + run ${sum}`,
+    sum,
+  ];
 }

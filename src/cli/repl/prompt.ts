@@ -32,6 +32,9 @@ export interface PromptOptions {
   /** Text that arrives while the person types (the rest of the banner, once loaded) is printed
    *  above the prompt, which is redrawn with what was typed. If it fails, the prompt ends. */
   interject?: Promise<string | undefined>;
+  /** An Enter typed in this many ms from now is dropped (a stray second press after a cancel
+   *  put this prompt back: TurnKeys.quietEnters). */
+  quietEnterMs?: number;
   /** Type-ahead: raw keys typed before this prompt opened, replayed as if typed now. */
   prefill?: string;
   /** Gets the function that ends this prompt for a wake (PluginApi.wake): the result is
@@ -99,7 +102,9 @@ export function readPrompt(o: PromptOptions): Promise<PromptResult> {
       if (s) typed(s);
     };
     /** Typed keys go to readline; a Ctrl-O among them prints `expand`'s text above the prompt. */
-    const typed = (keys: string): void => {
+    const quietUntil = Date.now() + (o.quietEnterMs ?? 0);
+    const typed = (typedKeys: string): void => {
+      const keys = Date.now() < quietUntil ? typedKeys.replace(/\r\n?|\n/g, "") : typedKeys;
       const parts = o.expand ? keys.split(CTRL_O) : [keys];
       parts.forEach((part, i) => {
         if (i > 0) printAbove(o.expand!());

@@ -29,7 +29,7 @@ import { SessionBusyError } from "../../core/session/lock.js";
 import { listedSessions, openSession, outcomesOf, replayText, sessionLines, type OpenRequest } from "./open.js";
 import { readPrompt, type PromptResult } from "./prompt.js";
 import { planStatus, routePrompt } from "./plan-route.js";
-import { ToolOutputs } from "./outputs.js";
+import { showRunning, ToolOutputs } from "./outputs.js";
 
 export interface ReplStart extends OpenRequest {
   initialPrompt?: string;
@@ -145,6 +145,7 @@ export class Repl implements ReplApi {
         completer: (line: string, cb: (err: null | Error, r: [string[], string]) => void) => void this.completeAsync(line).then((r) => cb(null, r), () => cb(null, this.complete(line))),
         exitHint: this.style("dim", "(press Ctrl-C again to exit, or Ctrl-D)"),
         prefill: typed + this.keys.takeTypeahead(),
+        quietEnterMs: this.keys.quietLeft,
         // PluginApi.wake (a hook's asyncRewake): only this session, only while it waits here.
         wakeable: (wake) => this.app.setWaker((id, text) => id === this.engine.sessionId && wake(text)),
         expand: () => this.outputs.show(this.style),
@@ -217,8 +218,13 @@ export class Repl implements ReplApi {
     // Not under a refusal, nor a call that shows its own lines (TodoWrite's checklist).
     const hint = (id: string, o: { content: string; display?: string; meta?: { outcome?: unknown } }) => (numbers.has(id) && o.content.trim() && !o.display && !o.meta?.outcome ? `· /output ${numbers.get(id)}` : undefined);
     const renderer = new TurnRenderer({ out: this.out, style: this.style, showThinking: this.showThinking, live: true, paused: () => this.keys.asking, hint });
-    // Ctrl-O during the turn: the last call's full output, between what streams (not over a question).
-    this.keys.onExpand = () => void (this.keys.asking || renderer.say(this.outputs.show(this.style)));
+    // Ctrl-O during the turn, between what streams (not over a question): the running call's
+    // output so far, else the last finished call's full output.
+    this.keys.onExpand = () => {
+      if (this.keys.asking) return;
+      const r = renderer.runningCall();
+      renderer.say(r ? showRunning(this.style, r.label, r.output, r.ms) : this.outputs.show(this.style));
+    };
     let interrupts = 0;
     this.keys.start(() => {
       interrupts++;

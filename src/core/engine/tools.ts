@@ -152,6 +152,9 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
   const gate = await env.chain.dispatch({ type: "tool.check", ...base, tool, input, readOnly: spec.readOnly, step: env.step });
   if (gate.decision === "deny") return done(refused(tool, `Permission denied for ${tool}: ${gate.reason ?? "denied"}`, gate.reason ?? "denied", gate.by));
   if (gate.decision === "ask") {
+    // A call the tool knows will fail (ToolSpec.refusal) is answered with its error, unasked.
+    const known = await refusalOf(spec, input, ctx);
+    if (known !== undefined) return done(error(known, `${tool}: not run`));
     const answer = await serialised(env.askLock, async () => {
       const preview = await previewOf(spec, input, ctx);
       return env.chain.dispatch({
@@ -272,6 +275,14 @@ function serialised<T>(lock: { tail: Promise<unknown> }, fn: () => Promise<T>): 
   const run = lock.tail.then(fn, fn);
   lock.tail = run.catch(() => undefined); // a failed prompt must not block the next one
   return run;
+}
+
+async function refusalOf(spec: ToolSpec, input: JsonObject, ctx: ToolContext): Promise<string | undefined> {
+  try {
+    return (await spec.refusal?.(input, ctx)) || undefined;
+  } catch {
+    return undefined; // cannot tell (a read refused, a file gone): the person is asked as usual
+  }
 }
 
 async function previewOf(spec: ToolSpec, input: JsonObject, ctx: ToolContext): Promise<string> {
