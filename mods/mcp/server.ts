@@ -20,6 +20,7 @@ import type { Connector } from "./http.js";
 import { isSignInNeeded, OAuth, type Person } from "./oauth/auth.js";
 import type { SignInStore } from "./oauth/store.js";
 import type { PinAnswer, PinQuestion } from "./oauth/pin.js";
+import { sleep } from "../../src/lib/sleep.js";
 
 export type State = "off" | "needs-approval" | "declined" | "connecting" | "connected" | "failed" | "reconnecting" | "needs-sign-in";
 
@@ -391,21 +392,6 @@ export function reasonOf(err: unknown, timeoutMs: number): string {
   if (err instanceof RpcError && err.code === REQUEST_TIMEOUT) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
   if (err instanceof RpcError) return `the server answered with an error: ${err.message} (${err.code})`;
   return err instanceof Error ? err.message : String(err);
-}
-
-/** Wait `ms` (never holding the process open), or until `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    t.unref();
-    if (signal.aborted) done();
-    else signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 function plural(n: number, w: string): string {

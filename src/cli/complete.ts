@@ -16,6 +16,7 @@
 
 import { readdirSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
+import { inert } from "../lib/inert.js";
 
 export interface CompleteOptions {
   /** Slash commands with the leading `/`, built-in and custom. */
@@ -98,4 +99,11 @@ function isDirLink(p: string): boolean {
 
 function unique(list: readonly string[]): string[] {
   return [...new Set(list)];
+}
+
+/** Completions readline prints as they are (it draws the prompt unguarded): one holding a
+ *  control character or a bidi override (a file named to retitle the window) is left out —
+ *  shown inert it would complete to a name that does not exist. */
+export function withoutUnsafe(r: [string[], string]): [string[], string] {
+  return [r[0].filter((c) => inert(c) === c), r[1]];
 }

@@ -21,6 +21,7 @@
 //
 // Paths here are `/`-separated strings: the contract imports nothing, node:path included.
 
+import { HISTORY_NAMES, HOME_SECRET_GROUPS } from "./home-secrets.js";
 /** A file name pattern: names that start with `prefix`, that end with `suffix` (compared
  *  without regard to case), or that are one of `names`, minus the exceptions. */
 export interface SecretNamePattern {
@@ -37,26 +38,6 @@ export interface SecretNamePattern {
   why: string;
 }
 
-/** Shell and REPL histories: commands typed with tokens in them. */
-const HISTORY_NAMES = [
-  ".bash_history",
-  ".zsh_history",
-  ".zhistory",
-  ".sh_history",
-  ".history",
-  "fish_history",
-  ".python_history",
-  ".node_repl_history",
-  ".psql_history",
-  ".mysql_history",
-  ".sqlite_history",
-  ".rediscli_history",
-  ".irb_history",
-  ".pry_history",
-  ".Rhistory",
-  ".lesshst",
-  ".viminfo",
-];
 
 export const SECRET_NAMES: readonly SecretNamePattern[] = [
   // `.env`, `.env.local`, `.env.production`, `.envrc` (direnv) — but not the committed templates.
@@ -78,95 +59,7 @@ export const SECRET_NAMES: readonly SecretNamePattern[] = [
   { names: ["Cookies", "Login Data", "Web Data", "cookies.sqlite", "logins.json", "key3.db", "key4.db"], why: "a browser's cookie or password store" },
 ];
 
-/** The home folder's credential places, relative to it, grouped by why they are secret. */
-export const HOME_SECRET_GROUPS: ReadonlyArray<{ why: string; paths: readonly string[] }> = [
-  // `.docker` as a whole, not only `.docker/config.json`: its `contexts/` and `machine/` keep TLS keys too.
-  { why: "holds credentials", paths: [".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".netrc", "_netrc", ".git-credentials", ".config/git/credentials", ".pgpass", ".my.cnf", ".s3cfg", ".boto"] },
-  {
-    why: "holds package-registry tokens",
-    paths: [
-      ".npmrc",
-      ".yarnrc.yml",
-      ".pypirc",
-      ".config/pip/pip.conf",
-      ".pip/pip.conf",
-      "Library/Application Support/pip/pip.conf",
-      ".config/pypoetry/auth.toml",
-      ".cargo/credentials",
-      ".cargo/credentials.toml",
-      ".gem/credentials",
-      ".local/share/gem/credentials",
-      ".composer/auth.json",
-      ".config/composer/auth.json",
-      ".nuget/NuGet/NuGet.Config",
-      ".config/NuGet/NuGet.Config",
-      "AppData/Roaming/NuGet/NuGet.Config",
-      ".m2/settings.xml",
-      ".m2/settings-security.xml",
-      ".gradle/gradle.properties",
-      ".config/containers/auth.json",
-      ".config/helm/repositories.yaml",
-    ],
-  },
-  {
-    why: "holds a CLI's access token",
-    paths: [
-      ".config/gh",
-      ".config/glab-cli",
-      "Library/Application Support/glab-cli",
-      ".config/hub",
-      ".vault-token",
-      ".terraform.d/credentials.tfrc.json",
-      ".terraformrc",
-      ".config/heroku",
-      ".fly",
-      ".config/doctl",
-      "Library/Application Support/doctl",
-      ".config/op",
-      ".op",
-      ".config/github-copilot",
-      ".claude/.credentials.json",
-      ".claude/projects",
-      ".codex/auth.json",
-      ".local/share/opencode/auth.json",
-      ".local/share/keyrings",
-      ".password-store",
-      "Library/Keychains",
-    ],
-  },
-  {
-    why: "is a browser profile (cookies, saved passwords)",
-    paths: [
-      ".mozilla",
-      ".config/google-chrome",
-      ".config/chromium",
-      ".config/BraveSoftware",
-      ".config/microsoft-edge",
-      ".config/vivaldi",
-      ".config/opera",
-      "snap/firefox",
-      "snap/chromium",
-      ".var/app/org.mozilla.firefox",
-      ".var/app/com.google.Chrome",
-      ".var/app/org.chromium.Chromium",
-      "Library/Application Support/Google/Chrome",
-      "Library/Application Support/Chromium",
-      "Library/Application Support/Firefox",
-      "Library/Application Support/BraveSoftware",
-      "Library/Application Support/Microsoft Edge",
-      "Library/Cookies",
-      "Library/Safari",
-      "AppData/Local/Google/Chrome/User Data",
-      "AppData/Local/Microsoft/Edge/User Data",
-      "AppData/Local/BraveSoftware",
-      "AppData/Roaming/Mozilla/Firefox",
-    ],
-  },
-  { why: "is a shell or REPL history", paths: [...HISTORY_NAMES.filter((n) => n !== "fish_history"), ".local/share/fish/fish_history"] },
-];
-
-/** Every home credential place, relative to the home folder. */
-export const HOME_SECRETS: readonly string[] = HOME_SECRET_GROUPS.flatMap((g) => g.paths);
+export { HOME_SECRET_GROUPS, HOME_SECRETS } from "./home-secrets.js";
 
 /** deepcode's credentials file, relative to its home. */
 export const CREDENTIALS_FILE = "credentials";

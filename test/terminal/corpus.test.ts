@@ -12,7 +12,7 @@ import { progressLine } from "../../src/cli/render/progress.js";
 import { registerConfirm } from "../../src/cli/repl/confirm.js";
 import { registerPersonAsk } from "../../src/cli/repl/ask.js";
 import { inert } from "../../src/lib/inert.js";
-import { withoutUnsafe } from "../../src/cli/repl/session.js";
+import { withoutUnsafe } from "../../src/cli/complete.js";
 import type { StreamEvent } from "../../src/contract/index.js";
 
 export const PAYLOADS: Record<string, string> = {

@@ -9,11 +9,11 @@ import { usageTotals } from "../../core/session/store.js";
 import type { Engine } from "../../core/engine/engine.js";
 import { assemble, type App, type AssembleOptions } from "../assemble.js";
 import type { Style } from "../render/style.js";
-import { inert, inertLines } from "../../lib/inert.js";
+import { inertLines } from "../../lib/inert.js";
 import { CONTROL, control } from "../render/terminal.js";
 import { statusLine, TurnRenderer } from "../render/turn.js";
 import { fit, money, tokens } from "../render/figures.js";
-import { completeLine } from "../complete.js";
+import { completeLine, withoutUnsafe } from "../complete.js";
 import { registerMentions } from "../mentions.js";
 import type { CustomCommand } from "../commands/custom.js";
 import { runCustomCommand } from "../commands/run.js";
@@ -391,11 +391,4 @@ export class Repl implements ReplApi {
   completeAsync(line: string): Promise<[string[], string]> {
     return completeWithPlugins(line, this.complete(line), this.app.commands, this.app.mentionCompleters).then(withoutUnsafe);
   }
-}
-
-/** Completions readline prints as they are (it draws the prompt unguarded): one holding a
- *  control character or a bidi override (a file named to retitle the window) is left out —
- *  shown inert it would complete to a name that does not exist. */
-export function withoutUnsafe(r: [string[], string]): [string[], string] {
-  return [r[0].filter((c) => inert(c) === c), r[1]];
 }

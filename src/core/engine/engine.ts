@@ -159,48 +159,24 @@ export class Engine {
 
   private laterNotices: Array<{ code: string; message: string }> = [];
 
-  get busy(): boolean {
-    return this.active !== undefined;
-  }
+  get busy(): boolean { return this.active !== undefined; }
   /** The Bash tool's working directory (it persists across calls). */
-  get cwd(): string {
-    return this.shell.cwd;
-  }
+  get cwd(): string { return this.shell.cwd; }
   /** Where this session's calls keep their whole outputs (ctx.keepOutput); none without a store. */
-  get outputsDir(): string | undefined {
-    return this.opts.store?.outputsDir(this.sessionId);
-  }
-  get root(): string {
-    return this.opts.root;
-  }
+  get outputsDir(): string | undefined { return this.opts.store?.outputsDir(this.sessionId); }
+  get root(): string { return this.opts.root; }
   /** The session was resumed from disk (not started by this process). */
-  get wasResumed(): boolean {
-    return this.resumed;
-  }
-  get turns(): number {
-    return this.turn;
-  }
-  get messages(): readonly ChatMessage[] {
-    return this.context.messages;
-  }
+  get wasResumed(): boolean { return this.resumed; }
+  get turns(): number { return this.turn; }
+  get messages(): readonly ChatMessage[] { return this.context.messages; }
   /** The tools this session has (a subagent's are a view of its parent's). */
-  get tools(): ToolRegistry {
-    return this.opts.registry;
-  }
+  get tools(): ToolRegistry { return this.opts.registry; }
   /** The running turn's profile, or the session's between turns. */
-  get turnProfile(): TurnProfile {
-    return this.active?.profile ?? this.profile;
-  }
-  get prefix(): Prefix {
-    return this.context.currentPrefix;
-  }
+  get turnProfile(): TurnProfile { return this.active?.profile ?? this.profile; }
+  get prefix(): Prefix { return this.context.currentPrefix; }
   /** What the system sections say to the person (an instructions file cut to its limit…). */
-  get sectionNotes(): string[] {
-    return this.tail.sections.flatMap((s) => (s.note ? [s.note] : []));
-  }
-  ledger(): Ledger {
-    return this.context.ledger();
-  }
+  get sectionNotes(): string[] { return this.tail.sections.flatMap((s) => (s.note ? [s.note] : [])); }
+  ledger(): Ledger { return this.context.ledger(); }
 
   setModel(model: string): void {
     this.profile = { ...this.profile, model };
