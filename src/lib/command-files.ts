@@ -22,6 +22,11 @@ import { ensureDataDir, expandVars, usesData, type PluginVars } from "./plugin-v
 export interface CustomCommand {
   /** Without the leading slash; `git:commit` for `git/commit.md`. */
   name: string;
+  /** Claude Code's name for a file in a sub-folder: its own name (`/commit` for `git/commit.md`,
+   *  `/ccusage-daily` for `ccusage/ccusage-daily.md`), which runs it too — unless a command is
+   *  called that, or another sub-folder file of higher precedence has the same own name
+   *  (`collect` says which file keeps it). Not for a plugin's commands (`/<plugin>:<name>`). */
+  alias?: string;
   description: string;
   argumentHint?: string;
   /** Permission rules (Claude Code's `allowed-tools`), e.g. `Bash(git status:*)`. */
@@ -119,8 +124,29 @@ export function collect(places: readonly Place[], reserved: ReadonlySet<string>,
       if (cmd) byName.set(name, cmd);
     }
   }
+  aliases([...byName.values()], warnings);
   const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { commands, warnings };
+}
+
+/** Claude Code's names for sub-folder commands (CustomCommand.alias), in precedence order (the
+ *  person's before a project's, then path order): the first file claims its own name; a later
+ *  one with the same own name keeps only its folder form, said once naming both files. */
+function aliases(commands: readonly CustomCommand[], warnings: string[]): void {
+  const names = new Set(commands.map((c) => c.name));
+  const held = new Map<string, CustomCommand>();
+  for (const c of commands) {
+    if (c.scope === "plugin" || !c.name.includes(":")) continue;
+    const own = c.name.slice(c.name.lastIndexOf(":") + 1);
+    if (c.name.startsWith("project:") || names.has(own)) continue;
+    const first = held.get(own);
+    if (first) {
+      warnings.push(`${c.file}: /${own} is also ${first.file}, which keeps that name; this file is /${c.name}`);
+      continue;
+    }
+    held.set(own, c);
+    c.alias = own;
+  }
 }
 
 function readCommand(read: () => OwnFileRead, format: CommandFormat, file: string, name: string, scope: CustomCommand["scope"], origin: CustomCommand["origin"], warnings: string[], pins?: Readonly<Record<string, string>>): CustomCommand | undefined {
