@@ -1,5 +1,5 @@
 // Finding subagent types: agent files (`<folder>/<name>.md`, sub-folders included, Claude Code's
-// format; src/lib/agent-files.ts), the first to claim a name wins:
+// format; src/lib/md-files.ts), the first to claim a name wins:
 //   1. <deepcode home>/agents    2. <user home>/.claude/agents  (user: the person's own)
 //   3. folders plugins contributed (api.contribute("agents", dir), or the files a plugin.json
 //      lists); named `<plugin>:<name>`
@@ -27,7 +27,7 @@ import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import { TOOL_STANDINS, toolNames, type Contribution, type PluginApi } from "../../src/contract/index.js";
 import { parseAgentFile } from "../../src/lib/claude-files.js";
-import { agentFiles } from "../../src/lib/agent-files.js";
+import { mdFilesBelow } from "../../src/lib/md-files.js";
 import type { Agent } from "./agent.js";
 import { BUILTIN_AGENTS } from "./builtin.js";
 
@@ -77,7 +77,7 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
     const key = place.files ? `${place.dir}\0${place.files.join("\0")}` : place.dir;
     if (seen.has(key)) continue;
     seen.add(key);
-    for (const file of agentFiles(place.dir, place.files)) {
+    for (const file of mdFilesBelow(place.dir, place.files)) {
       const entry = basename(file);
       // A project's agent file must really lie in the project (a link to ~/.ssh/id_rsa is not
       // read), never a secret, a regular file, bounded (src/core/own-file.ts).

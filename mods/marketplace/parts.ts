@@ -11,7 +11,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { ConfigError, type JsonValue } from "../../src/contract/index.js";
 import { listField, parseFrontmatter } from "../../src/lib/frontmatter.js";
 import { parseAgentFile, parseSkillFile } from "../../src/lib/claude-files.js";
-import { agentFiles } from "../../src/lib/agent-files.js";
+import { mdFilesBelow } from "../../src/lib/md-files.js";
 import { loadPluginCommands, type PluginCommandSource } from "../../src/lib/command-files.js";
 import { bangCommands } from "../../src/lib/command-text.js";
 import { readManifest, type Obj, type PluginManifest } from "./manifest.js";
@@ -189,7 +189,7 @@ export function brings(c: PluginContents): Brings {
   }
   // Agent files' `tools` only narrow what a subagent gets (the rules still ask): not listed here.
   for (const d of c.agentDirs) {
-    for (const file of agentFiles(d.dir, d.files)) {
+    for (const file of mdFilesBelow(d.dir, d.files)) {
       const parsed = parseAgentFile(readText(file), basename(file).replace(/\.md$/i, ""));
       if (parsed.ok && !b.agents.includes(parsed.value.name)) b.agents.push(parsed.value.name);
     }

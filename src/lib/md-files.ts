@@ -1,8 +1,8 @@
-// Where Claude Code's agent files are in a folder: every `*.md` below it, sub-folders included
-// (disler's hooks-mastery keeps `team/builder.md`), as Claude Code finds them; an agent is named
-// by its header's `name` (default: the file's name), never by its folder. Dot-folders and
-// dot-files are not looked into. Shared by the agents mod and the marketplace's install screen,
-// so what an install lists is what loads.
+// Markdown files below a folder, sub-folders included, as Claude Code finds its agent files
+// (disler's hooks-mastery keeps `.claude/agents/team/builder.md`; an agent is named by its
+// header's `name`, never by its folder) and its rules (`.claude/rules/**/*.md`). Dot-folders and
+// dot-files are not looked into. Shared by the agents mod, the marketplace's install screen (so
+// what an install lists is what loads) and the instructions mod.
 
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -10,9 +10,9 @@ import { join } from "node:path";
 /** How deep sub-folders are followed (a guard against symlink loops too). */
 const MAX_DEPTH = 8;
 
-/** The agent files of `dir`, absolute, in path order; `files` (a plugin.json's list) instead of
+/** The `*.md` files below `dir`, absolute, in path order; `files` (a plugin.json's list) instead of
  *  the folder's own when given. A folder that cannot be read lists nothing. */
-export function agentFiles(dir: string, files?: readonly string[]): string[] {
+export function mdFilesBelow(dir: string, files?: readonly string[]): string[] {
   if (files) return [...files];
   const out: string[] = [];
   const walk = (d: string, depth: number): void => {
