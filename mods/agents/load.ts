@@ -69,6 +69,8 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
   // The person's files that name a Claude model: one line for all of them (a collection copied
   // into ~/.claude/agents names one in each of its 100-odd files).
   const claude: Array<{ file: string; model: string }> = [];
+  // Agent files with `hooks:` in their header (Claude Code runs them while the agent works).
+  const withHooks: string[] = [];
   for (const place of places) {
     if (place === "builtin") {
       for (const b of BUILTIN_AGENTS) if (!byName.has(b.name)) byName.set(b.name, b);
@@ -114,6 +116,10 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
         notes.push(`named ${name}: '${f.name}' is ${whose} agent's`);
       }
       if (byName.has(name.toLowerCase())) continue;
+      if (f.hooks) {
+        notes.push("hooks: deepcode does not run an agent's own hooks; it works without them (settings hooks run for every agent)");
+        withHooks.push(file);
+      }
       const tools = f.tools ? mapTools(f.tools, notes) : undefined;
       const mapped = mapModel(f.model, p.models);
       if (mapped.note) {
@@ -151,6 +157,7 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
     const models = [...new Set(claude.map((c) => c.model))].join(", ");
     problems.push(`${claude.length} agent files name Claude's models (${models}), which deepcode does not serve: they run on the session's model (set model: inherit, or a deepcode tier, to say so; /agents lists them)`);
   }
+  if (withHooks.length) problems.push(`${withHooks.join(", ")}: hooks: in an agent's header are not run by deepcode; ${withHooks.length === 1 ? "this agent works" : "these agents work"} without them (settings hooks run for every agent)`);
   return { agents: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
 }
 

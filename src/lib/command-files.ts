@@ -61,7 +61,7 @@ export interface PluginCommandSource {
 
 const KNOWN_KEYS = new Set(["description", "argument-hint", "allowed-tools", "model"]);
 /** Every key of Claude Code's command format: inside a lenient continuation only these start the next key. */
-const COMMAND_FORMAT_KEYS = [...KNOWN_KEYS, "disable-model-invocation", "hide-from-slash-command-tool"];
+const COMMAND_FORMAT_KEYS = [...KNOWN_KEYS, "disable-model-invocation", "hide-from-slash-command-tool", "hooks"];
 const CLAUDE_MODEL = /^(claude[-\w.]*|haiku|sonnet|opus|opusplan|inherit)$/i;
 /** How deep sub-folders are followed (a guard against symlink loops too). */
 const MAX_DEPTH = 8;
@@ -190,6 +190,11 @@ function readCommand(read: () => OwnFileRead, format: CommandFormat, file: strin
         break;
       case "allowed-tools":
         cmd.allowedTools = format.listField(v);
+        break;
+      case "hooks":
+        // Claude Code runs these while the command is active; deepcode does not (yet): said, so a
+        // guard the author meant is not thought to run.
+        warnings.push(`${where}: hooks: in a command's header are not run by deepcode; /${name} runs without them (settings hooks run for every command)`);
         break;
       case "model": {
         const model = text1(v);

@@ -133,6 +133,10 @@ function foldLines(ls: readonly string[]): string {
 function parseValue(rest: string, more: string[]): { value: string | string[] } | { error: string } {
   if (rest === "") {
     if (more.length === 0) return { value: "" };
+    // A nested mapping (Claude Code's `hooks:` with events under it): kept as its text, for the
+    // reader to name; deepcode's fields are flat.
+    const first = more.find((l) => l.trim() !== "");
+    if (first && /^\s+[A-Za-z_][\w-]*\s*:(\s|$)/.test(first)) return { value: more.map((l) => l.trimEnd()).join("\n") };
     const items: string[] = [];
     for (const l of more) {
       if (l.trim() === "") continue;
