@@ -4,17 +4,13 @@
 // (the person's before a project's, then path order) keeps it and the other is named. And a
 // `/name` in `-p` that nothing answers to stops with a clear error instead of reaching the model.
 import { afterEach, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "../sim/server.mjs";
-import { cliEnv, type CliEnv } from "../helpers/cli-env.js";
-import { deepcode } from "../mcp/helpers.js";
+import type { Simulator } from "../sim/server.mjs";
+import { cliRig, type CliRig } from "../e2e/helpers.js";
 
-let sim: Simulator | undefined;
-let env: CliEnv | undefined;
+let rig: CliRig | undefined;
 afterEach(async () => {
-  await sim?.close();
-  env?.cleanup();
-  sim = undefined;
-  env = undefined;
+  await rig?.close();
+  rig = undefined;
 });
 
 const DAILY = "---\ndescription: Daily token usage\nargument-hint: [since] [until]\n---\nReport DAILY usage from $1 to $2.\n";
@@ -22,11 +18,13 @@ const DAILY = "---\ndescription: Daily token usage\nargument-hint: [since] [unti
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- chat requests as sent
 const prompts = (s: Simulator): string[] => s.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r: any) => String(r.json.messages.filter((m: any) => m.role === "user").at(-1)?.content ?? ""));
 
-async function open(files: Record<string, string>): Promise<{ sim: Simulator; env: CliEnv }> {
-  sim = await startSimulator({ script: { default: { content: "ok" } }, apiKey: "sk-test-cli" });
-  env = cliEnv(sim.url, files);
-  return { sim, env };
+async function open(files: Record<string, string>): Promise<{ sim: Simulator; env: CliRig["env"] }> {
+  rig = await cliRig({ default: { content: "ok" } }, files);
+  return rig;
 }
+
+/** The real CLI in the opened project. */
+const deepcode = (_env: CliRig["env"], args: string[]) => rig!.run(args);
 
 describe("a custom command in a sub-folder", () => {
   it("runs by Claude Code's name, /ccusage-daily, with its arguments, and by deepcode's /ccusage:ccusage-daily", async () => {

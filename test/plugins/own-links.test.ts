@@ -3,19 +3,13 @@
 // installs: the link resolves inside the plugin, so the copy holds that folder. Only a link
 // that leaves the plugin refuses the install, naming the link and saying how to go on.
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { verbs } from "./helpers.js";
+import { tempFolders, verbs } from "./helpers.js";
 
-const cleanups: Array<() => void> = [];
-afterEach(() => cleanups.splice(0).forEach((f) => f()));
-
-function tmp(prefix: string): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
-  return d;
-}
+const folders = tempFolders();
+afterEach(() => folders.clean());
+const tmp = folders.make;
 
 function write(root: string, files: Record<string, string>): void {
   for (const [rel, text] of Object.entries(files)) {

@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- chat requests as sent
-const toolResults = (r: CliRig): string[] => (rig!.sim.requests.filter((q) => q.path.endsWith("/chat/completions")).at(-1)?.json as any).messages.filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
+const toolResults = (r: CliRig): string[] => (r.sim.requests.filter((q) => q.path.endsWith("/chat/completions")).at(-1)?.json as any).messages.filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
 
 describe("Claude Code's tool names as calls", () => {
   it("answers LS with the folder's entries and NotebookRead with the notebook's cells", async () => {
@@ -22,7 +22,7 @@ describe("Claude Code's tool names as calls", () => {
     rig = await cliRig({ replies: [call("LS", { path: "src" }), call("NotebookRead", { notebook_path: "nb/a.ipynb" }), { content: "done" }] }, { "src/alpha.ts": "a\n", "src/beta.ts": "b\n", "nb/a.ipynb": nb });
     const r = await rig.run(["-p", "look around"]);
     expect(r.code).toBe(0);
-    const [ls, read] = toolResults(rig);
+    const [ls, read] = toolResults(rig!);
     expect(ls).toContain("alpha.ts");
     expect(ls).toContain("beta.ts");
     expect(read).toContain("NB-CELL");
@@ -43,7 +43,7 @@ describe("Claude Code's tool names as calls", () => {
     const r = await rig.run(["-p", "translate", "--allowedTools", "Edit"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(rig.env.root, "a.txt"), "utf8")).toBe("uno dos tres\n");
-    const results = toolResults(rig);
+    const results = toolResults(rig!);
     expect(results[2]).toMatch(/^edit 1: /);
     expect(results[2]).toContain("edit 2: old_string was not found");
     expect(results[2]).toContain("edits 1–1 are in the file, the rest were not tried");
@@ -53,7 +53,7 @@ describe("Claude Code's tool names as calls", () => {
     rig = await cliRig({ replies: [call("Read", { file_path: "a.txt" }), call("MultiEdit", { file_path: "a.txt", edits: [{ old_string: "one", new_string: "uno" }] }), { content: "done" }] }, { "a.txt": "one\n" });
     await rig.run(["-p", "translate"]);
     expect(readFileSync(join(rig.env.root, "a.txt"), "utf8")).toBe("one\n");
-    expect(toolResults(rig)[1]).toContain("Permission denied for Edit");
+    expect(toolResults(rig!)[1]).toContain("Permission denied for Edit");
   });
 });
 
@@ -66,7 +66,7 @@ describe("Skill(name) rules", () => {
     }
     const r = await rig.run(["-p", "use skills", "--disallowedTools", "Skill(pdf)"]);
     expect(r.code).toBe(0);
-    const [pdf, notes] = toolResults(rig);
+    const [pdf, notes] = toolResults(rig!);
     expect(pdf).toContain("Permission denied for Skill");
     expect(pdf).not.toContain("PDF-BODY");
     expect(notes).toContain("NOTES-BODY");
