@@ -1,7 +1,8 @@
-// Finding subagent types: agent files (`<folder>/<name>.md`, Claude Code's format), the first to
-// claim a name wins:
+// Finding subagent types: agent files (`<folder>/<name>.md`, sub-folders included, Claude Code's
+// format; src/lib/md-files.ts), the first to claim a name wins:
 //   1. <deepcode home>/agents    2. <user home>/.claude/agents  (user: the person's own)
-//   3. folders plugins contributed (api.contribute("agents", dir)); named `<plugin>:<name>`
+//   3. folders plugins contributed (api.contribute("agents", dir), or the files a plugin.json
+//      lists); named `<plugin>:<name>`
 //   4. the built-in types (builtin.ts), which a file of the person's own of the same name replaces
 //   5. <root>/.deepcode/agents   6. <root>/.claude/agents       (project)
 // A project never silently replaces what the person has (a cloned repository's `explore.md`
@@ -23,10 +24,10 @@
 //   Claude name says nothing about which DeepSeek model the person would pay for.
 
 import { createHash } from "node:crypto";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { TOOL_STANDINS, toolNames, type Contribution, type PluginApi } from "../../src/contract/index.js";
 import { parseAgentFile } from "../../src/lib/claude-files.js";
+import { mdFilesBelow } from "../../src/lib/md-files.js";
 import type { Agent } from "./agent.js";
 import { BUILTIN_AGENTS } from "./builtin.js";
 
@@ -54,10 +55,10 @@ export const MAX_AGENT_BYTES = 1024 * 1024;
 export const PROJECT_PREFIX = "project:";
 
 export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[] } {
-  const places: Array<{ dir: string; scope: Agent["scope"]; source: string; prefix?: string; pins?: Readonly<Record<string, string>>; within?: string[] } | "builtin"> = [
+  const places: Array<{ dir: string; scope: Agent["scope"]; source: string; prefix?: string; pins?: Readonly<Record<string, string>>; within?: string[]; files?: readonly string[] } | "builtin"> = [
     { dir: join(p.home, "agents"), scope: "user", source: "~/.deepcode/agents" },
     { dir: join(p.userHome, ".claude", "agents"), scope: "user", source: "~/.claude/agents" },
-    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, pins: c.pins, within: [c.dir] })),
+    ...p.plugins.map((c) => ({ dir: c.dir, scope: "plugin" as const, source: `plugin ${c.source}`, prefix: `${c.source}:`, pins: c.pins, within: [c.dir], files: c.files })),
     "builtin",
     { dir: join(p.root, ".deepcode", "agents"), scope: "project", source: ".deepcode/agents", within: [p.root] },
     { dir: join(p.root, ".claude", "agents"), scope: "project", source: ".claude/agents", within: [p.root] },
@@ -65,15 +66,21 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
   const byName = new Map<string, Agent>();
   const problems: string[] = [];
   const seen = new Set<string>();
+  // The person's files that name a Claude model: one line for all of them (a collection copied
+  // into ~/.claude/agents names one in each of its 100-odd files).
+  const claude: Array<{ file: string; model: string }> = [];
+  // Agent files with `hooks:` in their header (Claude Code runs them while the agent works).
+  const withHooks: string[] = [];
   for (const place of places) {
     if (place === "builtin") {
       for (const b of BUILTIN_AGENTS) if (!byName.has(b.name)) byName.set(b.name, b);
       continue;
     }
-    if (seen.has(place.dir)) continue;
-    seen.add(place.dir);
-    for (const entry of mdFiles(place.dir)) {
-      const file = join(place.dir, entry);
+    const key = place.files ? `${place.dir}\0${place.files.join("\0")}` : place.dir;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const file of mdFilesBelow(place.dir, place.files)) {
+      const entry = basename(file);
       // A project's agent file must really lie in the project (a link to ~/.ssh/id_rsa is not
       // read), never a secret, a regular file, bounded (src/core/own-file.ts).
       const r = p.read(file, { within: place.within, maxBytes: MAX_AGENT_BYTES });
@@ -109,13 +116,20 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
         notes.push(`named ${name}: '${f.name}' is ${whose} agent's`);
       }
       if (byName.has(name.toLowerCase())) continue;
+      if (f.hooks) {
+        notes.push("hooks: deepcode does not run an agent's own hooks; it works without them (settings hooks run for every agent)");
+        withHooks.push(file);
+      }
       const tools = f.tools ? mapTools(f.tools, notes) : undefined;
       const mapped = mapModel(f.model, p.models);
       if (mapped.note) {
         notes.push(`model: ${mapped.note}`);
         // Said once, when the agent loads — for the person's own files; an installed plugin's
         // (someone else's, read at every start) says it in /agents only.
-        if (!place.pins) problems.push(`${file}: model: ${mapped.note}`);
+        if (place.pins) {
+          // Said in /agents only.
+        } else if (mapped.claude) claude.push({ file, model: f.model.trim() });
+        else problems.push(`${file}: model: ${mapped.note}`);
       }
       let model = mapped.model;
       if (place.scope === "project" && p.trusted !== true && model !== "inherit") {
@@ -138,6 +152,12 @@ export function loadAgents(p: AgentPlaces): { agents: Agent[]; problems: string[
       });
     }
   }
+  if (claude.length === 1) problems.push(`${claude[0].file}: model: '${claude[0].model}' is ${CLAUDE_NOTE}`);
+  else if (claude.length > 1) {
+    const models = [...new Set(claude.map((c) => c.model))].join(", ");
+    problems.push(`${claude.length} agent files name Claude's models (${models}), which deepcode does not serve: they run on the session's model (set model: inherit, or a deepcode tier, to say so; /agents lists them)`);
+  }
+  if (withHooks.length) problems.push(`${withHooks.join(", ")}: hooks: in an agent's header are not run by deepcode; ${withHooks.length === 1 ? "this agent works" : "these agents work"} without them (settings hooks run for every agent)`);
   return { agents: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
 }
 
@@ -171,20 +191,13 @@ function mapTools(list: readonly string[], notes: string[]): { names: string[]; 
   return { names, ...(agents ? { agents } : {}) };
 }
 
-function mapModel(model: string, known: ReadonlySet<string> | undefined): { model: string; note?: string } {
+const CLAUDE_NOTE = "Claude's model, which deepcode does not serve; this agent runs on the session's model";
+
+function mapModel(model: string, known: ReadonlySet<string> | undefined): { model: string; note?: string; claude?: boolean } {
   const m = model.trim();
   if (m === "" || m === "inherit") return { model: "inherit" };
   if (known === undefined || known.has(m)) return { model: m };
   const claude = /^(haiku|sonnet|opus|opusplan)$|^claude[-\w.]*$/i.test(m);
-  return { model: "inherit", note: `${claude ? `'${m}' is Claude's model, which deepcode does not serve` : `'${m}' is not a model deepcode knows`}; this agent runs on the session's model` };
-}
-
-function mdFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((n) => !n.startsWith(".") && /\.md$/i.test(n))
-      .sort();
-  } catch {
-    return []; // no such folder (the usual case): no agents from here
-  }
+  if (claude) return { model: "inherit", note: `'${m}' is ${CLAUDE_NOTE}`, claude };
+  return { model: "inherit", note: `'${m}' is not a model deepcode knows; this agent runs on the session's model` };
 }

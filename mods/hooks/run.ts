@@ -38,6 +38,27 @@ export interface HookRun {
   aborted?: boolean;
   /** The command could not be started at all (no bash, bad cwd). */
   spawnError?: string;
+  /** It said on its first output line that it goes on by itself (Claude Code's `{"async": true}`,
+   *  optionally with `asyncTimeout` in ms): the event did not wait for it. It runs on, bounded by
+   *  that time (else its timeout; at most ASYNC_MAX_MS), and what it prints later is not read. */
+  detached?: boolean;
+}
+
+/** The longest an announced-async hook may run on after the event went on. */
+export const ASYNC_MAX_MS = 10 * 60_000;
+
+/** `{"async": true, "asyncTimeout": 180000}` as a hook's first stdout line: how long it will take
+ *  (undefined: not such a line; null: no time given). */
+export function asyncAnnouncement(line: string): number | null | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return undefined; // not JSON: ordinary output
+  }
+  if (typeof v !== "object" || v === null || (v as { async?: unknown }).async !== true) return undefined;
+  const t = (v as { asyncTimeout?: unknown }).asyncTimeout;
+  return typeof t === "number" && t > 0 ? t : null;
 }
 
 /** Live runs: process group → its mark. */
@@ -156,7 +177,20 @@ function spawnHook(launch: ProcessLaunch, input: object, o: HookRunOptions, nonc
       if (sizes[key] < MAX_OUTPUT) into.push(c.subarray(0, MAX_OUTPUT - sizes[key]));
       sizes[key] += c.length;
     };
-    child.stdout.on("data", collect(out, "out"));
+    // The first line, until it is complete (or too long to be an announcement).
+    let head: string | undefined = "";
+    const collectOut = collect(out, "out");
+    child.stdout.on("data", (c: Buffer) => {
+      if (detached) return;
+      if (head !== undefined) {
+        head += c.toString("utf8");
+        const nl = head.indexOf("\n");
+        const said = nl >= 0 ? asyncAnnouncement(head.slice(0, nl)) : undefined;
+        if (said !== undefined) return detach(said ?? o.timeoutMs);
+        if (nl >= 0 || head.length > 4096) head = undefined;
+      }
+      collectOut(c);
+    });
     child.stderr.on("data", collect(err, "err"));
     child.stdin.on("error", () => undefined); // EPIPE: the hook exited without reading its input
     child.stdin.end(`${JSON.stringify(input)}\n`);
@@ -173,10 +207,24 @@ function spawnHook(launch: ProcessLaunch, input: object, o: HookRunOptions, nonc
       killTimer = setTimeout(() => killTree(pid, nonce, "SIGKILL"), KILL_GRACE_MS);
       killTimer.unref(); // deepcode's exit handler kills the group if it exits first
     };
-    const timer = setTimeout(() => {
+    const expire = (): void => {
       timedOut = true;
       end();
-    }, o.timeoutMs);
+    };
+    let timer = setTimeout(expire, o.timeoutMs);
+    let detached = false;
+    // Announced async: the event goes on now (an answer of nothing), the run on its own clock.
+    const detach = (ms: number): void => {
+      detached = true;
+      clearTimeout(timer);
+      timer = setTimeout(expire, Math.min(ms, ASYNC_MAX_MS));
+      timer.unref();
+      // deepcode's exit does not wait for it: the exit handler (track) ends it with deepcode,
+      // as a configured async hook ends with its session.
+      child.unref();
+      for (const s of [child.stdout, child.stderr, child.stdin] as Array<{ unref?: () => void } | null>) s?.unref?.();
+      resolve({ exitCode: 0, signal: null, stdout: "", stderr: "", timedOut: false, detached: true });
+    };
     const onAbort = (): void => {
       aborted = true;
       end();

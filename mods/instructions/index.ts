@@ -1,7 +1,9 @@
 // Built-in mod: project instructions. Adds the user's own ~/.deepcode/AGENTS.md, the project's
-// AGENTS.md (CLAUDE.md where no AGENTS.md stands) and the person's private AGENTS.local.md
-// (CLAUDE.local.md where no AGENTS.local.md stands; keep it git-ignored) to the system prompt's
-// sections, in that order. Memory (`# text`, /memory, the Remember tool) writes to these files. It registers through
+// AGENTS.md and CLAUDE.md, its rules (.claude/rules, rules.ts) and the person's private
+// AGENTS.local.md and CLAUDE.local.md (keep them git-ignored) to the system prompt's sections, in
+// that order. Where both names of a pair stand, both are read — a Claude Code user's memory
+// must not vanish — unless CLAUDE.md is AGENTS.md (a link to it, or the same text), or holds
+// nothing but an `@AGENTS.md` import of it: then AGENTS.md alone is sent, once. Memory (`# text`, /memory, the Remember tool) writes to these files. It registers through
 // the same interface as any third-party plugin. The engine gathers sections once for the
 // cached prefix and again each turn: an edit mid-session reaches the model as a tail note
 // with the new text, never as a prefix change.
@@ -17,6 +19,7 @@
 // is said once, with why.
 import { join } from "node:path";
 import type { Plugin, PluginApi, SystemSection } from "../../src/contract/index.js";
+import { ruleSections } from "./rules.js";
 
 type ReadOwn = PluginApi["readOwnFile"];
 
@@ -25,6 +28,8 @@ export const DEFAULT_MAX_CHARS = 40_000;
 
 interface Read {
   text: string;
+  /** The file's real path (after links). */
+  real?: string;
   /** The file's length when it was cut. */
   cutFrom?: number;
 }
@@ -40,9 +45,9 @@ function read(readOwn: ReadOwn, path: string, max: number, within: string[] | un
     return { text: "" };
   }
   const text = r.text;
-  if (text.length <= max && !r.truncated) return { text };
+  if (text.length <= max && !r.truncated) return { text, real: r.real };
   const total = r.truncated ? Math.max(r.size, text.length) : text.length;
-  return { text: `${text.slice(0, max)}\n[… cut by deepcode: ${total - max} more characters]`, cutFrom: total };
+  return { text: `${text.slice(0, max)}\n[… cut by deepcode: ${total - max} more characters]`, cutFrom: total, real: r.real };
 }
 
 function cutNote(path: string, r: Read, max: number): string | undefined {
@@ -62,16 +67,24 @@ export function instructionSections(readOwn: ReadOwn, root: string, home: string
     [["AGENTS.md", "CLAUDE.md"], "Project instructions"],
     [["AGENTS.local.md", "CLAUDE.local.md"], "The user's private instructions for this project"],
   ];
-  for (const [names, what] of files) {
-    for (const name of names) {
-      const r = read(readOwn, join(root, name), max, [root], refused);
-      if (r !== undefined) {
-        if (r.text.trim()) out.push(section(`instructions:${name}`, `${what} (${name} in the project root):\n\n${r.text.trim()}`, cutNote(name, r, max)));
-        break; // the Claude Code name only where deepcode's does not stand
-      }
-    }
+  for (const [[ours, claudes], what] of files) {
+    const first = read(readOwn, join(root, ours), max, [root], refused);
+    const second = read(readOwn, join(root, claudes), max, [root], refused);
+    if (first?.text.trim()) out.push(section(`instructions:${ours}`, `${what} (${ours} in the project root):\n\n${first.text.trim()}`, cutNote(ours, first, max)));
+    const rest = second && first ? beyond(second, first, ours) : second?.text;
+    if (second && rest?.trim()) out.push(section(`instructions:${claudes}`, `${what} (${claudes} in the project root${rest !== second.text ? `; its import of ${ours} is the section above` : ""}):\n\n${rest.trim()}`, cutNote(claudes, second, max)));
+    if (ours === "AGENTS.md") out.push(...ruleSections(readOwn, root, max, refused));
   }
   return out;
+}
+
+/** What CLAUDE.md says beyond AGENTS.md: nothing when it is that file (a link) or its text, else
+ *  its text without lines that only import AGENTS.md (`@AGENTS.md`, Claude Code's import). */
+function beyond(claude: Read, agents: Read, agentsName: string): string {
+  if ((claude.real && claude.real === agents.real) || claude.text.trim() === agents.text.trim()) return "";
+  const importLine = new RegExp(`^\\s*@(?:\\./)?${agentsName.replace(".", "\\.")}\\s*$`);
+  const lines = claude.text.split("\n");
+  return lines.some((l) => importLine.test(l)) ? lines.filter((l) => !importLine.test(l)).join("\n") : claude.text;
 }
 
 function section(id: string, text: string, note: string | undefined): SystemSection {
@@ -80,7 +93,7 @@ function section(id: string, text: string, note: string | undefined): SystemSect
 
 const plugin: Plugin = {
   id: "instructions",
-  description: "AGENTS.md / CLAUDE.md project instructions in the system prompt",
+  description: "AGENTS.md / CLAUDE.md project instructions and .claude/rules in the system prompt",
   register(api) {
     const configured = api.config.maxChars;
     if (configured !== undefined && (typeof configured !== "number" || !Number.isInteger(configured) || configured < 1000)) {

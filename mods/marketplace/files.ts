@@ -1,7 +1,7 @@
 // A plugin's files: copied at install, hashed into the lock, and checked against it.
 //
-// - Copying takes a symlink to one of the plugin's own files as that file; a symlink that leads
-//   outside the plugin, or to a folder, refuses the install, as does a plugin whose real place
+// - Copying takes a symlink to one of the plugin's own files or folders as that file or folder;
+//   a symlink that leads outside the plugin, or to a folder that holds it, refuses the install, as does a plugin whose real place
 //   is outside its marketplace or repository, or one past 10,000 files or 100 MiB. A `.git/`
 //   at the plugin's top is the repository's, not the plugin's, and is not copied.
 // - The digest of a plugin is sha256 over its files in path order, one line each:
@@ -44,14 +44,16 @@ const inside = (real: string, root: string): boolean => real === root || real.st
 
 /** Copy a plugin's folder to `dst` (which must not exist). `within`: the marketplace's folder
  *  or the repository's clone — the plugin's real place (symlinks resolved) must be inside it.
- *  A symlink inside the plugin to one of its own files is copied as that file; a symlink that
- *  leads outside it, or to a folder (a link can make a folder hold itself, over and over), is
- *  refused. At most MAX_COPY_FILES files and MAX_COPY_BYTES bytes are copied. */
+ *  A symlink inside the plugin to one of its own files or folders is copied as that file or
+ *  folder; a symlink that leads outside it, or to a folder that holds the link (which would
+ *  copy itself over and over), is refused, naming the link and what to do. At most MAX_COPY_FILES files and MAX_COPY_BYTES bytes are copied. */
 export function copyPlugin(src: string, dst: string, within?: string, limits = { files: MAX_COPY_FILES, bytes: MAX_COPY_BYTES }): void {
   const realRoot = realpathSync(src);
   if (within !== undefined && !inside(realRoot, realpathSync(within))) throw new Error(`${src} is really ${realRoot}, outside ${within}; a plugin's source must be inside its marketplace or repository`);
   let files = 0;
   let bytes = 0;
+  // The real folders being copied, outermost first: a link back to one of them is a loop.
+  const open: string[] = [realRoot];
   const copy = (from: string, to: string, depth: number): void => {
     if (depth > MAX_DEPTH) throw new Error(`${src}: folders nest deeper than ${MAX_DEPTH}`);
     mkdirSync(to, { recursive: true });
@@ -66,11 +68,17 @@ export function copyPlugin(src: string, dst: string, within?: string, limits = {
         } catch {
           throw new Error(`${relative(src, p)} is a symlink to nothing (${readlinkSync(p)}); a plugin's files must be its own`);
         }
-        if (!inside(real, realRoot)) throw new Error(`${relative(src, p)} is a symlink that leads outside the plugin (${real}); a plugin's files must be its own`);
+        if (!inside(real, realRoot)) throw new Error(`${relative(src, p)} is a symlink that leads outside the plugin (to ${real}), so the plugin is not installed: a plugin's files must be its own. Ask its author to ship the files instead of the link, or copy the plugin, replace the link with what it points to, and add that folder as a marketplace (deepcode plugin marketplace add <folder>)`);
         st = statSync(p);
-        if (st.isDirectory()) throw new Error(`${relative(src, p)} is a symlink to a folder (${real}); a plugin's folders must be its own, not links`);
+        if (st.isDirectory() && open.includes(real)) throw new Error(`${relative(src, p)} is a symlink to a folder that holds it (${real}), which would copy itself forever; ask the plugin's author to remove the link`);
       }
-      if (st.isDirectory()) copy(p, join(to, name), depth + 1);
+      if (st.isDirectory()) {
+        // A link to one of the plugin's own folders (compound-engineering's `.claude/skills ->
+        // ../.agents/skills`) is copied as that folder: the installed copy holds no links.
+        open.push(realpathSync(p));
+        copy(p, join(to, name), depth + 1);
+        open.pop();
+      }
       else if (st.isFile()) {
         files++;
         bytes += st.size;

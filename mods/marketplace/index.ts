@@ -21,7 +21,7 @@ const plugin: Plugin = {
     api.status(() => marketplaceReport(parts));
     // Skill and agent folders, as if each plugin had contributed them: named `<plugin>:<name>`.
     for (const d of parts.skillDirs) api.contribute("skills", d.dir, { name: d.name, pins: d.pins });
-    for (const d of parts.agentDirs) api.contribute("agents", d.dir, { name: d.name, pins: d.pins });
+    for (const d of parts.agentDirs) api.contribute("agents", d.dir, { name: d.name, pins: d.pins, ...(d.files ? { files: d.files } : {}) });
     api.command(pluginSlashCommand({ dispatch: (e) => api.dispatch(e), home: api.home, root: api.root, settings }));
     api.subcommand({
       name: "plugin",

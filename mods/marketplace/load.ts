@@ -34,8 +34,8 @@ export interface PluginParts {
   /** For the skills mod (as contributions, assemble.ts): each enabled, verified plugin's skill
    *  folders (SKILL.md per sub-folder, Claude Code's format), namespaced by plugin. */
   skillDirs: Array<{ plugin: string; name: string; dir: string; pins: Readonly<Record<string, string>> }>;
-  /** For the agents mod, the same way: each enabled, verified plugin's agent folders (one .md per agent). */
-  agentDirs: Array<{ plugin: string; name: string; dir: string; pins: Readonly<Record<string, string>> }>;
+  /** For the agents mod, the same way: each enabled, verified plugin's agent folders (one .md per agent), or the files plugin.json lists. */
+  agentDirs: Array<{ plugin: string; name: string; dir: string; files?: string[]; pins: Readonly<Record<string, string>> }>;
 }
 
 export function pluginParts(o: { home: string; settings: Settings }): PluginParts {
@@ -122,7 +122,7 @@ function collect(o: { home: string; settings: Settings }): PluginParts {
     parts.plugins.push(p);
     parts.commands.push(...p.contents.commands.map((c) => ({ ...c, pins, vars: p.contents.vars })));
     parts.skillDirs.push(...p.contents.skillDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir, pins })));
-    parts.agentDirs.push(...p.contents.agentDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir, pins })));
+    parts.agentDirs.push(...p.contents.agentDirs.map((d) => ({ plugin: p.id, name: p.contents.manifest.name, ...d, pins })));
   }
   return parts;
 }

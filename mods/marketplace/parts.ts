@@ -7,10 +7,11 @@
 // their environment, as Claude Code's do.
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { ConfigError, type JsonValue } from "../../src/contract/index.js";
 import { listField, parseFrontmatter } from "../../src/lib/frontmatter.js";
 import { parseAgentFile, parseSkillFile } from "../../src/lib/claude-files.js";
+import { mdFilesBelow } from "../../src/lib/md-files.js";
 import { loadPluginCommands, type PluginCommandSource } from "../../src/lib/command-files.js";
 import { bangCommands } from "../../src/lib/command-text.js";
 import { readManifest, type Obj, type PluginManifest } from "./manifest.js";
@@ -24,7 +25,8 @@ export interface PluginContents {
   root: string;
   commands: PluginCommandSource[];
   skillDirs: string[];
-  agentDirs: string[];
+  /** Agent folders (every `*.md` below), and folders of which plugin.json lists single files. */
+  agentDirs: Array<{ dir: string; files?: string[] }>;
   /** Claude Code's hooks object (events → groups), expanded; null when it has none. */
   hooks: { files: string[]; hooks: Obj } | null;
   /** MCP servers by name, expanded; each with the file it came from. */
@@ -46,7 +48,6 @@ export function readContents(root: string, o: { id: string; name: string; data: 
   const manifest = readManifest(root, { name: o.name, entry: o.entry });
   const vars = pluginVars(o.installedAt ?? root, o.data);
   const isDir = (p: string): boolean => existsSync(p) && statSync(p).isDirectory();
-  const dirsOf = (def: string, extra: readonly string[]): string[] => [...new Set([join(root, def), ...extra])].filter(isDir);
   const commands: PluginCommandSource[] = [];
   for (const p of [join(root, "commands"), ...manifest.commands]) {
     if (isDir(p)) commands.push({ plugin: o.id, prefix: manifest.name, dir: p });
@@ -85,7 +86,7 @@ export function readContents(root: string, o: { id: string; name: string; data: 
     root,
     commands,
     skillDirs: skillPlaces(root, manifest.skills, isDir),
-    agentDirs: dirsOf("agents", manifest.agents),
+    agentDirs: agentPlaces(root, manifest.agents, isDir),
     hooks: Object.keys(hooks).length ? { files: hookSources.map((h) => h.file), hooks } : null,
     servers,
     native: manifest.native,
@@ -103,6 +104,19 @@ function skillPlaces(root: string, listed: readonly string[], isDir: (p: string)
   const def = join(root, "skills");
   const picks = listed.some((p) => relative(def, p) !== "" && !relative(def, p).startsWith("..") && existsSync(join(p, "SKILL.md")));
   return [...new Set([...(picks ? [] : [def]), ...listed])].filter(isDir);
+}
+
+/** Where a plugin's agents are: its `agents/` folder and the paths its manifest adds, each a
+ *  folder or an agent file (VoltAgent's `"agents": ["./api-designer.md", …]`, as commands may
+ *  list files); listed files are grouped by their folder, which contributes only those. */
+function agentPlaces(root: string, listed: readonly string[], isDir: (p: string) => boolean): PluginContents["agentDirs"] {
+  const dirs = [...new Set([join(root, "agents"), ...listed.filter(isDir)])].map((dir) => ({ dir }));
+  const files = new Map<string, string[]>();
+  for (const p of listed) {
+    if (isDir(p) || !/\.md$/i.test(p) || !existsSync(p)) continue;
+    files.set(dirname(p), [...(files.get(dirname(p)) ?? []), p]);
+  }
+  return [...dirs.filter((d) => isDir(d.dir)), ...[...files].map(([dir, list]) => ({ dir, files: list }))];
 }
 
 function required(file: string): JsonValue {
@@ -175,9 +189,8 @@ export function brings(c: PluginContents): Brings {
   }
   // Agent files' `tools` only narrow what a subagent gets (the rules still ask): not listed here.
   for (const d of c.agentDirs) {
-    for (const n of names(d)) {
-      if (!n.endsWith(".md") || n.startsWith(".")) continue;
-      const parsed = parseAgentFile(readText(join(d, n)), n.slice(0, -3));
+    for (const file of mdFilesBelow(d.dir, d.files)) {
+      const parsed = parseAgentFile(readText(file), basename(file).replace(/\.md$/i, ""));
       if (parsed.ok && !b.agents.includes(parsed.value.name)) b.agents.push(parsed.value.name);
     }
   }

@@ -60,3 +60,14 @@ export async function runPluginCommand<T>(c: RegisteredCommand, args: string, o:
   });
   return { printed: printed.join("\n"), ...(turn !== undefined ? { turn } : {}) };
 }
+
+/** Why `-p` refuses a line `/name …` that names no command it can run (Claude Code errors there
+ *  too): sent on to the model as text, it would cost a turn and do nothing the person meant. A
+ *  first word with another slash in it (`/usr/bin/env fails`) is a path, not a command. */
+export function unknownCommand(text: string, commands: CommandRegistry): string | undefined {
+  const m = /^\/([A-Za-z0-9][\w.:-]*)(?=\s|$)/.exec(text);
+  if (!m) return undefined;
+  const sent = "nothing was sent to the model";
+  if (commands.get(m[1])) return `/${m[1]} runs in the REPL only (it changes your setup or asks you something); ${sent}`;
+  return `unknown command /${m[1]}: no custom command, skill or plugin command has that name, and deepcode's own commands (/cost, /help…) are the REPL's; ${sent}. To ask the model about it, put a word before the slash`;
+}

@@ -16,7 +16,7 @@ import { noKeyHelp } from "./credentials.js";
 import type { Flags, OutputFormat } from "./main.js";
 import { loadCustomCommands } from "./commands/custom.js";
 import { commandLine, runCustomCommand } from "./commands/run.js";
-import { pluginCommandLine, runPluginCommand } from "./print-commands.js";
+import { pluginCommandLine, runPluginCommand, unknownCommand } from "./print-commands.js";
 import { registerMentions } from "./mentions.js";
 import { UsageError } from "./options.js";
 import { streamJsonInput, type InputLine } from "./print-input.js";
@@ -128,8 +128,15 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
           if (line) err.write(`${line}\n`);
         }
       };
-      const named = commandLine(input.text, custom);
+      const named = commandLine(input.text, custom, (n) => app.commands.get(n) !== undefined);
       const contributed = named ? undefined : await pluginCommandLine(input.text, app.commands);
+      const unknown = named || contributed ? undefined : unknownCommand(input.text, app.commands);
+      if (unknown) {
+        say(unknown);
+        stream?.result(failedBeforeStart(unknown, Date.now() - turnStarted, engine.sessionId));
+        code = 1;
+        continue;
+      }
       let r;
       if (named) r = await runCustomCommand(app, engine, named.command, named.args, { expand: (fn) => fn(controller.signal), warn: say, turn: (p) => runTurn(engine, p, controller.signal, onEvent) });
       else if (contributed) {

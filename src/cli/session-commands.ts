@@ -30,7 +30,7 @@ export function sessionCommandLines(app: App): SessionCommandLines {
       await Promise.allSettled(app.commands.list().flatMap((c) => (c.spec.settle ? [c.spec.settle("")] : [])));
     },
     run(engine, text, o) {
-      const named = commandLine(text, custom());
+      const named = commandLine(text, custom(), (n) => app.commands.get(n) !== undefined);
       const m = named ? undefined : /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());
       const contributed = m ? app.commands.get(m[1]) : undefined;
       if (!named && !contributed) return undefined;

@@ -120,12 +120,17 @@ export interface Contribution {
    *  refuses a file that is not listed or whose bytes hash otherwise (an installed Claude Code
    *  plugin's files, held to its install lock while a session reads them again). */
   pins?: Readonly<Record<string, string>>;
+  /** When given: only these files of the folder (absolute paths), not the folder's every file —
+   *  a Claude Code plugin.json that lists agent files (`"agents": ["./api-designer.md"]`). */
+  files?: readonly string[];
 }
 
 /** PluginApi.contribute's options. */
 export interface ContributeOptions {
   pins?: Readonly<Record<string, string>>;
   name?: string;
+  /** Contribution.files. */
+  files?: readonly string[];
 }
 
 /** How a session's permissions stand, in Claude Code's names (PluginApi.permissionMode).

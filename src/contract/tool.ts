@@ -263,9 +263,10 @@ export interface ToolSpec<I = Record<string, unknown>> {
 export const TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = { Task: ["Agent"], Agent: ["Task"] };
 
 /** Claude Code tools deepcode answers with one of its own: an agent file's `tools:` listing the
- *  key gets the value (Claude Code's LS lists a folder, which Glob does; NotebookRead became
- *  Read, which shows a notebook's cells). */
-export const TOOL_STANDINS: Readonly<Record<string, string>> = { LS: "Glob", NotebookRead: "Read" };
+ *  key gets the value, and a call by the key's name runs the value (src/core/engine/standins.ts)
+ *  — Claude Code's LS lists a folder, which Glob does; NotebookRead became Read, which shows a
+ *  notebook's cells; MultiEdit is Edit once per edit. */
+export const TOOL_STANDINS: Readonly<Record<string, string>> = { LS: "Glob", NotebookRead: "Read", MultiEdit: "Edit" };
 
 /** The tool's name and the other names it is known by. */
 export function toolNames(tool: string): readonly string[] {

@@ -152,7 +152,8 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       if (!isAbsolute(dir)) throw new Error(`${plugin.id}: a contributed ${kind} folder must be an absolute path, not '${dir}'`);
       // A copy the plugin cannot change later, without a prototype (a path is only ever a key).
       const pins = options?.pins ? Object.freeze(Object.assign(Object.create(null) as Record<string, string>, options.pins)) : undefined;
-      const entry: Contribution = Object.freeze({ kind, dir, source: options?.name ?? plugin.id, ...(pins ? { pins } : {}) });
+      const files = options?.files ? Object.freeze([...options.files]) : undefined;
+      const entry: Contribution = Object.freeze({ kind, dir, source: options?.name ?? plugin.id, ...(pins ? { pins } : {}), ...(files ? { files } : {}) });
       const list = contributionsOf(host);
       list.push(entry);
       const u = () => {

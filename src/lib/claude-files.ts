@@ -48,6 +48,8 @@ export interface AgentFile {
   /** As written (`inherit` when absent). */
   model: string;
   maxTurns?: number;
+  /** The header has `hooks:` (Claude Code runs them while the agent works; deepcode does not). */
+  hooks?: boolean;
   /** The system prompt. */
   body: string;
 }
@@ -121,6 +123,7 @@ export function parseAgentFile(text: string, fileName: string): Parsed<AgentFile
       disallowedTools: disallowed ? listField(disallowed) : [],
       model: scalar(f.get("model")) || "inherit",
       ...(maxTurns !== undefined ? { maxTurns } : {}),
+      ...(f.has("hooks") ? { hooks: true } : {}),
       body,
     },
   };

@@ -22,6 +22,11 @@ import { ensureDataDir, expandVars, usesData, type PluginVars } from "./plugin-v
 export interface CustomCommand {
   /** Without the leading slash; `git:commit` for `git/commit.md`. */
   name: string;
+  /** Claude Code's name for a file in a sub-folder: its own name (`/commit` for `git/commit.md`,
+   *  `/ccusage-daily` for `ccusage/ccusage-daily.md`), which runs it too — unless a command is
+   *  called that, or another sub-folder file of higher precedence has the same own name
+   *  (`collect` says which file keeps it). Not for a plugin's commands (`/<plugin>:<name>`). */
+  alias?: string;
   description: string;
   argumentHint?: string;
   /** Permission rules (Claude Code's `allowed-tools`), e.g. `Bash(git status:*)`. */
@@ -56,7 +61,7 @@ export interface PluginCommandSource {
 
 const KNOWN_KEYS = new Set(["description", "argument-hint", "allowed-tools", "model"]);
 /** Every key of Claude Code's command format: inside a lenient continuation only these start the next key. */
-const COMMAND_FORMAT_KEYS = [...KNOWN_KEYS, "disable-model-invocation", "hide-from-slash-command-tool"];
+const COMMAND_FORMAT_KEYS = [...KNOWN_KEYS, "disable-model-invocation", "hide-from-slash-command-tool", "hooks"];
 const CLAUDE_MODEL = /^(claude[-\w.]*|haiku|sonnet|opus|opusplan|inherit)$/i;
 /** How deep sub-folders are followed (a guard against symlink loops too). */
 const MAX_DEPTH = 8;
@@ -119,8 +124,29 @@ export function collect(places: readonly Place[], reserved: ReadonlySet<string>,
       if (cmd) byName.set(name, cmd);
     }
   }
+  aliases([...byName.values()], warnings);
   const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { commands, warnings };
+}
+
+/** Claude Code's names for sub-folder commands (CustomCommand.alias), in precedence order (the
+ *  person's before a project's, then path order): the first file claims its own name; a later
+ *  one with the same own name keeps only its folder form, said once naming both files. */
+function aliases(commands: readonly CustomCommand[], warnings: string[]): void {
+  const names = new Set(commands.map((c) => c.name));
+  const held = new Map<string, CustomCommand>();
+  for (const c of commands) {
+    if (c.scope === "plugin" || !c.name.includes(":")) continue;
+    const own = c.name.slice(c.name.lastIndexOf(":") + 1);
+    if (c.name.startsWith("project:") || names.has(own)) continue;
+    const first = held.get(own);
+    if (first) {
+      warnings.push(`${c.file}: /${own} is also ${first.file}, which keeps that name; this file is /${c.name}`);
+      continue;
+    }
+    held.set(own, c);
+    c.alias = own;
+  }
 }
 
 function readCommand(read: () => OwnFileRead, format: CommandFormat, file: string, name: string, scope: CustomCommand["scope"], origin: CustomCommand["origin"], warnings: string[], pins?: Readonly<Record<string, string>>): CustomCommand | undefined {
@@ -164,6 +190,11 @@ function readCommand(read: () => OwnFileRead, format: CommandFormat, file: strin
         break;
       case "allowed-tools":
         cmd.allowedTools = format.listField(v);
+        break;
+      case "hooks":
+        // Claude Code runs these while the command is active; deepcode does not (yet): said, so a
+        // guard the author meant is not thought to run.
+        warnings.push(`${where}: hooks: in a command's header are not run by deepcode; /${name} runs without them (settings hooks run for every command)`);
         break;
       case "model": {
         const model = text1(v);

@@ -82,9 +82,9 @@ export function parseFrontmatter(text: string, o: FrontmatterOptions = {}): Fron
     // The lenient continuation: a plain value, then an unindented line that starts no key.
     let next = j;
     while (next < header.length && header[next].trim() === "") next++;
-    if (plain(rest) && next < header.length && !KEY.test(header[next]) && !/^-(\s|$)/.test(header[next]) && !header[next].trimStart().startsWith("#")) {
-      let k = next;
-      while (k < header.length && !endsContinuation(header[k])) k++;
+    let k = next;
+    while (k < header.length && !endsContinuation(header[k])) k++;
+    if (plain(rest) && next < header.length && (!KEY.test(header[next]) || strayLine(header.slice(next, k))) && !/^-(\s|$)/.test(header[next]) && !header[next].trimStart().startsWith("#")) {
       while (k > next && header[k - 1].trim() === "") k--;
       lenient.push({ key, line: no, lines: k - (i + 1) });
       const first = scalar(rest);
@@ -106,6 +106,14 @@ export function parseFrontmatter(text: string, o: FrontmatterOptions = {}): Fron
   return { fields, body: lines.slice(close + 1).join("\n"), bodyLine: close + 2, problems, lenient };
 }
 
+/** Whether unindented lines that start no key the format knows hold one that is no `key: value`
+ *  at all (`<example>`): then a line like `Context: …` before it is the value's text too, as in
+ *  pr-review-toolkit's agents, whose description runs on over example dialogues (`user: "…"`).
+ *  Only lines that would otherwise be refused qualify: an unknown key alone stays a key. */
+function strayLine(lines: readonly string[]): boolean {
+  return lines.some((l) => l.trim() !== "" && !/^\s/.test(l) && !KEY.test(l) && !/^-(\s|$)/.test(l) && !l.trimStart().startsWith("#"));
+}
+
 /** A value that may continue leniently: a plain scalar (not quoted, a list or a block scalar). */
 function plain(rest: string): boolean {
   return rest !== "" && !/^["'[{|>&*!]/.test(rest);
@@ -125,6 +133,10 @@ function foldLines(ls: readonly string[]): string {
 function parseValue(rest: string, more: string[]): { value: string | string[] } | { error: string } {
   if (rest === "") {
     if (more.length === 0) return { value: "" };
+    // A nested mapping (Claude Code's `hooks:` with events under it): kept as its text, for the
+    // reader to name; deepcode's fields are flat.
+    const first = more.find((l) => l.trim() !== "");
+    if (first && /^\s+[A-Za-z_][\w-]*\s*:(\s|$)/.test(first)) return { value: more.map((l) => l.trimEnd()).join("\n") };
     const items: string[] = [];
     for (const l of more) {
       if (l.trim() === "") continue;
@@ -143,6 +155,9 @@ function parseValue(rest: string, more: string[]): { value: string | string[] } 
   }
   if (rest.startsWith("[")) {
     const flow = [rest, ...more.map((l) => l.trim())].join(" ");
+    // `[pr-number] [priority]`: Claude Code's way to write an argument hint, which YAML cannot
+    // read as a list; it is the text as written, as Claude Code shows it.
+    if (/^\[[^\]]*\](?:\s+\[[^\]]*\])+$/.test(flow)) return { value: flow };
     return flowList(flow);
   }
   const v = scalar(rest);

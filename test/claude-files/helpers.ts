@@ -2,7 +2,7 @@
 // in the official shapes — marketplace.json, plugin.json, SKILL.md, agents/*.md,
 // commands/*.md, .mcp.json), copied to a temp folder, added as a marketplace and installed
 // with the real CLI, which then runs against the simulator.
-import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,20 +24,21 @@ export interface FilesRig {
   close(): Promise<void>;
 }
 
-/** The simulator answering `script`, a project with `files`, the marketplace added and
- *  `plugins` installed (agreeing with --yes-install, as a person would at the question). */
-export async function filesRig(plugins: string[], script: Script = { default: { content: "ok" } }, files: Record<string, string> = {}): Promise<FilesRig> {
+/** The simulator answering `script`, a project with `files`, the marketplace (`fixture`: a copy
+ *  of that folder, test/fixtures/claude-files by default) added and `plugins` installed (agreeing with --yes-install, as a person would at the question). */
+export async function filesRig(plugins: string[], script: Script = { default: { content: "ok" } }, files: Record<string, string> = {}, fixture = FIXTURE): Promise<FilesRig> {
   const sim = await startSimulator({ script, apiKey: "sk-test-cli" });
   const env = cliEnv(sim.url, files);
   const market = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-cc-files-")));
-  cpSync(FIXTURE, market, { recursive: true });
+  cpSync(fixture, market, { recursive: true });
+  const name = (JSON.parse(readFileSync(join(market, ".claude-plugin", "marketplace.json"), "utf8")) as { name: string }).name;
   const run = (args: string[], o: { stdin?: string } = {}): Promise<Run> => runBin(args, { cwd: env.root, env: env.env, stdin: o.stdin });
   const rig: FilesRig = {
     sim,
     env,
     market,
     run,
-    installed: (plugin) => join(env.home, "plugins", "installed", `${plugin}@${MARKET}`),
+    installed: (plugin) => join(env.home, "plugins", "installed", `${plugin}@${name}`),
     close: async () => {
       await sim.close();
       env.cleanup();
@@ -48,7 +49,7 @@ export async function filesRig(plugins: string[], script: Script = { default: { 
     const added = await run(["plugin", "marketplace", "add", market]);
     if (added.code !== 0) throw new Error(`marketplace add failed: ${added.stderr}${added.stdout}`);
     for (const p of plugins) {
-      const r = await run(["plugin", "install", `${p}@${MARKET}`, "--yes-install"]);
+      const r = await run(["plugin", "install", `${p}@${name}`, "--yes-install"]);
       if (r.code !== 0) throw new Error(`install ${p} failed: ${r.stderr}${r.stdout}`);
     }
   } catch (err) {

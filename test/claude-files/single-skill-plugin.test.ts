@@ -40,11 +40,12 @@ describe("-p with a skill's slash command", () => {
 });
 
 describe("-p with a command that changes the setup", () => {
-  it("does not run /plugin: the line goes to the model as typed", async () => {
+  it("does not run /plugin: it says the command is the REPL's, and sends nothing to the model", async () => {
     rig = await filesRig(["document-skills"], { default: { content: "ok" } });
     const r = await rig.run(["-p", "/plugin uninstall document-skills@cc-files"]);
-    expect(r.code).toBe(0);
-    expect(userMessages(bodies(rig.sim)[0]).at(-1)).toContain("/plugin uninstall document-skills@cc-files");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("/plugin runs in the REPL only");
+    expect(bodies(rig.sim)).toEqual([]);
     expect((await rig.run(["plugin", "list"])).stdout).toContain("document-skills@cc-files");
   });
 });

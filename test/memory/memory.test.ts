@@ -117,7 +117,7 @@ describe("memory", () => {
     expect((await memoryCommand(h, "add nope")).join("\n")).toBe("nothing saved"); // no answer (the chain's tail) is a no
   });
 
-  it("reads AGENTS.local.md after AGENTS.md, and CLAUDE.local.md where no AGENTS.local.md stands", () => {
+  it("reads AGENTS.local.md after AGENTS.md, and CLAUDE.local.md beside it (both, as the person keeps them)", () => {
     const root = mkdtempSync(join(tmpdir(), "deepcode-local-"));
     const home = mkdtempSync(join(tmpdir(), "deepcode-home-"));
     writeFileSync(join(root, "AGENTS.md"), "shared");
@@ -125,11 +125,11 @@ describe("memory", () => {
     expect(instructionSections(readOwnFile, root, home).map((x) => x.id)).toEqual(["instructions:AGENTS.md", "instructions:CLAUDE.local.md"]);
     writeFileSync(join(root, "AGENTS.local.md"), "mine");
     const sections = instructionSections(readOwnFile, root, home);
-    expect(sections.map((x) => x.id)).toEqual(["instructions:AGENTS.md", "instructions:AGENTS.local.md"]);
+    expect(sections.map((x) => x.id)).toEqual(["instructions:AGENTS.md", "instructions:AGENTS.local.md", "instructions:CLAUDE.local.md"]);
     expect(sections[1].text).toContain("The user's private instructions for this project (AGENTS.local.md in the project root):\n\nmine");
   });
 
-  it("adds to CLAUDE.md where only CLAUDE.md stands (a new AGENTS.md would hide it)", async () => {
+  it("adds to CLAUDE.md where only CLAUDE.md stands (a new AGENTS.md would split the person's memory)", async () => {
     const root = mkdtempSync(join(tmpdir(), "deepcode-claude-"));
     writeFileSync(join(root, "CLAUDE.md"), "Claude rules\n");
     h = await startHarness({ root, script: { default: { content: "ok" } }, mods: [instructions, memory] });

@@ -15,7 +15,7 @@ describe("a rule that cannot be parsed or cannot apply is ignored with one warni
   const cases: Array<[string, RegExp]> = [
     ["Glob(git:*)", /Glob takes no specifier: Read\(\.\.\.\) rules govern/],
     ["Grep(src/**)", /Grep takes no specifier/],
-    ["Foo(bar)", /only Bash, Read, Edit, Write and WebFetch take a specifier/],
+    ["Foo(bar)", /only Bash, Read, Edit, Write, WebFetch, Task and Skill take a specifier/],
     ["Bash(", /not a rule/],
     ["Bash()", /empty command/],
     ["Bash(:*)", /empty prefix/],

@@ -153,3 +153,16 @@ export function homeAndProject(cleanups: Array<() => void>): { home: string; roo
   cleanups.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(root, { recursive: true, force: true }));
   return { home, root };
 }
+
+/** Temporary folders (real paths) a test file makes; `clean()` in its afterEach removes them. */
+export function tempFolders(): { make(prefix: string): string; clean(): void } {
+  const made: string[] = [];
+  return {
+    make: (prefix) => {
+      const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+      made.push(d);
+      return d;
+    },
+    clean: () => made.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })),
+  };
+}

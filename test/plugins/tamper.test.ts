@@ -2,8 +2,8 @@
 // marketplace): the start-up fast path cannot be fooled by an edit whose mtime is put back
 // (ctime and inode are checked too), a `.git` put into the installed folder is an added file,
 // and an install copies only the plugin's own files — no source that leads out of its
-// marketplace or repository through a symlink, no link out of the plugin or to a folder (a
-// link to itself would multiply), and no more than a bounded number of files and bytes.
+// marketplace or repository through a symlink, no link out of the plugin or to a folder that
+// holds it (it would multiply), and no more than a bounded number of files and bytes.
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
@@ -145,13 +145,13 @@ describe("what an install copies", () => {
     expect(existsSync(join(p.home, "plugins", "installed", "leak@acme"))).toBe(false);
   });
 
-  it("copies a link to one of the plugin's own files as that file, and refuses one to a folder (a link to itself would multiply)", () => {
+  it("copies a link to one of the plugin's own files as that file, and refuses one to a folder that holds it (it would multiply)", () => {
     const src = tmp("deepcode-src-");
     writeFileSync(join(src, "a.md"), "A\n");
     symlinkSync("a.md", join(src, "b.md"));
     copyPlugin(src, join(tmp("deepcode-dst-"), "p"));
     symlinkSync(".", join(src, "loop"));
-    expect(() => copyPlugin(src, join(tmp("deepcode-dst-"), "p"))).toThrow(`loop is a symlink to a folder (${src}); a plugin's folders must be its own, not links`);
+    expect(() => copyPlugin(src, join(tmp("deepcode-dst-"), "p"))).toThrow(`loop is a symlink to a folder that holds it (${src}), which would copy itself forever`);
   });
 
   it("stops a copy past its bound of files or bytes, with a clear error", () => {

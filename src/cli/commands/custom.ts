@@ -11,7 +11,8 @@
 // theirs (their own or an installed plugin's: `.claude/commands/kit/deploy.md` against the
 // plugin's /kit:deploy) already holds is offered as /project:<name> instead (Claude Code's old
 // prefix for project commands), with a warning naming both files. A file in a sub-folder is namespaced:
-// `git/commit.md` → `/git:commit`. Hidden files and folders are skipped. A plugin's commands are
+// `git/commit.md` → `/git:commit`, and answers to Claude Code's name for it, `/commit`, as well
+// (command-files.ts `aliases`: the first file to claim that name keeps it, the other is told). Hidden files and folders are skipped. A plugin's commands are
 // the person's own (they installed it): its `allowed-tools` and !`cmd` lines apply untrusted too.
 //
 // Frontmatter keys: description, argument-hint, allowed-tools, model. A problem in a header line

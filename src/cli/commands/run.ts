@@ -62,9 +62,11 @@ function inspecting(app: App, engine: Engine, run: CommandRunner): CommandRunner
   };
 }
 
-/** `/name args` → the command and its arguments, when `text` names one. */
-export function commandLine(text: string, commands: readonly CustomCommand[]): { command: CustomCommand; args: string } | undefined {
+/** `/name args` → the command and its arguments, when `text` names one. A sub-folder command's
+ *  Claude Code name (CustomCommand.alias) counts only where no other command has it as its
+ *  name (`taken`: the mods' commands — a skill's `/pdf` stays the skill's). */
+export function commandLine(text: string, commands: readonly CustomCommand[], taken: (name: string) => boolean = () => false): { command: CustomCommand; args: string } | undefined {
   const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());
-  const c = m ? commands.find((x) => x.name === m[1]) : undefined;
+  const c = m ? (commands.find((x) => x.name === m[1]) ?? (taken(m[1]) ? undefined : commands.find((x) => x.alias === m[1]))) : undefined;
   return c ? { command: c, args: m![2] } : undefined;
 }

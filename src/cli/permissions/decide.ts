@@ -150,8 +150,11 @@ function decideOther(call: ToolCall, applying: readonly Rule[], env: DecisionEnv
   }
   // The Task tool finds its type the same way: trimmed, case aside (Claude's `Explore`).
   const agentType = stringInput(call.input.subagent_type).trim().toLowerCase();
+  // The Skill tool's skill, as the skills mod finds it (case aside).
+  const skill = stringInput(call.input.skill).trim().toLowerCase();
   const matches = (r: Rule): "yes" | "no" | "maybe" => {
     if (r.match.type === "agent") return r.match.name.toLowerCase() === agentType ? "yes" : "no";
+    if (r.match.type === "skill") return (r.match.prefix ? skill.startsWith(`${r.match.name}:`) : skill === r.match.name) ? "yes" : "no";
     if (r.match.type !== "domain") return "yes";
     if (host === null) return "maybe";
     return host === r.match.domain || host.endsWith(`.${r.match.domain}`) ? "yes" : "no";

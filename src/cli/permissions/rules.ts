@@ -35,7 +35,10 @@ export type RuleMatch =
   | { type: "path"; anchor: "root" | "home" | "abs" | "anywhere"; glob: string }
   | { type: "domain"; domain: string }
   /** `Task(explore)`: the agent type a Task call starts (its `subagent_type`). */
-  | { type: "agent"; name: string };
+  | { type: "agent"; name: string }
+  /** `Skill(pdf)`, `Skill(document-skills:*)`: the skill a Skill call loads (its `skill`), by
+   *  name or, with `:*`, by the start of its name (a plugin's skills). */
+  | { type: "skill"; name: string; prefix: boolean };
 
 export type RuleFamily = "bash" | "edit" | "read" | "webfetch" | "mcp" | "agent" | "tool";
 
@@ -113,10 +116,16 @@ export function parseRule(src: RuleSource): { rule: Rule } | { problem: string }
       return { rule: { ...base, family, match: { type: "domain", domain: d[1].toLowerCase().replace(/^\*\./, "") } } };
     }
     default:
+      if (tool === "Skill") {
+        const name = spec.trim();
+        const m = /^([A-Za-z0-9][A-Za-z0-9_.:-]*?)(:\*)?$/.exec(name);
+        if (!m) return { problem: "Skill(...) takes a skill's name, like Skill(pdf) or Skill(document-skills:*)" };
+        return { rule: { ...base, family, match: { type: "skill", name: m[1].toLowerCase(), prefix: m[2] !== undefined } } };
+      }
       if (tool === "Glob" || tool === "Grep" || tool === "LS") {
         return { problem: `${tool} takes no specifier: Read(...) rules govern the paths ${tool} searches` };
       }
-      return { problem: `${tool}(...) is not a rule deepcode can apply: only Bash, Read, Edit, Write and WebFetch take a specifier` };
+      return { problem: `${tool}(...) is not a rule deepcode can apply: only Bash, Read, Edit, Write, WebFetch, Task and Skill take a specifier` };
   }
 }
 

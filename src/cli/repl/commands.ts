@@ -48,6 +48,8 @@ export interface SessionTotals {
 
 export interface SlashCommand {
   name: string;
+  /** Another name it runs by (a sub-folder custom command's Claude Code name, CustomCommand.alias). */
+  alias?: string;
   args?: string;
   description: string;
   run(r: ReplApi, args: string): Promise<void> | void;

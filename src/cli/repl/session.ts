@@ -349,6 +349,7 @@ export class Repl implements ReplApi {
     const where = c.scope === "plugin" ? `plugin ${c.plugin ?? ""}`.trim() : c.scope;
     return {
       name: c.name,
+      ...(c.alias ? { alias: c.alias } : {}),
       args: c.argumentHint,
       description: `${c.description} ${this.style("dim", `(${where})`)}`,
       run: async (r: ReplApi, args: string) => {
@@ -365,11 +366,12 @@ export class Repl implements ReplApi {
   private async command(text: string): Promise<void> {
     const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
     const name = m?.[1] ?? "";
-    let cmd = this.commands().find((c) => c.name === name);
+    const find = (): SlashCommand | undefined => this.commands().find((c) => c.name === name) ?? this.commands().find((c) => c.alias === name);
+    let cmd = find();
     if (!cmd) {
       // A command file added since start (or since the last look) works at once.
       const changes = this.custom.reload();
-      cmd = this.commands().find((c) => c.name === name);
+      cmd = find();
       for (const w of changes.filter((c) => c.startsWith("! "))) this.print(this.style("yellow", w));
     }
     if (!cmd) return this.print(this.style("yellow", `unknown command /${name} — /help lists them`));

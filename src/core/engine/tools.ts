@@ -9,6 +9,7 @@
 // permission: that is `readOnly`'s, at the gate. Results come back in the order the model
 // declared the calls.
 
+import { standinCall } from "./standins.js";
 import type { Chain } from "../chain.js";
 import type {
   AgentIdentity,
@@ -132,6 +133,9 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
     input = inner as JsonObject;
     proxied = true;
   }
+  const standin = env.registry.get(tool) ? undefined : standinCall(tool, input);
+  if (standin && "edits" in standin) return done(await multiEdit(call, standin, env));
+  if (standin) [tool, input] = [standin.tool, standin.input];
   const registered = env.registry.get(tool);
   onStart?.(tool, input);
   if (!registered) {
@@ -182,6 +186,24 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
   }
   output = await env.chain.dispatch({ type: "tool.result", ...base, tool, input, output });
   return done(output);
+}
+
+/** Claude Code's MultiEdit as Edit calls, one per edit in order, each through the whole
+ *  pipeline (gate, hooks, the log's view of Edit); the first that fails stops the rest, and the
+ *  answer says which edits are in the file. Not all-or-nothing, as Claude Code's is: said so. */
+async function multiEdit(call: ToolCall, m: { edits: JsonObject[]; file: string }, env: CallEnv): Promise<ToolOutput> {
+  if (m.edits.length === 0) return error('MultiEdit needs {"file_path", "edits": [{"old_string", "new_string"}, …]}; or call Edit once per change.');
+  const lines: string[] = [];
+  for (const [i, edit] of m.edits.entries()) {
+    const one: ToolCall = { ...call, id: `${call.id}-${i + 1}`, function: { name: "Edit", arguments: JSON.stringify(edit) } };
+    const r = await pipeline(one, env, performance.now(), undefined, { input: edit });
+    lines.push(`edit ${i + 1}: ${r.output.content}`);
+    if (r.output.isError) {
+      const kept = i === 0 ? "no edit was made" : `edits 1–${i} are in the file, the rest were not tried`;
+      return { ...r.output, content: `${lines.join("\n")}\n(MultiEdit runs as Edit once per edit: ${kept})`, summary: `MultiEdit ${m.file}: ${i} of ${m.edits.length} edits` };
+    }
+  }
+  return { content: lines.join("\n"), summary: `MultiEdit ${m.file}: ${m.edits.length} edits` };
 }
 
 export type ParsedInput = { input: JsonObject } | { error: string };
