@@ -3,10 +3,11 @@
 //   node scripts/check-boundaries.mjs [--root DIR]
 // Exit 0 when every import is allowed; exit 1 listing each violation as
 //   file:line: imports 'spec' — rule
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sourceFiles } from "./source-files.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ts = createRequire(join(here, "..", "package.json"))("typescript");
@@ -40,22 +41,6 @@ const RULES = {
   },
 };
 
-function walk(dir, out) {
-  let names;
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out; // a layer folder that does not exist has nothing to check
-  }
-  for (const name of names) {
-    if (name === "node_modules" || name === "dist" || name.startsWith(".")) continue;
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (/\.(ts|mts|cts|js|mjs|cjs)$/.test(name) && !name.endsWith(".d.ts")) out.push(p);
-  }
-  return out;
-}
-
 function importsOf(file) {
   const text = readFileSync(file, "utf8");
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -87,7 +72,7 @@ function importsOf(file) {
 }
 
 const violations = [];
-const files = ["src", "mods", "plugins"].flatMap((d) => walk(join(root, d), []));
+const files = ["src", "mods", "plugins"].flatMap((d) => sourceFiles(join(root, d), /\.(ts|mts|cts|js|mjs|cjs)$/));
 for (const file of files) {
   const rel = relative(root, file).split(sep).join("/");
   const from = layerOf(rel);

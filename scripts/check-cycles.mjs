@@ -7,29 +7,14 @@
 // still a circle a reader has to untangle. Exit 0 when there is none; exit 1 listing each
 // circle with its files and every edge inside it, type-only edges marked.
 // Dynamic `import()` is not an edge: it runs after both modules have loaded.
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sourceFiles } from "./source-files.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argRoot = process.argv.indexOf("--root");
 const root = resolve(argRoot > 0 ? process.argv[argRoot + 1] : join(here, ".."));
-
-function walk(dir, out) {
-  let names;
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out; // a folder that does not exist has nothing to check
-  }
-  for (const name of names) {
-    if (name === "node_modules" || name === "dist" || name.startsWith(".")) continue;
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (/\.(ts|mts|cts)$/.test(name) && !name.endsWith(".d.ts")) out.push(p);
-  }
-  return out;
-}
 
 /** Source text with comments blanked (string contents kept), so a commented-out import is no edge. */
 function stripComments(text) {
@@ -91,7 +76,7 @@ function resolveSpec(from, spec) {
   return null;
 }
 
-const files = [...walk(join(root, "src"), []), ...walk(join(root, "mods"), [])].sort();
+const files = ["src", "mods"].flatMap((d) => sourceFiles(join(root, d), /\.(ts|mts|cts)$/)).sort();
 /** file → Map(target → typeOnly); an edge is type-only when every import of that target is. */
 const graph = new Map();
 for (const f of files) {

@@ -1,7 +1,7 @@
 // An in-process deepcode put together by assemble() — settings layers, the permission gate, the
 // hooks and sandbox mods, exactly as the CLI wires them — talking to the DeepSeek simulator.
 // Hook commands are real bash commands; what they receive is written to files in the box.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assemble, type App } from "../../src/cli/assemble.js";
 import { Engine } from "../../src/core/engine/engine.js";
@@ -105,4 +105,16 @@ export function lastRequestText(sim: Simulator): string {
 /** A hook settings object for one event. */
 export function hooksFor(event: string, command: string, matcher?: string, timeout?: number): object {
   return { [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, ...(timeout === undefined ? {} : { timeout }) }] }] };
+}
+
+/** A PreToolUse hook on Bash that appends its name to hooks.log in the project (hooks run in the
+ *  sandbox: outside the project they could not write) and goes on. */
+export function logging(name: string): object {
+  return hooksFor("PreToolUse", `echo ${name} >> ./hooks.log`, "Bash");
+}
+
+/** The names the `logging` hooks wrote in this project, sorted. */
+export function logged(root: string): string[] {
+  const file = join(root, "hooks.log");
+  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").sort() : [];
 }

@@ -2,10 +2,10 @@
 // policy's run in the prepend tier and can be made the only ones (allowManagedHooksOnly); a hook
 // entry deepcode cannot run is said at start — and on PreToolUse, denies what it would have seen.
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bashCall, toolResults } from "../permissions-e2e/helpers.js";
-import { hooksFor, openSession, type Session, type SessionOptions } from "./helpers.js";
+import { hooksFor, logged as loggedIn, logging, openSession, type Session, type SessionOptions } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -13,12 +13,7 @@ afterEach(async () => {
   s = undefined;
 });
 
-/** A PreToolUse hook that appends its name to hooks.log in the project (hooks run in the sandbox: outside it they could not write) and goes on. */
-const logging = (name: string): object => hooksFor("PreToolUse", `echo ${name} >> ./hooks.log`, "Bash");
-const logged = (): string[] => {
-  const file = join(s!.box.root, "hooks.log");
-  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").sort() : [];
-};
+const logged = (): string[] => loggedIn(s!.box.root);
 
 async function touch(o: Partial<SessionOptions>): Promise<{ made: boolean; told: string }> {
   s = await openSession({ script: { replies: [{ tool_calls: [bashCall("call_1", "touch made.txt")] }, { content: "done" }] }, answer: "allow", ...o });

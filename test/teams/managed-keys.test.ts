@@ -4,10 +4,10 @@
 // breaks the whole policy. Judged by effect: which hook ran, whether the file was made, which
 // model the API was asked for.
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { bashCall, toolResults } from "../permissions-e2e/helpers.js";
-import { hooksFor, openSession, type Session, type SessionOptions } from "../hooks/helpers.js";
+import { logged as loggedIn, logging, openSession, type Session, type SessionOptions } from "../hooks/helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -15,11 +15,7 @@ afterEach(async () => {
   s = undefined;
 });
 
-const logging = (name: string): object => hooksFor("PreToolUse", `echo ${name} >> ./hooks.log`, "Bash");
-const logged = (): string[] => {
-  const file = join(s!.box.root, "hooks.log");
-  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").sort() : [];
-};
+const logged = (): string[] => loggedIn(s!.box.root);
 
 async function touch(o: Partial<SessionOptions>): Promise<{ made: boolean; told: string }> {
   s = await openSession({ script: { replies: [{ tool_calls: [bashCall("call_1", "touch made.txt")] }, { content: "done" }] }, ...o });
