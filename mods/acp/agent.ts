@@ -250,6 +250,14 @@ export class AcpAgent {
       peer: () => this.peer,
       offers: () => this.offers,
       call: (callId) => (callId === undefined ? undefined : this.live.get(callId)),
+      pending: (callId) => {
+        if (callId === undefined) return undefined;
+        for (const [sessionId, s] of this.sessions) {
+          const c = s.calls.get(callId);
+          if (c) return { sessionId, tool: c.tool };
+        }
+        return undefined;
+      },
       sandboxed,
       secretEnv: this.api.host.secretEnv,
       terminal: (c, callId, terminalId) => this.update(c.sessionId, { sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress", content: [{ type: "terminal", terminalId }] }),

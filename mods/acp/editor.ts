@@ -47,6 +47,10 @@ export interface EditorDeps {
   terminal: (call: EditorCall, callId: string, terminalId: string) => void;
   /** Something went wrong with the editor; the disk or this process answered instead. */
   warn: (sessionId: string, message: string) => void;
+  /** A call the model made that has not started running yet (its permission question, or a
+   *  tool's check that it would fail): its reads see the editor's buffers too — what it will
+   *  read once it runs. Writes and commands only ever go through for a running call. */
+  pending?: (callId: string | undefined) => EditorCall | undefined;
 }
 
 export function editorEffects(d: EditorDeps): EditorEffects {
@@ -56,7 +60,8 @@ export function editorEffects(d: EditorDeps): EditorEffects {
   };
   return {
     read(e, disk) {
-      const c = fileCall(e.callId);
+      const p = d.pending?.(e.callId);
+      const c = fileCall(e.callId) ?? (p && FILE_TOOLS.has(p.tool) ? p : undefined);
       const peer = d.peer();
       if (!c || !peer || !d.offers().readTextFile || !textOnDisk(e.path)) return undefined;
       return readThrough(peer, c, e, disk, d);
