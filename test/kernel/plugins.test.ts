@@ -55,7 +55,7 @@ describe("plugins and mods register through one interface, in the tier the loade
     const load = await registerPlugin(h, { id: "recorder", placement: { tier: "prepend" }, register: (a: unknown) => void (api = a as never) }, "user", "x");
     expect(load.tier).toBe("user");
     expect(Object.isFrozen(api)).toBe(true);
-    expect(Object.keys(api).sort()).toEqual(["allow", "command", "config", "connect", "contribute", "contributed", "dispatch", "home", "host", "id", "log", "mentions", "on", "permissionMode", "readOwnFile", "root", "sessions", "settings", "shellCwd", "status", "statusOf", "subcommand", "tool", "trusted", "wake"]);
+    expect(Object.keys(api).sort()).toEqual(["allow", "command", "config", "connect", "contribute", "contributed", "dispatch", "home", "host", "id", "log", "mentions", "on", "permissionMode", "readDenied", "readOwnFile", "root", "sessions", "settings", "shellCwd", "status", "statusOf", "subcommand", "tool", "trusted", "wake"]);
     await expect((api.sessions as PluginApi["sessions"]).start()).rejects.toThrow("this host runs no sessions");
     expect(api.config).toEqual({ greeting: "hi" });
   });
