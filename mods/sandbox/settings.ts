@@ -70,7 +70,7 @@ export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.P
   const exact = settings.bwrapPath && settings.bwrapPath !== SYSTEM_BIN ? settings.bwrapPath : undefined;
   const probe = probeBwrap(platform, settings.bwrapPath === SYSTEM_BIN ? SYSTEM_BIN : path, arch, exact);
   if (!probe.bwrap) {
-    const where = settings.bwrapPath ? ` (looked for in ${settings.bwrapPath}, as the managed policy says)` : "";
+    const where = exact ? " (the managed policy's sandbox.bwrapPath)" : settings.bwrapPath ? " (looked for only in the system folders, as the managed policy requires the sandbox)" : "";
     const detail = `${probe.problem ?? "not available"}${where}`;
     return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail), ...required };
   }

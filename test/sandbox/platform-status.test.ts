@@ -41,6 +41,13 @@ describe("where the sandbox is not active", () => {
     expect(lineOf(s)).not.toContain("to contain them");
   });
 
+  it("says first that every command is refused where settings require the sandbox and it cannot run", () => {
+    const s = sandboxStatus({ required: "/etc/deepcode/managed-settings.json", bwrapPath: "/nonexistent/bwrap" }, "linux");
+    expect(sandboxLine({ active: false, mechanism: null, network: true, detail: s.detail, ...s.without, required: s.required })).toBe(
+      "not active (/nonexistent/bwrap is not an executable bwrap (the managed policy's sandbox.bwrapPath)), and required (sandbox.failIfUnavailable in /etc/deepcode/managed-settings.json): every command is refused; to get it: install bubblewrap (apt install bubblewrap), or your distribution's bubblewrap package",
+    );
+  });
+
   it("says how to turn it back on where settings turned it off", () => {
     expect(lineOf(sandboxStatus({ enabled: false }))).toBe("not active (turned off in settings (sandbox.enabled: false)): commands run uncontained and the permission gate decides (a question for what no rule allows); to contain them: set sandbox.enabled to true in settings");
   });
