@@ -64,7 +64,8 @@ export function sandboxStatus(settings: SandboxSettings = {}, platform: NodeJS.P
   const required = settings.required ? { required: settings.required } : {};
   if (settings.enabled === false) {
     const detail = "turned off in settings (sandbox.enabled: false)";
-    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without: uncontainedOn(platform, detail, true), ...required };
+    const without = uncontainedOn(platform, detail, true);
+    return { active: false, mechanism: null, network: true, allowedDomains: [], detail, bwrap: null, without, ...required };
   }
   // The managed policy's binary, else (when it requires the sandbox) the system folders only.
   const exact = settings.bwrapPath && settings.bwrapPath !== SYSTEM_BIN ? settings.bwrapPath : undefined;
@@ -109,7 +110,10 @@ export function readSandboxSettings(v: JsonValue | undefined, layers: readonly S
   const managedBox = managed && isObject(managed.settings.sandbox) ? managed.settings.sandbox : undefined;
   if (typeof managedBox?.bwrapPath === "string" && managedBox.bwrapPath !== "") settings.bwrapPath = managedBox.bwrapPath;
   else if (managedBox?.failIfUnavailable === true) settings.bwrapPath = SYSTEM_BIN;
-  for (const l of layers) if (l.name !== "managed" && isObject(l.settings.sandbox) && l.settings.sandbox.bwrapPath !== undefined) warn(`${l.file}: sandbox.bwrapPath counts only in the managed policy; ignored here`);
+  for (const l of layers) {
+    if (l.name === "managed" || !isObject(l.settings.sandbox) || l.settings.sandbox.bwrapPath === undefined) continue;
+    warn(`${l.file}: sandbox.bwrapPath counts only in the managed policy; ignored here`);
+  }
   const strings = (x: JsonValue | undefined): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string" && s !== "") : []);
   if (strings(v.env).length > 0) settings.env = strings(v.env);
   if (isObject(v.filesystem)) {

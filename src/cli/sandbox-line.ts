@@ -11,8 +11,10 @@ export function sandboxLine(s: KnownStatus["sandbox"] | undefined): string {
     // The mod says, per platform, what protects the person instead and how to get containment.
     if (!s?.uncontained) return "not active: Bash commands run without a sandbox (deepcode doctor says why)";
     // Required and missing: nothing runs, which is what the person needs to hear first.
-    if (s.required) return `not active${s.detail ? ` (${s.detail})` : ""}, and required (sandbox.failIfUnavailable in ${s.required}): every command is refused${s.fix ? `; to get it: ${s.fix}` : ""}`;
-    return `not active${s.detail ? ` (${s.detail})` : ""}: ${s.uncontained}${s.fix ? `; to contain them: ${s.fix}` : ""}`;
+    const why = s.detail ? ` (${s.detail})` : "";
+    const fix = (lead: string): string => (s.fix ? `; ${lead}: ${s.fix}` : "");
+    if (s.required) return `not active${why}, and required (sandbox.failIfUnavailable in ${s.required}): every command is refused${fix("to get it")}`;
+    return `not active${why}: ${s.uncontained}${fix("to contain them")}`;
   }
   const net = s.network ? "network allowed" : s.allowedDomains && s.allowedDomains.length > 0 ? `network only to ${s.allowedDomains.join(", ")} (through deepcode's filtering proxy)` : "no network";
   const questions = s.autoAllow === false ? "" : "; a command it contains runs without a question";
