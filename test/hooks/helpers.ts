@@ -8,7 +8,7 @@ import { Engine } from "../../src/core/engine/engine.js";
 import { capsFor } from "../../src/providers/index.js";
 import type { StreamEvent } from "../../src/contract/index.js";
 import type { Script, Simulator } from "../sim/server.mjs";
-import { API_KEY, makeBox, projectSettings, startSim, writeJson, type Box } from "../permissions-e2e/helpers.js";
+import { API_KEY, bashCall, makeBox, projectSettings, startSim, toolResults, writeJson, type Box } from "../permissions-e2e/helpers.js";
 import { ASKING_USER_SETTINGS } from "../helpers/cli-env.js";
 
 export interface Session {
@@ -117,4 +117,12 @@ export function logging(name: string): object {
 export function logged(root: string): string[] {
   const file = join(root, "hooks.log");
   return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").sort() : [];
+}
+
+/** A session whose model makes one Bash call, `touch made.txt`, then says done: whether the file
+ *  was made and what the call was told. */
+export async function touchIn(o: Partial<SessionOptions>): Promise<{ session: Session; made: boolean; told: string }> {
+  const session = await openSession({ script: { replies: [{ tool_calls: [bashCall("call_1", "touch made.txt")] }, { content: "done" }] }, ...o });
+  await session.turn("make a file");
+  return { session, made: existsSync(join(session.box.root, "made.txt")), told: toolResults(session.sim).get("call_1") ?? "" };
 }

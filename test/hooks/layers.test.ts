@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bashCall, toolResults } from "../permissions-e2e/helpers.js";
-import { hooksFor, logged as loggedIn, logging, openSession, type Session, type SessionOptions } from "./helpers.js";
+import { hooksFor, logged as loggedIn, logging, openSession, touchIn, type Session, type SessionOptions } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -16,9 +16,9 @@ afterEach(async () => {
 const logged = (): string[] => loggedIn(s!.box.root);
 
 async function touch(o: Partial<SessionOptions>): Promise<{ made: boolean; told: string }> {
-  s = await openSession({ script: { replies: [{ tool_calls: [bashCall("call_1", "touch made.txt")] }, { content: "done" }] }, answer: "allow", ...o });
-  await s.turn("make a file");
-  return { made: existsSync(join(s.box.root, "made.txt")), told: toolResults(s.sim).get("call_1") ?? "" };
+  const r = await touchIn({ answer: "allow", ...o });
+  s = r.session;
+  return r;
 }
 
 describe("hooks from several settings layers", () => {

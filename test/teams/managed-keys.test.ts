@@ -4,10 +4,8 @@
 // breaks the whole policy. Judged by effect: which hook ran, whether the file was made, which
 // model the API was asked for.
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { bashCall, toolResults } from "../permissions-e2e/helpers.js";
-import { logged as loggedIn, logging, openSession, type Session, type SessionOptions } from "../hooks/helpers.js";
+import { logged as loggedIn, logging, openSession, touchIn, type Session, type SessionOptions } from "../hooks/helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -18,9 +16,9 @@ afterEach(async () => {
 const logged = (): string[] => loggedIn(s!.box.root);
 
 async function touch(o: Partial<SessionOptions>): Promise<{ made: boolean; told: string }> {
-  s = await openSession({ script: { replies: [{ tool_calls: [bashCall("call_1", "touch made.txt")] }, { content: "done" }] }, ...o });
-  await s.turn("make a file");
-  return { made: existsSync(join(s.box.root, "made.txt")), told: toolResults(s.sim).get("call_1") ?? "" };
+  const r = await touchIn({ ...o });
+  s = r.session;
+  return r;
 }
 
 describe("disableAllHooks", () => {
