@@ -8,7 +8,7 @@
 // started and asked again (`dropped`: the API bills those too); a request that failed before
 // any reply arrived is not billed (the API bills nothing for it either).
 
-import type { BilledResponse, EventOf, ModelResponse } from "../contract/index.js";
+import type { BilledResponse, EventOf, ModelResponse, Usage } from "../contract/index.js";
 import type { Chain } from "./chain.js";
 import { estimateUsage, replyArrived } from "./engine/usage-estimate.js";
 
@@ -20,28 +20,27 @@ export type ModelSender = (e: EventOf<"model.request">) => Promise<ModelResponse
 export function billedModel(chain: Chain, send: ModelSender, now: () => Date = () => new Date()): (e: EventOf<"model.request">) => Promise<BilledResponse> {
   return async (e) => {
     const response = await send(e);
-    const at0 = e.at ?? now().toISOString();
-    // Attempts cut mid-stream and asked again: billed by the API, so booked at the estimate.
-    for (const d of response.dropped ?? []) {
-      if (!replyArrived(d)) continue;
-      await chain.dispatch({ type: "model.usage", sessionId: e.sessionId, turn: e.turn, step: e.step, model: e.request.model, ...(e.tier !== undefined ? { tier: e.tier } : {}), usage: d.usage ?? estimateUsage(e.request, d), at: at0, estimated: d.usage === undefined, ...(e.agent ? { agent: e.agent } : {}) });
-    }
+    const at = e.at ?? now().toISOString();
+    const book = (usage: Usage, estimated: boolean) =>
+      chain.dispatch({
+        type: "model.usage",
+        sessionId: e.sessionId,
+        turn: e.turn,
+        step: e.step,
+        model: e.request.model,
+        ...(e.tier !== undefined ? { tier: e.tier } : {}),
+        usage,
+        at,
+        ...(estimated ? { estimated } : {}),
+        ...(e.agent ? { agent: e.agent } : {}),
+      });
+    // Attempts cut mid-stream and asked again: billed by the API, so booked (at the estimate
+    // when they came without usage).
+    for (const d of response.dropped ?? []) if (replyArrived(d)) await book(d.usage ?? estimateUsage(e.request, d), d.usage === undefined);
     const estimated = !response.usage && replyArrived(response);
     const usage = response.usage ?? (estimated ? estimateUsage(e.request, response) : undefined);
     if (!usage) return response;
-    const at = at0;
-    const priced = await chain.dispatch({
-      type: "model.usage",
-      sessionId: e.sessionId,
-      turn: e.turn,
-      step: e.step,
-      model: e.request.model,
-      ...(e.tier !== undefined ? { tier: e.tier } : {}),
-      usage,
-      at,
-      ...(estimated ? { estimated } : {}),
-      ...(e.agent ? { agent: e.agent } : {}),
-    });
+    const priced = await book(usage, estimated);
     return { ...response, billed: { usage, costUsd: priced.costUsd, costCny: priced.costCny, at, ...(estimated ? { estimated } : {}) } };
   };
 }
