@@ -35,7 +35,7 @@ import { capsFor, createProvider } from "../dist/src/providers/index.js";
 import instructionsMod from "../dist/mods/instructions/index.js";
 import { withOptions as mcpWithOptions } from "../dist/mods/mcp/index.js";
 import planMod from "../dist/mods/plan/index.js";
-import { profileOf } from "../dist/src/core/cost/run/tiers.js";
+import { profileOf } from "../dist/src/core/cost/run/tier-choice.js";
 import { DEFAULT_TIERS } from "../dist/src/core/cost/index.js";
 import { toolEffects } from "../dist/src/lib/effects/tool-effects.js";
 import { CommandRegistry } from "../dist/src/core/commands.js";

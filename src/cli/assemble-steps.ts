@@ -20,7 +20,7 @@ import { createProvider, ENDPOINTS, KNOWN_MODELS, type Provider } from "../provi
 import type { AssembleOptions } from "./assemble-options.js";
 import { noKeyHelp, type ApiKey } from "./credentials.js";
 import { readCostSettings } from "../core/cost/run/settings.js";
-import { profileOf } from "../core/cost/run/tiers.js";
+import { profileOf } from "../core/cost/run/tier-choice.js";
 import { historyHoldsSecret, registerPermissionGate, type CallCover, type PermissionSetup, type SessionRules } from "./permissions/index.js";
 import { sandboxHides } from "./permissions/containment/sandbox-view.js";
 import type { LoadedSettings } from "./settings/types.js";

@@ -24,7 +24,7 @@ import type { Chain } from "../core/chain.js";
 import type { EngineOptions } from "../core/engine/engine.js";
 import type { SessionStore } from "../core/session/store.js";
 import type { CostControl } from "../core/cost/run/control.js";
-import { profileOf } from "../core/cost/run/tiers.js";
+import { profileOf } from "../core/cost/run/tier-choice.js";
 import { KNOWN_MODELS } from "../providers/index.js";
 
 export const MAX_DEPTH = 3;

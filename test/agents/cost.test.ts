@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { chats, deepcode, isSubagent, projects, task } from "./helpers.js";
 import type { Usage } from "../../src/contract/wire.js";
 import { costOf } from "../../src/core/cost/calc.js";
-import { delegationOf, estimateTurn, type TierEstimate } from "../../src/core/cost/estimate.js";
+import { delegationOf, estimateTurn, type TierEstimate } from "../../src/core/estimate/turn.js";
 import { ledgerRecord, parseLedger, type LedgerRecord } from "../../src/core/cost/ledger.js";
 import { loadPriceTable } from "../../src/core/cost/prices.js";
 import { formatEstimateLine, formatStats } from "../../src/core/cost/report.js";
 import { summarise } from "../../src/core/cost/stats.js";
 import { resolveTiers } from "../../src/core/cost/tiers.js";
-import { formatCostReport } from "../../src/core/cost/run/report.js";
+import { formatCostReport } from "../../src/core/cost/run/repl-text.js";
 import { at, USAGE_A, USAGE_B } from "../cost/fixtures.js";
 
 const table = loadPriceTable();

@@ -1,7 +1,7 @@
 import { capsFor } from "../../src/providers/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyTask, DEFAULT_TIERS, type TierProfiles } from "../../src/core/cost/index.js";
-import { autoTier } from "../../src/core/cost/run/tiers.js";
+import { autoTier } from "../../src/core/cost/run/tier-choice.js";
 import { startRig, type Rig } from "./rig.js";
 
 

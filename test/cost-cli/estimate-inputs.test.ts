@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_TIERS, estimateTokens, estimateTurn, floorToCacheUnit, loadPriceTable, priceFor, type TierProfiles } from "../../src/core/cost/index.js";
-import { computeEstimate } from "../../src/core/cost/run/estimate.js";
+import { computeEstimate } from "../../src/core/estimate/session.js";
 import type { Ledger } from "../../src/core/context/context.js";
 import type { ChatMessage } from "../../src/contract/index.js";
 import { seedRecord, startRig, type Rig } from "./rig.js";

@@ -1,7 +1,7 @@
 import { capsFor } from "../../src/providers/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_TIERS, type TierProfiles } from "../../src/core/cost/index.js";
-import { planTurn } from "../../src/core/cost/run/tiers.js";
+import { planTurn } from "../../src/core/cost/run/tier-choice.js";
 import { readCostSettings } from "../../src/core/cost/run/settings.js";
 import type { LoadedSettings } from "../../src/cli/settings/types.js";
 import { startRig, type Rig } from "./rig.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyTask, TASK_CLASSES, type TaskClass } from "../../src/core/cost/classify.js";
+import { classifyTask, TASK_CLASSES, type TaskClass } from "../../src/core/estimate/classify.js";
 import { CLASSIFIER_SET, LATER_SET, UNSEEN_SET, type LabelledPrompt } from "./classifier-set.js";
 
 function score(set: LabelledPrompt[]): { accuracy: number; report: string } {

@@ -8,11 +8,11 @@
 //   from the routine class's tables.
 import { describe, expect, it } from "vitest";
 import { costOf } from "../../src/core/cost/calc.js";
-import { runsEvidence, typesNamed } from "../../src/core/cost/delegation.js";
-import { estimateTurn, type TierEstimate } from "../../src/core/cost/estimate.js";
+import { runsEvidence, typesNamed } from "../../src/core/estimate/delegation.js";
+import { estimateTurn, type TierEstimate } from "../../src/core/estimate/turn.js";
 import { ledgerRecord, type LedgerRecord } from "../../src/core/cost/ledger.js";
 import { loadPriceTable } from "../../src/core/cost/prices.js";
-import { pickShapes, shapesOf } from "../../src/core/cost/shapes.js";
+import { pickShapes, shapesOf } from "../../src/core/estimate/shapes.js";
 import { resolveTiers } from "../../src/core/cost/tiers.js";
 import type { Usage } from "../../src/contract/wire.js";
 import { at } from "./fixtures.js";

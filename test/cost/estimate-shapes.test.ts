@@ -1,12 +1,12 @@
-// The estimate from recent turns (src/core/cost/shapes.ts): a turn's shape read from its ledger
+// The estimate from recent turns (src/core/estimate/shapes.ts): a turn's shape read from its ledger
 // lines, and a range drawn from the shapes that holds a turn like them with a high end a small
 // multiple of its cost — where the class tables alone span an order of magnitude.
 import { describe, expect, it } from "vitest";
 import { costOf } from "../../src/core/cost/calc.js";
-import { estimateTurn } from "../../src/core/cost/estimate.js";
+import { estimateTurn } from "../../src/core/estimate/turn.js";
 import { ledgerRecord } from "../../src/core/cost/ledger.js";
 import { loadPriceTable } from "../../src/core/cost/prices.js";
-import { pickShapes, shapesOf } from "../../src/core/cost/shapes.js";
+import { pickShapes, shapesOf } from "../../src/core/estimate/shapes.js";
 import { resolveTiers } from "../../src/core/cost/tiers.js";
 import type { Usage } from "../../src/contract/wire.js";
 import { at } from "./fixtures.js";

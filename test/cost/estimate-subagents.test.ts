@@ -1,13 +1,13 @@
-// The estimate of turns that start subagents (src/core/cost/delegation.ts): how many runs a
+// The estimate of turns that start subagents (src/core/estimate/delegation.ts): how many runs a
 // prompt and the session's earlier turns suggest, and what each run costs — drawn from the runs
 // earlier turns started (their ledger lines), at the price of the model each ran on.
 import { describe, expect, it } from "vitest";
 import { costOf } from "../../src/core/cost/calc.js";
-import { delegationOf, planDelegation, runsNamed } from "../../src/core/cost/delegation.js";
-import { estimateTurn, type TierEstimate } from "../../src/core/cost/estimate.js";
+import { delegationOf, planDelegation, runsNamed } from "../../src/core/estimate/delegation.js";
+import { estimateTurn, type TierEstimate } from "../../src/core/estimate/turn.js";
 import { ledgerRecord, type LedgerRecord } from "../../src/core/cost/ledger.js";
 import { loadPriceTable } from "../../src/core/cost/prices.js";
-import { pickShapes, shapesOf } from "../../src/core/cost/shapes.js";
+import { pickShapes, shapesOf } from "../../src/core/estimate/shapes.js";
 import { resolveTiers } from "../../src/core/cost/tiers.js";
 import type { Usage } from "../../src/contract/wire.js";
 import { at } from "./fixtures.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Usage } from "../../src/contract/wire.js";
-import { estimateTurn, knownInputs, toCostEstimates, type TierEstimate } from "../../src/core/cost/estimate.js";
+import { estimateTurn, knownInputs, toCostEstimates, type TierEstimate } from "../../src/core/estimate/turn.js";
 import { loadPriceTable } from "../../src/core/cost/prices.js";
 import { formatEstimateLine } from "../../src/core/cost/report.js";
 import { estimateTokens } from "../../src/core/tokens.js";

@@ -3,7 +3,7 @@
 // per model: the executor's last request is still there).
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TIERS, estimateTurn, floorToCacheUnit, loadPriceTable, type TierProfiles } from "../../src/core/cost/index.js";
-import { computeEstimate } from "../../src/core/cost/run/estimate.js";
+import { computeEstimate } from "../../src/core/estimate/session.js";
 import { plannedEstimateLine } from "../../src/cli/repl/plan-route.js";
 import type { Ledger } from "../../src/core/context/context.js";
 

@@ -6,7 +6,7 @@ export type { Cost, Currency, PeakSchedule, PriceFamily, PriceLookup, PriceRow, 
 export { familyOf, isPeak, loadPriceTable, priceFor } from "./prices.js";
 export { addCosts, costOf, inCurrency, splitPrompt } from "./calc.js";
 export { fit, formatMoney, formatPercent, formatRange, formatTokens, moneyDigits, parseCurrency, plural, roundCost, visibleLength } from "./format.js";
-export { classifyTask, taskSignals, TASK_CLASSES, type TaskClass, type TaskSignals } from "./classify.js";
+export { classifyTask, taskSignals, TASK_CLASSES, type TaskClass, type TaskSignals } from "../estimate/classify.js";
 export { estimateTokens, floorToCacheUnit } from "../tokens.js";
 export {
   DEFAULT_TIERS, isTierName, resolveTiers, tierRequest, TIER_FOR_CLASS, TIER_NAMES,
@@ -15,9 +15,9 @@ export {
 export {
   delegationOf, estimateTurn, knownInputs, recommendTier, toCostEstimates,
   type EstimateInputs, type TierEstimate, type TurnEstimate, type TurnTokens,
-} from "./estimate.js";
-export { FEW_SHAPES_MARGIN, MAX_SHAPES, MIN_SHAPES, pickShapes, SHAPE_MARGIN, shapesOf, type RunShape, type TurnShape } from "./shapes.js";
-export { planDelegation, runsEvidence, runsNamed, typesNamed, type DelegationPlan, type RunEvidence } from "./delegation.js";
+} from "../estimate/turn.js";
+export { FEW_SHAPES_MARGIN, MAX_SHAPES, MIN_SHAPES, pickShapes, SHAPE_MARGIN, shapesOf, type RunShape, type TurnShape } from "../estimate/shapes.js";
+export { planDelegation, runsEvidence, runsNamed, typesNamed, type DelegationPlan, type RunEvidence } from "../estimate/delegation.js";
 export {
   budgetState, DOWNGRADE_AT,
   type BudgetKind, type BudgetSettings, type BudgetState, type SessionRaise, type SettingsLayer, type Spent,

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { NotRegularFileError, fileKind, readRegularFileSync } from "../../lib/regular-file.js";
 import type { Usage } from "../../contract/wire.js";
 import { splitPrompt } from "./calc.js";
-import type { TaskClass } from "./classify.js";
+import type { TaskClass } from "../estimate/classify.js";
 import type { Cost } from "./types.js";
 
 export const LEDGER_FILE = "usage.jsonl";

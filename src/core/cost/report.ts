@@ -2,7 +2,7 @@
 // --estimates` (calibration), their `--json` shapes, and the one-line pre-turn estimate the
 // REPL's chooser shows. Plain text, aligned columns, no colour (the renderer adds it).
 
-import type { TurnEstimate } from "./estimate.js";
+import type { TurnEstimate } from "../estimate/turn.js";
 import { fit, formatMoney, formatPercent, formatRange, formatTokens } from "./format.js";
 import type { Calibration, CalibrationRow, Summary, SummaryRow } from "./stats.js";
 import type { Currency } from "./types.js";

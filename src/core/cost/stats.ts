@@ -5,7 +5,7 @@
 // Days and months are calendar periods in the user's local time by default (what "today"
 // means to a person); pass `timeZone: "utc"` for UTC periods (tests, servers).
 
-import { TASK_CLASSES } from "./classify.js";
+import { TASK_CLASSES } from "../estimate/classify.js";
 import type { LedgerRecord } from "./ledger.js";
 import { TIER_NAMES } from "./tiers.js";
 

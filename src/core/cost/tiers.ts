@@ -7,7 +7,7 @@
 
 import { ConfigError } from "../../contract/errors.js";
 import type { ChatRequest } from "../../contract/wire.js";
-import type { TaskClass } from "./classify.js";
+import type { TaskClass } from "../estimate/classify.js";
 
 export const TIER_NAMES = ["chat-fast", "chat-full", "reasoner-budget", "reasoner"] as const;
 export type TierName = (typeof TIER_NAMES)[number];

@@ -37,15 +37,15 @@ import type { Engine } from "../../engine/engine.js";
 import type { Chain } from "../../chain.js";
 import { Book } from "./book.js";
 import type { CostControl, CostNotice, InstallCostOptions, TurnCostEstimate } from "./control.js";
-import { Budgets } from "./budget.js";
-import { computeEstimate, foldBack } from "./estimate.js";
-import { formatCostReport, formatTiers } from "./report.js";
+import { Budgets } from "./budget-gate.js";
+import { computeEstimate, foldBack } from "../../estimate/session.js";
+import { formatCostReport, formatTiers } from "./repl-text.js";
 import { readCostSettings, type CostSettingsSource, type EstimateMode, type TierMode } from "./settings.js";
-import { matchTier, planTurn, profileOf, switchNote, thinks, type AutoState, type ModelFacts } from "./tiers.js";
+import { matchTier, planTurn, profileOf, switchNote, thinks, type AutoState, type ModelFacts } from "./tier-choice.js";
 
 export type { CostControl, CostNotice, InstallCostOptions, TurnCostEstimate } from "./control.js";
 export type { CostSettingsSource, EstimateMode, TierMode } from "./settings.js";
-export type { ModelFacts } from "./tiers.js";
+export type { ModelFacts } from "./tier-choice.js";
 
 interface SessionState {
   /** The last request this process saw in the session, and whether it thought. */

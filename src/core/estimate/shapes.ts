@@ -12,7 +12,7 @@
 // next turn falls inside when it looks like one of the recent ones, and the high end stays a
 // small multiple of what such a turn costs.
 
-import type { LedgerRecord } from "./ledger.js";
+import type { LedgerRecord } from "../cost/ledger.js";
 
 /** One subagent run a turn started: what all its requests added up to, and where it ran. */
 export interface RunShape {

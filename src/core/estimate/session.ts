@@ -16,12 +16,12 @@
 // re-reads the log from the first reply that carries reasoning. Those tiers' ranges move by
 // the lost hits, billed at miss price instead of hit price.
 
-import type { ChatMessage, CostEstimate, Usage } from "../../../contract/index.js";
+import type { ChatMessage, CostEstimate, Usage } from "../../contract/index.js";
 import {
   delegationOf, estimateTokens, estimateTurn, familyOf, floorToCacheUnit, priceFor,
   type EstimateInputs, type PriceTable, type RunEvidence, type TierEstimate, type TierProfiles, type TurnEstimate, type TurnShape,
-} from "../index.js";
-import type { Ledger } from "../../context/context.js";
+} from "../cost/index.js";
+import type { Ledger } from "../context/context.js";
 
 export interface EstimateSource {
   prompt: string;

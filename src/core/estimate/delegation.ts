@@ -19,11 +19,11 @@
 // (the ledger's estimate says so: LedgerEstimate.subagents) — else from all; before any
 // delegating turn, a Task round and the answer (estimate.ts DELEGATING_ROUNDS).
 
-import { priceFor } from "./prices.js";
+import { priceFor } from "../cost/prices.js";
 import { floorToCacheUnit } from "../tokens.js";
-import { OUTPUT_PER_ROUND, TIER_NAMES, TOOL_RESULT_PER_ROUND, type Span, type TierName, type TierProfiles } from "./tiers.js";
+import { OUTPUT_PER_ROUND, TIER_NAMES, TOOL_RESULT_PER_ROUND, type Span, type TierName, type TierProfiles } from "../cost/tiers.js";
 import { MIN_SHAPES, SHAPE_MARGIN, type RunShape, type TurnShape } from "./shapes.js";
-import type { PriceTable, Rates } from "./types.js";
+import type { PriceTable, Rates } from "../cost/types.js";
 
 /** Tokens of a case (low or high) of a range, and how many model rounds they take. */
 export interface TurnTokens {

@@ -25,7 +25,7 @@
 import type { CostEstimate } from "../../contract/events.js";
 import type { Usage } from "../../contract/wire.js";
 import { classifyTask, type TaskClass } from "./classify.js";
-import { priceFor } from "./prices.js";
+import { priceFor } from "../cost/prices.js";
 import { estimateTokens, floorToCacheUnit } from "../tokens.js";
 import {
   AGENTIC_ROUNDS_PER_UNIT,
@@ -37,8 +37,8 @@ import {
   WORK_UNITS,
   type TierName,
   type TierProfiles,
-} from "./tiers.js";
-import type { PriceTable } from "./types.js";
+} from "../cost/tiers.js";
+import type { PriceTable } from "../cost/types.js";
 import { FEW_SHAPES_MARGIN, MIN_SHAPES, SHAPE_MARGIN, type TurnShape } from "./shapes.js";
 import { bill, planDelegation, plus, runsCost, scale, type RunEvidence, type TurnTokens } from "./delegation.js";
 
