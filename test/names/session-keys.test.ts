@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { legacyProjectKey, projectKey } from "../../src/core/session/project-key.js";
+import { legacyProjectKey, projectKey } from "../../src/core/session/folder-key.js";
 import { SessionStore } from "../../src/core/session/store.js";
 import { History } from "../../src/cli/repl/history.js";
 import { cliRig, type CliRig } from "../e2e/helpers.js";

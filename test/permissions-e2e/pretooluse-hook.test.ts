@@ -2,7 +2,7 @@
 // call and the model reads the hook's stderr; an allow from the hook lifts the default ask; a
 // settings deny is answered before the hook is even asked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectKey } from "../../src/core/session/project-key.js";
+import { projectKey } from "../../src/core/session/folder-key.js";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Simulator } from "../sim/server.mjs";

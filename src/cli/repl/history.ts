@@ -3,7 +3,7 @@
 // 1000 entries. A history that cannot be read or written never stops the REPL.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { legacyProjectKey, projectKey } from "../../core/session/project-key.js";
+import { legacyProjectKey, projectKey } from "../../core/session/folder-key.js";
 
 const MAX = 1000;
 

@@ -12,7 +12,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { migrateLegacySessions, projectKey } from "./project-key.js";
+import { migrateLegacySessions, projectKey } from "./folder-key.js";
 import type { Usage } from "../../contract/index.js";
 import { acquireLock, lockHolder, releaseLock, type LockHolder } from "./lock.js";
 import { SessionWriter } from "./writer.js";
@@ -24,7 +24,7 @@ export { SessionBusyError, type LockHolder } from "./lock.js";
 
 export type { LoadedSession, SessionRecord, SessionSummary } from "./records.js";
 
-export { projectKey } from "./project-key.js";
+export { projectKey } from "./folder-key.js";
 
 export function newSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
