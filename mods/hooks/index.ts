@@ -59,7 +59,7 @@ const MAX_PENDING_CONTEXT = 256;
 const NO_STOP_HOOK: ReadonlySet<string> = new Set(["interrupted", "error", "budget_exhausted"]);
 
 /** Where the session store keeps a project's sessions: `<home>/sessions/<project>`. The rule
- *  duplicates src/core/session/store.ts `projectKey` (a mod cannot import src/core); assembly
+ *  duplicates src/core/session/folder-key.ts `sessionFolderKey` (a mod cannot import src/core); assembly
  *  passes `sessionsDir` so this fallback is only for hosts that do not. */
 function defaultSessionsDir(home: string, root: string): string {
   const hash = createHash("sha256").update(root).digest("hex").slice(0, 12);

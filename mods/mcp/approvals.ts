@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { JsonValue } from "../../src/contract/index.js";
 import { canonicalJson } from "../../src/lib/json.js";
-import { projectKey, readProjectsFile, writeProjectsFile, type ProjectsFile } from "../../src/lib/project-store.js";
+import { projectStoreKey, readProjectsFile, writeProjectsFile, type ProjectsFile } from "../../src/lib/project-store.js";
 
 export interface Approval {
   allowed: boolean;
@@ -28,7 +28,7 @@ export class ApprovalStore {
   constructor(home: string, root: string) {
     this.file = join(home, "mcp-approvals.json");
     this.home = home;
-    this.project = projectKey(root);
+    this.project = projectStoreKey(root);
   }
 
   private readonly home: string;

@@ -12,7 +12,7 @@ import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import type { JsonValue, SubcommandContext, SubcommandSpec } from "../../src/contract/index.js";
 import { parsed, projectMcpFile, readOptional, userMcpFile } from "./configure/sources.js";
-import { projectKey } from "../../src/lib/project-store.js";
+import { projectStoreKey } from "../../src/lib/project-store.js";
 import { isObject } from "../../src/lib/json.js";
 import { badServerName } from "./configure/index.js";
 
@@ -220,7 +220,7 @@ function serversIn(file: { [k: string]: JsonValue }, scope: Scope, root: string)
   if (scope === "local") {
     if (!isObject(file.projects)) file.projects = {};
     const projects = file.projects as { [k: string]: JsonValue };
-    const key = projectKey(root);
+    const key = projectStoreKey(root);
     if (!isObject(projects[key])) projects[key] = {};
     holder = projects[key] as { [k: string]: JsonValue };
   }

@@ -15,7 +15,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectKey } from "../../src/lib/project-store.js";
+import { projectStoreKey } from "../../src/lib/project-store.js";
 import type { Entry, Guarded, Snapshot } from "./protect.js";
 import type { PackageKeys } from "./lifecycle.js";
 
@@ -57,7 +57,7 @@ interface JournalJson {
 
 /** This project's journal folder in deepcode's home. */
 export function journalDir(home: string, root: string): string {
-  return join(home, "sandbox", "journal", createHash("sha256").update(projectKey(root)).digest("hex").slice(0, 16));
+  return join(home, "sandbox", "journal", createHash("sha256").update(projectStoreKey(root)).digest("hex").slice(0, 16));
 }
 
 /** Write a journal; returns its path (for removeJournal). */

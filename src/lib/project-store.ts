@@ -43,7 +43,7 @@ export function writeProjectsFile<T>(dir: string, file: string, data: ProjectsFi
 }
 
 /** A project's key in such a store: its real path, or the resolved path when it is not there. */
-export function projectKey(root: string): string {
+export function projectStoreKey(root: string): string {
   try {
     return realpathSync(root);
   } catch {

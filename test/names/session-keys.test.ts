@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { legacyProjectKey, projectKey } from "../../src/core/session/folder-key.js";
+import { legacySessionFolderKey, sessionFolderKey } from "../../src/core/session/folder-key.js";
 import { SessionStore } from "../../src/core/session/store.js";
 import { History } from "../../src/cli/repl/history.js";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
@@ -32,17 +32,17 @@ describe("project keys", () => {
     ];
     let stopped = 0;
     for (const [a, b] of PAIRS) {
-      if (projectKey(a) !== projectKey(b)) stopped++;
-      expect(projectKey(a).length).toBeLessThan(200);
+      if (sessionFolderKey(a) !== sessionFolderKey(b)) stopped++;
+      expect(sessionFolderKey(a).length).toBeLessThan(200);
     }
     expect(stopped).toBe(PAIRS.length);
-    expect(PAIRS.filter(([a, b]) => legacyProjectKey(a) === legacyProjectKey(b)).length).toBeGreaterThanOrEqual(6);
-    expect(projectKey("/home/me/app")).toMatch(/^-home-me-app-[0-9a-f]{12}$/);
+    expect(PAIRS.filter(([a, b]) => legacySessionFolderKey(a) === legacySessionFolderKey(b)).length).toBeGreaterThanOrEqual(6);
+    expect(sessionFolderKey("/home/me/app")).toMatch(/^-home-me-app-[0-9a-f]{12}$/);
   });
 
   it("move a project's sessions from the old folder, leaving another project's there", () => {
     home = mkdtempSync(join(tmpdir(), "deepcode-keys-"));
-    const old = join(home, "sessions", legacyProjectKey("/x/acme-api"));
+    const old = join(home, "sessions", legacySessionFolderKey("/x/acme-api"));
     mkdirSync(join(old, "20260101-000000-aaaaaa"), { recursive: true });
     const session = (id: string, root: string) => writeFileSync(join(old, `${id}.jsonl`), [{ t: "session", id, root, model: "m", created: "2026-01-01T00:00:00Z", version: "t" }, { t: "msg", m: { role: "user", content: `hello from ${root}` } }].map((r) => JSON.stringify(r)).join("\n") + "\n");
     session("20260101-000000-aaaaaa", "/x/acme-api");
@@ -61,7 +61,7 @@ describe("project keys", () => {
   it("keep the prompt history written under the old key", () => {
     home = mkdtempSync(join(tmpdir(), "deepcode-keys-"));
     mkdirSync(join(home, "history"));
-    writeFileSync(join(home, "history", `${legacyProjectKey("/p/app")}.jsonl`), `${JSON.stringify("earlier")}\n`);
+    writeFileSync(join(home, "history", `${legacySessionFolderKey("/p/app")}.jsonl`), `${JSON.stringify("earlier")}\n`);
     const h = new History(home, "/p/app");
     expect(h.all()).toEqual(["earlier"]);
     h.add("now");

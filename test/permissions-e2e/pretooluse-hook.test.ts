@@ -2,7 +2,7 @@
 // call and the model reads the hook's stderr; an allow from the hook lifts the default ask; a
 // settings deny is answered before the hook is even asked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectKey } from "../../src/core/session/folder-key.js";
+import { sessionFolderKey } from "../../src/core/session/folder-key.js";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Simulator } from "../sim/server.mjs";
@@ -81,7 +81,7 @@ describe("a PreToolUse hook from project settings, in a real process", () => {
       tool_use_id: "call_blocked",
     });
     // The session in Claude Code's JSONL format, beside deepcode's own (mods/hooks/transcript.ts).
-    expect(first.transcript_path).toBe(join(box.deepcodeHome, "sessions", projectKey(box.root), "claude-code", `${run.result?.session_id}.jsonl`));
+    expect(first.transcript_path).toBe(join(box.deepcodeHome, "sessions", sessionFolderKey(box.root), "claude-code", `${run.result?.session_id}.jsonl`));
     expect(existsSync(first.transcript_path as string)).toBe(true);
   });
 });

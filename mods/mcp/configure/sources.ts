@@ -21,7 +21,7 @@ import { join, resolve } from "node:path";
 import { ConfigError, type JsonValue, type SettingsView } from "../../../src/contract/index.js";
 import { JsonSyntaxError, parseJson } from "../../../src/lib/json-parse.js";
 import { isObject } from "../../../src/lib/json.js";
-import { projectKey } from "../../../src/lib/project-store.js";
+import { projectStoreKey } from "../../../src/lib/project-store.js";
 
 export type Scope = "local" | "project" | "user" | "flag" | "settings" | "plugin";
 
@@ -78,7 +78,7 @@ export function configuredServers(o: SourceOptions): { servers: Configured[]; pr
     const home = readOptional(userMcpFile(o.home));
     const user = home ? (parsed(home, userMcpFile(o.home)) as { [k: string]: JsonValue }) : {};
     const projects = isObject(user.projects) ? user.projects : {};
-    const mine = projects[projectKey(o.root)];
+    const mine = projects[projectStoreKey(o.root)];
     add("local", userMcpFile(o.home), isObject(mine) && isObject(mine.mcpServers) ? mine.mcpServers : undefined);
     const claude = claudeServers(o, problems);
     add("local", claude.file, claude.local);
@@ -134,7 +134,7 @@ function claudeServers(o: SourceOptions, problems: string[]): { file: string; us
   }
   if (!isObject(v)) return { file };
   const projects = isObject(v.projects) ? v.projects : {};
-  const mine = [o.root, projectKey(o.root)].map((k) => (Object.hasOwn(projects, k) ? projects[k] : undefined)).find(isObject);
+  const mine = [o.root, projectStoreKey(o.root)].map((k) => (Object.hasOwn(projects, k) ? projects[k] : undefined)).find(isObject);
   const objects = (m: JsonValue | undefined, where: string): { [k: string]: JsonValue } | undefined => {
     if (!isObject(m)) return undefined;
     const out: { [k: string]: JsonValue } = {};

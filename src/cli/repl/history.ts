@@ -3,7 +3,7 @@
 // 1000 entries. A history that cannot be read or written never stops the REPL.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { legacyProjectKey, projectKey } from "../../core/session/folder-key.js";
+import { legacySessionFolderKey, sessionFolderKey } from "../../core/session/folder-key.js";
 
 const MAX = 1000;
 
@@ -12,9 +12,9 @@ export class History {
   private entries: string[];
 
   constructor(home: string, root: string) {
-    this.file = join(home, "history", `${projectKey(root)}.jsonl`);
+    this.file = join(home, "history", `${sessionFolderKey(root)}.jsonl`);
     // The history kept under the old key (sessions/project-key.ts) until this file exists.
-    this.entries = existsSync(this.file) ? load(this.file) : load(join(home, "history", `${legacyProjectKey(root)}.jsonl`));
+    this.entries = existsSync(this.file) ? load(this.file) : load(join(home, "history", `${legacySessionFolderKey(root)}.jsonl`));
   }
 
   /** For readline: newest first, one line each (a multi-line prompt shows joined). */

@@ -17,7 +17,7 @@ import type { LoadedSettings } from "../settings/types.js";
 import { trustDigest, trustItems, untrustedLayers, PROJECT_LAYERS, type TrustItem } from "./items.js";
 import { TrustStore, type TrustRecord } from "./store.js";
 import { inert } from "../../lib/inert.js";
-import { projectKey } from "../../lib/project-store.js";
+import { projectStoreKey } from "../../lib/project-store.js";
 
 export { TrustStore, trustDigest, trustItems, type TrustItem, type TrustRecord };
 
@@ -63,7 +63,7 @@ export function trustCovers(state: TrustState, file: string, kind: string, value
 }
 
 export function resolveTrust(o: TrustOptions): TrustState {
-  const root = projectKey(o.root);
+  const root = projectStoreKey(o.root);
   const items = trustItems({ root: o.root, home: o.home, userHome: o.userHome, settings: o.settings });
   const digest = trustDigest(o.root, items);
   const store = new TrustStore(o.home);
@@ -94,7 +94,7 @@ export function rememberTrust(home: string, state: TrustState, trusted: boolean)
 }
 
 export function forgetTrust(home: string, root: string): boolean {
-  return new TrustStore(home).forget(projectKey(root));
+  return new TrustStore(home).forget(projectStoreKey(root));
 }
 
 /** One line for `/status` and `deepcode doctor`. */
@@ -143,7 +143,7 @@ function trustingSetting(settings: LoadedSettings, root: string, userHome: strin
       const below = entry.endsWith("/**");
       const path = expand(below ? entry.slice(0, -3) : entry, userHome);
       if (!isAbsolute(path)) continue; // a relative entry would mean a different folder per run
-      const p = projectKey(path);
+      const p = projectStoreKey(path);
       if (p === root || (below && root.startsWith(p.endsWith(sep) ? p : p + sep))) return layer.file;
     }
   }

@@ -16,20 +16,20 @@ import { join } from "node:path";
  *  systems allow (the hash keeps cut names apart). */
 const MAX_READABLE = 120;
 
-export function projectKey(root: string): string {
+export function sessionFolderKey(root: string): string {
   const hash = createHash("sha256").update(root).digest("hex").slice(0, 12);
-  return `${legacyProjectKey(root).slice(0, MAX_READABLE)}-${hash}`;
+  return `${legacySessionFolderKey(root).slice(0, MAX_READABLE)}-${hash}`;
 }
 
 /** The key before it carried a hash (still read, to move what was written under it). */
-export function legacyProjectKey(root: string): string {
+export function legacySessionFolderKey(root: string): string {
   return root.replace(/[^A-Za-z0-9]/g, "-");
 }
 
 /** Move this root's sessions from the folder of the old key into `dir`. Never throws: what
  *  cannot be moved stays where it was (another process moved it first, a read-only home). */
 export function migrateLegacySessions(home: string, root: string, dir: string): void {
-  const old = join(home, "sessions", legacyProjectKey(root));
+  const old = join(home, "sessions", legacySessionFolderKey(root));
   if (old === dir || !existsSync(old)) return;
   let names: string[];
   try {

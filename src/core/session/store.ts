@@ -12,7 +12,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { migrateLegacySessions, projectKey } from "./folder-key.js";
+import { migrateLegacySessions, sessionFolderKey } from "./folder-key.js";
 import type { Usage } from "../../contract/index.js";
 import { acquireLock, lockHolder, releaseLock, type LockHolder } from "./lock.js";
 import { SessionWriter } from "./writer.js";
@@ -24,7 +24,7 @@ export { SessionBusyError, type LockHolder } from "./lock.js";
 
 export type { LoadedSession, SessionRecord, SessionSummary } from "./records.js";
 
-export { projectKey } from "./folder-key.js";
+export { sessionFolderKey } from "./folder-key.js";
 
 export function newSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
@@ -35,7 +35,7 @@ export class SessionStore {
   readonly dir: string;
 
   constructor(home: string, root: string, dir?: string) {
-    this.dir = dir ?? join(home, "sessions", projectKey(root));
+    this.dir = dir ?? join(home, "sessions", sessionFolderKey(root));
     if (dir === undefined) migrateLegacySessions(home, root, this.dir);
   }
 
