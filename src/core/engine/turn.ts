@@ -125,14 +125,28 @@ export class Turn {
         return to;
       },
     });
-    return this.finish(end, announced);
+    return announced ? this.finishAnnounced(end) : this.finish(end);
   }
 
   private announce(end: TurnEnd): Promise<{ continueWith?: string } | void> {
     return this.h.chain.dispatch({ type: "turn.complete", sessionId: this.h.sessionId, turn: this.turn, stopReason: end.stopReason, usage: end.usage, text: end.text, ...this.h.who });
   }
 
-  private async finish(turnEnd: TurnEnd, announced = false): Promise<void> {
+  /** Ends a turn that hooks have not heard end yet: records it, tells them (turn.complete), completes. */
+  private async finish(turnEnd: TurnEnd): Promise<void> {
+    const { end, durationMs } = this.recordEnd(turnEnd);
+    await this.announce(end);
+    this.complete(completeEvent(this.h.sessionId, this.turn, end, durationMs));
+  }
+
+  /** Ends a turn whose end runTurn already announced (a completed end: Stop hooks were asked whether to go on). */
+  private finishAnnounced(turnEnd: TurnEnd): void {
+    const { end, durationMs } = this.recordEnd(turnEnd);
+    this.complete(completeEvent(this.h.sessionId, this.turn, end, durationMs));
+  }
+
+  /** The turn's record in the log, and its loop notice; the end as the stream reports it. */
+  private recordEnd(turnEnd: TurnEnd): { end: TurnEnd; durationMs: number } {
     const { h, turn } = this;
     const durationMs = Math.round(performance.now() - this.started);
     // A compaction's digest request within the turn is part of what the turn cost.
@@ -142,8 +156,7 @@ export class Turn {
     if (end.loop) {
       this.emit({ type: "notice", level: "warn", code: "call-loop", message: `the model repeated a suppressed call in ${plural(end.loop.requests, "request")}, costing ${formatMoney(end.loop.costUsd, "USD")}` });
     }
-    if (!announced) await this.announce(end);
-    this.complete(completeEvent(h.sessionId, turn, end, durationMs));
+    return { end, durationMs };
   }
 
   /** The one place the stream gets turn.complete (once: a second is dropped). */
