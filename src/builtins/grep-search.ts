@@ -13,7 +13,7 @@ import { globMatch } from "../lib/glob-match.js";
 import { requiredLiteral } from "./grep-literal.js";
 import { translateRegex } from "./grep-regex.js";
 import type { SecretFilter } from "./grep-secrets.js";
-import { gitignoreVerdict, parseGitignore } from "./ignore.js";
+import { gitignoreVerdict, parseGitignore } from "../lib/gitignore.js";
 import { displayPath } from "../lib/paths.js";
 import { walkFiles } from "./walk.js";
 

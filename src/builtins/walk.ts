@@ -7,7 +7,7 @@
 
 import { readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
-import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "./ignore.js";
+import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../lib/gitignore.js";
 
 export interface WalkRules {
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gitignoreVerdict, parseGitignore } from "../../src/builtins/ignore.js";
+import { gitignoreVerdict, parseGitignore } from "../../src/lib/gitignore.js";
 
 const check = (rules: string, path: string, isDir = false) => gitignoreVerdict([parseGitignore("/r", rules)], `/r/${path}`, isDir);
 

@@ -7,7 +7,7 @@
 import { lstatSync, readdirSync, statSync, type Dirent } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { secretFilter } from "../../builtins/grep-secrets.js";
-import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../builtins/ignore.js";
+import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../../lib/gitignore.js";
 import { listTar, listZip } from "./archive-list.js";
 import { globMatch } from "../../lib/glob-match.js";
 import { hiddenSecret, readVerdict, searchVerdict, strongest, writeVerdict, type Verdict } from "./checks.js";

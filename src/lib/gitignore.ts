@@ -13,7 +13,7 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { globToRegExp } from "../lib/glob-match.js";
+import { globToRegExp } from "./glob-match.js";
 
 interface Rule {
   re: RegExp;
