@@ -9,7 +9,7 @@ import type { SessionCommand, SessionHandle, SessionHost, StreamEvent } from "..
 import type { Chain } from "../core/chain.js";
 import { Engine, type EngineOptions } from "../core/engine/engine.js";
 import type { SessionStore } from "../core/session/store.js";
-import { registerMentions } from "./mentions.js";
+import { registerMentions } from "../lib/mentions.js";
 import { realpathSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { isInside } from "../lib/paths.js";

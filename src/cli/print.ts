@@ -17,7 +17,7 @@ import type { Flags, OutputFormat } from "./main.js";
 import { loadCustomCommands } from "./commands/custom.js";
 import { commandLine, runCustomCommand } from "./commands/run.js";
 import { pluginCommandLine, runPluginCommand, unknownCommand } from "./print-commands.js";
-import { registerMentions } from "./mentions.js";
+import { registerMentions } from "../lib/mentions.js";
 import { UsageError } from "./options.js";
 import { streamJsonInput, type InputLine } from "./print-input.js";
 import { failedBeforeStart, resultObject, TurnFacts, type ResultObject } from "./print-result.js";

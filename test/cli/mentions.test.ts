@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Chain } from "../../src/core/chain.js";
-import { expandMentions, findMentions, registerMentions } from "../../src/cli/mentions.js";
+import { expandMentions, findMentions, registerMentions } from "../../src/lib/mentions.js";
 import { registerPermissionGate } from "../../src/cli/permissions/index.js";
 import type { GateDecision } from "../../src/contract/index.js";
 import { rulesOf } from "../permissions/helpers.js";

@@ -4,7 +4,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { listTree } from "../mentions.js";
+import { listTree } from "../../lib/mentions.js";
 import { isObject } from "../../lib/json.js";
 
 export interface RepoFacts {

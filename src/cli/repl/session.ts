@@ -14,7 +14,7 @@ import { CONTROL, control } from "../render/terminal.js";
 import { statusLine, TurnRenderer } from "../render/turn.js";
 import { fit, money, tokens } from "../render/figures.js";
 import { completeLine, withoutUnsafe } from "../complete.js";
-import { registerMentions } from "../mentions.js";
+import { registerMentions } from "../../lib/mentions.js";
 import type { CustomCommand } from "../commands/custom.js";
 import { runCustomCommand } from "../commands/run.js";
 import { BUILTIN_COMMANDS, helpText, type ReplApi, type SessionTotals, type SlashCommand } from "./commands.js";

@@ -32,8 +32,8 @@ import { closeSync, lstatSync, readSync, readdirSync, realpathSync, statSync } f
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Chain } from "../core/chain.js";
 import type { GateDecision, Unsubscribe } from "../contract/index.js";
-import { NotRegularFileError, openRegularSync } from "../lib/regular-file.js";
-import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "../lib/gitignore.js";
+import { NotRegularFileError, openRegularSync } from "./regular-file.js";
+import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "./gitignore.js";
 
 export const MENTION_MAX_BYTES = 64 * 1024;
 export const MENTION_TOTAL_BYTES = 256 * 1024;
