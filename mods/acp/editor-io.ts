@@ -5,10 +5,13 @@
 // terminals (`terminal/*`) — unless the Bash sandbox is active: a sandboxed command keeps
 // running here, under the sandbox, so containment is never traded for a terminal.
 //
-// It sits last in the builtin tier, so every other hook — the permission gate, the path
-// fence, plan mode's read-only rule, checkpoints, the user's hooks, the sandbox — has judged
-// the effect before it is answered here instead of by the disk. Every other run: no agent,
-// every hook passes on.
+// It is the innermost hook on `fs.*` and `process.run` — the one step placed after the sandbox
+// (`after: ["sandbox"]`, which puts it after everything the sandbox is after) — because it
+// answers in the disk's place: every other hook (the permission gate, the path fence, plan
+// mode's read-only rule, checkpoints, the user's hooks, the sandbox) has judged the effect
+// first, and a command the sandbox refuses never reaches a terminal. It rewrites no request, so
+// nothing the sandbox wrapped is unwrapped here: while the sandbox is active a command passes
+// on, contained. Every other run: no agent, every hook passes on.
 
 import type { Plugin } from "../../src/contract/index.js";
 import { link } from "./link.js";
@@ -16,7 +19,7 @@ import { link } from "./link.js";
 const plugin: Plugin = {
   id: "acp-io",
   description: "deepcode acp: files and commands through the editor when it offers them",
-  placement: { tier: "builtin", after: ["*"] },
+  placement: { tier: "builtin", after: ["sandbox"] },
   register(api) {
     api.on("fs.read", (e, next) => link.effects?.read(e, () => next()) ?? next(), { timeoutMs: Infinity });
     api.on("fs.write", (e, next) => link.effects?.write(e, () => next()) ?? next(), { timeoutMs: Infinity });

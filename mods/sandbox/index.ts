@@ -8,9 +8,10 @@
 // does not load, this says so once and host sockets are hidden by path, sockets.ts). The result
 // says `sandbox: "bwrap"`.
 //
-// Placement: builtin tier, after everything else (`after: ["*"]`), so its hook is the innermost
-// on `process.run`: whatever a plugin hook upstream rewrites, the argv that reaches the core is
-// wrapped — no hook can unwrap it, because none runs after it.
+// Placement: builtin tier, after everything else (`after: ["*"]`; the one step that says so),
+// so whatever a plugin hook upstream rewrites, the argv that reaches the core is wrapped. The
+// one hook inside it is acp-io's (mods/acp/editor-io.ts), which rewrites nothing: it answers in
+// the disk's place only while the sandbox is off, so no hook can unwrap a contained command.
 //
 // Configuration: settings `sandbox` ({ enabled?: boolean, network?: boolean | { allowedDomains,
 // allowManagedDomainsOnly } }) and the folders the person opened

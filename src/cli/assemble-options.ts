@@ -1,6 +1,22 @@
 // What `assemble()` is asked for (the command line and tests fill it); its own file, so the
 // modules assemble.ts puts together can name it without importing assemble.ts.
 
+import type { Chain } from "../core/chain.js";
+import type { SessionRules } from "./permissions/index.js";
+
+/** What a front end (the REPL, `-p`, an editor through `deepcode acp`) needs on the chain, handed
+ *  to assembly so that the chain `deepcode --events` prints is the one that runs: no front end
+ *  adds a hook after assembly. `register` runs as assembly's last step (after every mod and
+ *  plugin), so its hooks are the innermost of their tiers, as they were when front ends added
+ *  them afterwards. */
+export interface FrontEnd {
+  /** `repl`, `print` (-p) or `acp`; what `deepcode --events` names. */
+  name: string;
+  /** Its hooks and core answers: confirmation and asking the person (REPL), rendering
+   *  (`ui.render`), usage and timing for its totals. */
+  register?(app: { chain: Chain; sessionRules: SessionRules }): void;
+}
+
 export interface AssembleOptions {
   root: string;
   home?: string;
@@ -27,4 +43,6 @@ export interface AssembleOptions {
   planMode?: boolean;
   /** `--permission-mode acceptEdits` (its rules come in `flagRules`; this names the mode for hooks). */
   acceptEdits?: boolean;
+  /** The front end this run serves (FrontEnd); none for subcommands and `deepcode acp`. */
+  frontEnd?: FrontEnd;
 }

@@ -224,6 +224,8 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   const nativeLoads = await modSteps(host, natives.map((p) => ({ specifier: p.native!, base: "/", tier: p.managed ? ("prepend" as const) : ("user" as const), source: `${p.id} (${p.native!})` })));
   for (const s of placeInOrder(nativeLoads.map((l) => l.step))) await s.run();
   loads.push(...nativeLoads);
+  // The front end's own hooks, last: the innermost of their tiers (FrontEnd).
+  o.frontEnd?.register?.(app);
   for (const l of loads) if (l.load) app.plugins.push(l.load);
   for (const p of app.plugins) if (!p.ok) warn(`plugin ${p.id ?? p.source} did not load (${p.error}); the rest keeps working`);
   const fatal = loads.find((l) => l.fatal)?.fatal;
@@ -234,7 +236,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 /** Built-in mods, loaded through the same interface as third-party plugins, in this order
  *  unless one's placement says otherwise (telemetry first, the sandbox last, plan and the
  *  managed hooks in prepend, the settings hooks in user: each says so in its own file). */
-export const BUILTIN_MODS = ["telemetry", "marketplace", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "sandbox", "acp", "acp/editor-io"];
+export const BUILTIN_MODS = ["telemetry", "marketplace", "plan", "instructions", "memory", "skills", "agents", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "mentions", "sandbox", "acp", "acp/editor-io"];
 
 interface Step {
   name: string;

@@ -75,7 +75,8 @@ export async function main(argv: string[], internal: Internal = {}): Promise<num
     // loads the engine behind it.
     if (parsed.values.events) {
       const { describeEvents } = await import("./events-list.js");
-      process.stdout.write(`${await describeEvents(options)}\n`);
+      const frontEnd = flags.print ? "print" : positionals[0] === "acp" ? "acp" : "repl";
+      process.stdout.write(`${await describeEvents(options, frontEnd)}\n`);
       return 0;
     }
     const [command, ...rest] = positionals;

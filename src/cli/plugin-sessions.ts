@@ -1,7 +1,7 @@
 // PluginApi.sessions (src/contract/host.ts): engine sessions a plugin drives, opened the way
 // `-p` opens them (app.engineOptions(), Engine.start / Engine.resume) and run through the same
-// chain — `deepcode acp` is a front end like the REPL, not a second loop. The first session
-// registers the @-mention expansion `-p` and the REPL register for themselves. Any number may be
+// chain — `deepcode acp` is a front end like the REPL, not a second loop, and adds no hook of its
+// own after assembly (@-mentions are mods/mentions, as for every front end). Any number may be
 // open at once (an editor's threads): each engine is in `app.driven`, where the gate, the
 // spawner and the cost engine find it by its session's id, so none follows "the last one".
 
@@ -9,7 +9,6 @@ import type { SessionCommand, SessionHandle, SessionHost, StreamEvent } from "..
 import type { Chain } from "../core/chain.js";
 import { Engine, type EngineOptions } from "../core/engine/engine.js";
 import type { SessionStore } from "../core/session/store.js";
-import { registerMentions } from "../lib/mentions.js";
 import { realpathSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { isInside } from "../lib/paths.js";
@@ -38,13 +37,8 @@ export interface SessionCommandLines {
 }
 
 export function pluginSessions(app: SessionApp, warn: (m: string) => void): SessionHost {
-  let mentions = false;
   return {
     async start(options = {}) {
-      if (!mentions) {
-        mentions = true;
-        registerMentions(app.chain, app.root, { onNotes: (notes) => notes.forEach(warn) });
-      }
       const cwd = options.cwd === undefined ? undefined : folderIn(app.root, options.cwd);
       const opts = { ...app.engineOptions(), ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}), ...(cwd !== undefined ? { cwd } : {}) };
       if (options.resume !== undefined && !app.store.list().some((s) => s.id === options.resume)) {

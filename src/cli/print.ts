@@ -17,7 +17,7 @@ import type { Flags, OutputFormat } from "./main.js";
 import { loadCustomCommands } from "./commands/custom.js";
 import { commandLine, runCustomCommand } from "./commands/run.js";
 import { pluginCommandLine, runPluginCommand, unknownCommand } from "./print-commands.js";
-import { registerMentions } from "../lib/mentions.js";
+import type { FrontEnd } from "./assemble-options.js";
 import { UsageError } from "./options.js";
 import { streamJsonInput, type InputLine } from "./print-input.js";
 import { failedBeforeStart, resultObject, TurnFacts, type ResultObject } from "./print-result.js";
@@ -51,9 +51,10 @@ export async function runPrintCommand(flags: Flags, arg: string): Promise<number
     prompts = once({ kind: "prompt", text: prompt });
   }
   const o: PrintOptions = { format: flags.format, continue: flags.continue, resume: flags.resume || undefined, fork: flags.fork, partial: flags.partial, permissionMode: flags.permissionMode };
+  const timing = new PrintTiming();
   let app: App;
   try {
-    app = await assemble(flags.options);
+    app = await assemble({ ...flags.options, frontEnd: timing.frontEnd });
   } catch (err) {
     if (err instanceof ConfigError || err instanceof ProviderError || err instanceof NotImplementedError) return failed(o.format, err.message, started);
     throw err;
@@ -63,26 +64,33 @@ export async function runPrintCommand(flags: Flags, arg: string): Promise<number
   // instead of answering "success" with nothing done.
   const broken = managedProblem(app);
   if (broken) return failed(o.format, `${broken}. Nothing was run: an administrator must fix the policy (deepcode doctor names the file).`, started);
-  return runPrint(app, o, prompts, started);
+  return runPrint(app, o, prompts, timing, started);
 }
 
-/** Run the prompts in one session. Exported for tests that bring their own app. */
-export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable<InputLine>, started = Date.now(), out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  const say = (m: string): void => void err.write(`deepcode: ${m}\n`);
-  registerMentions(app.chain, app.root, { onNotes: (notes) => notes.forEach(say) });
-  // The time spent waiting for the API (duration_api_ms) and the model each request went to.
-  let apiMs = 0;
-  let model = app.model;
-  app.chain.on("prepend", "print-timing", "model.request", null, async (e, next) => {
-    model = e.request.model;
-    const t = performance.now();
-    try {
-      return await next(e);
-    } finally {
-      apiMs += performance.now() - t;
-    }
-  }, { timeoutMs: Infinity });
+/** What `-p` puts on the chain, handed to assembly (FrontEnd): the time spent waiting for the
+ *  API (duration_api_ms) and the model each request went to. */
+export class PrintTiming {
+  apiMs = 0;
+  model?: string;
+  readonly frontEnd: FrontEnd = {
+    name: "print",
+    register: ({ chain }) => {
+      chain.on("prepend", "print-timing", "model.request", null, async (e, next) => {
+        this.model = e.request.model;
+        const t = performance.now();
+        try {
+          return await next(e);
+        } finally {
+          this.apiMs += performance.now() - t;
+        }
+      }, { timeoutMs: Infinity });
+    },
+  };
+}
 
+/** Run the prompts in one session of an app assembled with `timing.frontEnd`. */
+export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable<InputLine>, timing: PrintTiming, started = Date.now(), out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  const say = (m: string): void => void err.write(`deepcode: ${m}\n`);
   let engine: Engine;
   try {
     engine = await openSession(app, o, say);
@@ -95,7 +103,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
   const loaded = loadCustomCommands({ root: app.root, home: app.home, plugins: app.pluginStatus("marketplace")?.commands ?? [] });
   loaded.warnings.forEach(say);
   const custom = loaded.commands;
-  const stream = o.format === "stream-json" ? new StreamJsonWriter((l) => void out.write(`${l}\n`), { partial: o.partial === true, model: () => model }) : undefined;
+  const stream = o.format === "stream-json" ? new StreamJsonWriter((l) => void out.write(`${l}\n`), { partial: o.partial === true, model: () => timing.model ?? app.model }) : undefined;
   stream?.init(engine.sessionId, {
     cwd: app.root,
     model: engine.profile.model,
@@ -120,7 +128,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
         code = 1;
         continue;
       }
-      apiMs = 0;
+      timing.apiMs = 0;
       const onEvent = (ev: StreamEvent): void => {
         if (stream) stream.handle(ev);
         else {
@@ -151,7 +159,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
         r = ran.turn;
       } else r = await runTurn(engine, input.text, controller.signal, onEvent);
       if (!r) continue; // not reached: -p expands without asking anyone, so it always resolves
-      const result = resultObject({ final: r.final, facts: r.facts, sessionId: engine.sessionId, durationMs: Date.now() - turnStarted, apiMs: Math.round(apiMs) });
+      const result = resultObject({ final: r.final, facts: r.facts, sessionId: engine.sessionId, durationMs: Date.now() - turnStarted, apiMs: Math.round(timing.apiMs) });
       turnStarted = Date.now();
       report(o.format, result, r.final, out, err);
       const stop = r.final.stopReason;

@@ -2,9 +2,10 @@
 // every `before`/`after` a step declares, and otherwise the list's own order. Assembly's steps
 // (the permission gate, the cost engine…) and the plugins that load with them share one list,
 // so a mod can ask to register before or after a named step. `*` stands for every step that
-// does not itself name `*` the same way (telemetry: before everything; the sandbox: after
-// everything). A name nobody has is ignored (a plugin that did not load must not stop the
-// rest); a circle throws, naming it.
+// does not itself name `*` the same way, nor name the step that says `*` (telemetry: before
+// everything; the sandbox: after everything but acp-io, which names it: `after: ["sandbox"]`).
+// A name nobody has is ignored (a plugin that did not load must not stop the rest); a circle
+// throws, naming it.
 
 export interface Placed {
   name: string;
@@ -23,10 +24,12 @@ export function placeInOrder<T extends Placed>(steps: readonly T[]): T[] {
     edges[from].add(to);
     ins[to]++;
   };
-  const named = (n: string, side: "before" | "after"): number[] => (n === "*" ? steps.flatMap((t, j) => (t[side]?.includes("*") ? [] : [j])) : (index.get(n) ?? []));
+  // `*` from step `s`: every step that names neither `*` nor `s` on the same side.
+  const named = (n: string, side: "before" | "after", s: T): number[] =>
+    n === "*" ? steps.flatMap((t, j) => (t[side]?.includes("*") || t[side]?.includes(s.name) ? [] : [j])) : (index.get(n) ?? []);
   steps.forEach((s, i) => {
-    for (const n of s.before ?? []) for (const j of named(n, "before")) edge(i, j);
-    for (const n of s.after ?? []) for (const j of named(n, "after")) edge(j, i);
+    for (const n of s.before ?? []) for (const j of named(n, "before", s)) edge(i, j);
+    for (const n of s.after ?? []) for (const j of named(n, "after", s)) edge(j, i);
   });
   const out: T[] = [];
   const done = new Set<number>();

@@ -30,8 +30,6 @@
 
 import { closeSync, lstatSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { Chain } from "../core/chain.js";
-import type { GateDecision, Unsubscribe } from "../contract/index.js";
 import { NotRegularFileError, openRegularSync } from "./regular-file.js";
 import { gitignoreVerdict, loadGitignore, parentGitignores, type IgnoreFile } from "./gitignore.js";
 
@@ -46,7 +44,7 @@ export interface MentionOptions {
   root: string;
   /**
    * Asked before a file is attached or a folder listed, with its absolute path; only `ok` attaches.
-   * registerMentions passes the permission gate's answer (mentionAllow); without it everything
+   * mods/mentions passes the permission gate's answer (its mentionAllow); without it everything
    * inside the root is attached (tests of the expansion itself).
    */
   allow?: MentionAllow;
@@ -265,46 +263,4 @@ export function listTree(dir: string, o: TreeOptions): { entries: string[]; comp
   };
   visit(dir, "", parentGitignores(dir), 0);
   return { entries, complete };
-}
-
-let mentionCalls = 0;
-
-/**
- * The permission rules' answer for attaching `abs`: a `tool.check` for a Read of it, through the
- * whole chain — the permission gate, the managed policy, PreToolUse hooks all see it, as they
- * would see the model's own Read. Only an allow attaches. On an ask nobody is asked (the person
- * is typing a prompt, not approving a call): the mention stays text, and the model can Read it,
- * which asks. A failing check is a deny (gate events fail closed).
- */
-export function mentionAllow(chain: Chain, sessionId: string): MentionAllow {
-  return async (abs) => {
-    let d: GateDecision;
-    try {
-      d = await chain.dispatch({ type: "tool.check", sessionId, tool: "Read", input: { file_path: abs }, callId: `mention-${++mentionCalls}`, readOnly: true, step: 0 });
-    } catch (err) {
-      return { ok: false, reason: `the permission check failed (${(err as Error).message})` };
-    }
-    if (d.decision === "allow") return { ok: true };
-    const why = d.reason ? ` (${d.reason})` : "";
-    if (d.decision === "deny") return { ok: false, reason: `reading it is denied${why}` };
-    return { ok: false, reason: `reading it needs approval${why}; the model can Read it, and you will be asked` };
-  };
-}
-
-/**
- * The prompt.submit hook: the prompt's mentions expanded, the notes returned as context (the
- * engine adds them to the turn). A built-in, so it sits in the builtin tier: user-tier hooks
- * (Claude Code's UserPromptSubmit) see the prompt as the person typed it. Registered by the
- * REPL and by `-p`. Each mention is checked as a Read through the chain first (mentionAllow).
- */
-/** Expands @-mentions on `prompt.submit`. What was not attached (and why) reaches the model as
- *  context and the person through `onNotes` (a line on screen or on stderr). */
-export function registerMentions(chain: Chain, root: string, o: Omit<MentionOptions, "root"> & { onNotes?: (notes: string[]) => void } = {}): Unsubscribe {
-  return chain.on("builtin", "mentions", "prompt.submit", null, async (e, next) => {
-    const r = await expandMentions(e.text, { allow: mentionAllow(chain, e.sessionId), ...o, root });
-    if (r.notes.length) o.onNotes?.(r.notes);
-    const result = await next(r.text === e.text ? e : { ...e, text: r.text });
-    if (r.notes.length === 0) return result;
-    return { ...result, context: [...(result.context ?? []), ...r.notes] };
-  });
 }

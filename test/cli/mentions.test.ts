@@ -3,11 +3,26 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Chain } from "../../src/core/chain.js";
-import { expandMentions, findMentions, registerMentions } from "../../src/lib/mentions.js";
+import { expandMentions, findMentions } from "../../src/lib/mentions.js";
+import { registerPlugin, type PluginHost } from "../../src/core/plugins.js";
+import mentions from "../../mods/mentions/index.js";
 import { registerPermissionGate } from "../../src/cli/permissions/index.js";
 import type { GateDecision } from "../../src/contract/index.js";
 import { rulesOf } from "../permissions/helpers.js";
 import { tempDirs, writeTree, type Dirs } from "./helpers.js";
+
+/** What the mod showed the person (`ui.render`), newest last. */
+let rendered: string[] = [];
+
+/** The mentions mod on `chain`, as assembly loads it (builtin tier), with a front end that keeps
+ *  what it is shown. */
+async function registerMentions(chain: Chain, root: string): Promise<void> {
+  rendered = [];
+  chain.setCore("ui.render", (e) => void (e.item.kind === "text" && rendered.push(e.item.text)));
+  const host: PluginHost = { chain, root, home: root, trusted: true, addTool: () => undefined, removeTool: () => undefined, config: () => ({}) };
+  const load = await registerPlugin(host, mentions, "builtin", "mods/mentions");
+  if (!load.ok) throw new Error(`mods/mentions: ${load.error}`);
+}
 
 let d: Dirs;
 beforeEach(() => {
@@ -146,17 +161,18 @@ function gatedChain(layers: Parameters<typeof rulesOf>[0] = {}): Chain {
 describe("the prompt.submit hook", () => {
   it("rewrites the submitted text with the attachments and returns the notes as context", async () => {
     const chain = gatedChain();
-    registerMentions(chain, d.root);
+    await registerMentions(chain, d.root);
     const r = await chain.dispatch({ type: "prompt.submit", sessionId: "s1", text: "Read @src/a.ts and @nope.ts" });
     expect(r.text).toContain('<file path="src/a.ts" lines="2">');
     expect(r.context).toEqual(["@nope.ts: no such file or folder in the project; left as text"]);
+    expect(rendered).toEqual(["@nope.ts: no such file or folder in the project; left as text"]);
     expect(chain.hooksFor("prompt.submit")).toEqual([{ tier: "builtin", owner: "mentions", pattern: "prompt.submit" }]);
   });
 
   it("passes a prompt without mentions through unchanged, with no context added", async () => {
     const chain = new Chain();
     chain.setCore("prompt.submit", (e) => ({ text: e.text, context: ["from the core"] }));
-    registerMentions(chain, d.root);
+    await registerMentions(chain, d.root);
     expect(await chain.dispatch({ type: "prompt.submit", sessionId: "s1", text: "hello" })).toEqual({ text: "hello", context: ["from the core"] });
   });
 });
@@ -167,7 +183,7 @@ describe("@-mentions obey the permission rules", () => {
   it("does not attach a file a deny rule keeps from Read, and says why (the reproduction: a user deny of Read(.env))", async () => {
     writeTree(d.root, { ".env": "API_TOKEN=sk-live-123\n" });
     const chain = gatedChain({ user: { deny: ["Read(.env)"] } });
-    registerMentions(chain, d.root);
+    await registerMentions(chain, d.root);
     const r = await submit(chain, "what is in @.env");
     expect(r.text).toBe("what is in @.env");
     expect(JSON.stringify(r)).not.toContain("sk-live-123");
@@ -177,7 +193,7 @@ describe("@-mentions obey the permission rules", () => {
   it("does not attach a secret that a Read would ask for, and tells the model it can Read it (the person is asked then)", async () => {
     writeTree(d.root, { "config/.env.local": "DB_PASSWORD=hunter2\n" });
     const chain = gatedChain();
-    registerMentions(chain, d.root);
+    await registerMentions(chain, d.root);
     const r = await submit(chain, "check @config/.env.local");
     expect(r.text).toBe("check @config/.env.local");
     expect(JSON.stringify(r)).not.toContain("hunter2");
@@ -187,7 +203,7 @@ describe("@-mentions obey the permission rules", () => {
   it("does not list a folder whose contents a deny rule covers", async () => {
     writeTree(d.root, { "private/plan.md": "secret plan\n" });
     const chain = gatedChain({ project: { deny: ["Read(private/**)"] } });
-    registerMentions(chain, d.root);
+    await registerMentions(chain, d.root);
     const r = await submit(chain, "what is in @private/");
     expect(r.text).toBe("what is in @private/");
     expect(r.context?.[0]).toMatch(/^@private\/: not attached: reading it is denied/);
@@ -196,7 +212,7 @@ describe("@-mentions obey the permission rules", () => {
   it("still attaches what the rules allow, next to what they do not", async () => {
     writeTree(d.root, { ".env": "TOKEN=x\n" });
     const chain = gatedChain({ user: { deny: ["Read(.env)"] } });
-    registerMentions(chain, d.root);
+    await registerMentions(chain, d.root);
     const r = await submit(chain, "compare @src/a.ts with @.env");
     expect(r.text).toContain('<file path="src/a.ts" lines="2">');
     expect(r.text).not.toContain("TOKEN=x");
@@ -209,7 +225,7 @@ describe("@-mentions obey the permission rules", () => {
       seen.push({ tool: e.tool, input: e.input, callId: e.callId, readOnly: e.readOnly });
       return { decision: "deny", reason: "the hook says no", by: "hook:pre-tool-use" };
     });
-    registerMentions(chain, d.root);
+    await registerMentions(chain, d.root);
     const r = await submit(chain, "explain @src/a.ts");
     expect(seen).toEqual([{ tool: "Read", input: { file_path: join(d.root, "src/a.ts") }, callId: expect.stringMatching(/^mention-\d+$/), readOnly: true }]);
     expect(r.text).toBe("explain @src/a.ts");
@@ -219,7 +235,7 @@ describe("@-mentions obey the permission rules", () => {
   it("attaches nothing when the check itself fails: no gate, no hook answering, is a deny", async () => {
     const chain = new Chain();
     chain.setCore("prompt.submit", (e) => ({ text: e.text }));
-    registerMentions(chain, d.root);
+    await registerMentions(chain, d.root);
     const r = await submit(chain, "explain @src/a.ts");
     expect(r.text).toBe("explain @src/a.ts");
     expect(r.context?.[0]).toMatch(/^@src\/a\.ts: not attached: reading it is denied/);

@@ -3,7 +3,7 @@
 // leaves (Ctrl-D, /exit, or Ctrl-C twice at an empty prompt). Each turn streams through the
 // turn renderer; Ctrl-C during a turn interrupts it and the transcript keeps what happened.
 
-import type { StreamEvent } from "../../contract/index.js";
+import type { EventOf, Result, StreamEvent } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage } from "../../contract/index.js";
 import { usageTotals } from "../../core/session/store.js";
 import type { Engine } from "../../core/engine/engine.js";
@@ -14,14 +14,12 @@ import { CONTROL, control } from "../render/terminal.js";
 import { statusLine, TurnRenderer } from "../render/turn.js";
 import { fit, money, tokens } from "../render/figures.js";
 import { completeLine, withoutUnsafe } from "../complete.js";
-import { registerMentions } from "../../lib/mentions.js";
 import type { CustomCommand } from "../commands/custom.js";
 import { runCustomCommand } from "../commands/run.js";
 import { BUILTIN_COMMANDS, helpText, type ReplApi, type SessionTotals, type SlashCommand } from "./commands.js";
 import { beforeTurn } from "./before-turn.js";
 import { besidePluginCommands, CustomCommands } from "./custom-commands.js";
-import { registerConfirm } from "./confirm.js";
-import { registerPersonAsk } from "./ask.js";
+import { replFrontEnd, type ReplSide } from "./front-end.js";
 import { pluginCommands, completeWithPlugins } from "./plugin-commands.js";
 import { History } from "./history.js";
 import { TurnKeys } from "./keys.js";
@@ -38,20 +36,22 @@ export interface ReplStart extends OpenRequest {
 /** Assemble deepcode and open the session the person asked for. */
 export async function bootRepl(options: AssembleOptions, start: ReplStart, style: Style): Promise<Repl> {
   const warnings: string[] = [];
-  const app = await assemble({ ...options, interactive: true, warn: (m) => warnings.push(m) });
-  const repl = new Repl(app, style, warnings);
+  const keys = new TurnKeys();
+  let made: Repl | undefined;
+  const frontEnd = replFrontEnd({ keys, out: process.stdout, style, side: () => made, early: (m) => warnings.push(m) });
+  const app = await assemble({ ...options, interactive: true, warn: (m) => warnings.push(m), frontEnd });
+  const repl = (made = new Repl(app, style, warnings, keys));
   await repl.prepare(start);
   return repl;
 }
 
-export class Repl implements ReplApi {
+export class Repl implements ReplApi, ReplSide {
   engine!: Engine;
   showThinking = false;
   readonly changedFiles = new Set<string>();
   /** What this session's tool calls returned: `/output [N]`, Ctrl-O. */
   readonly outputs = new ToolOutputs();
   session: SessionTotals = { requests: 0, costUsd: 0, usage: { ...ZERO_USAGE } };
-  private readonly keys = new TurnKeys();
   private readonly history: History;
   private readonly custom: CustomCommands;
   private leaving = false;
@@ -59,7 +59,7 @@ export class Repl implements ReplApi {
   private abovePrompt?: (text: string) => void;
   private readonly out = process.stdout;
 
-  constructor(readonly app: App, readonly style: Style, private readonly warnings: string[]) {
+  constructor(readonly app: App, readonly style: Style, private readonly warnings: string[], private readonly keys: TurnKeys) {
     this.history = new History(app.home, app.root);
     this.custom = new CustomCommands({ root: app.root, home: app.home, plugins: app.pluginStatus("marketplace")?.commands ?? [] });
   }
@@ -71,30 +71,22 @@ export class Repl implements ReplApi {
   /** Everything before the first prompt can be answered: commands, hooks, the session. */
   async prepare(start: ReplStart): Promise<void> {
     this.warnings.push(...this.custom.load());
-    registerConfirm({ chain: this.app.chain, keys: this.keys, rules: this.app.sessionRules, out: this.out, style: this.style });
-    registerPersonAsk({ chain: this.app.chain, keys: this.keys, out: this.out, style: this.style });
-    registerMentions(this.app.chain, this.app.root, { onNotes: (notes) => notes.forEach((n) => this.print(this.style("yellow", `! ${inertLines(n)}`))) });
-    // What a mod says to the person (checkpoints dropped by the store's bound…), in place:
-    // replaces assembly's answer (stderr) on purpose.
-    this.app.chain.replaceCore("ui.render", (e) => {
-      if (e.item.kind === "text") {
-        const line = this.style(e.item.level === "info" ? "dim" : "yellow", `! ${inertLines(e.item.text)}`);
-        if (this.abovePrompt) return this.abovePrompt(line); // at the prompt: above it, the prompt redrawn
-        control(this.out, CONTROL.clearLine);
-        this.print(line);
-      }
-    });
-    // Every priced request of the current session (turns and compactions alike) counts in
-    // /status and the status line, with the price the usage ledger records.
-    this.app.chain.on("prepend", "repl-session-totals", "model.usage", null, async (e, next) => {
-      const r = await next(e);
-      // The same rule as the ledger: a subagent's request is booked to the main session.
-      if ((e.agent?.rootSessionId ?? e.sessionId) === this.engine?.sessionId) {
-        this.session = { requests: this.session.requests + 1, usage: addUsage(this.session.usage, e.usage), costUsd: this.session.costUsd + (r?.costUsd ?? 0) };
-      }
-      return r;
-    });
     await this.open(start);
+  }
+
+  /** `ui.render` text (replFrontEnd): above the prompt while the person types, else in place. */
+  render(item: { text: string; level?: "info" | "warn" | "error" }): void {
+    const line = this.style(item.level === "info" ? "dim" : "yellow", `! ${inertLines(item.text)}`);
+    if (this.abovePrompt) return this.abovePrompt(line); // at the prompt: above it, the prompt redrawn
+    control(this.out, CONTROL.clearLine);
+    this.print(line);
+  }
+
+  /** A priced request (replFrontEnd); the same rule as the ledger: a subagent's request is
+   *  booked to the main session. */
+  countUsage(e: EventOf<"model.usage">, r: Result<"model.usage"> | undefined): void {
+    if ((e.agent?.rootSessionId ?? e.sessionId) !== this.engine?.sessionId) return;
+    this.session = { requests: this.session.requests + 1, usage: addUsage(this.session.usage, e.usage), costUsd: this.session.costUsd + (r?.costUsd ?? 0) };
   }
 
   /** The rest of the banner (the first line is printed before anything loads). */
