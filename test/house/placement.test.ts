@@ -1,5 +1,6 @@
 // Mods and plugins place themselves (contract Placement): the order a list of steps runs in
-// keeps every declared before/after, `*` means every other step, a circle is named. Through
+// keeps every declared before/after, `*` means every other step (but one that names the step
+// saying it), a circle is named. Through
 // assembly: a plugin's declared order among plugins holds, its declared tier does not, and no
 // plugin can report under a built-in mod's status id.
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
@@ -24,6 +25,11 @@ describe("placeInOrder", () => {
   it("reads * as every step that does not name * the same way", () => {
     const order = placeInOrder([{ name: "gate" }, { name: "sandbox", after: ["*"] }, { name: "tel", before: ["*"] }, { name: "mcp" }, { name: "late", after: ["*"] }]);
     expect(names(order)).toEqual(["tel", "gate", "mcp", "sandbox", "late"]);
+  });
+
+  it("keeps a step that names the * step after it, not inside its *", () => {
+    const order = placeInOrder([{ name: "gate" }, { name: "sandbox", after: ["*"] }, { name: "io", after: ["sandbox"] }, { name: "mcp" }]);
+    expect(names(order)).toEqual(["gate", "mcp", "sandbox", "io"]);
   });
 
   it("ignores a name nobody has, and names a circle", () => {
