@@ -1,8 +1,7 @@
 // Mods and plugins place themselves (contract Placement): the order a list of steps runs in
 // keeps every declared before/after, `*` means every other step (but one that names the step
-// saying it), a circle is named. Through
-// assembly: a plugin's declared order among plugins holds, its declared tier does not, and no
-// plugin can report under a built-in mod's status id.
+// saying it), a circle is named. Through assembly: a plugin's declared order among plugins
+// holds, its declared tier does not, and no plugin can report under a built-in mod's status id.
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

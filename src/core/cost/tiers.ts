@@ -98,7 +98,7 @@ export const OUTPUT_PER_ROUND: Readonly<Record<TaskClass, Record<TierName, Span>
 
 /** Units of work per class. A turn without tools is one round; with tools each unit takes two
  *  to three model rounds (call a tool, read its result, go on). A question may need no tool at
- *  all: its low case is a single round (estimate.ts). */
+ *  all: its low case is a single round (src/core/estimate/turn.ts). */
 export const WORK_UNITS: Readonly<Record<TaskClass, Span>> = {
   question: [1, 2],
   routine: [2, 4],

@@ -1,4 +1,4 @@
-// What a turn's subagents add to its estimate (estimate.ts).
+// What a turn's subagents add to its estimate (turn.ts).
 //
 // How many runs. Before the turn only the prompt and the session's earlier turns are known:
 // - a prompt that names a number ("use two subagents", "3 agents", "a subagent") starts that
@@ -17,7 +17,7 @@
 // The main agent's part of a delegating turn is priced from earlier delegating turns' own
 // lines (their rounds: a Task call, the answer) — those whose prompt asked, when there are any
 // (the ledger's estimate says so: LedgerEstimate.subagents) — else from all; before any
-// delegating turn, a Task round and the answer (estimate.ts DELEGATING_ROUNDS).
+// delegating turn, a Task round and the answer (turn.ts DELEGATING_ROUNDS).
 
 import { priceFor } from "../cost/prices.js";
 import { floorToCacheUnit } from "../tokens.js";

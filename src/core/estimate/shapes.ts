@@ -4,7 +4,7 @@
 // output per round (reasoning included) and the tool results each round added, read from its
 // ledger lines (every request of a turn, in order). Its subagents' lines are kept apart, as the
 // turn's `runs`: each run's tokens and the model it ran on, so a turn that delegates again is
-// priced from what the earlier runs cost (estimate.ts, delegation.ts). `shapesOf` gives the
+// priced from what the earlier runs cost (turn.ts, delegation.ts). `shapesOf` gives the
 // latest turns, newest last.
 //
 // With enough shapes the estimate prices each of them on the turn about to run (its known

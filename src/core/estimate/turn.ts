@@ -6,7 +6,7 @@
 //   D  the new input (the prompt with its @-mention contents), estimated from characters;
 //   C₁ = P + R + D is the first request's context, and K₁ = floor64(P + R) of it is cached
 //   (request N+1 = request N + reply N + new tail; the cache persists 64-token units).
-// Predicted per task class and tier (tiers.ts), as a low and a high case:
+// Predicted per task class and tier (src/core/cost/tiers.ts), as a low and a high case:
 //   n  model rounds (1 without tools; with tools, work units × 2–3),
 //   O  output tokens per round (reasoning included), T tool-result tokens per round.
 // Round k bills Kₖ hit + (Cₖ − Kₖ) miss + O output; the next round re-sends everything:
