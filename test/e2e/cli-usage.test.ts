@@ -94,6 +94,18 @@ describe("the command line's options and messages", () => {
     expect(r.stdout.split("\n").filter((l) => l.includes("NOT IMPLEMENTED"))).toEqual([]);
   });
 
+  it("prints with --events the chain of the front end the command line names: the REPL, -p, or an editor's sessions", async () => {
+    const hooks = (out: string, event: string): string => new RegExp(`^${event.replace(".", "\\.")}\\s.*\\s{2}(\\S.*)$`, "m").exec(out)?.[1] ?? "";
+    const repl = (await rig.run(["--events"])).stdout;
+    const print = (await rig.run(["-p", "--events"])).stdout;
+    const acp = (await rig.run(["--events", "acp"])).stdout;
+    expect([repl, print, acp].map((o) => /^front end: (\S+)/m.exec(o)?.[1])).toEqual(["repl", "print", "acp"]);
+    expect(hooks(repl, "person.ask")).toBe("builtin:repl");
+    expect(hooks(print, "person.ask")).toBe("prepend:non-interactive");
+    expect(hooks(print, "model.request")).toBe("prepend:print-timing");
+    expect(hooks(acp, "model.request")).toBe("-");
+  });
+
   it("stores the simulator's key with deepcode setup (a warning, not a refusal), and silently with --force", async () => {
     const r = await rig.run(["setup"], { stdin: "sk-test-cli\n", env: { DEEPSEEK_API_KEY: undefined } });
     expect(r.code).toBe(0);
