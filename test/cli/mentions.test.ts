@@ -19,7 +19,8 @@ let rendered: string[] = [];
 async function registerMentions(chain: Chain, root: string): Promise<void> {
   rendered = [];
   chain.setCore("ui.render", (e) => void (e.item.kind === "text" && rendered.push(e.item.text)));
-  const host: PluginHost = { chain, root, home: root, trusted: true, addTool: () => undefined, removeTool: () => undefined, config: () => ({}) };
+  const none = (): undefined => undefined;
+  const host: PluginHost = { chain, root, home: root, trusted: true, addTool: none, removeTool: none, config: () => ({}), log: none };
   const load = await registerPlugin(host, mentions, "builtin", "mods/mentions");
   if (!load.ok) throw new Error(`mods/mentions: ${load.error}`);
 }

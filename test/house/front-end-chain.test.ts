@@ -11,19 +11,25 @@ import { assemble, BUILTIN_MODS, type AssembleOptions } from "../../src/cli/asse
 import { describeEvents, frontEndOptions, type FrontEndName } from "../../src/cli/events-list.js";
 import type { EventName, Placement } from "../../src/contract/index.js";
 
-const DECIDING: EventName[] = ["tool.check", "permission.ask", "person.ask", "prompt.submit", "fs.read", "fs.write", "process.run"];
+const DECIDING: EventName[] = [
+  "tool.check", "permission.ask", "person.ask", "prompt.submit", "fs.read", "fs.write", "process.run",
+];
 
 function emptyHome(): AssembleOptions {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-chain-")));
   const home = realpathSync(mkdtempSync(join(tmpdir(), "deepcode-chain-home-")));
-  return { root, home, env: { HOME: home, DEEPCODE_HOME: home, PATH: process.env.PATH }, managedPath: join(home, "no-managed.json"), warn: () => undefined };
+  const env = { HOME: home, DEEPCODE_HOME: home, PATH: process.env.PATH };
+  return { root, home, env, managedPath: join(home, "no-managed.json"), warn: () => undefined };
 }
 
 /** The pinned chains. The sandbox's hook is there where bubblewrap works on this machine. */
 function expected(frontEnd: FrontEndName, sandbox: boolean): Record<string, string[]> {
   const asks = frontEnd === "repl"
     ? { "permission.ask": ["prepend:permissions", "prepend:acp", "builtin:repl"], "person.ask": ["builtin:repl"] }
-    : { "permission.ask": ["prepend:permissions", "prepend:acp", "prepend:non-interactive"], "person.ask": ["prepend:non-interactive"] };
+    : {
+        "permission.ask": ["prepend:permissions", "prepend:acp", "prepend:non-interactive"],
+        "person.ask": ["prepend:non-interactive"],
+      };
   return {
     "tool.check": ["prepend:permissions", "prepend:plan", "builtin:repair", "builtin:hookify"],
     ...asks,
@@ -58,7 +64,8 @@ describe("the innermost hook on process.run", () => {
     const after: Record<string, readonly string[]> = {};
     for (const m of BUILTIN_MODS) {
       const file = new URL(`../../mods/${m.includes("/") ? m : `${m}/index`}.ts`, import.meta.url).href;
-      const mod = (await import(/* @vite-ignore */ file)) as { default: { id: string; placement?: Placement } };
+      type Mod = { default: { id: string; placement?: Placement } };
+      const mod = (await import(/* @vite-ignore */ file)) as Mod;
       if (mod.default.placement?.after) after[mod.default.id] = mod.default.placement.after;
     }
     expect(Object.entries(after).filter(([, names]) => names.includes("*")).map(([id]) => id)).toEqual(["sandbox"]);
