@@ -190,11 +190,13 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
     let seen = few && !plan.delegating ? ofTier.filter((s) => s.taskClass === taskClass) : ofTier;
     // None at this tier (a planner's, a tier picked for one turn): the turns here at other tiers
     // say how many rounds and what tool results a task takes, priced at this tier, widened as few.
+    // As at a tier of their own: those of the prompt's class; any class only for a tier with
+    // none of its own, once there are enough.
     const borrowed = seen.length === 0 && !plan.delegating;
     if (borrowed) {
       const plain = plan.shapes.filter((s) => (s.runs?.length ?? 0) === 0);
       const same = plain.filter((s) => s.taskClass === taskClass);
-      seen = same.length > 0 ? same : plain;
+      seen = same.length > 0 ? same : ofTier.length === 0 && plain.length >= MIN_SHAPES ? plain : [];
     }
     if (firstDelegation) {
       // Output per round: what the turns here did at this tier (least and most), else the tables.
