@@ -126,7 +126,7 @@ export async function estimateRun(spec, at = offPeakToday()) {
       }
       for (const { shown: { est, range, tier }, done, kind } of parts) {
         turns.push({
-          sessionId: open.engine.sessionId, turn: done.turn, taskClass: est.taskClass, tier, kind,
+          prompt: est.prompt, sessionId: open.engine.sessionId, turn: done.turn, taskClass: est.taskClass, tier, kind,
           low: range.lowUsd, high: range.highUsd, actual: done.costUsd,
           // what the range assumed (low and high case) and what the turn did
           rounds: [range.low.rounds, range.high.rounds], perRound: [Math.round(range.low.output / range.low.rounds), Math.round(range.high.output / range.high.rounds)],
@@ -196,7 +196,7 @@ export async function run() {
   rows.push({ spec: mixed, est: await estimateRun(mixed, at) });
 
   // BENCH_COST_TURNS=file.json: every turn's range and cost, for calibration work.
-  if (process.env.BENCH_COST_TURNS) writeFileSync(process.env.BENCH_COST_TURNS, JSON.stringify(rows.map(({ spec, est }) => ({ session: spec.id, turns: est.turns.map((t, i) => ({ i: i + 1, prompt: spec.turns[i].prompt.slice(0, 60), ...t, where: where(t), tight: tight(t) })) })), null, 1));
+  if (process.env.BENCH_COST_TURNS) writeFileSync(process.env.BENCH_COST_TURNS, JSON.stringify(rows.map(({ spec, est }) => ({ session: spec.id, turns: est.turns.map((t, i) => ({ i: i + 1, ...t, prompt: t.prompt.slice(0, 60), where: where(t), tight: tight(t) })) })), null, 1));
   const calib = [["session", "turns", "task classes (classifier)", "recommended tier", "ran at it", "inside", "below", "above", "inside %", "high ≤ 3× actual", "both %", "≥ 80% both"]];
   const all = [];
   for (const { spec, est } of rows) {
