@@ -316,7 +316,7 @@ class RunningCost implements CostControl {
     const n = name.trim().toLowerCase();
     if (n === "auto") {
       this.mode = { kind: "auto" };
-      return { ok: true, message: "tier: auto — each turn's prompt picks its tier; a cheaper one only after two turns ask for it (keeps the cache)" };
+      return { ok: true, message: "tier: auto — each turn's prompt picks its tier: a stronger one at once, a cheaper one at once when it keeps the cache (same model and thinking), else after two turns in a row ask for it" };
     }
     if (n === "default" || n === "model") {
       this.mode = { kind: "model" };
@@ -325,7 +325,8 @@ class RunningCost implements CostControl {
     if (!isTierName(n)) return { ok: false, message: `unknown tier "${name}": auto, default, ${TIER_NAMES.join(", ")}` };
     this.mode = { kind: "pinned", tier: n };
     const p = this.tiers[n];
-    const note = this.lastRun ? switchNote(this.lastRun, n, this.tiers, this.app.caps, this.prices) : "";
+    const held = this.app.engine ? (this.sessions.get(this.app.engine.sessionId)?.cachedBy[familyOf(p.model, this.prices) ?? p.model] ?? 0) : 0;
+    const note = this.lastRun ? switchNote(this.lastRun, n, this.tiers, this.app.caps, this.prices, held) : "";
     return { ok: true, message: `tier: ${n} (${p.model}, ${p.thinking ? "thinking" : "no thinking"}) pinned${note}` };
   }
 
