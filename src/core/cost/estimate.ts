@@ -231,7 +231,10 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
     };
   });
   const { tier, reason } = recommendTier(taskClass, inputs.budget);
-  return { taskClass, agentic, known, tiers: estimates, recommended: tier, reason, ...(plan.runs[1] > 0 ? { subagents: plan.runs } : {}), ...(large > 0 ? { largeOutput: large } : {}) };
+  return {
+    taskClass, agentic, known, tiers: estimates, recommended: tier, reason,
+    ...(plan.runs[1] > 0 ? { subagents: plan.runs } : {}), ...(large > 0 ? { largeOutput: large } : {}),
+  };
 }
 
 /** The estimate as the `cost.estimate` event's result (priced tiers only). */

@@ -7,7 +7,11 @@
 
 import type { TurnTokens } from "./delegation.js";
 
-const LARGE_EN = /\b(?:verbose|full (?:log|output|trace)|whole (?:log|output|file)|entire (?:log|output|file)|all (?:the |of the )?(?:output|logs?)\b|dump|logs?\b|stack ?traces?|tail -f)/i;
+const LARGE_EN = new RegExp(
+  "\\b(?:verbose|full (?:log|output|trace)|whole (?:log|output|file)|entire (?:log|output|file)|" +
+    "all (?:the |of the )?(?:output|logs?)\\b|dump|logs?\\b|stack ?traces?|tail -f)",
+  "i",
+);
 const LARGE_ZH = /(?:日志|日誌|完整输出|完整輸出|详细输出|詳細輸出|全部输出|全部輸出|堆栈|堆疊)/;
 
 /** Whether the prompt asks for output that can be large. */
