@@ -41,6 +41,7 @@ import { fast, fmt, median, table } from "./lib.mjs";
 import { scriptedModel, sessions } from "./sessions.mjs";
 import { measure } from "./cache.mjs";
 import { subagentSession } from "./subagent-sessions.mjs";
+import { mixedSession } from "./mixed-sessions.mjs";
 
 const GOAL = 0.8;
 const API_KEY = "sk-bench-cost";
@@ -62,6 +63,8 @@ async function openApp({ root, home, url, at, spec, resume, warnings }) {
   const cost = installCost(app, { interactive: true, now: () => at, notify: (n) => warnings.push(n.message) });
   // The person at the REPL: "a" on every permission prompt.
   app.chain.on("builtin", "bench-person", "permission.ask", null, () => ({ decision: "allow", remember: true, by: "bench" }));
+  // ...and "go" on a plan that came back (plan mode's review).
+  app.chain.on("builtin", "bench-plan-go", "person.ask", null, (e, next) => (e.kind === "plan.review" ? { decision: "allow", choice: "g" } : next(e)));
   const opts = { ...app.engineOptions(), now: () => at, compaction: spec.compaction };
   const engine = resume ? await Engine.resume(opts, resume) : await Engine.start(opts);
   app.engine = engine;
@@ -87,19 +90,49 @@ export async function estimateRun(spec, at = offPeakToday()) {
         open = undefined;
       }
       if (!open) open = await openApp({ root, home, url: sim.url, at, spec, warnings, resume: spec.cli && i > 0 ? turns[0].sessionId : undefined });
-      const est = await open.cost.estimate(turn.prompt, open.engine);
-      const range = est.tiers.find((t) => t.tier === est.recommended);
-      if (!range || range.error !== undefined) throw new Error(`session ${spec.id}, turn ${i + 1}: no priced range for ${est.recommended}`);
-      let done;
-      for await (const e of open.engine.submit(turn.prompt)) if (e.type === "turn.complete") done = e;
-      if (done?.stopReason !== "completed") throw new Error(`session ${spec.id}, turn ${i + 1}: ${done?.stopReason} ${done?.error ?? ""}`);
-      turns.push({
-        sessionId: open.engine.sessionId, turn: done.turn, taskClass: est.taskClass, tier: est.recommended,
-        low: range.lowUsd, high: range.highUsd, actual: done.costUsd,
-        // what the range assumed (low and high case) and what the turn did
-        rounds: [range.low.rounds, range.high.rounds], perRound: [Math.round(range.low.output / range.low.rounds), Math.round(range.high.output / range.high.rounds)],
-        steps: done.steps, usage: done.usage,
-      });
+      // A turn pinned for itself (the chooser's 1–4); a planned one goes through /plan, the
+      // person answering "go": its planning turn is checked against the planner's range the
+      // /plan line shows, and its "go" turn against the executor's range shown before it.
+      if (turn.tier) open.cost.pick(turn.tier);
+      const parts = [];
+      const estimateOf = async (prompt, tierOf) => {
+        const est = await open.cost.estimate(prompt, open.engine);
+        const tier = tierOf(est);
+        const range = est.tiers.find((t) => t.tier === tier);
+        if (!range || range.error !== undefined) throw new Error(`session ${spec.id}, turn ${i + 1}: no priced range for ${tier}`);
+        return { est, range, tier };
+      };
+      const runOne = async (prompt, shown, kind) => {
+        let done;
+        for await (const e of open.engine.submit(prompt)) if (e.type === "turn.complete") done = e;
+        if (done?.stopReason !== "completed") throw new Error(`session ${spec.id}, turn ${i + 1}: ${done?.stopReason} ${done?.error ?? ""}`);
+        parts.push({ shown, done, kind });
+      };
+      if (turn.planned) {
+        const planner = open.app.pluginStatus("plan")?.plannerTier ?? "reasoner-budget";
+        const shown = await estimateOf(turn.prompt, () => planner);
+        let first = true;
+        await open.app.commands.get("plan").spec.run({
+          args: turn.prompt, sessionId: open.engine.sessionId, signal: new AbortController().signal, interactive: true, print: () => undefined,
+          submit: async (p) => {
+            const k = first ? "planner" : "go";
+            await runOne(p, first ? shown : await estimateOf(p, (e) => e.recommended), k);
+            first = false;
+          },
+        });
+      } else {
+        const shown = await estimateOf(turn.prompt, (e) => e.recommended);
+        await runOne(turn.prompt, shown, turn.tier ? turn.tier : spec.newSessionAt === i ? "first of a session" : turn.prompt.includes("verbose") ? "large output" : undefined);
+      }
+      for (const { shown: { est, range, tier }, done, kind } of parts) {
+        turns.push({
+          prompt: est.prompt, sessionId: open.engine.sessionId, turn: done.turn, taskClass: est.taskClass, tier, kind,
+          low: range.lowUsd, high: range.highUsd, actual: done.costUsd,
+          // what the range assumed (low and high case) and what the turn did
+          rounds: [range.low.rounds, range.high.rounds], perRound: [Math.round(range.low.output / range.low.rounds), Math.round(range.high.output / range.high.rounds)],
+          steps: done.steps, usage: done.usage,
+        });
+      }
       if (spec.cli) {
         // a `deepcode -c` process ends after its turn
         await open.engine.close("exit");
@@ -158,9 +191,12 @@ export async function run() {
   // The session with subagents: the cache benchmark's agents have no Task tool, so no totals.
   const sub = subagentSession({ fast });
   rows.push({ spec: sub, est: await estimateRun(sub, at) });
+  // Planner, reasoner, large-output and first-of-a-session turns (bench/mixed-sessions.mjs).
+  const mixed = mixedSession({ fast });
+  rows.push({ spec: mixed, est: await estimateRun(mixed, at) });
 
   // BENCH_COST_TURNS=file.json: every turn's range and cost, for calibration work.
-  if (process.env.BENCH_COST_TURNS) writeFileSync(process.env.BENCH_COST_TURNS, JSON.stringify(rows.map(({ spec, est }) => ({ session: spec.id, turns: est.turns.map((t, i) => ({ i: i + 1, prompt: spec.turns[i].prompt.slice(0, 60), ...t, where: where(t), tight: tight(t) })) })), null, 1));
+  if (process.env.BENCH_COST_TURNS) writeFileSync(process.env.BENCH_COST_TURNS, JSON.stringify(rows.map(({ spec, est }) => ({ session: spec.id, turns: est.turns.map((t, i) => ({ i: i + 1, ...t, prompt: t.prompt.slice(0, 60), where: where(t), tight: tight(t) })) })), null, 1));
   const calib = [["session", "turns", "task classes (classifier)", "recommended tier", "ran at it", "inside", "below", "above", "inside %", "high ≤ 3× actual", "both %", "≥ 80% both"]];
   const all = [];
   for (const { spec, est } of rows) {
@@ -178,6 +214,8 @@ export async function run() {
   // Each classifier class, then the turns that started subagents (whatever their class) and the rest.
   const groups = [
     ...TASK_CLASSES.filter((x) => all.some((t) => t.taskClass === x)).map((c) => [c, all.filter((t) => t.taskClass === c)]),
+    // The hard kinds of bench/mixed-sessions.mjs (issue 39): planner, its "go", pinned reasoner, large output, a session's first.
+    ...[...new Set(all.map((t) => t.kind).filter(Boolean))].map((k) => [k, all.filter((t) => t.kind === k)]),
     ["with subagents", all.filter((t) => t.runs > 0)],
     ["without", all.filter((t) => !(t.runs > 0))],
   ].filter(([, ts]) => ts.length > 0);

@@ -129,7 +129,7 @@ function plannedSession(fast) {
 /** A change turn as plan mode runs it: the planner's read-only steps and its plan (one turn),
  *  then the changes and the final answer after "go" (the next turn). The scripted model counts
  *  replies after the task's prompt, so one list covers both turns. */
-function plannedTurn(t) {
+export function plannedTurn(t) {
   const reads = (s) => (s.tool_calls ?? []).every((c) => ["Read", "Grep", "Glob"].includes(c.name));
   const k = t.steps.findIndex((s) => !reads(s));
   const look = t.steps.slice(0, k < 0 ? t.steps.length : k);

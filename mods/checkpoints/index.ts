@@ -130,7 +130,8 @@ const plugin: Plugin = {
         const s = store(o.sessionId);
         const call = e.tool === "Bash" && typeof e.input.command === "string" ? `Bash \`${e.input.command.length > 60 ? `${e.input.command.slice(0, 59)}…` : e.input.command}\`` : e.tool;
         try {
-          for (const u of fx.unknown) s.unseen(o.turn, `${call}: ${u}`);
+          // A tool's own line already starts with its name ("Remember: …"): said once.
+          for (const u of fx.unknown) s.unseen(o.turn, u.startsWith(`${call}: `) ? u : `${call}: ${u}`);
           for (const p of fx.writes) save(o.turn, s, p);
         } catch (err) {
           // A change nothing could put back must not pass silently: the call is not run, and

@@ -110,8 +110,16 @@ describe("tool.effects for a shell command", () => {
     }
   });
 
+  it("names every file curl writes, so a fetch to the screen is no effect it cannot see (and never read-only: it reaches a host)", () => {
+    const env = { cwd: "/p", home: "/h" };
+    expect(bashEffects("curl -s https://example.com/x | head", env)).toEqual({ writes: [], unknown: [], readOnly: false });
+    const saved = bashEffects("curl -o out.html https://example.com/", env);
+    expect({ writes: saved.writes.includes("/p/out.html"), unknown: saved.unknown }).toEqual({ writes: true, unknown: [] });
+    expect(bashEffects("curl -K my.cfg https://example.com/", env).unknown).toEqual(["curl: deepcode cannot see which files it changes"]);
+  });
+
   it.skipIf(!BASH)("calls read-only only what changes nothing", () => {
-    for (const command of ["ls -la", "cat a.txt b.txt", "grep -rn hello .", "wc -l a.txt", "head -1 a.txt | sort", "find . -type f", "git status", "git log --oneline -3", "git branch --show-current", "git branch -a -v", "echo hi", "pwd && cd sub && ls"]) {
+    for (const command of ["ls -la", "cat a.txt b.txt", "grep -rn hello .", "wc -l a.txt", "head -1 a.txt | sort", "find . -type f", "git status", "git log --oneline -3", "git branch --show-current", "git branch -a -v", "echo hi", "pwd && cd sub && ls", "seq 1 3", "sleep 0"]) {
       const root = project();
       try {
         expect({ command, ...bashEffects(command, { cwd: root, home: root }) }).toEqual({ command, writes: [], unknown: [], readOnly: true });

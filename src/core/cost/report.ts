@@ -123,11 +123,15 @@ export function estimateLineVariants(e: TurnEstimate, currency: Currency): strin
   const peak = isPeak ? " · peak hours" : "";
   const agents = e.subagents ? ` · with ${e.subagents[0] === e.subagents[1] ? e.subagents[0] : `${e.subagents[0]}–${e.subagents[1]}`} subagent run${e.subagents[1] === 1 ? "" : "s"}` : "";
   const short = isPeak ? " · peak" : "";
+  // A high end that allows for a large tool result says so: the range is wide for that reason.
+  const large = e.largeOutput ? " · high end allows a large output" : "";
+  const big = e.largeOutput ? " · large output" : "";
   return [
-    `${head}${note} · ${all}${peak}${agents}`,
-    `${head} · ${all}${peak}${agents}`,
-    `${head} · ${numbered}${peak}${agents}`,
-    `${head}${peak}`,
+    `${head}${note} · ${all}${peak}${agents}${large}`,
+    `${head} · ${all}${peak}${agents}${large}`,
+    `${head} · ${numbered}${peak}${agents}${big}`,
+    `${head}${peak}${big}`,
+    `${head}${short}${big}`,
     `${head}${short}`,
     `${e.recommended} ${rec ? range(rec) : ""}${short}`.trimEnd(),
   ];

@@ -42,12 +42,20 @@ export interface EstimateSource {
   shapes?: readonly TurnShape[];
   /** The project's latest subagent runs, across its sessions (core delegation.ts). */
   runs?: readonly RunEvidence[];
+  /** The class the turn counts as (a plan's, memory.ts), instead of the prompt's own. */
+  taskClass?: EstimateInputs["taskClass"];
+  /** No request of this process yet, but an earlier one's is recent (memory.ts): the log is
+   *  taken as cached in both ends. */
+  warm?: boolean;
+  /** Tokens of one tool result at its bound (core large-output.ts). */
+  largeResultTokens?: number;
 }
 
 export function computeEstimate(src: EstimateSource, tiers: TierProfiles, table: PriceTable, now: Date): TurnEstimate {
   const runs = delegationOf(src.prompt, { hasTask: src.hasTask === true, earlierMostRuns: mostTaskCalls(src.messages ?? []) });
   const delegation = runs[1] > 0 ? { runs, prefixTokens: (src.ledger?.zones.system ?? 0) + (src.ledger?.zones.tools ?? 0) } : undefined;
-  const base: EstimateInputs = { prompt: src.prompt, attachments: src.attachments, budget: src.budget, agentic: true, ...(delegation ? { delegation } : {}), ...(src.shapes ? { shapes: src.shapes } : {}), ...(src.runs ? { runs: src.runs } : {}) };
+  const base: EstimateInputs = { prompt: src.prompt, attachments: src.attachments, budget: src.budget, agentic: true, ...(delegation ? { delegation } : {}), ...(src.shapes ? { shapes: src.shapes } : {}), ...(src.runs ? { runs: src.runs } : {}),
+    ...(src.taskClass ? { taskClass: src.taskClass } : {}), ...(src.largeResultTokens ? { largeResultTokens: src.largeResultTokens } : {}) };
   const l = src.ledger;
   const last = src.last;
   if (last && l && l.lastPromptTokens === last.usage.prompt_tokens && l.nextPromptTokens >= last.usage.prompt_tokens) {
@@ -71,6 +79,7 @@ export function computeEstimate(src: EstimateSource, tiers: TierProfiles, table:
   const prefixTokens = l?.nextPromptTokens ?? 0;
   const cold = estimateTurn({ ...base, prefixTokens, prefixCached: false }, tiers, table, now);
   const warm = estimateTurn({ ...base, prefixTokens, prefixCached: true }, tiers, table, now);
+  if (src.warm) return warm;
   return {
     ...cold,
     tiers: cold.tiers.map((t, i) => {

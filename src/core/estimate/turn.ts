@@ -41,6 +41,7 @@ import {
 import type { PriceTable } from "../cost/types.js";
 import { FEW_SHAPES_MARGIN, MIN_SHAPES, SHAPE_MARGIN, type TurnShape } from "./shapes.js";
 import { bill, planDelegation, plus, runsCost, scale, type RunEvidence, type TurnTokens } from "./delegation.js";
+import { asksForLargeOutput, withLargeResult } from "./large-output.js";
 
 export { delegationOf, type TurnTokens } from "./delegation.js";
 
@@ -79,6 +80,9 @@ export interface EstimateInputs {
   /** The project's earlier subagent runs, across its sessions (a turn's runs are priced from
    *  them; without it, from the runs of `shapes`). */
   runs?: readonly RunEvidence[];
+  /** Tokens of one tool result at its bound: allowed for in the high case when the prompt asks
+   *  for output that can be large (large-output.ts). Absent: not allowed for. */
+  largeResultTokens?: number;
 }
 
 export type TierEstimate =
@@ -108,6 +112,9 @@ export interface TurnEstimate {
   reason: string;
   /** Subagent runs counted in the ranges (low, high), when the turn is expected to delegate. */
   subagents?: Span;
+  /** The high ends allow for one tool result of this many tokens (the prompt asks for output
+   *  that can be large): the estimate line says so. */
+  largeOutput?: number;
 }
 
 /** The exact inputs of the first request of the turn. */
@@ -166,6 +173,7 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
   // agent's part is its Task calls and an answer from their reports (DELEGATING_ROUNDS).
   const firstDelegation = agentic && plan.runs[0] >= 1 && !plan.delegating;
   const prefixTokens = inputs.delegation?.prefixTokens ?? 0;
+  const large = agentic && inputs.largeResultTokens && asksForLargeOutput(inputs.prompt) ? inputs.largeResultTokens : 0;
 
   const estimates = TIER_NAMES.map((tier): TierEstimate => {
     const profile = tiers[tier];
@@ -179,7 +187,17 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
     // says nothing of a refactor's).
     const ofTier = plan.shapes.filter((s) => s.tier === tier);
     const few = ofTier.length < MIN_SHAPES;
-    const seen = few && !plan.delegating ? ofTier.filter((s) => s.taskClass === taskClass) : ofTier;
+    let seen = few && !plan.delegating ? ofTier.filter((s) => s.taskClass === taskClass) : ofTier;
+    // None at this tier (a planner's, a tier picked for one turn): the turns here at other tiers
+    // say how many rounds and what tool results a task takes, priced at this tier, widened as few.
+    // As at a tier of their own: those of the prompt's class; any class only for a tier with
+    // none of its own, once there are enough.
+    const borrowed = seen.length === 0 && !plan.delegating;
+    if (borrowed) {
+      const plain = plan.shapes.filter((s) => (s.runs?.length ?? 0) === 0);
+      const same = plain.filter((s) => s.taskClass === taskClass);
+      seen = same.length > 0 ? same : ofTier.length === 0 && plain.length >= MIN_SHAPES ? plain : [];
+    }
     if (firstDelegation) {
       // Output per round: what the turns here did at this tier (least and most), else the tables.
       const outs = plan.shapes.filter((s) => s.tier === tier && (s.runs?.length ?? 0) === 0).map((s) => Math.min(s.outputPerRound, profile.maxTokens));
@@ -191,10 +209,11 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
       const cost = (t: TurnTokens): number => bill(t, price.usd);
       const cheapest = runs.reduce((a, b) => (cost(b) < cost(a) ? b : a));
       const dearest = runs.reduce((a, b) => (cost(b) > cost(a) ? b : a));
-      const [m0, m1] = few ? FEW_SHAPES_MARGIN : SHAPE_MARGIN;
+      const [m0, m1] = few || borrowed ? FEW_SHAPES_MARGIN : SHAPE_MARGIN;
       low = scale(cheapest, m0);
       high = scale(dearest, m1);
     }
+    if (large) high = withLargeResult(high, large);
     const subLow = runsCost(plan, 0, tier, tiers, table, now, prefixTokens);
     const subHigh = runsCost(plan, 1, tier, tiers, table, now, prefixTokens);
     if (!subLow || !subHigh) return { tier, model: profile.model, error: `no price for a subagent's model at ${now.toISOString()}` };
@@ -212,7 +231,10 @@ export function estimateTurn(inputs: EstimateInputs, tiers: TierProfiles, table:
     };
   });
   const { tier, reason } = recommendTier(taskClass, inputs.budget);
-  return { taskClass, agentic, known, tiers: estimates, recommended: tier, reason, ...(plan.runs[1] > 0 ? { subagents: plan.runs } : {}) };
+  return {
+    taskClass, agentic, known, tiers: estimates, recommended: tier, reason,
+    ...(plan.runs[1] > 0 ? { subagents: plan.runs } : {}), ...(large > 0 ? { largeOutput: large } : {}),
+  };
 }
 
 /** The estimate as the `cost.estimate` event's result (priced tiers only). */

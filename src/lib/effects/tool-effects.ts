@@ -46,8 +46,12 @@ const READERS = new Set([
   "cat", "tac", "nl", "less", "more", "diff", "cmp", "paste", "comm", "join", "rev", "expand", "unexpand", "column", "zcat", "bzcat", "xzcat", "zstdcat", "strings",
   "head", "tail", "fold", "fmt", "pr", "od", "xxd", "hexdump", "base64", "base32", "sort", "cut", "tr", "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "sed",
   "ls", "wc", "stat", "file", "du", "df", "tree", "which", "type", "echo", "printf", "pwd", "true", "false", ":", "test", "[", "[[", "date", "basename", "dirname",
-  "realpath", "readlink", "whoami", "id", "uname", "printenv", "nproc", "cd", "pushd", "popd", "find", "git",
+  "realpath", "readlink", "whoami", "id", "uname", "printenv", "nproc", "cd", "pushd", "popd", "find", "git", "seq", "sleep",
 ]);
+
+/** Programs that are not read-only (curl reaches a host) but whose every file write is named by
+ *  fileEffects (effects-programs.ts), unless a config file may name more. */
+const NAMED_WRITES = new Set(["curl"]);
 
 /** git subcommands that only read (without an output file option). */
 const GIT_READS = new Set(["status", "log", "diff", "show", "blame", "ls-files", "ls-tree", "rev-parse", "grep", "describe", "shortlog", "cat-file", "rev-list"]);
@@ -118,6 +122,7 @@ function knownWrites(part: ShellPart): string | null {
     return `git ${sub ?? ""}: which files it changes is not known`.replace(" :", ":");
   }
   if (WRITERS.has(name) || READERS.has(name)) return null;
+  if (NAMED_WRITES.has(name) && !args.some((a) => /^(?:-[A-Za-z]*K|--config\b)/.test(a))) return null;
   return `${name}: deepcode cannot see which files it changes`;
 }
 

@@ -28,10 +28,10 @@
 
 import type { TurnProfile, Usage } from "../../../contract/index.js";
 import {
-  budgetState, classifyTask, costOf, estimateLineVariants, familyOf, floorToCacheUnit, formatEstimateLine, isPeak, isTierName, ledgerRecord,
+  budgetState, costOf, estimateLineVariants, familyOf, floorToCacheUnit, formatEstimateLine, isPeak, isTierName, ledgerRecord,
   MAX_SHAPES, MIN_SHAPES, pickShapes, runsEvidence, shapesOf, type RunEvidence, type TurnShape,
   TIER_FOR_CLASS, TIER_NAMES, toCostEstimates,
-  type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TierName, type TierProfiles, type TurnEstimate,
+  type BudgetState, type Cost, type Currency, type LedgerEstimate, type PriceTable, type TaskClass, type TierName, type TierProfiles, type TurnEstimate,
 } from "../index.js";
 import type { Engine } from "../../engine/engine.js";
 import type { Chain } from "../../chain.js";
@@ -39,6 +39,9 @@ import { Book } from "./book.js";
 import type { CostControl, CostNotice, InstallCostOptions, TurnCostEstimate } from "./control.js";
 import { Budgets } from "./budget-gate.js";
 import { computeEstimate, foldBack } from "../../estimate/session.js";
+import { classFor, noteTurn, recentlyCached, type PlanMemory } from "./memory.js";
+import { largeResultTokens } from "../../estimate/large-output.js";
+import { DEFAULT_RESULT_MAX_BYTES } from "../../context/bound.js";
 import { formatCostReport, formatTiers } from "./repl-text.js";
 import { readCostSettings, type CostSettingsSource, type EstimateMode, type TierMode } from "./settings.js";
 import { matchTier, planTurn, profileOf, switchNote, thinks, type AutoState, type ModelFacts } from "./tier-choice.js";
@@ -60,6 +63,8 @@ interface SessionState {
   pending?: { prompt: string; e: TurnEstimate };
   /** The estimate recorded on the current turn's ledger lines. */
   turnEstimate?: { turn: number; value: LedgerEstimate };
+  /** The class of a plan under way (memory.ts). */
+  plan: PlanMemory;
 }
 
 /** What the cost engine reads of the assembled app (src/cli/assemble.ts's App has it): named
@@ -79,6 +84,9 @@ export interface CostHost {
 }
 
 const installed = new WeakMap<CostHost, RunningCost>();
+
+/** One tool result at the default bound, as a large output's allowance (core large-output.ts). */
+const LARGE_RESULT = largeResultTokens(DEFAULT_RESULT_MAX_BYTES);
 
 /** The most recent subagent runs of the project a turn's runs are priced from. */
 const MAX_RUNS = 24;
@@ -163,7 +171,7 @@ class RunningCost implements CostControl {
       const pick = this.nextPick;
       this.nextPick = undefined;
       const plan = planTurn({
-        mode: this.mode, base: r?.profile ?? e.profile, taskClass: classifyTask(e.prompt), state: this.session(e.sessionId).auto,
+        mode: this.mode, base: r?.profile ?? e.profile, taskClass: classFor(this.session(e.sessionId).plan, e.prompt), state: this.session(e.sessionId).auto,
         firstTurn: e.turn === 1, pick, tiers: this.tiers, caps: this.app.caps, prices: this.prices,
       });
       return { ...(r ?? {}), profile: plan.profile };
@@ -205,7 +213,7 @@ class RunningCost implements CostControl {
 
   private session(id: string): SessionState {
     let s = this.sessions.get(id);
-    if (!s) this.sessions.set(id, (s = { auto: {}, cachedBy: {} }));
+    if (!s) this.sessions.set(id, (s = { auto: {}, cachedBy: {}, plan: {} }));
     return s;
   }
 
@@ -216,8 +224,13 @@ class RunningCost implements CostControl {
   private compute(sessionId: string, prompt: string, attachments?: string[]): TurnEstimate {
     const s = this.session(sessionId);
     const engine = this.engineFor(sessionId);
+    const taskClass = classFor(s.plan, prompt);
+    const warm = !s.last && recentlyCached(this.book.records(this.now()), sessionId, this.now());
     return computeEstimate(
-      { prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, cachedBy: s.cachedBy, budget: this.budget().state, hasTask: engine?.tools.get("Task") !== undefined, ...this.evidence(sessionId, prompt) },
+      {
+        prompt, attachments, ledger: engine?.ledger(), messages: engine?.messages, last: s.last, cachedBy: s.cachedBy, budget: this.budget().state,
+        hasTask: engine?.tools.get("Task") !== undefined, ...this.evidence(sessionId, taskClass), taskClass, warm, largeResultTokens: LARGE_RESULT,
+      },
       this.tiers, this.prices, this.now(),
     );
   }
@@ -226,14 +239,14 @@ class RunningCost implements CostControl {
    *  (a new session starts from what the project's turns did); the project's latest delegating
    *  turns when the session has none; and the project's latest subagent runs, whatever session
    *  started them (a second session's first delegating turn is priced from the first's runs). */
-  private evidence(sessionId: string, prompt: string): { shapes: TurnShape[]; runs: RunEvidence[] } {
+  private evidence(sessionId: string, taskClass: TaskClass): { shapes: TurnShape[]; runs: RunEvidence[] } {
     const records = this.book.records(this.now());
     const project = shapesOf(records, (r) => r.project === this.app.root);
     let shapes = shapesOf(records, (r) => r.session === sessionId);
     if (shapes.length < MIN_SHAPES) shapes = project;
     const delegates = (s: TurnShape): boolean => (s.runs?.length ?? 0) > 0;
     if (!shapes.some(delegates)) shapes = [...project.filter(delegates).slice(-MAX_SHAPES), ...shapes];
-    return { shapes: pickShapes(shapes, classifyTask(prompt)), runs: runsEvidence(project).slice(-MAX_RUNS) };
+    return { shapes: pickShapes(shapes, taskClass), runs: runsEvidence(project).slice(-MAX_RUNS) };
   }
 
   /** The estimate through the chain: computed, offered to `cost.estimate` hooks, folded back. */
@@ -254,16 +267,18 @@ class RunningCost implements CostControl {
     const tier = isTierName(profile.tier) ? profile.tier : undefined;
     // A turn run for another purpose (plan mode's planner) leaves auto's memory of the
     // session's tier alone: the executor's turns go on where they were.
+    const cls = classFor(s.plan, prompt);
     if (profile.purpose === undefined) {
-      s.auto = { current: tier ?? s.auto.current, lastAsked: TIER_FOR_CLASS[classifyTask(prompt)] };
+      s.auto = { current: tier ?? s.auto.current, lastAsked: TIER_FOR_CLASS[cls] };
       this.lastRun = tier;
     }
     s.thinking = thinks(profile, this.app.caps);
     let e = s.pending?.prompt === prompt ? s.pending.e : undefined;
     s.pending = undefined;
     s.turnEstimate = undefined;
-    if (!tier) return;
-    e ??= await this.estimated(sessionId, prompt, this.engineFor(sessionId)?.messages ?? []);
+    if (tier) e ??= await this.estimated(sessionId, prompt, this.engineFor(sessionId)?.messages ?? []);
+    noteTurn(s.plan, prompt, profile.purpose);
+    if (!tier || !e) return;
     const t = e.tiers.find((x) => x.tier === tier);
     if (t && t.error === undefined) s.turnEstimate = { turn, value: { tier, lowUsd: t.lowUsd, highUsd: t.highUsd, taskClass: e.taskClass, ...(e.subagents ? { subagents: [e.subagents[0], e.subagents[1]] } : {}) } };
   }
@@ -301,7 +316,7 @@ class RunningCost implements CostControl {
     const n = name.trim().toLowerCase();
     if (n === "auto") {
       this.mode = { kind: "auto" };
-      return { ok: true, message: "tier: auto — each turn's prompt picks its tier; a cheaper one only after two turns ask for it (keeps the cache)" };
+      return { ok: true, message: "tier: auto — each turn's prompt picks its tier: a stronger one at once, a cheaper one at once when it keeps the cache (same model and thinking), else after two turns in a row ask for it" };
     }
     if (n === "default" || n === "model") {
       this.mode = { kind: "model" };
@@ -310,7 +325,8 @@ class RunningCost implements CostControl {
     if (!isTierName(n)) return { ok: false, message: `unknown tier "${name}": auto, default, ${TIER_NAMES.join(", ")}` };
     this.mode = { kind: "pinned", tier: n };
     const p = this.tiers[n];
-    const note = this.lastRun ? switchNote(this.lastRun, n, this.tiers, this.app.caps, this.prices) : "";
+    const held = this.app.engine ? (this.sessions.get(this.app.engine.sessionId)?.cachedBy[familyOf(p.model, this.prices) ?? p.model] ?? 0) : 0;
+    const note = this.lastRun ? switchNote(this.lastRun, n, this.tiers, this.app.caps, this.prices, held) : "";
     return { ok: true, message: `tier: ${n} (${p.model}, ${p.thinking ? "thinking" : "no thinking"}) pinned${note}` };
   }
 

@@ -18,7 +18,7 @@
 //      tier (then the stronger of the two): one question between edits keeps the tier and its
 //      cache; a run of questions steps down.
 
-import { familyOf, TIER_FOR_CLASS, TIER_NAMES, type PriceTable, type TaskClass, type TierName, type TierProfiles } from "../index.js";
+import { familyOf, formatTokens, TIER_FOR_CLASS, TIER_NAMES, type PriceTable, type TaskClass, type TierName, type TierProfiles } from "../index.js";
 import type { ModelCaps, TurnProfile } from "../../../contract/index.js";
 import type { TierMode } from "./settings.js";
 
@@ -59,11 +59,15 @@ export function freeSwitch(a: TierName, b: TierName, tiers: TierProfiles, caps: 
   return family(tiers[a].model, caps, prices) === family(tiers[b].model, caps, prices) && tiers[a].thinking === tiers[b].thinking;
 }
 
-/** What pinning `to` after a turn at `from` costs the cache, as a clause for `/tier`. */
-export function switchNote(from: TierName, to: TierName, tiers: TierProfiles, caps: ModelFacts, prices?: PriceTable): string {
+/** What pinning `to` after a turn at `from` costs the cache, as a clause for `/tier`. `held`:
+ *  tokens of this session the new model's cache holds (an earlier turn on it, a planner's). */
+export function switchNote(from: TierName, to: TierName, tiers: TierProfiles, caps: ModelFacts, prices?: PriceTable, held = 0): string {
   if (from === to || freeSwitch(from, to, tiers, caps, prices)) return "";
-  return family(tiers[from].model, caps, prices) === family(tiers[to].model, caps, prices)
-    ? " — thinking switches, so the next request re-reads the log from the first reply with reasoning"
+  if (family(tiers[from].model, caps, prices) === family(tiers[to].model, caps, prices)) {
+    return " — thinking switches, so the next request re-reads the log from the first reply with reasoning";
+  }
+  return held > 0
+    ? ` — the model changes, so the next request re-reads what ${tiers[to].model} has not cached (it holds ${formatTokens(held)} tokens of this session)`
     : " — the model changes, so the next request re-reads the whole context";
 }
 
