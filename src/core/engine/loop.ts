@@ -19,7 +19,7 @@
 // what is logged is what the API accepts back (prepareReply: unique ids, JSON arguments);
 // what arrived before a failure stays in the log; errors are data, never an unwinding.
 
-import type { AgentIdentity, BilledResponse, StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
+import type { AgentIdentity, BilledResponse, StopReason, StreamEvent, ToolCall, ToolOutput, TurnProfile, Usage } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage, modelNotServed } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
@@ -205,11 +205,11 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
       d.concurrency,
       (c: ToolCall, tool, input) => d.emit({ type: "tool.start", step, callId: c.id, tool, input }),
       (o) => {
-        results.land(o.call.id, o.output.content);
+        results.land(o.call.id, o.output);
         d.emit({ type: "tool.end", step, callId: o.call.id, tool: o.tool, output: o.output, durationMs: o.durationMs });
       },
     );
-    for (const o of outcomes) results.land(o.call.id, o.output.content); // each lands once: a no-op for those landed above
+    for (const o of outcomes) results.land(o.call.id, o.output); // each lands once: a no-op for those landed above
     endings.progressed();
     const storm = outcomes.filter((o) => String(o.output.meta?.by ?? "").startsWith(STORM_BY));
     if (storm.length) Object.assign(loop, { requests: loop.requests + 1, costUsd: loop.costUsd + stepCost });
@@ -223,7 +223,7 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
  *  earlier call is kept as a `result` record until its turn (a kill -9 meanwhile leaves it for
  *  the resume, answerOrphans). */
 class ResultsInOrder {
-  private readonly done = new Map<string, string>();
+  private readonly done = new Map<string, ToolOutput>();
   private next = 0;
 
   constructor(
@@ -231,13 +231,14 @@ class ResultsInOrder {
     private readonly d: Pick<TurnDeps, "context" | "record">,
   ) {}
 
-  land(callId: string, content: string): void {
+  land(callId: string, output: ToolOutput): void {
     if (this.done.has(callId) || this.order.indexOf(callId) < this.next) return;
-    this.done.set(callId, content);
-    if (this.order[this.next] !== callId) this.d.record({ t: "result", callId, content: this.d.context.boundResult(content) });
+    this.done.set(callId, output);
+    if (this.order[this.next] !== callId) this.d.record({ t: "result", callId, content: this.d.context.boundResult(output.content, output.maxBytes) });
     while (this.next < this.order.length && this.done.has(this.order[this.next])) {
       const id = this.order[this.next++];
-      this.d.context.appendToolResult(id, this.done.get(id)!);
+      const o = this.done.get(id)!;
+      this.d.context.appendToolResult(id, o.content, o.maxBytes);
     }
   }
 }
