@@ -12,7 +12,7 @@
 //   (turn.complete to the chain), and a hook may answer `continueWith` (Claude Code's
 //   `decision: "block"`): its reason goes in as a user message and loop 1 runs again. Exit: loop 1
 //   ended other than completed (not announced: the turn announces it); the hooks ask nothing
-//   more; or they asked MAX_STOP_CONTINUATIONS times already (a notice).
+//   more; or they asked MAX_STOP_CONTINUATIONS (100) times already (a notice naming the ceiling).
 // Around both: the turn (turn.ts: turn.start, the prompt, the turn's bill, the one turn.complete)
 // and the driver (the REPL / -p) — turns, until the user stops.
 // Invariants: every tool call in the log gets a result (no orphaned call can reach the API), and
@@ -74,7 +74,10 @@ export interface TurnEnd {
 
 const MAX_CONTINUATIONS = 3;
 const MAX_DEGENERATE_RETRIES = 1;
-export const MAX_STOP_CONTINUATIONS = 3;
+/** The ceiling on Stop-hook continuations in one turn. A loop a hook keeps (ralph-loop's
+ *  `--max-iterations`, a completion promise) ends at its own limit below this; the budget gate
+ *  (the cost engine's turn.complete) ends it sooner when the budget is spent. */
+export const MAX_STOP_CONTINUATIONS = 100;
 
 export interface StopDeps extends TurnDeps {
   /** Announce the turn as completed (turn.complete to the chain): what its hooks answer. */
@@ -89,7 +92,8 @@ export async function runTurn(d: StopDeps): Promise<{ end: TurnEnd; announced: b
     const after = await d.announce(end);
     if (!after?.continueWith) return { end, announced: true }; // exit: nothing more asked
     if (again === MAX_STOP_CONTINUATIONS) {
-      d.emit({ type: "notice", level: "warn", code: "stop-hook", message: `a Stop hook asked to continue again; stopping after ${MAX_STOP_CONTINUATIONS} continuations` });
+      const message = `a Stop hook asked to continue the turn a ${MAX_STOP_CONTINUATIONS + 1}st time; the turn ends here (deepcode's ceiling: ${MAX_STOP_CONTINUATIONS} continuations a turn)`;
+      d.emit({ type: "notice", level: "warn", code: "stop-hook", message });
       return { end, announced: true }; // exit: asked too often
     }
     d.context.append({ role: "user", content: `[deepcode] A Stop hook asks you to continue: ${after.continueWith}` });
