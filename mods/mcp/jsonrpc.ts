@@ -133,8 +133,9 @@ export class Connection {
             this.cancel(id, capped ? "still running at the time limit (progress does not extend it further)" : `no answer within ${o.timeoutMs} ms`);
             entry.done();
             const most = Math.round((o.maxTotalMs ?? o.timeoutMs * PROGRESS_CAP) / 1000);
-            const why = `still reporting progress after ${most} s, the most a call may run (progress extends the ${Math.round(o.timeoutMs / 1000)} s limit at most that far)`;
-            reject(capped ? new RpcError(REQUEST_TIMEOUT, `${method} was ${why}`, { capped: why }) : new RpcError(REQUEST_TIMEOUT, `${method} timed out after ${Math.round(o.timeoutMs / 1000)} s`));
+            const limit = Math.round(o.timeoutMs / 1000);
+            const why = `still reporting progress after ${most} s, the most a call may run (progress extends the ${limit} s limit at most that far)`;
+            reject(capped ? new RpcError(REQUEST_TIMEOUT, `${method} was ${why}`, { capped: why }) : new RpcError(REQUEST_TIMEOUT, `${method} timed out after ${limit} s`));
           }, Math.max(0, Math.min(o.timeoutMs, left)));
           timer.unref?.();
         },

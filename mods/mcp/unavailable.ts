@@ -14,7 +14,9 @@ export interface Owners {
 export function unavailable(tool: string, sessionId: string, o: Owners): string | undefined {
   if (!tool.startsWith("mcp__")) return undefined;
   const owner = o.servers.find((s) => s.tools.some((t) => t.name === tool));
-  if (owner && !o.sees(owner, sessionId)) return `${tool} is not this session's: MCP server ${owner.name} was brought by another of the editor's sessions. Do not call it here.`;
+  if (owner && !o.sees(owner, sessionId)) {
+    return `${tool} is not this session's: MCP server ${owner.name} was brought by another of the editor's sessions. Do not call it here.`;
+  }
   if (owner) return undefined;
   const s = o.servers.find((x) => tool.startsWith(`mcp__${x.part}__`));
   if (!s) return undefined;

@@ -82,7 +82,8 @@ class OutputStyles {
 
   private listing(sessionId: string): string {
     const now = this.bySession.get(sessionId)?.name ?? this.next ?? "Default";
-    const lines = this.all().map((s) => `${s.name.toLowerCase() === now.toLowerCase() ? "●" : "○"} ${s.name}${s.description ? ` — ${s.description}` : ""}  (${s.source})`);
+    const mark = (s: Style): string => (s.name.toLowerCase() === now.toLowerCase() ? "●" : "○");
+    const lines = this.all().map((s) => `${mark(s)} ${s.name}${s.description ? ` — ${s.description}` : ""}  (${s.source})`);
     return `${lines.join("\n")}\n/output-style NAME picks one for the next session.`;
   }
 
@@ -104,7 +105,8 @@ class OutputStyles {
     const when =
       current === style.name
         ? "This session already uses it."
-        : `This session keeps "${current}": the style is part of the system prompt, which stays fixed within a session so the cache keeps it (a change now would send the whole prompt again, uncached). It takes effect in a new session: /new.`;
+        : `This session keeps "${current}": the style is part of the system prompt, which stays fixed within a session so the cache keeps it ` +
+          "(a change now would send the whole prompt again, uncached). It takes effect in a new session: /new.";
     return `Output style "${style.name}" ${saved}. ${when}`;
   }
 }

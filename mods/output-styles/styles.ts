@@ -66,7 +66,10 @@ interface Place {
 export function loadStyles(api: Pick<PluginApi, "readOwnFile" | "root">, userHome: string, plugins: readonly Contribution[], problems: string[]): Style[] {
   const byName = new Map<string, Style>(BUILTIN_STYLES.map((s) => [s.name.toLowerCase(), s]));
   const places: Place[] = [
-    ...plugins.map((c) => ({ dir: c.dir, source: () => `plugin ${c.source}`, prefix: `${c.source.split("@")[0]}:`, within: [c.dir], pins: c.pins })),
+    ...plugins.map((c): Place => {
+      const prefix = `${c.source.split("@")[0]}:`;
+      return { dir: c.dir, source: () => `plugin ${c.source}`, prefix, within: [c.dir], pins: c.pins };
+    }),
     { dir: join(userHome, ".claude", "output-styles"), source: (f: string) => `~/.claude/output-styles/${f}` },
     { dir: join(api.root, ".claude", "output-styles"), source: (f: string) => `.claude/output-styles/${f}`, within: [api.root] },
   ];

@@ -84,7 +84,8 @@ export class StatusCommand {
   private async run(stdin: string): Promise<{ ok: true; out: string } | { ok: false; why: string }> {
     let launch;
     try {
-      launch = await this.chain.dispatch({ type: "process.launch", argv: ["bash", "-c", this.cfg.command], cwd: this.cwd, env: {}, purpose: "hook", name: `statusLine ${this.cfg.command}` });
+      const argv = ["bash", "-c", this.cfg.command];
+      launch = await this.chain.dispatch({ type: "process.launch", argv, cwd: this.cwd, env: {}, purpose: "hook", name: `statusLine ${this.cfg.command}` });
     } catch (err) {
       return { ok: false, why: `could not start (${(err as Error).message})` };
     }
@@ -134,7 +135,8 @@ export function customStatusLine(
   const style = app.settings.merged.outputStyle;
   const outputStyle = typeof style === "string" ? style : undefined;
   return async (sessionId, model, costUsd) => {
-    const line = await cmd.line({ sessionId, cwd: app.root, model, version: packageVersion(), outputStyle, costUsd, durationMs: Math.round(process.uptime() * 1000) });
+    const durationMs = Math.round(process.uptime() * 1000);
+    const line = await cmd.line({ sessionId, cwd: app.root, model, version: packageVersion(), outputStyle, costUsd, durationMs });
     if (line !== undefined) show(line);
   };
 }
