@@ -85,7 +85,8 @@ export function loadStyles(api: Pick<PluginApi, "readOwnFile" | "root">, userHom
         continue;
       }
       if (p.pins && p.pins[r.path] !== createHash("sha256").update(r.data).digest("hex")) {
-        problems.push(`output style ${p.source(file)}: ${p.pins[r.path] ? "changed" : "added"} since its plugin was installed; skipped (deepcode plugin verify)`);
+        const how = p.pins[r.path] ? "changed" : "added";
+        problems.push(`output style ${p.source(file)}: ${how} since its plugin was installed; skipped (deepcode plugin verify)`);
         continue;
       }
       const fm = parseFrontmatter(r.text);
