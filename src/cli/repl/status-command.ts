@@ -85,7 +85,8 @@ export class StatusCommand {
     let launch;
     try {
       const argv = ["bash", "-c", this.cfg.command];
-      launch = await this.chain.dispatch({ type: "process.launch", argv, cwd: this.cwd, env: {}, purpose: "hook", name: `statusLine ${this.cfg.command}` });
+      const env = { CLAUDE_PROJECT_DIR: this.cwd, DEEPCODE_PROJECT_DIR: this.cwd }; // as hooks get (hooks-mastery's command names it)
+      launch = await this.chain.dispatch({ type: "process.launch", argv, cwd: this.cwd, env, purpose: "hook", name: `statusLine ${this.cfg.command}` });
     } catch (err) {
       return { ok: false, why: `could not start (${(err as Error).message})` };
     }
