@@ -34,10 +34,22 @@ function cli(env, cwd, args) {
   return { code: r.status, out: r.stdout ?? "", err: r.stderr ?? "" };
 }
 
+/** The clone's newest tree, without the files the snapshot left absent (its largest): each
+ *  one git cannot read is left out by name and the archive made again. */
 function tree(gitDir, into) {
   mkdirSync(into, { recursive: true });
-  const tar = execFileSync("git", ["--git-dir", gitDir, "archive", "HEAD"], { maxBuffer: 1 << 30 });
-  execFileSync("tar", ["-x", "-C", into], { input: tar });
+  const left = [];
+  for (let i = 0; i < 200; i++) {
+    const r = spawnSync("git", ["--git-dir", gitDir, "archive", "HEAD", "--", ".", ...left.map((p) => `:(exclude)${p}`)], { maxBuffer: 1 << 30 });
+    const bad = /for '([^']+)'/.exec(r.stderr?.toString("utf8") ?? "");
+    if (r.status === 0) {
+      execFileSync("tar", ["-x", "-C", into], { input: r.stdout, maxBuffer: 1 << 30 });
+      return left;
+    }
+    if (!bad) throw new Error(`git archive failed: ${r.stderr}`);
+    left.push(bad[1]);
+  }
+  throw new Error("too many unreadable files");
 }
 
 /** The warning lines a start-up printed, one per part not loaded (deduplicated). */
