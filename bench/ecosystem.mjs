@@ -3,8 +3,8 @@
 // every plugin it lists installed (`--yes-install`); each setup's `.claude/` (or, for a setup
 // meant for ~/.claude, its files) is copied into a fresh project. Then a start-up
 // (`deepcode plugin list` in the project: assembly loads every mod) shows what did not load:
-// each warning line is a part named with its reason. The table counts plugins installed, and the
-// lines said at start-up.
+// each warning line is a part named with its reason. The table counts plugins installed, the
+// output styles `/output-style` lists beyond the built-in three, and the lines said at start-up.
 //
 // The clones come from ECOSYSTEM_CLONES (default /work/.mirror): `<owner>+<name>/repo`, a bare git
 // directory each (what the workspace's fetch tool leaves). A source whose clone is absent is
@@ -83,8 +83,11 @@ function one(src) {
     } else {
       cpSync(join(clone, src.from), join(project, src.to), { recursive: true, filter: (f) => !f.includes(`${join(clone, ".git")}`) });
     }
-    const start = cli(env, project, ["plugin", "list", "--trust-project"]);
+    const start = cli(env, project, ["--trust-project", "plugin", "list"]);
     row.said = startupLines(start.err);
+    // Output styles it ships (Claude Code's built-in three are always there).
+    const styles = cli(env, project, ["--trust-project", "-p", "/output-style"]);
+    row.styles = styles.out.split("\n").filter((l) => /^[●○] /.test(l)).length - 3;
     return row;
   } finally {
     rmSync(base, { recursive: true, force: true });
@@ -98,11 +101,11 @@ export async function run() {
     console.log(`skipped: no clones under ${CLONES} (set ECOSYSTEM_CLONES)`);
     return;
   }
-  console.log("| source | kind | plugins installed | lines said at start-up |");
-  console.log("|---|---|---|---|");
+  console.log("| source | kind | plugins installed | output styles loaded | lines said at start-up |");
+  console.log("|---|---|---|---|---|");
   for (const r of rows) {
     if (r.skipped) console.log(`| ${r.repo} | — | skipped: ${r.skipped} | |`);
-    else console.log(`| ${r.repo} | ${r.kind} | ${r.kind === "marketplace" ? `${r.installed}/${r.plugins}` : "—"} | ${r.said.length} |`);
+    else console.log(`| ${r.repo} | ${r.kind} | ${r.kind === "marketplace" ? `${r.installed}/${r.plugins}` : "—"} | ${r.styles} | ${r.said.length} |`);
   }
   for (const r of rows.filter((x) => !x.skipped && (x.failed.length || x.said.length))) {
     console.log(`\n${r.repo}:`);
