@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const dir = fileURLToPath(new URL("../bench/", import.meta.url));
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const order = ["chain", "gate", "cache", "cost", "tools", "loop", "startup"];
-const onDemand = ["peers", "friction"];
+const onDemand = ["peers", "friction", "ecosystem"];
 const sections = readdirSync(dir)
   .filter((f) => f.endsWith(".mjs") && f !== "lib.mjs" && !f.startsWith("friction-"))
   .map((f) => f.slice(0, -4))

@@ -22,6 +22,7 @@ const plugin: Plugin = {
     // Skill and agent folders, as if each plugin had contributed them: named `<plugin>:<name>`.
     for (const d of parts.skillDirs) api.contribute("skills", d.dir, { name: d.name, pins: d.pins });
     for (const d of parts.agentDirs) api.contribute("agents", d.dir, { name: d.name, pins: d.pins, ...(d.files ? { files: d.files } : {}) });
+    for (const d of parts.styleDirs) api.contribute("output-styles", d.dir, { name: d.name, pins: d.pins });
     api.command(pluginSlashCommand({ dispatch: (e) => api.dispatch(e), home: api.home, root: api.root, settings }));
     api.subcommand({
       name: "plugin",

@@ -5,6 +5,7 @@
 // mtime, ctime and inode are as installed is not read again (`deepcode plugin verify` hashes
 // every file).
 
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { byName, readKnown, readLock, dataDir, installDir, type InstallRecord } from "./store.js";
 import { drift, driftWords } from "./files.js";
@@ -36,6 +37,8 @@ export interface PluginParts {
   skillDirs: Array<{ plugin: string; name: string; dir: string; pins: Readonly<Record<string, string>> }>;
   /** For the agents mod, the same way: each enabled, verified plugin's agent folders (one .md per agent), or the files plugin.json lists. */
   agentDirs: Array<{ plugin: string; name: string; dir: string; files?: string[]; pins: Readonly<Record<string, string>> }>;
+  /** Enabled plugins' `output-styles/` folders (the output-styles mod reads them). */
+  styleDirs: Array<{ name: string; dir: string; pins: Readonly<Record<string, string>> }>;
 }
 
 export function pluginParts(o: { home: string; settings: Settings }): PluginParts {
@@ -46,7 +49,7 @@ export function pluginParts(o: { home: string; settings: Settings }): PluginPart
 }
 
 function collect(o: { home: string; settings: Settings }): PluginParts {
-  const parts: PluginParts = { plugins: [], problems: [], commands: [], skillDirs: [], agentDirs: [] };
+  const parts: PluginParts = { plugins: [], problems: [], commands: [], skillDirs: [], agentDirs: [], styleDirs: [] };
   const enabled = enabledPlugins(o.settings, parts.problems);
   if (enabled.size === 0) return parts;
   let lock;
@@ -123,6 +126,8 @@ function collect(o: { home: string; settings: Settings }): PluginParts {
     parts.commands.push(...p.contents.commands.map((c) => ({ ...c, pins, vars: p.contents.vars })));
     parts.skillDirs.push(...p.contents.skillDirs.map((dir) => ({ plugin: p.id, name: p.contents.manifest.name, dir, pins })));
     parts.agentDirs.push(...p.contents.agentDirs.map((d) => ({ plugin: p.id, name: p.contents.manifest.name, ...d, pins })));
+    const styles = join(p.contents.root, "output-styles");
+    if (existsSync(styles)) parts.styleDirs.push({ name: p.contents.manifest.name, dir: styles, pins });
   }
   return parts;
 }

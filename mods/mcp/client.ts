@@ -46,6 +46,8 @@ export interface McpTool {
   description?: string;
   inputSchema: JsonObject;
   annotations?: JsonObject;
+  /** MCP 2025-11-25: `taskSupport` "required" means the tool runs only as a task. */
+  execution?: Json;
 }
 
 export interface McpPrompt {

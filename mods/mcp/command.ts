@@ -78,6 +78,8 @@ async function runMcp(args: string[], d: McpCommandDeps, ctx: SubcommandContext)
       case "logout": {
         const own = configFlags(rest);
         if ("error" in own) return usage(ctx, own.error);
+        const wrong = wrongWords(verb, own.rest);
+        if (wrong) return usage(ctx, wrong);
         return await d.viaMod(verb, own.rest, own.options, ctx);
       }
       case "add":
@@ -119,6 +121,16 @@ function configFlags(args: readonly string[]): { options: ConfigFlags; rest: str
     } else rest.push(a);
   }
   return { options: { ...(mcpConfig.length ? { mcpConfig } : {}), ...(strict ? { strictMcpConfig: true } : {}) }, rest };
+}
+
+/** What is wrong with the words after list/get/approve/login/logout once the config flags are
+ *  taken (an option none of them has, a name list does not take or the others need), or "". */
+function wrongWords(verb: string, rest: readonly string[]): string {
+  const option = rest.find((w) => w.startsWith("-"));
+  if (option) return `unknown option '${option}' for mcp ${verb} (it takes --mcp-config F… and --strict-mcp-config)`;
+  if (verb === "list") return rest.length ? `mcp list takes no server name (got '${rest.join(" ")}'); use: deepcode mcp get NAME` : "";
+  if (rest.length !== 1) return `mcp ${verb} takes one server name${rest.length ? ` (got ${rest.length}: ${rest.join(" ")})` : ""}`;
+  return "";
 }
 
 const ADD_OPTIONS = {

@@ -132,7 +132,10 @@ export class Connection {
           timer = setTimeout(() => {
             this.cancel(id, capped ? "still running at the time limit (progress does not extend it further)" : `no answer within ${o.timeoutMs} ms`);
             entry.done();
-            reject(capped ? new RpcError(REQUEST_TIMEOUT, `${method} was still reporting progress after ${Math.round((o.maxTotalMs ?? o.timeoutMs * PROGRESS_CAP) / 1000)} s, the most a call may run`) : new RpcError(REQUEST_TIMEOUT, `${method} timed out after ${Math.round(o.timeoutMs / 1000)} s`));
+            const most = Math.round((o.maxTotalMs ?? o.timeoutMs * PROGRESS_CAP) / 1000);
+            const limit = Math.round(o.timeoutMs / 1000);
+            const why = `still reporting progress after ${most} s, the most a call may run (progress extends the ${limit} s limit at most that far)`;
+            reject(capped ? new RpcError(REQUEST_TIMEOUT, `${method} was ${why}`, { capped: why }) : new RpcError(REQUEST_TIMEOUT, `${method} timed out after ${limit} s`));
           }, Math.max(0, Math.min(o.timeoutMs, left)));
           timer.unref?.();
         },
@@ -275,4 +278,13 @@ function errorText(e: Json | undefined): string {
   if (typeof e === "string") return e || "error";
   if (isObj(e) && typeof e.message === "string" && e.message) return e.message;
   return e === undefined || e === null ? "error" : JSON.stringify(e).slice(0, 200);
+}
+
+/** Why a request failed, in words for the model and the log (`timeoutMs`: the limit it ran under). */
+export function reasonOf(err: unknown, timeoutMs: number): string {
+  // A call stopped at the progress cap did answer (with progress): it is named as such.
+  if (err instanceof RpcError && err.code === REQUEST_TIMEOUT && isObj(err.data) && typeof err.data.capped === "string") return err.data.capped;
+  if (err instanceof RpcError && err.code === REQUEST_TIMEOUT) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  if (err instanceof RpcError) return `the server answered with an error: ${err.message} (${err.code})`;
+  return err instanceof Error ? err.message : String(err);
 }

@@ -12,7 +12,7 @@ import type { ClientHandlers } from "./client.js";
 import type { McpOptions, ServerConfig } from "./config.js";
 import { deferTools } from "./defer.js";
 import { McpLog } from "./log.js";
-import { indexLine } from "../../src/lib/tool-index.js";
+import { indexLine, PROXY_TOOL } from "../../src/lib/tool-index.js";
 import { contentOf, fieldsOf, unattendedAnswer } from "./forms.js";
 import { RpcError, type JsonObject } from "./jsonrpc.js";
 import { serverParts } from "./names.js";
@@ -22,6 +22,7 @@ import { Server } from "./server.js";
 import { SignInStore } from "./oauth/store.js";
 import type { PinAnswer, PinQuestion } from "./oauth/pin.js";
 import { statusCommand, statusWord } from "./status.js";
+import { unavailable } from "./unavailable.js";
 
 export class McpMod {
   private servers: Server[] = [];
@@ -245,15 +246,14 @@ export class McpMod {
       const names = told.map((s) => s.name).join(", ");
       return { ...out, content: `${out.content}\n\n[deepcode] MCP server ${names} connected during this turn. Its tools can be called now through UseTool with {"name": "<tool>", "input": {…}} ({"name"} alone gives a tool's parameters):\n${lines.join("\n")}` };
     });
-    api.on("tool.input", (e, next) => {
-      if (!e.tool.startsWith("mcp__")) return next();
-      const owner = this.servers.find((s) => s.tools.some((t) => t.name === e.tool));
-      if (owner && !this.brought.sees(owner, e.sessionId)) return { error: `${e.tool} is not this session's: MCP server ${owner.name} was brought by another of the editor's sessions. Do not call it here.` };
-      if (owner) return next();
-      const s = this.servers.find((x) => e.tool.startsWith(`mcp__${x.part}__`));
-      if (!s) return next();
-      const why = s.state === "connected" ? `MCP server ${s.name} no longer offers it` : `MCP server ${s.name} is not connected (${s.describe()})`;
-      return { error: `${e.tool} is not available now: ${why}. Do not call it again in this state; tell the user or go on without it.` };
+    // A tool that cannot run now says why, called by name or through UseTool (unavailable.ts).
+    api.on("tool.input", async (e, next) => {
+      const owners = { servers: this.servers, sees: (s: Server, sid: string) => this.brought.sees(s, sid) };
+      const direct = unavailable(e.tool, e.sessionId, owners);
+      if (direct) return { error: direct };
+      const r = await next();
+      const inner = e.tool === PROXY_TOOL && "input" in r && typeof r.input.name === "string" ? unavailable(r.input.name, e.sessionId, owners) : undefined;
+      return inner ? { error: inner } : r;
     });
     // Many MCP tools: their definitions go into UseTool's on-demand index (defer.ts).
     api.on("tool.list", async (e, next) => {

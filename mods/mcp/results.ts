@@ -5,7 +5,8 @@
 // every value of it — server-filesystem sends its text twice this way), and base64 data in it
 // is named, never sent as text; `isError` makes it an error result. The whole is bounded by
 // `mcpMaxOutputTokens` / MAX_MCP_OUTPUT_TOKENS in tokens (deepcode's estimate of DeepSeek's
-// tokenizer: src/lib/tokens.ts), head and tail kept, before the engine's own bound applies.
+// tokenizer: src/lib/tokens.ts), head and tail kept; the engine's own byte bound
+// (`toolResultMaxBytes`) then leaves it whole (ToolOutput.maxBytes).
 
 import type { ToolOutput } from "../../src/contract/index.js";
 import type { Json, JsonObject } from "./jsonrpc.js";
@@ -40,6 +41,9 @@ export function toolOutput(server: string, tool: string, r: JsonObject, maxToken
     ...(isError ? { isError: true } : {}),
     summary: `${server} ${tool}${isError ? " → error" : ""} (${kb}${bounded.cut ? ", cut" : ""}${left.length ? `, ${left.length} non-text part${left.length === 1 ? "" : "s"} left out` : ""})`,
     meta: { server, tool, ...(left.length ? { leftOut: left } : {}) },
+    // Bounded here by the person's mcpMaxOutputTokens: the engine's byte bound does not cut it
+    // again (with room for a note a hook adds after it, mod.ts's tool.result).
+    maxBytes: Buffer.byteLength(bounded.text) + 2048,
   };
 }
 

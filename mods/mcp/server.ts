@@ -7,12 +7,12 @@
 import type { CommandSpec, ProcessLaunch, ProcessLaunchRequest, ToolContext, ToolOutput, ToolSpec, Unsubscribe } from "../../src/contract/index.js";
 import { McpClient, type ClientHandlers, type McpPrompt, type McpResource, type McpTemplate, type McpTool } from "./client.js";
 import type { McpOptions, ServerConfig } from "./config.js";
-import { RpcError, REQUEST_TIMEOUT, type JsonObject, type Transport } from "./jsonrpc.js";
+import { reasonOf, type JsonObject, type Transport } from "./jsonrpc.js";
 import { LegacySseTransport } from "./legacy-sse.js";
 import { nameAll, safePart } from "./names.js";
 import { toolOutput } from "./results.js";
-import { mcpToolSpec } from "./tool-spec.js";
-import { headerParams, headersUsable, paramHeaders } from "./headers.js";
+import { mcpToolSpec, usable } from "./tool-spec.js";
+import { headerParams, paramHeaders } from "./headers.js";
 import { stdioTransport } from "./stdio.js";
 import { StreamableHttpTransport } from "./streamable.js";
 import { promptCommand } from "./prompts.js";
@@ -315,7 +315,7 @@ export class Server {
   }
 
   private setTools(list: McpTool[]): void {
-    const byName = new Map(list.filter((t) => typeof t.name === "string" && headersUsable(this.name, t, this.leftOut, (l) => this.d.news(l))).map((t) => [t.name, t]));
+    const byName = new Map(list.filter((t) => typeof t.name === "string" && usable(this.name, t, this.leftOut, (l) => this.d.news(l))).map((t) => [t.name, t]));
     const named = nameAll(this.name, [...byName.keys()], this.part);
     const keep = new Set<string>();
     this.tools = [];
@@ -386,12 +386,6 @@ export class Server {
       return { content: `${tool} (MCP server ${this.name}) failed: ${why}`, isError: true, summary: `${this.name} ${tool}: failed` };
     }
   }
-}
-
-export function reasonOf(err: unknown, timeoutMs: number): string {
-  if (err instanceof RpcError && err.code === REQUEST_TIMEOUT) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
-  if (err instanceof RpcError) return `the server answered with an error: ${err.message} (${err.code})`;
-  return err instanceof Error ? err.message : String(err);
 }
 
 function plural(n: number, w: string): string {

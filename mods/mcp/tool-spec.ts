@@ -5,6 +5,7 @@
 import type { JsonValue, ToolContext, ToolOutput, ToolSpec } from "../../src/contract/index.js";
 import type { McpTool } from "./client.js";
 import type { JsonObject } from "./jsonrpc.js";
+import { headersUsable } from "./headers.js";
 
 const MAX_DESCRIPTION = 2048;
 
@@ -34,4 +35,21 @@ export function schemaOf(s: JsonObject | undefined): { [k: string]: JsonValue } 
   if (out.type !== "object") out.type = "object";
   if (typeof out.properties !== "object" || out.properties === null || Array.isArray(out.properties)) out.properties = {};
   return out;
+}
+
+/** Whether a listed tool can be offered: one whose input schema carries headers it cannot send
+ *  (headers.ts), or that runs only as a task (`execution.taskSupport: "required"`, MCP
+ *  2025-11-25; deepcode does not make task-augmented calls, so every call of it would fail), is
+ *  left out, said once per server and reason through `say`. */
+export function usable(server: string, t: McpTool, told: Set<string>, say: (line: string) => void): boolean {
+  const e = t.execution;
+  if (e && typeof e === "object" && !Array.isArray(e) && e.taskSupport === "required") {
+    const line = `MCP server ${server}: tool ${t.name} left out (it runs only as a task, execution.taskSupport "required", which deepcode does not support)`;
+    if (!told.has(line)) {
+      told.add(line);
+      say(line);
+    }
+    return false;
+  }
+  return headersUsable(server, t, told, say);
 }

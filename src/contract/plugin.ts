@@ -92,8 +92,9 @@ export interface CommandSpec {
 }
 
 /** Folders of Claude Code content a plugin ships: `skills` holds `<name>/SKILL.md` folders,
- *  `agents` holds agent files (`*.md`). The skills and agents mods read what was contributed. */
-export type ContentKind = "skills" | "agents";
+ *  `agents` holds agent files (`*.md`), `output-styles` output style files (`*.md`). The skills,
+ *  agents and output-styles mods read what was contributed. */
+export type ContentKind = "skills" | "agents" | "output-styles";
 
 /** PluginApi.readOwnFile: how a file deepcode reads on its own is held. */
 export interface OwnFileOptions {

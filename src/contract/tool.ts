@@ -220,6 +220,10 @@ export interface ToolOutput {
   /** Lines a person sees under the call's line in the REPL (TodoWrite's checklist); never sent
    *  to the model. Leave it out when there is nothing new to show. */
   display?: string;
+  /** The tool bounded this result itself, to a limit the person set for it (MCP's
+   *  `MAX_MCP_OUTPUT_TOKENS`): the log keeps up to this many bytes of it where that is more
+   *  than `toolResultMaxBytes` (the engine's bound still applies to anything longer). */
+  maxBytes?: number;
 }
 
 export interface ToolSpec<I = Record<string, unknown>> {

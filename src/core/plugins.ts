@@ -148,7 +148,9 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       return host.allow(rules, scope.sessionId);
     },
     contribute: (kind, dir, options) => {
-      if (kind !== "skills" && kind !== "agents") throw new Error(`${plugin.id}: cannot contribute '${String(kind)}' (skills or agents)`);
+      if (kind !== "skills" && kind !== "agents" && kind !== "output-styles") {
+        throw new Error(`${plugin.id}: cannot contribute '${String(kind)}' (skills, agents or output-styles)`);
+      }
       if (!isAbsolute(dir)) throw new Error(`${plugin.id}: a contributed ${kind} folder must be an absolute path, not '${dir}'`);
       // A copy the plugin cannot change later, without a prototype (a path is only ever a key).
       const pins = options?.pins ? Object.freeze(Object.assign(Object.create(null) as Record<string, string>, options.pins)) : undefined;

@@ -52,4 +52,15 @@ describe("deepcode mcp", () => {
     expect((await deepcode(env, ["mcp", "add", "--scope", "galaxy", "x", "--", "cmd"])).code).toBe(2);
     expect((await deepcode(env, ["mcp", "remove", "nothing"])).code).toBe(1);
   });
+
+  it("refuses an option list, get, login or logout does not have, naming it, instead of ignoring it", async () => {
+    env = cliEnv("http://127.0.0.1:9");
+    const list = await deepcode(env, ["mcp", "list", "--bogus-flag"]);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toMatch(/unknown option '--bogus-flag' for mcp list/);
+    const get = await deepcode(env, ["mcp", "get", "github", "-v"]);
+    expect(get.code).toBe(2);
+    expect(get.stderr).toMatch(/unknown option '-v' for mcp get/);
+    expect((await deepcode(env, ["mcp", "login"])).stderr).toMatch(/mcp login takes one server name/);
+  });
 });

@@ -28,6 +28,7 @@ import { listedSessions, openSession, outcomesOf, replayText, sessionLines, type
 import { readPrompt, type PromptResult } from "./prompt.js";
 import { planStatus, routePrompt } from "./plan-route.js";
 import { showRunning, ToolOutputs } from "./outputs.js";
+import { customStatusLine } from "./status-command.js";
 
 export interface ReplStart extends OpenRequest {
   initialPrompt?: string;
@@ -58,6 +59,7 @@ export class Repl implements ReplApi, ReplSide {
   /** While the person types at the prompt: prints a line above it (prompt.ts `above`). */
   private abovePrompt?: (text: string) => void;
   private readonly out = process.stdout;
+  private customStatus?: ReturnType<typeof customStatusLine>; // settings statusLine, after each turn (status-command.ts)
 
   constructor(readonly app: App, readonly style: Style, private readonly warnings: string[], private readonly keys: TurnKeys) {
     this.history = new History(app.home, app.root);
@@ -71,6 +73,7 @@ export class Repl implements ReplApi, ReplSide {
   /** Everything before the first prompt can be answered: commands, hooks, the session. */
   async prepare(start: ReplStart): Promise<void> {
     this.warnings.push(...this.custom.load());
+    this.customStatus = customStatusLine(this.app, (l) => this.print(l), (l) => this.print(this.style("dim", `! ${l}`)));
     await this.open(start);
   }
 
@@ -243,6 +246,7 @@ export class Repl implements ReplApi, ReplSide {
     }
     if (!complete) return;
     if (complete.usage.prompt_tokens > 0) this.print(statusLine({ costUsd: complete.costUsd, usage: complete.usage }, this.session, this.style, (this.out.columns || 80) - 1));
+    await this.customStatus?.(this.engine.sessionId, this.engine.profile.model, this.session.costUsd);
     if (complete.stopReason === "interrupted") this.print(this.style("dim", "Interrupted. The transcript keeps what happened; say how to go on."));
     else if (complete.stopReason === "error") this.print(this.style("dim", `The session keeps what arrived before the error; send a prompt to go on (or later: deepcode -r ${this.engine.sessionId}).`));
     for (const n of this.app.cost?.takeNotices() ?? []) this.print(this.style("yellow", `! ${n.message}`));

@@ -9,10 +9,10 @@
 //
 // Contracts (they are Claude Code's files, written for another program):
 // - Only what means the same here is taken: permissions (allow, ask, deny,
-//   additionalDirectories, defaultMode), hooks, enabledPlugins, extraKnownMarketplaces and the
-//   `.mcp.json` approval keys. Every other key — `model` (a Claude model name that must never
-//   reach the DeepSeek API), `env` (variables for Claude Code itself), `apiKeyHelper`,
-//   `statusLine`, `sandbox` (whose defaults differ) — is left out without a word.
+//   additionalDirectories, defaultMode), hooks, outputStyle, statusLine, enabledPlugins,
+//   extraKnownMarketplaces and the `.mcp.json` approval keys. Every other key — `model` (a
+//   Claude model name that must never reach the DeepSeek API), `env` (variables for Claude Code
+//   itself), `apiKeyHelper`, `sandbox` (whose defaults differ) — is left out without a word.
 // - A file that does not parse is named with its line and column and left out; a key of the
 //   wrong type is named and left out; nothing else is lost and deepcode still starts.
 // - `defaultMode: "acceptEdits"` becomes the allow rules `--permission-mode acceptEdits` gives
@@ -27,7 +27,7 @@ import type { JsonPosition } from "../../lib/json-parse.js";
 import type { Settings, SettingsLayerName } from "./types.js";
 
 /** The keys of a Claude Code settings file deepcode applies. */
-const APPLIED = new Set(["permissions", "hooks", "enabledPlugins", "extraKnownMarketplaces", "enableAllProjectMcpServers", "enabledMcpjsonServers", "disabledMcpjsonServers"]);
+const APPLIED = new Set(["permissions", "hooks", "outputStyle", "statusLine", "enabledPlugins", "extraKnownMarketplaces", "enableAllProjectMcpServers", "enabledMcpjsonServers", "disabledMcpjsonServers"]);
 const APPLIED_PERMISSIONS = new Set(["allow", "ask", "deny", "additionalDirectories"]);
 
 /** The allow rules `defaultMode: "acceptEdits"` stands for (as `--permission-mode acceptEdits`). */

@@ -136,6 +136,8 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   mcpElicitation: { t: "enum", values: ["ask", "defaults"] },
   providers: anyObject,
   statusLine: { t: "either", options: [anyObject, str] },
+  /** The output style new sessions start with (mods/output-styles). */
+  outputStyle: str,
   telemetry: { t: "either", options: [bool, anyObject] },
   theme: str,
   /** Projects trusted without asking (CI): absolute paths, `path/**` for every project below.
@@ -160,7 +162,6 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   forceLoginMethod: ignored,
   forceLoginOrgUUID: ignored,
   otelHeadersHelper: ignored,
-  outputStyle: ignored,
   spinnerTipsEnabled: ignored,
   alwaysThinkingEnabled: ignored,
 };

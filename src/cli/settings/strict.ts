@@ -29,7 +29,6 @@ export const MANAGED_IGNORABLE: ReadonlySet<string> = new Set([
   "cleanupPeriodDays",
   "includeCoAuthoredBy",
   "spinnerTipsEnabled",
-  "outputStyle",
   "alwaysThinkingEnabled",
   "enableAllProjectMcpServers",
   "enabledMcpjsonServers",

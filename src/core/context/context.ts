@@ -135,13 +135,14 @@ export class CacheFirstContext {
   }
 
   /** A tool result, bounded once here and never again. */
-  appendToolResult(callId: string, content: string): ChatMessage {
-    return this.append({ role: "tool", tool_call_id: callId, content: this.boundResult(content) });
+  appendToolResult(callId: string, content: string, toolMaxBytes?: number): ChatMessage {
+    return this.append({ role: "tool", tool_call_id: callId, content: this.boundResult(content, toolMaxBytes) });
   }
 
-  /** A tool result as `appendToolResult` would store it (for keeping it before its turn). */
-  boundResult(content: string): string {
-    return boundResult(content, this.opts.resultMaxBytes ?? DEFAULT_RESULT_MAX_BYTES);
+  /** A tool result as `appendToolResult` would store it (for keeping it before its turn).
+   *  `toolMaxBytes`: the tool's own larger bound (ToolOutput.maxBytes), if it has one. */
+  boundResult(content: string, toolMaxBytes = 0): string {
+    return boundResult(content, Math.max(this.opts.resultMaxBytes ?? DEFAULT_RESULT_MAX_BYTES, toolMaxBytes));
   }
 
   /** Assistant messages keep `reasoning_content` wherever a thinking request with tools would

@@ -12,14 +12,14 @@
 //   (turn.complete to the chain), and a hook may answer `continueWith` (Claude Code's
 //   `decision: "block"`): its reason goes in as a user message and loop 1 runs again. Exit: loop 1
 //   ended other than completed (not announced: the turn announces it); the hooks ask nothing
-//   more; or they asked MAX_STOP_CONTINUATIONS times already (a notice).
+//   more; or they asked MAX_STOP_CONTINUATIONS (100) times already (a notice naming the ceiling).
 // Around both: the turn (turn.ts: turn.start, the prompt, the turn's bill, the one turn.complete)
 // and the driver (the REPL / -p) — turns, until the user stops.
 // Invariants: every tool call in the log gets a result (no orphaned call can reach the API), and
 // what is logged is what the API accepts back (prepareReply: unique ids, JSON arguments);
 // what arrived before a failure stays in the log; errors are data, never an unwinding.
 
-import type { AgentIdentity, BilledResponse, StopReason, StreamEvent, ToolCall, TurnProfile, Usage } from "../../contract/index.js";
+import type { AgentIdentity, BilledResponse, StopReason, StreamEvent, ToolCall, ToolOutput, TurnProfile, Usage } from "../../contract/index.js";
 import { ZERO_USAGE, addUsage, modelNotServed } from "../../contract/index.js";
 import type { Chain } from "../chain.js";
 import type { CacheFirstContext } from "../context/context.js";
@@ -74,7 +74,10 @@ export interface TurnEnd {
 
 const MAX_CONTINUATIONS = 3;
 const MAX_DEGENERATE_RETRIES = 1;
-export const MAX_STOP_CONTINUATIONS = 3;
+/** The ceiling on Stop-hook continuations in one turn. A loop a hook keeps (ralph-loop's
+ *  `--max-iterations`, a completion promise) ends at its own limit below this; the budget gate
+ *  (the cost engine's turn.complete) ends it sooner when the budget is spent. */
+export const MAX_STOP_CONTINUATIONS = 100;
 
 export interface StopDeps extends TurnDeps {
   /** Announce the turn as completed (turn.complete to the chain): what its hooks answer. */
@@ -89,7 +92,8 @@ export async function runTurn(d: StopDeps): Promise<{ end: TurnEnd; announced: b
     const after = await d.announce(end);
     if (!after?.continueWith) return { end, announced: true }; // exit: nothing more asked
     if (again === MAX_STOP_CONTINUATIONS) {
-      d.emit({ type: "notice", level: "warn", code: "stop-hook", message: `a Stop hook asked to continue again; stopping after ${MAX_STOP_CONTINUATIONS} continuations` });
+      const message = `a Stop hook asked to continue the turn a ${MAX_STOP_CONTINUATIONS + 1}st time; the turn ends here (deepcode's ceiling: ${MAX_STOP_CONTINUATIONS} continuations a turn)`;
+      d.emit({ type: "notice", level: "warn", code: "stop-hook", message });
       return { end, announced: true }; // exit: asked too often
     }
     d.context.append({ role: "user", content: `[deepcode] A Stop hook asks you to continue: ${after.continueWith}` });
@@ -205,11 +209,11 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
       d.concurrency,
       (c: ToolCall, tool, input) => d.emit({ type: "tool.start", step, callId: c.id, tool, input }),
       (o) => {
-        results.land(o.call.id, o.output.content);
+        results.land(o.call.id, o.output);
         d.emit({ type: "tool.end", step, callId: o.call.id, tool: o.tool, output: o.output, durationMs: o.durationMs });
       },
     );
-    for (const o of outcomes) results.land(o.call.id, o.output.content); // each lands once: a no-op for those landed above
+    for (const o of outcomes) results.land(o.call.id, o.output); // each lands once: a no-op for those landed above
     endings.progressed();
     const storm = outcomes.filter((o) => String(o.output.meta?.by ?? "").startsWith(STORM_BY));
     if (storm.length) Object.assign(loop, { requests: loop.requests + 1, costUsd: loop.costUsd + stepCost });
@@ -223,7 +227,7 @@ async function runRounds(d: TurnDeps): Promise<TurnEnd> {
  *  earlier call is kept as a `result` record until its turn (a kill -9 meanwhile leaves it for
  *  the resume, answerOrphans). */
 class ResultsInOrder {
-  private readonly done = new Map<string, string>();
+  private readonly done = new Map<string, ToolOutput>();
   private next = 0;
 
   constructor(
@@ -231,13 +235,14 @@ class ResultsInOrder {
     private readonly d: Pick<TurnDeps, "context" | "record">,
   ) {}
 
-  land(callId: string, content: string): void {
+  land(callId: string, output: ToolOutput): void {
     if (this.done.has(callId) || this.order.indexOf(callId) < this.next) return;
-    this.done.set(callId, content);
-    if (this.order[this.next] !== callId) this.d.record({ t: "result", callId, content: this.d.context.boundResult(content) });
+    this.done.set(callId, output);
+    if (this.order[this.next] !== callId) this.d.record({ t: "result", callId, content: this.d.context.boundResult(output.content, output.maxBytes) });
     while (this.next < this.order.length && this.done.has(this.order[this.next])) {
       const id = this.order[this.next++];
-      this.d.context.appendToolResult(id, this.done.get(id)!);
+      const o = this.done.get(id)!;
+      this.d.context.appendToolResult(id, o.content, o.maxBytes);
     }
   }
 }
