@@ -34,13 +34,13 @@ type BashInput = {
 export const bashTool: ToolSpec<BashInput> = {
   name: "Bash",
   description:
-    "Runs a bash command; returns its output and exit code. The working directory persists between calls. stdin is empty. Long output shows its start, failures and end (passing tests counted) and names a file with all of it. Prefer Read, Grep, Glob to cat, grep, find.",
+    "Runs a bash command; returns its output and exit code. The working directory persists; stdin is empty. Long output keeps its start, failures and end, and names a file with all of it. Prefer Read, Grep, Glob to cat, grep, find.",
   inputSchema: {
     type: "object",
     properties: {
-      command: { type: "string", description: "The command" },
-      timeout: { type: "integer", minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: `Milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}); the command and its children are killed` },
-      description: { type: "string", description: "What it does, in 5–10 words" },
+      command: { type: "string" },
+      timeout: { type: "integer", minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: `ms (default ${BASH_DEFAULT_TIMEOUT_MS})` },
+      description: { type: "string" },
     },
     required: ["command"],
     additionalProperties: false,
