@@ -16,7 +16,7 @@ const EXPLORE = `You are an exploring agent: you find things in the project and 
 export const BUILTIN_AGENTS: readonly Agent[] = [
   {
     name: "general-purpose",
-    description: "For multi-step tasks on its own: searching when the right place is not obvious, researching a question across many files, or doing a self-contained change. It has all of your tools.",
+    description: "All your tools, for a search across many files or a self-contained change of several steps.",
     disallowedTools: [],
     model: "inherit",
     body: GENERAL,
@@ -26,7 +26,7 @@ export const BUILTIN_AGENTS: readonly Agent[] = [
   },
   {
     name: "explore",
-    description: "A fast, cheap read-only agent for finding files, searching code and answering questions about how the codebase works. Say how thorough it should be (quick, medium, very thorough).",
+    description: "Fast, cheap, read-only: finds files and code and explains it. Say how thorough: quick, medium or very.",
     disallowedTools: ["Task"],
     readOnly: true,
     model: "chat-fast",

@@ -57,6 +57,10 @@ class AgentsMod {
       },
       readOnly: true,
       concurrent: true,
+      // On demand (ToolSpec.onDemand ""): the index section below says how to call it and lists
+      // the types, ~110 tokens in every request instead of ~350 for the definition and the list
+      // (issue 41); a direct call by name works too, and hooks and rules see "Task" either way.
+      onDemand: "",
       run: (input, ctx) => this.task(input as JsonObject, ctx),
     });
     api.on("context.system", async (e, next) => {
@@ -163,7 +167,7 @@ class AgentsMod {
 /** The prefix's list of types: fixed text plus one line per type, sorted (stable across runs). */
 function indexSection(agents: readonly Agent[]): SystemSection {
   const head =
-    "Subagents: the Task tool starts one on a task. Each works in a context of its own with its own tools and returns only its final message; it does not see this conversation, so give it everything it needs. Several Task calls in one reply run in parallel. Types (subagent_type):";
+    'Subagents (UseTool Task {description, prompt, subagent_type}) see only their prompt: say all they need and what to report. Each returns its final message; several run in parallel. Types:';
   return { id: "agents", text: [head, ...agents.map((a) => `- ${a.name}: ${oneLine(a.description, MAX_DESCRIPTION_CHARS)}`)].join("\n") };
 }
 

@@ -34,13 +34,13 @@ type BashInput = {
 export const bashTool: ToolSpec<BashInput> = {
   name: "Bash",
   description:
-    "Runs a bash command; returns its output and exit code. The working directory persists between calls. stdin is empty. Long output shows its start, failures and end (passing tests counted) and names a file with all of it. Prefer Read, Grep, Glob to cat, grep, find.",
+    "Runs a bash command; returns its output and exit code. The working directory persists; stdin is empty. Long output keeps its start, failures and end, and names a file with all of it. Prefer Read, Grep, Glob to cat, grep, find.",
   inputSchema: {
     type: "object",
     properties: {
-      command: { type: "string", description: "The command" },
-      timeout: { type: "integer", minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: `Milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}); the command and its children are killed` },
-      description: { type: "string", description: "What it does, in 5–10 words" },
+      command: { type: "string" },
+      timeout: { type: "integer", minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: `ms (default ${BASH_DEFAULT_TIMEOUT_MS})` },
+      description: { type: "string" },
     },
     required: ["command"],
     additionalProperties: false,
@@ -146,7 +146,10 @@ async function format(r: ProcessRunResult, stdout: string, timeoutMs: number, ct
     const n = (x: number): string => x.toLocaleString("en-US");
     const what = shown.omitted > 0 ? `${n(shown.omitted)} of ${n(whole.split("\n").length)} lines left out` : `${n(shown.shortened)} long line${shown.shortened === 1 ? "" : "s"} cut`;
     const kept = await ctx.keepOutput(whole);
-    body += kept ? `\n[${what}; all of it: Read ${kept}]` : `\n[${what}; rerun the command narrowed (grep, tail) to see them]`;
+    // The body's own markers already count what they left out ("[… 120 passing lines …]"), so a
+    // kept output's last line says only where all of it is (issue 41: 6 tokens less each time).
+    const all = shown.omitted > 0 ? `all ${n(whole.split("\n").length)} lines` : `${what}; all of it`;
+    body += kept ? `\n[${all}: Read ${kept}]` : `\n[${what}; rerun the command narrowed (grep, tail) to see them]`;
   }
   const status: string[] = [];
   if (r.timedOut) status.push(`[timed out after ${fmtSeconds(timeoutMs)}; the command and every process it started were killed]`);

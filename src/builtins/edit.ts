@@ -19,15 +19,14 @@ type EditInput = {
 
 export const editTool: ToolSpec<EditInput> = {
   name: "Edit",
-  description:
-    "Replaces old_string with new_string in a file you have Read (and that has not changed since). old_string must match the file exactly, without Read's line-number prefix, and be unique: add surrounding lines, or set replace_all. Near misses (whitespace, indentation, quotes, escapes) count only when they match one place. New files: Write.",
+  description: "Replaces old_string with new_string in a file you have Read. old_string must match the file exactly, without Read's line numbers, and be unique: add surrounding lines, or set replace_all.",
   inputSchema: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "Absolute, or relative to the project root" },
-      old_string: { type: "string", description: "Text to replace" },
-      new_string: { type: "string", description: "Replacement (must differ)" },
-      replace_all: { type: "boolean", default: false, description: "Replace every occurrence" },
+      file_path: { type: "string" },
+      old_string: { type: "string" },
+      new_string: { type: "string" },
+      replace_all: { type: "boolean" },
     },
     required: ["file_path", "old_string", "new_string"],
     additionalProperties: false,

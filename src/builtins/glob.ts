@@ -19,12 +19,12 @@ type GlobInput = {
 
 export const globTool: ToolSpec<GlobInput> = {
   name: "Glob",
-  description: `Lists files whose path below path matches a glob ("src/**/*.ts": * within a folder, ** across), newest first, at most ${GLOB_MAX_RESULTS}; .gitignored files are left out.`,
+  description: `Lists files below path matching a glob ("src/**/*.ts"), newest first, at most ${GLOB_MAX_RESULTS}, .gitignored ones left out.`,
   inputSchema: {
     type: "object",
     properties: {
-      pattern: { type: "string", description: "Glob pattern" },
-      path: { type: "string", description: "Folder (default: the project root)" },
+      pattern: { type: "string" },
+      path: { type: "string" },
     },
     required: ["pattern"],
     additionalProperties: false,

@@ -26,13 +26,13 @@ type ReadInput = {
 
 export const readTool: ToolSpec<ReadInput> = {
   name: "Read",
-  description: `Reads a text file: each line as its number, a tab, its text. Shows up to ${READ_DEFAULT_LINES} lines (${READ_MAX_CHARS / 1000}k characters) from offset and says where to read on. Read a file before you Edit or Write it.`,
+  description: `Reads a text file as numbered lines (number, tab, text): up to ${READ_DEFAULT_LINES} lines from offset (1-based), then says where to read on. Read a file before you Edit or Write it.`,
   inputSchema: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "Absolute, or relative to the project root" },
-      offset: { type: "integer", minimum: 1, description: "First line (1-based)" },
-      limit: { type: "integer", minimum: 1, description: "Number of lines" },
+      file_path: { type: "string" },
+      offset: { type: "integer", minimum: 1 },
+      limit: { type: "integer", minimum: 1 },
     },
     required: ["file_path"],
     additionalProperties: false,

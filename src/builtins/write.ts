@@ -15,12 +15,12 @@ type WriteInput = {
 
 export const writeTool: ToolSpec<WriteInput> = {
   name: "Write",
-  description: "Writes a whole file, creating folders. Replacing a file needs a Read of it first. Prefer Edit to change part of a file.",
+  description: "Writes a whole file, creating folders; replacing a file needs a Read of it first.",
   inputSchema: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "Absolute, or relative to the project root" },
-      content: { type: "string", description: "The whole new content" },
+      file_path: { type: "string" },
+      content: { type: "string" },
     },
     required: ["file_path", "content"],
     additionalProperties: false,

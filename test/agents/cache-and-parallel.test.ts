@@ -29,7 +29,7 @@ describe("a subagent type's prefix is the same bytes every time, so the cache ke
     const prefixOf = (j: { messages: Array<{ role: string; content: string }>; tools: unknown }) => JSON.stringify([j.messages[0], j.tools]);
     expect(new Set(starts.map((s) => prefixOf(s.json))).size).toBe(1);
     const prefix = prefixTokens(starts[0].json, countTokens, renderRequest);
-    expect(prefix).toBeGreaterThan(1000);
+    expect(prefix).toBeGreaterThan(500); // several 64-token units, so "the whole prefix" means something
     const full = Math.floor(prefix / 64) * 64;
     expect(starts[0].usage!.prompt_cache_hit_tokens).toBeLessThan(64); // nothing of it was cached yet
     expect(starts[1].usage!.prompt_cache_hit_tokens).toBeGreaterThanOrEqual(full);

@@ -24,7 +24,7 @@ describe("the whole output of a long command is kept and readable", () => {
         const tools = json.messages.filter((m) => m.role === "tool").length;
         if (tools === 0) return { tool_calls: [{ name: "Bash", arguments: { command: "seq 1 50000" } }] };
         if (tools === 1) {
-          kept = /all of it: Read (\S+)\]/.exec(lastTool(json))?.[1] ?? "(no path)";
+          kept = /lines: Read (\S+)\]/.exec(lastTool(json))?.[1] ?? "(no path)";
           return { tool_calls: [{ name: "Read", arguments: { file_path: kept, offset: 30000, limit: 2 } }] };
         }
         return { content: "done" };
@@ -46,7 +46,7 @@ describe("the whole output of a long command is kept and readable", () => {
         const tools = json.messages.filter((m) => m.role === "tool").length;
         if (tools === 0) return { tool_calls: [{ name: "Bash", arguments: { command: "seq 1 50000" } }] };
         if (tools === 1) {
-          const kept = /all of it: Read (\S+)\]/.exec(lastTool(json))?.[1] ?? "(no path)";
+          const kept = /lines: Read (\S+)\]/.exec(lastTool(json))?.[1] ?? "(no path)";
           return { tool_calls: [{ name: "Read", arguments: { file_path: kept.replace(/\.outputs\/[^/]+$/, ".jsonl") } }] };
         }
         return { content: "done" };

@@ -37,20 +37,25 @@ export const PROXY_DEFINITION: ToolDefinition = {
   type: "function",
   function: {
     name: PROXY_TOOL,
-    description: "Calls a tool announced in a context note after the session started (with its parameters).",
+    description: "Calls a tool named in the system prompt or a later context note.",
     parameters: {
       type: "object",
       properties: {
-        name: { type: "string", description: "The announced tool's name" },
-        input: { type: "object", description: "Its arguments" },
+        name: { type: "string" },
+        input: { type: "object" },
       },
       required: ["name", "input"],
     },
   },
 };
 
+/** What the model reads of a tool. A top-level `additionalProperties: false` stays out of it
+ *  (about 6 tokens per tool in every request, issue 41): the engine still validates with the
+ *  whole schema and answers an unknown parameter with the known ones (src/core/schema.ts). */
 export function definitionOf(spec: ToolSpec): ToolDefinition {
-  return { type: "function", function: { name: spec.name, description: spec.description, parameters: spec.inputSchema } };
+  const { additionalProperties, ...rest } = spec.inputSchema;
+  const parameters = additionalProperties === false ? rest : spec.inputSchema;
+  return { type: "function", function: { name: spec.name, description: spec.description, parameters } };
 }
 
 export { ToolRegistry } from "./registry.js";
