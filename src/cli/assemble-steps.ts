@@ -92,7 +92,7 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
  *  approach. Outermost, so no hook is asked to speak for a person who is not there. Nor any
  *  other question (start a project's MCP server, a server's form, sampling). */
 export function nonInteractive(chain: Chain, settingsFile?: string): void {
-  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({ decision: "deny", reason: nonInteractiveReason(e.tool, e.remember, e.reason, settingsFile), by: "non-interactive" }));
+  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({ decision: "deny", reason: nonInteractiveReason(e.tool, e.remember, e.reason, settingsFile, e.by), by: "non-interactive" }));
   chain.on("prepend", "non-interactive", "person.ask", null, (e) => ({ decision: "deny", reason: `deepcode runs non-interactively, so nobody can answer: ${e.title}`, by: "non-interactive" }));
 }
 

@@ -167,6 +167,8 @@ export interface EventMap {
       remember: string;
       /** Set when a subagent asks: the person sees which agent, doing what. */
       agent?: AgentIdentity;
+      /** Who made the call ask (GateDecision.by: a rule with its layer, "secrets"…), when known. */
+      by?: string;
     };
     result: AskAnswer;
   };
