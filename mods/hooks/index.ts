@@ -245,10 +245,10 @@ function registerHooks(api: PluginApi, set: HookSet): void {
   }
 
   if (has("PermissionDenied")) {
-    // Every denied call (a rule's of any layer, a hook's, a person's no, `-p`'s): the audit
-    // (tool.decided). Observes only: the call is refused already, and `retry` is not applied.
+    // Every denied call (tool.decided: a rule's of any layer, a hook's, a no); `retry` is not applied.
     api.on("tool.decided", async (e, next) => {
-      if (e.decision === "deny") say(observeAnswer((await run("PermissionDenied", toolNames(e.tool), e.sessionId, deniedFields(e), callOf(e))).outcomes, "PermissionDenied"));
+      const ran = e.decision === "deny" ? await run("PermissionDenied", toolNames(e.tool), e.sessionId, deniedFields(e), callOf(e)) : null;
+      if (ran) say(observeAnswer(ran.outcomes, "PermissionDenied"));
       return next();
     }, limit("PermissionDenied"));
   }

@@ -92,7 +92,11 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
  *  approach. Outermost, so no hook is asked to speak for a person who is not there. Nor any
  *  other question (start a project's MCP server, a server's form, sampling). */
 export function nonInteractive(chain: Chain, settingsFile?: string): void {
-  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({ decision: "deny", reason: nonInteractiveReason(e.tool, e.remember, e.reason, settingsFile, e.by), by: "non-interactive" }));
+  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({
+    decision: "deny",
+    reason: nonInteractiveReason(e.tool, e.remember, e.reason, settingsFile, e.by),
+    by: "non-interactive",
+  }));
   chain.on("prepend", "non-interactive", "person.ask", null, (e) => ({ decision: "deny", reason: `deepcode runs non-interactively, so nobody can answer: ${e.title}`, by: "non-interactive" }));
 }
 
@@ -177,10 +181,12 @@ export function pluginList(settings: LoadedSettings): PluginItem[] {
     const managed = layer.name === "managed";
     const base = dirname(layer.file);
     for (const item of list) {
-      if (typeof item === "string") out.push({ specifier: item, tier: managed ? "prepend" : "user", base, source: item, managed, ...(managed ? { policyFile: layer.file } : {}) });
+      const from = managed ? { policyFile: layer.file } : {};
+      if (typeof item === "string") out.push({ specifier: item, tier: managed ? "prepend" : "user", base, source: item, managed, ...from });
       else if (managed && isObject(item) && typeof item.path === "string") {
         const sha256 = typeof item.sha256 === "string" ? { sha256: item.sha256 } : {};
-        out.push({ specifier: item.path, tier: item.tier === "append" ? "append" : "prepend", base, source: item.path, managed, policyFile: layer.file, ...sha256 });
+        const tier = item.tier === "append" ? "append" : "prepend";
+        out.push({ specifier: item.path, tier, base, source: item.path, managed, ...from, ...sha256 });
       }
     }
   }

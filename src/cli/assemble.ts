@@ -231,7 +231,10 @@ export async function assemble(o: AssembleOptions): Promise<App> {
   // marketplace mod reports them (a status only deepcode's own mods can give): loaded after
   // every other step, in the tier this file gives — user, or prepend for a managed plugin.
   const natives = (services.pluginStatus("marketplace")?.plugins ?? []).filter((p) => p.native !== null);
-  const nativeItems = natives.map((p) => ({ specifier: p.native!, base: "/", tier: p.managed ? ("prepend" as const) : ("user" as const), source: `${p.id} (${p.native!})`, managed: p.managed }));
+  const nativeItems = natives.map((p) => {
+    const tier = p.managed ? ("prepend" as const) : ("user" as const);
+    return { specifier: p.native!, base: "/", tier, source: `${p.id} (${p.native!})`, managed: p.managed };
+  });
   const nativeLoads = await modSteps(host, allowedPlugins(nativeItems));
   for (const s of placeInOrder(nativeLoads.map((l) => l.step))) await s.run();
   loads.push(...nativeLoads);
@@ -260,7 +263,9 @@ function step(name: string, run: () => void | Promise<void>): Step {
 
 /** One step per plugin module, named by its id and placed as it declares. `tier` undefined: a
  *  built-in mod, whose declared tier counts (builtin by default); otherwise the loader's tier. */
-async function modSteps(host: PluginHost, list: Array<Omit<PluginItem, "managed"> & { managed?: boolean }>): Promise<Array<{ step: Step; load?: PluginLoad; fatal?: Error }>> {
+type ModItem = Omit<PluginItem, "managed"> & { managed?: boolean };
+
+async function modSteps(host: PluginHost, list: ModItem[]): Promise<Array<{ step: Step; load?: PluginLoad; fatal?: Error }>> {
   const out: Array<{ step: Step; load?: PluginLoad; fatal?: Error }> = [];
   for (const item of list) {
     const imported = await importPlugin(item.specifier, item.base);
@@ -302,7 +307,8 @@ async function modSteps(host: PluginHost, list: Array<Omit<PluginItem, "managed"
 }
 
 function managedFailed(item: { source: string; policyFile?: string }, why: string): ConfigError {
-  return new ConfigError(`the managed policy's plugin ${item.source} did not load (${why}): deepcode does not start without it (an administrator must fix the policy or the plugin)`, item.policyFile);
+  const what = `the managed policy's plugin ${item.source} did not load (${why})`;
+  return new ConfigError(`${what}: deepcode does not start without it (an administrator must fix the policy or the plugin)`, item.policyFile);
 }
 
 /** `name` is mods/<name>/index.js; `name/file` is mods/<name>/<file>.js. */

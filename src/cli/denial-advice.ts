@@ -24,7 +24,11 @@ export function nonInteractiveReason(tool: string, rule: string, why?: string, f
   const because = why ? ` It asks because ${why}.` : "";
   // A managed ask rule: no flag or setting of the person's lifts it (ask beats allow), so naming
   // --allowedTools would send them round in a loop.
-  if (by?.endsWith(" (managed)")) return `${LEAD}${tool}: the managed policy asks about it (${by.slice(0, -" (managed)".length)}), and nothing you pass or set lifts that; run it interactively to answer, or ask an administrator.${because}`;
+  if (by?.endsWith(" (managed)")) {
+    const rule = by.slice(0, -" (managed)".length);
+    const lift = "nothing you pass or set lifts that; run it interactively to answer, or ask an administrator";
+    return `${LEAD}${tool}: the managed policy asks about it (${rule}), and ${lift}.${because}`;
+  }
   const untrusted = file === ".deepcode/settings.json" ? "" : " (this project is not trusted, so its own settings would not apply)";
   return `${LEAD}${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in ${file}${untrusted}.${because}`;
 }

@@ -66,8 +66,11 @@ export function pluginPolicy(settings: Pick<LoadedSettings, "layers">): PluginPo
       for (const item of items) {
         const path = locate(item.specifier, item.base);
         if (item.managed) {
-          const problem = item.sha256 === undefined ? null : path === null ? "cannot be found" : hashOf(path) === item.sha256.toLowerCase() ? null : "does not have the sha256 the policy gives";
-          if (problem) return { load, refused, fatal: new ConfigError(`the managed policy's plugin ${item.source} ${problem}: deepcode does not start without it (an administrator must fix the policy or the plugin)`, item.policyFile) };
+          const problem = item.sha256 === undefined ? null : integrity(path, item.sha256);
+          if (problem) {
+            const why = `the managed policy's plugin ${item.source} ${problem}: deepcode does not start without it`;
+            return { load, refused, fatal: new ConfigError(`${why} (an administrator must fix the policy or the plugin)`, item.policyFile) };
+          }
           load.push(item);
           continue;
         }
@@ -76,7 +79,8 @@ export function pluginPolicy(settings: Pick<LoadedSettings, "layers">): PluginPo
           continue;
         }
         if (listFile && !allowed.some((a) => fits(a, path))) {
-          refused.push(`plugin ${item.source} not loaded: the managed policy's allowedPlugins (${listFile}) does not list it${path === null ? " (it cannot be found)" : " with this path and content"}`);
+          const how = path === null ? " (it cannot be found)" : " with this path and content";
+          refused.push(`plugin ${item.source} not loaded: the managed policy's allowedPlugins (${listFile}) does not list it${how}`);
           continue;
         }
         load.push(item);
@@ -84,6 +88,12 @@ export function pluginPolicy(settings: Pick<LoadedSettings, "layers">): PluginPo
       return { load, refused };
     },
   };
+}
+
+/** Why a managed plugin's file fails its integrity check, or null when it passes. */
+function integrity(path: string | null, sha256: string): string | null {
+  if (path === null) return "cannot be found";
+  return hashOf(path) === sha256.toLowerCase() ? null : "does not have the sha256 the policy gives";
 }
 
 function fits(a: Allowed, path: string | null): boolean {

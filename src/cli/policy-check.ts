@@ -19,7 +19,9 @@ import { decodeUtf8 } from "./settings/utf8.js";
 
 /** Hook events the hooks mod runs (mods/hooks/config.ts HOOK_EVENTS; a mod's list, read here by
  *  name: src/cli cannot import a mod). */
-const RUN_HOOK_EVENTS = new Set(["PreToolUse", "PostToolUse", "PermissionDenied", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "Notification"]);
+const RUN_HOOK_EVENTS = new Set([
+  "PreToolUse", "PostToolUse", "PermissionDenied", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "Notification",
+]);
 
 export interface PolicyLine {
   level: "error" | "ignored" | "warning";
@@ -31,7 +33,8 @@ export interface PolicyLine {
 export function policyFileRisks(file: string): string[] {
   const out: string[] = [];
   try {
-    if (lstatSync(file).isSymbolicLink()) out.push("is a symlink: whoever can change the link or its target changes the policy; install the file itself (root-owned, mode 0644)");
+    const link = "is a symlink: whoever can change the link or its target changes the policy; install the file itself (root-owned, mode 0644)";
+    if (lstatSync(file).isSymbolicLink()) out.push(link);
     const st = statSync(file);
     if (st.mode & 0o002) out.push(`is writable by every user (mode ${(st.mode & 0o777).toString(8)}): anyone can rewrite the policy; chmod 0644`);
     // Its owner is not judged: a test's or a packager's file is not root's, and README says why
@@ -44,9 +47,11 @@ export function policyFileRisks(file: string): string[] {
   return out;
 }
 
+type Say = (level: PolicyLine["level"], message: string, pos?: JsonPosition) => void;
+
 export function checkPolicy(file: string): PolicyLine[] {
   const lines: PolicyLine[] = [];
-  const say = (level: PolicyLine["level"], message: string, pos?: JsonPosition): void => void lines.push({ level, where: pos ? `${file}:${pos.line}:${pos.column}` : file, message });
+  const say: Say = (level, message, pos) => void lines.push({ level, where: pos ? `${file}:${pos.line}:${pos.column}` : file, message });
   for (const r of policyFileRisks(file)) say("warning", r);
   let text: string;
   try {
@@ -79,7 +84,10 @@ export function checkPolicy(file: string): PolicyLine[] {
     else {
       const problem = strictProblem(issue, settings);
       if (problem) say("error", problem, at(issue.path));
-      else if (MANAGED_IGNORABLE.has(issue.path)) say("ignored", `'${issue.path}' is Claude Code's; deepcode does not apply it, and ignoring it leaves the policy as strict as written or stricter`, at(issue.path));
+      else if (MANAGED_IGNORABLE.has(issue.path)) {
+        const why = "deepcode does not apply it, and ignoring it leaves the policy as strict as written or stricter";
+        say("ignored", `'${issue.path}' is Claude Code's; ${why}`, at(issue.path));
+      }
       else say("ignored", issue.message, at(issue.path));
     }
   }
@@ -87,14 +95,15 @@ export function checkPolicy(file: string): PolicyLine[] {
   if (typo !== null) say("error", `'hooks.${typo}' is not a hook event deepcode or Claude Code knows: the hook would never run`, at(`hooks.${typo}`));
   if (isObject(settings.hooks)) {
     for (const e of Object.keys(settings.hooks)) {
-      if (e !== typo && !RUN_HOOK_EVENTS.has(e)) say("ignored", `'hooks.${e}' is a Claude Code hook event deepcode does not run (it runs ${[...RUN_HOOK_EVENTS].join(", ")})`, at(`hooks.${e}`));
+      if (e === typo || RUN_HOOK_EVENTS.has(e)) continue;
+      say("ignored", `'hooks.${e}' is a Claude Code hook event deepcode does not run (it runs ${[...RUN_HOOK_EVENTS].join(", ")})`, at(`hooks.${e}`));
     }
   }
   checkRules(settings, say, at);
   return lines;
 }
 
-function checkRules(settings: Record<string, JsonValue>, say: (l: PolicyLine["level"], m: string, p?: JsonPosition) => void, at: (p: string) => JsonPosition | undefined): void {
+function checkRules(settings: Record<string, JsonValue>, say: Say, at: (p: string) => JsonPosition | undefined): void {
   const perms = settings.permissions;
   if (!isObject(perms)) return;
   for (const kind of ["allow", "ask", "deny"] as RuleKind[]) {
@@ -114,14 +123,16 @@ function checkRules(settings: Record<string, JsonValue>, say: (l: PolicyLine["le
 /** The subcommand: prints each line, a summary, and exits 1 when any line is an error. */
 export function runPolicy(args: string[], out: (t: string) => void = (t) => void process.stdout.write(t)): number {
   if (args[0] !== "check" || args.length !== 2) {
-    out("usage: deepcode policy check FILE\n  check a managed policy before it is deployed: every problem with file:line, the keys ignored and why; exit 1 on an error\n");
+    out("usage: deepcode policy check FILE\n");
+    out("  check a managed policy before it is deployed: every problem with file:line, the keys ignored and why; exit 1 on an error\n");
     return args[0] === "--help" || args[0] === "-h" ? 0 : 2;
   }
   const lines = checkPolicy(args[1]!);
   for (const l of lines) out(`${l.where}: ${l.level}: ${l.message}\n`);
   const errors = lines.filter((l) => l.level === "error").length;
   const count = (n: number, w: string): string => `${n} ${w}${n === 1 ? "" : "s"}`;
-  out(`${errors ? "broken" : "ok"}: ${count(errors, "error")}, ${count(lines.filter((l) => l.level === "ignored").length, "ignored key")}, ${count(lines.filter((l) => l.level === "warning").length, "warning")}`);
+  const of = (level: PolicyLine["level"]): number => lines.filter((l) => l.level === level).length;
+  out(`${errors ? "broken" : "ok"}: ${count(errors, "error")}, ${count(of("ignored"), "ignored key")}, ${count(of("warning"), "warning")}`);
   out(errors ? " — deepcode would deny every tool call under this policy\n" : "\n");
   return errors ? 1 : 0;
 }

@@ -87,7 +87,10 @@ function managedCheck(managedPath: string): DoctorCheck {
   // How each file is kept: a symlink, or a file others can write, is a policy anyone may change.
   const risks = state.files.flatMap((f) => policyFileRisks(f).map((r) => `${f} ${r}`));
   if (state.state === "ok" && risks.length === 0) return { id: "managed", status: "ok", label: "managed policy", detail: `present: ${state.files.join(", ")}` };
-  if (state.state === "ok") return { id: "managed", status: "warn", label: "managed policy", detail: `present, but ${risks.join("; ")}`, fix: "an administrator must install each policy file root-owned, mode 0644, not a symlink" };
+  if (state.state === "ok") {
+    const fix = "an administrator must install each policy file root-owned, mode 0644, not a symlink";
+    return { id: "managed", status: "warn", label: "managed policy", detail: `present, but ${risks.join("; ")}`, fix };
+  }
   // The file at fault: the problem starts with it (file:line:column: …), a drop-in's included.
   const fault = /^(\/[^:]+?)(?::\d+)*: /.exec(state.problem ?? "")?.[1] ?? state.path;
   return {
