@@ -22,10 +22,10 @@ import type { JsonValue } from "../../src/contract/index.js";
 import { isObject } from "../../src/lib/json.js";
 import { ifMatches, parseIf, understood, type IfRule } from "./if.js";
 
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PermissionDenied", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** The events about one tool call: the only ones where a command's `if` is tested. */
-const TOOL_EVENTS: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse"]);
+const TOOL_EVENTS: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PermissionDenied"]);
 
 /** Claude Code's default command timeout, in seconds. */
 export const DEFAULT_TIMEOUT_S = 60;
@@ -164,7 +164,7 @@ function readGroup(entry: JsonValue, where: string, event: HookEvent, warnings: 
       const rule = parseIf(h.if);
       if (typeof rule === "string") return fail(`hooks[${j}]: ${rule}`, m);
       if (!TOOL_EVENTS.has(event)) {
-        warnings.push(`${where}.hooks[${j}]: 'if' is tested only on tool events (PreToolUse, PostToolUse); this ${event} command never runs (as in Claude Code)`);
+        warnings.push(`${where}.hooks[${j}]: 'if' is tested only on tool events (PreToolUse, PostToolUse, PermissionDenied); this ${event} command never runs (as in Claude Code)`);
         continue;
       }
       if (!understood(rule)) warnings.push(`${where}.hooks[${j}]: deepcode cannot read the pattern of 'if' ${JSON.stringify(rule.text)} for ${rule.tool}; the command runs on every ${rule.tool} call`);

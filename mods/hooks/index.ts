@@ -6,6 +6,7 @@
 //
 //   PreToolUse        tool.check       allow / ask / deny; a failing hook denies (fail-closed)
 //   PostToolUse       tool.result      notes for the model after the tool's output
+//   PermissionDenied  tool.decided     observe each denied call (a rule of any layer, a hook, a no)
 //   UserPromptSubmit  prompt.submit    block the prompt, or add context
 //   Stop              turn.complete    `decision: "block"` → the engine continues the turn
 //   SubagentStop      turn.complete    the same, for a subagent's turn (Stop hooks do not run there)
@@ -39,6 +40,7 @@ import { isAbsolute, join } from "node:path";
 import { homedir } from "node:os";
 import { toolNames, type GateDecision, type JsonValue, type Plugin, type PluginApi, type ToolOutput } from "../../src/contract/index.js";
 import { Background } from "./background.js";
+import { deniedFields } from "./denied.js";
 import { longestTimeoutMs, matching, readHookSet, type CallFacts, type HookCommand, type HookEvent, type HookSet } from "./config.js";
 import { namedPaths } from "../../src/lib/named-paths.js";
 import { backgroundAnswer, compactAnswer, observeAnswer, postToolAnswer, preToolAnswer, promptAnswer, stopAnswer, type Common, type Outcome } from "./outcome.js";
@@ -240,6 +242,15 @@ function registerHooks(api: PluginApi, set: HookSet): void {
       },
       limit("PreToolUse"),
     );
+  }
+
+  if (has("PermissionDenied")) {
+    // Every denied call (tool.decided: a rule's of any layer, a hook's, a no); `retry` is not applied.
+    api.on("tool.decided", async (e, next) => {
+      const ran = e.decision === "deny" ? await run("PermissionDenied", toolNames(e.tool), e.sessionId, deniedFields(e), callOf(e)) : null;
+      if (ran) say(observeAnswer(ran.outcomes, "PermissionDenied"));
+      return next();
+    }, limit("PermissionDenied"));
   }
 
   if (has("PostToolUse") || has("PreToolUse") || hasRewake) {

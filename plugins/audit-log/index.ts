@@ -1,11 +1,12 @@
-// Example third-party plugin: an audit log of tool calls — the permission gate's answer, what
-// the person answered when asked, and what ran — one JSON line each, in
-// `<deepcode home>/audit.jsonl` (or `pluginConfig["audit-log"].file`). It uses only what
-// register(api) hands it — a plugin never imports deepcode — and only observes.
-// What a user-tier plugin cannot see: a call a settings rule denies is answered by the gate in
-// the prepend tier before user hooks run, and in -p no question is asked at all (the
-// non-interactive answer is outermost); the session's transcript records both. Enable it:
+// Example third-party plugin: an audit log of tool calls — every permission decision once it is
+// final (allowed or denied, what the gate answered, by which rule of which layer, and who answered
+// a question) and what ran — one JSON line each, in `<deepcode home>/audit.jsonl` (or
+// `pluginConfig["audit-log"].file`). It uses only what register(api) hands it — a plugin never
+// imports deepcode — and only observes. The decisions come from the `tool.decided` event, which
+// the permission gate dispatches once per decision: a call a settings rule denies (answered in the
+// prepend tier, before any user hook runs) and an ask `-p` refuses are there too. Enable it:
 //   { "plugins": ["/path/to/deepcode/dist/plugins/audit-log/index.js"] }
+// (in the managed policy's `plugins`, its hooks sit in the prepend tier, out of a person's reach).
 import { appendFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Plugin } from "../../src/contract/index.js";
@@ -23,15 +24,9 @@ const plugin: Plugin = {
         api.log.warn(`cannot write ${file}: ${(err as Error).message}`);
       }
     };
-    api.on("tool.check", async (e, next) => {
-      const r = await next();
-      write({ session: e.sessionId, call: e.callId, tool: e.tool, input: e.input, decision: r.decision, by: r.by ?? null });
-      return r;
-    });
-    api.on("permission.ask", async (e, next) => {
-      const r = await next();
-      write({ session: e.sessionId, tool: e.tool, asked: e.reason, answer: r.decision, by: r.by ?? null });
-      return r;
+    api.on("tool.decided", async (e, next) => {
+      write({ session: e.sessionId, call: e.callId, tool: e.tool, input: e.input, decision: e.decision, gate: e.gate, by: e.by ?? null, rule: e.rule ?? null, reason: e.reason ?? null, answer: e.answer ?? null });
+      return next();
     });
     api.on("tool.result", async (e, next) => {
       const r = await next();

@@ -6,7 +6,7 @@
 
 import { homedir } from "node:os";
 import { dirname } from "node:path";
-import type { HostFacts, JsonValue, StatusOf, Tier } from "../contract/index.js";
+import type { HostFacts, JsonValue, StatusOf } from "../contract/index.js";
 import { ProviderError } from "../contract/index.js";
 import type { Chain } from "../core/chain.js";
 import type { ToolRegistry } from "../core/engine/tools.js";
@@ -21,6 +21,7 @@ import type { AssembleOptions } from "./assemble-options.js";
 import { noKeyHelp, type ApiKey } from "./credentials.js";
 import { readCostSettings } from "../core/cost/run/settings.js";
 import { profileOf } from "../core/cost/run/tier-choice.js";
+import type { PluginItem } from "./plugin-policy.js";
 import { historyHoldsSecret, registerPermissionGate, type CallCover, type PermissionSetup, type SessionRules } from "./permissions/index.js";
 import { sandboxHides } from "./permissions/containment/sandbox-view.js";
 import type { LoadedSettings } from "./settings/types.js";
@@ -91,7 +92,11 @@ export function gate(app: StepApp, root: string, home: string, permissions: Perm
  *  approach. Outermost, so no hook is asked to speak for a person who is not there. Nor any
  *  other question (start a project's MCP server, a server's form, sampling). */
 export function nonInteractive(chain: Chain, settingsFile?: string): void {
-  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({ decision: "deny", reason: nonInteractiveReason(e.tool, e.remember, e.reason, settingsFile), by: "non-interactive" }));
+  chain.on("prepend", "non-interactive", "permission.ask", null, (e) => ({
+    decision: "deny",
+    reason: nonInteractiveReason(e.tool, e.remember, e.reason, settingsFile, e.by),
+    by: "non-interactive",
+  }));
   chain.on("prepend", "non-interactive", "person.ask", null, (e) => ({ decision: "deny", reason: `deepcode runs non-interactively, so nobody can answer: ${e.title}`, by: "non-interactive" }));
 }
 
@@ -166,17 +171,22 @@ function keepAliveLimit(v: number | undefined, warn: (m: string) => void, name =
 }
 
 /** Plugins listed in settings: user, project, local and flag layers → user tier; the managed
- *  policy's → prepend (or append when it says so). Paths are relative to their settings file. */
-export function pluginList(settings: LoadedSettings): Array<{ specifier: string; tier: Tier; base: string }> {
-  const out: Array<{ specifier: string; tier: Tier; base: string }> = [];
+ *  policy's → prepend (or append when it says so), with its integrity hash when it gives one.
+ *  Paths are relative to their settings file. */
+export function pluginList(settings: LoadedSettings): PluginItem[] {
+  const out: PluginItem[] = [];
   for (const layer of settings.layers) {
     const list = layer.settings.plugins;
     if (!Array.isArray(list)) continue;
+    const managed = layer.name === "managed";
+    const base = dirname(layer.file);
     for (const item of list) {
-      const managed = layer.name === "managed";
-      if (typeof item === "string") out.push({ specifier: item, tier: managed ? "prepend" : "user", base: dirname(layer.file) });
+      const from = managed ? { policyFile: layer.file } : {};
+      if (typeof item === "string") out.push({ specifier: item, tier: managed ? "prepend" : "user", base, source: item, managed, ...from });
       else if (managed && isObject(item) && typeof item.path === "string") {
-        out.push({ specifier: item.path, tier: item.tier === "append" ? "append" : "prepend", base: dirname(layer.file) });
+        const sha256 = typeof item.sha256 === "string" ? { sha256: item.sha256 } : {};
+        const tier = item.tier === "append" ? "append" : "prepend";
+        out.push({ specifier: item.path, tier, base, source: item.path, managed, ...from, ...sha256 });
       }
     }
   }

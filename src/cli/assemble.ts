@@ -19,6 +19,7 @@ import type { CommandRegistry } from "../core/commands.js";
 import type { Engine, EngineOptions } from "../core/engine/engine.js";
 import { SessionStore } from "../core/session/store.js";
 import { importPlugin, registerPlugin, type PluginHost, type PluginLoad } from "../core/plugins.js";
+import { pluginPolicy, type PluginItem } from "./plugin-policy.js";
 import { placeInOrder } from "../core/placement.js";
 import { ownFileSecret } from "./permissions/own-files.js";
 import { builtinTools } from "../builtins/index.js";
@@ -212,23 +213,36 @@ export async function assemble(o: AssembleOptions): Promise<App> {
     step("non-interactive", () => (o.interactive ? undefined : nonInteractive(chain, adviceFile(trust.trusted, home)))),
     step("host-cores", () => hostCores(app, spawner, o.root, env, home, warn)),
   ];
+  // The managed policy decides which plugins are imported at all (plugin-policy.ts).
+  const policy = pluginPolicy(settings);
+  let refusedFatal: Error | undefined;
+  const allowedPlugins = (items: PluginItem[]): PluginItem[] => {
+    const v = policy.check(items);
+    for (const line of v.refused) warn(line);
+    refusedFatal ??= v.fatal;
+    return v.fatal ? [] : v.load;
+  };
   const loads = [
     ...(await modSteps(host, BUILTIN_MODS.map((m) => ({ specifier: modPath(m), base: "/", tier: undefined, source: `mods/${m}` })))),
-    ...(await modSteps(host, pluginList(settings).map((p) => ({ ...p, source: p.specifier })))),
+    ...(await modSteps(host, allowedPlugins(pluginList(settings)))),
   ];
   for (const s of placeInOrder([...own, ...loads.map((l) => l.step)])) await s.run();
   // Native modules Claude-Code-format plugins ship (`deepcode` in plugin.json), as the
   // marketplace mod reports them (a status only deepcode's own mods can give): loaded after
   // every other step, in the tier this file gives — user, or prepend for a managed plugin.
   const natives = (services.pluginStatus("marketplace")?.plugins ?? []).filter((p) => p.native !== null);
-  const nativeLoads = await modSteps(host, natives.map((p) => ({ specifier: p.native!, base: "/", tier: p.managed ? ("prepend" as const) : ("user" as const), source: `${p.id} (${p.native!})` })));
+  const nativeItems = natives.map((p) => {
+    const tier = p.managed ? ("prepend" as const) : ("user" as const);
+    return { specifier: p.native!, base: "/", tier, source: `${p.id} (${p.native!})`, managed: p.managed };
+  });
+  const nativeLoads = await modSteps(host, allowedPlugins(nativeItems));
   for (const s of placeInOrder(nativeLoads.map((l) => l.step))) await s.run();
   loads.push(...nativeLoads);
   // The front end's own hooks, last: the innermost of their tiers (FrontEnd).
   o.frontEnd?.register?.(app);
   for (const l of loads) if (l.load) app.plugins.push(l.load);
   for (const p of app.plugins) if (!p.ok) warn(`plugin ${p.id ?? p.source} did not load (${p.error}); the rest keeps working`);
-  const fatal = loads.find((l) => l.fatal)?.fatal;
+  const fatal = refusedFatal ?? loads.find((l) => l.fatal)?.fatal;
   if (fatal) throw fatal;
   return app;
 }
@@ -251,7 +265,9 @@ function step(name: string, run: () => void | Promise<void>): Step {
 
 /** One step per plugin module, named by its id and placed as it declares. `tier` undefined: a
  *  built-in mod, whose declared tier counts (builtin by default); otherwise the loader's tier. */
-async function modSteps(host: PluginHost, list: Array<{ specifier: string; base: string; tier: Tier | undefined; source: string }>): Promise<Array<{ step: Step; load?: PluginLoad; fatal?: Error }>> {
+type ModItem = Omit<PluginItem, "managed"> & { managed?: boolean };
+
+async function modSteps(host: PluginHost, list: ModItem[]): Promise<Array<{ step: Step; load?: PluginLoad; fatal?: Error }>> {
   const out: Array<{ step: Step; load?: PluginLoad; fatal?: Error }> = [];
   for (const item of list) {
     const imported = await importPlugin(item.specifier, item.base);
@@ -266,6 +282,7 @@ async function modSteps(host: PluginHost, list: Array<{ specifier: string; base:
         run: async () => {
           if (!imported.ok) {
             entry.load = { source: item.source, tier, ok: false, error: imported.error };
+            if (item.managed) entry.fatal = managedFailed(item, imported.error);
             return;
           }
           // A third-party plugin cannot report under a built-in mod's status id.
@@ -281,12 +298,19 @@ async function modSteps(host: PluginHost, list: Array<{ specifier: string; base:
           // A built-in mod's own settings that cannot be read stop deepcode, naming the file
           // (misconfiguration fails loud); a plugin that fails is said, and the rest works.
           if (item.tier === undefined && entry.load.thrown instanceof ConfigError) entry.fatal = entry.load.thrown;
+          // The managed policy's plugin fails closed: deepcode does not run without it.
+          else if (item.managed && !entry.load.ok) entry.fatal = managedFailed(item, entry.load.error ?? "it failed to register");
         },
       },
     };
     out.push(entry);
   }
   return out;
+}
+
+function managedFailed(item: { source: string; policyFile?: string }, why: string): ConfigError {
+  const what = `the managed policy's plugin ${item.source} did not load (${why})`;
+  return new ConfigError(`${what}: deepcode does not start without it (an administrator must fix the policy or the plugin)`, item.policyFile);
 }
 
 /** `name` is mods/<name>/index.js; `name/file` is mods/<name>/<file>.js. */

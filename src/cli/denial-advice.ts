@@ -19,9 +19,16 @@ export function adviceFile(trusted: boolean, home: string): string {
 const LEAD = "deepcode runs non-interactively (-p), so nobody can approve ";
 
 /** Why an ask became a deny in -p, and the rule that would allow it (what `a` would remember). */
-export function nonInteractiveReason(tool: string, rule: string, why?: string, file = ".deepcode/settings.json"): string {
+export function nonInteractiveReason(tool: string, rule: string, why?: string, file = ".deepcode/settings.json", by?: string): string {
   const quoted = rule.includes("'") ? JSON.stringify(rule) : `'${rule}'`;
   const because = why ? ` It asks because ${why}.` : "";
+  // A managed ask rule: no flag or setting of the person's lifts it (ask beats allow), so naming
+  // --allowedTools would send them round in a loop.
+  if (by?.endsWith(" (managed)")) {
+    const rule = by.slice(0, -" (managed)".length);
+    const lift = "nothing you pass or set lifts that; run it interactively to answer, or ask an administrator";
+    return `${LEAD}${tool}: the managed policy asks about it (${rule}), and ${lift}.${because}`;
+  }
   const untrusted = file === ".deepcode/settings.json" ? "" : " (this project is not trusted, so its own settings would not apply)";
   return `${LEAD}${tool}; to allow it, pass --allowedTools ${quoted} or add "${rule}" to permissions.allow in ${file}${untrusted}.${because}`;
 }

@@ -69,6 +69,12 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
 export const SUBCOMMANDS: SubcommandSpec[] = [
   { name: "setup", help: "store the DeepSeek API key (hidden prompt, or one line on stdin) and check it", options: [{ name: "force", type: "boolean", help: "store a key that does not look like DeepSeek's without a warning" }, HELP_OPTION] },
   { name: "doctor", help: "check key, network, settings, sandbox, instructions, rg and file modes; each problem with its fix", options: [HELP_OPTION] },
+  {
+    name: "policy",
+    help: "policy check FILE: check a managed policy before it is deployed (every problem with file:line; exit 1 on an error)",
+    options: [HELP_OPTION],
+    ownArgs: true,
+  },
   { name: "permissions", help: "every permission rule and the layer (or flag) it comes from", options: [HELP_OPTION] },
   { name: "sessions", help: "this project's sessions: id, date, turns, cost, first prompt", options: [HELP_OPTION] },
   {

@@ -31,6 +31,10 @@ export async function runSubcommand(command: string, args: string[], options: As
 /** A subcommand that reads its own arguments (`deepcode mcp add NAME -- cmd args…`). */
 async function runOwn(command: string, args: string[], options: AssembleOptions): Promise<number> {
   if (subcommand(command)?.mod) return runPluginSubcommand(command, args, options);
+  if (command === "policy") {
+    const { runPolicy } = await import("./policy-check.js");
+    return runPolicy(args);
+  }
   if (command === "run") {
     if (args.length === 0 || args[0] === "--help" || args[0] === "-h") return listPluginSubcommands(options);
     return runPluginSubcommand(args[0], args.slice(1), options);

@@ -13,6 +13,39 @@ export interface GateDecision {
   remember?: string;
 }
 
+/** The settings rule behind a permission decision, where one rule decided it. */
+export interface DecidingRule {
+  /** As written (`Read(.env)`, `Bash(git push:*)`). */
+  rule: string;
+  kind: "allow" | "ask" | "deny";
+  /** The settings layer: user, project, local, flag, managed, session… */
+  layer: string;
+  file?: string;
+  line?: number;
+}
+
+/** `tool.decided`: one permission decision, once it is final. Dispatched by the permission gate
+ *  exactly once for each `tool.check` it answers allow or deny, and for an ask once the question
+ *  is answered (by a person, or by no one: `-p`). Observers only (the audit: hooks' `PermissionDenied`,
+ *  the audit-log plugin, an export); an observer's failure is reported and changes nothing. */
+export interface ToolDecision {
+  sessionId: string;
+  callId: string;
+  tool: string;
+  input: Record<string, JsonValue>;
+  /** What happened: the call runs (allow) or does not (deny). */
+  decision: "allow" | "deny";
+  /** What the gate answered first; `ask` means a question was put (see `answer`). */
+  gate: "allow" | "ask" | "deny";
+  reason?: string;
+  /** Who decided at the gate: a rule with its layer, a hook's owner, "secrets", "default"… */
+  by?: string;
+  /** The rule that decided at the gate, when one did. */
+  rule?: DecidingRule;
+  /** For an ask: who answered and why ("non-interactive", the REPL's person, a plugin). */
+  answer?: { decision: "allow" | "deny"; by?: string; reason?: string };
+}
+
 /** The answer of the `permission.ask` gate (a person, or no one: deny). */
 export interface AskAnswer {
   decision: "allow" | "deny";

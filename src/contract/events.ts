@@ -28,7 +28,7 @@ import type {
 } from "./tool.js";
 import type { StopReason } from "./stream.js";
 import type { AgentIdentity, SpawnRequest, SpawnResult } from "./agents.js";
-import type { AskAnswer, GateDecision, PersonAnswer, PersonQuestion } from "./events-gates.js";
+import type { AskAnswer, GateDecision, PersonAnswer, PersonQuestion, ToolDecision } from "./events-gates.js";
 import type { BilledResponse, BuiltContext, CompactionResult, CostEstimate, RenderItem, RewindResult, SystemSection, TailNote, ToolEffects, TurnProfile } from "./events-payloads.js";
 
 // The catalogue's shapes live by area in files of their own; they are part of this module.
@@ -140,6 +140,9 @@ export interface EventMap {
     payload: { sessionId: string; tool: string; input: Record<string, JsonValue>; callId: string; readOnly: boolean | null; step: number };
     result: GateDecision;
   };
+  /** A permission decision, once final (ToolDecision): the gate dispatches one per decision,
+   *  with the rule and layer that decided; observers only (the host's core answers nothing). */
+  "tool.decided": { payload: ToolDecision; result: void };
   "tool.call": {
     payload: { sessionId: string; tool: string; input: Record<string, JsonValue>; callId: string; signal?: AbortSignal };
     result: ToolOutput;
@@ -164,6 +167,8 @@ export interface EventMap {
       remember: string;
       /** Set when a subagent asks: the person sees which agent, doing what. */
       agent?: AgentIdentity;
+      /** Who made the call ask (GateDecision.by: a rule with its layer, "secrets"…), when known. */
+      by?: string;
     };
     result: AskAnswer;
   };
@@ -239,6 +244,7 @@ export const CATALOGUE: { readonly [N in EventName]: EventInfo } = {
   "tool.input": plain("turn a call's raw arguments into its input (JSON repair happens here)"),
   "tool.effects": plain("the files a tool call would write, before it runs (checkpoints, plan mode)"),
   "tool.check": gate("may this tool call run? allow / ask / deny"),
+  "tool.decided": plain("a permission decision, once final: allowed or denied, by which rule of which layer (the audit observes it)"),
   "tool.call": plain("run a tool"),
   "tool.result": plain("a tool's output, before it enters the log"),
   "permission.ask": gate("ask a person; no one to answer means deny"),

@@ -206,7 +206,9 @@ export interface PluginApi {
    *  memory file) — not for a tool call, which uses `ctx.fs.read` and its fence. The same
    *  identity checks as the Read tool, refusing where Read would ask: a regular file only
    *  (a FIFO does not block), never a secret under any name (symlink, hard link), inside
-   *  `within` when given, at most `maxBytes`. Synchronous; never throws for a file's sake. */
+   *  `within` when given, at most `maxBytes`, and never a path a settings read deny names
+   *  (`readDenied`: the managed policy's rules hold here too). Synchronous; never throws for a
+   *  file's sake. */
   readOwnFile(path: string, options?: OwnFileOptions): OwnFileRead;
   /** The settings deny rule that forbids reading this absolute path — from any layer, the
    *  managed policy's included; `Read(…)` in permissions.deny or `sandbox.filesystem.denyRead`

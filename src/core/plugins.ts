@@ -166,7 +166,11 @@ export async function registerPlugin(host: PluginHost, plugin: unknown, tier: Ti
       return u;
     },
     contributed: (kind) => contributionsOf(host).filter((c) => c.kind === kind),
-    readOwnFile: (path, options) => readOwnFile(path, options, host.secret),
+    // A settings read deny (the managed policy's too) holds for a plugin's own reads as well.
+    readOwnFile: (path, options) => {
+      const denied = host.readDenied?.(resolve(host.root, path)) ?? null;
+      return denied ? { ok: false, missing: false, reason: `reading it is denied by ${denied}` } : readOwnFile(path, options, host.secret);
+    },
     log,
     config: Object.freeze({ ...host.config(plugin.id) }),
     settings: host.settings ?? EMPTY_SETTINGS,

@@ -25,7 +25,7 @@ function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
 }
 
 describe("a third-party plugin listed in settings", () => {
-  it("loads in the user tier and sees every tool call and its decision (the example audit-log plugin)", async () => {
+  it("loads in the user tier and sees every tool call and its final decision (the example audit-log plugin)", async () => {
     sim = await startSimulator({
       script: { replies: [{ tool_calls: [{ name: "Read", arguments: { file_path: "a.txt" } }, { name: "Bash", arguments: { command: "rm a.txt" } }] }, { content: "done" }] },
       apiKey: "sk-test-cli",
@@ -33,10 +33,10 @@ describe("a third-party plugin listed in settings", () => {
     env = cliEnv(sim.url, { "a.txt": "keep me\n", ".deepcode/settings.json": JSON.stringify({ plugins: [AUDIT], pluginConfig: { "audit-log": { file: "audit.jsonl" } } }) });
     expect((await run(["-p", "tidy up", "--trust-project"])).code).toBe(0);
     const lines = readFileSync(join(env.root, "audit.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.filter((l) => "decision" in l).map((l) => [l.tool, l.decision])).toEqual([["Read", "allow"], ["Bash", "ask"]]);
-    // In -p nobody can be asked: that answer is outermost, so no plugin sees (or answers) the
-    // question; only the Read ran and has a result.
-    expect(lines.filter((l) => "answer" in l)).toEqual([]);
+    // One line per decision, once final: in -p nobody can be asked, so the Bash call's ask ends
+    // as a deny, answered by "non-interactive" (no plugin sees or answers the question itself).
+    expect(lines.filter((l) => "decision" in l).map((l) => [l.tool, l.decision, l.gate])).toEqual([["Read", "allow", "allow"], ["Bash", "deny", "ask"]]);
+    expect(lines.find((l) => l.tool === "Bash")?.answer).toMatchObject({ decision: "deny", by: "non-interactive" });
     expect(lines.filter((l) => "error" in l).map((l) => [l.tool, l.error])).toEqual([["Read", false]]);
     expect(readFileSync(join(env.root, "a.txt"), "utf8")).toBe("keep me\n");
   });

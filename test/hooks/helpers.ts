@@ -60,6 +60,11 @@ export async function openSession(o: SessionOptions): Promise<Session> {
     interactive: true, // a person answers (the test-person hook below), as in the REPL
     trustProject: true, // the project's hooks are the person's own here
     warn: (m) => warnings.push(m),
+  }).catch(async (err: unknown) => {
+    // deepcode refused to start: nothing is left running (the caller reads the error).
+    await sim.close();
+    box.cleanup();
+    throw err;
   });
   // The person at the terminal: answers every prompt the same way (in the builtin tier, where
   // the REPL's prompt sits, so observers upstream see the question first).

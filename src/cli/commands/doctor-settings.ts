@@ -2,6 +2,7 @@
 // finding with its file:line:column, never a crash), the warnings deepcode would print at start
 // (unknown keys, rules it ignores), and the managed policy: absent, present or broken.
 
+import { policyFileRisks } from "../policy-check.js";
 import { join } from "node:path";
 import { ConfigError } from "../../contract/index.js";
 import type { AssembleOptions } from "../assemble.js";
@@ -83,12 +84,20 @@ function managedCheck(managedPath: string): DoctorCheck {
     return { id: "managed", status: "fail", label: "managed policy", detail: err instanceof Error ? err.message : String(err), fix: `an administrator must fix ${managedPath}` };
   }
   if (state.state === "absent") return { id: "managed", status: "ok", label: "managed policy", detail: `none (${state.path})` };
-  if (state.state === "ok") return { id: "managed", status: "ok", label: "managed policy", detail: `present: ${state.files.join(", ")}` };
+  // How each file is kept: a symlink, or a file others can write, is a policy anyone may change.
+  const risks = state.files.flatMap((f) => policyFileRisks(f).map((r) => `${f} ${r}`));
+  if (state.state === "ok" && risks.length === 0) return { id: "managed", status: "ok", label: "managed policy", detail: `present: ${state.files.join(", ")}` };
+  if (state.state === "ok") {
+    const fix = "an administrator must install each policy file root-owned, mode 0644, not a symlink";
+    return { id: "managed", status: "warn", label: "managed policy", detail: `present, but ${risks.join("; ")}`, fix };
+  }
+  // The file at fault: the problem starts with it (file:line:column: …), a drop-in's included.
+  const fault = /^(\/[^:]+?)(?::\d+)*: /.exec(state.problem ?? "")?.[1] ?? state.path;
   return {
     id: "managed",
     status: "fail",
     label: "managed policy",
     detail: `broken, so every tool call is denied: ${state.problem ?? state.path}`,
-    fix: `an administrator must fix ${state.path}`,
+    fix: `an administrator must fix ${fault} (\`deepcode policy check ${fault}\` lists every problem in it)`,
   };
 }

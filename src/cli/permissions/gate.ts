@@ -27,6 +27,7 @@ import { DeniedError, type EventOf, type GateDecision, type Result } from "../..
 import { writeVerdict } from "./checks.js";
 import { decide, type Decision } from "./decide.js";
 import { rememberRule } from "./remember.js";
+import { DecisionAudit } from "./audit.js";
 import { CallCover, fenceFetchHook, fenceReadHook } from "./fence.js";
 import type { GateEnv } from "./paths.js";
 import type { Rule } from "./rules.js";
@@ -67,16 +68,23 @@ export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions
     decided.get(e) ?? decide({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.rules(e.sessionId), { ...opts.env(e.sessionId), managedBroken: opts.managedBroken });
 
   const cover = opts.cover ?? new CallCover();
+  const audit = new DecisionAudit(chain); // one tool.decided per decision (audit.ts)
   const fence = { rules: () => opts.rules(), env: () => opts.env(), managedBroken: opts.managedBroken, cover };
   const offs = [
     chain.on("prepend", owner, "tool.check", null, async (e, next) => {
       cover.record(e, opts.env(e.sessionId)); // what the question names, for the read/fetch fence
       const d = decideFor(e);
-      if (d.decision === "deny") return answer(d);
+      if (d.decision === "deny") {
+        await audit.checked(e, answer(d), d.rule);
+        return answer(d);
+      }
       decided.set(e, d);
-      const r = combine(d, await next());
+      let r = combine(d, await next());
       // For an ask: what an `a` answer would add for the session, shown before it is pressed.
-      return r.decision === "ask" && !r.remember ? { ...r, remember: rememberRule({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.env(e.sessionId)) } : r;
+      if (r.decision === "ask" && !r.remember) r = { ...r, remember: rememberRule({ tool: e.tool, input: e.input, readOnly: e.readOnly }, opts.env(e.sessionId)) };
+      // The gate's own decision stood (combine answered it): its rule decided.
+      await audit.checked(e, r, r.by === d.by && r.decision === d.decision ? d.rule : undefined);
+      return r;
     }),
     chain.setGateDefault("tool.check", (e) => answer(decideFor(e))),
     // A person's yes to a call's question, for the fetch policy: a `y` lets that call's request
@@ -84,6 +92,7 @@ export function registerPermissionGate(chain: Chain, opts: PermissionGateOptions
     chain.on("prepend", owner, "permission.ask", null, async (e, next) => {
       const r = await next();
       if (r.decision === "allow") cover.approve(e.callId);
+      await audit.answered(e, r);
       return r;
     }, { timeoutMs: Infinity }),
     chain.on("prepend", owner, "fs.write", null, fenceWriteHook(opts)),

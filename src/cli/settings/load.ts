@@ -60,7 +60,10 @@ interface ReadFile {
 
 const RULE_KINDS: RuleKind[] = ["allow", "ask", "deny"];
 /** Keys only an administrator's policy may set; elsewhere they are dropped with a warning. */
-const MANAGED_ONLY = ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "allowManagedMcpServersOnly", "availableModels", "strictKnownMarketplaces", "blockedMarketplaces"] as const;
+const MANAGED_ONLY = [
+  "allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "allowManagedMcpServersOnly", "allowManagedPluginsOnly", "allowedPlugins",
+  "availableModels", "strictKnownMarketplaces", "blockedMarketplaces",
+] as const;
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const warnings: string[] = [];

@@ -48,6 +48,11 @@ export const SETTINGS_SCHEMA: Record<string, KeyType> = {
   allowManagedPermissionRulesOnly: bool,
   /** Only honoured in the managed layer: only the managed policy's own MCP servers start. */
   allowManagedMcpServersOnly: bool,
+  /** Only honoured in the managed layer: no plugin of another layer loads (plugin-policy.ts). */
+  allowManagedPluginsOnly: bool,
+  /** Only honoured in the managed layer: the only plugins other layers may load, by path and/or
+   *  the sha256 of the entry file (`"path"` or `{ "path", "sha256" }`). */
+  allowedPlugins: { t: "array", of: { t: "either", options: [str, { t: "object", keys: { path: str, sha256: str } }] } },
   /** No hooks run: the managed policy's true stops every hook, its own too; another layer's
    *  stops every hook but the managed policy's. */
   disableAllHooks: bool,

@@ -175,6 +175,7 @@ async function pipeline(call: ToolCall, env: CallEnv, started: number, onStart?:
         preview,
         remember: gate.remember ?? tool,
         ...(env.agent ? { agent: env.agent } : {}),
+        ...(gate.by ? { by: gate.by } : {}),
       });
     });
     if (answer.decision !== "allow") {
