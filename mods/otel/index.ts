@@ -38,7 +38,7 @@ interface SessionState {
 const plugin: Plugin = {
   id: "otel",
   description: "OpenTelemetry export of spend and decisions, rolled out only by the managed policy",
-  placement: { tier: "prepend", after: ["telemetry"] },
+  placement: { tier: "prepend", after: ["telemetry"], before: ["permission-gate", "cost"] },
   register(api) {
     const { config, warnings } = otelConfig(api.settings);
     warnings.forEach((w) => api.log.warn(w));

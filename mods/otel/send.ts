@@ -16,6 +16,8 @@ export const CLOSE_WAIT_MS = 1500;
 
 export class Exporter {
   failures = 0;
+  /** The last failure (where, why), for a status line; never shown in the conversation. */
+  lastFailure?: string;
   sent = 0;
   private inFlight = new Map<string, Promise<void>>();
   private timers: NodeJS.Timeout[] = [];
@@ -81,12 +83,13 @@ export class Exporter {
     return p;
   }
 
-  /** One POST; resolves whatever happens (a failure is counted and said once, on deepcode's log). */
+  /** One POST; resolves whatever happens. */
   private post(url: string, protocol: Protocol, body: string | Buffer): Promise<void> {
     return new Promise<void>((resolve) => {
+      // A failure is counted and nothing else: a dead collector costs the person nothing visible.
       const fail = (why: string): void => {
         this.failures++;
-        if (this.failures === 1) this.warn(`OpenTelemetry export to ${safeUrl(url)} failed (${why}); it goes on trying, quietly`);
+        this.lastFailure = `${safeUrl(url)}: ${why}`;
         resolve();
       };
       let target: URL;
