@@ -132,6 +132,8 @@ export class Exporter {
       }
       res.writeHead(200, { "content-type": "text/plain; version=0.0.4" }).end(prometheusText(this.store.snapshot()));
     });
+    // A scraper keeps its connection open between scrapes: its socket must not keep deepcode running either.
+    this.server.on("connection", (socket) => socket.unref());
     this.server.on("error", (err) => this.warn(`the Prometheus endpoint ${host}:${port} could not start (${err.message}); metrics are not served`));
     this.server.listen(port, host);
     this.server.unref();
