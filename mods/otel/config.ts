@@ -44,7 +44,9 @@ export function otelConfig(settings: SettingsView): { config: OtelConfig | null;
     const strings = Object.fromEntries(Object.entries(block).filter((kv): kv is [string, string] => typeof kv[1] === "string"));
     if (l.name === "managed") env = strings;
     else if (Object.keys(strings).some((k) => k.startsWith("OTEL_") || k.endsWith("_ENABLE_TELEMETRY"))) {
-      warnings.push(`${l.file}: the OpenTelemetry export is set only by the managed policy; its OTEL_ and telemetry variables are ignored here`);
+      warnings.push(
+        `${l.file}: the OpenTelemetry export is set only by the managed policy; its OTEL_ and telemetry variables are ignored here`,
+      );
     }
   }
   if (!ON.test(env.CLAUDE_CODE_ENABLE_TELEMETRY ?? env.DEEPCODE_ENABLE_TELEMETRY ?? "")) return { config: null, warnings };
@@ -52,7 +54,8 @@ export function otelConfig(settings: SettingsView): { config: OtelConfig | null;
   const protocol = (signal: string): Protocol | null => {
     const p = env[`OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`] ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf";
     if (p === "http/protobuf" || p === "http/json") return p;
-    warnings.push(`managed policy: OTEL_EXPORTER_OTLP_PROTOCOL ${p} is not supported (use http/protobuf or http/json); ${signal.toLowerCase()} are not exported`);
+    const what = signal.toLowerCase();
+    warnings.push(`managed policy: OTEL_EXPORTER_OTLP_PROTOCOL ${p} is not supported (use http/protobuf or http/json); ${what} are not exported`);
     return null;
   };
   const exporter = (key: string, allowed: readonly string[]): string => {

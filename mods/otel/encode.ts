@@ -187,7 +187,8 @@ export function prometheusText(series: Series[]): string {
     const metric = `${name.replace(/[^A-Za-z0-9_]/g, "_")}${unit}_total`;
     out.push(`# HELP ${metric} ${points[0].description}`, `# TYPE ${metric} counter`);
     for (const p of points) {
-      const labels = Object.entries(p.attrs).map(([k, v]) => `${k.replace(/[^A-Za-z0-9_]/g, "_")}="${String(v).replace(/[\\"]/g, "\\$&").replace(/\n/g, "\\n")}"`);
+      const escape = (v: string | number | boolean): string => String(v).replace(/[\\"]/g, "\\$&").replace(/\n/g, "\\n");
+      const labels = Object.entries(p.attrs).map(([k, v]) => `${k.replace(/[^A-Za-z0-9_]/g, "_")}="${escape(v)}"`);
       out.push(`${metric}${labels.length ? `{${labels.join(",")}}` : ""} ${p.value}`);
     }
   }

@@ -103,7 +103,11 @@ export class Exporter {
       const req = send(target, {
         method: "POST",
         timeout: this.cfg.timeoutMs,
-        headers: { ...this.cfg.headers, "content-type": protocol === "http/json" ? "application/json" : "application/x-protobuf", "content-length": Buffer.byteLength(body) },
+        headers: {
+          ...this.cfg.headers,
+          "content-type": protocol === "http/json" ? "application/json" : "application/x-protobuf",
+          "content-length": Buffer.byteLength(body),
+        },
       });
       req.on("socket", (s) => s.unref());
       req.on("timeout", () => req.destroy(new Error(`no answer within ${this.cfg.timeoutMs} ms`)));

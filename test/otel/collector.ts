@@ -64,7 +64,8 @@ export async function startCollector(o: { answer?: number; hang?: boolean } = {}
       const raw = Buffer.concat(chunks);
       const path = req.url ?? "";
       const type = path.endsWith("/v1/logs") ? LogsRequest : MetricsRequest;
-      const body = req.headers["content-type"] === "application/json" ? (JSON.parse(raw.toString("utf8")) as Record<string, unknown>) : type.toObject(type.decode(raw), AS_JSON);
+      const json = req.headers["content-type"] === "application/json";
+      const body = json ? (JSON.parse(raw.toString("utf8")) as Record<string, unknown>) : type.toObject(type.decode(raw), AS_JSON);
       received.push({ path, headers: req.headers, raw, body });
       if (o.hang) return;
       res.writeHead(o.answer ?? 200, { "content-type": "application/json" }).end("{}");
@@ -98,7 +99,9 @@ export async function startCollector(o: { answer?: number; hang?: boolean } = {}
     },
     events: () =>
       of("/v1/logs").flatMap((r) =>
-        list(r.body.resourceLogs).flatMap((rl) => list(rl.scopeLogs).flatMap((sl) => list(sl.logRecords).map((lr) => ({ name: String(value(lr.body)), attrs: attrs(lr.attributes) })))),
+        list(r.body.resourceLogs).flatMap((rl) =>
+          list(rl.scopeLogs).flatMap((sl) => list(sl.logRecords).map((lr) => ({ name: String(value(lr.body)), attrs: attrs(lr.attributes) }))),
+        ),
       ),
     resource: () => {
       const first = received[0];

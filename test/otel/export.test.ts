@@ -37,11 +37,15 @@ describe.each(["http/protobuf", "http/json"])("the export over %s", (protocol) =
     expect(sum(named("deepcode.api_request.count"))).toBe(3);
     const tokens = named("deepcode.token.usage");
     expect(new Set(tokens.map((p) => p.attrs.type))).toEqual(new Set(["input", "cacheRead", "output"]));
-    for (const p of tokens) expect({ model: p.attrs.model, agent: p.attrs["agent.type"], unit: p.unit }).toEqual({ model: "deepseek-flash", agent: "main", unit: "tokens" });
+    const labels = tokens.map((p) => ({ model: p.attrs.model, agent: p.attrs["agent.type"], unit: p.unit }));
+    for (const l of labels) expect(l).toEqual({ model: "deepseek-flash", agent: "main", unit: "tokens" });
     expect(sum(named("deepcode.cost.usage"))).toBeGreaterThan(0);
     expect(named("deepcode.cost.usage")[0].unit).toBe("USD");
+    expect(sum(named("deepcode.cache.savings"))).toBeGreaterThan(0); // requests 2 and 3 hit the cache
     expect(points.every((p) => p.temporality === 2 && p.monotonic)).toBe(true);
-    const decisions = named("deepcode.tool.decision").map((p) => ({ tool: p.attrs.tool_name, decision: p.attrs.decision, source: p.attrs.source }));
+    const decisions = named("deepcode.tool.decision").map((p) => ({
+      tool: p.attrs.tool_name, decision: p.attrs.decision, source: p.attrs.source,
+    }));
     expect(decisions).toContainEqual({ tool: "Read", decision: "deny", source: "managed" });
     expect(decisions).toContainEqual({ tool: "Bash", decision: "allow", source: expect.any(String) });
     const events = c.events();

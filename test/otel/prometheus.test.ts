@@ -68,8 +68,10 @@ describe.skipIf(!HAVE_PROMETHEUS)("Prometheus scraping deepcode", () => {
     const run = t.run(["-p", "look", "--allowedTools", "Bash(echo:*)"], policy);
     dir = mkdtempSync(join(tmpdir(), "deepcode-prom-"));
     const config = join(dir, "prometheus.yml");
-    writeFileSync(config, `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: deepcode\n    static_configs:\n      - targets: ["127.0.0.1:${scrapePort}"]\n`);
-    prom = spawn("prometheus", [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${promPort}`], { stdio: ["ignore", "ignore", "pipe"] });
+    const targetsYaml = `    static_configs:\n      - targets: ["127.0.0.1:${scrapePort}"]\n`;
+    writeFileSync(config, `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: deepcode\n${targetsYaml}`);
+    const args = [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${promPort}`];
+    prom = spawn("prometheus", args, { stdio: ["ignore", "ignore", "pipe"] });
     let promLog = "";
     prom.stderr?.on("data", (d: Buffer) => (promLog = (promLog + d.toString()).slice(-4000)));
     let tokens: Sample[] = [];
