@@ -21,6 +21,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { basename } from "node:path";
 import { ERROR_CODES, type Plugin } from "../../src/contract/index.js";
+import { knownTools } from "../../src/lib/known-tools.js";
 import { otelConfig } from "./config.js";
 import { Exporter } from "./send.js";
 import { Store, type Attrs } from "./store.js";
@@ -51,7 +52,7 @@ const plugin: Plugin = {
 
     const models = new Set(api.host.models);
     const tiers = new Set(Object.keys(api.host.tiers));
-    const tools = new Set<string>();
+    const tools = knownTools(api);
     const sessions = new Map<string, SessionState>();
     const state = (id: string): SessionState => sessions.get(id) ?? (sessions.set(id, { turnCost: 0 }).get(id) as SessionState);
     const model = (m: string): string => (models.has(m) ? m : "other");
@@ -133,13 +134,7 @@ const plugin: Plugin = {
       s.estimate = undefined;
       return r;
     });
-    api.on("tool.list", async (_e, next) => {
-      const r = await next();
-      for (const d of r) tools.add(d.function.name);
-      return r;
-    });
     api.on("tool.check", async (e, next) => {
-      if (e.readOnly !== null) tools.add(e.tool);
       const r = await next();
       decided(e.sessionId, e.tool, r.decision, sourceOf(r.by));
       return r;
