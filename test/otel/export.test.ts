@@ -25,7 +25,8 @@ describe.each(["http/protobuf", "http/json"])("the export over %s", (protocol) =
     const r = await t.run(["-p", "look around", "--allowedTools", "Bash(echo:*)"], policy);
     expect(r.code, r.stderr).toBe(0);
     const c = t.collector;
-    expect(c.received.map((x) => x.path).sort()).toEqual(["/v1/logs", "/v1/metrics"]);
+    // Logs flush every 5 s as well as at the end, so a slow machine may see more than one request.
+    expect(new Set(c.received.map((x) => x.path))).toEqual(new Set(["/v1/logs", "/v1/metrics"]));
     for (const x of c.received) {
       expect(x.headers["content-type"]).toBe(protocol === "http/json" ? "application/json" : "application/x-protobuf");
       expect(x.headers.authorization).toBe("Bearer team-token");
