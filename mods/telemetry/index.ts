@@ -20,6 +20,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { checkTelemetryLine, ERROR_CODES, SESSION_END_REASONS, TELEMETRY_VERSION, type JsonValue, type Plugin, type SettingsView, type TelemetryEvent } from "../../src/contract/index.js";
+import { knownTools } from "../../src/lib/known-tools.js";
 import { telemetryFile, telemetrySubcommand } from "./report.js";
 
 interface TurnState {
@@ -40,7 +41,7 @@ const plugin: Plugin = {
     if (!setting.enabled) return;
     const file = telemetryFile(api.home);
     const models = new Set(api.host.models);
-    const tools = new Set<string>();
+    const tools = knownTools(api);
     const turns = new Map<string, TurnState>();
     const turnCount = new Map<string, number>();
     let dropped = 0;
@@ -106,13 +107,7 @@ const plugin: Plugin = {
       });
       return r;
     });
-    api.on("tool.list", async (_e, next) => {
-      const r = await next();
-      for (const d of r) tools.add(d.function.name);
-      return r;
-    });
     api.on("tool.check", async (e, next) => {
-      if (e.readOnly !== null) tools.add(e.tool);
       const r = await next();
       if (r.decision === "deny") toolCall(e.sessionId, e.tool, r.by?.startsWith("repair:call-storm") ? "suppressed" : "denied");
       return r;

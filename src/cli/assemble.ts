@@ -250,7 +250,7 @@ export async function assemble(o: AssembleOptions): Promise<App> {
 /** Built-in mods, loaded through the same interface as third-party plugins, in this order
  *  unless one's placement says otherwise (telemetry first, the sandbox last, plan and the
  *  managed hooks in prepend, the settings hooks in user: each says so in its own file). */
-export const BUILTIN_MODS = ["telemetry", "marketplace", "plan", "instructions", "memory", "skills", "agents", "output-styles", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "mentions", "sandbox", "acp", "acp/editor-io"];
+export const BUILTIN_MODS = ["telemetry", "otel", "marketplace", "plan", "instructions", "memory", "skills", "agents", "output-styles", "todo", "webfetch", "notebook", "checkpoints", "jobs", "hookify", "hooks/managed", "hooks", "mcp", "mentions", "sandbox", "acp", "acp/editor-io"];
 
 interface Step {
   name: string;

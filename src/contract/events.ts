@@ -105,7 +105,9 @@ export interface EventMap {
    *  `model.request` core dispatches it, once per request. */
   "model.usage": {
     payload: { sessionId: string; turn: number; step: number; model: string; tier?: string; usage: Usage; at: string; agent?: AgentIdentity; /** The API sent no usage: deepcode estimated it from the text. */ estimated?: boolean };
-    result: { costUsd: number; costCny: number };
+    /** `savingUsd`: what this request's cache hits spared against paying for them as misses (the
+     *  ledger's figure; absent where the price is unknown). */
+    result: { costUsd: number; costCny: number; savingUsd?: number };
   };
   /** A whole reply before it enters the log; repair hooks rewrite it here. */
   "model.response": { payload: { sessionId: string; step: number; response: ModelResponse; toolNames: string[] }; result: ModelResponse };

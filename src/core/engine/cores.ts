@@ -104,7 +104,7 @@ export function sessionCores(c: Chain, e: EngineAccess): SessionCores {
         // A request someone else made for this session (an MCP server's sampling): the
         // session's account and its turn have it too, as the ledger does.
         if (!e.billing.requestingOwn) e.book("sampling", ev.model, ev.usage, cost.usd);
-        return { costUsd: cost.usd, costCny: cost.cny };
+        return { costUsd: cost.usd, costCny: cost.cny, savingUsd: cost.savingUsd };
       } catch (err) {
         if (!e.billing.requestingOwn) e.book("sampling", ev.model, ev.usage, 0);
         if (!unpriced.has(ev.model)) {
