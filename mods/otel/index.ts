@@ -15,8 +15,7 @@
 // (unless enabled), replies, tool inputs and outputs, paths, commands, rule texts, secrets.
 //
 // Placement: prepend, right after telemetry, so a call the gate denies outright is still seen.
-// Decisions come from `tool.check` and `permission.ask` (`decided` below is the one seam a
-// per-decision event can replace).
+// Decisions come from the permission gate's `tool.decided` (one per call, once final).
 
 import { createHash, randomUUID } from "node:crypto";
 import { basename } from "node:path";
@@ -64,7 +63,7 @@ const plugin: Plugin = {
       return { tool_name: tool(t), ...(mcp && tools.has(t) ? { "mcp_server.name": name(mcp) ?? "other" } : {}) };
     };
 
-    /** One decision: the seam where a per-decision event (allowed/asked/denied, rule, layer) plugs in. */
+    /** One decision, counted and sent as an event. */
     const decided = (sessionId: string, t: string, decision: string, source: string): void => {
       const attrs = { ...toolAttrs(t), decision, source };
       store.add("deepcode.tool.decision", 1, { ...attrs, project });
@@ -134,16 +133,14 @@ const plugin: Plugin = {
       s.estimate = undefined;
       return r;
     });
-    api.on("tool.check", async (e, next) => {
-      const r = await next();
-      decided(e.sessionId, e.tool, r.decision, sourceOf(r.by));
-      return r;
+    // One final decision per call (the permission gate's `tool.decided`): what the gate answered
+    // and the layer that decided; for a question, who answered it too.
+    api.on("tool.decided", async (e, next) => {
+      await next();
+      const layer = e.rule && LAYERS.has(e.rule.layer) ? e.rule.layer : sourceOf(e.by);
+      decided(e.sessionId, e.tool, e.gate, layer);
+      if (e.answer) decided(e.sessionId, e.tool, e.answer.decision === "allow" ? "accept" : "reject", api.host.interactive ? "person" : "no_one");
     });
-    api.on("permission.ask", async (e, next) => {
-      const r = await next();
-      decided(e.sessionId, e.tool, r.decision === "allow" ? "accept" : "reject", api.host.interactive ? "person" : "no_one");
-      return r;
-    }, { timeoutMs: Infinity });
     api.on("tool.result", async (e, next) => {
       const r = await next();
       const rootSkill = e.tool === "Skill" && !r.isError && typeof e.input.skill === "string" ? name(e.input.skill) : undefined;
