@@ -1,28 +1,54 @@
 // `deepcode rewind` from the shell, and what comes after it: the files as they were, the
 // conversation cut at that turn, the next `-c` request a byte extension of that turn's last
 // request (so it hits the cache), and the later turns kept in the transcript, marked.
-import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
 import { ALLOW, turnScript } from "./helpers.js";
 
 let rig: CliRig | undefined;
+/** The five turns, run once by the real CLI and kept (project, home, the simulator's request
+ *  count) so each test starts from that very state: five `-p` runs per test were most of this
+ *  file's time. */
+let five: { rig: CliRig; id: string; saved: string; requests: number } | undefined;
 afterEach(async () => {
-  await rig?.close();
+  if (rig !== five?.rig) await rig?.close();
   rig = undefined;
 });
+afterAll(async () => {
+  await five?.rig.close();
+  if (five) rmSync(five.saved, { recursive: true, force: true });
+});
 
+/** A session of five turns (each writes fK.txt and appends a line to shared.txt), as it was
+ *  right after them: the project and home are put back in place, at the same paths (the session
+ *  folder is keyed by the project's path), and the simulator forgets later requests. */
 async function fiveTurns(): Promise<string> {
-  rig = await cliRig(turnScript(), { "shared.txt": "line0\n" });
-  for (let k = 1; k <= 5; k++) {
-    const r = await rig.run(["-p", ...(k > 1 ? ["-c"] : []), `turn ${k}`, ...ALLOW, "--output-format", "json"]);
-    expect(r.code).toBe(0);
+  if (five === undefined) {
+    const r5 = await cliRig(turnScript(), { "shared.txt": "line0\n" });
+    rig = r5;
+    for (let k = 1; k <= 5; k++) {
+      const r = await r5.run(["-p", ...(k > 1 ? ["-c"] : []), `turn ${k}`, ...ALLOW, "--output-format", "json"]);
+      expect(r.code).toBe(0);
+    }
+    const sessions = readdirSync(join(r5.env.home, "sessions"), { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
+    expect(sessions).toHaveLength(1);
+    const saved = mkdtempSync(join(tmpdir(), "deepcode-five-turns-"));
+    cpSync(r5.env.root, join(saved, "root"), { recursive: true, preserveTimestamps: true });
+    cpSync(r5.env.home, join(saved, "home"), { recursive: true, preserveTimestamps: true });
+    five = { rig: r5, id: /([^/]+)\.jsonl$/.exec(sessions[0])![1], saved, requests: r5.sim.requests.length };
+  } else {
+    for (const part of ["root", "home"] as const) {
+      rmSync(five.rig.env[part], { recursive: true, force: true });
+      cpSync(join(five.saved, part), five.rig.env[part], { recursive: true, preserveTimestamps: true });
+    }
+    five.rig.sim.requests.length = five.requests;
   }
-  const sessions = readdirSync(join(rig.env.home, "sessions"), { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
-  expect(sessions).toHaveLength(1);
-  return /([^/]+)\.jsonl$/.exec(sessions[0])![1];
+  rig = five.rig;
+  return five.id;
 }
 
 const read = (p: string) => readFileSync(join(rig!.env.root, p), "utf8");
