@@ -47,7 +47,9 @@ beforeAll(async () => {
   copyTree(r5.env.root, join(saved, "root"));
   copyTree(r5.env.home, join(saved, "home"));
   five = { rig: r5, id: /([^/]+)\.jsonl$/.exec(sessions[0])![1], saved, requests: r5.sim.requests.length };
-});
+  // Above the global hook limit: every test waits on these five runs, and on a machine running
+  // another suite beside this one they have taken over 180 s.
+}, 600_000);
 
 /** The session of five turns as it was right after them: the project and home are put back in
  *  place, at the same paths (the session folder is keyed by the project's path), and the
