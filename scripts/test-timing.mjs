@@ -16,14 +16,14 @@ export const RUN_BUDGET_S = 600;
  * then one warning per file over `fileBudgetS`, then the run's own time against `runBudgetS`.
  * `cwd` is taken off the file names. A report without times (a run that did not start) gives
  * no lines.
- * @param {any} json vitest's JSON report (its `testResults`, each with `name`, `startTime`, `endTime`)
+ * @param {{ startTime?: number, testResults?: Array<{ name: string, startTime?: number, endTime?: number }> }} json vitest's JSON report
  * @param {{ cwd?: string, top?: number, fileBudgetS?: number, runBudgetS?: number }} [options]
  * @returns {string[]}
  */
 export function timingLines(json, { cwd = "", top = 10, fileBudgetS = FILE_BUDGET_S, runBudgetS = RUN_BUDGET_S } = {}) {
   const files = (json?.testResults ?? [])
     .filter((f) => typeof f.startTime === "number" && typeof f.endTime === "number")
-    .map((f) => ({ name: cwd && f.name.startsWith(`${cwd}/`) ? f.name.slice(cwd.length + 1) : f.name, s: (f.endTime - f.startTime) / 1000 }))
+    .map((f) => ({ name: cwd && f.name.startsWith(`${cwd}/`) ? f.name.slice(cwd.length + 1) : f.name, s: (Number(f.endTime) - Number(f.startTime)) / 1000 }))
     .sort((a, b) => b.s - a.s);
   if (files.length === 0) return [];
   const lines = [`slowest ${Math.min(top, files.length)} of ${files.length} test files:`];
@@ -32,7 +32,7 @@ export function timingLines(json, { cwd = "", top = 10, fileBudgetS = FILE_BUDGE
     lines.push(`WARNING slow test file: ${f.name} took ${f.s.toFixed(0)} s (budget ${fileBudgetS} s): share its setup or split it (AGENTS.md, "Keep the suite fast")`);
   }
   const start = typeof json.startTime === "number" ? json.startTime : Math.min(...(json.testResults ?? []).map((f) => f.startTime ?? Infinity));
-  const end = Math.max(...json.testResults.map((f) => f.endTime ?? 0));
+  const end = Math.max(...(json.testResults ?? []).map((f) => f.endTime ?? 0));
   if (Number.isFinite(start) && end > start) {
     const s = (end - start) / 1000;
     lines.push(`vitest took ${s.toFixed(0)} s${s > runBudgetS ? ` — WARNING: over the suite's budget of ${runBudgetS} s on a 2-core machine` : ""}`);
