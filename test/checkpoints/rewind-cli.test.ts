@@ -1,35 +1,74 @@
 // `deepcode rewind` from the shell, and what comes after it: the files as they were, the
 // conversation cut at that turn, the next `-c` request a byte extension of that turn's last
 // request (so it hits the cache), and the later turns kept in the transcript, marked.
-import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliRig, type CliRig } from "../e2e/helpers.js";
 import { chatBodies } from "../helpers/extension.js";
 import { ALLOW, turnScript } from "./helpers.js";
 
 let rig: CliRig | undefined;
+/** The five turns, run once by the real CLI and kept (project, home, the simulator's request
+ *  count) so each test starts from that very state: five `-p` runs per test were most of this
+ *  file's time. */
+let five: { rig: CliRig; id: string; saved: string; requests: number } | undefined;
 afterEach(async () => {
-  await rig?.close();
+  if (rig !== five?.rig) await rig?.close();
   rig = undefined;
 });
+afterAll(async () => {
+  await five?.rig.close();
+  if (five) rmSync(five.saved, { recursive: true, force: true });
+});
 
-async function fiveTurns(): Promise<string> {
-  rig = await cliRig(turnScript(), { "shared.txt": "line0\n" });
+/** A copy of `from` at `to` with every entry's mode (cpSync leaves a folder's to the umask on
+ *  some Node versions, and the store's modes are asserted). */
+function copyTree(from: string, to: string): void {
+  cpSync(from, to, { recursive: true, preserveTimestamps: true });
+  const walk = (rel: string): void => {
+    chmodSync(join(to, rel), statSync(join(from, rel)).mode & 0o7777);
+    if (statSync(join(from, rel)).isDirectory()) for (const name of readdirSync(join(from, rel))) walk(join(rel, name));
+  };
+  walk("");
+}
+
+// Each turn writes fK.txt and appends a line to shared.txt.
+beforeAll(async () => {
+  const r5 = await cliRig(turnScript(), { "shared.txt": "line0\n" });
   for (let k = 1; k <= 5; k++) {
-    const r = await rig.run(["-p", ...(k > 1 ? ["-c"] : []), `turn ${k}`, ...ALLOW, "--output-format", "json"]);
+    const r = await r5.run(["-p", ...(k > 1 ? ["-c"] : []), `turn ${k}`, ...ALLOW, "--output-format", "json"]);
     expect(r.code).toBe(0);
   }
-  const sessions = readdirSync(join(rig.env.home, "sessions"), { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
+  const sessions = readdirSync(join(r5.env.home, "sessions"), { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
   expect(sessions).toHaveLength(1);
-  return /([^/]+)\.jsonl$/.exec(sessions[0])![1];
+  const saved = mkdtempSync(join(tmpdir(), "deepcode-five-turns-"));
+  copyTree(r5.env.root, join(saved, "root"));
+  copyTree(r5.env.home, join(saved, "home"));
+  five = { rig: r5, id: /([^/]+)\.jsonl$/.exec(sessions[0])![1], saved, requests: r5.sim.requests.length };
+  // Above the global hook limit: every test waits on these five runs, and on a machine running
+  // another suite beside this one they have taken over 180 s.
+}, 600_000);
+
+/** The session of five turns as it was right after them: the project and home are put back in
+ *  place, at the same paths (the session folder is keyed by the project's path), and the
+ *  simulator forgets later requests. */
+function fiveTurns(): string {
+  for (const part of ["root", "home"] as const) {
+    rmSync(five!.rig.env[part], { recursive: true, force: true });
+    copyTree(join(five!.saved, part), five!.rig.env[part]);
+  }
+  five!.rig.sim.requests.length = five!.requests;
+  rig = five!.rig;
+  return five!.id;
 }
 
 const read = (p: string) => readFileSync(join(rig!.env.root, p), "utf8");
 
 describe("deepcode rewind", () => {
   it("goes back to the end of turn 2 of 5: files and conversation, and the next request extends turn 2's and hits the cache", async () => {
-    const id = await fiveTurns();
+    const id = fiveTurns();
     const r = await rig!.run(["rewind", "--session", id, "--turn", "2"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -63,7 +102,7 @@ describe("deepcode rewind", () => {
   });
 
   it("--conversation leaves the files and says so to the model; --files leaves the conversation", async () => {
-    const id = await fiveTurns();
+    const id = fiveTurns();
     const c = await rig!.run(["rewind", "--session", id, "--turn", "3", "--conversation"]);
     expect(c.code).toBe(0);
     expect(c.stdout).toContain("files are as they are now: turns 4, 5 changed some (/rewind 3 files puts them back)");
@@ -83,7 +122,7 @@ describe("deepcode rewind", () => {
   });
 
   it("keeps a file changed on disk since, exits 1, and overwrites it with --force", async () => {
-    const id = await fiveTurns();
+    const id = fiveTurns();
     writeFileSync(join(rig!.env.root, "shared.txt"), "my own edit\n");
     const r = await rig!.run(["rewind", "--session", id, "--turn", "4", "--files"]);
     expect(r.code).toBe(1);
@@ -97,7 +136,7 @@ describe("deepcode rewind", () => {
   });
 
   it("keeps its store beside the session: 0700 folder, 0600 files, one object per distinct content", async () => {
-    const id = await fiveTurns();
+    const id = fiveTurns();
     const dir = join(rig!.env.home, "sessions", readdirSync(join(rig!.env.home, "sessions"))[0], `${id}.checkpoints`);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, "objects")).mode & 0o777).toBe(0o700);
@@ -109,7 +148,7 @@ describe("deepcode rewind", () => {
   });
 
   it("changes nothing and exits 1 for a turn the conversation cannot go back to, past the last one or the last one itself", async () => {
-    const id = await fiveTurns();
+    const id = fiveTurns();
     const before = read("shared.txt");
     for (const args of [["--turn", "9"], ["--turn", "5"], ["--turn", "9", "--files"], ["--turn", "9", "--conversation"]]) {
       const r = await rig!.run(["rewind", "--session", id, ...args]);

@@ -1,7 +1,7 @@
 // Driving the real CLI in a real pseudo-terminal: tmux on a private socket per instance,
 // send-keys to type, capture-pane to read. The command is kept on screen after it exits
 // (remain-on-exit), so what it printed last can be read too.
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 
 export class Tmux {
@@ -46,11 +46,19 @@ export class Tmux {
   async waitFor(pattern: RegExp | string | ((screen: string) => boolean), timeoutMs = 120_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const s = this.screen();
+      // Read without blocking: the simulator lives in this process and answers the REPL while
+      // the test waits (a spawnSync per poll stalled it for as long as tmux took to answer).
+      const s = await this.screenAsync();
       if (typeof pattern === "string" ? s.includes(pattern) : typeof pattern === "function" ? pattern(s) : pattern.test(s)) return s;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen was:\n${s}`);
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  private screenAsync(): Promise<string> {
+    return new Promise((resolve) => {
+      execFile("tmux", ["-L", this.socket, "capture-pane", "-t", this.name, "-p", "-S", "-2000"], { encoding: "utf8" }, (_err, stdout) => resolve(stdout));
+    });
   }
 
   /** The pane's title, as the program set it (OSC 0/2) or tmux's default. */
