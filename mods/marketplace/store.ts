@@ -11,7 +11,7 @@
 // start-up checks a plugin's files against, so only deepcode writes it.
 
 import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { withFileLock } from "../../src/lib/file-lock.js";
 import { writeWholeSync } from "../../src/lib/whole-file.js";
 import { ConfigError, type JsonValue } from "../../src/contract/index.js";
@@ -91,7 +91,7 @@ export function readLock(home: string): Lock {
 /** Set (or, with undefined, remove) one plugin's record in the lock as the file is now, under
  *  its lock: two deepcode processes installing at once each keep their plugin. */
 export function changeLock(home: string, id: string, rec: InstallRecord | undefined): void {
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(lockFile(home)), { recursive: true, mode: 0o700 });
   withFileLock(lockFile(home), () => {
     const lock = readLock(home);
     if (rec === undefined) delete lock.plugins[id];
@@ -116,7 +116,7 @@ export function byName<T>(o: Readonly<Record<string, T>>): Record<string, T> {
 
 /** Set (or remove) one marketplace in the known list as the file is now, under its lock. */
 export function changeKnown(home: string, name: string, m: KnownMarketplace | undefined): void {
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(knownFile(home)), { recursive: true, mode: 0o700 });
   withFileLock(knownFile(home), () => {
     const known = readKnown(home);
     if (m === undefined) delete known[name];
