@@ -46,7 +46,13 @@ export function writeProjectsFile<T>(dir: string, file: string, data: ProjectsFi
  *  writing what was read earlier would drop the other's. A store that cannot be read throws
  *  (`refuse` says what to tell the person) rather than being replaced by one answer. Returns
  *  what was written. */
-export function updateProjectsFile<T>(dir: string, file: string, what: string, change: (data: ProjectsFile<T>) => void, refuse: (f: StoreFailure) => string): ProjectsFile<T> {
+export function updateProjectsFile<T>(
+  dir: string,
+  file: string,
+  what: string,
+  change: (data: ProjectsFile<T>) => void,
+  refuse: (f: StoreFailure) => string,
+): ProjectsFile<T> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return withFileLock(file, () => {
     const { data, failure } = readProjectsFile<T>(file, what);
