@@ -79,7 +79,8 @@ export async function addMarketplace(home: string, settings: Settings, source: M
     if (source.source !== "directory" || typeof source.path !== "string") throw new PluginError(`unsupported marketplace source ${JSON.stringify(source)} (a folder, git or github)`);
     const file = readMarketplace(source.path);
     const replaced = clash(known, file.name, source);
-    changeKnown(home, file.name, { name: file.name, source, location: source.path, addedAt: known[file.name]?.addedAt ?? now, updatedAt: now });
+    known[file.name] = { name: file.name, source, location: source.path, addedAt: known[file.name]?.addedAt ?? now, updatedAt: now };
+    changeKnown(home, file.name, known[file.name]);
     return { market: known[file.name], file, replaced };
   }
   const tmp = join(pluginsDir(home), "marketplaces", `.adding-${randomBytes(4).toString("hex")}`);
@@ -91,7 +92,8 @@ export async function addMarketplace(home: string, settings: Settings, source: M
     const dir = marketplaceDir(home, file.name);
     rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
-    changeKnown(home, file.name, { name: file.name, source, location: dir, addedAt: known[file.name]?.addedAt ?? now, updatedAt: now, commit });
+    known[file.name] = { name: file.name, source, location: dir, addedAt: known[file.name]?.addedAt ?? now, updatedAt: now, commit };
+    changeKnown(home, file.name, known[file.name]);
     return { market: known[file.name], file: readMarketplace(dir), replaced };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
