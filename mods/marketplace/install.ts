@@ -18,7 +18,7 @@ import { addMarketplace, declaredMarketplaces, describeSource, PluginError, upda
 import { inert } from "../../src/lib/inert.js";
 import { brings, bringsLines, readContents, RISKY, type Brings } from "./parts.js";
 import { enabledIn, scopeFile, setEnabled, SCOPES, type Scope } from "./scope.js";
-import { dataDir, installDir, PLUGIN_ID, pluginsDir, readKnown, readLock, writeLock, type InstallRecord, type KnownMarketplace } from "./store.js";
+import { dataDir, installDir, PLUGIN_ID, pluginsDir, readKnown, readLock, changeLock, type InstallRecord, type KnownMarketplace } from "./store.js";
 
 export interface Ui {
   say(line: string): void;
@@ -131,8 +131,7 @@ export async function installPlugin(c: PluginCtx, spec: string, scope: Scope): P
     renameSync(staged.dir, final);
     const files = recordFiles(final);
     const now = new Date().toISOString();
-    lock.plugins[id] = { id, name: entry.name, marketplace: market.name, version, source: entry.rawSource, entry: entry.raw, commit: staged.commit, digest: digestOf(files), installedAt: now, files };
-    writeLock(c.home, lock);
+    changeLock(c.home, id, { id, name: entry.name, marketplace: market.name, version, source: entry.rawSource, entry: entry.raw, commit: staged.commit, digest: digestOf(files), installedAt: now, files });
     setEnabled(scopeFile(scope, c.root, c.home), id, true);
     c.ui.say(`Installed ${id} and enabled it (${scope} scope, ${scopeFile(scope, c.root, c.home)}). It loads when deepcode next starts.`);
     return true;
@@ -183,8 +182,7 @@ export async function updatePlugin(c: PluginCtx, id: string): Promise<boolean> {
     renameSync(staged.dir, final);
     rmSync(old, { recursive: true, force: true });
     const files = recordFiles(final);
-    lock.plugins[id] = { ...rec, version, source: entry.rawSource, entry: entry.raw, commit: staged.commit, digest: digestOf(files), updatedAt: new Date().toISOString(), files };
-    writeLock(c.home, lock);
+    changeLock(c.home, id, { ...rec, version, source: entry.rawSource, entry: entry.raw, commit: staged.commit, digest: digestOf(files), updatedAt: new Date().toISOString(), files });
     c.ui.say(`Updated ${id}. It loads when deepcode next starts.`);
     return true;
   } finally {
@@ -227,8 +225,7 @@ export async function uninstallPlugin(c: PluginCtx, id: string, scope?: Scope): 
   if (!lock.plugins[id]) throw new PluginError(`${id} is not installed (deepcode plugin list)`);
   rmSync(installDir(c.home, id), { recursive: true, force: true });
   rmSync(dataDir(c.home, id), { recursive: true, force: true });
-  delete lock.plugins[id];
-  writeLock(c.home, lock);
+  changeLock(c.home, id, undefined);
   const cleared: string[] = [];
   for (const s of SCOPES) {
     if (s === "project" && scope !== "project") continue;

@@ -15,7 +15,7 @@ import { blockedByPolicy, marketPolicy } from "./enabled.js";
 import { cloneAt, git } from "./git.js";
 import { githubUrl, marketplaceFile, readMarketplace, type MarketplaceFile } from "./manifest.js";
 import { inert } from "../../src/lib/inert.js";
-import { marketplaceDir, pluginsDir, readKnown, writeKnown, type KnownMarketplace } from "./store.js";
+import { marketplaceDir, pluginsDir, readKnown, changeKnown, type KnownMarketplace } from "./store.js";
 import { isObject } from "../../src/lib/json.js";
 
 export type MarketSource = { [k: string]: JsonValue };
@@ -80,7 +80,7 @@ export async function addMarketplace(home: string, settings: Settings, source: M
     const file = readMarketplace(source.path);
     const replaced = clash(known, file.name, source);
     known[file.name] = { name: file.name, source, location: source.path, addedAt: known[file.name]?.addedAt ?? now, updatedAt: now };
-    writeKnown(home, known);
+    changeKnown(home, file.name, known[file.name]);
     return { market: known[file.name], file, replaced };
   }
   const tmp = join(pluginsDir(home), "marketplaces", `.adding-${randomBytes(4).toString("hex")}`);
@@ -93,7 +93,7 @@ export async function addMarketplace(home: string, settings: Settings, source: M
     rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
     known[file.name] = { name: file.name, source, location: dir, addedAt: known[file.name]?.addedAt ?? now, updatedAt: now, commit };
-    writeKnown(home, known);
+    changeKnown(home, file.name, known[file.name]);
     return { market: known[file.name], file: readMarketplace(dir), replaced };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -122,7 +122,7 @@ export async function updateMarketplace(home: string, settings: Settings, name: 
     m.commit = await git(["rev-parse", "HEAD"], m.location);
   }
   m.updatedAt = new Date().toISOString();
-  writeKnown(home, known);
+  changeKnown(home, name, m);
   return { market: m, file: readMarketplace(m.location), before };
 }
 
@@ -131,8 +131,7 @@ export function removeMarketplace(home: string, name: string): KnownMarketplace 
   const m = known[name];
   if (!m) throw new PluginError(`no marketplace named ${name} (deepcode plugin marketplace list)`);
   if (m.location === marketplaceDir(home, name)) rmSync(m.location, { recursive: true, force: true });
-  delete known[name];
-  writeKnown(home, known);
+  changeKnown(home, name, undefined);
   return m;
 }
 

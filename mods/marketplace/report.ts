@@ -11,7 +11,7 @@ import { declaredMarketplaces, describeSource } from "./marketplaces.js";
 import type { PluginCtx } from "./install.js";
 import { brings, bringsLines, readContents } from "./parts.js";
 import { inert } from "../../src/lib/inert.js";
-import { dataDir, installDir, readKnown, readLock, writeLock, type InstallRecord } from "./store.js";
+import { dataDir, installDir, readKnown, readLock, changeLock, type InstallRecord } from "./store.js";
 
 export function listPlugins(c: PluginCtx): void {
   const lock = readLock(c.home);
@@ -92,7 +92,7 @@ export function verifyPlugins(c: PluginCtx, ids: readonly string[], accept = fal
     }
     const files = recordFiles(dir);
     lock.plugins[id] = { ...rec, files, digest: digestOf(files), acceptedAt: new Date().toISOString() };
-    writeLock(c.home, lock);
+    changeLock(c.home, id, lock.plugins[id]);
     c.ui.say(`  Accepted: the lock now pins these ${Object.keys(files).length} files (sha256 ${lock.plugins[id].digest}); ${id} loads when deepcode next starts.`);
     const now = bringsOf(c, id, rec);
     if (now.length) c.ui.say(["  What it brings now:", ...now.map((l) => `  ${l}`)].join("\n"));

@@ -3,8 +3,9 @@
 // (.deepcode/settings.json, shared with the repository), local (.deepcode/settings.local.json).
 // The rest of the file is kept as it was (settings files are plain JSON: nothing else to lose).
 
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { withFileLock } from "../../src/lib/file-lock.js";
 import { ConfigError, type JsonValue } from "../../src/contract/index.js";
 import { readJsonFile, writeJsonFile } from "./store.js";
 import { isObject } from "../../src/lib/json.js";
@@ -27,6 +28,12 @@ export function enabledIn(file: string, id: string): boolean | undefined {
 
 /** Set (or, with undefined, remove) `enabledPlugins[id]`; returns whether the file changed. */
 export function setEnabled(file: string, id: string, value: boolean | undefined): boolean {
+  // As the file is now, under its lock: another deepcode's edit of it since is kept.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o755 });
+  return withFileLock(file, () => setEnabledNow(file, id, value));
+}
+
+function setEnabledNow(file: string, id: string, value: boolean | undefined): boolean {
   const v = readJsonFile(file) ?? {};
   if (!isObject(v)) throw new ConfigError("a settings file must be a JSON object", file);
   const map: { [k: string]: JsonValue } = isObject(v.enabledPlugins) ? { ...v.enabledPlugins } : {};

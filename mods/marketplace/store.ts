@@ -10,8 +10,10 @@
 // Files are written atomically (a temp file renamed over) with mode 0600: the lock is what
 // start-up checks a plugin's files against, so only deepcode writes it.
 
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { withFileLock } from "../../src/lib/file-lock.js";
+import { writeWholeSync } from "../../src/lib/whole-file.js";
 import { ConfigError, type JsonValue } from "../../src/contract/index.js";
 import { JsonSyntaxError, parseJson } from "../../src/lib/json-parse.js";
 import { isObject } from "../../src/lib/json.js";
@@ -86,8 +88,16 @@ export function readLock(home: string): Lock {
   return { ...(v as unknown as Lock), plugins: byName(v.plugins) as unknown as Lock["plugins"] };
 }
 
-export function writeLock(home: string, lock: Lock): void {
-  writeJsonFile(lockFile(home), lock as unknown as JsonValue);
+/** Set (or, with undefined, remove) one plugin's record in the lock as the file is now, under
+ *  its lock: two deepcode processes installing at once each keep their plugin. */
+export function changeLock(home: string, id: string, rec: InstallRecord | undefined): void {
+  mkdirSync(dirname(lockFile(home)), { recursive: true, mode: 0o700 });
+  withFileLock(lockFile(home), () => {
+    const lock = readLock(home);
+    if (rec === undefined) delete lock.plugins[id];
+    else lock.plugins[id] = rec;
+    writeJsonFile(lockFile(home), lock as unknown as JsonValue);
+  });
 }
 
 export function readKnown(home: string): Record<string, KnownMarketplace> {
@@ -104,8 +114,15 @@ export function byName<T>(o: Readonly<Record<string, T>>): Record<string, T> {
   return out;
 }
 
-export function writeKnown(home: string, known: Record<string, KnownMarketplace>): void {
-  writeJsonFile(knownFile(home), known as unknown as JsonValue);
+/** Set (or remove) one marketplace in the known list as the file is now, under its lock. */
+export function changeKnown(home: string, name: string, m: KnownMarketplace | undefined): void {
+  mkdirSync(dirname(knownFile(home)), { recursive: true, mode: 0o700 });
+  withFileLock(knownFile(home), () => {
+    const known = readKnown(home);
+    if (m === undefined) delete known[name];
+    else known[name] = m;
+    writeJsonFile(knownFile(home), known as unknown as JsonValue);
+  });
 }
 
 /** A JSON file, or undefined when it does not exist; a malformed one is a ConfigError with its line. */
@@ -125,12 +142,9 @@ export function readJsonFile(file: string): JsonValue | undefined {
   }
 }
 
+/** Whole or not at all; a refused write names the file (src/lib/whole-file.ts). */
 export function writeJsonFile(file: string, value: JsonValue, mode = 0o600, dirMode = 0o700): void {
-  mkdirSync(dirname(file), { recursive: true, mode: dirMode });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode });
-  chmodSync(tmp, mode);
-  renameSync(tmp, file);
+  writeWholeSync(file, `${JSON.stringify(value, null, 2)}\n`, { mode, dirMode });
 }
 
 

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { JsonValue } from "../../src/contract/index.js";
 import { canonicalJson } from "../../src/lib/json.js";
-import { projectStoreKey, readProjectsFile, writeProjectsFile, type ProjectsFile } from "../../src/lib/project-store.js";
+import { projectStoreKey, readProjectsFile, updateProjectsFile, type ProjectsFile, type StoreFailure } from "../../src/lib/project-store.js";
 
 export interface Approval {
   allowed: boolean;
@@ -40,10 +40,12 @@ export class ApprovalStore {
   }
 
   set(server: string, digest: string, allowed: boolean, now = new Date()): void {
-    const data = this.load();
+    this.load();
     if (this.problem) throw new Error(`${this.file}: ${this.problem}; fix or remove it to remember answers`);
-    (data.projects[this.project] ??= {})[server] = { allowed, digest, at: now.toISOString() };
-    writeProjectsFile(this.home, this.file, data);
+    // Changed as the file is now, under its lock: another deepcode's answer since is kept.
+    const refuse = (f: StoreFailure): string => `${f.kind === "unreadable" ? `cannot be read (${f.code})` : `is malformed (${f.message})`}; fix or remove it`;
+    const change = (data: ApprovalFile): void => void ((data.projects[this.project] ??= {})[server] = { allowed, digest, at: now.toISOString() });
+    this.data = updateProjectsFile<Record<string, Approval>>(this.home, this.file, "an approvals file", change, refuse);
   }
 
   private load(): ApprovalFile {

@@ -7,12 +7,14 @@
 // --scope local (default: yours, this project: ~/.deepcode/mcp.json under the project's path),
 // project (.mcp.json, shared with the repository), user (~/.deepcode/mcp.json, every project).
 
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import type { JsonValue, SubcommandContext, SubcommandSpec } from "../../src/contract/index.js";
 import { parsed, projectMcpFile, readOptional, userMcpFile } from "./configure/sources.js";
 import { projectStoreKey } from "../../src/lib/project-store.js";
+import { withFileLock } from "../../src/lib/file-lock.js";
+import { writeWholeSync } from "../../src/lib/whole-file.js";
 import { isObject } from "../../src/lib/json.js";
 import { badServerName } from "./configure/index.js";
 
@@ -197,9 +199,7 @@ function remove(args: string[], w: Writer): number {
   }
   if (holding.length > 1) return usage(w.ctx, `${name} is in several scopes (${holding.join(", ")}): say which with --scope`);
   const s = holding[0];
-  const file = load(s, root, home);
-  delete serversIn(file, s, root)[name];
-  save(s, file, root, home);
+  edit(s, root, home, (file) => delete serversIn(file, s, root)[name]);
   w.ctx.out(`Removed MCP server ${name} (${s} scope, ${s === "project" ? projectMcpFile(root) : userMcpFile(home)})\n`);
   return 0;
 }
@@ -207,11 +207,12 @@ function remove(args: string[], w: Writer): number {
 function write(scope: Scope, name: string, server: { [k: string]: JsonValue }, w: Writer): number {
   const { root, home } = w;
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) return usage(w.ctx, `a server name is letters, digits, _ . and - (not '${name}')`);
-  const file = load(scope, root, home);
-  const servers = serversIn(file, scope, root);
-  const existed = name in servers;
-  servers[name] = server;
-  save(scope, file, root, home);
+  const existed = edit(scope, root, home, (file) => {
+    const servers = serversIn(file, scope, root);
+    const had = name in servers;
+    servers[name] = server;
+    return had;
+  });
   const where = scope === "project" ? projectMcpFile(root) : userMcpFile(home);
   w.ctx.out(`${existed ? "Replaced" : "Added"} MCP server ${name} (${scope} scope, ${where})\n`);
   if (scope === "project") w.ctx.out("Project servers start once the project is trusted and each person approves them.\n");
@@ -242,12 +243,21 @@ function serversIn(file: { [k: string]: JsonValue }, scope: Scope, root: string)
 
 function save(scope: Scope, file: { [k: string]: JsonValue }, root: string, home: string): void {
   const path = scope === "project" ? projectMcpFile(root) : userMcpFile(home);
-  mkdirSync(dirname(path), { recursive: true, ...(scope === "project" ? {} : { mode: 0o700 }) });
-  const tmp = `${path}.${process.pid}.tmp`;
   // Your own file may hold tokens (headers, env): private. The project's is the repository's.
-  writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: scope === "project" ? 0o644 : 0o600 });
-  if (scope !== "project") chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  writeWholeSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: scope === "project" ? 0o644 : 0o600, dirMode: scope === "project" ? 0o755 : 0o700 });
+}
+
+/** Read, change and write a scope's file under its lock: another deepcode's edit of the same
+ *  file (~/.claude.json is shared with Claude Code and every project) is kept. */
+function edit<T>(scope: Scope, root: string, home: string, fn: (file: { [k: string]: JsonValue }) => T): T {
+  const path = scope === "project" ? projectMcpFile(root) : userMcpFile(home);
+  mkdirSync(dirname(path), { recursive: true, ...(scope === "project" ? {} : { mode: 0o700 }) });
+  return withFileLock(path, () => {
+    const file = load(scope, root, home);
+    const out = fn(file);
+    save(scope, file, root, home);
+    return out;
+  });
 }
 
 function scopeOf(s: string | undefined): Scope | undefined {

@@ -13,9 +13,10 @@
 // running in the same project, and not after the pid is reused).
 
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { projectStoreKey } from "../../src/lib/project-store.js";
+import { writeWholeSync } from "../../src/lib/whole-file.js";
 import type { Entry, Guarded, Snapshot } from "./protect.js";
 import type { PackageKeys } from "./lifecycle.js";
 
@@ -79,9 +80,9 @@ export function writeJournal(dir: string, j: Journal): string {
     ...(j.session ? { session: true } : {}),
   };
   const file = join(dir, `${process.pid}-${Date.now()}-${randomBytes(4).toString("hex")}.json`);
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
-  renameSync(tmp, file);
+  // Whole or not at all: a journal the disk tore would be swept as damaged, and the command's
+  // changes to protected files could not be put back. A refused write names the file.
+  writeWholeSync(file, JSON.stringify(data), { mode: 0o600 });
   return file;
 }
 

@@ -10,7 +10,7 @@
 import { resolve } from "node:path";
 import { findOnPath } from "../lib/path-lookup.js";
 import type { ToolContext } from "../contract/index.js";
-import type { GrepQuery } from "./grep-search.js";
+import type { GrepMode, GrepQuery } from "./grep-search.js";
 import { displayPath } from "../lib/paths.js";
 import { comparePaths } from "./walk.js";
 
@@ -94,6 +94,13 @@ export async function secretsSkippedRg(rg: string, q: GrepQuery, ctx: ToolContex
 
 /** rg's output lines; `cut` when the output bound dropped some (its marker line is removed). */
 export async function searchRg(rg: string, q: GrepQuery, ctx: ToolContext): Promise<{ lines: string[]; cut: boolean }> {
+  // Whether a file rg found is kept (not a secret under another name), per path as rg prints it.
+  const judged = new Map<string, boolean>();
+  const keep = (shown: string): boolean => {
+    let ok = judged.get(shown);
+    if (ok === undefined) judged.set(shown, (ok = !q.secrets?.isSecretFile(underRoot(q.root, shown))));
+    return ok;
+  };
   const r = await ctx.run({
     argv: [rg, ...rgArgs(q)],
     cwd: q.root,
@@ -102,6 +109,7 @@ export async function searchRg(rg: string, q: GrepQuery, ctx: ToolContext): Prom
     grantRead: [q.target],
     timeoutMs: RG_TIMEOUT_MS,
     maxOutputBytes: RG_MAX_OUTPUT_BYTES,
+    onOutput: q.secrets ? judgeAsFound(q.mode, keep) : undefined,
   });
   if (r.timedOut) throw new RgError(`rg timed out after ${RG_TIMEOUT_MS / 1000} s; narrow the path or the pattern`);
   if (r.interrupted) throw new RgError("interrupted");
@@ -115,12 +123,55 @@ export async function searchRg(rg: string, q: GrepQuery, ctx: ToolContext): Prom
   if (lines[lines.length - 1] === "") lines.pop();
   const cut = r.truncatedBytes > 0;
   if (cut) lines = lines.filter((l) => !/^… \[\d+ bytes of output cut\] …$/.test(l));
-  const keep = (shown: string): boolean => !q.secrets?.isSecretFile(resolve(q.root, shown));
   if (q.mode === "files_with_matches") lines = lines.filter(keep).sort(comparePaths);
   else if (q.mode === "count") lines = lines.filter((l) => keep(l.slice(0, l.lastIndexOf(":")))).sort((a, b) => comparePaths(a.slice(0, a.lastIndexOf(":")), b.slice(0, b.lastIndexOf(":"))));
   else lines = contentLines(byFile(lines, q.before > 0 || q.after > 0), q, keep);
   return { lines, cut };
 }
+
+const PENDING_MAX = 8192;
+
+/**
+ * A live view of rg's output that asks, for each file as rg names it, whether it is a secret
+ * under another name (a stat, and more for a file with several names): asked while rg still
+ * searches, so that little is left to ask once it has finished (the answers are kept by path;
+ * searchRg asks again, exactly, of the whole output). A chunk may end mid-line, so the last
+ * part waits for the next; a line that is not a path (stderr, a separator) costs one stat of
+ * a file that is not there.
+ */
+function judgeAsFound(mode: GrepMode, keep: (shown: string) => boolean): (text: string) => void {
+  let rest = "";
+  let last = "";
+  const end = mode === "content" ? "\0" : mode === "count" ? ":" : "\n";
+  return (text) => {
+    // Only a line's start is needed (a path is at most PATH_MAX long): a long line (minified
+    // code) is not carried along, so it costs nothing however many chunks it spans.
+    if (!text.includes("\n")) {
+      if (rest.length < PENDING_MAX) rest += text.slice(0, PENDING_MAX);
+      return;
+    }
+    const all = rest + text;
+    let from = 0;
+    for (let nl = all.indexOf("\n"); nl >= 0; from = nl + 1, nl = all.indexOf("\n", from)) {
+      const cut = end === "\n" ? nl : end === ":" ? all.lastIndexOf(":", nl) : all.indexOf("\0", from);
+      if (cut < from || cut > nl) continue;
+      const shown = all.slice(from, cut);
+      if (shown === last) continue; // a file's next line
+      last = shown;
+      keep(shown);
+    }
+    rest = all.slice(from, from + PENDING_MAX);
+  };
+}
+
+/** The absolute path of a path as rg prints it: joined without path.resolve (a search prints
+ *  thousands) when it is plain (relative, no `.`/`..` segment, no `//`, no trailing `/`). */
+export function underRoot(root: string, shown: string): string {
+  if (NOT_PLAIN.test(shown)) return resolve(root, shown);
+  return root.endsWith("/") ? root + shown : `${root}/${shown}`;
+}
+
+const NOT_PLAIN = /^$|^\/|\/\/|\/$|(^|\/)\.\.?(\/|$)|\\/;
 
 /**
  * rg's content output in `--sort path` order. rg searches files in parallel but prints each
@@ -129,8 +180,8 @@ export async function searchRg(rg: string, q: GrepQuery, ctx: ToolContext): Prom
  * runs when context lines were asked for; one inside a run (between two groups of a file) stays.
  */
 export function byFile(raw: readonly string[], context: boolean): string[] {
-  const runs: Array<{ path: string; lines: string[] }> = [];
-  let run: { path: string; lines: string[] } | null = null;
+  const runs: Run[] = [];
+  let run: Run | null = null;
   let pending: string[] = []; // lines without a path (separators) since the last run's line
   for (const l of raw) {
     const nul = l.indexOf("\0");
@@ -138,30 +189,36 @@ export function byFile(raw: readonly string[], context: boolean): string[] {
       pending.push(l);
       continue;
     }
-    const path = l.slice(0, nul);
-    if (run === null || run.path !== path) {
+    // The same file as the line before (most lines): compared in place, no path cut out.
+    if (run === null || nul !== run.path.length || !l.startsWith(run.path)) {
       // Lines without a path before a file's first line: the separator between files (dropped)
       // or a note rg printed on its own (kept, in place).
-      const notes = pending.filter((p) => p !== "--");
-      run = { path, lines: notes };
+      run = { path: l.slice(0, nul), lines: pending.filter((p) => p !== "--"), i: runs.length };
       runs.push(run);
     } else {
-      run.lines.push(...pending);
+      for (const p of pending) run.lines.push(p);
     }
-    pending = [];
+    if (pending.length > 0) pending = [];
     run.lines.push(l);
   }
   const tail = pending.filter((p) => p !== "--");
-  if (run !== null) run.lines.push(...tail);
+  if (run !== null) for (const p of tail) run.lines.push(p);
   else return tail;
   // Stable: a file printed twice (never, but a cut output can look so) keeps its order.
-  const sorted = runs.map((r, i) => ({ ...r, i })).sort((a, b) => comparePaths(a.path, b.path) || a.i - b.i);
+  runs.sort((a, b) => comparePaths(a.path, b.path) || a.i - b.i);
   const out: string[] = [];
-  for (const r of sorted) {
+  for (const r of runs) {
     if (context && out.length > 0) out.push("--");
-    out.push(...r.lines);
+    for (const l of r.lines) out.push(l);
   }
   return out;
+}
+
+interface Run {
+  path: string;
+  lines: string[];
+  /** Its place in rg's output. */
+  i: number;
 }
 
 /** rg's `path NUL N:text` lines as rg prints them without --null (`path:N:text`, `path-N-text`,
@@ -171,7 +228,6 @@ export function byFile(raw: readonly string[], context: boolean): string[] {
  *  not known). */
 function contentLines(raw: readonly string[], q: GrepQuery, keep: (shown: string) => boolean): string[] {
   const out: string[] = [];
-  const kept = new Map<string, boolean>();
   for (const l of raw) {
     const nul = l.indexOf("\0");
     if (nul < 0) {
@@ -179,9 +235,7 @@ function contentLines(raw: readonly string[], q: GrepQuery, keep: (shown: string
       continue;
     }
     const shown = l.slice(0, nul);
-    let ok = kept.get(shown);
-    if (ok === undefined) kept.set(shown, (ok = keep(shown)));
-    if (!ok) continue;
+    if (!keep(shown)) continue;
     const rest = l.slice(nul + 1);
     const m = /^([0-9]+)([:-])/.exec(rest);
     if (m === null) out.push(`${shown}:${rest}`);

@@ -1,8 +1,10 @@
 // Where the API key comes from: DEEPSEEK_API_KEY, else <home>/credentials (written by
 // `deepcode setup`, mode 0600, lines of KEY=value). The key itself is never printed, logged
 // or stored anywhere else; messages name only its source.
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { withFileLock } from "../lib/file-lock.js";
+import { writeWholeSync } from "../lib/whole-file.js";
 import { keyFromEnv } from "./key-env.js";
 
 export interface ApiKey {
@@ -35,14 +37,17 @@ export function resolveApiKey(env: NodeJS.ProcessEnv, home: string, keyEnv = "DE
 export function saveApiKey(home: string, key: string, keyEnv = "DEEPSEEK_API_KEY"): string {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const file = credentialsFile(home);
-  let lines: string[];
-  try {
-    lines = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() && !l.startsWith(`${keyEnv}=`));
-  } catch {
-    lines = []; // first key: a new file
-  }
-  writeFileSync(file, `${[...lines, `${keyEnv}=${key}`].join("\n")}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  // Whole or not at all (written in place, a full disk would leave the file empty: every key
+  // in it lost), and under its lock: a key another deepcode saved meanwhile is kept.
+  withFileLock(file, () => {
+    let lines: string[];
+    try {
+      lines = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() && !l.startsWith(`${keyEnv}=`));
+    } catch {
+      lines = []; // first key: a new file
+    }
+    writeWholeSync(file, `${[...lines, `${keyEnv}=${key}`].join("\n")}\n`, { mode: 0o600 });
+  });
   return file;
 }
 

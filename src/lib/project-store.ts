@@ -1,8 +1,10 @@
 // The one way deepcode keeps a person's per-project answers in its home folder (trust.json,
 // mcp-approvals.json): `{ version: 1, projects: { <project real path>: … } }`, written 0600 in a
 // 0700 folder through a temporary file and a rename, so a crash never leaves half a file.
-import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
+import { withFileLock } from "./file-lock.js";
+import { writeWholeSync } from "./whole-file.js";
 
 export interface ProjectsFile<T> {
   version: 1;
@@ -36,10 +38,29 @@ export function readProjectsFile<T>(file: string, what: string): { data: Project
 /** Write `data` as `file` in `dir` (created 0700), readable by the owner only. */
 export function writeProjectsFile<T>(dir: string, file: string, data: ProjectsFile<T>): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  writeWholeSync(file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** Change the store at `file` as it is on disk now, holding its lock: two deepcode processes
+ *  answering at once (two projects trusted from two terminals) each keep their answer, where
+ *  writing what was read earlier would drop the other's. A store that cannot be read throws
+ *  (`refuse` says what to tell the person) rather than being replaced by one answer. Returns
+ *  what was written. */
+export function updateProjectsFile<T>(
+  dir: string,
+  file: string,
+  what: string,
+  change: (data: ProjectsFile<T>) => void,
+  refuse: (f: StoreFailure) => string,
+): ProjectsFile<T> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return withFileLock(file, () => {
+    const { data, failure } = readProjectsFile<T>(file, what);
+    if (failure) throw new Error(`${file}: ${refuse(failure)}`);
+    change(data);
+    writeProjectsFile(dir, file, data);
+    return data;
+  });
 }
 
 /** A project's key in such a store: its real path, or the resolved path when it is not there. */

@@ -1,8 +1,10 @@
 // Prompt history: <home>/history/<project>.jsonl, one JSON string per line (multi-line
 // prompts survive), newest last, deduplicated (an entry typed again moves to the end), at most
 // 1000 entries. A history that cannot be read or written never stops the REPL.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { withFileLock } from "../../lib/file-lock.js";
+import { writeWholeSync } from "../../lib/whole-file.js";
 import { legacySessionFolderKey, sessionFolderKey } from "../../core/session/folder-key.js";
 
 const MAX = 1000;
@@ -33,11 +35,24 @@ export class History {
     this.entries = [...this.entries.filter((e) => e !== text), text].slice(-MAX);
     try {
       mkdirSync(join(this.file, ".."), { recursive: true, mode: 0o700 });
-      if (had || this.entries.length === MAX || !existsSync(this.file)) writeFileSync(this.file, this.entries.map((e) => JSON.stringify(e)).join("\n") + "\n", { mode: 0o600 });
-      else appendFileSync(this.file, `${JSON.stringify(text)}\n`, { mode: 0o600 });
+      // Under the file's lock, as a rewrite is: an append between another REPL's read and
+      // its rewrite would be lost.
+      withFileLock(this.file, () => {
+        if (had || this.entries.length === MAX || !existsSync(this.file)) this.rewrite(text);
+        else appendFileSync(this.file, `${JSON.stringify(text)}\n`, { mode: 0o600 });
+      });
     } catch {
       // History is a convenience: a read-only home must not break the REPL.
     }
+  }
+
+  /** The file rewritten whole (an entry moved to the end, or the oldest dropped) from what it
+   *  holds now (called under its lock): entries another REPL of this project added since this one read
+   *  it are kept, and a full disk leaves the old file as it was. */
+  private rewrite(text: string): void {
+    const base = existsSync(this.file) ? load(this.file) : this.entries;
+    this.entries = [...base.filter((e) => e !== text), text].slice(-MAX);
+    writeWholeSync(this.file, this.entries.map((e) => JSON.stringify(e)).join("\n") + "\n", { mode: 0o600 });
   }
 }
 

@@ -3,7 +3,7 @@
 // A store that cannot be read is no answer at all (every project untrusted), said loudly.
 
 import { join } from "node:path";
-import { readProjectsFile, writeProjectsFile, type ProjectsFile } from "../../lib/project-store.js";
+import { readProjectsFile, updateProjectsFile, type ProjectsFile, type StoreFailure } from "../../lib/project-store.js";
 
 export interface TrustRecord {
   trusted: boolean;
@@ -30,18 +30,22 @@ export class TrustStore {
   }
 
   set(root: string, trusted: boolean, digest: string, now = new Date()): void {
-    const data = this.load();
+    this.load();
     if (this.problem) throw new Error(`${this.file}: ${this.problem}; fix or remove it before trusting a project`);
-    data.projects[root] = { trusted, digest, at: now.toISOString() };
-    this.save(data);
+    this.update((data) => void (data.projects[root] = { trusted, digest, at: now.toISOString() }));
   }
 
   forget(root: string): boolean {
-    const data = this.load();
-    if (!(root in data.projects)) return false;
-    delete data.projects[root];
-    this.save(data);
+    if (!(root in this.load().projects)) return false;
+    this.update((data) => void delete data.projects[root]);
     return true;
+  }
+
+  /** Changed as the file is now, under its lock (another deepcode may have answered since this
+   *  one read it: its answer is kept). */
+  private update(change: (data: TrustFile) => void): void {
+    const refuse = (f: StoreFailure): string => `${f.kind === "unreadable" ? `cannot read (${f.code})` : `malformed (${f.message})`}; fix or remove it`;
+    this.data = updateProjectsFile<TrustRecord>(this.home, this.file, "a trust store", change, refuse);
   }
 
   private load(): TrustFile {
@@ -49,10 +53,5 @@ export class TrustStore {
     const { data, failure } = readProjectsFile<TrustRecord>(this.file, "a trust store");
     if (failure) this.problem = failure.kind === "unreadable" ? `cannot read (${failure.code})` : `malformed (${failure.message}); every project counts as untrusted`;
     return (this.data = data);
-  }
-
-  private save(data: TrustFile): void {
-    writeProjectsFile(this.home, this.file, data);
-    this.data = data;
   }
 }
