@@ -16,6 +16,8 @@ const steps = [
   ["typecheck tests", ["tsc", "-p", "tsconfig.test.json"]],
   ["eslint", ["eslint", "."]],
   ["boundaries", ["node", "scripts/check-boundaries.mjs"]],
+  ["import cycles", ["node", "scripts/check-cycles.mjs"]],
+  ["house rules", ["node", "scripts/check-house.mjs"]],
 ];
 for (const [name, args] of steps) {
   const r = args[0] === "node" ? spawnSync(process.execPath, args.slice(1), { stdio: "inherit" }) : npx(args);

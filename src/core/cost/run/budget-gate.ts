@@ -5,6 +5,8 @@
 import {
   budgetState, formatMoney, type BudgetKind, type BudgetSettings, type BudgetState, type Currency, type SessionRaise, type Spent,
 } from "../index.js";
+import type { Chain } from "../../chain.js";
+import type { CostNotice } from "./control.js";
 
 const ORDER = { ok: 0, downgrade: 1, exhausted: 2 } as const;
 
@@ -90,4 +92,22 @@ export class Budgets {
     }
     return out;
   }
+}
+
+/** A Stop hook's continuation is more requests in the same turn: a loop a hook keeps
+ *  (ralph-loop) stops once the budget is spent, as a new turn would be refused. */
+export function holdContinuation(chain: Chain, budget: () => BudgetState, say: (n: CostNotice) => void): void {
+  chain.on("prepend", "cost-budget-continue", "turn.complete", null, async (e, next) => {
+    const r = await next(e);
+    if (!r?.continueWith) return r;
+    let st: BudgetState | undefined;
+    try {
+      st = budget();
+    } catch {
+      st = undefined; // budgets unreadable: turn.start refuses the next turn and says why
+    }
+    if (st?.state !== "exhausted") return r;
+    say({ level: "warn", code: "budget", message: `a Stop hook asked to continue the turn; not done: ${st.message}` });
+    return { ...r, continueWith: undefined };
+  });
 }

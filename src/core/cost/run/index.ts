@@ -37,7 +37,7 @@ import type { Engine } from "../../engine/engine.js";
 import type { Chain } from "../../chain.js";
 import { Book } from "./book.js";
 import type { CostControl, CostNotice, InstallCostOptions, TurnCostEstimate } from "./control.js";
-import { Budgets } from "./budget-gate.js";
+import { Budgets, holdContinuation } from "./budget-gate.js";
 import { computeEstimate, foldBack } from "../../estimate/session.js";
 import { classFor, noteTurn, recentlyCached, type PlanMemory } from "./memory.js";
 import { largeResultTokens } from "../../estimate/large-output.js";
@@ -165,21 +165,7 @@ class RunningCost implements CostControl {
       }
       return out;
     });
-    // A Stop hook's continuation is more requests in the same turn: a loop a hook keeps
-    // (ralph-loop) stops once the budget is spent, as a new turn would be refused.
-    c.on("prepend", "cost-budget-continue", "turn.complete", null, async (e, next) => {
-      const r = await next(e);
-      if (!r?.continueWith) return r;
-      let st: BudgetState | undefined;
-      try {
-        st = this.budget();
-      } catch {
-        st = undefined; // budgets unreadable: turn.start refuses the next turn and says why
-      }
-      if (st?.state !== "exhausted") return r;
-      this.say({ level: "warn", code: "budget", message: `a Stop hook asked to continue the turn; not done: ${st.message}` });
-      return { ...r, continueWith: undefined };
-    });
+    holdContinuation(c, () => this.budget(), (n) => this.say(n));
     c.on("builtin", "cost-tiers", "turn.start", null, async (e, next) => {
       const r = await next(e);
       if (r?.refuse || e.agent) return r;
