@@ -244,7 +244,7 @@ function serversIn(file: { [k: string]: JsonValue }, scope: Scope, root: string)
 function save(scope: Scope, file: { [k: string]: JsonValue }, root: string, home: string): void {
   const path = scope === "project" ? projectMcpFile(root) : userMcpFile(home);
   // Your own file may hold tokens (headers, env): private. The project's is the repository's.
-  writeWholeSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: scope === "project" ? 0o644 : 0o600, dirMode: scope === "project" ? 0o755 : 0o700 });
+  writeWholeSync(path, `${JSON.stringify(file, null, 2)}\n`, scope === "project" ? { dirMode: 0o755 } : { mode: 0o600, dirMode: 0o700 });
 }
 
 /** Read, change and write a scope's file under its lock: another deepcode's edit of the same

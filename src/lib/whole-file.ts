@@ -3,11 +3,12 @@
 // a temporary file beside it, then a rename puts it in place. So a full disk (or a crash) never
 // leaves half a file: the old file stays whole, the temporary file is removed, and the error
 // names the file that could not be written (ENOSPC alone names no file).
-import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 export interface WholeFileOptions {
-  /** The file's mode (also set when it already existed with another). */
+  /** The file's mode (also set when it already existed with another); undefined: an existing
+   *  file keeps its own, a new one gets the default (0666 less the umask). */
   mode?: number;
   /** The folder is created with this mode when it is missing; undefined: not created. */
   dirMode?: number;
@@ -20,7 +21,8 @@ export function writeWholeSync(file: string, text: string, o: WholeFileOptions =
   try {
     if (o.dirMode !== undefined) mkdirSync(dirname(file), { recursive: true, mode: o.dirMode });
     writeFileSync(tmp, text, o.mode === undefined ? {} : { mode: o.mode });
-    if (o.mode !== undefined) chmodSync(tmp, o.mode);
+    const mode = o.mode ?? existingMode(file);
+    if (mode !== undefined) chmodSync(tmp, mode);
     renameSync(tmp, file);
   } catch (err) {
     try {
@@ -38,4 +40,12 @@ export function writeWholeSync(file: string, text: string, o: WholeFileOptions =
 function reason(err: Error): string {
   const m = /^[A-Z]+: (.*?), \w+( '.*')?$/.exec(err.message);
   return m ? m[1] : err.message;
+}
+
+function existingMode(file: string): number | undefined {
+  try {
+    return statSync(file).mode & 0o7777;
+  } catch {
+    return undefined; // no file yet (or it cannot be seen): the new one gets the default mode
+  }
 }
