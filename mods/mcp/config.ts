@@ -52,7 +52,9 @@ export interface McpOptions {
   servers: ServerConfig[];
   startupTimeoutMs: number;
   toolTimeoutMs: number;
-  maxOutputTokens: number;
+  /** The person's bound on one result, in tokens (mcpMaxOutputTokens / MAX_MCP_OUTPUT_TOKENS);
+   *  unset: an MCP result gets the engine's bound on any tool result (toolResultMaxBytes). */
+  maxOutputTokens?: number;
   firstRequestWaitMs: number;
   /** Past this many prefix tokens of MCP tool definitions, MCP tools load on demand
    *  (defer.ts); 0: always. */
@@ -67,7 +69,6 @@ export interface McpOptions {
 export const DEFAULTS = {
   startupTimeoutMs: 30_000,
   toolTimeoutMs: 600_000,
-  maxOutputTokens: 25_000,
   firstRequestWaitMs: 5_000,
 };
 
@@ -85,7 +86,7 @@ export function readOptions(c: Readonly<Record<string, JsonValue>>): { options: 
       servers,
       startupTimeoutMs: num("startupTimeoutMs", DEFAULTS.startupTimeoutMs),
       toolTimeoutMs: num("toolTimeoutMs", DEFAULTS.toolTimeoutMs),
-      maxOutputTokens: num("maxOutputTokens", DEFAULTS.maxOutputTokens),
+      ...(num("maxOutputTokens", 0) > 0 ? { maxOutputTokens: num("maxOutputTokens", 0) } : {}),
       toolIndexTokens: typeof c.toolIndexTokens === "number" && c.toolIndexTokens >= 0 ? c.toolIndexTokens : DEFAULT_INDEX_TOKENS,
       firstRequestWaitMs: typeof c.firstRequestWaitMs === "number" && c.firstRequestWaitMs >= 0 ? c.firstRequestWaitMs : DEFAULTS.firstRequestWaitMs,
       sampling: c.sampling === "allow" || c.sampling === "deny" ? c.sampling : "ask",

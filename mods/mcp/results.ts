@@ -4,9 +4,10 @@
 // `structuredContent` is added as JSON unless the text already carries it (the same JSON, or
 // every value of it — server-filesystem sends its text twice this way), and base64 data in it
 // is named, never sent as text; `isError` makes it an error result. The whole is bounded by
-// `mcpMaxOutputTokens` / MAX_MCP_OUTPUT_TOKENS in tokens (deepcode's estimate of DeepSeek's
-// tokenizer: src/lib/tokens.ts), head and tail kept; the engine's own byte bound
-// (`toolResultMaxBytes`) then leaves it whole (ToolOutput.maxBytes).
+// `mcpMaxOutputTokens` / MAX_MCP_OUTPUT_TOKENS in tokens when the person sets one (deepcode's
+// estimate of DeepSeek's tokenizer: src/lib/tokens.ts), head and tail kept; the engine's own
+// byte bound (`toolResultMaxBytes`) then leaves it whole (ToolOutput.maxBytes). Unset, the
+// engine's bound is the one: a result costs what any tool's may (cost first).
 
 import type { ToolOutput } from "../../src/contract/index.js";
 import type { Json, JsonObject } from "./jsonrpc.js";
@@ -16,7 +17,7 @@ import { estimateTokens } from "../../src/lib/tokens.js";
 /** A string this long of base64 characters only is data, not text for the model. */
 const BASE64_MIN = 200;
 
-export function toolOutput(server: string, tool: string, r: JsonObject, maxTokens: number): ToolOutput {
+export function toolOutput(server: string, tool: string, r: JsonObject, maxTokens: number | undefined): ToolOutput {
   const parts: string[] = [];
   const left: string[] = [];
   const content = Array.isArray(r.content) ? r.content : [];
@@ -34,7 +35,7 @@ export function toolOutput(server: string, tool: string, r: JsonObject, maxToken
   const isError = r.isError === true;
   let text = parts.join("\n\n");
   if (text === "") text = isError ? "The tool failed and said nothing more." : "(the tool returned no content)";
-  const bounded = bound(text, maxTokens);
+  const bounded = maxTokens === undefined ? { text, cut: false } : bound(text, maxTokens);
   const kb = Buffer.byteLength(bounded.text) >= 1024 ? `${(Buffer.byteLength(bounded.text) / 1024).toFixed(1)} KB` : `${Buffer.byteLength(bounded.text)} bytes`;
   return {
     content: bounded.text,
@@ -42,8 +43,9 @@ export function toolOutput(server: string, tool: string, r: JsonObject, maxToken
     summary: `${server} ${tool}${isError ? " → error" : ""} (${kb}${bounded.cut ? ", cut" : ""}${left.length ? `, ${left.length} non-text part${left.length === 1 ? "" : "s"} left out` : ""})`,
     meta: { server, tool, ...(left.length ? { leftOut: left } : {}) },
     // Bounded here by the person's mcpMaxOutputTokens: the engine's byte bound does not cut it
-    // again (with room for a note a hook adds after it, mod.ts's tool.result).
-    maxBytes: Buffer.byteLength(bounded.text) + 2048,
+    // again (with room for a note a hook adds after it, mod.ts's tool.result). Without one, the
+    // engine's bound on any tool result applies (toolResultMaxBytes, 32 KiB by default).
+    ...(maxTokens === undefined ? {} : { maxBytes: Buffer.byteLength(bounded.text) + 2048 }),
   };
 }
 

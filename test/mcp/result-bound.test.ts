@@ -1,6 +1,6 @@
 // MAX_MCP_OUTPUT_TOKENS (mcpMaxOutputTokens) is the bound an MCP result gets: set above what the
 // engine keeps of other tools' results (toolResultMaxBytes, 32 KiB), the model still reads the
-// whole result, and below it the cut is the MCP bound's.
+// whole result, and below it the cut is the MCP bound's. Unset, the engine's bound is the one.
 import { afterEach, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,12 +22,12 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function bigResult(maxOutputTokens: number, chars: number): Promise<string> {
+async function bigResult(maxOutputTokens: number | undefined, chars: number): Promise<string> {
   dir = mkdtempSync(join(tmpdir(), "deepcode-mcp-bound-"));
   const toolsFile = join(dir, "tools.json");
   writeFileSync(toolsFile, JSON.stringify([{ name: "big", description: "A long answer.", inputSchema: { type: "object", properties: { chars: { type: "number" } } } }]));
   const queue: Reply[] = [{ tool_calls: [{ name: "mcp__docs__big", arguments: { chars } }] }, { content: "done" }];
-  const config = { servers: [scriptedServer("docs", { TOOLS_FILE: toolsFile })], firstRequestWaitMs: 15_000, maxOutputTokens };
+  const config = { servers: [scriptedServer("docs", { TOOLS_FILE: toolsFile })], firstRequestWaitMs: 15_000, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) };
   h = await startHarness({ script: { respond: () => queue.shift() ?? { content: "(no more)" } }, allowAll: true, mods: [withOptions(() => config)] });
   await h.turn("go");
   return toolResults(chatBodies(h.sim.requests))[0];
@@ -45,5 +45,11 @@ describe("MAX_MCP_OUTPUT_TOKENS bounds an MCP result", () => {
     expect(text).toMatch(/characters cut by deepcode: the result is longer than mcpMaxOutputTokens \(12000 tokens\)/);
     expect(text).not.toMatch(/results are kept to 32 KiB/);
     expect(text.length).toBeGreaterThan(33_000);
+  });
+
+  it("without a bound of the person's, an MCP result is kept to 32 KiB like any tool's (cost first)", async () => {
+    const text = await bigResult(undefined, 120_000);
+    expect(text).toMatch(/results are kept to 32 KiB/);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(32 * 1024);
   });
 });
