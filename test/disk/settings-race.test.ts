@@ -2,12 +2,12 @@
 // approvals, a settings file (`plugin enable`), your MCP file (`mcp add`), the credentials file,
 // the plugin lock and the prompt history. Real processes (this build's dist/) change them at
 // the same moment; each keeps every process's change.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { runChild } from "./child.js";
 
 const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
 const dirs: string[] = [];
@@ -40,14 +40,7 @@ for (let i = 0; i < Number(n); i++) {
 }
 `;
 
-function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD, ...args], { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stderr }));
-  });
-}
+const run = (args: string[]): ReturnType<typeof runChild> => runChild(CHILD, args);
 
 /** `processes` processes make `n` changes of `kind` each at once; returns their home. */
 async function atOnce(kind: string, processes: number, n: number): Promise<string> {

@@ -1,12 +1,12 @@
 // Concurrent writers of the MCP sign-in store: several deepcode processes signing in at the same
 // moment (real processes, this build's dist/) each keep their tokens — none is overwritten by a
 // process that read the file before it was written.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { runChild } from "./child.js";
 
 const STORE = fileURLToPath(new URL("../../dist/mods/mcp/oauth/store.js", import.meta.url));
 const dirs: string[] = [];
@@ -26,14 +26,7 @@ for (let i = 0; i < Number(servers); i++) {
 }
 `;
 
-function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD, ...args], { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stderr }));
-  });
-}
+const run = (args: string[]): ReturnType<typeof runChild> => runChild(CHILD, args);
 
 async function signInAtOnce(processes: number, servers: number): Promise<{ home: string; tokens: string[] }> {
   const home = mkdtempSync(join(tmpdir(), "deepcode-signin-"));
