@@ -18,7 +18,7 @@ describe("permissions in deepcode -p", () => {
     const r = await rig.run(["-p", "make a file"]);
     expect(r.code).toBe(0);
     // The project is not trusted: its own settings would not apply, so the user's file is named.
-    expect(r.stderr).toContain(`✗ Bash: denied — deepcode runs non-interactively (-p), so nobody can approve Bash; to allow it, pass --allowedTools 'Bash(touch:*)' or add "Bash(touch:*)" to permissions.allow in `);
+    expect(r.stderr).toContain(`✗ Bash touch made: denied — deepcode runs non-interactively (-p), so nobody can approve Bash; to allow it, pass --allowedTools 'Bash(touch:*)' or add "Bash(touch:*)" to permissions.allow in `);
     expect(r.stderr).toMatch(/permissions\.allow in (~\/|\/)\S*settings\.json \(this project is not trusted, so its own settings would not apply\)\. It asks because/);
     expect(r.stderr).not.toContain(".deepcode/settings.json");
     expect(existsSync(join(rig.env.root, "made"))).toBe(false);
@@ -37,7 +37,7 @@ describe("permissions in deepcode -p", () => {
     const lines = r.stderr.split("\n").filter((l) => l.startsWith("✗ Bash"));
     expect(lines).toHaveLength(3);
     expect(r.stderr.match(/--allowedTools 'Bash\(touch:\*\)' or add/g)).toHaveLength(1);
-    expect(lines[1]).toBe("✗ Bash: denied — not approved in -p (allowed by 'Bash(touch:*)', as said above). It asks because 'touch two' needs approval: no rule allows 'touch'.");
+    expect(lines[1]).toBe("✗ Bash touch two: denied — not approved in -p (allowed by 'Bash(touch:*)', as said above). It asks because 'touch two' needs approval: no rule allows 'touch'.");
     expect(lines[2]).toContain("--allowedTools 'Bash(rm:*)' or add"); // another rule: said in full
   });
 

@@ -29,7 +29,7 @@ describe("/plan in the REPL", () => {
     await t.waitFor(/≈ \w+ → plan reasoner-budget \$[\d.–]+ \+ run chat-full \$[\d.–]+ = \$[\d.–]+ \(planner \+ executor\)/);
     await t.waitFor(/\? The plan is ready: go, edit or drop\?[\s\S]*\[g\] go/);
     expect(t.screen()).toMatch(/planning with reasoner-budget \(deepseek-v4-pro\)/);
-    expect(t.screen()).toMatch(/✗ Write: denied/);
+    expect(t.screen()).toMatch(/✗ Write \S*hello\.txt: denied/);
     expect(existsSync(join(repl.env.root, "hello.txt"))).toBe(false);
     t.type("e");
     await t.waitFor("? Your notes for the planner");

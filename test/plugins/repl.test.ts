@@ -66,7 +66,7 @@ describe.skipIf(!TMUX_AVAILABLE || !GIT_AVAILABLE)("a plugin in the REPL (tmux)"
 
     t2.type("push now");
     t2.press("Enter");
-    await t2.waitFor(/✗ Bash: denied — review-kit: force pushes are not allowed here/); // the hook answers before anyone is asked
+    await t2.waitFor(/✗ Bash [^\n]*: denied — review-kit: force pushes are not allowed here/); // the hook answers before anyone is asked
     await t2.waitFor(/push now[\s\S]*^done$/m);
     expect(toolText(rig)[0]).toContain("review-kit: force pushes are not allowed here");
 

@@ -61,7 +61,7 @@ describe("the REPL in a real terminal", () => {
     await t.waitFor("[a] always this session: Bash(touch:*)");
     t.type("n");
     await t.waitFor("ok, I will not");
-    expect(t.screen()).toMatch(/✗ Bash: denied/);
+    expect(t.screen()).toMatch(/✗ Bash touch made-by-bash: denied/); // the refused command, not only the tool
     const last = chatBodies(repl.sim.requests).pop()!;
     expect(last.messages.at(-1)).toMatchObject({ role: "tool", content: expect.stringMatching(/^Permission denied for Bash: the user said no/) });
   });

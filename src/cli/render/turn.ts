@@ -95,13 +95,14 @@ export class TurnRenderer {
         if (ev.output !== undefined) this.soFar.set(ev.callId, ev.output);
         return this.showRunning();
       case "tool.end": {
+        const label = this.running.get(ev.callId);
         this.running.delete(ev.callId);
         this.progress.delete(ev.callId);
         this.soFar.delete(ev.callId);
         this.started.delete(ev.callId);
         if (this.running.size === 0) this.request();
         const hint = this.v.hint?.(ev.callId, ev.output);
-        this.line(`${this.toolLine(ev.tool, ev.output)}${hint ? this.v.style("dim", ` ${hint}`) : ""}`);
+        this.line(`${this.toolLine(ev.tool, ev.output, label)}${hint ? this.v.style("dim", ` ${hint}`) : ""}`);
         // What the tool shows a person under its line (TodoWrite's checklist): the tool's text, inert.
         for (const l of ev.output.display ? inertLines(ev.output.display).split("\n") : []) this.line(this.v.style("dim", `  ${l}`));
         return this.showRunning();
@@ -129,12 +130,14 @@ export class TurnRenderer {
 
   /** One line per finished call: ● ran; ✗ failed (with why: meta.failure, else the error's first line) or denied (with
    *  why, unless the person said no just above); ↷ suppressed by the call-storm breaker. */
-  private toolLine(tool: string, o: Extract<StreamEvent, { type: "tool.end" }>["output"]): string {
+  private toolLine(tool: string, o: Extract<StreamEvent, { type: "tool.end" }>["output"], label?: string): string {
     const s = this.v.style;
     // A summary and an error are the tool's (or an MCP server's, a plugin's) text: inert.
     const line = inert(o.summary ?? tool);
     if (o.meta?.outcome === "suppressed") return s("yellow", `↷ ${line}`);
-    if (o.meta?.outcome === "denied") return s("red", `✗ ${line}${o.meta.by !== "user" && typeof o.meta.reason === "string" ? ` — ${inert(o.meta.reason)}` : ""}`);
+    // A refusal names the call it refused (`✗ Bash rm -rf build: denied`, as a replay shows it), not only the tool.
+    const refusedCall = label !== undefined && o.summary === `${tool}: denied` ? `${label}: denied` : line;
+    if (o.meta?.outcome === "denied") return s("red", `✗ ${refusedCall}${o.meta.by !== "user" && typeof o.meta.reason === "string" ? ` — ${inert(o.meta.reason)}` : ""}`);
     if (!o.isError) return `${s("green", "●")} ${line}`;
     // Why it failed: the tool's own one-line reason (Bash: the failing test, the error), else
     // the first line of what it returned.

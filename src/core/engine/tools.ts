@@ -51,10 +51,11 @@ export const PROXY_DEFINITION: ToolDefinition = {
 
 /** What the model reads of a tool. A top-level `additionalProperties: false` stays out of it
  *  (about 6 tokens per tool in every request, issue 41): the engine still validates with the
- *  whole schema and answers an unknown parameter with the known ones (src/core/schema.ts). */
+ *  whole schema and answers an unknown parameter with the known ones (src/core/schema.ts).
+ *  An MCP server's tool (`mcp__server__tool`) keeps its schema exactly as the server sent it. */
 export function definitionOf(spec: ToolSpec): ToolDefinition {
   const { additionalProperties, ...rest } = spec.inputSchema;
-  const parameters = additionalProperties === false ? rest : spec.inputSchema;
+  const parameters = additionalProperties === false && !spec.name.startsWith("mcp__") ? rest : spec.inputSchema;
   return { type: "function", function: { name: spec.name, description: spec.description, parameters } };
 }
 
