@@ -122,6 +122,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
   let turnStarted = started;
   try {
     const advice = new DenialAdvice(); // each rule's advice said in full once per run
+    const inputs = new Map<string, unknown>(); // calls under way, for the lines that name them
     for await (const input of prompts) {
       if (input.kind === "bad") {
         stream?.result(failedBeforeStart(input.message, 0, engine.sessionId));
@@ -132,7 +133,7 @@ export async function runPrint(app: App, o: PrintOptions, prompts: AsyncIterable
       const onEvent = (ev: StreamEvent): void => {
         if (stream) stream.handle(ev);
         else {
-          const line = progressLine(ev, advice);
+          const line = progressLine(ev, advice, inputs);
           if (line) err.write(`${line}\n`);
         }
       };

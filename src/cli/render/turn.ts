@@ -13,6 +13,7 @@ import { fit, moneyLine, tokens } from "./figures.js";
 import type { Style } from "./style.js";
 import { inert, inertLines, inertText } from "../../lib/inert.js";
 import { CONTROL, control } from "./terminal.js";
+import { briefInput } from "./progress.js";
 
 export interface TurnView {
   out: NodeJS.WritableStream;
@@ -345,14 +346,6 @@ export function statusLine(turn: TurnTotals, session: TurnTotals, style: Style, 
     `${t} · ${s}`,
   ];
   return style("dim", fit(variants, width));
-}
-
-function briefInput(input: unknown): string {
-  if (input === null || typeof input !== "object") return "";
-  const i = input as Record<string, unknown>;
-  const v = i.file_path ?? i.command ?? i.pattern ?? i.path ?? i.name;
-  const s = typeof v === "string" ? v : "";
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
 /** `3/10 (30%) · message`, or what part of it the tool said. */
