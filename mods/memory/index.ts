@@ -48,7 +48,7 @@ const plugin: Plugin = {
       readOnly: false,
       // On demand (ToolSpec.onDemand): one line in the prefix instead of the whole definition; a
       // session that never saves a note pays ~30 tokens, not 137 (issue 41).
-      onDemand: '{memory, file?}: save an instruction the user gave as a line of AGENTS.md ("AGENTS.local.md": private); the user approves',
+      onDemand: '{memory, file?}: save an instruction the user gave as a line of AGENTS.md ("AGENTS.local.md": not shared); the user approves',
       preview: async (input) => `${relative(api.root, fileFor(api, input.file))}\n+ ${withMemory("", String(input.memory ?? "")).trim()}`,
       run: async (input, ctx) => remember(api, ctx, String(input.memory ?? ""), input.file),
     });

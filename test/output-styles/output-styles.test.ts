@@ -49,14 +49,14 @@ describe("output styles", () => {
     await x.turn("hello");
     const system = systemOf(x);
     expect(system).toContain("Explain every step as if to a student");
-    expect(system).not.toContain("Check what you changed: run the tests");
+    expect(system).not.toContain("Check what you changed with the tests");
   });
 
   it("keeps deepcode's coding instructions for a style with keep-coding-instructions: true", async () => {
     const x = await open({ outputStyle: "Diagrams" });
     await x.turn("hello");
     expect(systemOf(x)).toContain("Always include an ASCII diagram.");
-    expect(systemOf(x)).toContain("Check what you changed: run the tests");
+    expect(systemOf(x)).toContain("Check what you changed with the tests");
   });
 
   it("lists the styles with the current one marked, and a pick is saved for the next session while this one keeps its prompt", async () => {
@@ -79,6 +79,6 @@ describe("output styles", () => {
     const events = await x.turn("hello");
     const said = events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message).join("\n");
     expect(said).toMatch(/outputStyle "Nonexistent" is not an output style here \(Default, Explanatory, Learning, .*\); the session uses Default/);
-    expect(systemOf(x)).toContain("Check what you changed: run the tests");
+    expect(systemOf(x)).toContain("Check what you changed with the tests");
   });
 });
