@@ -31,6 +31,6 @@ describe("deepcode's prompt-cache hits in a session that delegates to subagents 
     // Six explore runs in three processes: all but the very first start warm, on the whole prefix.
     expect(row.warmStarts).toHaveLength(5);
     for (const w of row.warmStarts) expect(w.hit).toBeGreaterThanOrEqual(w.optimum);
-    expect(Math.min(...row.warmStarts.map((w) => w.optimum))).toBeGreaterThan(1000);
+    expect(Math.min(...row.warmStarts.map((w) => w.optimum))).toBeGreaterThan(500); // a whole subagent prefix (about 960 tokens since the shorter tool descriptions, issue 41), not a sliver
   });
 });
